@@ -1,0 +1,1 @@
+"""Game rules: pure, deterministic Python. No discord, aiosqlite or Pillow imports here."""

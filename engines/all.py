@@ -1,0 +1,3 @@
+"""Importing this module registers every engine."""
+
+from __future__ import annotations
