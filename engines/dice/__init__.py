@@ -1,0 +1,1 @@
+"""Dice: general notation through d20, W6 checks (Proben) and the Telperinquár rolls."""
