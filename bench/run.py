@@ -19,7 +19,7 @@ from bench.common import Figure
 def _modules(selected: list[str]) -> list[str]:
     names = sorted(
         m.name.removeprefix("bench_")
-        for m in pkgutil.iter_modules([str(Path(__file__).parent])
+        for m in pkgutil.iter_modules([str(Path(__file__).parent)])
         if m.name.startswith("bench_")
     )
     return [n for n in names if not selected or n in selected]

@@ -11,8 +11,8 @@ from engines.core.contract import (
     Event,
     Outcome,
     PlayerId,
-    registry,
     register,
+    registry,
 )
 from engines.core.errors import BadInput, EngineError, IllegalAction, StaleAction
 from engines.core.rng import Rng

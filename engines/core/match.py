@@ -52,7 +52,7 @@ def apply(
     if not 0 <= player < match.players:
         raise IllegalAction("error.not_a_player")
     if text.startswith(META_PREFIX):
-        return _apply_meta(match, text[len(META_PREFIX):].split(), player)
+        return _apply_meta(match, text[len(META_PREFIX) :].split(), player)
     action = engine.parse_action(text)
     state, events = engine.apply(match.state, action, player)
     return replace(match, state=state, draw_offer_by=None), events

@@ -1,0 +1,1 @@
+"""Spielleiter: the Discord application (start-up, settings, client, storage, rendering, i18n)."""

@@ -1,0 +1,121 @@
+"""The Discord client: points discord.py at the configured API, opens the store, loads the
+cogs, syncs slash commands when their schema changed, and routes components."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.components import ComponentRouter
+from bot.i18n import CatalogTranslator
+from bot.replies import handle_error
+from bot.settings import Settings
+from bot.store import SqliteStore, Store
+
+log = logging.getLogger("spielleiter")
+
+COGS = ("cogs.core",)
+SCHEMA_META_KEY = "command_schema_hash"
+
+
+def point_at_api(api_base_url: str, gateway_url: str | None) -> None:
+    """Send every REST, webhook and gateway request of discord.py to the given URLs."""
+    discord.http.Route.BASE = api_base_url.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+class SpielleiterBot(commands.Bot):
+    """The bot. ``store``, ``components`` and ``settings`` are what cogs use."""
+
+    def __init__(
+        self, settings: Settings, store: Store | None = None, *, auto_sync: bool = True
+    ) -> None:
+        intents = discord.Intents.default()  # no privileged intents: slash commands only
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.settings = settings
+        self.store: Store = store or SqliteStore(settings.database_path)
+        self.components = ComponentRouter()
+        self.auto_sync = auto_sync
+        self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+
+    async def setup_hook(self) -> None:
+        await self.store.open()
+        await self.load_cogs()
+        if self.auto_sync:
+            await self.sync_if_changed()
+
+    async def load_cogs(self) -> None:
+        """Set the translator and add every cog (no network needed)."""
+        await self.tree.set_translator(CatalogTranslator())
+        for name in COGS:
+            await self.load_extension(name)
+
+    async def close(self) -> None:
+        await super().close()
+        await self.store.close()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        await self.components.dispatch(interaction)
+
+    async def _on_tree_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await handle_error(interaction, error)
+
+    def _sync_target(self, guild_id: int | None) -> discord.Object | None:
+        target = guild_id if guild_id is not None else self.settings.dev_guild_id
+        return discord.Object(target) if target is not None else None
+
+    async def command_schema(self) -> list[dict[str, Any]]:
+        """The payload a sync would send, with every translation (for the change check)."""
+        translator = self.tree.translator
+        payloads = []
+        for command in sorted(self.tree.get_commands(), key=lambda c: c.name):
+            if translator is None:
+                payloads.append(command.to_dict(self.tree))
+            else:
+                payloads.append(await command.get_translated_payload(self.tree, translator))
+        return payloads
+
+    async def schema_hash(self) -> str:
+        text = json.dumps(await self.command_schema(), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    async def sync_commands(self, guild_id: int | None = None) -> int:
+        """Register the slash commands globally or to one guild. Returns their count."""
+        target = self._sync_target(guild_id)
+        if target is not None:
+            self.tree.copy_global_to(guild=target)
+        synced = await self.tree.sync(guild=target)
+        await self.store.set_meta(self._meta_key(target), await self.schema_hash())
+        where = f"to guild {target.id}" if target else "globally"
+        log.info("synced %d commands %s", len(synced), where)
+        return len(synced)
+
+    async def sync_if_changed(self) -> bool:
+        target = self._sync_target(None)
+        stored = await self.store.get_meta(self._meta_key(target))
+        if stored == await self.schema_hash():
+            log.info("command schema unchanged; no sync needed")
+            return False
+        await self.sync_commands()
+        return True
+
+    @staticmethod
+    def _meta_key(target: discord.Object | None) -> str:
+        return SCHEMA_META_KEY if target is None else f"{SCHEMA_META_KEY}:{target.id}"
+
+
+def create_bot(
+    settings: Settings, store: Store | None = None, *, auto_sync: bool = True
+) -> SpielleiterBot:
+    point_at_api(settings.api_base_url, settings.gateway_url)
+    return SpielleiterBot(settings, store, auto_sync=auto_sync)

@@ -1,0 +1,105 @@
+"""``spielleiter run | play | sync`` (also ``python -m bot``)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+import discord
+
+from bot.settings import Settings, SettingsError
+
+NO_TOKEN = """\
+Kein DISCORD_TOKEN gesetzt. / No DISCORD_TOKEN set.
+
+To connect to Discord: create an application at https://discord.com/developers/applications,
+open "Bot", press "Reset Token", and put the token into a file .env beside you:
+    DISCORD_TOKEN=your-token
+(see .env.example and README.md for inviting the bot).
+
+To try the bot without Discord right now:
+    spielleiter play
+"""
+
+
+class RedactToken(logging.Filter):
+    """Keeps the token out of every log line, whatever logs it."""
+
+    def __init__(self, token: str | None) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.token and self.token in record.getMessage():
+            record.msg = record.getMessage().replace(self.token, "[token]")
+            record.args = ()
+        return True
+
+
+def configure_logging(settings: Settings) -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(RedactToken(settings.token))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(settings.log_level if settings.log_level in logging._nameToLevel else "INFO")
+    logging.getLogger("discord").setLevel(max(root.level, logging.INFO))
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="spielleiter", description="Spielleiter Discord bot")
+    sub = top.add_subparsers(dest="command", required=True)
+    sub.add_parser("run", help="connect to Discord (needs DISCORD_TOKEN)")
+    play = sub.add_parser("play", help="try the bot in the terminal, without Discord")
+    play.add_argument("args", nargs=argparse.REMAINDER)
+    sync = sub.add_parser("sync", help="register the slash commands now")
+    sync.add_argument("--guild", type=int, default=None, help="only this guild (instant update)")
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command == "play":
+        from bot.playground import main as play_main
+
+        return int(play_main(args.args))
+    try:
+        settings = Settings.load()
+    except SettingsError as error:
+        print(f"Einstellungsfehler / settings error: {error}", file=sys.stderr)
+        return 2
+    if not settings.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    configure_logging(settings)
+    try:
+        if args.command == "sync":
+            return asyncio.run(_sync(settings, args.guild))
+        return asyncio.run(_run(settings))
+    except discord.LoginFailure:
+        print("Discord hat den Token abgelehnt. / Discord rejected the token.", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+
+
+async def _run(settings: Settings) -> int:
+    from bot.app import create_bot
+
+    bot = create_bot(settings)
+    async with bot:
+        await bot.start(settings.token or "")
+    return 0
+
+
+async def _sync(settings: Settings, guild_id: int | None) -> int:
+    from bot.app import create_bot
+
+    bot = create_bot(settings, auto_sync=False)
+    async with bot:
+        await bot.login(settings.token or "")
+        count = await bot.sync_commands(guild_id)
+    print(f"{count} Befehle registriert / commands registered")
+    return 0

@@ -1,0 +1,80 @@
+"""Buttons, selects and modals that keep working after a restart.
+
+A component's ``custom_id`` is ``<prefix>:<arg>:<arg>…`` (at most 100 characters). Cogs register a
+handler per prefix; the bot routes every component or modal interaction to it, and errors take
+the one error path. Nothing is kept in memory, so a click on a button sent before a restart
+reaches the same handler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.replies import handle_error, send_error
+
+Handler = Callable[[discord.Interaction[Any], list[str]], Awaitable[None]]
+SEPARATOR = ":"
+MAX_CUSTOM_ID = 100
+
+
+def custom_id(prefix: str, *args: object) -> str:
+    """Build a ``custom_id``. Raises ValueError if it would exceed Discord's 100 characters."""
+    value = SEPARATOR.join([prefix, *(str(a) for a in args)])
+    if len(value) > MAX_CUSTOM_ID:
+        raise ValueError(f"custom_id too long: {value!r}")
+    return value
+
+
+class ComponentRouter:
+    def __init__(self) -> None:
+        self._handlers: dict[str, Handler] = {}
+
+    def register(self, prefix: str, handler: Handler) -> None:
+        if prefix in self._handlers:
+            raise ValueError(f"component prefix {prefix!r} is registered twice")
+        self._handlers[prefix] = handler
+
+    def unregister(self, prefix: str) -> None:
+        self._handlers.pop(prefix, None)
+
+    async def dispatch(self, interaction: discord.Interaction[Any]) -> bool:
+        """Route a component/modal interaction; False when it is not one of ours."""
+        if interaction.type not in (
+            discord.InteractionType.component,
+            discord.InteractionType.modal_submit,
+        ):
+            return False
+        raw = str(_data(interaction).get("custom_id", ""))
+        prefix, _, rest = raw.partition(SEPARATOR)
+        handler = self._handlers.get(prefix)
+        if handler is None:
+            if SEPARATOR not in raw:  # a discord.ui View or Modal of discord.py's own store
+                return False
+            await send_error(interaction, "error.unknown_component")
+            return True
+        try:
+            await handler(interaction, rest.split(SEPARATOR) if rest else [])
+        except Exception as error:
+            await handle_error(interaction, error)
+        return True
+
+
+def values_of(interaction: discord.Interaction[Any]) -> list[str]:
+    """The chosen values of a select menu interaction."""
+    return [str(v) for v in _data(interaction).get("values", [])]
+
+
+def modal_fields(interaction: discord.Interaction[Any]) -> dict[str, str]:
+    """``custom_id`` → value of every text input of a submitted modal."""
+    fields: dict[str, str] = {}
+    for row in _data(interaction).get("components", []):
+        for item in row.get("components", []):
+            fields[str(item.get("custom_id"))] = str(item.get("value", ""))
+    return fields
+
+
+def _data(interaction: discord.Interaction[Any]) -> dict[str, Any]:
+    return dict(interaction.data or {})

@@ -1,0 +1,82 @@
+"""The one translator: message catalogs in ``data/i18n/<domain>.json`` and discord.py's
+``Translator`` for command names, descriptions, options and choices.
+
+A catalog entry is ``"key": {"de": "…{param}…", "en": "…{param}…"}``. German is the default;
+a user's ``/sprache`` preference wins over the Discord client locale.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+
+LANGUAGES = ("de", "en")
+DEFAULT_LANGUAGE = "de"
+CATALOG_DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
+log = logging.getLogger(__name__)
+
+
+@lru_cache(maxsize=1)
+def catalog() -> Mapping[str, Mapping[str, str]]:
+    """Every message of every domain. Raises ValueError for a duplicate key across files."""
+    merged: dict[str, Mapping[str, str]] = {}
+    for path in sorted(CATALOG_DIR.glob("*.json")):
+        entries = json.loads(path.read_text(encoding="utf-8"))
+        for key, texts in entries.items():
+            if key in merged:
+                raise ValueError(f"message key {key!r} is defined twice (again in {path.name})")
+            merged[key] = texts
+    return merged
+
+
+def language_of(locale: discord.Locale | str | None) -> str:
+    """``de`` or ``en`` for a Discord locale: English locales get English, all others German."""
+    value = locale.value if isinstance(locale, discord.Locale) else (locale or "")
+    return "en" if value.lower().startswith("en") else DEFAULT_LANGUAGE
+
+
+def t(key: str, lang: str, **params: Any) -> str:
+    """The message ``key`` in ``lang`` with ``params`` filled in.
+
+    A missing key shows the key itself (and logs it) rather than failing the reply.
+    """
+    texts = catalog().get(key)
+    if texts is None:
+        log.error("missing message key %s", key)
+        return key
+    text = texts.get(lang) or texts[DEFAULT_LANGUAGE]
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):
+        log.exception("message %s does not fit its parameters %s", key, sorted(params))
+        return text
+
+
+def cmd(key: str) -> app_commands.locale_str:
+    """A command/option/choice string: German text as the default, English by translation."""
+    return app_commands.locale_str(t(key, DEFAULT_LANGUAGE), key=key)
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Gives Discord the English names and descriptions of the ``cmd(...)`` strings."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        key = string.extras.get("key")
+        if key is None or key not in catalog():
+            return None
+        lang = language_of(locale)
+        if lang == DEFAULT_LANGUAGE and locale is not discord.Locale.german:
+            return None
+        return catalog()[key].get(lang)

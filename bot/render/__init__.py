@@ -1,0 +1,24 @@
+"""Rendering helpers shared by every board and sheet image (one module for fonts, colours,
+grids and PNG encoding). Renderers draw a ``view`` (plain data), never engine internals."""
+
+from bot.render.base import (
+    ASSETS,
+    Palette,
+    font,
+    grid_board,
+    new_canvas,
+    png_bytes,
+    render_async,
+    text_center,
+)
+
+__all__ = [
+    "ASSETS",
+    "Palette",
+    "font",
+    "grid_board",
+    "new_canvas",
+    "png_bytes",
+    "render_async",
+    "text_center",
+]

@@ -1,0 +1,124 @@
+"""Fonts from ``assets/fonts`` (DejaVu, free licence, full German glyphs), a palette, a
+coordinate grid and PNG encoding. Rendering runs in a worker thread (``render_async``) so a
+slow image never blocks other channels."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import ParamSpec
+
+from PIL import Image, ImageDraw, ImageFont
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+FONT_FILES = {
+    "regular": "DejaVuSans.ttf",
+    "bold": "DejaVuSans-Bold.ttf",
+    "mono": "DejaVuSansMono.ttf",
+}
+P = ParamSpec("P")
+
+
+@dataclass(frozen=True)
+class Palette:
+    background: str = "#2b2d31"  # Discord dark theme
+    panel: str = "#313338"
+    board_light: str = "#e8dcc4"
+    board_dark: str = "#d6c6a5"
+    grid: str = "#8a7a5c"
+    text: str = "#f2f3f5"
+    text_dark: str = "#1e1f22"
+    muted: str = "#b5bac1"
+    player_a: str = "#d9534f"
+    player_b: str = "#3b82c4"
+    highlight: str = "#f5c542"
+    success: str = "#3ba55d"
+    failure: str = "#ed4245"
+    void: str = "#14101f"
+
+
+PALETTE = Palette()
+
+
+@lru_cache(maxsize=64)
+def font(size: int, style: str = "regular") -> ImageFont.FreeTypeFont:
+    """The shipped font in ``style`` (regular, bold, mono) at ``size`` pixels."""
+    return ImageFont.truetype(str(ASSETS / "fonts" / FONT_FILES[style]), size)
+
+
+def new_canvas(width: int, height: int, colour: str = PALETTE.background) -> Image.Image:
+    return Image.new("RGB", (width, height), colour)
+
+
+def text_center(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    text: str,
+    size: int,
+    fill: str,
+    style: str = "regular",
+) -> None:
+    draw.text(centre, text, font=font(size, style), fill=fill, anchor="mm")
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where the squares of a ``files`` × ``ranks`` board lie (rank 1 at the bottom)."""
+
+    files: int
+    ranks: int
+    cell: int
+    margin: int
+
+    def square(self, file: int, rank: int) -> tuple[int, int, int, int]:
+        """Pixel box of the square at 0-based ``file`` (west→east), ``rank`` (south→north)."""
+        left = self.margin + file * self.cell
+        top = self.margin + (self.ranks - 1 - rank) * self.cell
+        return left, top, left + self.cell, top + self.cell
+
+    def centre(self, file: int, rank: int) -> tuple[float, float]:
+        left, top, right, bottom = self.square(file, rank)
+        return (left + right) / 2, (top + bottom) / 2
+
+
+def grid_board(
+    image: Image.Image,
+    files: int,
+    ranks: int,
+    cell: int,
+    margin: int,
+    palette: Palette = PALETTE,
+) -> BoardGeometry:
+    """Draw a checkered board with coordinates (files a…, ranks 1…) and return its geometry."""
+    draw = ImageDraw.Draw(image)
+    geometry = BoardGeometry(files, ranks, cell, margin)
+    for f in range(files):
+        for r in range(ranks):
+            shade = palette.board_light if (f + r) % 2 else palette.board_dark
+            draw.rectangle(geometry.square(f, r), fill=shade, outline=palette.grid)
+    label = max(12, cell // 4)
+    for f in range(files):
+        x = geometry.centre(f, 0)[0]
+        for y in (margin / 2, margin + ranks * cell + margin / 2):
+            text_center(draw, (x, y), chr(97 + f), label, palette.muted)
+    for r in range(ranks):
+        y = geometry.centre(0, r)[1]
+        for x in (margin / 2, margin + files * cell + margin / 2):
+            text_center(draw, (x, y), str(r + 1), label, palette.muted)
+    return geometry
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """The image as PNG (optimised for size: Discord shows it, every byte is uploaded)."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    return buffer.getvalue()
+
+
+async def render_async(fn: Callable[P, bytes], *args: P.args, **kwargs: P.kwargs) -> bytes:
+    """Run a renderer in a worker thread and return its PNG bytes."""
+    return await asyncio.to_thread(fn, *args, **kwargs)

@@ -1,0 +1,90 @@
+"""Replying to an interaction, and the one error path.
+
+Engine errors (``EngineError``: illegal action, bad input, stale click) become an ephemeral
+message in the user's language. Anything unexpected becomes an ephemeral "something went
+wrong (code X)" and a log line with the same code and the traceback.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n import language_of, t
+from engines.core import EngineError
+
+if TYPE_CHECKING:
+    from bot.app import SpielleiterBot
+
+log = logging.getLogger("spielleiter.errors")
+LANGUAGE_PREF = "language"
+
+
+async def lang_for(interaction: discord.Interaction[Any]) -> str:
+    """The user's chosen language (``/sprache``), else the one of their Discord client."""
+    client: SpielleiterBot = interaction.client
+    chosen = await client.store.get_pref(interaction.user.id, LANGUAGE_PREF)
+    return chosen or language_of(interaction.locale)
+
+
+async def send(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    ephemeral: bool = False,
+    **kwargs: Any,
+) -> None:
+    """Reply, or follow up when the interaction was already answered or deferred."""
+    if interaction.response.is_done():
+        text = discord.utils.MISSING if content is None else content
+        await interaction.followup.send(text, ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+
+
+async def send_error(interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
+    """An ephemeral message from the catalog, in the user's language."""
+    await send(interaction, t(key, await lang_for(interaction), **params), ephemeral=True)
+
+
+async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """The one place an exception from a command, button, select or modal ends up."""
+    original = _unwrap(error)
+    try:
+        if isinstance(original, EngineError):
+            await send_error(interaction, original.key, **original.params)
+        elif isinstance(original, app_commands.CheckFailure):
+            await send_error(interaction, "error.not_allowed")
+        elif isinstance(original, app_commands.TransformerError):
+            await send_error(interaction, "error.bad_option", value=str(original.value)[:100])
+        else:
+            code = secrets.token_hex(3)
+            log.error("unexpected error %s in %s", code, _describe(interaction), exc_info=original)
+            await send_error(interaction, "error.unexpected", code=code)
+    except discord.HTTPException:
+        log.exception("could not tell the user about an error in %s", _describe(interaction))
+
+
+def _unwrap(error: BaseException) -> BaseException:
+    while isinstance(error, app_commands.CommandInvokeError | discord.app_commands.AppCommandError):
+        inner = getattr(error, "original", None)
+        if inner is None:
+            break
+        error = inner
+    return error
+
+
+def _describe(interaction: discord.Interaction[Any]) -> str:
+    command = interaction.command.qualified_name if interaction.command else None
+    custom_id = interaction.data.get("custom_id") if interaction.data else None
+    return f"interaction {interaction.id} ({command or custom_id}) by user {interaction.user.id}"
+
+
+def png_file(data: bytes, name: str) -> discord.File:
+    """A PNG attachment (``name`` without extension)."""
+    return discord.File(io.BytesIO(data), filename=f"{name}.png")

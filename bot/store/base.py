@@ -1,0 +1,178 @@
+"""The storage interface the cogs use, and the records it returns.
+
+A second backend (PostgreSQL for a sharded bot) implements ``Store`` the same way; cogs only
+see this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engines.core import StaleAction
+
+Json = dict[str, Any]
+
+
+class StaleRevision(StaleAction):
+    """The record changed since it was read (two clicks on one old button)."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    kind: str
+    engine_version: int
+    config: Json
+    seed: int
+    guild_id: int | None
+    channel_id: int
+    players: list[int]
+    status: str  # "invited", "active", "finished", "declined"
+    snapshot: Json
+    revision: int
+    message_id: int | None
+    created_at: float
+    updated_at: float
+
+    def seat_of(self, user_id: int) -> int | None:
+        return self.players.index(user_id) if user_id in self.players else None
+
+
+@dataclass(frozen=True)
+class CampaignRecord:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    name: str
+    gm_id: int
+    co_gm_ids: list[int]
+    settings: Json
+    status: str  # "active", "archived"
+    created_at: float
+
+    def is_gm(self, user_id: int) -> bool:
+        return user_id == self.gm_id or user_id in self.co_gm_ids
+
+
+@dataclass(frozen=True)
+class CharacterRecord:
+    id: int
+    campaign_id: int
+    owner_id: int | None  # None: an NPC owned by the campaign
+    name: str
+    sheet: Json
+    revision: int
+
+
+@dataclass(frozen=True)
+class CombatRecord:
+    id: int
+    channel_id: int
+    campaign_id: int | None
+    state: Json
+    revision: int
+    status: str  # "active", "ended"
+    message_id: int | None
+
+
+class Store(Protocol):
+    async def open(self) -> None: ...
+    async def close(self) -> None: ...
+
+    # meta
+    async def get_meta(self, key: str) -> str | None: ...
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+    # user preferences
+    async def get_pref(self, user_id: int, key: str) -> str | None: ...
+    async def set_pref(self, user_id: int, key: str, value: str | None) -> None: ...
+
+    # games
+    async def create_game(
+        self,
+        *,
+        kind: str,
+        engine_version: int,
+        config: Json,
+        seed: int,
+        guild_id: int | None,
+        channel_id: int,
+        players: list[int],
+        status: str,
+        snapshot: Json,
+    ) -> GameRecord: ...
+    async def get_game(self, game_id: int) -> GameRecord | None: ...
+    async def games_in_channel(
+        self, channel_id: int, *, kind: str | None = None, statuses: tuple[str, ...] = ()
+    ) -> list[GameRecord]: ...
+    async def games_idle_since(self, before: float) -> list[GameRecord]: ...
+    async def update_game(
+        self,
+        game_id: int,
+        *,
+        expected_revision: int,
+        snapshot: Json,
+        actions: Sequence[tuple[int, str]] = (),
+        status: str | None = None,
+        message_id: int | None = None,
+    ) -> GameRecord: ...
+    async def game_actions(self, game_id: int) -> list[tuple[int, str]]: ...
+
+    # saved rolls (scope: "user:<id>" or "campaign:<id>")
+    async def save_roll(self, scope: str, name: str, expression: str, created_by: int) -> None: ...
+    async def delete_roll(self, scope: str, name: str) -> bool: ...
+    async def saved_rolls(self, scopes: list[str]) -> dict[str, str]: ...
+
+    # campaigns
+    async def create_campaign(
+        self, *, guild_id: int | None, channel_id: int, name: str, gm_id: int, settings: Json
+    ) -> CampaignRecord: ...
+    async def get_campaign(self, campaign_id: int) -> CampaignRecord | None: ...
+    async def active_campaign(self, channel_id: int) -> CampaignRecord | None: ...
+    async def campaigns(self, guild_id: int | None) -> list[CampaignRecord]: ...
+    async def update_campaign(
+        self,
+        campaign_id: int,
+        *,
+        gm_id: int | None = None,
+        co_gm_ids: list[int] | None = None,
+        settings: Json | None = None,
+        status: str | None = None,
+        name: str | None = None,
+    ) -> CampaignRecord: ...
+    async def add_log(
+        self, campaign_id: int, actor_id: int | None, kind: str, data: Json
+    ) -> None: ...
+    async def campaign_log(self, campaign_id: int, limit: int = 50) -> list[Json]: ...
+
+    # characters
+    async def create_character(
+        self, *, campaign_id: int, owner_id: int | None, name: str, sheet: Json
+    ) -> CharacterRecord: ...
+    async def get_character(self, character_id: int) -> CharacterRecord | None: ...
+    async def characters(self, campaign_id: int) -> list[CharacterRecord]: ...
+    async def update_character(
+        self, character_id: int, *, expected_revision: int, name: str, sheet: Json
+    ) -> CharacterRecord: ...
+    async def delete_character(self, character_id: int) -> None: ...
+    async def set_active_character(
+        self, campaign_id: int, user_id: int, character_id: int
+    ) -> None: ...
+    async def active_character(self, campaign_id: int, user_id: int) -> CharacterRecord | None: ...
+
+    # combats (one active per channel)
+    async def create_combat(
+        self, *, channel_id: int, campaign_id: int | None, state: Json
+    ) -> CombatRecord: ...
+    async def active_combat(self, channel_id: int) -> CombatRecord | None: ...
+    async def update_combat(
+        self,
+        combat_id: int,
+        *,
+        expected_revision: int,
+        state: Json,
+        status: str | None = None,
+        message_id: int | None = None,
+    ) -> CombatRecord: ...

@@ -1,0 +1,69 @@
+"""``/hilfe`` (every command, in the user's language) and ``/sprache`` (language preference)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import SpielleiterBot
+from bot.i18n import cmd, language_of, t
+from bot.replies import LANGUAGE_PREF, lang_for, send
+
+EMBED_COLOUR = discord.Colour(0x8A5CF6)
+FIELD_LIMIT = 1024
+
+
+class Core(commands.Cog):
+    def __init__(self, bot: SpielleiterBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name=cmd("core.cmd.help.name"), description=cmd("core.cmd.help.desc"))
+    async def hilfe(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await lang_for(interaction)
+        embed = discord.Embed(
+            title=t("core.help.title", lang),
+            description=t("core.help.intro", lang),
+            colour=EMBED_COLOUR,
+        )
+        for command in sorted(self.bot.tree.get_commands(), key=lambda c: c.name):
+            embed.add_field(
+                name=f"/{command.name}", value=self._describe(command, lang), inline=False
+            )
+        await send(interaction, embed=embed, ephemeral=True)
+
+    def _describe(self, command: Any, lang: str) -> str:
+        lines = [_text(command.description, lang)]
+        for sub in getattr(command, "commands", []):
+            lines.append(f"• `{sub.name}` — {_text(sub.description, lang)}")
+        return "\n".join(lines)[:FIELD_LIMIT]
+
+    @app_commands.command(
+        name=cmd("core.cmd.language.name"), description=cmd("core.cmd.language.desc")
+    )
+    @app_commands.describe(sprache=cmd("core.opt.language.desc"))
+    @app_commands.rename(sprache=cmd("core.opt.language.name"))
+    @app_commands.choices(
+        sprache=[
+            app_commands.Choice(name=cmd("core.choice.language.de"), value="de"),
+            app_commands.Choice(name=cmd("core.choice.language.en"), value="en"),
+            app_commands.Choice(name=cmd("core.choice.language.auto"), value="auto"),
+        ]
+    )
+    async def sprache(self, interaction: discord.Interaction[Any], sprache: str) -> None:
+        await self.bot.store.set_pref(
+            interaction.user.id, LANGUAGE_PREF, None if sprache == "auto" else sprache
+        )
+        lang = sprache if sprache != "auto" else language_of(interaction.locale)
+        await send(interaction, t(f"core.language.set.{sprache}", lang), ephemeral=True)
+
+
+def _text(value: str | app_commands.locale_str, lang: str) -> str:
+    key = value.extras.get("key") if isinstance(value, app_commands.locale_str) else None
+    return t(key, lang) if key else str(value)
+
+
+async def setup(bot: SpielleiterBot) -> None:
+    await bot.add_cog(Core(bot))
