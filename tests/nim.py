@@ -77,7 +77,9 @@ class Nim:
 
     def state_from_json(self, data: dict[str, Any]) -> NimState:
         return NimState(
-            data["heap"], data["to_move"], (data["secret"][0], data["secret"][1]),
+            data["heap"],
+            data["to_move"],
+            (data["secret"][0], data["secret"][1]),
             Rng.from_json(data["rng"]),
         )
 

@@ -79,7 +79,10 @@ async def test_update_appends_actions_and_bumps_revision(store: SqliteStore) -> 
     assert updated.revision == 1
     assert updated.snapshot == {"turn": 2}
     updated = await store.update_game(
-        game.id, expected_revision=1, snapshot={"turn": 3}, actions=[(1, "x"), (0, "y")],
+        game.id,
+        expected_revision=1,
+        snapshot={"turn": 3},
+        actions=[(1, "x"), (0, "y")],
         status="finished",
     )
     assert updated.status == "finished"
