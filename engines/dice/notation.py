@@ -1,0 +1,569 @@
+"""General dice notation, parsed and rolled by the d20 library (never by our own parser).
+
+API (everything else here is private):
+
+``roll_notation(text: str, rng: Rng) -> tuple[DiceRoll, Rng]``
+    Rolls ``text`` and returns the result and the advanced ``Rng`` (one counter step per
+    roll). The same ``Rng`` always gives the same result. Raises :class:`BadInput` with one of
+    the keys listed under *Errors*; no d20 or lark exception ever escapes.
+
+``check_notation(text: str) -> Notation``
+    Parses and validates without rolling (for autocomplete or early feedback); raises the same
+    :class:`BadInput` errors as ``roll_notation`` except those only a roll can reveal
+    (``dice.too_many_dice`` from rerolls/explosions, ``dice.division_by_zero`` by a rolled 0,
+    ``dice.number_too_big``).
+
+Notation (d20's, plus two additions; see ``data/dice/RULES.md``):
+    ``NdS``, ``d%``, keep/drop ``kh3 kl1 ph1 pl1 k>4 p<2``, rerolls ``rr1 ro<3``, exploding
+    ``e6 ra6``, ``mi2 ma5``, ``+ - * / // %``, parentheses, sets ``(1d6, 2d8)kh1``, labels
+    ``1d6 [fire]``, and a trailing comment (``2d6+3 Angriff auf den Ork``). German ``W``/``w``
+    (and ``D``) work as ``d`` where they stand for a die (``3W6``, ``1W10+2``, ``4w6kh3``); the
+    comment is returned exactly as typed. *Success counting*: a single dice group compared with
+    a whole number (``8d6>=5``, ``8W6>4``, ``10d10kh5>=8``) counts the kept dice that meet the
+    comparison instead of comparing the sum (d20 alone would give 0 or 1).
+
+Errors (``BadInput.key`` and its params):
+    ``dice.empty``; ``dice.too_long`` (length, limit); ``dice.syntax`` (column, got,
+    expected); ``dice.syntax_end`` (column, expected); ``dice.syntax_unknown``;
+    ``dice.too_many_dice`` (limit); ``dice.bad_sides`` (sides, limit); ``dice.too_deep``
+    (depth, limit); ``dice.bad_min_max`` (operation); ``dice.division_by_zero``;
+    ``dice.bad_value`` (detail); ``dice.too_complex``; ``dice.number_too_big``.
+
+Result types (frozen): :class:`DiceRoll` with :class:`DiceGroup` per dice term and
+:class:`DieResult` per die; see their docstrings for every field.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import re
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import d20
+import d20.diceast as d20_ast
+import d20.expression as d20_expression
+import lark.exceptions
+
+from engines.core import BadInput, Rng
+
+MAX_INPUT_CHARS = 200
+MAX_DICE = 1000  # d20's own per-roll cap (RollContext), rerolls and explosions included
+MAX_SIDES = 1000
+MAX_NESTING = 10  # parentheses/sets inside each other
+BREAKDOWN_LIMIT = 1500  # characters of Markdown; leaves room in a 2000-char Discord message
+
+Mode = Literal["sum", "successes"]
+
+_COMPARISONS: dict[str, Callable[[int, int], bool]] = {
+    ">=": operator.ge,
+    ">": operator.gt,
+    "<=": operator.le,
+    "<": operator.lt,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
+# A "W"/"w"/"D" directly before a die size, not inside a word: 3W6, w20, (2W6), 1W%.
+_DIE_LETTER = re.compile(r"(?<![^\W\d_])[wWD](?=\d|%)")
+_TERMINAL_HINTS = {
+    "LPAR": "(",
+    "RPAR": ")",
+    "U_OP": "+ -",
+    "A_OP": "+ -",
+    "M_OP": "* / // %",
+    "INTEGER": "0-9",
+    "DECIMAL": "0-9",
+    "DICE_VALUE": "0-9 %",
+    "D": "d",
+    "COMMA": ",",
+    "COMP_OPERATOR": "< > <= >= == !=",
+    "SET_OPERATOR": "k p",
+    "DICE_OPERATOR": "rr ro ra e mi ma",
+    "SELTYPE": "l h < >",
+    "ANNOTATION": "[…]",
+    "PERCENT": "%",
+}
+_SILENT_TERMINALS = {"_WS", "$END", "COMMENT"}
+_MARKDOWN_SPECIAL = re.compile(r"([\\*_~`|>])")
+
+
+@dataclass(frozen=True, slots=True)
+class DieResult:
+    """One die as rolled.
+
+    ``value``: the face that counts (after rerolls and ``mi``/``ma``); ``natural``: the face
+    actually rolled before ``mi``/``ma`` forced it; ``rerolled``: earlier faces thrown away by
+    ``rr``/``ro``, oldest first; ``kept``: False when ``k``/``p`` dropped it; ``exploded``: it
+    triggered an extra die (``e``/``ra``); ``crit``/``fumble``: natural maximum / natural 1
+    (never for ``d%``); ``success``: in success mode whether it counts, else ``None``.
+    """
+
+    value: int
+    natural: int
+    rerolled: tuple[int, ...]
+    kept: bool
+    exploded: bool
+    crit: bool
+    fumble: bool
+    success: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class DiceGroup:
+    """One dice term such as ``4d6kh3``.
+
+    ``notation``: the term as d20 writes it; ``count``/``sides``: N and S (``d%`` has
+    ``sides=100``, ``percentile=True`` and faces 0, 10, …, 90); ``operations``: e.g. ``"kh3"``;
+    ``label``: its ``[annotation]`` without brackets or ``None``; ``dice``: every die including
+    those added by explosions; ``kept``: False when an enclosing set operation dropped the
+    whole group; ``subtotal``: sum of its kept dice.
+    """
+
+    notation: str
+    count: int
+    sides: int
+    percentile: bool
+    operations: str
+    label: str | None
+    dice: tuple[DieResult, ...]
+    kept: bool
+
+    @property
+    def subtotal(self) -> int:
+        return sum(d.value for d in self.dice if d.kept)
+
+
+@dataclass(frozen=True, slots=True)
+class Notation:
+    """A parsed, validated expression (no dice rolled yet).
+
+    ``expression``: normalized d20 form (``"4d6kh3 + 2"``, ``"8d6 >= 5"``); ``comment``: the
+    trailing text exactly as typed, or ``None``; ``labels``: every ``[annotation]`` without
+    brackets, in order; ``mode``: ``"sum"`` or ``"successes"``; ``success_rule``: e.g.
+    ``">= 5"`` in success mode, else ``None``; ``dice_count``: dice before rerolls/explosions.
+    """
+
+    text: str
+    expression: str
+    comment: str | None
+    labels: tuple[str, ...]
+    mode: Mode
+    success_rule: str | None
+    dice_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRoll:
+    """The result of :func:`roll_notation`.
+
+    ``total``: the sum (d20 semantics: a fractional result is truncated toward zero) or, in
+    success mode, the number of successes; ``successes``: same number in success mode, else
+    ``None``; ``groups``: one :class:`DiceGroup` per dice term, left to right; ``breakdown``:
+    ready Markdown in d20 style (``4d6kh3 (**6**, 3, ~~1~~, 5) + 2 = `16```; dropped dice
+    struck through; natural max/1 bold in sum mode, successes bold in success mode, which ends
+    ``= `3` ✓``), at most ``BREAKDOWN_LIMIT`` characters; ``hidden_dice``: dice left out of the
+    breakdown to keep it short (shown there as ``… +N``); ``crit``/``fumble``: d20's rule, a
+    natural 20 / 1 when the leftmost term keeps exactly one d20; ``rolls``: dice thrown
+    including rerolls and explosions. ``notation`` holds expression, comment, labels and mode.
+    The comment and labels are raw user text: escape them before display.
+    """
+
+    notation: Notation
+    total: int
+    successes: int | None
+    groups: tuple[DiceGroup, ...]
+    breakdown: str
+    hidden_dice: int
+    crit: bool
+    fumble: bool
+    rolls: int
+
+    @property
+    def expression(self) -> str:
+        return self.notation.expression
+
+    @property
+    def comment(self) -> str | None:
+        return self.notation.comment
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return self.notation.labels
+
+    @property
+    def mode(self) -> Mode:
+        return self.notation.mode
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    tree: Any  # d20.diceast.Expression
+    notation: Notation
+    success: tuple[str, int] | None
+
+
+_ROLL_LOCK = threading.Lock()
+_ROLLER = d20.Roller(d20.RollContext(max_rolls=MAX_DICE))
+
+
+def check_notation(text: str) -> Notation:
+    """Parse and validate ``text`` without rolling. Raises :class:`BadInput` (see module doc)."""
+    return _parse(text).notation
+
+
+def roll_notation(text: str, rng: Rng) -> tuple[DiceRoll, Rng]:
+    """Roll ``text`` with dice drawn from ``rng``; returns the result and the advanced Rng.
+
+    Raises :class:`BadInput` for anything that cannot be rolled (keys in the module doc).
+    """
+    parsed = _parse(text)
+    expr, rolls = _evaluate(parsed.tree, rng)
+    total, successes = _totals(expr, parsed.success)
+    groups = tuple(_groups(expr, parsed.success))
+    breakdown, hidden = _breakdown(expr, parsed.success, total)
+    crit_type = _crit_type(expr)
+    roll = DiceRoll(
+        notation=parsed.notation,
+        total=total,
+        successes=successes,
+        groups=groups,
+        breakdown=breakdown,
+        hidden_dice=hidden,
+        crit=crit_type == d20.CritType.CRIT,
+        fumble=crit_type == d20.CritType.FAIL,
+        rolls=rolls,
+    )
+    return roll, rng.advanced()
+
+
+# ---- parsing and validation -------------------------------------------------------------
+
+
+def _parse(text: str) -> _Parsed:
+    cleaned = " ".join(text.split())
+    if not cleaned:
+        raise BadInput("dice.empty")
+    if len(cleaned) > MAX_INPUT_CHARS:
+        raise BadInput("dice.too_long", length=len(cleaned), limit=MAX_INPUT_CHARS)
+    return _parse_cleaned(cleaned)
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_cleaned(cleaned: str) -> _Parsed:
+    translated = _DIE_LETTER.sub("d", cleaned)  # one character for one: positions stay valid
+    try:
+        tree = _ROLLER.parse(translated, allow_comments=True)
+        _check_tree(tree)
+        success = _success_rule(tree.roll)
+        notation = Notation(
+            text=cleaned,
+            expression=str(tree.roll),
+            comment=_original_comment(cleaned, translated, tree.comment),
+            labels=tuple(_labels(tree)),
+            mode="successes" if success else "sum",
+            success_rule=f"{success[0]} {success[1]}" if success else None,
+            dice_count=sum(n.num for n in _ast_nodes(tree) if isinstance(n, d20_ast.Dice)),
+        )
+    except d20.RollSyntaxError as error:
+        raise _syntax_error(error) from None
+    except lark.exceptions.LarkError:
+        raise BadInput("dice.syntax_unknown") from None
+    except RecursionError:
+        raise BadInput("dice.too_complex") from None
+    return _Parsed(tree, notation, success)
+
+
+def _syntax_error(error: Any) -> BadInput:
+    expected = _expected_hint(error.expected)
+    got = str(error.got)
+    if not got:
+        return BadInput("dice.syntax_end", column=int(error.col), expected=expected)
+    return BadInput("dice.syntax", column=int(error.col), got=got, expected=expected)
+
+
+def _expected_hint(terminals: Any) -> str:
+    hints: list[str] = []
+    for name in sorted(str(t) for t in terminals):
+        if name in _SILENT_TERMINALS:
+            continue
+        for hint in _TERMINAL_HINTS.get(name, name.lower()).split():
+            if hint not in hints:
+                hints.append(hint)
+    return " ".join(hints)
+
+
+def _original_comment(cleaned: str, translated: str, comment: str | None) -> str | None:
+    if not comment:
+        return None
+    if translated.endswith(comment):
+        comment = cleaned[len(cleaned) - len(comment) :]
+    return comment.strip() or None
+
+
+def _ast_nodes(tree: Any) -> Iterator[Any]:
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children))
+
+
+def _check_tree(tree: Any) -> None:
+    """Enforce the limits d20 itself does not have (die size, nesting, mi/ma selectors)."""
+    dice = 0
+    stack: list[tuple[Any, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, d20_ast.Parenthetical | d20_ast.NumberSet):
+            depth += 1
+            if depth > MAX_NESTING:
+                raise BadInput("dice.too_deep", depth=depth, limit=MAX_NESTING)
+        if isinstance(node, d20_ast.Dice):
+            dice += node.num
+            if node.size != "%" and not 1 <= node.size <= MAX_SIDES:
+                raise BadInput("dice.bad_sides", sides=node.size, limit=MAX_SIDES)
+        if isinstance(node, d20_ast.OperatedSet):
+            for op in node.operations:
+                if op.op in ("mi", "ma") and any(sel.cat is not None for sel in op.sels):
+                    raise BadInput("dice.bad_min_max", operation=str(op))
+        stack.extend((child, depth) for child in node.children)
+    if dice > MAX_DICE:
+        raise BadInput("dice.too_many_dice", limit=MAX_DICE)
+
+
+def _unannotated(node: Any) -> Any:
+    while isinstance(node, d20_ast.AnnotatedNumber):
+        node = node.value
+    return node
+
+
+def _success_rule(root: Any) -> tuple[str, int] | None:
+    """``(op, target)`` when the whole expression is one dice group compared with an integer."""
+    if not isinstance(root, d20_ast.BinOp) or root.op not in _COMPARISONS:
+        return None
+    left, right = _unannotated(root.left), _unannotated(root.right)
+    if not isinstance(left, d20_ast.Dice | d20_ast.OperatedDice):
+        return None
+    if not isinstance(right, d20_ast.Literal) or not isinstance(right.value, int):
+        return None
+    return str(root.op), int(right.value)
+
+
+def _labels(tree: Any) -> Iterator[str]:
+    for node in _ast_nodes(tree):
+        if isinstance(node, d20_ast.AnnotatedNumber):
+            for annotation in node.annotations:
+                yield str(annotation).strip()[1:-1].strip()
+
+
+# ---- rolling ----------------------------------------------------------------------------
+
+
+def _evaluate(tree: Any, rng: Rng) -> tuple[Any, int]:
+    """Roll the parsed tree with d20, its module-level ``random`` swapped for one from ``rng``."""
+    stream = rng.fork()
+    with _ROLL_LOCK:
+        saved = d20_expression.random
+        d20_expression.random = stream
+        try:
+            result = _ROLLER.roll(tree)
+            rolls = int(_ROLLER.context.rolls)
+        except d20.TooManyRolls:
+            raise BadInput("dice.too_many_dice", limit=MAX_DICE) from None
+        except d20.RollError as error:
+            raise _value_error(error) from None
+        except RecursionError:
+            raise BadInput("dice.too_complex") from None
+        finally:
+            d20_expression.random = saved
+    return result.expr, rolls
+
+
+def _value_error(error: Exception) -> BadInput:
+    if "divide by zero" in str(error):
+        return BadInput("dice.division_by_zero")
+    return BadInput("dice.bad_value", detail=str(error))
+
+
+def _totals(expr: Any, success: tuple[str, int] | None) -> tuple[int, int | None]:
+    try:
+        if success is not None:
+            compare = _COMPARISONS[success[0]]
+            count = sum(1 for die in expr.roll.left.keptset if compare(int(die.total), success[1]))
+            return count, count
+        return int(expr.total), None
+    except d20.RollError as error:
+        raise _value_error(error) from None
+    except (OverflowError, ValueError):
+        raise BadInput("dice.number_too_big") from None
+    except RecursionError:
+        raise BadInput("dice.too_complex") from None
+
+
+def _crit_type(expr: Any) -> Any:
+    left = expr
+    while left.children:
+        left = left.children[0]
+    if isinstance(left, d20_expression.Dice) and len(left.keptset) == 1 and left.size == 20:
+        if left.total == 1:
+            return d20.CritType.FAIL
+        if left.total == 20:
+            return d20.CritType.CRIT
+    return d20.CritType.NONE
+
+
+# ---- structured result ------------------------------------------------------------------
+
+
+def _is_success(success: tuple[str, int] | None, value: int) -> bool:
+    return success is not None and _COMPARISONS[success[0]](value, success[1])
+
+
+def _groups(expr: Any, success: tuple[str, int] | None) -> Iterator[DiceGroup]:
+    stack: list[tuple[Any, bool]] = [(expr, True)]
+    while stack:
+        node, counted = stack.pop()
+        counted = counted and bool(node.kept)
+        if isinstance(node, d20_expression.Dice):
+            yield _group(node, counted, success)
+        else:
+            stack.extend((child, counted) for child in reversed(node.children))
+
+
+def _group(node: Any, counted: bool, success: tuple[str, int] | None) -> DiceGroup:
+    percentile = node.size == "%"
+    sides = 100 if percentile else int(node.size)
+    dice = tuple(_die(die, sides, percentile, success) for die in node.values)
+    annotation = node.annotation
+    return DiceGroup(
+        notation=f"{node.num}d{node.size}{_ops(node.operations)}",
+        count=int(node.num),
+        sides=sides,
+        percentile=percentile,
+        operations=_ops(node.operations),
+        label=annotation.strip()[1:-1].strip() if annotation else None,
+        dice=dice,
+        kept=counted,
+    )
+
+
+def _die(die: Any, sides: int, percentile: bool, success: tuple[str, int] | None) -> DieResult:
+    last = die.values[-1]
+    natural = int(last.values[0])
+    value = int(last.number)
+    return DieResult(
+        value=value,
+        natural=natural,
+        rerolled=tuple(int(v.values[0]) for v in die.values[:-1]),
+        kept=bool(die.kept),
+        exploded=any(bool(v.exploded) for v in die.values),
+        crit=not percentile and natural == sides,
+        fumble=not percentile and natural == 1,
+        success=(bool(die.kept) and _is_success(success, value)) if success else None,
+    )
+
+
+def _ops(operations: Any) -> str:
+    return "".join(str(op) for op in operations)
+
+
+# ---- Markdown breakdown -----------------------------------------------------------------
+
+
+def _breakdown(expr: Any, success: tuple[str, int] | None, total: int) -> tuple[str, int]:
+    """d20-style Markdown, showing fewer dice per group until it fits ``BREAKDOWN_LIMIT``."""
+    suffix = f" = `{total}` ✓" if success else f" = `{total}`"
+    budget: int | None = None
+    while True:
+        writer = _MarkdownWriter(success, budget)
+        text = writer.write(expr.roll) + suffix
+        if len(text) <= BREAKDOWN_LIMIT:
+            return text, writer.hidden
+        if budget == 0:
+            return text[: BREAKDOWN_LIMIT - len(suffix) - 1] + "…" + suffix, writer.hidden
+        shown = writer.shown
+        budget = min(shown - 1, int(shown * BREAKDOWN_LIMIT / len(text) * 0.9))
+
+
+def _escape_markdown(text: str) -> str:
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+class _MarkdownWriter:
+    """Mirrors d20's MarkdownStringifier, with success marking and a budget of dice shown."""
+
+    def __init__(self, success: tuple[str, int] | None, budget: int | None) -> None:
+        self.success = success
+        self.budget = budget
+        self.hidden = 0
+        self.shown = 0
+        self.in_dropped = False
+
+    def write(self, node: Any) -> str:
+        if not node.kept and not self.in_dropped:
+            self.in_dropped = True
+            inside = self._annotated(node)
+            self.in_dropped = False
+            return f"~~{inside}~~"
+        return self._annotated(node)
+
+    def _annotated(self, node: Any) -> str:
+        inside = self._node(node)
+        if node.annotation:
+            return f"{inside} {_escape_markdown(node.annotation)}"
+        return inside
+
+    def _node(self, node: Any) -> str:
+        if isinstance(node, d20_expression.Dice):
+            return self._dice(node)
+        if isinstance(node, d20_expression.Die):
+            return self._die(node)
+        if isinstance(node, d20_expression.Set):
+            inner = ", ".join(self.write(v) for v in node.values)
+            comma = "," if len(node.values) == 1 else ""
+            return f"({inner}{comma}){_ops(node.operations)}"
+        if isinstance(node, d20_expression.Parenthetical):
+            return f"({self.write(node.value)}){_ops(node.operations)}"
+        if isinstance(node, d20_expression.BinOp):
+            return f"{self.write(node.left)} {node.op} {self.write(node.right)}"
+        if isinstance(node, d20_expression.UnOp):
+            return f"{node.op}{self.write(node.value)}"
+        if isinstance(node, d20_expression.Literal):
+            return self._literal(node)
+        return str(node)
+
+    def _dice(self, node: Any) -> str:
+        values = list(node.values)
+        shown = values if self.budget is None else values[: max(0, self.budget)]
+        self.shown += len(shown)
+        if self.budget is not None:
+            self.budget -= len(shown)
+        faces = [self.write(die) for die in shown]
+        if len(shown) < len(values):
+            self.hidden += len(values) - len(shown)
+            faces.append(f"… +{len(values) - len(shown)}")
+        return f"{node.num}d{node.size}{_ops(node.operations)} ({', '.join(faces)})"
+
+    def _die(self, die: Any) -> str:
+        parts = []
+        for literal in die.values:
+            inside = self.write(literal)
+            if self._bold(die, literal):
+                inside = f"**{inside}**"
+            parts.append(inside)
+        return ", ".join(parts)
+
+    def _bold(self, die: Any, literal: Any) -> bool:
+        if self.success is None:
+            return bool(literal.number == 1 or literal.number == die.size)
+        return bool(
+            literal is die.values[-1] and die.kept and _is_success(self.success, literal.number)
+        )
+
+    @staticmethod
+    def _literal(node: Any) -> str:
+        history = " → ".join(str(v) for v in node.values)
+        return f"{history}!" if node.exploded else history
