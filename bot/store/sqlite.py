@@ -174,13 +174,21 @@ class SqliteStore:
         rows = await self._all(sql + " ORDER BY id", params)
         return [_game(row) for row in rows]
 
-    async def games_idle_since(self, before: float) -> list[GameRecord]:
-        rows = await self._all(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' AND updated_at < ?"
-            " ORDER BY updated_at",
-            (before,),
-        )
+    async def games_idle_since(
+        self, before: float, *, unreminded_only: bool = False
+    ) -> list[GameRecord]:
+        """Active games with no move since ``before`` (optionally: not reminded since)."""
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' AND updated_at < ?"
+        if unreminded_only:
+            sql += " AND (reminded_at IS NULL OR reminded_at < updated_at)"
+        rows = await self._all(sql + " ORDER BY updated_at", (before,))
         return [_game(row) for row in rows]
+
+    async def mark_reminded(self, game_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE games SET reminded_at = ? WHERE id = ?", (time.time(), game_id)
+            )
 
     async def update_game(
         self,

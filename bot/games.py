@@ -1,0 +1,162 @@
+"""Turn-based games in a channel, for every engine: create, accept, act, load, export.
+
+The cog of a game calls this; it keeps the one-way flow: the engine decides (through the
+match wrapper, which adds resign / draw / forfeit), the store writes revision-guarded, and
+the cog renders and replies. Bot opponents are seats whose user id is the bot's own; their
+level lives in the game config (``ai_levels``: seat → level).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from bot.store import GameRecord, StaleRevision, Store
+from engines.core import Engine, Event, IllegalAction, Outcome, registry
+from engines.core import match as m
+
+INVITED, ACTIVE, FINISHED, DECLINED = "invited", "active", "finished", "declined"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The result of one accepted action: the stored record, the match and what happened."""
+
+    record: GameRecord
+    match: m.Match
+    events: list[Event]
+    actor: int
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return m.outcome(engine_of(self.record), self.match)
+
+
+def engine_of(record: GameRecord) -> Engine[Any, Any]:
+    return registry()[record.kind]
+
+
+def load(record: GameRecord) -> m.Match:
+    return m.from_json(engine_of(record), record.snapshot)
+
+
+class GameService:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def create(
+        self,
+        kind: str,
+        config: dict[str, Any],
+        *,
+        channel_id: int,
+        guild_id: int | None,
+        players: list[int],
+        invited: bool,
+        seed: int | None = None,
+    ) -> GameRecord:
+        """A new game; ``invited`` games wait for the other players to accept.
+
+        Raises BadInput for a config the engine does not accept.
+        """
+        engine = registry()[kind]
+        seed = secrets.randbits(31) if seed is None else seed
+        match = m.start(engine, _engine_config(config), seed, len(players))
+        return await self.store.create_game(
+            kind=kind,
+            engine_version=engine.version,
+            config=config,
+            seed=seed,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            players=players,
+            status=INVITED if invited else ACTIVE,
+            snapshot=m.to_json(engine, match),
+        )
+
+    async def get(self, game_id: int) -> GameRecord:
+        """Raises IllegalAction when there is no such game."""
+        record = await self.store.get_game(game_id)
+        if record is None:
+            raise IllegalAction("error.no_such_game", id=game_id)
+        return record
+
+    async def answer_invitation(
+        self, game_id: int, user_id: int, accept: bool, revision: int
+    ) -> GameRecord:
+        """The invited player accepts or declines. Raises IllegalAction / StaleRevision."""
+        record = await self.get(game_id)
+        if record.status != INVITED or record.revision != revision:
+            raise StaleRevision()
+        if user_id not in record.players[1:]:
+            raise IllegalAction("error.not_invited")
+        return await self.store.update_game(
+            game_id,
+            expected_revision=record.revision,
+            snapshot=record.snapshot,
+            status=ACTIVE if accept else DECLINED,
+        )
+
+    async def act(self, game_id: int, user_id: int, text: str, revision: int | None = None) -> Turn:
+        """Apply ``text`` (engine notation or a meta action) for ``user_id``'s seat.
+
+        ``revision`` is the one the clicked button was made for; a newer stored game refuses
+        the click (StaleRevision). Raises IllegalAction for a non-player or an illegal move,
+        BadInput for unreadable notation. Nothing is stored unless the move is legal.
+        """
+        record = await self.get(game_id)
+        if revision is not None and revision != record.revision:
+            raise StaleRevision()
+        if record.status != ACTIVE:
+            raise IllegalAction("error.game_not_running")
+        seat = self.seat_for(record, user_id)
+        return await self.apply_for_seat(record, seat, text)
+
+    @staticmethod
+    def seat_for(record: GameRecord, user_id: int) -> int:
+        """The seat of ``user_id``; with two seats of the same user (self-play) the one to act."""
+        seats = [i for i, p in enumerate(record.players) if p == user_id]
+        if not seats:
+            raise IllegalAction("error.not_a_player")
+        if len(seats) > 1:
+            to_act = m.to_act(engine_of(record), load(record))
+            seats = [s for s in seats if s in to_act] or seats
+        return seats[0]
+
+    async def apply_for_seat(self, record: GameRecord, seat: int, text: str) -> Turn:
+        engine = engine_of(record)
+        match, events = m.apply(engine, load(record), text, seat)
+        finished = m.outcome(engine, match) is not None
+        stored = await self.store.update_game(
+            record.id,
+            expected_revision=record.revision,
+            snapshot=m.to_json(engine, match),
+            actions=[(seat, text)],
+            status=FINISHED if finished else None,
+        )
+        return Turn(stored, match, events, seat)
+
+    async def running_in_channel(
+        self, channel_id: int, kind: str | None = None
+    ) -> list[GameRecord]:
+        return await self.store.games_in_channel(channel_id, kind=kind, statuses=(INVITED, ACTIVE))
+
+    async def export(self, record: GameRecord) -> dict[str, Any]:
+        """The game record: config, seed, players and every action, replayable."""
+        actions = await self.store.game_actions(record.id)
+        return {
+            "game": record.kind,
+            "engine_version": record.engine_version,
+            "id": record.id,
+            "config": record.config,
+            "seed": record.seed,
+            "players": record.players,
+            "status": record.status,
+            "actions": [{"seat": seat, "action": text} for seat, text in actions],
+        }
+
+
+def _engine_config(config: dict[str, Any]) -> dict[str, Any]:
+    """The part of a game's config the engine sees (``ai_levels`` is the cog's business)."""
+    return {k: v for k, v in config.items() if k != "ai_levels"}

@@ -1,0 +1,85 @@
+"""The game service on the tiny engine: invitations, moves, stale clicks, export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.games import ACTIVE, DECLINED, FINISHED, GameService, load
+from bot.store import SqliteStore, StaleRevision
+from engines.core import BadInput, IllegalAction
+from tests.nim import NIM  # noqa: F401  (registers the tiny engine)
+
+ALICE, BOB, CAROL = 1, 2, 3
+
+
+@pytest.fixture
+async def service(tmp_path: Path):
+    store = SqliteStore(tmp_path / "g.sqlite")
+    await store.open()
+    yield GameService(store)
+    await store.close()
+
+
+async def _invite(service: GameService):
+    return await service.create(
+        "nim-test", {"heap": 4}, channel_id=9, guild_id=None, players=[ALICE, BOB], invited=True
+    )
+
+
+async def test_invitation_accept_then_play_to_the_end(service: GameService) -> None:
+    game = await _invite(service)
+    with pytest.raises(IllegalAction):
+        await service.act(game.id, ALICE, "1")  # not running yet
+    with pytest.raises(IllegalAction):
+        await service.answer_invitation(game.id, CAROL, True, game.revision)
+    game = await service.answer_invitation(game.id, BOB, True, game.revision)
+    assert game.status == ACTIVE
+    turn = await service.act(game.id, ALICE, "3", revision=game.revision)
+    assert turn.events[0].data == {"player": 0, "count": 3} and turn.outcome is None
+    with pytest.raises(IllegalAction):
+        await service.act(game.id, ALICE, "1")  # Bob's turn
+    with pytest.raises(IllegalAction):
+        await service.act(game.id, CAROL, "1")
+    turn = await service.act(game.id, BOB, "1")
+    assert turn.record.status == FINISHED and turn.outcome is not None
+    assert turn.outcome.winners == {1}
+    exported = await service.export(turn.record)
+    assert [a["action"] for a in exported["actions"]] == ["3", "1"]
+
+
+async def test_a_stale_click_changes_nothing(service: GameService) -> None:
+    game = await _invite(service)
+    game = await service.answer_invitation(game.id, BOB, True, game.revision)
+    old_revision = game.revision
+    await service.act(game.id, ALICE, "1", revision=old_revision)
+    with pytest.raises(StaleRevision):
+        await service.act(game.id, BOB, "1", revision=old_revision)
+    stored = await service.get(game.id)
+    assert load(stored).state.heap == 3
+
+
+async def test_bad_notation_and_decline(service: GameService) -> None:
+    game = await _invite(service)
+    declined = await service.answer_invitation(game.id, BOB, False, game.revision)
+    assert declined.status == DECLINED
+    with pytest.raises(StaleRevision):
+        await service.answer_invitation(game.id, BOB, True, game.revision)
+    other = await service.create(
+        "nim-test", {}, channel_id=9, guild_id=None, players=[ALICE, BOB], invited=False
+    )
+    with pytest.raises(BadInput):
+        await service.act(other.id, ALICE, "drei")
+    assert [g.id for g in await service.running_in_channel(9)] == [other.id]
+    with pytest.raises(IllegalAction):
+        await service.get(999)
+
+
+async def test_self_play_uses_the_seat_to_act(service: GameService) -> None:
+    game = await service.create(
+        "nim-test", {"heap": 5}, channel_id=9, guild_id=None, players=[ALICE, ALICE], invited=False
+    )
+    first = await service.act(game.id, ALICE, "1")
+    second = await service.act(game.id, ALICE, "1")
+    assert (first.actor, second.actor) == (0, 1)
