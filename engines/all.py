@@ -1,3 +1,5 @@
 """Importing this module registers every engine."""
 
 from __future__ import annotations
+
+import engines.essence  # noqa: F401

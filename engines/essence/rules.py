@@ -241,8 +241,12 @@ class _Board:
     def remove(self, square: int, reason: str) -> None:
         code = self.cells[square]
         owner = owner_of(code)
-        self.emit("removed" if reason == "removed" else reason, square=self.name(square),
-                  player=owner, strength=self.strength(square))
+        self.emit(
+            "removed" if reason == "removed" else reason,
+            square=self.name(square),
+            player=owner,
+            strength=self.strength(square),
+        )
         self.cells[square] = 0
         if owner != self.actor:
             self.captured = True
@@ -272,8 +276,14 @@ def play(pos: Position, step: Step, events: EventList | None = None) -> Position
         remaining = board.strength(p1) - 2
         board.set_touched(p1, remaining, o1)
         board.cells[p2] = _code(1 if pos.side == 0 else -1, 2, o2)
-        board.emit("split", source=board.name(p1), target=board.name(p2),
-                   source_strength=remaining, orientation=o2, source_orientation=o1)
+        board.emit(
+            "split",
+            source=board.name(p1),
+            target=board.name(p2),
+            source_strength=remaining,
+            orientation=o2,
+            source_orientation=o1,
+        )
         board.sweep([p1])
         last = (p1, p2)
     elif kind == HEAL:
@@ -281,8 +291,14 @@ def play(pos: Position, step: Step, events: EventList | None = None) -> Position
         healed = min(6, board.strength(p2) + p3 + 1)
         board.set_touched(p1, remaining, o1)
         board.set_touched(p2, healed, o2)
-        board.emit("healed", source=board.name(p1), target=board.name(p2), amount=p3,
-                   source_strength=remaining, target_strength=healed)
+        board.emit(
+            "healed",
+            source=board.name(p1),
+            target=board.name(p2),
+            amount=p3,
+            source_strength=remaining,
+            target_strength=healed,
+        )
         board.sweep([p1])
         last = (p1, p2)
     elif kind == VOID:
@@ -311,8 +327,14 @@ def _play_move(
     board.cells[target] = board.cells[source]
     board.cells[source] = 0
     board.set_touched(target, strength, orient)
-    board.emit("moved", source=board.name(source), target=board.name(target),
-               through_void=bool(passed), strength=strength, orientation=orient)
+    board.emit(
+        "moved",
+        source=board.name(source),
+        target=board.name(target),
+        through_void=bool(passed),
+        strength=strength,
+        orientation=orient,
+    )
     board.sweep([target])
     return (source, target)
 
@@ -324,8 +346,12 @@ def _play_destab(
     board.set_touched(source, board.strength(source) - amount, orient)
     for square in near:
         board.hit(square, amount)
-    board.emit("destabilized", source=board.name(source), amount=amount,
-               hit=[board.name(sq) for sq in near])
+    board.emit(
+        "destabilized",
+        source=board.name(source),
+        amount=amount,
+        hit=[board.name(sq) for sq in near],
+    )
     board.sweep([source, *near])
     return (source, *near)
 
@@ -338,21 +364,28 @@ def _advance(pos: Position, board: _Board, void: int, kind: str, last: tuple[int
     if not (has_a and has_b):
         winner = 0 if has_a else 1
         board.emit("game_won", player=winner, reason="eliminated")
-        return Position(pos.size, cells, void, winner, "end", "", pos.turn, pos.variants,
-                        quiet, last)
+        return Position(
+            pos.size, cells, void, winner, "end", "", pos.turn, pos.variants, quiet, last
+        )
     if pos.phase == "g":
-        return Position(pos.size, cells, void, pos.side, "a1", "", pos.turn, pos.variants,
-                        quiet, last)
+        return Position(
+            pos.size, cells, void, pos.side, "a1", "", pos.turn, pos.variants, quiet, last
+        )
     if pos.phase == "a1":
-        second = Position(pos.size, cells, void, pos.side, "a2", kind, pos.turn, pos.variants,
-                          quiet, last)
+        second = Position(
+            pos.size, cells, void, pos.side, "a2", kind, pos.turn, pos.variants, quiet, last
+        )
         if kind != "void" or open_kinds_available(second):
             return second  # a void shift is always possible when the first action was not one
     return _next_turn(pos, board, cells, void, quiet + 1, last)
 
 
 def _next_turn(
-    pos: Position, board: _Board, cells: tuple[int, ...], void: int, quiet: int,
+    pos: Position,
+    board: _Board,
+    cells: tuple[int, ...],
+    void: int,
+    quiet: int,
     last: tuple[int, ...],
 ) -> Position:
     if quiet >= QUIET_LIMIT or pos.turn >= TURN_LIMIT:

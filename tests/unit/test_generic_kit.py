@@ -8,6 +8,18 @@ import engines.all  # noqa: F401  (registers every engine)
 from tests.kit import KitCase, check_case
 
 CASES: list[KitCase] = [
+    KitCase("essence", {"variants": []}, seeds=10),
+    KitCase("essence", {"variants": ["bestimmt"]}, seeds=6),
+    KitCase("essence", {"variants": ["schleife"]}, seeds=6),
+    KitCase("essence", {"variants": ["beschwoerung"]}, seeds=6),
+    KitCase("essence", {"variants": ["bestimmt", "schleife"]}, seeds=6),
+    KitCase("essence", {"variants": ["bestimmt", "beschwoerung"]}, seeds=6),
+    KitCase("essence", {"variants": ["schleife", "beschwoerung"]}, seeds=6),
+    KitCase("essence", {"variants": ["bestimmt", "schleife", "beschwoerung"]}, seeds=6),
+    KitCase("essence", {"variants": [], "quick": True}, seeds=6),
+    KitCase(
+        "essence", {"variants": ["bestimmt", "schleife", "beschwoerung"], "quick": True}, seeds=6
+    ),
 ]
 
 
