@@ -1,7 +1,8 @@
 """The slash-command schema: a snapshot (a change means a sync is needed) and completeness of
 the German and English strings of every command, option and choice.
 
-After an intended change, refresh the snapshot with ``UPDATE_GOLDEN=1 pytest tests/unit/test_commands.py``.
+After an intended change, refresh the snapshot with
+``UPDATE_GOLDEN=1 pytest tests/unit/test_commands.py``.
 """
 
 from __future__ import annotations
