@@ -26,6 +26,7 @@ the message, and :class:`BotFailed` as soon as an error was reported with :meth:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import itertools
 import json
@@ -36,7 +37,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 T = TypeVar("T")
 
@@ -482,6 +483,7 @@ class Exchange:
         self.user = user
         self.channel = channel
         self.source = source  # the message whose component was used
+        self._source_edits = source.edits if source is not None else 0
         self.replies: list[Reply] = []
         self.original: StoredMessage | None = None
         self.followups: list[StoredMessage] = []
@@ -533,7 +535,11 @@ class Exchange:
             if msg is None or msg.loading:
                 return None
             cb = self.callback_reply
-            if cb is not None and cb.type == CALLBACK_DEFER_UPDATE and msg.edits == 0:
+            if (
+                cb is not None
+                and cb.type == CALLBACK_DEFER_UPDATE
+                and msg.edits == self._source_edits
+            ):
                 return None
             return msg
 
@@ -694,10 +700,8 @@ class FakeDiscord:
                     f"timed out after {timeout}s waiting for {what}; latest requests:\n  {recent}"
                 )
             event = self._changed
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), remaining)
-            except TimeoutError:
-                pass
 
     async def wait_until_ready(self, timeout: float = 10.0, *, synced: bool = False) -> None:
         """Wait for IDENTIFY → READY → GUILD_CREATE (and, with ``synced``, a command sync)."""
@@ -732,9 +736,9 @@ class FakeDiscord:
 
         def check() -> StoredMessage | None:
             for msg in self.messages.values():
-                if msg.id > after and (channel_id is None or msg.channel_id == channel_id):
-                    if not msg.deleted and predicate(msg):
-                        return msg
+                here = channel_id is None or msg.channel_id == channel_id
+                if msg.id > after and here and not msg.deleted and predicate(msg):
+                    return msg
             return None
 
         return await self.wait(check, timeout, "a matching message")
@@ -792,7 +796,9 @@ class FakeDiscord:
     def _guild_of(self, channel: FakeChannel) -> FakeGuild | None:
         return next((g for g in self.guilds if g.id == channel.guild_id), None)
 
-    def channel_messages(self, channel: FakeChannel | str | int | None = None) -> list[StoredMessage]:
+    def channel_messages(
+        self, channel: FakeChannel | str | int | None = None
+    ) -> list[StoredMessage]:
         chan = self.channel(channel)
         return [m for m in self.messages.values() if m.channel_id == chan.id and not m.deleted]
 
@@ -804,7 +810,7 @@ class FakeDiscord:
         scopes = [guild_id, None] if guild_id is not None else [None, *self.commands]
         for scope in scopes:
             for cmd in self.commands.get(scope, []):
-                if cmd["name"] == name and cmd.get("type", 1) == 1:
+                if name in _names(cmd) and cmd.get("type", 1) == 1:
                     return cmd
         known = sorted({c["name"] for cmds in self.commands.values() for c in cmds})
         raise LookupError(f"no synced command /{name}; known: {known}")
@@ -944,7 +950,8 @@ class FakeDiscord:
             body: Any = None
             files: list[UploadedFile] = []
             while (part := await reader.next()) is not None:
-                data = await part.read()  # type: ignore[union-attr]
+                assert isinstance(part, BodyPartReader)
+                data = await part.read()
                 name = part.name or ""
                 if name == "payload_json":
                     body = json.loads(data)
@@ -952,7 +959,7 @@ class FakeDiscord:
                     files.append(
                         UploadedFile(
                             field=name,
-                            filename=part.filename or name,  # type: ignore[union-attr]
+                            filename=part.filename or name,
                             content_type=part.headers.get("Content-Type", ""),
                             data=bytes(data),
                         )
@@ -1077,10 +1084,8 @@ class FakeDiscord:
         interaction: dict[str, Any] | None = None,
     ) -> StoredMessage:
         guild_id = None
-        try:
+        with contextlib.suppress(LookupError):
             guild_id = self.channel(channel_id).guild_id
-        except LookupError:
-            pass
         msg = StoredMessage(
             id=self.snowflake(),
             channel_id=channel_id,
@@ -1108,10 +1113,9 @@ class FakeDiscord:
         if "components" in body:
             msg.components = list(body["components"] or [])
         if "flags" in body and body["flags"] is not None:
-            keep = msg.flags & EPHEMERAL  # ephemerality cannot change on edit
-            msg.flags = (int(body["flags"]) & ~EPHEMERAL) | (keep if edit else 0)
-            if not edit:
-                msg.flags |= int(body["flags"]) & EPHEMERAL
+            flags = int(body["flags"])
+            # An edit cannot make a message ephemeral or public.
+            msg.flags = (flags & ~EPHEMERAL) | (msg.flags & EPHEMERAL) if edit else flags
         msg.attachments = self._attachments(msg, body, files)
         if edit:
             msg.flags &= ~LOADING
@@ -1155,18 +1159,18 @@ class FakeDiscord:
 
     async def _post_message(self, rec: RecordedRequest, cid: str) -> web.Response:
         msg = self._new_message(int(cid), rec.json, rec.files)
-        return self._json(msg.payload(self.base_url))
+        return self._json(msg.payload(self.api_base))
 
     async def _get_message(self, rec: RecordedRequest, cid: str, mid: str) -> web.Response:
         msg = self._message_or_404(mid)
-        return msg if isinstance(msg, web.Response) else self._json(msg.payload(self.base_url))
+        return msg if isinstance(msg, web.Response) else self._json(msg.payload(self.api_base))
 
     async def _patch_message(self, rec: RecordedRequest, cid: str, mid: str) -> web.Response:
         msg = self._message_or_404(mid)
         if isinstance(msg, web.Response):
             return msg
         self._apply_body(msg, rec.json or {}, rec.files, edit=True)
-        return self._json(msg.payload(self.base_url))
+        return self._json(msg.payload(self.api_base))
 
     async def _delete_message(self, rec: RecordedRequest, cid: str, mid: str) -> web.Response:
         msg = self._message_or_404(mid)
@@ -1221,7 +1225,9 @@ class FakeDiscord:
         message: StoredMessage | None = None
         if kind in (CALLBACK_MESSAGE, CALLBACK_DEFER):
             first = dict(data) if kind == CALLBACK_MESSAGE else {}
-            first["flags"] = int(data.get("flags") or 0) | (LOADING if kind == CALLBACK_DEFER else 0)
+            first["flags"] = int(data.get("flags") or 0) | (
+                LOADING if kind == CALLBACK_DEFER else 0
+            )
             message = self._new_message(
                 ex.channel.id, first, rec.files, webhook=True, interaction=self._metadata(ex)
             )
@@ -1244,7 +1250,7 @@ class FakeDiscord:
             interaction["response_message_id"] = str(message.id)
         resource: dict[str, Any] = {"type": kind}
         if message is not None and kind in (CALLBACK_MESSAGE, CALLBACK_UPDATE):
-            resource["message"] = message.payload(self.base_url)
+            resource["message"] = message.payload(self.api_base)
         return self._json({"interaction": interaction, "resource": resource})
 
     def _metadata(self, ex: Exchange) -> dict[str, Any]:
@@ -1276,7 +1282,7 @@ class FakeDiscord:
             )
             ex.followups.append(message)
         ex.replies.append(Reply("followup", rec, message))
-        return self._json(message.payload(self.base_url))
+        return self._json(message.payload(self.api_base))
 
     def _webhook_message(self, ex: Exchange, mid: str) -> StoredMessage | web.Response:
         if mid == "@original":
@@ -1293,7 +1299,7 @@ class FakeDiscord:
         if isinstance(ex, web.Response):
             return ex
         msg = self._webhook_message(ex, mid)
-        return msg if isinstance(msg, web.Response) else self._json(msg.payload(self.base_url))
+        return msg if isinstance(msg, web.Response) else self._json(msg.payload(self.api_base))
 
     async def _wh_edit(self, rec: RecordedRequest, app: str, token: str, mid: str) -> web.Response:
         ex = self._exchange(token, rec)
@@ -1304,7 +1310,7 @@ class FakeDiscord:
             return msg
         self._apply_body(msg, rec.json or {}, rec.files, edit=True)
         ex.replies.append(Reply("edit", rec, msg))
-        return self._json(msg.payload(self.base_url))
+        return self._json(msg.payload(self.api_base))
 
     async def _wh_del(self, rec: RecordedRequest, app: str, token: str, mid: str) -> web.Response:
         ex = self._exchange(token, rec)
@@ -1370,19 +1376,25 @@ class FakeDiscord:
         words = name.strip().lstrip("/").split()
         root = self.command(words[0], guild_id)
         schema = root.get("options") or []
+        path: list[str] = []
         for word in words[1:]:
             sub = next(
-                (o for o in schema if o["name"] == word and o["type"] in (OPT_SUBCOMMAND, OPT_GROUP)),
+                (
+                    o
+                    for o in schema
+                    if word in _names(o) and o["type"] in (OPT_SUBCOMMAND, OPT_GROUP)
+                ),
                 None,
             )
             if sub is None:
                 subs = [o["name"] for o in schema if o["type"] in (OPT_SUBCOMMAND, OPT_GROUP)]
                 raise LookupError(f"/{root['name']} has no subcommand {word!r}; there are {subs}")
+            path.append(sub["name"])
             schema = sub.get("options") or []
         if any(o["type"] in (OPT_SUBCOMMAND, OPT_GROUP) for o in schema):
             subs = [o["name"] for o in schema]
             raise LookupError(f"/{name} needs a subcommand: {subs}")
-        return root, words[1:], schema
+        return root, path, schema
 
     def _command_data(
         self,
@@ -1394,23 +1406,28 @@ class FakeDiscord:
     ) -> dict[str, Any]:
         root, path, schema = self._command_path(name, channel.guild_id)
         resolved: dict[str, dict[str, Any]] = {}
-        by_name = {o["name"]: o for o in schema}
+        by_name = {alias: o for o in schema for alias in _names(o)}
         built = []
-        for key, value in options.items():
-            opt = by_name.get(key)
+        given = set()
+        for typed, value in options.items():
+            opt = by_name.get(typed)
             if opt is None:
-                raise ValueError(f"/{name} has no option {key!r}; options: {list(by_name)}")
-            if key == focused:
-                built.append({"name": key, "type": opt["type"], "value": str(value), "focused": True})
+                raise ValueError(f"/{name} has no option {typed!r}; options: {list(by_name)}")
+            key = opt["name"]
+            given.add(key)
+            if typed == focused:
+                built.append(
+                    {"name": key, "type": opt["type"], "value": str(value), "focused": True}
+                )
             else:
                 converted = self._convert(opt, value, channel, resolved)
                 built.append({"name": key, "type": opt["type"], "value": converted})
         if focused is None:
-            missing = [o["name"] for o in schema if o.get("required") and o["name"] not in options]
+            missing = [o["name"] for o in schema if o.get("required") and o["name"] not in given]
             if missing:
                 raise ValueError(f"/{name}: required option(s) missing: {missing}")
         nested: list[dict[str, Any]] = built
-        for depth in range(len(path) - 1, -1, -1):
+        for depth in range(len(path) - 1, -1, -1):  # innermost subcommand first
             kind = OPT_SUBCOMMAND if depth == len(path) - 1 else OPT_GROUP
             nested = [{"name": path[depth], "type": kind, "options": nested}]
         data: dict[str, Any] = {
@@ -1460,7 +1477,7 @@ class FakeDiscord:
             holder.deleted = True
             self.messages[holder.id] = holder
             resolved.setdefault("attachments", {})[str(att.id)] = att.payload(
-                self.base_url, channel.id
+                self.api_base, channel.id
             )
             return str(att.id)
         converted = _scalar(opt, value)
@@ -1595,7 +1612,7 @@ class FakeDiscord:
             if resolved:
                 data["resolved"] = resolved
         payload["data"] = data
-        payload["message"] = msg.payload(self.base_url)
+        payload["message"] = msg.payload(self.api_base)
         return await self._push(payload, u, chan, source=msg)
 
     async def submit_modal(
@@ -1624,8 +1641,13 @@ class FakeDiscord:
             "components": [_submitted(c, values) for c in modal.get("components", [])],
         }
         if opened_by.source is not None:
-            payload["message"] = opened_by.source.payload(self.base_url)
+            payload["message"] = opened_by.source.payload(self.api_base)
         return await self._push(payload, u, chan, source=opened_by.source)
+
+
+def _names(entry: Mapping[str, Any]) -> set[str]:
+    """The name of a command or option and its localized names."""
+    return {entry["name"], *(entry.get("name_localizations") or {}).values()}
 
 
 def _submitted(comp: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
@@ -1635,7 +1657,7 @@ def _submitted(comp: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, 
         return {"type": 1, "components": [_submitted(c, values) for c in comp["components"]]}
     if kind == LABEL:
         return {"type": LABEL, "component": _submitted(comp["component"], values)}
-    custom_id = comp.get("custom_id")
+    custom_id = str(comp.get("custom_id", ""))
     if kind == TEXT_INPUT:
         value = str(values.get(custom_id, comp.get("value") or ""))
         if comp.get("required", True) and not value:

@@ -1,0 +1,45 @@
+"""Shared fixtures: a fake Discord on 127.0.0.1 and the real bot connected to it.
+
+All fixtures are function-scoped (pytest-asyncio 1.x runs each test in its own loop; a bot
+shared across loops fails with "Timeout context manager should be used inside a task").
+
+- ``fake``: a started :class:`bot.fake_discord.FakeDiscord`; after the test it fails the test if
+  the bot logged an unexpected error that no wait noticed.
+- ``settings``: ``Settings`` pointing at ``fake`` with a fresh database in ``tmp_path``.
+- ``bot``: ``create_bot(settings)`` started, connected, commands synced, ready.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.fake_discord import FakeDiscord
+from tests.harness import running_bot, settings_for
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+    if server.errors:
+        pytest.fail(f"the bot reported unexpected error(s): {server.errors!r}")
+
+
+@pytest.fixture
+def settings(fake: FakeDiscord, tmp_path: Path) -> Any:
+    return settings_for(fake, tmp_path / "t.sqlite")
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, settings: Any) -> AsyncIterator[Any]:
+    async with running_bot(fake, settings) as client:
+        await fake.wait_for_sync()
+        yield client
