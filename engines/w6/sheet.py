@@ -9,7 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 PM_REQUIRED = ("K", "G", "M", "B")
-TECHNIQUES = ("zweihaendig", "rundumschlag", "angriffsserie", "ausrichten", "blockade", "beidhaendig")
+TECHNIQUES = (
+    "zweihaendig",
+    "rundumschlag",
+    "angriffsserie",
+    "ausrichten",
+    "blockade",
+    "beidhaendig",
+)
 SHIELD_SKILL = "Schildkampf"
 KRAFT = "Kraft"
 INTUITION = "Intuition"

@@ -1,0 +1,552 @@
+"""Sheet JSON import/export (schema-versioned, strict), single-field edits and NPC blocks.
+
+Every validation error is ``BadInput(key, field=<path>, ...)``: the key names the kind of
+problem (``w6.sheet.not_integer`` ...), ``field`` the path of the offending value
+(``waffen.Streitaxt.schaden``), so a message can point at exactly that field.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from engines.core import BadInput
+from engines.w6.sheet import (
+    FIXABLE,
+    PM_REQUIRED,
+    TECHNIQUES,
+    Armour,
+    Bonus,
+    Mount,
+    Pairs,
+    Sheet,
+    Shield,
+    Weapon,
+)
+from engines.w6.tables import zones
+
+SCHEMA = "w6.sheet"
+VERSION = 1
+MAX_VALUE = 999
+MAX_NAME = 64
+MAX_NOTES = 4000
+MAX_ENTRIES = 64
+
+_RATIO = re.compile(r"^\s*(\d{1,2})\s*-\s*(\d{1,2})\s*$")
+_BONUS = re.compile(r"^\s*(?:([A-Za-zÄÖÜäöüß]{1,12})\s*)?(?:([+-])\s*(\d{1,3}))?\s*$")
+_STAB = re.compile(r"^\s*(\d{1,3})\s*/\s*(\d{1,3})\s*$")
+
+TOP_KEYS = (
+    "schema", "version", "name", "rasse", "pm", "eigenschaften", "fertigkeiten", "erfahrung",
+    "faktor", "lp", "lp_max", "rlp", "kw", "reflex", "magie", "ab", "handlungen", "waffen",
+    "ruestung", "schild", "reittier", "be_temp", "be_fertigkeiten", "schwelle_mod", "fix",
+    "notizen",
+)  # fmt: skip
+REQUIRED_KEYS = ("schema", "version", "name")
+INT_FIELDS = {
+    "erfahrung": (0, 100_000),
+    "faktor": (0, 99),
+    "lp": (-MAX_VALUE, MAX_VALUE),
+    "lp_max": (0, MAX_VALUE),
+    "rlp": (0, MAX_VALUE),
+    "kw": (0, MAX_VALUE),
+    "reflex": (0, MAX_VALUE),
+    "magie": (0, MAX_VALUE),
+    "ab": (-MAX_VALUE, MAX_VALUE),
+    "be_temp": (-MAX_VALUE, MAX_VALUE),
+    "schwelle_mod": (-99, 99),
+}
+WEAPON_KEYS = (
+    "name", "fertigkeit", "schaden", "zusatz", "cap", "reichweite", "techniken", "fernkampf",
+    "zielen", "block", "stabilitaet",
+)  # fmt: skip
+ARMOUR_KEYS = ("name", "zone", "rs", "be")
+SHIELD_KEYS = ("name", "kw_bonus", "be", "block", "rs", "stabilitaet")
+MOUNT_KEYS = ("name", "be")
+
+
+# ----------------------------------------------------------------------------- export
+
+
+def _stab_text(value: tuple[int, int] | None) -> str | None:
+    return None if value is None else f"{value[0]}/{value[1]}"
+
+
+def _weapon_json(w: Weapon) -> dict[str, Any]:
+    return {
+        "name": w.name,
+        "fertigkeit": w.fertigkeit,
+        "schaden": f"{w.schaden[0]}-{w.schaden[1]}",
+        "zusatz": w.zusatz.text(),
+        "cap": w.cap,
+        "reichweite": w.reichweite,
+        "techniken": list(w.techniken),
+        "fernkampf": w.fernkampf,
+        "zielen": w.zielen,
+        "block": w.block,
+        "stabilitaet": _stab_text(w.stabilitaet),
+    }
+
+
+def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
+    """The sheet as plain JSON data (``sheet_from_json`` reads it back to an equal sheet)."""
+    shield = sheet.schild
+    return {
+        "schema": SCHEMA,
+        "version": VERSION,
+        "name": sheet.name,
+        "rasse": sheet.rasse,
+        "pm": dict(sheet.pm),
+        "eigenschaften": dict(sheet.eigenschaften),
+        "fertigkeiten": dict(sheet.fertigkeiten),
+        "erfahrung": sheet.erfahrung,
+        "faktor": sheet.faktor,
+        "lp": sheet.lp,
+        "lp_max": sheet.lp_max,
+        "rlp": sheet.rlp,
+        "kw": sheet.kw,
+        "reflex": sheet.reflex,
+        "magie": sheet.magie,
+        "ab": sheet.ab,
+        "handlungen": list(sheet.handlungen),
+        "waffen": [_weapon_json(w) for w in sheet.waffen],
+        "ruestung": [
+            {"name": a.name, "zone": a.zone, "rs": a.rs, "be": a.be} for a in sheet.ruestung
+        ],
+        "schild": None
+        if shield is None
+        else {
+            "name": shield.name,
+            "kw_bonus": shield.kw_bonus,
+            "be": shield.be,
+            "block": shield.block,
+            "rs": shield.rs,
+            "stabilitaet": _stab_text(shield.stabilitaet),
+        },
+        "reittier": None
+        if sheet.reittier is None
+        else {"name": sheet.reittier.name, "be": sheet.reittier.be},
+        "be_temp": sheet.be_temp,
+        "be_fertigkeiten": list(sheet.be_fertigkeiten),
+        "schwelle_mod": sheet.schwelle_mod,
+        "fix": dict(sheet.fix),
+        "notizen": sheet.notizen,
+    }
+
+
+def sheet_to_text(sheet: Sheet) -> str:
+    """The sheet as a JSON document (for a file export)."""
+    return json.dumps(sheet_to_json(sheet), ensure_ascii=False, indent=2)
+
+
+# ----------------------------------------------------------------------------- import
+
+
+def _int(value: Any, path: str, low: int = 0, high: int = MAX_VALUE) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadInput("w6.sheet.not_integer", field=path, value=str(value))
+    if not low <= value <= high:
+        raise BadInput("w6.sheet.out_of_range", field=path, value=value, min=low, max=high)
+    return value
+
+
+def _text(value: Any, path: str, limit: int = MAX_NAME, required: bool = False) -> str:
+    if not isinstance(value, str):
+        raise BadInput("w6.sheet.not_text", field=path)
+    if len(value) > limit:
+        raise BadInput("w6.sheet.too_long", field=path, max=limit)
+    if required and not value.strip():
+        raise BadInput("w6.sheet.empty", field=path)
+    return value
+
+
+def _bool(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise BadInput("w6.sheet.not_bool", field=path)
+    return value
+
+
+def _object(value: Any, path: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise BadInput("w6.sheet.not_object", field=path)
+    for key in value:
+        if key not in keys:
+            raise BadInput("w6.sheet.unknown_field", field=f"{path}.{key}".lstrip("."))
+    return value
+
+
+def _list(value: Any, path: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise BadInput("w6.sheet.not_list", field=path)
+    if len(value) > MAX_ENTRIES:
+        raise BadInput("w6.sheet.too_many", field=path, max=MAX_ENTRIES)
+    return value
+
+
+def _pairs(value: Any, path: str, low: int = 0, high: int = MAX_VALUE) -> Pairs:
+    if not isinstance(value, dict):
+        raise BadInput("w6.sheet.not_object", field=path)
+    if len(value) > MAX_ENTRIES:
+        raise BadInput("w6.sheet.too_many", field=path, max=MAX_ENTRIES)
+    pairs = []
+    for key, number in value.items():
+        _text(key, f"{path}.{key}", required=True)
+        pairs.append((key, _int(number, f"{path}.{key}", low, high)))
+    return tuple(pairs)
+
+
+def _ratio(value: Any, path: str) -> tuple[int, int]:
+    match = _RATIO.match(value) if isinstance(value, str) else None
+    if match is None:
+        raise BadInput("w6.sheet.bad_ratio", field=path, value=str(value))
+    return int(match.group(1)), int(match.group(2))
+
+
+def parse_bonus(value: Any, path: str = "zusatz") -> Bonus:
+    """``K+1``, ``K``, ``G-2``, ``+3`` or empty. Raises BadInput("w6.sheet.bad_bonus")."""
+    match = _BONUS.match(value) if isinstance(value, str) else None
+    if match is None:
+        raise BadInput("w6.sheet.bad_bonus", field=path, value=str(value))
+    trait, sign, digits = match.groups()
+    mod = int(digits) * (-1 if sign == "-" else 1) if digits else 0
+    return Bonus(trait or "", mod)
+
+
+def _stability(value: Any, path: str) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    match = _STAB.match(value) if isinstance(value, str) else None
+    if match is None or int(match.group(1)) < 1:
+        raise BadInput("w6.sheet.bad_stability", field=path, value=str(value))
+    return int(match.group(1)), int(match.group(2))
+
+
+def _names_unique(names: list[str], path: str) -> None:
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise BadInput("w6.sheet.duplicate_name", field=path, value=name)
+        seen.add(name)
+
+
+def _weapon(data: Any, path: str, sheet_pm: Pairs) -> Weapon:
+    raw = _object(data, path, WEAPON_KEYS)
+    name = _text(raw.get("name"), f"{path}.name", required=True)
+    path = f"waffen.{name}"
+    techniques = tuple(
+        _text(t, f"{path}.techniken") for t in _list(raw.get("techniken", []), f"{path}.techniken")
+    )
+    for technique in techniques:
+        if technique not in TECHNIQUES:
+            raise BadInput(
+                "w6.sheet.bad_technique", field=f"{path}.techniken", value=technique,
+                allowed=", ".join(TECHNIQUES),
+            )  # fmt: skip
+    bonus = parse_bonus(raw.get("zusatz", ""), f"{path}.zusatz")
+    if bonus.trait and bonus.trait not in dict(sheet_pm):
+        raise BadInput("w6.sheet.unknown_trait", field=f"{path}.zusatz", value=bonus.trait)
+    return Weapon(
+        name=name,
+        fertigkeit=_text(raw.get("fertigkeit", ""), f"{path}.fertigkeit"),
+        schaden=_ratio(raw.get("schaden", "1-1"), f"{path}.schaden"),
+        zusatz=bonus,
+        cap=_int(raw.get("cap", 0), f"{path}.cap"),
+        reichweite=_int(raw.get("reichweite", 1), f"{path}.reichweite", 1, 99),
+        techniken=tuple(sorted(set(techniques))),
+        fernkampf=_bool(raw.get("fernkampf", False), f"{path}.fernkampf"),
+        zielen=_int(raw.get("zielen", 1), f"{path}.zielen", 1, 99),
+        block=_int(raw.get("block", 0), f"{path}.block"),
+        stabilitaet=_stability(raw.get("stabilitaet"), f"{path}.stabilitaet"),
+    )
+
+
+def _armour(data: Any, path: str) -> Armour:
+    raw = _object(data, path, ARMOUR_KEYS)
+    name = _text(raw.get("name"), f"{path}.name", required=True)
+    path = f"ruestung.{name}"
+    zone = raw.get("zone", "Torso")
+    if zone not in zones():
+        raise BadInput(
+            "w6.sheet.bad_zone", field=f"{path}.zone", value=str(zone), zones=", ".join(zones())
+        )
+    return Armour(
+        name, zone, _int(raw.get("rs", 0), f"{path}.rs"), _int(raw.get("be", 0), f"{path}.be")
+    )
+
+
+def _shield(data: Any) -> Shield | None:
+    if data is None:
+        return None
+    raw = _object(data, "schild", SHIELD_KEYS)
+    return Shield(
+        name=_text(raw.get("name", "Schild"), "schild.name", required=True),
+        kw_bonus=_int(raw.get("kw_bonus", 0), "schild.kw_bonus"),
+        be=_int(raw.get("be", 0), "schild.be"),
+        block=_int(raw.get("block", 0), "schild.block"),
+        rs=_int(raw.get("rs", 0), "schild.rs"),
+        stabilitaet=_stability(raw.get("stabilitaet"), "schild.stabilitaet"),
+    )
+
+
+def _mount(data: Any) -> Mount | None:
+    if data is None:
+        return None
+    raw = _object(data, "reittier", MOUNT_KEYS)
+    return Mount(
+        _text(raw.get("name", "Reittier"), "reittier.name", required=True),
+        _int(raw.get("be", 0), "reittier.be"),
+    )
+
+
+def _check_header(raw: dict[str, Any]) -> None:
+    for key in REQUIRED_KEYS:
+        if key not in raw:
+            raise BadInput("w6.sheet.missing_field", field=key)
+    if raw["schema"] != SCHEMA:
+        raise BadInput("w6.sheet.bad_schema", field="schema", value=str(raw["schema"]))
+    if raw["version"] != VERSION:
+        raise BadInput(
+            "w6.sheet.bad_version", field="version", value=str(raw["version"]), expected=VERSION
+        )
+
+
+def sheet_from_json(data: Any) -> Sheet:
+    """A sheet from JSON data. Raises BadInput (key per problem, ``field`` = its path)."""
+    raw = _object(data, "", TOP_KEYS)
+    _check_header(raw)
+    pm = _pairs(raw.get("pm", {name: 0 for name in PM_REQUIRED}), "pm")
+    for name in PM_REQUIRED:
+        if name not in dict(pm):
+            raise BadInput("w6.sheet.missing_field", field=f"pm.{name}")
+    ints = {key: _int(raw.get(key, 0), key, low, high) for key, (low, high) in INT_FIELDS.items()}
+    if "faktor" not in raw:
+        ints["faktor"] = 1
+    if ints["lp"] > ints["lp_max"]:
+        raise BadInput("w6.sheet.lp_above_max", field="lp", value=ints["lp"], max=ints["lp_max"])
+    thresholds = tuple(
+        _int(t, "handlungen") for t in _list(raw.get("handlungen", []), "handlungen")
+    )
+    if len(thresholds) > 5 or list(thresholds) != sorted(thresholds):
+        raise BadInput("w6.sheet.bad_thresholds", field="handlungen")
+    waffen = tuple(
+        _weapon(w, f"waffen[{i}]", pm) for i, w in enumerate(_list(raw.get("waffen", []), "waffen"))
+    )
+    _names_unique([w.name for w in waffen], "waffen")
+    ruestung = tuple(
+        _armour(a, f"ruestung[{i}]")
+        for i, a in enumerate(_list(raw.get("ruestung", []), "ruestung"))
+    )
+    _names_unique([a.name for a in ruestung], "ruestung")
+    fix = _pairs(raw.get("fix", {}), "fix")
+    for key, _value in fix:
+        if key not in FIXABLE:
+            raise BadInput("w6.sheet.unknown_field", field=f"fix.{key}")
+    be_skills = tuple(
+        _text(s, "be_fertigkeiten", required=True)
+        for s in _list(raw.get("be_fertigkeiten", ["Zähigkeit"]), "be_fertigkeiten")
+    )
+    return Sheet(
+        name=_text(raw["name"], "name", required=True),
+        rasse=_text(raw.get("rasse", ""), "rasse"),
+        pm=pm,
+        eigenschaften=_pairs(raw.get("eigenschaften", {}), "eigenschaften"),
+        fertigkeiten=_pairs(raw.get("fertigkeiten", {}), "fertigkeiten"),
+        handlungen=thresholds,
+        waffen=waffen,
+        ruestung=ruestung,
+        schild=_shield(raw.get("schild")),
+        reittier=_mount(raw.get("reittier")),
+        be_fertigkeiten=be_skills,
+        fix=fix,
+        notizen=_text(raw.get("notizen", ""), "notizen", MAX_NOTES),
+        **ints,
+    )
+
+
+def sheet_from_text(text: str) -> Sheet:
+    """A sheet from a JSON document. Raises BadInput("w6.sheet.not_json") or as above."""
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise BadInput("w6.sheet.not_json", line=getattr(error, "lineno", 0)) from error
+    return sheet_from_json(data)
+
+
+# ----------------------------------------------------------------------------- edit
+
+ALIASES = {"lpmax": "lp_max", "lp.max": "lp_max", "ruestungen": "ruestung", "waffe": "waffen"}
+LIST_FIELDS = ("handlungen", "be_fertigkeiten")
+NAMED_LISTS = ("waffen", "ruestung")
+MAPS = ("pm", "eigenschaften", "fertigkeiten", "fix")
+OPTIONAL_OBJECTS = {"schild": SHIELD_KEYS, "reittier": MOUNT_KEYS}
+DELETE = "-"
+_TEXT_KEYS = {"name", "rasse", "notizen", "fertigkeit", "schaden", "zusatz", "zone"}
+
+
+def _number(text: str, path: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise BadInput("w6.sheet.not_integer", field=path, value=text) from None
+
+
+def _convert(key: str, text: str, path: str) -> Any:
+    """The JSON value for ``text`` written into the leaf ``key``."""
+    if key in _TEXT_KEYS:
+        return text
+    if key in ("techniken",):
+        return [part.strip() for part in text.split(",") if part.strip()]
+    if key == "fernkampf":
+        if text.strip().lower() not in ("ja", "nein", "true", "false", "1", "0"):
+            raise BadInput("w6.sheet.not_bool", field=path)
+        return text.strip().lower() in ("ja", "true", "1")
+    if key == "stabilitaet":
+        return None if text.strip() == DELETE else text
+    return _number(text, path)
+
+
+def _edit_named(items: list[dict[str, Any]], parts: list[str], text: str, path: str) -> None:
+    name = parts[1]
+    item = next((entry for entry in items if entry.get("name") == name), None)
+    if len(parts) == 2:
+        if text.strip() != DELETE:
+            raise BadInput("w6.sheet.bad_path", field=path)
+        if item is None:
+            raise BadInput("w6.sheet.no_such_entry", field=path, value=name)
+        items.remove(item)
+        return
+    if len(parts) != 3:
+        raise BadInput("w6.sheet.bad_path", field=path)
+    if item is None:
+        item = {"name": name}
+        items.append(item)
+    item[parts[2]] = _convert(parts[2], text, path)
+
+
+def _edit_value(data: dict[str, Any], parts: list[str], text: str, path: str) -> None:
+    head = parts[0]
+    if head in MAPS and len(parts) == 2:
+        if text.strip() == DELETE:
+            if parts[1] not in data[head]:
+                raise BadInput("w6.sheet.no_such_entry", field=path, value=parts[1])
+            del data[head][parts[1]]
+        else:
+            data[head][parts[1]] = _number(text, path)
+    elif head in NAMED_LISTS and len(parts) >= 2:
+        _edit_named(data[head], parts, text, path)
+    elif head in OPTIONAL_OBJECTS and len(parts) == 1 and text.strip() == DELETE:
+        data[head] = None
+    elif head in OPTIONAL_OBJECTS and len(parts) == 2:
+        data[head] = data[head] or {}
+        data[head][parts[1]] = _convert(parts[1], text, path)
+    elif head in LIST_FIELDS and len(parts) == 1:
+        items = [part.strip() for part in text.split(",") if part.strip()]
+        data[head] = [_number(i, path) for i in items] if head == "handlungen" else items
+    elif len(parts) == 1 and head in TOP_KEYS and head not in ("schema", "version"):
+        if head in MAPS or head in NAMED_LISTS or head in OPTIONAL_OBJECTS:
+            raise BadInput("w6.sheet.bad_path", field=path)
+        data[head] = _convert(head, text, path)
+    else:
+        raise BadInput("w6.sheet.bad_path", field=path)
+
+
+def set_field(sheet: Sheet, path: str, text: str) -> Sheet:
+    """The sheet with the value at ``path`` set from ``text`` (``-`` deletes an entry).
+
+    Paths: ``lp``, ``kw``, ``name`` ..., ``pm.K``, ``eigenschaften.Geschick``,
+    ``fertigkeiten.Spaltwaffen``, ``handlungen`` (``8,12,16``), ``waffen.<Name>.<feld>``
+    (creates the weapon), ``ruestung.<Name>.<feld>``, ``schild.<feld>``, ``reittier.<feld>``,
+    ``fix.gesamtschutz``. Raises BadInput with ``field=path`` for a bad path or value.
+    """
+    clean = path.strip()
+    clean = ALIASES.get(clean, clean)
+    parts = [part.strip() for part in clean.split(".")]
+    parts[0] = ALIASES.get(parts[0], parts[0])
+    if not parts[0] or any(not part for part in parts):
+        raise BadInput("w6.sheet.bad_path", field=path)
+    data = sheet_to_json(sheet)
+    _edit_value(data, parts, text, clean)
+    return sheet_from_json(data)
+
+
+def edit_sheet(sheet: Sheet, assignment: str) -> Sheet:
+    """Apply ``path=value`` (e.g. ``eigenschaften.Geschick=4``). Raises BadInput."""
+    if "=" not in assignment:
+        raise BadInput("w6.sheet.bad_edit", text=assignment)
+    path, text = assignment.split("=", 1)
+    return set_field(sheet, path, text)
+
+
+def edit_many(sheet: Sheet, assignments: list[str]) -> Sheet:
+    """Apply several ``path=value`` edits; all or nothing. Raises BadInput."""
+    for assignment in assignments:
+        sheet = edit_sheet(sheet, assignment)
+    return sheet
+
+
+# ----------------------------------------------------------------------------- NPCs
+
+
+def npc_sheet(
+    name: str,
+    lp: int,
+    kw: int,
+    ab: int,
+    gesamtschutz: int = 0,
+    weapon: str = "Waffe",
+    schaden: str = "1-1",
+    zusatz: int = 0,
+    handlungen: int = 2,
+    reflex: int = 0,
+) -> Sheet:
+    """A quick NPC stat block: the GM's numbers taken as they are (Gesamtschutz and
+    Handlungen fixed, Zusatzschaden a fixed number). Raises BadInput for a bad value."""
+    data = {
+        "schema": SCHEMA,
+        "version": VERSION,
+        "name": name,
+        "lp": lp,
+        "lp_max": lp,
+        "kw": kw,
+        "reflex": reflex,
+        "ab": ab,
+        "waffen": [
+            {"name": weapon, "schaden": schaden, "zusatz": f"{zusatz:+d}" if zusatz else ""}
+        ],
+        "fix": {"gesamtschutz": gesamtschutz, "handlungen": handlungen},
+    }
+    return sheet_from_json(data)
+
+
+_NPC_KEYS = {"lp", "kw", "ab", "gs", "waffe", "schaden", "zusatz", "handlungen", "reflex"}
+
+
+def npc_from_text(text: str) -> Sheet:
+    """``Ork lp=20 kw=8 ab=5 gs=2 waffe=Säbel schaden=2-3 zusatz=2 handlungen=2``.
+
+    Raises BadInput("w6.sheet.bad_npc") for unknown or missing parts, as npc_sheet else.
+    """
+    words = text.split()
+    names = [w for w in words if "=" not in w]
+    values = dict(w.split("=", 1) for w in words if "=" in w)
+    unknown = set(values) - _NPC_KEYS
+    if not names or unknown or not {"lp", "kw", "ab"} <= set(values):
+        raise BadInput("w6.sheet.bad_npc", text=text)
+    numbers = {
+        key: _number(values[key], key)
+        for key in ("lp", "kw", "ab", "gs", "zusatz", "handlungen", "reflex")
+        if key in values
+    }
+    return npc_sheet(
+        " ".join(names),
+        numbers["lp"],
+        numbers["kw"],
+        numbers["ab"],
+        gesamtschutz=numbers.get("gs", 0),
+        weapon=values.get("waffe", "Waffe"),
+        schaden=values.get("schaden", "1-1"),
+        zusatz=numbers.get("zusatz", 0),
+        handlungen=numbers.get("handlungen", 2),
+        reflex=numbers.get("reflex", 0),
+    )
