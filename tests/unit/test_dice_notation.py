@@ -1,0 +1,443 @@
+"""General dice notation through d20: parsing (German and English), comments, success
+counting, every limit, determinism, Markdown breakdown and dice statistics."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import Counter
+from typing import Any
+
+import d20.expression
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engines.core import BadInput, Rng
+from engines.dice import notation
+from engines.dice.notation import (
+    BREAKDOWN_LIMIT,
+    MAX_DICE,
+    DiceRoll,
+    check_notation,
+    roll_notation,
+)
+
+
+def roll(text: str, seed: int = 7) -> DiceRoll:
+    return roll_notation(text, Rng(seed))[0]
+
+
+def many(text: str, count: int, seed: int = 1) -> list[DiceRoll]:
+    rng = Rng(seed)
+    results = []
+    for _ in range(count):
+        result, rng = roll_notation(text, rng)
+        results.append(result)
+    return results
+
+
+def error_of(text: str) -> BadInput:
+    with pytest.raises(BadInput) as caught:
+        roll_notation(text, Rng(1))
+    return caught.value
+
+
+# ---- notation ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("german", "english"),
+    [
+        ("3W6", "3d6"),
+        ("1W10+2", "1d10+2"),
+        ("4w6kh3", "4d6kh3"),
+        ("W20", "d20"),
+        ("2D6", "2d6"),
+        ("(2W6+1W4)*2", "(2d6+1d4)*2"),
+        ("1W%", "1d%"),
+    ],
+)
+def test_german_w_rolls_exactly_like_d(german: str, english: str) -> None:
+    de, en = roll(german), roll(english)
+    assert (de.expression, de.total, de.groups, de.breakdown) == (
+        en.expression,
+        en.total,
+        en.groups,
+        en.breakdown,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expression", "count", "sides", "operations"),
+    [
+        ("2d6", "2d6", 2, 6, ""),
+        ("4d6kh3", "4d6kh3", 4, 6, "kh3"),
+        ("2d20pl1", "2d20pl1", 2, 20, "pl1"),
+        ("3d6rr1", "3d6rr1", 3, 6, "rr1"),
+        ("3d6ro<3", "3d6ro<3", 3, 6, "ro<3"),
+        ("2d6e6", "2d6e6", 2, 6, "e6"),
+        ("4d6mi2ma5", "4d6mi2ma5", 4, 6, "mi2ma5"),
+    ],
+)
+def test_dice_operators_reach_the_structured_breakdown(
+    text: str, expression: str, count: int, sides: int, operations: str
+) -> None:
+    result = roll(text)
+    assert result.expression == expression
+    (group,) = result.groups
+    assert (group.count, group.sides, group.operations) == (count, sides, operations)
+    assert result.total == group.subtotal
+    assert all(1 <= die.value <= sides for die in group.dice)
+
+
+def test_keep_highest_flags_the_dropped_die_and_strikes_it_through() -> None:
+    for result in many("4d6kh3", 50):
+        (group,) = result.groups
+        kept = sorted(d.value for d in group.dice if d.kept)
+        dropped = [d.value for d in group.dice if not d.kept]
+        assert len(kept) == 3 and len(dropped) == 1
+        assert dropped[0] <= kept[0]
+        assert result.total == sum(kept)
+        assert f"~~{dropped[0]}~~" in result.breakdown or f"~~**{dropped[0]}**~~" in (
+            result.breakdown
+        )
+
+
+def test_rerolled_faces_are_kept_in_history() -> None:
+    rerolled = [d for r in many("10d6rr1", 30) for d in r.groups[0].dice if d.rerolled]
+    assert rerolled
+    assert all(set(d.rerolled) == {1} and d.value != 1 for d in rerolled)
+
+
+def test_reroll_once_rerolls_at_most_once() -> None:
+    dice = [d for r in many("10d6ro1", 30) for d in r.groups[0].dice]
+    assert any(d.rerolled for d in dice)
+    assert all(len(d.rerolled) <= 1 for d in dice)
+
+
+def test_exploding_dice_add_dice_and_are_flagged() -> None:
+    results = many("3d6e6", 60)
+    assert any(len(r.groups[0].dice) > 3 for r in results)
+    for result in results:
+        for die in result.groups[0].dice:
+            assert die.exploded == (die.value == 6)
+    assert "!" in next(r.breakdown for r in results if len(r.groups[0].dice) > 3)
+
+
+def test_minimum_and_maximum_force_values_but_keep_the_natural_face() -> None:
+    dice = [d for r in many("6d6mi3ma4", 20) for d in r.groups[0].dice]
+    assert all(3 <= d.value <= 4 for d in dice)
+    assert any(d.natural != d.value for d in dice)
+
+
+def test_arithmetic_parentheses_and_sets() -> None:
+    assert roll("(1+2)*3").total == 9
+    assert roll("7//2").total == 3
+    assert roll("7/2").total == 3  # d20 truncates a fractional total
+    assert roll("-3+1").total == -2
+    result = roll("(1d6, 2d6)kh1")
+    assert len(result.groups) == 2
+    assert sum(g.kept for g in result.groups) == 1
+    assert result.total == max(g.subtotal for g in result.groups)
+
+
+def test_labels_are_collected_and_attached_to_their_group() -> None:
+    result = roll("1d6 [fire] + 1d4 [cold]")
+    assert result.labels == ("fire", "cold")
+    assert [g.label for g in result.groups] == ["fire", "cold"]
+    assert "[fire]" in result.breakdown
+
+
+def test_label_markdown_is_escaped_in_the_breakdown() -> None:
+    assert "[\\*\\*x\\*\\*]" in roll("1d6 [**x**]").breakdown
+
+
+@pytest.mark.parametrize(
+    ("text", "expression", "comment"),
+    [
+        ("2d6+3 Angriff auf den Ork", "2d6 + 3", "Angriff auf den Ork"),
+        ("2W6+3 Angriff auf den Ork", "2d6 + 3", "Angriff auf den Ork"),
+        ("3W6 Wolfsangriff mit w6 Wölfen", "3d6", "Wolfsangriff mit w6 Wölfen"),
+        ("1d20 Wache W20", "1d20", "Wache W20"),
+        ("8W6>=5 Schleichen", "8d6 >= 5", "Schleichen"),
+        ("1d20 [fire] + 2 Feuerball", "1d20 [fire] + 2", "Feuerball"),
+        ("  2d6    viel   Platz ", "2d6", "viel Platz"),
+        ("2d6", "2d6", None),
+    ],
+)
+def test_trailing_comment_is_split_off_unchanged(
+    text: str, expression: str, comment: str | None
+) -> None:
+    result = roll(text)
+    assert (result.expression, result.comment) == (expression, comment)
+    assert check_notation(text).comment == comment
+
+
+# ---- success counting -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["8d6>=5", "8d6>4", "8W6>=5", "8w6 > 4", "8d6>=5 Schleichen"])
+def test_success_counting_counts_dice_not_the_sum(text: str) -> None:
+    result = roll(text)
+    faces = [d.value for d in result.groups[0].dice]
+    assert result.mode == "successes"
+    assert result.total == result.successes == sum(1 for f in faces if f >= 5)
+    assert [d.success for d in result.groups[0].dice] == [f >= 5 for f in faces]
+    assert result.breakdown.endswith(f"= `{result.total}` ✓")
+
+
+def test_success_forms_agree_for_the_same_rng() -> None:
+    assert roll("8d6>=5").successes == roll("8d6>4").successes == roll("8W6>=5").successes
+
+
+@pytest.mark.parametrize(
+    ("text", "predicate"),
+    [
+        ("10d10<=3", lambda v: v <= 3),
+        ("10d10<3", lambda v: v < 3),
+        ("10d10==10", lambda v: v == 10),
+        ("10d10!=1", lambda v: v != 1),
+    ],
+)
+def test_every_comparison_counts(text: str, predicate: Any) -> None:
+    for result in many(text, 20):
+        assert result.successes == sum(1 for d in result.groups[0].dice if predicate(d.value))
+
+
+def test_success_counting_only_counts_kept_dice() -> None:
+    for result in many("6d6kh3>=4", 40):
+        dice = result.groups[0].dice
+        assert result.successes == sum(1 for d in dice if d.kept and d.value >= 4)
+        assert all(d.success is False for d in dice if not d.kept)
+
+
+def test_successes_are_bold_and_failures_plain() -> None:
+    result = roll("6d6>=5", seed=3)
+    for die in result.groups[0].dice:
+        marked = f"**{die.value}**" in result.breakdown
+        if die.success:
+            assert marked
+
+
+def test_a_sum_compared_with_a_number_stays_a_d20_comparison() -> None:
+    result = roll("1d20+5>=15")
+    assert result.mode == "sum" and result.successes is None
+    assert result.total in (0, 1)
+
+
+# ---- limits -----------------------------------------------------------------------------
+
+
+def test_empty_input() -> None:
+    assert error_of("").key == "dice.empty"
+    assert error_of("   ").key == "dice.empty"
+
+
+def test_input_length() -> None:
+    error = error_of("1" * 201)
+    assert (error.key, error.params) == ("dice.too_long", {"length": 201, "limit": 200})
+    assert roll("1" * 200).total == int("1" * 200)
+
+
+@pytest.mark.parametrize("text", ["1001d6", "99999999d6", "500d6+501d6", "1d1e1", "1d6rr<7"])
+def test_too_many_dice(text: str) -> None:
+    error = error_of(text)
+    assert (error.key, error.params) == ("dice.too_many_dice", {"limit": MAX_DICE})
+
+
+def test_exactly_the_dice_limit_rolls() -> None:
+    assert roll("1000d6").rolls == 1000
+
+
+@pytest.mark.parametrize("text", ["1d1001", "1d999999999999999999999", "1d0"])
+def test_die_size(text: str) -> None:
+    error = error_of(text)
+    assert error.key == "dice.bad_sides"
+    assert error.params["limit"] == 1000
+
+
+def test_largest_die_rolls() -> None:
+    assert 1 <= roll("1d1000").total <= 1000
+
+
+def test_nesting_depth() -> None:
+    assert roll("(" * 10 + "1" + ")" * 10).total == 1
+    error = error_of("(" * 11 + "1" + ")" * 11)
+    assert (error.key, error.params) == ("dice.too_deep", {"depth": 11, "limit": 10})
+    assert error_of("(" * 10 + "((1,2),3)" + ")" * 10).key == "dice.too_deep"
+
+
+def test_syntax_error_carries_position_and_hint() -> None:
+    error = error_of("2d6+abc")
+    assert error.key == "dice.syntax"
+    assert error.params["column"] == 5
+    assert error.params["got"] == "abc"
+    assert "d" in error.params["expected"].split()
+
+
+def test_syntax_error_at_the_end() -> None:
+    error = error_of("2d6+")
+    assert error.key == "dice.syntax_end"
+    assert error.params["column"] == 4
+    assert "(" in error.params["expected"]
+
+
+@pytest.mark.parametrize("text", ["abc", "2d6kx", "2d6)", "((2d6)"])
+def test_syntax_errors(text: str) -> None:
+    assert error_of(text).key in ("dice.syntax", "dice.syntax_end")
+
+
+@pytest.mark.parametrize("text", ["1/0", "1d6/0", "1/(1d1-1)", "5%0"])
+def test_division_by_zero(text: str) -> None:
+    assert error_of(text).key == "dice.division_by_zero"
+
+
+def test_min_max_need_a_plain_number() -> None:
+    error = error_of("1d6mi<3")
+    assert (error.key, error.params) == ("dice.bad_min_max", {"operation": "mi<3"})
+
+
+def test_recursion_error_becomes_bad_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Exploding:
+        context = notation._ROLLER.context
+
+        def roll(self, tree: Any) -> Any:
+            raise RecursionError
+
+    notation._parse_cleaned("2d6")  # parse with the real roller first
+    monkeypatch.setattr(notation, "_ROLLER", Exploding())
+    assert error_of("2d6").key == "dice.too_complex"
+
+
+def test_recursion_while_parsing_becomes_bad_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Exploding:
+        def parse(self, text: str, allow_comments: bool) -> Any:
+            raise RecursionError
+
+    monkeypatch.setattr(notation, "_ROLLER", Exploding())
+    assert error_of("3d6+17 never parsed before").key == "dice.too_complex"
+
+
+def test_check_notation_validates_without_rolling() -> None:
+    parsed = check_notation("4W6kh3+2 Stärke")
+    assert (parsed.expression, parsed.comment, parsed.mode, parsed.dice_count) == (
+        "4d6kh3 + 2",
+        "Stärke",
+        "sum",
+        4,
+    )
+    assert check_notation("8d6>=5").success_rule == ">= 5"
+    with pytest.raises(BadInput):
+        check_notation("1d1001")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789dDwWkhlprroeamix%+-*/()<>=!,[] ", max_size=40))
+def test_no_d20_or_lark_exception_escapes(text: str) -> None:
+    try:
+        result, _ = roll_notation(text, Rng(5))
+    except BadInput:
+        return
+    assert len(result.breakdown) <= BREAKDOWN_LIMIT
+
+
+# ---- determinism and threads ------------------------------------------------------------
+
+
+def test_same_rng_same_result_and_the_rng_advances() -> None:
+    first, after = roll_notation("10d6e6 + 4d8kh2", Rng(99, 4))
+    second, _ = roll_notation("10d6e6 + 4d8kh2", Rng(99, 4))
+    assert first == second
+    assert after == Rng(99, 5)
+
+
+def test_different_rngs_differ() -> None:
+    assert len({roll("20d20", seed=s).total for s in range(10)}) > 1
+
+
+def test_module_random_is_restored_after_rolls_and_errors() -> None:
+    roll("2d6")
+    error_of("1/0")
+    assert d20.expression.random is random
+
+
+def test_threads_get_the_same_results_as_sequential_rolls() -> None:
+    seeds = list(range(40))
+    expected = {s: roll("30d6e6kh20", seed=s) for s in seeds}
+    found: dict[int, DiceRoll] = {}
+
+    def work(chunk: list[int]) -> None:
+        for s in chunk:
+            found[s] = roll("30d6e6kh20", seed=s)
+
+    threads = [threading.Thread(target=work, args=(seeds[i::4],)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert found == expected
+
+
+# ---- breakdown --------------------------------------------------------------------------
+
+
+def test_breakdown_in_d20_style() -> None:
+    result = roll("2d6+3")
+    (group,) = result.groups
+    faces = ", ".join(f"**{d.value}**" if d.crit or d.fumble else str(d.value) for d in group.dice)
+    assert result.breakdown == f"2d6 ({faces}) + 3 = `{result.total}`"
+
+
+def test_crit_and_fumble_on_a_single_d20() -> None:
+    results = many("1d20+2", 200)
+    assert any(r.crit for r in results) and any(r.fumble for r in results)
+    for result in results:
+        assert result.crit == (result.groups[0].dice[0].value == 20)
+        assert result.fumble == (result.groups[0].dice[0].value == 1)
+        if result.crit:
+            assert "**20**" in result.breakdown
+
+
+def test_large_rolls_are_truncated_and_say_how_many_dice_are_hidden() -> None:
+    result = roll("1000d6")
+    assert len(result.breakdown) <= BREAKDOWN_LIMIT
+    assert result.hidden_dice > 0
+    assert f"… +{result.hidden_dice})" in result.breakdown
+    assert result.breakdown.endswith(f"= `{result.total}`")
+    assert len(result.groups[0].dice) == 1000  # the structured data keeps every die
+
+
+def test_long_reroll_histories_are_truncated_too() -> None:
+    result = roll("100d6rr<6")
+    assert len(result.breakdown) <= BREAKDOWN_LIMIT
+    assert result.total == 600
+
+
+def test_small_rolls_hide_nothing() -> None:
+    assert roll("20d6").hidden_dice == 0
+
+
+# ---- statistics (seeded) ----------------------------------------------------------------
+
+
+def test_4d6_keep_highest_3_mean() -> None:
+    totals = [r.total for r in many("4d6kh3", 8000)]
+    assert abs(sum(totals) / len(totals) - 12.2446) < 0.12
+
+
+def test_2d20_keep_highest_distribution() -> None:
+    count = 12000
+    faces = Counter(r.total for r in many("2d20kh1", count))
+    for face in range(1, 21):
+        assert abs(faces[face] / count - (2 * face - 1) / 400) < 0.012, face
+
+
+def test_exploding_d6_mean() -> None:
+    totals = [r.total for r in many("1d6e6", 12000)]
+    assert abs(sum(totals) / len(totals) - 4.2) < 0.12  # 3.5 * 6/5
+
+
+def test_success_count_mean() -> None:
+    successes = [r.successes or 0 for r in many("9d6>=5", 4000)]
+    assert abs(sum(successes) / len(successes) - 3.0) < 0.1
