@@ -1,0 +1,444 @@
+"""``spielleiter play``: the real bot and its cogs in the terminal, against the in-process fake
+Discord (no token, no network).
+
+Lines you can type::
+
+    /roll 3W6                 a slash command; options as Discord shows them: name:value
+    /essenz start gegner:@bob text without a name fills the first required option
+    @bob                      act as another user        #spieltisch   switch channel
+    !lang en                  switch the client language (de / en)
+    2                         press button 2 of the last message with buttons
+    3=rot                     choose "rot" in select 3 (several: 3=rot,blau)
+    help                      this text                  quit          leave
+
+Replies are printed as text; images are saved to ``./playground-out/``. With stdin not a
+terminal, commands are read one per line until the end of input::
+
+    printf '/hilfe\\n' | spielleiter play
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.fake_discord import (
+    BUTTON,
+    CALLBACK_MODAL,
+    OPT_GROUP,
+    OPT_SUBCOMMAND,
+    TEXT_INPUT,
+    Exchange,
+    FakeDiscord,
+    FakeTimeout,
+    StoredMessage,
+)
+
+ONLY_YOU = "(nur für dich / only you)"
+ANSWER_TIMEOUT = 15.0
+QUIET = 0.15
+
+HELP = """\
+Befehle / commands:
+  /befehl wert name:wert …   Slash-Befehl / slash command   (z. B. /hilfe, /sprache sprache:en)
+  @name                      als anderer Nutzer handeln / act as another user
+  #kanal                     Kanal wechseln / switch channel
+  !lang de|en                Client-Sprache / client language
+  N                          Knopf N der letzten Nachricht drücken / press button N
+  N=wert[,wert]              in Auswahl N wählen / choose in select N
+  help                       diese Hilfe / this help
+  quit                       beenden / leave"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="spielleiter play", description="Try the bot in the terminal, without Discord."
+    )
+    parser.add_argument("--db", type=Path, default=Path("playground.sqlite"), help="database file")
+    parser.add_argument(
+        "--out", type=Path, default=Path("playground-out"), help="folder for images"
+    )
+    parser.add_argument("--user", default="alice", help="the acting user at the start")
+    parser.add_argument("--lang", default="de", help="client language at the start (de/en)")
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    """Run the playground; returns the exit code (0 at ``quit`` or end of input)."""
+    args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    session = Playground(
+        database=args.db,
+        out_dir=args.out,
+        stdin=stdin or sys.stdin,
+        stdout=stdout or sys.stdout,
+        user=args.user,
+        locale=args.lang,
+    )
+    return asyncio.run(session.run())
+
+
+class Playground:
+    def __init__(
+        self,
+        *,
+        database: Path,
+        out_dir: Path,
+        stdin: TextIO,
+        stdout: TextIO,
+        user: str = "alice",
+        locale: str = "de",
+    ) -> None:
+        self.database = database
+        self.out_dir = out_dir
+        self.stdin = stdin
+        self.stdout = stdout
+        self.interactive = stdin.isatty()
+        self.user = user
+        self.locale = locale
+        self.channel = "allgemein"
+        self.fake = FakeDiscord()
+        self.last: StoredMessage | None = None
+        self.saved = 0
+        self.bot: Any = None
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.stdout, flush=True)
+
+    # ----------------------------------------------------------------- lifecycle
+
+    async def run(self) -> int:
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+        logging.getLogger("discord").setLevel(logging.ERROR)  # no voice-support notices
+        await self.fake.start()
+        task: asyncio.Task[None] | None = None
+        try:
+            task = await self._start_bot()
+            if task is None:
+                return 1
+            self.say(
+                f"Spielleiter-Spielwiese / playground — Datenbank {self.database}, "
+                f"Bilder → {self.out_dir}/. 'help' zeigt die Befehle."
+            )
+            self.say(f"Du bist @{self.user} in #{self.channel}, Sprache {self.locale}.")
+            await self._loop()
+            return 0
+        finally:
+            if self.bot is not None:
+                await self.bot.close()
+            if task is not None:
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await asyncio.wait_for(task, 5)
+            await self.fake.stop()
+
+    async def _start_bot(self) -> asyncio.Task[None] | None:
+        from bot.app import create_bot
+        from bot.settings import Settings
+
+        settings = Settings(
+            token="playground",
+            database_path=self.database,
+            api_base_url=self.fake.api_base,
+            gateway_url=self.fake.gateway_url,
+            log_level="WARNING",
+        )
+        self.bot = create_bot(settings)
+        self.bot._connection.guild_ready_timeout = 0.05
+        task = asyncio.create_task(self.bot.start(settings.token))
+        ready = asyncio.create_task(self.bot.wait_until_ready())
+        await asyncio.wait({task, ready}, timeout=30, return_when=asyncio.FIRST_COMPLETED)
+        if not ready.done():
+            ready.cancel()
+            error = task.exception() if task.done() else None
+            self.say(f"Der Bot startet nicht / the bot does not start: {error!r}")
+            return None
+        if None not in self.fake.commands:
+            # Schema unchanged since the last run: no sync, so tell the fake what exists.
+            self.fake.register_commands(await self.bot.command_schema())
+        return task
+
+    async def _read_line(self, prompt: str = "> ") -> str | None:
+        if self.interactive:
+            with contextlib.suppress(ImportError):
+                import readline  # noqa: F401  (line editing and history for input())
+            try:
+                return await asyncio.to_thread(input, prompt)
+            except EOFError:
+                return None
+        line = await asyncio.to_thread(self.stdin.readline)
+        return line.rstrip("\n") if line else None
+
+    async def _loop(self) -> None:
+        while (line := await self._read_line()) is not None:
+            line = line.strip()
+            if not line or line.startswith("//"):
+                continue
+            if not self.interactive:
+                self.say(f"> {line}")
+            if line in ("quit", "exit", "q"):
+                break
+            try:
+                await self.handle(line)
+            except (LookupError, ValueError) as error:
+                self.say(f"  ✗ {error}")
+
+    # ----------------------------------------------------------------- one line
+
+    async def handle(self, line: str) -> None:
+        if line in ("help", "hilfe", "?"):
+            self.say(HELP)
+            self.say("Slash-Befehle: " + ", ".join(f"/{n}" for n in self._command_names()))
+        elif line.startswith("/"):
+            await self._slash(line[1:])
+        elif re.fullmatch(r"@\S+", line):
+            self.user = line[1:]
+            self.say(f"  Du bist jetzt / you are now @{self.user}")
+        elif re.fullmatch(r"#\S+", line):
+            self.channel = self.fake.channel(line).name
+            self.say(f"  Kanal / channel: #{self.channel}")
+        elif m := re.fullmatch(r"!lang\s+(\S+)", line):
+            self.locale = m.group(1)
+            self.say(f"  Sprache / language: {self.locale}")
+        elif m := re.fullmatch(r"(\d+)\s*=\s*(.+)", line):
+            await self._choose(int(m.group(1)), [v.strip() for v in m.group(2).split(",")])
+        elif line.isdigit():
+            await self._press(int(line))
+        else:
+            raise ValueError(f"unbekannt / unknown: {line!r} — 'help'")
+
+    def _command_names(self) -> list[str]:
+        return sorted({c["name"] for cmds in self.fake.commands.values() for c in cmds})
+
+    async def _slash(self, text: str) -> None:
+        path, options = parse_command(self.fake, text, self._guild_id())
+        ex = await self.fake.slash(
+            path, options, user=self.user, channel=self.channel, locale=self.locale
+        )
+        await self._show(ex)
+
+    def _guild_id(self) -> int | None:
+        return self.fake.channel(self.channel).guild_id
+
+    def _numbered(self) -> list[dict[str, Any]]:
+        if self.last is None or self.last.deleted:
+            raise LookupError("keine Nachricht mit Knöpfen / no message with buttons")
+        return self.last.walk_components()
+
+    async def _press(self, number: int) -> None:
+        items = self._numbered()
+        if not 1 <= number <= len(items) or items[number - 1]["type"] != BUTTON:
+            raise LookupError(f"kein Knopf {number} / no button {number}")
+        assert self.last is not None
+        ex = await self.fake.click(
+            self.last, items[number - 1]["custom_id"], user=self.user, locale=self.locale
+        )
+        await self._show(ex)
+
+    async def _choose(self, number: int, values: list[str]) -> None:
+        items = self._numbered()
+        if not 1 <= number <= len(items) or items[number - 1]["type"] == BUTTON:
+            raise LookupError(f"keine Auswahl {number} / no select {number}")
+        assert self.last is not None
+        ex = await self.fake.select(
+            self.last, items[number - 1]["custom_id"], values, user=self.user, locale=self.locale
+        )
+        await self._show(ex)
+
+    # ----------------------------------------------------------------- output
+
+    async def _show(self, ex: Exchange) -> None:
+        before = {mid: m.edits for mid, m in self.fake.messages.items()}
+        try:
+            await ex.settle(quiet=QUIET, timeout=ANSWER_TIMEOUT)
+            if ex.original is not None and ex.original.loading:
+                await ex.message(ANSWER_TIMEOUT)
+        except FakeTimeout:
+            self.say("  (keine Antwort / no answer)")
+            return
+        callback = ex.callback_reply
+        if callback is not None and callback.type == CALLBACK_MODAL:
+            await self._fill_modal(ex)
+            return
+        if callback is not None and callback.type == 6 and ex.source is not None:
+            before.pop(ex.source.id, None)
+        changed = [
+            m
+            for mid, m in sorted(self.fake.messages.items())
+            if mid not in before or m.edits != before[mid]
+        ]
+        for message in changed:
+            self._render(message, updated=message.id in before)
+
+    async def _fill_modal(self, ex: Exchange) -> None:
+        modal = await ex.modal()
+        self.say(f"  Formular / form: {modal.get('title', '')}")
+        values: dict[str, str] = {}
+        for comp in _text_inputs(modal.get("components", [])):
+            line = await self._read_line(f"  {comp.get('label', comp['custom_id'])}: ")
+            if line is None:
+                return
+            if not self.interactive:
+                self.say(f"  {comp.get('label', comp['custom_id'])}: {line}")
+            values[comp["custom_id"]] = line
+        submitted = await self.fake.submit_modal(ex, values, user=self.user, locale=self.locale)
+        await self._show(submitted)
+
+    def _render(self, message: StoredMessage, *, updated: bool) -> None:
+        if message.deleted:
+            self.say("  (Nachricht gelöscht / message deleted)")
+            return
+        head = "[Spielleiter]" + (" (geändert / updated)" if updated else "")
+        if message.ephemeral:
+            head += " " + ONLY_YOU
+        if message.channel_id != self.fake.channel(self.channel).id:
+            head += f" in {self._channel_label(message.channel_id)}"
+        self.say(head)
+        if message.content:
+            self.say(_indent(message.content))
+        for embed in message.embeds:
+            self.say(_indent(render_embed(embed), "  ┃ "))
+        for attachment in message.attachments:
+            self.say(f"  Bild / image: {self._save(attachment.filename, attachment.data)}")
+        self._render_components(message)
+
+    def _channel_label(self, channel_id: int) -> str:
+        channel = self.fake.channel(channel_id)
+        return f"DM @{channel.recipient.name}" if channel.recipient else f"#{channel.name}"
+
+    def _render_components(self, message: StoredMessage) -> None:
+        items = message.walk_components()
+        if not items:
+            return
+        self.last = message
+        for number, comp in enumerate(items, start=1):
+            if comp["type"] == BUTTON:
+                label = comp.get("label") or (comp.get("emoji") or {}).get("name", "")
+                state = " (gesperrt / disabled)" if comp.get("disabled") else ""
+                self.say(f"  [{number}] {label}{state}")
+            else:
+                options = ", ".join(
+                    o["value"] if o["label"] == o["value"] else f"{o['value']} ({o['label']})"
+                    for o in comp.get("options", [])
+                )
+                hint = comp.get("placeholder") or "Auswahl / select"
+                self.say(f"  [{number}=…] {hint}: {options}")
+
+    def _save(self, filename: str, data: bytes) -> Path:
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self.saved += 1
+        path = self.out_dir / f"{self.saved:03d}-{filename}"
+        path.write_bytes(data)
+        return path
+
+
+def render_embed(embed: dict[str, Any]) -> str:
+    """An embed as plain text: title, description, fields (``name: value``), footer."""
+    lines = []
+    if embed.get("title"):
+        lines.append(f"**{embed['title']}**")
+    if embed.get("description"):
+        lines.append(embed["description"])
+    for item in embed.get("fields", []):
+        lines.append(f"{item.get('name', '')}: {item.get('value', '')}")
+    if (embed.get("footer") or {}).get("text"):
+        lines.append(f"— {embed['footer']['text']}")
+    if (embed.get("image") or {}).get("url"):
+        lines.append(f"(Bild / image: {embed['image']['url'].rsplit('/', 1)[-1]})")
+    return "\n".join(lines)
+
+
+def _indent(text: str, prefix: str = "  ") -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+def _text_inputs(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    found = []
+    for comp in components:
+        inner = comp.get("components") or ([comp["component"]] if "component" in comp else [])
+        if comp.get("type") == TEXT_INPUT:
+            found.append(
+                {**comp, "label": comp.get("label") or comp.get("custom_id")}
+                if "label" not in comp
+                else comp
+            )
+        for child in _text_inputs(inner):
+            found.append({**child, "label": comp.get("label") or child.get("label")})
+    return found
+
+
+def parse_command(fake: FakeDiscord, text: str, guild_id: int | None) -> tuple[str, dict[str, str]]:
+    """Split ``essenz start gegner:@bob`` into (``"essenz start"``, ``{"gegner": "@bob"}``) using
+    the synced schema: words naming subcommands descend, ``name:`` starts an option, and text
+    without a name fills the first required (else first) option not given."""
+    words = text.split()
+    if not words:
+        raise ValueError("welcher Befehl? / which command?")
+    command = fake.command(words[0], guild_id)
+    path = [command["name"]]
+    schema = command.get("options") or []
+    rest = words[1:]
+    while rest:
+        sub = _sub(schema, rest[0])
+        if sub is None:
+            break
+        path.append(sub["name"])
+        schema = sub.get("options") or []
+        rest = rest[1:]
+    names = sorted(
+        {
+            alias
+            for o in schema
+            for alias in (o["name"], *(o.get("name_localizations") or {}).values())
+        },
+        key=len,
+        reverse=True,
+    )
+    remainder = " ".join(rest)
+    options: dict[str, str] = {}
+    if names:
+        marker = re.compile(r"(?:^|\s)(" + "|".join(re.escape(n) for n in names) + r"):")
+        found = list(marker.finditer(remainder))
+        leading = remainder[: found[0].start()] if found else remainder
+        for index, match in enumerate(found):
+            end = found[index + 1].start() if index + 1 < len(found) else len(remainder)
+            options[match.group(1)] = remainder[match.end() : end].strip()
+    else:
+        leading = remainder
+    if leading.strip():
+        given = {_canonical(schema, n) for n in options}
+        free = [o for o in schema if o["name"] not in given]
+        target = next((o for o in free if o.get("required")), free[0] if free else None)
+        if target is None:
+            raise ValueError(f"/{' '.join(path)} nimmt keinen weiteren Wert / takes no more values")
+        options[target["name"]] = leading.strip()
+    return " ".join(path), options
+
+
+def _sub(schema: list[dict[str, Any]], word: str) -> dict[str, Any] | None:
+    for option in schema:
+        names = {option["name"], *(option.get("name_localizations") or {}).values()}
+        if option["type"] in (OPT_SUBCOMMAND, OPT_GROUP) and word in names:
+            return option
+    return None
+
+
+def _canonical(schema: list[dict[str, Any]], name: str) -> str:
+    for option in schema:
+        if name == option["name"] or name in (option.get("name_localizations") or {}).values():
+            return str(option["name"])
+    return name
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

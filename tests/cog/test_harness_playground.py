@@ -1,0 +1,150 @@
+"""The terminal playground: a piped script through the real bot, and its command-line parsing."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.fake_discord import FakeDiscord
+from bot.i18n import t
+from bot.playground import main, parse_command, render_embed
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _play(tmp_path: Path, script: str) -> str:
+    out = io.StringIO()
+    code = main(
+        ["--db", str(tmp_path / "play.sqlite"), "--out", str(tmp_path / "out")],
+        stdin=io.StringIO(script),
+        stdout=out,
+    )
+    assert code == 0
+    return out.getvalue()
+
+
+def test_script_switches_users_locales_and_keeps_preferences(tmp_path: Path) -> None:
+    text = _play(
+        tmp_path,
+        "/hilfe\n!lang en\n/help\n@bob\n/sprache sprache:en\n!lang de\n/hilfe\n@alice\n/hilfe\n",
+    )
+    blocks = text.split("> ")
+    assert t("core.help.title", "de") in blocks[1]
+    assert "(nur für dich / only you)" in blocks[1]
+    assert t("core.help.title", "en") in blocks[3]  # /help is the English name of /hilfe
+    assert t("core.language.set.en", "en") in blocks[5]
+    assert t("core.help.title", "en") in blocks[7]  # bob chose English, client is German
+    assert t("core.help.title", "de") in blocks[9]  # alice did not
+
+
+def test_second_run_reuses_the_database_without_syncing(tmp_path: Path) -> None:
+    _play(tmp_path, "@bob\n/sprache en\n")
+    text = _play(tmp_path, "@bob\n/hilfe\n")
+    assert t("core.help.title", "en") in text
+
+
+def test_mistakes_are_explained_not_raised(tmp_path: Path) -> None:
+    text = _play(tmp_path, "/gibtsnicht\n7\n/sprache sprache:klingonisch\nwas\nquit\n/hilfe\n")
+    assert text.count("✗") == 4
+    assert "gibtsnicht" in text and "klingonisch" in text
+    assert t("core.help.title", "de") not in text  # nothing after quit
+
+
+@pytest.mark.e2e
+def test_piped_through_the_console_entry(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "play"],
+        input="/hilfe\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert t("core.help.title", "de") in result.stdout
+    assert (tmp_path / "playground.sqlite").exists()
+    assert "Traceback" not in result.stderr
+
+
+def _schema_fake() -> FakeDiscord:
+    fake = FakeDiscord()
+    string, user, integer = 3, 6, 4
+    fake.register_commands(
+        [
+            {
+                "name": "essenz",
+                "description": "Essenz",
+                "options": [
+                    {
+                        "type": 1,
+                        "name": "start",
+                        "description": "neues Spiel",
+                        "name_localizations": {"en-US": "begin"},
+                        "options": [
+                            {"type": user, "name": "gegner", "description": "x", "required": True},
+                            {"type": integer, "name": "groesse", "description": "x"},
+                        ],
+                    },
+                    {
+                        "type": 2,
+                        "name": "zug",
+                        "description": "Züge",
+                        "options": [
+                            {
+                                "type": 1,
+                                "name": "setzen",
+                                "description": "x",
+                                "options": [{"type": string, "name": "feld", "description": "x"}],
+                            }
+                        ],
+                    },
+                ],
+            },
+            {
+                "name": "roll",
+                "description": "würfeln",
+                "options": [
+                    {"type": string, "name": "ausdruck", "description": "x", "required": True},
+                    {"type": string, "name": "grund", "description": "x"},
+                ],
+            },
+        ]
+    )
+    return fake
+
+
+def test_parse_command_options_as_discord_shows_them() -> None:
+    fake = _schema_fake()
+    assert parse_command(fake, "roll 3W6 + 2", None) == ("roll", {"ausdruck": "3W6 + 2"})
+    assert parse_command(fake, "roll grund:Angriff auf Ork ausdruck:2W6", None) == (
+        "roll",
+        {"grund": "Angriff auf Ork", "ausdruck": "2W6"},
+    )
+    assert parse_command(fake, "essenz start gegner:@bob groesse:7", None) == (
+        "essenz start",
+        {"gegner": "@bob", "groesse": "7"},
+    )
+    assert parse_command(fake, "essenz begin @bob", None) == ("essenz start", {"gegner": "@bob"})
+    assert parse_command(fake, "essenz zug setzen c3", None) == (
+        "essenz zug setzen",
+        {"feld": "c3"},
+    )
+    with pytest.raises(LookupError):
+        parse_command(fake, "nichts", None)
+
+
+def test_render_embed_as_text() -> None:
+    embed = {
+        "title": "Zug 3",
+        "description": "Weiß am Zug",
+        "fields": [{"name": "Essenz", "value": "4"}],
+        "footer": {"text": "Spiel 12"},
+    }
+    assert render_embed(embed) == "**Zug 3**\nWeiß am Zug\nEssenz: 4\n— Spiel 12"
