@@ -1,0 +1,58 @@
+"""End-to-end latency of one command in-process: INTERACTION_CREATE pushed by the fake Discord
+over the websocket → the real bot → the callback request arriving back at the fake.
+
+Target: p99 < 100 ms for ``/hilfe`` (and ``/roll`` once ``cogs/dice.py`` exists).
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import Figure, latency_figures
+from bot.fake_discord import FakeDiscord
+
+RUNS = 300
+WARMUP = 20
+TARGET_P99_MS = 100.0
+
+
+async def _time_command(
+    fake: FakeDiscord, name: str, options: dict[str, Any], runs: int
+) -> list[float]:
+    samples = []
+    for index in range(WARMUP + runs):
+        start = time.perf_counter()
+        ex = await fake.slash(name, options, user=f"bench{index % 7}", locale="de")
+        await ex.callback(timeout=10)
+        if index >= WARMUP:
+            samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+async def run() -> list[Figure]:
+    from tests.harness import running_bot, settings_for
+
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        fake = FakeDiscord()
+        await fake.start()
+        try:
+            settings = settings_for(fake, Path(tmp) / "bench.sqlite")
+            async with running_bot(fake, settings) as bot:
+                assert bot.is_ready()
+                await fake.wait_for_sync()
+                cases: list[tuple[str, dict[str, Any]]] = [("hilfe", {})]
+                if (Path(__file__).parents[1] / "cogs" / "dice.py").exists():
+                    first = fake.command("roll")["options"][0]["name"]  # the dice expression
+                    cases.append(("roll", {first: "3W6+2"}))
+                for name, options in cases:
+                    samples = await _time_command(fake, name, options, RUNS)
+                    figures += latency_figures(
+                        f"/{name} interaction → callback", samples, TARGET_P99_MS
+                    )
+        finally:
+            await fake.stop()
+    return figures
