@@ -43,10 +43,25 @@ def _spec(fighter: bool, targets: tuple[int, int] = (0, 0), **opts: str) -> Spec
 
 
 SET_FIELDS = (
-    "lp", "lp_max", "rlp", "kw", "kw_max", "handlungen", "handlungen_max", "reflex", "magie",
-    "ab", "gesamtschutz", "schwelle", "blockade", "ausrichten", "malus", "kraft", "zielen",
+    "lp",
+    "lp_max",
+    "rlp",
+    "kw",
+    "kw_max",
+    "handlungen",
+    "handlungen_max",
+    "reflex",
+    "magie",
+    "ab",
+    "gesamtschutz",
+    "schwelle",
+    "blockade",
+    "ausrichten",
+    "malus",
+    "kraft",
+    "zielen",
     "intuition",
-)  # fmt: skip
+)
 
 SPECS: dict[str, Spec] = {
     # the GM's commands
@@ -101,9 +116,17 @@ SPECS: dict[str, Spec] = {
 }
 GM_VERBS = frozenset(verb for verb, spec in SPECS.items() if not spec.fighter)
 ANSWER_VERBS = frozenset(
-    ("ansage", "abwehr", "wuerfeln", "zurueckweichen", "nachschlagen", "verzichten",
-     "rundum_weiter", "abbruch")
-)  # fmt: skip
+    (
+        "ansage",
+        "abwehr",
+        "wuerfeln",
+        "zurueckweichen",
+        "nachschlagen",
+        "verzichten",
+        "rundum_weiter",
+        "abbruch",
+    )
+)
 MAX_INT = 999
 
 

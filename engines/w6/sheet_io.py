@@ -38,11 +38,33 @@ _BONUS = re.compile(r"^\s*(?:([A-Za-zÄÖÜäöüß]{1,12})\s*)?(?:([+-])\s*(\d{
 _STAB = re.compile(r"^\s*(\d{1,3})\s*/\s*(\d{1,3})\s*$")
 
 TOP_KEYS = (
-    "schema", "version", "name", "rasse", "pm", "eigenschaften", "fertigkeiten", "erfahrung",
-    "faktor", "lp", "lp_max", "rlp", "kw", "reflex", "magie", "ab", "handlungen", "waffen",
-    "ruestung", "schild", "reittier", "be_temp", "be_fertigkeiten", "schwelle_mod", "fix",
+    "schema",
+    "version",
+    "name",
+    "rasse",
+    "pm",
+    "eigenschaften",
+    "fertigkeiten",
+    "erfahrung",
+    "faktor",
+    "lp",
+    "lp_max",
+    "rlp",
+    "kw",
+    "reflex",
+    "magie",
+    "ab",
+    "handlungen",
+    "waffen",
+    "ruestung",
+    "schild",
+    "reittier",
+    "be_temp",
+    "be_fertigkeiten",
+    "schwelle_mod",
+    "fix",
     "notizen",
-)  # fmt: skip
+)
 REQUIRED_KEYS = ("schema", "version", "name")
 INT_FIELDS = {
     "erfahrung": (0, 100_000),
@@ -58,9 +80,18 @@ INT_FIELDS = {
     "schwelle_mod": (-99, 99),
 }
 WEAPON_KEYS = (
-    "name", "fertigkeit", "schaden", "zusatz", "cap", "reichweite", "techniken", "fernkampf",
-    "zielen", "block", "stabilitaet",
-)  # fmt: skip
+    "name",
+    "fertigkeit",
+    "schaden",
+    "zusatz",
+    "cap",
+    "reichweite",
+    "techniken",
+    "fernkampf",
+    "zielen",
+    "block",
+    "stabilitaet",
+)
 ARMOUR_KEYS = ("name", "zone", "rs", "be")
 SHIELD_KEYS = ("name", "kw_bonus", "be", "block", "rs", "stabilitaet")
 MOUNT_KEYS = ("name", "be")
@@ -240,9 +271,11 @@ def _weapon(data: Any, path: str, sheet_pm: Pairs) -> Weapon:
     for technique in techniques:
         if technique not in TECHNIQUES:
             raise BadInput(
-                "w6.sheet.bad_technique", field=f"{path}.techniken", value=technique,
+                "w6.sheet.bad_technique",
+                field=f"{path}.techniken",
+                value=technique,
                 allowed=", ".join(TECHNIQUES),
-            )  # fmt: skip
+            )
     bonus = parse_bonus(raw.get("zusatz", ""), f"{path}.zusatz")
     if bonus.trait and bonus.trait not in dict(sheet_pm):
         raise BadInput("w6.sheet.unknown_trait", field=f"{path}.zusatz", value=bonus.trait)

@@ -1,0 +1,72 @@
+"""The W6 rules engine: character sheets and the combat tracker (pure, deterministic).
+
+Sheets: ``Sheet`` (+ ``Weapon``, ``Armour``, ``Shield``, ``Mount``), ``derive``,
+``sheet_to_json``/``sheet_from_json``/``sheet_from_text``, ``edit_sheet``/``set_field``,
+``npc_sheet``/``npc_from_text``. Combat: ``new_combat``, ``fighter_from_sheet``,
+``join_action``, ``make``/``parse_action``, ``apply``, ``to_act``, ``status_view``,
+``verbs_for``, ``state_to_json``/``state_from_json``.
+"""
+
+from engines.w6.actions import CombatAction, make, parse_action
+from engines.w6.combat import apply, damage_breakdown, defence_required, may_act_now, to_act
+from engines.w6.sheet import Armour, Bonus, Derived, Mount, Sheet, Shield, Weapon, derive
+from engines.w6.sheet_io import (
+    edit_many,
+    edit_sheet,
+    npc_from_text,
+    npc_sheet,
+    set_field,
+    sheet_from_json,
+    sheet_from_text,
+    sheet_to_json,
+    sheet_to_text,
+)
+from engines.w6.state import (
+    CombatState,
+    Fighter,
+    Settings,
+    fighter_from_sheet,
+    new_combat,
+    state_from_json,
+    state_to_json,
+)
+from engines.w6.view import join_action, status_view, users_to_act, verbs_for
+
+__all__ = [
+    "Armour",
+    "Bonus",
+    "CombatAction",
+    "CombatState",
+    "Derived",
+    "Fighter",
+    "Mount",
+    "Settings",
+    "Sheet",
+    "Shield",
+    "Weapon",
+    "apply",
+    "damage_breakdown",
+    "defence_required",
+    "derive",
+    "edit_many",
+    "edit_sheet",
+    "fighter_from_sheet",
+    "join_action",
+    "make",
+    "may_act_now",
+    "new_combat",
+    "npc_from_text",
+    "npc_sheet",
+    "parse_action",
+    "set_field",
+    "sheet_from_json",
+    "sheet_from_text",
+    "sheet_to_json",
+    "sheet_to_text",
+    "state_from_json",
+    "state_to_json",
+    "status_view",
+    "to_act",
+    "users_to_act",
+    "verbs_for",
+]

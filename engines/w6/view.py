@@ -1,0 +1,154 @@
+"""Plain-data views of a combat for the Discord layer (no engine internals needed)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engines.w6.actions import CombatAction
+from engines.w6.codec import encode
+from engines.w6.combat import defence_required, may_act_now, to_act
+from engines.w6.state import CombatState, Fighter
+
+ACTIVE_VERBS = (
+    "angriff", "fern", "rundum", "beidhaendig", "finte", "ausrichten", "durchbrechen",
+    "blockade", "zauber", "probe", "handlung", "zielen", "aufsitzen", "absitzen",
+)  # fmt: skip
+
+
+def join_action(fighter: Fighter) -> CombatAction:
+    """The ``beitritt`` action that adds ``fighter`` (from ``fighter_from_sheet``)."""
+    payload = json.dumps(encode(fighter), separators=(",", ":"), ensure_ascii=False)
+    return CombatAction("beitritt", payload=payload)
+
+
+def verbs_for(state: CombatState, fighter_id: str) -> tuple[str, ...]:
+    """The verbs worth offering ``fighter_id`` as buttons now (apply still decides)."""
+    pending = state.pending
+    if fighter_id not in to_act(state):
+        other = state.find(fighter_id)
+        if other is None or state.phase < 1 or state.ended or not other.conscious:
+            return ()
+        return () if other.reflex_used else ("reflex",)
+    if pending is not None:
+        return {
+            "ansage": ("ansage",),
+            "abwehr": ("abwehr",),
+            "entscheidung": ("wuerfeln", "zurueckweichen"),
+            "rundum": ("rundum_weiter", "abbruch"),
+            "nachschlagen": ("nachschlagen", "verzichten"),
+        }[pending.stage]
+    fighter = state.fighter(fighter_id)
+    verbs = list(ACTIVE_VERBS)
+    if not any(w.fernkampf for w in fighter.waffen):
+        verbs.remove("fern")
+    if not fighter.beidhaendig:
+        verbs.remove("beidhaendig")
+    if not fighter.reittier_be and not fighter.beritten:
+        verbs.remove("aufsitzen")
+    if "aufsitzen" in verbs:
+        verbs.remove("aufsitzen" if fighter.beritten else "absitzen")
+    else:
+        verbs.remove("absitzen")
+    if not fighter.reflex_used:
+        verbs.append("reflex")
+    if fighter.blockade > 0:
+        verbs.append("blockade_ende")
+    if fighter.serie_zahl:
+        verbs.append("serie_ende")
+    if state.current == fighter_id:
+        verbs.append("weiter")
+    verbs.append("fertig")
+    return tuple(verbs)
+
+
+def _fighter_row(state: CombatState, fighter: Fighter) -> dict[str, Any]:
+    return {
+        "id": fighter.id,
+        "name": fighter.name,
+        "owner": fighter.owner,
+        "ab": fighter.ab,
+        "lp": fighter.lp,
+        "lp_max": fighter.lp_max,
+        "rlp": fighter.rlp,
+        "kw_left": fighter.kw_left,
+        "kw_phase": fighter.phase_kw(),
+        "handlungen_left": fighter.handlungen_left,
+        "handlungen_max": fighter.handlungen_max,
+        "reflex_available": not fighter.reflex_used,
+        "gesamtschutz": fighter.gesamtschutz,
+        "conditions": list(fighter.conditions),
+        "blockade": fighter.blockade,
+        "ausrichten": fighter.ausrichten,
+        "beritten": fighter.beritten,
+        "kw_malus": fighter.kw_malus,
+        "schwelle": fighter.schwelle,
+        "serie": {"target": fighter.serie_ziel, "count": fighter.serie_zahl}
+        if fighter.serie_zahl
+        else None,
+        "is_turn": state.current == fighter.id,
+        "may_act": may_act_now(state, fighter),
+        "fertig": fighter.fertig,
+        "stability": {w.name: w.stab for w in fighter.waffen if w.stab_je}
+        | (
+            {fighter.schild.name: fighter.schild.stab}
+            if fighter.schild and fighter.schild.stab_je
+            else {}
+        ),
+    }
+
+
+def _pending_view(state: CombatState) -> dict[str, Any] | None:
+    pending = state.pending
+    if pending is None:
+        return None
+    rolled = bool(pending.dice) or pending.kind == "nachschlag"
+    return {
+        "stage": pending.stage,
+        "kind": pending.kind,
+        "attacker": pending.attacker,
+        "kw": pending.kw,
+        "bonus_dice": pending.bonus_dice,
+        "zone": pending.zone,
+        "dice": list(pending.dice),
+        "successes": pending.successes if rolled else None,
+        "defence_required": defence_required(pending) if rolled else None,
+        "retreat_required": defence_required(pending, retreat=True) if rolled else None,
+        "defence_mod": pending.defence_mod,
+        "targets": [
+            {
+                "target": d.target,
+                "answer": d.answer,
+                "kw": d.kw,
+                "state": d.state,
+                "weapon": d.weapon,
+            }
+            for d in pending.targets
+        ],
+    }
+
+
+def status_view(state: CombatState) -> dict[str, Any]:
+    """Everything a status message shows: phase, AB order with LP/KW/Handlungen left and
+    conditions, whose turn it is, the pending step and who must answer it."""
+    by_id = {f.id: f for f in state.fighters}
+    ordered = [by_id[i] for i in state.order if i in by_id]
+    ordered += [f for f in state.fighters if f.id not in state.order]
+    return {
+        "phase": state.phase,
+        "started": state.phase >= 1,
+        "ended": state.ended,
+        "turn": state.current,
+        "to_act": sorted(to_act(state)),
+        "gm": state.gm,
+        "fighters": [_fighter_row(state, f) for f in ordered],
+        "pending": _pending_view(state),
+        "settings": encode(state.settings),
+        "step": state.step,
+        "can_undo": bool(state.previous),
+    }
+
+
+def users_to_act(state: CombatState) -> dict[str, int | None]:
+    """Each participant who must or may act now, with the user who owns it (None: GM)."""
+    return {fid: state.fighter(fid).owner for fid in sorted(to_act(state))}
