@@ -21,7 +21,7 @@ from bot.store import SqliteStore, Store
 
 log = logging.getLogger("spielleiter")
 
-COGS = ("cogs.core",)
+COGS = ("cogs.core", "cogs.w6_campaign", "cogs.w6_sheets")
 SCHEMA_META_KEY = "command_schema_hash"
 
 

@@ -1,0 +1,243 @@
+"""What the W6 cogs share: the campaign of a channel, who may do what, the campaign log,
+finding characters by name or id, and the character embed.
+
+``cogs.w6_campaign`` (``/kampagne``), ``cogs.w6_sheets`` (``/charakter``, ``/sl``) and
+``cogs.combat`` (``/kampf``) are the extensions; this module has no commands of its own.
+Every permission failure raises ``IllegalAction`` with a ``w6cog.error.*`` key, so it takes
+the one error path (an ephemeral message that changes nothing).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n import t
+from bot.store.base import CampaignRecord, CharacterRecord
+from engines.core import BadInput, IllegalAction
+from engines.w6.sheet import Sheet, derive
+from engines.w6.sheet_io import sheet_from_json, sheet_to_json
+
+if TYPE_CHECKING:
+    from bot.app import SpielleiterBot
+
+EMBED_COLOUR = discord.Colour(0xB5651D)
+FIELD_LIMIT = 1024
+AUTOCOMPLETE_LIMIT = 25
+RULES_KEY = "regeln"
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> SpielleiterBot:
+    client: SpielleiterBot = interaction.client
+    return client
+
+
+# ----------------------------------------------------------------------------- campaigns
+
+
+async def campaign_here(interaction: discord.Interaction[Any]) -> CampaignRecord:
+    """The active campaign of this channel. Raises IllegalAction("w6cog.error.no_campaign")."""
+    campaign = await bot_of(interaction).store.active_campaign(_channel_id(interaction))
+    if campaign is None:
+        raise IllegalAction("w6cog.error.no_campaign")
+    return campaign
+
+
+def _channel_id(interaction: discord.Interaction[Any]) -> int:
+    return interaction.channel_id or interaction.user.id
+
+
+def require_gm(campaign: CampaignRecord, user_id: int) -> None:
+    """Raises IllegalAction("w6cog.error.gm_only") unless ``user_id`` leads the campaign."""
+    if not campaign.is_gm(user_id):
+        raise IllegalAction("w6cog.error.gm_only")
+
+
+def may_edit(campaign: CampaignRecord, record: CharacterRecord, user_id: int) -> bool:
+    """A player edits their own sheets; the GM (and co-GMs) edit every sheet and NPC."""
+    return campaign.is_gm(user_id) or (record.owner_id is not None and record.owner_id == user_id)
+
+
+def require_edit(campaign: CampaignRecord, record: CharacterRecord, user_id: int) -> None:
+    """Raises IllegalAction: ``npc_gm_only`` for an NPC, ``not_your_sheet`` for another's."""
+    if may_edit(campaign, record, user_id):
+        return
+    if record.owner_id is None:
+        raise IllegalAction("w6cog.error.npc_gm_only")
+    raise IllegalAction("w6cog.error.not_your_sheet")
+
+
+def campaign_rules(campaign: CampaignRecord) -> dict[str, Any]:
+    """The optional-rule settings stored with the campaign (engine names)."""
+    rules = campaign.settings.get(RULES_KEY, {})
+    return dict(rules) if isinstance(rules, dict) else {}
+
+
+async def log(
+    interaction: discord.Interaction[Any], campaign: CampaignRecord, kind: str, **data: Any
+) -> None:
+    """One campaign-log entry (``kind``: check, damage, heal, rest, combat, sheet, campaign)."""
+    await bot_of(interaction).store.add_log(campaign.id, interaction.user.id, kind, data)
+
+
+def log_line(entry: dict[str, Any], lang: str) -> str:
+    """One log entry as a line: time, who, what (``w6cog.log.<kind>`` with its data)."""
+    when = dt.datetime.fromtimestamp(float(entry["at"]), dt.UTC).strftime("%d.%m. %H:%M")
+    actor = f"<@{entry['actor_id']}>" if entry.get("actor_id") else "–"
+    data = entry.get("data") or {}
+    key = f"w6cog.log.{entry['kind']}"
+    if "event" in data:
+        key += f".{data['event']}"
+    what = t(key, lang, **data)
+    return f"`{when}` {actor} {what}"
+
+
+# ----------------------------------------------------------------------------- characters
+
+
+async def find_character(
+    interaction: discord.Interaction[Any], campaign: CampaignRecord, text: str | None
+) -> CharacterRecord:
+    """The character named (or numbered, from autocomplete) ``text`` in the campaign, else the
+    user's active one. Raises BadInput("w6cog.error.no_character"/"no_active")."""
+    store = bot_of(interaction).store
+    if not text:
+        active = await store.active_character(campaign.id, interaction.user.id)
+        if active is None:
+            raise BadInput("w6cog.error.no_active")
+        return active
+    records = await store.characters(campaign.id)
+    wanted = text.strip()
+    for record in records:
+        if wanted == f"#{record.id}" or wanted == str(record.id):
+            return record
+    matches = [r for r in records if r.name.casefold() == wanted.casefold()]
+    mine = [r for r in matches if r.owner_id == interaction.user.id]
+    if mine or matches:
+        return (mine or matches)[0]
+    raise BadInput("w6cog.error.no_character", name=wanted[:64])
+
+
+async def character_choices(
+    interaction: discord.Interaction[Any], current: str, *, npcs_only: bool = False
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete: the campaign's characters whose name contains ``current`` (own first)."""
+    campaign = await bot_of(interaction).store.active_campaign(_channel_id(interaction))
+    if campaign is None:
+        return []
+    records = await bot_of(interaction).store.characters(campaign.id)
+    if npcs_only:
+        records = [r for r in records if r.owner_id is None]
+    needle = current.casefold()
+    found = [r for r in records if needle in r.name.casefold()]
+    found.sort(key=lambda r: (r.owner_id != interaction.user.id, r.name.casefold()))
+    return [
+        app_commands.Choice(name=_choice_label(r)[:100], value=str(r.id))
+        for r in found[:AUTOCOMPLETE_LIMIT]
+    ]
+
+
+def _choice_label(record: CharacterRecord) -> str:
+    return f"{record.name} (NSC)" if record.owner_id is None else record.name
+
+
+def load_sheet(record: CharacterRecord) -> Sheet:
+    """The stored sheet. Raises BadInput (a stored sheet that no longer validates)."""
+    return sheet_from_json(record.sheet)
+
+
+def sheet_json(sheet: Sheet) -> dict[str, Any]:
+    return sheet_to_json(sheet)
+
+
+# ----------------------------------------------------------------------------- embed
+
+
+def _pairs_text(pairs: tuple[tuple[str, int], ...]) -> str:
+    return ", ".join(f"{name} {value}" for name, value in pairs) or "–"
+
+
+def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Embed:
+    """The sheet as an embed: entered values, then the derived values marked as derived."""
+    derived = derive(sheet)
+    owner = t("w6cog.sheet.npc", lang) if record.owner_id is None else f"<@{record.owner_id}>"
+    embed = discord.Embed(
+        title=sheet.name,
+        description=t(
+            "w6cog.sheet.header", lang, rasse=sheet.rasse or "–", owner=owner, id=record.id
+        ),
+        colour=EMBED_COLOUR,
+    )
+    embed.add_field(name=t("w6cog.sheet.pm", lang), value=_pairs_text(sheet.pm), inline=True)
+    embed.add_field(
+        name=t("w6cog.sheet.values", lang),
+        value=t(
+            "w6cog.sheet.values_text",
+            lang,
+            lp=sheet.lp,
+            lp_max=sheet.lp_max,
+            rlp=sheet.rlp,
+            kw=sheet.kw,
+            reflex=sheet.reflex,
+            magie=sheet.magie,
+            ab=sheet.ab,
+            erfahrung=sheet.erfahrung,
+            faktor=sheet.faktor,
+        ),
+        inline=True,
+    )
+    embed.add_field(
+        name=t("w6cog.sheet.eigenschaften", lang),
+        value=_pairs_text(sheet.eigenschaften)[:FIELD_LIMIT],
+        inline=False,
+    )
+    embed.add_field(
+        name=t("w6cog.sheet.fertigkeiten", lang),
+        value=_pairs_text(sheet.fertigkeiten)[:FIELD_LIMIT],
+        inline=False,
+    )
+    weapons = [
+        t(
+            "w6cog.sheet.weapon_line",
+            lang,
+            name=w.name,
+            basis=f"{w.basisschaden[0]}-{w.basisschaden[1]}",
+            zusatz=w.zusatzschaden,
+            fert=w.fertigkeitsschaden,
+        )
+        for w in derived.waffen
+    ]
+    embed.add_field(
+        name=t("w6cog.sheet.waffen", lang),
+        value="\n".join(weapons)[:FIELD_LIMIT] or "–",
+        inline=False,
+    )
+    armour = ", ".join(f"{a.name} ({a.zone}, RS {a.rs}, BE {a.be})" for a in sheet.ruestung)
+    if sheet.schild is not None:
+        armour += f"{', ' if armour else ''}{sheet.schild.name} (KW +{sheet.schild.kw_bonus})"
+    embed.add_field(
+        name=t("w6cog.sheet.ruestung", lang), value=armour[:FIELD_LIMIT] or "–", inline=False
+    )
+    embed.add_field(
+        name=t("w6cog.sheet.derived", lang),
+        value=t(
+            "w6cog.sheet.derived_text",
+            lang,
+            gs=derived.gesamtschutz,
+            be=derived.behinderung_kw,
+            kw=derived.kw_effektiv,
+            reflex=derived.reflex_effektiv,
+            handlungen=derived.handlungen,
+            schwelle=derived.schwelle,
+            kraft=derived.kraft,
+        ),
+        inline=False,
+    )
+    if sheet.notizen:
+        embed.add_field(
+            name=t("w6cog.sheet.notizen", lang), value=sheet.notizen[:FIELD_LIMIT], inline=False
+        )
+    return embed

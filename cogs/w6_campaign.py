@@ -1,0 +1,377 @@
+"""``/kampagne``: start a W6 campaign in a channel, hand the lead over, set optional rules,
+read the log, archive, and move a whole campaign between channels as a JSON file."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import SpielleiterBot
+from bot.i18n import cmd, t
+from bot.replies import lang_for, send
+from bot.store.base import CampaignRecord
+from cogs.w6 import (
+    EMBED_COLOUR,
+    RULES_KEY,
+    bot_of,
+    campaign_here,
+    campaign_rules,
+    log,
+    log_line,
+    require_gm,
+)
+from engines.core import BadInput, IllegalAction
+from engines.w6.sheet_io import sheet_from_json, sheet_to_json
+
+EXPORT_SCHEMA = "spielleiter.w6.kampagne"
+EXPORT_VERSION = 1
+MAX_IMPORT_BYTES = 2_000_000
+MAX_NAME = 80
+LOG_PAGE = 20
+DESCRIPTION_LIMIT = 4000
+SECRET_KINDS = ("secret_check",)
+BOOL_RULES = ("schwere_treffer", "kaufen", "stabilitaet", "freie_folgephasen")
+
+
+def export_campaign(
+    campaign: CampaignRecord, characters: list[Any], entries: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The whole campaign as plain JSON data: settings, characters, NPCs, log."""
+    players = [c for c in characters if c.owner_id is not None]
+    npcs = [c for c in characters if c.owner_id is None]
+    return {
+        "schema": EXPORT_SCHEMA,
+        "version": EXPORT_VERSION,
+        "name": campaign.name,
+        "gm_id": campaign.gm_id,
+        "co_gm_ids": list(campaign.co_gm_ids),
+        "settings": campaign.settings,
+        "characters": [{"owner_id": c.owner_id, "sheet": c.sheet} for c in players],
+        "npcs": [{"sheet": c.sheet} for c in npcs],
+        "log": entries,
+    }
+
+
+def parse_import(raw: bytes) -> dict[str, Any]:
+    """A campaign export read back and checked (every sheet through the engine).
+
+    Raises BadInput: ``w6cog.import.not_json``, ``w6cog.import.bad_schema``,
+    ``w6cog.import.bad_field`` (with ``field``), or the engine's ``w6.sheet.*`` errors.
+    """
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise BadInput("w6cog.import.not_json") from error
+    if not isinstance(data, dict) or data.get("schema") != EXPORT_SCHEMA:
+        raise BadInput("w6cog.import.bad_schema")
+    if data.get("version") != EXPORT_VERSION:
+        raise BadInput("w6cog.import.bad_schema")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+        raise BadInput("w6cog.import.bad_field", field="name")
+    settings = data.get("settings", {})
+    if not isinstance(settings, dict):
+        raise BadInput("w6cog.import.bad_field", field="settings")
+    characters = _entries(data, "characters", with_owner=True)
+    npcs = _entries(data, "npcs", with_owner=False)
+    entries = data.get("log", [])
+    if not isinstance(entries, list) or not all(_is_log_entry(e) for e in entries):
+        raise BadInput("w6cog.import.bad_field", field="log")
+    return {
+        "name": name.strip(),
+        "settings": settings,
+        "characters": characters,
+        "npcs": npcs,
+        "log": entries,
+    }
+
+
+def _entries(data: dict[str, Any], key: str, *, with_owner: bool) -> list[dict[str, Any]]:
+    items = data.get(key, [])
+    if not isinstance(items, list):
+        raise BadInput("w6cog.import.bad_field", field=key)
+    checked = []
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise BadInput("w6cog.import.bad_field", field=f"{key}[{index}]")
+        owner = item.get("owner_id") if with_owner else None
+        if with_owner and (isinstance(owner, bool) or not isinstance(owner, int)):
+            raise BadInput("w6cog.import.bad_field", field=f"{key}[{index}].owner_id")
+        sheet = sheet_from_json(item.get("sheet"))
+        checked.append({"owner_id": owner, "name": sheet.name, "sheet": sheet_to_json(sheet)})
+    return checked
+
+
+def _is_log_entry(entry: Any) -> bool:
+    return (
+        isinstance(entry, dict)
+        and isinstance(entry.get("kind"), str)
+        and isinstance(entry.get("data", {}), dict)
+        and isinstance(entry.get("at", 0), int | float)
+        and (entry.get("actor_id") is None or type(entry.get("actor_id")) is int)
+    )
+
+
+class W6Campaign(commands.Cog):
+    kampagne = app_commands.Group(
+        name=cmd("w6cog.cmd.campaign.name"), description=cmd("w6cog.cmd.campaign.desc")
+    )
+
+    def __init__(self, bot: SpielleiterBot) -> None:
+        self.bot = bot
+
+    @kampagne.command(
+        name=cmd("w6cog.cmd.campaign.start.name"), description=cmd("w6cog.cmd.campaign.start.desc")
+    )
+    @app_commands.rename(name=cmd("w6cog.opt.campaign_name.name"))
+    @app_commands.describe(name=cmd("w6cog.opt.campaign_name.desc"))
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        name: app_commands.Range[str, 1, MAX_NAME],
+    ) -> None:
+        lang = await lang_for(interaction)
+        channel_id = interaction.channel_id or interaction.user.id
+        if await self.bot.store.active_campaign(channel_id) is not None:
+            raise IllegalAction("w6cog.error.campaign_exists")
+        campaign = await self.bot.store.create_campaign(
+            guild_id=interaction.guild_id,
+            channel_id=channel_id,
+            name=name.strip(),
+            gm_id=interaction.user.id,
+            settings={RULES_KEY: {}},
+        )
+        await log(interaction, campaign, "campaign", event="start", name=campaign.name)
+        text = t("w6cog.campaign.started", lang, name=campaign.name, gm=interaction.user.mention)
+        await send(interaction, text)
+
+    @kampagne.command(
+        name=cmd("w6cog.cmd.campaign.info.name"), description=cmd("w6cog.cmd.campaign.info.desc")
+    )
+    async def info(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        characters = await self.bot.store.characters(campaign.id)
+        await send(interaction, embed=self._info_embed(campaign, characters, lang))
+
+    def _info_embed(
+        self, campaign: CampaignRecord, characters: list[Any], lang: str
+    ) -> discord.Embed:
+        embed = discord.Embed(title=campaign.name, colour=EMBED_COLOUR)
+        gms = [f"<@{campaign.gm_id}>"] + [f"<@{u}> (Co)" for u in campaign.co_gm_ids]
+        embed.add_field(name=t("w6cog.campaign.gm", lang), value=", ".join(gms), inline=False)
+        rules = campaign_rules(campaign)
+        lines = [
+            f"{t(f'w6cog.rule.{name}', lang)}: "
+            f"{t('w6cog.on' if rules.get(name) else 'w6cog.off', lang)}"
+            for name in BOOL_RULES
+        ]
+        embed.add_field(name=t("w6cog.campaign.rules", lang), value="\n".join(lines), inline=False)
+        names = [
+            f"{c.name} ({t('w6cog.sheet.npc', lang) if c.owner_id is None else f'<@{c.owner_id}>'})"
+            for c in characters
+        ]
+        embed.add_field(
+            name=t("w6cog.campaign.characters", lang),
+            value="\n".join(names)[:1024] or "–",
+            inline=False,
+        )
+        return embed
+
+    @kampagne.command(
+        name=cmd("w6cog.cmd.campaign.list.name"), description=cmd("w6cog.cmd.campaign.list.desc")
+    )
+    async def liste(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await lang_for(interaction)
+        campaigns = await self.bot.store.campaigns(interaction.guild_id)
+        lines = [
+            t(
+                f"w6cog.campaign.list_line.{c.status}",
+                lang,
+                name=c.name,
+                channel=c.channel_id,
+                gm=c.gm_id,
+            )
+            for c in campaigns
+        ]
+        text = "\n".join(lines) if lines else t("w6cog.campaign.none", lang)
+        embed = discord.Embed(
+            title=t("w6cog.campaign.list_title", lang),
+            description=text[:DESCRIPTION_LIMIT],
+            colour=EMBED_COLOUR,
+        )
+        await send(interaction, embed=embed, ephemeral=True)
+
+    @kampagne.command(
+        name=cmd("w6cog.cmd.campaign.archive.name"),
+        description=cmd("w6cog.cmd.campaign.archive.desc"),
+    )
+    async def archivieren(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        require_gm(campaign, interaction.user.id)
+        await log(interaction, campaign, "campaign", event="archive", name=campaign.name)
+        await self.bot.store.update_campaign(campaign.id, status="archived")
+        await send(interaction, t("w6cog.campaign.archived", lang, name=campaign.name))
+
+    @kampagne.command(
+        name=cmd("w6cog.cmd.campaign.handover.name"),
+        description=cmd("w6cog.cmd.campaign.handover.desc"),
+    )
+    @app_commands.rename(nutzer=cmd("w6cog.opt.user.name"))
+    @app_commands.describe(nutzer=cmd("w6cog.opt.user.desc"))
+    async def uebergeben(self, interaction: discord.Interaction[Any], nutzer: discord.User) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        if interaction.user.id != campaign.gm_id:
+            raise IllegalAction("w6cog.error.main_gm_only")
+        if nutzer.bot:
+            raise BadInput("w6cog.error.no_bots")
+        co = [u for u in campaign.co_gm_ids if u != nutzer.id]
+        await self.bot.store.update_campaign(campaign.id, gm_id=nutzer.id, co_gm_ids=co)
+        await log(interaction, campaign, "campaign", event="handover", name=str(nutzer.id))
+        await send(interaction, t("w6cog.campaign.handed_over", lang, gm=nutzer.mention))
+
+    @kampagne.command(
+        name=cmd("w6cog.cmd.campaign.cogm.name"), description=cmd("w6cog.cmd.campaign.cogm.desc")
+    )
+    @app_commands.rename(nutzer=cmd("w6cog.opt.user.name"), entfernen=cmd("w6cog.opt.remove.name"))
+    @app_commands.describe(
+        nutzer=cmd("w6cog.opt.user.desc"), entfernen=cmd("w6cog.opt.remove.desc")
+    )
+    async def co_sl(
+        self, interaction: discord.Interaction[Any], nutzer: discord.User, entfernen: bool = False
+    ) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        if interaction.user.id != campaign.gm_id:
+            raise IllegalAction("w6cog.error.main_gm_only")
+        if nutzer.bot:
+            raise BadInput("w6cog.error.no_bots")
+        co = [u for u in campaign.co_gm_ids if u != nutzer.id]
+        if not entfernen and nutzer.id != campaign.gm_id:
+            co.append(nutzer.id)
+        await self.bot.store.update_campaign(campaign.id, co_gm_ids=co)
+        key = "w6cog.campaign.cogm_removed" if entfernen else "w6cog.campaign.cogm_added"
+        await log(interaction, campaign, "campaign", event="cogm", name=str(nutzer.id))
+        await send(interaction, t(key, lang, user=nutzer.mention))
+
+    @kampagne.command(
+        name=cmd("w6cog.cmd.campaign.rule.name"), description=cmd("w6cog.cmd.campaign.rule.desc")
+    )
+    @app_commands.rename(regel=cmd("w6cog.opt.rule.name"), an=cmd("w6cog.opt.on.name"))
+    @app_commands.describe(regel=cmd("w6cog.opt.rule.desc"), an=cmd("w6cog.opt.on.desc"))
+    @app_commands.choices(
+        regel=[
+            app_commands.Choice(name=cmd(f"w6cog.rule.{name}"), value=name) for name in BOOL_RULES
+        ]
+    )
+    async def regel(self, interaction: discord.Interaction[Any], regel: str, an: bool) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        require_gm(campaign, interaction.user.id)
+        rules = campaign_rules(campaign)
+        rules[regel] = an
+        settings = {**campaign.settings, RULES_KEY: rules}
+        await self.bot.store.update_campaign(campaign.id, settings=settings)
+        state = t("w6cog.on" if an else "w6cog.off", lang)
+        await log(interaction, campaign, "campaign", event="rule", name=f"{regel}={an}")
+        await send(
+            interaction,
+            t("w6cog.campaign.rule_set", lang, rule=t(f"w6cog.rule.{regel}", lang), state=state),
+        )
+
+    @kampagne.command(
+        name=cmd("w6cog.cmd.campaign.log.name"), description=cmd("w6cog.cmd.campaign.log.desc")
+    )
+    @app_commands.rename(anzahl=cmd("w6cog.opt.count.name"), datei=cmd("w6cog.opt.file.name"))
+    @app_commands.describe(anzahl=cmd("w6cog.opt.count.desc"), datei=cmd("w6cog.opt.file.desc"))
+    async def protokoll(
+        self,
+        interaction: discord.Interaction[Any],
+        anzahl: app_commands.Range[int, 1, 100] = LOG_PAGE,
+        datei: bool = False,
+    ) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        gm = campaign.is_gm(interaction.user.id)
+        entries = await self.bot.store.campaign_log(campaign.id, limit=0 if datei else 500)
+        visible = [e for e in entries if gm or e["kind"] not in SECRET_KINDS]
+        if datei:
+            body = json.dumps(visible, ensure_ascii=False, indent=2).encode()
+            file = discord.File(io.BytesIO(body), filename="kampagne-log.json")
+            await send(interaction, t("w6cog.campaign.log_file", lang), file=file, ephemeral=True)
+            return
+        lines = [log_line(entry, lang) for entry in visible[-anzahl:]]
+        text = "\n".join(lines) or t("w6cog.campaign.log_empty", lang)
+        while len(text) > DESCRIPTION_LIMIT:
+            text = text.split("\n", 1)[1] if "\n" in text else text[-DESCRIPTION_LIMIT:]
+        embed = discord.Embed(
+            title=t("w6cog.campaign.log_title", lang, name=campaign.name),
+            description=text,
+            colour=EMBED_COLOUR,
+        )
+        await send(interaction, embed=embed, ephemeral=True)
+
+    @kampagne.command(
+        name=cmd("w6cog.cmd.campaign.export.name"),
+        description=cmd("w6cog.cmd.campaign.export.desc"),
+    )
+    async def export(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        require_gm(campaign, interaction.user.id)
+        characters = await self.bot.store.characters(campaign.id)
+        entries = await self.bot.store.campaign_log(campaign.id, limit=0)
+        data = export_campaign(campaign, characters, entries)
+        body = json.dumps(data, ensure_ascii=False, indent=2).encode()
+        file = discord.File(io.BytesIO(body), filename="kampagne.json")
+        text = t("w6cog.campaign.exported", lang, name=campaign.name, count=len(characters))
+        await send(interaction, text, file=file, ephemeral=True)
+
+    @kampagne.command(
+        name=cmd("w6cog.cmd.campaign.import.name"),
+        description=cmd("w6cog.cmd.campaign.import.desc"),
+    )
+    @app_commands.rename(datei=cmd("w6cog.opt.attachment.name"))
+    @app_commands.describe(datei=cmd("w6cog.opt.attachment.desc"))
+    async def import_(
+        self, interaction: discord.Interaction[Any], datei: discord.Attachment
+    ) -> None:
+        lang = await lang_for(interaction)
+        channel_id = interaction.channel_id or interaction.user.id
+        if await self.bot.store.active_campaign(channel_id) is not None:
+            raise IllegalAction("w6cog.error.campaign_exists")
+        if datei.size > MAX_IMPORT_BYTES:
+            raise BadInput("w6cog.import.too_big", max=MAX_IMPORT_BYTES // 1000)
+        data = parse_import(await datei.read())
+        store = bot_of(interaction).store
+        campaign = await store.create_campaign(
+            guild_id=interaction.guild_id,
+            channel_id=channel_id,
+            name=data["name"],
+            gm_id=interaction.user.id,
+            settings=data["settings"],
+        )
+        for item in data["characters"] + data["npcs"]:
+            await store.create_character(
+                campaign_id=campaign.id,
+                owner_id=item["owner_id"],
+                name=item["name"],
+                sheet=item["sheet"],
+            )
+        for entry in data["log"]:
+            payload = {**entry.get("data", {}), "imported_at": entry.get("at", 0)}
+            await store.add_log(campaign.id, entry.get("actor_id"), entry["kind"], payload)
+        await log(interaction, campaign, "campaign", event="import", name=campaign.name)
+        count = len(data["characters"]) + len(data["npcs"])
+        await send(interaction, t("w6cog.campaign.imported", lang, name=campaign.name, count=count))
+
+
+async def setup(bot: SpielleiterBot) -> None:
+    await bot.add_cog(W6Campaign(bot))

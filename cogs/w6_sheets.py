@@ -1,0 +1,714 @@
+"""``/charakter`` (sheets per campaign and owner: create, import, edit fields, show as embed and
+image, choose the active one, export, checks) and ``/sl`` (the GM's tools: quick NPCs, damage,
+healing, rest, secret checks)."""
+
+from __future__ import annotations
+
+import io
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import SpielleiterBot
+from bot.components import custom_id, modal_fields
+from bot.i18n import cmd, t
+from bot.render.base import render_async
+from bot.render.sheet import Row, Section, SheetView, render_sheet
+from bot.replies import lang_for, send
+from bot.store.base import CampaignRecord, CharacterRecord
+from cogs.w6 import (
+    AUTOCOMPLETE_LIMIT,
+    campaign_here,
+    character_choices,
+    find_character,
+    load_sheet,
+    log,
+    require_edit,
+    require_gm,
+    sheet_embed,
+)
+from engines.core import BadInput, Rng
+from engines.dice.w6 import Difficulty, Pool, ProbeResult, ProbeSpec, probe
+from engines.w6.sheet import FIXABLE, Sheet, derive
+from engines.w6.sheet_io import (
+    ARMOUR_KEYS,
+    INT_FIELDS,
+    MOUNT_KEYS,
+    SCHEMA,
+    SHIELD_KEYS,
+    VERSION,
+    WEAPON_KEYS,
+    edit_many,
+    npc_from_text,
+    set_field,
+    sheet_from_json,
+    sheet_from_text,
+    sheet_to_json,
+    sheet_to_text,
+)
+
+MODAL_PREFIX = "w6neu"
+MAX_SHEET_BYTES = 200_000
+IMAGE_NAME = "charakter"
+TEXT_FIELDS = ("name", "rasse", "notizen", "handlungen", "be_fertigkeiten")
+DIFFICULTIES = {d.name.lower(): d for d in Difficulty}
+
+
+# ----------------------------------------------------------------------------- pure helpers
+
+
+def field_paths(sheet: Sheet) -> list[str]:
+    """Every editable path of ``sheet`` (for autocomplete), in sheet order."""
+    data = sheet_to_json(sheet)
+    paths = [*TEXT_FIELDS, *INT_FIELDS]
+    paths += [f"pm.{name}" for name in data["pm"]]
+    paths += [f"eigenschaften.{name}" for name in data["eigenschaften"]]
+    paths += [f"fertigkeiten.{name}" for name in data["fertigkeiten"]]
+    for weapon in data["waffen"]:
+        paths += [f"waffen.{weapon['name']}.{key}" for key in WEAPON_KEYS if key != "name"]
+    for armour in data["ruestung"]:
+        paths += [f"ruestung.{armour['name']}.{key}" for key in ARMOUR_KEYS if key != "name"]
+    paths += [f"schild.{key}" for key in SHIELD_KEYS]
+    paths += [f"reittier.{key}" for key in MOUNT_KEYS]
+    paths += [f"fix.{key}" for key in FIXABLE]
+    return paths
+
+
+def _numbers(text: str, count: int, key: str) -> list[int]:
+    parts = text.replace(",", " ").replace("/", " ").split()
+    if not parts:
+        return []
+    if len(parts) > count or not all(p.lstrip("-").isdigit() for p in parts):
+        raise BadInput(key, value=text[:60])
+    return [int(p) for p in parts]
+
+
+def sheet_from_modal(fields: dict[str, str]) -> Sheet:
+    """The basics of the creation modal as a sheet. Raises BadInput (the engine's keys, or
+    ``w6cog.sheet.bad_pm`` / ``w6cog.sheet.bad_values`` for the number lines)."""
+    base = sheet_from_json({"schema": SCHEMA, "version": VERSION, "name": fields.get("name", "")})
+    pm = _numbers(fields.get("pm", ""), 4, "w6cog.sheet.bad_pm")
+    if len(pm) != 4:
+        raise BadInput("w6cog.sheet.bad_pm", value=fields.get("pm", "")[:60])
+    edits = [f"pm.{name}={value}" for name, value in zip(("K", "G", "M", "B"), pm, strict=True)]
+    values = _numbers(fields.get("werte", ""), 4, "w6cog.sheet.bad_values")
+    for path, value in zip(("lp_max", "kw", "reflex", "ab"), values, strict=False):
+        edits.append(f"{path}={value}")
+        if path == "lp_max":
+            edits.append(f"lp={value}")
+    if fields.get("rasse", "").strip():
+        edits.append(f"rasse={fields['rasse'].strip()}")
+    if fields.get("handlungen", "").strip():
+        edits.append(f"handlungen={fields['handlungen'].strip()}")
+    return edit_many(base, edits)
+
+
+def sheet_view(record: CharacterRecord, sheet: Sheet, lang: str) -> SheetView:
+    """The plain data the sheet renderer draws (texts already translated)."""
+    derived = derive(sheet)
+    owner = t("w6cog.sheet.npc", lang) if record.owner_id is None else ""
+    subtitle = " · ".join(p for p in (sheet.rasse, owner, f"#{record.id}") if p)
+
+    def rows(pairs: tuple[tuple[str, int], ...]) -> tuple[Row, ...]:
+        return tuple(Row(name, str(value)) for name, value in pairs)
+
+    values = (
+        Row("LP", f"{sheet.lp} / {sheet.lp_max}"),
+        Row("RLP", str(sheet.rlp)),
+        Row("KW", str(sheet.kw)),
+        Row(t("w6cog.sheet.reflex", lang), str(sheet.reflex)),
+        Row(t("w6cog.sheet.magie", lang), str(sheet.magie)),
+        Row("AB", str(sheet.ab)),
+        Row(t("w6cog.sheet.erfahrung", lang), f"{sheet.erfahrung} (×{sheet.faktor})"),
+    )
+    computed = (
+        Row(t("w6cog.sheet.gesamtschutz", lang), str(derived.gesamtschutz), True),
+        Row(t("w6cog.sheet.behinderung", lang), str(derived.behinderung_kw), True),
+        Row(t("w6cog.sheet.kw_eff", lang), str(derived.kw_effektiv), True),
+        Row(t("w6cog.sheet.reflex_eff", lang), str(derived.reflex_effektiv), True),
+        Row(t("w6cog.sheet.handlungen", lang), str(derived.handlungen), True),
+        Row(t("w6cog.sheet.schwelle", lang), str(derived.schwelle), True),
+        Row(t("w6cog.sheet.kraft", lang), str(derived.kraft), True),
+    )
+    weapons = tuple(
+        Row(
+            w.name,
+            f"{w.basisschaden[0]}-{w.basisschaden[1]} +{w.zusatzschaden} +{w.fertigkeitsschaden}",
+            True,
+        )
+        for w in derived.waffen
+    )
+    armour = tuple(Row(f"{a.name} ({a.zone})", f"RS {a.rs} / BE {a.be}") for a in sheet.ruestung)
+    if sheet.schild is not None:
+        armour += (Row(sheet.schild.name, f"KW +{sheet.schild.kw_bonus} / RS {sheet.schild.rs}"),)
+    return SheetView(
+        title=sheet.name,
+        subtitle=subtitle,
+        sections=(
+            Section(t("w6cog.sheet.pm", lang), rows(sheet.pm)),
+            Section(t("w6cog.sheet.values", lang), values),
+            Section(t("w6cog.sheet.eigenschaften", lang), rows(sheet.eigenschaften)),
+            Section(t("w6cog.sheet.fertigkeiten", lang), rows(sheet.fertigkeiten)),
+            Section(t("w6cog.sheet.derived", lang), computed),
+            Section(t("w6cog.sheet.waffen", lang), weapons),
+            Section(t("w6cog.sheet.ruestung", lang), armour),
+        ),
+        legend=t("w6cog.sheet.legend", lang),
+    )
+
+
+async def sheet_image(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.File:
+    """The rendered sheet (in a worker thread) as an attachment."""
+    data = await render_async(render_sheet, sheet_view(record, sheet, lang))
+    return discord.File(io.BytesIO(data), filename=f"{IMAGE_NAME}.png")
+
+
+def _json_file(text: str, name: str) -> discord.File:
+    safe = "".join(c if c.isalnum() else "_" for c in name)[:40] or "charakter"
+    return discord.File(io.BytesIO(text.encode()), filename=f"{safe}.json")
+
+
+def roll_check(
+    sheet: Sheet, eigenschaft: str, fertigkeit: str | None, required: int, malus: int,
+    schwierigkeit: str | None,
+) -> ProbeResult:  # fmt: skip
+    """A check of the engine's dice module with the sheet's values. Raises BadInput."""
+    names = dict(sheet.eigenschaften) | dict(sheet.pm)
+    if eigenschaft not in names:
+        raise BadInput("w6cog.check.unknown_trait", name=eigenschaft[:40])
+    if fertigkeit and fertigkeit not in dict(sheet.fertigkeiten):
+        raise BadInput("w6cog.check.unknown_skill", name=fertigkeit[:40])
+    spec = ProbeSpec(
+        Pool(
+            names[eigenschaft],
+            sheet.fertigkeit(fertigkeit) if fertigkeit else 0,
+            malus,
+            DIFFICULTIES.get(schwierigkeit or ""),
+        ),
+        required,
+    )
+    spec.validate()
+    result, _ = probe(spec, Rng(secrets.randbits(62)))
+    return result
+
+
+def check_text(name: str, label: str, result: ProbeResult, lang: str) -> str:
+    dice = " ".join(f"**{d}**" if d >= 5 else str(d) for d in result.dice) or "–"
+    verdict = t("w6cog.check.passed" if result.passed else "w6cog.check.failed", lang)
+    return t(
+        "w6cog.check.result", lang, name=name, what=label, count=result.dice_count, dice=dice,
+        successes=result.successes, required=result.required, verdict=verdict,
+    )  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- the cog
+
+
+class W6Sheets(commands.Cog):
+    charakter = app_commands.Group(
+        name=cmd("w6cog.cmd.char.name"), description=cmd("w6cog.cmd.char.desc")
+    )
+    sl = app_commands.Group(name=cmd("w6cog.cmd.gm.name"), description=cmd("w6cog.cmd.gm.desc"))
+
+    def __init__(self, bot: SpielleiterBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.components.register(MODAL_PREFIX, self.on_new_modal)
+
+    async def cog_unload(self) -> None:
+        self.bot.components.unregister(MODAL_PREFIX)
+
+    # -- shared steps ------------------------------------------------------------------------
+
+    async def _save(
+        self,
+        interaction: discord.Interaction[Any],
+        campaign: CampaignRecord,
+        record: CharacterRecord,
+        sheet: Sheet,
+    ) -> CharacterRecord:
+        return await self.bot.store.update_character(
+            record.id,
+            expected_revision=record.revision,
+            name=sheet.name,
+            sheet=sheet_to_json(sheet),
+        )
+
+    async def _create(
+        self,
+        interaction: discord.Interaction[Any],
+        campaign: CampaignRecord,
+        sheet: Sheet,
+        owner_id: int | None,
+    ) -> CharacterRecord:
+        store = self.bot.store
+        record = await store.create_character(
+            campaign_id=campaign.id, owner_id=owner_id, name=sheet.name, sheet=sheet_to_json(sheet)
+        )
+        if owner_id is not None and await store.active_character(campaign.id, owner_id) is None:
+            await store.set_active_character(campaign.id, owner_id, record.id)
+        await log(interaction, campaign, "sheet", event="created", name=sheet.name)
+        return record
+
+    async def _editable(
+        self, interaction: discord.Interaction[Any], charakter: str | None
+    ) -> tuple[CampaignRecord, CharacterRecord]:
+        campaign = await campaign_here(interaction)
+        record = await find_character(interaction, campaign, charakter)
+        require_edit(campaign, record, interaction.user.id)
+        return campaign, record
+
+    # -- /charakter ----------------------------------------------------------------------------
+
+    @charakter.command(
+        name=cmd("w6cog.cmd.char.new.name"), description=cmd("w6cog.cmd.char.new.desc")
+    )
+    async def neu(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await lang_for(interaction)
+        await campaign_here(interaction)
+        modal = discord.ui.Modal(
+            title=t("w6cog.modal.title", lang)[:45], custom_id=custom_id(MODAL_PREFIX, "basis")
+        )
+        inputs = (
+            ("name", 64, True, ""),
+            ("rasse", 64, False, ""),
+            ("pm", 40, True, "3 2 4 3"),
+            ("werte", 40, False, "20 8 4 5"),
+            ("handlungen", 40, False, "8, 12, 16, 20"),
+        )
+        for key, limit, required, placeholder in inputs:
+            modal.add_item(
+                discord.ui.TextInput(
+                    label=t(f"w6cog.modal.{key}", lang)[:45],
+                    custom_id=key,
+                    max_length=limit,
+                    required=required,
+                    placeholder=placeholder or None,
+                )
+            )
+        modal.stop()  # answered by the component router, not kept in discord.py's view store
+        await interaction.response.send_modal(modal)
+
+    async def on_new_modal(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        sheet = sheet_from_modal(modal_fields(interaction))
+        record = await self._create(interaction, campaign, sheet, interaction.user.id)
+        embed = sheet_embed(record, sheet, lang)
+        await send(interaction, t("w6cog.sheet.created", lang, name=sheet.name), embed=embed)
+
+    @charakter.command(
+        name=cmd("w6cog.cmd.char.import.name"), description=cmd("w6cog.cmd.char.import.desc")
+    )
+    @app_commands.rename(datei=cmd("w6cog.opt.attachment.name"), npc=cmd("w6cog.opt.npc.name"))
+    @app_commands.describe(datei=cmd("w6cog.opt.sheet_file.desc"), npc=cmd("w6cog.opt.npc.desc"))
+    async def importieren(
+        self, interaction: discord.Interaction[Any], datei: discord.Attachment, npc: bool = False
+    ) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        if npc:
+            require_gm(campaign, interaction.user.id)
+        if datei.size > MAX_SHEET_BYTES:
+            raise BadInput("w6cog.import.too_big", max=MAX_SHEET_BYTES // 1000)
+        raw = await datei.read()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise BadInput("w6cog.import.not_json") from error
+        sheet = sheet_from_text(text)
+        record = await self._create(
+            interaction, campaign, sheet, None if npc else interaction.user.id
+        )
+        await send(
+            interaction,
+            t("w6cog.sheet.imported", lang, name=sheet.name),
+            embed=sheet_embed(record, sheet, lang),
+            ephemeral=npc,
+        )
+
+    @charakter.command(
+        name=cmd("w6cog.cmd.char.field.name"), description=cmd("w6cog.cmd.char.field.desc")
+    )
+    @app_commands.rename(
+        feld=cmd("w6cog.opt.field.name"),
+        wert=cmd("w6cog.opt.value.name"),
+        charakter=cmd("w6cog.opt.character.name"),
+    )
+    @app_commands.describe(
+        feld=cmd("w6cog.opt.field.desc"),
+        wert=cmd("w6cog.opt.value.desc"),
+        charakter=cmd("w6cog.opt.character.desc"),
+    )
+    async def feld(
+        self,
+        interaction: discord.Interaction[Any],
+        feld: app_commands.Range[str, 1, 100],
+        wert: app_commands.Range[str, 1, 4000],
+        charakter: str | None = None,
+    ) -> None:
+        lang = await lang_for(interaction)
+        campaign, record = await self._editable(interaction, charakter)
+        sheet = set_field(load_sheet(record), feld, wert)
+        record = await self._save(interaction, campaign, record, sheet)
+        await log(interaction, campaign, "sheet", event="edited", name=sheet.name, field=feld)
+        await send(
+            interaction,
+            t("w6cog.sheet.field_set", lang, name=sheet.name, field=feld, value=wert[:200]),
+            embed=sheet_embed(record, sheet, lang),
+            ephemeral=record.owner_id is None,
+        )
+
+    @feld.autocomplete("feld")
+    async def feld_paths(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        campaign = await self.bot.store.active_campaign(interaction.channel_id or 0)
+        if campaign is None:
+            return []
+        chosen = (interaction.namespace.charakter or None) if interaction.namespace else None
+        try:
+            record = await find_character(interaction, campaign, chosen)
+            paths = field_paths(load_sheet(record))
+        except BadInput:
+            paths = field_paths(
+                sheet_from_json({"schema": SCHEMA, "version": VERSION, "name": "-"})
+            )
+        needle = current.casefold()
+        found = [p for p in paths if needle in p.casefold()]
+        if current and current not in found:
+            found.insert(0, current)
+        return [
+            app_commands.Choice(name=p[:100], value=p[:100]) for p in found[:AUTOCOMPLETE_LIMIT]
+        ]
+
+    @feld.autocomplete("charakter")
+    async def feld_characters(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await character_choices(interaction, current)
+
+    @charakter.command(
+        name=cmd("w6cog.cmd.char.show.name"), description=cmd("w6cog.cmd.char.show.desc")
+    )
+    @app_commands.rename(charakter=cmd("w6cog.opt.character.name"))
+    @app_commands.describe(charakter=cmd("w6cog.opt.character.desc"))
+    async def zeigen(
+        self, interaction: discord.Interaction[Any], charakter: str | None = None
+    ) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        record = await find_character(interaction, campaign, charakter)
+        if record.owner_id is None:
+            require_gm(campaign, interaction.user.id)
+        sheet = load_sheet(record)
+        await interaction.response.defer(ephemeral=record.owner_id is None, thinking=True)
+        embed = sheet_embed(record, sheet, lang)
+        embed.set_image(url=f"attachment://{IMAGE_NAME}.png")
+        file = await sheet_image(record, sheet, lang)
+        await send(interaction, embed=embed, file=file, ephemeral=record.owner_id is None)
+
+    @zeigen.autocomplete("charakter")
+    async def zeigen_characters(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await character_choices(interaction, current)
+
+    @charakter.command(
+        name=cmd("w6cog.cmd.char.active.name"), description=cmd("w6cog.cmd.char.active.desc")
+    )
+    @app_commands.rename(charakter=cmd("w6cog.opt.character.name"))
+    @app_commands.describe(charakter=cmd("w6cog.opt.character.desc"))
+    async def aktiv(self, interaction: discord.Interaction[Any], charakter: str) -> None:
+        lang = await lang_for(interaction)
+        campaign, record = await self._editable(interaction, charakter)
+        await self.bot.store.set_active_character(campaign.id, interaction.user.id, record.id)
+        await send(interaction, t("w6cog.sheet.active", lang, name=record.name), ephemeral=True)
+
+    @aktiv.autocomplete("charakter")
+    async def aktiv_characters(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await character_choices(interaction, current)
+
+    @charakter.command(
+        name=cmd("w6cog.cmd.char.export.name"), description=cmd("w6cog.cmd.char.export.desc")
+    )
+    @app_commands.rename(charakter=cmd("w6cog.opt.character.name"))
+    @app_commands.describe(charakter=cmd("w6cog.opt.character.desc"))
+    async def exportieren(
+        self, interaction: discord.Interaction[Any], charakter: str | None = None
+    ) -> None:
+        lang = await lang_for(interaction)
+        _, record = await self._editable(interaction, charakter)
+        text = sheet_to_text(load_sheet(record))
+        await send(
+            interaction,
+            t("w6cog.sheet.exported", lang, name=record.name),
+            file=_json_file(text, record.name),
+            ephemeral=True,
+        )
+
+    @exportieren.autocomplete("charakter")
+    async def export_characters(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await character_choices(interaction, current)
+
+    @charakter.command(
+        name=cmd("w6cog.cmd.char.list.name"), description=cmd("w6cog.cmd.char.list.desc")
+    )
+    async def liste(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        records = await self.bot.store.characters(campaign.id)
+        active = await self.bot.store.active_character(campaign.id, interaction.user.id)
+        gm = campaign.is_gm(interaction.user.id)
+        lines = []
+        for r in records:
+            if r.owner_id is None and not gm:
+                continue
+            owner = t("w6cog.sheet.npc", lang) if r.owner_id is None else f"<@{r.owner_id}>"
+            mark = " ★" if active is not None and active.id == r.id else ""
+            lines.append(f"#{r.id} **{r.name}** – {owner}{mark}")
+        text = "\n".join(lines) or t("w6cog.sheet.none", lang)
+        await send(interaction, text[:2000], ephemeral=True)
+
+    @charakter.command(
+        name=cmd("w6cog.cmd.char.delete.name"), description=cmd("w6cog.cmd.char.delete.desc")
+    )
+    @app_commands.rename(charakter=cmd("w6cog.opt.character.name"))
+    @app_commands.describe(charakter=cmd("w6cog.opt.character.desc"))
+    async def loeschen(self, interaction: discord.Interaction[Any], charakter: str) -> None:
+        lang = await lang_for(interaction)
+        campaign, record = await self._editable(interaction, charakter)
+        await self.bot.store.delete_character(record.id)
+        await log(interaction, campaign, "sheet", event="deleted", name=record.name)
+        await send(interaction, t("w6cog.sheet.deleted", lang, name=record.name), ephemeral=True)
+
+    @loeschen.autocomplete("charakter")
+    async def delete_characters(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await character_choices(interaction, current)
+
+    @charakter.command(
+        name=cmd("w6cog.cmd.char.check.name"), description=cmd("w6cog.cmd.char.check.desc")
+    )
+    @app_commands.rename(
+        eigenschaft=cmd("w6cog.opt.trait.name"),
+        fertigkeit=cmd("w6cog.opt.skill.name"),
+        erfolge=cmd("w6cog.opt.successes.name"),
+        malus=cmd("w6cog.opt.malus.name"),
+        schwierigkeit=cmd("w6cog.opt.difficulty.name"),
+    )
+    @app_commands.describe(
+        eigenschaft=cmd("w6cog.opt.trait.desc"),
+        fertigkeit=cmd("w6cog.opt.skill.desc"),
+        erfolge=cmd("w6cog.opt.successes.desc"),
+        malus=cmd("w6cog.opt.malus.desc"),
+        schwierigkeit=cmd("w6cog.opt.difficulty.desc"),
+    )
+    @app_commands.choices(
+        schwierigkeit=[
+            app_commands.Choice(name=cmd(f"w6cog.difficulty.{name}"), value=name)
+            for name in DIFFICULTIES
+        ]
+    )
+    async def probe(
+        self,
+        interaction: discord.Interaction[Any],
+        eigenschaft: str,
+        fertigkeit: str | None = None,
+        erfolge: app_commands.Range[int, 1, 30] = 2,
+        malus: app_commands.Range[int, 0, 60] = 0,
+        schwierigkeit: str | None = None,
+    ) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        record = await find_character(interaction, campaign, None)
+        result = roll_check(
+            load_sheet(record), eigenschaft, fertigkeit, erfolge, malus, schwierigkeit
+        )
+        label = eigenschaft + (f" + {fertigkeit}" if fertigkeit else "")
+        await log(
+            interaction, campaign, "check", name=record.name, what=label,
+            successes=result.successes, required=result.required,
+        )  # fmt: skip
+        await send(interaction, check_text(record.name, label, result, lang))
+
+    @probe.autocomplete("eigenschaft")
+    async def probe_traits(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._names(interaction, current, "eigenschaften")
+
+    @probe.autocomplete("fertigkeit")
+    async def probe_skills(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._names(interaction, current, "fertigkeiten")
+
+    async def _names(
+        self, interaction: discord.Interaction[Any], current: str, which: str
+    ) -> list[app_commands.Choice[str]]:
+        campaign = await self.bot.store.active_campaign(interaction.channel_id or 0)
+        if campaign is None:
+            return []
+        chosen = getattr(interaction.namespace, "charakter", None)
+        try:
+            sheet = load_sheet(await find_character(interaction, campaign, chosen))
+        except BadInput:
+            return []
+        pairs = sheet.eigenschaften + sheet.pm if which == "eigenschaften" else sheet.fertigkeiten
+        needle = current.casefold()
+        return [
+            app_commands.Choice(name=f"{name} ({value})"[:100], value=name[:100])
+            for name, value in pairs
+            if needle in name.casefold()
+        ][:AUTOCOMPLETE_LIMIT]
+
+    # -- /sl (GM tools) ----------------------------------------------------------------------
+
+    @sl.command(name=cmd("w6cog.cmd.gm.npc.name"), description=cmd("w6cog.cmd.gm.npc.desc"))
+    @app_commands.rename(werte=cmd("w6cog.opt.npc_text.name"))
+    @app_commands.describe(werte=cmd("w6cog.opt.npc_text.desc"))
+    async def npc(
+        self, interaction: discord.Interaction[Any], werte: app_commands.Range[str, 1, 300]
+    ) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        require_gm(campaign, interaction.user.id)
+        sheet = npc_from_text(werte)
+        record = await self._create(interaction, campaign, sheet, None)
+        await send(
+            interaction,
+            t("w6cog.sheet.npc_created", lang, name=sheet.name),
+            embed=sheet_embed(record, sheet, lang),
+            ephemeral=True,
+        )
+
+    async def _change_lp(
+        self,
+        interaction: discord.Interaction[Any],
+        charakter: str,
+        kind: str,
+        change: int,
+    ) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        require_gm(campaign, interaction.user.id)
+        record = await find_character(interaction, campaign, charakter)
+        sheet = load_sheet(record)
+        if kind == "rest":
+            change = sheet.rlp  # daily regeneration: RLP per day (Charakterdokument "RLP")
+        new_lp = min(sheet.lp_max, sheet.lp + change) if change > 0 else sheet.lp + change
+        new_lp = max(-999, new_lp)
+        updated = set_field(sheet, "lp", str(new_lp))
+        await self._save(interaction, campaign, record, updated)
+        await log(
+            interaction, campaign, kind, name=sheet.name, amount=abs(new_lp - sheet.lp),
+            lp=new_lp, lp_max=sheet.lp_max,
+        )  # fmt: skip
+        text = t(
+            f"w6cog.gm.{kind}", lang, name=sheet.name, amount=abs(new_lp - sheet.lp), lp=new_lp,
+            lp_max=sheet.lp_max,
+        )  # fmt: skip
+        if kind == "damage" and new_lp < sheet.rlp:
+            text += "\n" + t("w6cog.gm.kraft_check", lang, name=sheet.name)
+        await send(interaction, text)
+
+    @sl.command(name=cmd("w6cog.cmd.gm.damage.name"), description=cmd("w6cog.cmd.gm.damage.desc"))
+    @app_commands.rename(
+        charakter=cmd("w6cog.opt.character.name"), punkte=cmd("w6cog.opt.points.name")
+    )
+    @app_commands.describe(
+        charakter=cmd("w6cog.opt.character.desc"), punkte=cmd("w6cog.opt.points.desc")
+    )
+    async def schaden(
+        self,
+        interaction: discord.Interaction[Any],
+        charakter: str,
+        punkte: app_commands.Range[int, 1, 999],
+    ) -> None:
+        await self._change_lp(interaction, charakter, "damage", -punkte)
+
+    @sl.command(name=cmd("w6cog.cmd.gm.heal.name"), description=cmd("w6cog.cmd.gm.heal.desc"))
+    @app_commands.rename(
+        charakter=cmd("w6cog.opt.character.name"), punkte=cmd("w6cog.opt.points.name")
+    )
+    @app_commands.describe(
+        charakter=cmd("w6cog.opt.character.desc"), punkte=cmd("w6cog.opt.points.desc")
+    )
+    async def heilen(
+        self,
+        interaction: discord.Interaction[Any],
+        charakter: str,
+        punkte: app_commands.Range[int, 1, 999],
+    ) -> None:
+        await self._change_lp(interaction, charakter, "heal", punkte)
+
+    @sl.command(name=cmd("w6cog.cmd.gm.rest.name"), description=cmd("w6cog.cmd.gm.rest.desc"))
+    @app_commands.rename(charakter=cmd("w6cog.opt.character.name"))
+    @app_commands.describe(charakter=cmd("w6cog.opt.character.desc"))
+    async def rast(self, interaction: discord.Interaction[Any], charakter: str) -> None:
+        await self._change_lp(interaction, charakter, "rest", 0)
+
+    @sl.command(name=cmd("w6cog.cmd.gm.secret.name"), description=cmd("w6cog.cmd.gm.secret.desc"))
+    @app_commands.rename(
+        charakter=cmd("w6cog.opt.character.name"),
+        eigenschaft=cmd("w6cog.opt.trait.name"),
+        fertigkeit=cmd("w6cog.opt.skill.name"),
+        erfolge=cmd("w6cog.opt.successes.name"),
+        malus=cmd("w6cog.opt.malus.name"),
+    )
+    @app_commands.describe(
+        charakter=cmd("w6cog.opt.character.desc"),
+        eigenschaft=cmd("w6cog.opt.trait.desc"),
+        fertigkeit=cmd("w6cog.opt.skill.desc"),
+        erfolge=cmd("w6cog.opt.successes.desc"),
+        malus=cmd("w6cog.opt.malus.desc"),
+    )
+    async def geheim(
+        self,
+        interaction: discord.Interaction[Any],
+        charakter: str,
+        eigenschaft: str,
+        fertigkeit: str | None = None,
+        erfolge: app_commands.Range[int, 1, 30] = 2,
+        malus: app_commands.Range[int, 0, 60] = 0,
+    ) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        require_gm(campaign, interaction.user.id)
+        record = await find_character(interaction, campaign, charakter)
+        result = roll_check(load_sheet(record), eigenschaft, fertigkeit, erfolge, malus, None)
+        label = eigenschaft + (f" + {fertigkeit}" if fertigkeit else "")
+        await log(
+            interaction, campaign, "secret_check", name=record.name, what=label,
+            successes=result.successes, required=result.required,
+        )  # fmt: skip
+        await send(interaction, check_text(record.name, label, result, lang), ephemeral=True)
+
+    @schaden.autocomplete("charakter")
+    @heilen.autocomplete("charakter")
+    @rast.autocomplete("charakter")
+    @geheim.autocomplete("charakter")
+    async def gm_characters(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await character_choices(interaction, current)
+
+    @geheim.autocomplete("eigenschaft")
+    async def geheim_traits(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._names(interaction, current, "eigenschaften")
+
+
+async def setup(bot: SpielleiterBot) -> None:
+    await bot.add_cog(W6Sheets(bot))

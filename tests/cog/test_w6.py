@@ -1,0 +1,271 @@
+"""``/kampagne``, ``/charakter`` and ``/sl`` through the real bot and the fake Discord:
+permissions, the guided creation, field edits, sheet image, export/import round trip, log."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.fake_discord import FakeDiscord, stable_user_id
+from bot.i18n import t
+from engines.w6.sheet_io import sheet_from_json, sheet_to_json
+from tests.harness import assert_ephemeral, assert_png_attachment, assert_public, embed_text
+
+GM, ALICE, BOB = "gm", "alice", "bob"
+
+
+def thoin_json() -> dict[str, Any]:
+    return {
+        "schema": "w6.sheet",
+        "version": 1,
+        "name": "Thoin",
+        "rasse": "Zwerg",
+        "pm": {"K": 4, "G": 3, "M": 3, "B": 3},
+        "eigenschaften": {"Geschick": 3, "Intuition": 2, "Kraft": 5},
+        "fertigkeiten": {"Spaltwaffen": 2},
+        "lp": 30,
+        "lp_max": 30,
+        "rlp": 5,
+        "kw": 12,
+        "reflex": 4,
+        "ab": 6,
+        "handlungen": [4, 6, 9],
+        "waffen": [
+            {"name": "Axt", "fertigkeit": "Spaltwaffen", "schaden": "1-2", "zusatz": "K", "cap": 3}
+        ],
+    }
+
+
+async def start_campaign(fake: FakeDiscord, locale: str = "de") -> None:
+    reply = await (
+        await fake.slash("kampagne start", {"name": "Die Mine"}, user=GM, locale=locale)
+    ).callback()
+    assert_public(reply)
+
+
+async def import_sheet(
+    fake: FakeDiscord, user: str, data: dict[str, Any], npc: bool = False
+) -> Any:
+    body = json.dumps(data).encode()
+    options: dict[str, Any] = {"datei": ("thoin.json", body)}
+    if npc:
+        options["nsc"] = True
+    return await (await fake.slash("charakter import", options, user=user)).callback()
+
+
+async def test_campaign_start_info_and_second_start_refused(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    again = await (await fake.slash("kampagne start", {"name": "X"}, user=ALICE)).callback()
+    assert_ephemeral(again)
+    assert again.content == t("w6cog.error.campaign_exists", "de")
+    info = await (await fake.slash("kampagne info", user=ALICE)).callback()
+    assert info.embeds[0]["title"] == "Die Mine"
+    assert f"<@{stable_user_id(GM)}>" in embed_text(info)
+    assert t("w6cog.rule.schwere_treffer", "de") in embed_text(info)
+
+
+async def test_commands_without_campaign_say_so_in_english(fake: FakeDiscord, bot: Any) -> None:
+    reply = await (await fake.slash("charakter liste", user=ALICE, locale="en-US")).callback()
+    assert_ephemeral(reply)
+    assert reply.content == t("w6cog.error.no_campaign", "en")
+
+
+async def test_only_the_gm_changes_settings(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    refused = await (
+        await fake.slash("kampagne regel", {"regel": "schwere_treffer", "an": True}, user=ALICE)
+    ).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("w6cog.error.gm_only", "de")
+    done = await (
+        await fake.slash("kampagne regel", {"regel": "schwere_treffer", "an": True}, user=GM)
+    ).callback()
+    assert done.content == t(
+        "w6cog.campaign.rule_set", "de", rule=t("w6cog.rule.schwere_treffer", "de"), state="an"
+    )
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    assert campaign.settings["regeln"] == {"schwere_treffer": True}
+
+
+async def test_co_gm_may_change_settings_after_being_added(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    await (await fake.slash("kampagne co-sl", {"nutzer": BOB}, user=GM)).callback()
+    done = await (
+        await fake.slash("kampagne regel", {"regel": "kaufen", "an": True}, user=BOB)
+    ).callback()
+    assert_public(done)
+    handover = await (
+        await fake.slash("kampagne übergeben", {"nutzer": ALICE}, user=BOB)
+    ).callback()
+    assert handover.content == t("w6cog.error.main_gm_only", "de")
+
+
+async def test_guided_creation_by_modal_then_field_edit(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    opened = await fake.slash("charakter neu", user=ALICE)
+    modal = await opened.modal()
+    assert modal["title"] == t("w6cog.modal.title", "de")
+    submitted = await fake.submit_modal(
+        opened, {"name": "Alrik", "rasse": "Mensch", "pm": "3 2 4 3", "werte": "20 8 4 5"}
+    )
+    created = await submitted.callback()
+    assert_public(created)
+    assert created.embeds[0]["title"] == "Alrik"
+    edit = await (
+        await fake.slash(
+            "charakter feld", {"feld": "eigenschaften.Geschick", "wert": "4"}, user=ALICE
+        )
+    ).callback()
+    assert edit.content == t(
+        "w6cog.sheet.field_set", "de", name="Alrik", field="eigenschaften.Geschick", value="4"
+    )
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    record = await bot.store.active_character(campaign.id, stable_user_id(ALICE))
+    sheet = sheet_from_json(record.sheet)
+    assert sheet.eigenschaft("Geschick") == 4 and sheet.lp == 20 and sheet.pm_value("M") == 4
+
+
+async def test_invalid_value_is_a_friendly_ephemeral_and_changes_nothing(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    bad = await (
+        await fake.slash("charakter feld", {"feld": "kw", "wert": "viel"}, user=ALICE)
+    ).callback()
+    assert_ephemeral(bad)
+    assert bad.content == t("w6.sheet.not_integer", "de", field="kw", value="viel")
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    record = (await bot.store.characters(campaign.id))[0]
+    assert record.revision == 0
+
+
+async def test_field_autocomplete_offers_the_sheet_paths(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    choices = await fake.autocomplete("charakter feld", {"feld": "eigensch"}, user=ALICE)
+    values = [c["value"] for c in choices]
+    assert "eigenschaften.Geschick" in values and "eigenschaften.Kraft" in values
+
+
+async def test_player_cannot_edit_another_players_sheet(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    refused = await (
+        await fake.slash(
+            "charakter feld", {"feld": "lp", "wert": "1", "charakter": "Thoin"}, user=BOB
+        )
+    ).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("w6cog.error.not_your_sheet", "de")
+    by_gm = await (
+        await fake.slash(
+            "charakter feld", {"feld": "lp", "wert": "25", "charakter": "Thoin"}, user=GM
+        )
+    ).callback()
+    assert "`lp` = 25" in (by_gm.content or "")
+
+
+async def test_only_the_gm_runs_npcs(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    refused = await (
+        await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5"}, user=ALICE)
+    ).callback()
+    assert refused.content == t("w6cog.error.gm_only", "de")
+    made = await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5"}, user=GM)).callback()
+    assert_ephemeral(made)
+    assert made.content == t("w6cog.sheet.npc_created", "de", name="Ork")
+    edit = await (
+        await fake.slash(
+            "charakter feld", {"feld": "lp", "wert": "3", "charakter": "Ork"}, user=ALICE
+        )
+    ).callback()
+    assert edit.content == t("w6cog.error.npc_gm_only", "de")
+    npc_import = await import_sheet(fake, ALICE, thoin_json(), npc=True)
+    assert npc_import.content == t("w6cog.error.gm_only", "de")
+
+
+async def test_sheet_image_is_a_real_png(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    ex = await fake.slash("charakter zeigen", user=ALICE, locale="en-US")
+    message = await ex.message()
+    image = assert_png_attachment(message, "charakter.png")
+    assert image.width == 960
+    assert message.embeds[0]["title"] == "Thoin"
+    assert t("w6cog.sheet.derived", "en") in embed_text(message)
+
+
+async def test_damage_heal_rest_and_secret_check_are_logged(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    hit = await (
+        await fake.slash("sl schaden", {"charakter": "Thoin", "punkte": 28}, user=GM)
+    ).callback()
+    assert hit.content.startswith(
+        t("w6cog.gm.damage", "de", name="Thoin", amount=28, lp=2, lp_max=30)
+    )
+    assert t("w6cog.gm.kraft_check", "de", name="Thoin") in hit.content
+    rest = await (await fake.slash("sl rast", {"charakter": "Thoin"}, user=GM)).callback()
+    assert rest.content == t("w6cog.gm.rest", "de", name="Thoin", amount=5, lp=7, lp_max=30)
+    heal = await (
+        await fake.slash("sl heilen", {"charakter": "Thoin", "punkte": 99}, user=GM)
+    ).callback()
+    assert heal.content == t("w6cog.gm.heal", "de", name="Thoin", amount=23, lp=30, lp_max=30)
+    secret = await (
+        await fake.slash(
+            "sl geheimprobe", {"charakter": "Thoin", "eigenschaft": "Geschick"}, user=GM
+        )
+    ).callback()
+    assert_ephemeral(secret)
+    player_log = await (await fake.slash("kampagne log", user=ALICE)).callback()
+    gm_log = await (await fake.slash("kampagne log", user=GM)).callback()
+    assert "verliert 28 LP" in embed_text(player_log)
+    assert "geheime Probe" not in embed_text(player_log)
+    assert "geheime Probe" in embed_text(gm_log)
+
+
+async def test_export_import_round_trip(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5 gs=2"}, user=GM)).callback()
+    await (
+        await fake.slash("kampagne regel", {"regel": "stabilitaet", "an": True}, user=GM)
+    ).callback()
+    refused = await (await fake.slash("kampagne export", user=ALICE)).callback()
+    assert refused.content == t("w6cog.error.gm_only", "de")
+    exported = await (await fake.slash("kampagne export", user=GM)).callback()
+    assert_ephemeral(exported)
+    (file,) = exported.files
+    data = json.loads(file.data)
+    assert data["schema"] == "spielleiter.w6.kampagne"
+    assert [c["sheet"]["name"] for c in data["characters"]] == ["Thoin"]
+    assert [c["sheet"]["name"] for c in data["npcs"]] == ["Ork"]
+    assert data["settings"]["regeln"]["stabilitaet"] is True
+    assert any(e["kind"] == "sheet" for e in data["log"])
+
+    other = fake.channel("spieltisch")
+    imported = await (
+        await fake.slash(
+            "kampagne import", {"datei": ("kampagne.json", file.data)}, user=BOB, channel=other
+        )
+    ).callback()
+    assert imported.content == t("w6cog.campaign.imported", "de", name="Die Mine", count=2)
+    copy = await bot.store.active_campaign(other.id)
+    assert copy.gm_id == stable_user_id(BOB)
+    assert copy.settings == data["settings"]
+    records = await bot.store.characters(copy.id)
+    by_name = {r.name: r for r in records}
+    assert by_name["Thoin"].owner_id == stable_user_id(ALICE)
+    assert by_name["Ork"].owner_id is None
+    original = sheet_to_json(sheet_from_json(thoin_json()))
+    assert by_name["Thoin"].sheet == original
+
+
+async def test_import_of_a_broken_file_is_refused(fake: FakeDiscord, bot: Any) -> None:
+    reply = await (
+        await fake.slash("kampagne import", {"datei": ("x.json", b"{kaputt")}, user=GM)
+    ).callback()
+    assert_ephemeral(reply)
+    assert reply.content == t("w6cog.import.not_json", "de")
+    assert await bot.store.active_campaign(fake.channel().id) is None
