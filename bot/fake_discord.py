@@ -605,7 +605,7 @@ class FakeDiscord:
         self.host = host
         self.port = port
         self.requests: list[RecordedRequest] = []
-        self.unhandled: list[RecordedRequest] = []
+        self.unhandled: list[RecordedRequest] = []  # requests no route of the fake knows
         self.messages: dict[int, StoredMessage] = {}
         self.exchanges: dict[str, Exchange] = {}  # by token
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # None = global
@@ -613,6 +613,7 @@ class FakeDiscord:
         self.identifies: list[dict[str, Any]] = []
         self.resumes: list[dict[str, Any]] = []
         self.errors: list[BaseException] = []
+        self.errors_raised = False  # a wait already failed because of them
         self.users: dict[int, FakeUser] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # by user id
         self._ids = itertools.count(1)
@@ -680,7 +681,9 @@ class FakeDiscord:
         self._touch()
 
     def raise_reported_errors(self) -> None:
+        """Raise :class:`BotFailed` for the first reported error, if any."""
         if self.errors:
+            self.errors_raised = True
             first = self.errors[0]
             raise BotFailed(f"the bot reported {len(self.errors)} error(s): {first!r}") from first
 
@@ -938,8 +941,6 @@ class FakeDiscord:
         finally:
             self._touch()
         rec.status = response.status
-        if response.status == 404 and rec.exchange is None:
-            self.unhandled.append(rec)
         return response
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[UploadedFile]]:
@@ -1007,6 +1008,7 @@ class FakeDiscord:
             if rec.method == method and (m := re.fullmatch(pattern, rec.path)):
                 result: web.Response = await getattr(self, handler)(rec, **m.groupdict())
                 return result
+        self.unhandled.append(rec)
         return self._error(404, 0, f"fake Discord has no route {rec.method} {rec.path}")
 
     @staticmethod
@@ -1151,29 +1153,36 @@ class FakeDiscord:
                 new.append(existing[ident])
         return new
 
-    def _message_or_404(self, mid: str) -> StoredMessage | web.Response:
+    def _message_or_404(
+        self, mid: str, *, via_channel: bool = False
+    ) -> StoredMessage | web.Response:
+        """The stored message; through the channel routes an ephemeral one does not exist."""
         msg = self.messages.get(int(mid))
-        if msg is None or msg.deleted:
+        if msg is None or msg.deleted or (via_channel and msg.ephemeral):
             return self._error(404, 10008, "Unknown Message")
         return msg
 
     async def _post_message(self, rec: RecordedRequest, cid: str) -> web.Response:
+        try:
+            self.channel(int(cid))
+        except LookupError:
+            return self._error(404, 10003, "Unknown Channel")
         msg = self._new_message(int(cid), rec.json, rec.files)
         return self._json(msg.payload(self.api_base))
 
     async def _get_message(self, rec: RecordedRequest, cid: str, mid: str) -> web.Response:
-        msg = self._message_or_404(mid)
+        msg = self._message_or_404(mid, via_channel=True)
         return msg if isinstance(msg, web.Response) else self._json(msg.payload(self.api_base))
 
     async def _patch_message(self, rec: RecordedRequest, cid: str, mid: str) -> web.Response:
-        msg = self._message_or_404(mid)
+        msg = self._message_or_404(mid, via_channel=True)
         if isinstance(msg, web.Response):
             return msg
         self._apply_body(msg, rec.json or {}, rec.files, edit=True)
         return self._json(msg.payload(self.api_base))
 
     async def _delete_message(self, rec: RecordedRequest, cid: str, mid: str) -> web.Response:
-        msg = self._message_or_404(mid)
+        msg = self._message_or_404(mid, via_channel=True)
         if isinstance(msg, web.Response):
             return msg
         msg.deleted = True
