@@ -45,8 +45,9 @@ async def run() -> list[Figure]:
                 assert bot.is_ready()
                 await fake.wait_for_sync()
                 cases: list[tuple[str, dict[str, Any]]] = [("hilfe", {})]
-                if (Path(__file__).parents[1] / "cogs" / "dice.py").exists():
-                    first = fake.command("roll")["options"][0]["name"]  # the dice expression
+                synced = {c["name"]: c for c in fake.commands.get(None, [])}
+                if "roll" in synced:  # once cogs/dice.py is loaded
+                    first = synced["roll"]["options"][0]["name"]  # the dice expression
                     cases.append(("roll", {first: "3W6+2"}))
                 for name, options in cases:
                     samples = await _time_command(fake, name, options, RUNS)
