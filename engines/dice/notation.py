@@ -451,18 +451,21 @@ def _group(node: Any, counted: bool, success: tuple[str, int] | None) -> DiceGro
 
 
 def _die(die: Any, sides: int, percentile: bool, success: tuple[str, int] | None) -> DieResult:
-    last = die.values[-1]
+    literals = die.values
+    last = literals[-1]
     natural = int(last.values[0])
-    value = int(last.number)
+    value = int(last.values[-1])
+    kept = bool(die.kept)
+    single = len(literals) == 1  # no reroll: the common case, kept cheap for 1000-die rolls
     return DieResult(
         value=value,
         natural=natural,
-        rerolled=tuple(int(v.values[0]) for v in die.values[:-1]),
-        kept=bool(die.kept),
-        exploded=any(bool(v.exploded) for v in die.values),
+        rerolled=() if single else tuple(int(v.values[0]) for v in literals[:-1]),
+        kept=kept,
+        exploded=bool(last.exploded) if single else any(v.exploded for v in literals),
         crit=not percentile and natural == sides,
         fumble=not percentile and natural == 1,
-        success=(bool(die.kept) and _is_success(success, value)) if success else None,
+        success=(kept and _is_success(success, value)) if success else None,
     )
 
 
@@ -476,7 +479,7 @@ def _ops(operations: Any) -> str:
 def _breakdown(expr: Any, success: tuple[str, int] | None, total: int) -> tuple[str, int]:
     """d20-style Markdown, showing fewer dice per group until it fits ``BREAKDOWN_LIMIT``."""
     suffix = f" = `{total}` ✓" if success else f" = `{total}`"
-    budget: int | None = None
+    budget = BREAKDOWN_LIMIT // 3  # a die takes at least 3 characters ("1, "): no more can fit
     while True:
         writer = _MarkdownWriter(success, budget)
         text = writer.write(expr.roll) + suffix
@@ -495,12 +498,21 @@ def _escape_markdown(text: str) -> str:
 class _MarkdownWriter:
     """Mirrors d20's MarkdownStringifier, with success marking and a budget of dice shown."""
 
-    def __init__(self, success: tuple[str, int] | None, budget: int | None) -> None:
+    def __init__(self, success: tuple[str, int] | None, budget: int) -> None:
         self.success = success
         self.budget = budget
         self.hidden = 0
         self.shown = 0
         self.in_dropped = False
+        self._handlers: dict[type, Callable[[Any], str]] = {
+            d20_expression.Dice: self._dice,
+            d20_expression.Die: self._die,
+            d20_expression.Set: self._set,
+            d20_expression.Parenthetical: self._parenthetical,
+            d20_expression.BinOp: self._binop,
+            d20_expression.UnOp: self._unop,
+            d20_expression.Literal: self._literal,
+        }
 
     def write(self, node: Any) -> str:
         if not node.kept and not self.in_dropped:
@@ -517,30 +529,28 @@ class _MarkdownWriter:
         return inside
 
     def _node(self, node: Any) -> str:
-        if isinstance(node, d20_expression.Dice):
-            return self._dice(node)
-        if isinstance(node, d20_expression.Die):
-            return self._die(node)
-        if isinstance(node, d20_expression.Set):
-            inner = ", ".join(self.write(v) for v in node.values)
-            comma = "," if len(node.values) == 1 else ""
-            return f"({inner}{comma}){_ops(node.operations)}"
-        if isinstance(node, d20_expression.Parenthetical):
-            return f"({self.write(node.value)}){_ops(node.operations)}"
-        if isinstance(node, d20_expression.BinOp):
-            return f"{self.write(node.left)} {node.op} {self.write(node.right)}"
-        if isinstance(node, d20_expression.UnOp):
-            return f"{node.op}{self.write(node.value)}"
-        if isinstance(node, d20_expression.Literal):
-            return self._literal(node)
-        return str(node)
+        handler = self._handlers.get(type(node))
+        return handler(node) if handler else str(node)
+
+    def _set(self, node: Any) -> str:
+        inner = ", ".join(self.write(v) for v in node.values)
+        comma = "," if len(node.values) == 1 else ""
+        return f"({inner}{comma}){_ops(node.operations)}"
+
+    def _parenthetical(self, node: Any) -> str:
+        return f"({self.write(node.value)}){_ops(node.operations)}"
+
+    def _binop(self, node: Any) -> str:
+        return f"{self.write(node.left)} {node.op} {self.write(node.right)}"
+
+    def _unop(self, node: Any) -> str:
+        return f"{node.op}{self.write(node.value)}"
 
     def _dice(self, node: Any) -> str:
         values = list(node.values)
-        shown = values if self.budget is None else values[: max(0, self.budget)]
+        shown = values[: max(0, self.budget)]
         self.shown += len(shown)
-        if self.budget is not None:
-            self.budget -= len(shown)
+        self.budget -= len(shown)
         faces = [self.write(die) for die in shown]
         if len(shown) < len(values):
             self.hidden += len(values) - len(shown)
@@ -548,6 +558,11 @@ class _MarkdownWriter:
         return f"{node.num}d{node.size}{_ops(node.operations)} ({', '.join(faces)})"
 
     def _die(self, die: Any) -> str:
+        if len(die.values) == 1:  # fast path: one plain roll (most dice)
+            literal = die.values[0]
+            if literal.kept and len(literal.values) == 1 and not literal.exploded:
+                text = str(literal.values[0])
+                return f"**{text}**" if self._bold(die, literal) else text
         parts = []
         for literal in die.values:
             inside = self.write(literal)
