@@ -92,7 +92,15 @@ def apply(state: CombatState, action: CombatAction, actor: int) -> tuple[CombatS
 
 
 def _check_permission(state: CombatState, action: CombatAction, actor: int) -> None:
-    if action.verb == "beitritt" or actor == state.gm:
+    if actor == state.gm:
+        return
+    if action.verb == "beitritt":
+        try:
+            owner = json.loads(action.payload).get("owner")
+        except (ValueError, AttributeError):
+            raise BadInput("w6.action.bad_notation", text=action.payload) from None
+        if owner != actor:
+            raise IllegalAction("w6.combat.not_your_fighter", fighter="")
         return
     if action.verb in GM_VERBS:
         raise IllegalAction("w6.combat.gm_only", verb=action.verb)
