@@ -30,6 +30,7 @@ import contextlib
 import datetime as dt
 import itertools
 import json
+import mimetypes
 import re
 import secrets
 import zlib
@@ -1480,7 +1481,8 @@ class FakeDiscord:
             return str(role_id)
         if kind == OPT_ATTACHMENT:
             filename, data = value if isinstance(value, tuple) else ("upload.bin", bytes(value))
-            att = StoredAttachment(self.snowflake(), filename, "application/octet-stream", data)
+            kind = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+            att = StoredAttachment(self.snowflake(), filename, kind, data)
             holder = StoredMessage(self.snowflake(), channel.id, channel.guild_id, self.user())
             holder.attachments.append(att)
             holder.deleted = True

@@ -144,6 +144,20 @@ class TinyBot(discord.Client):
         async def kaputt(interaction: discord.Interaction) -> None:
             raise RuntimeError("absichtlich")
 
+        @tree.command(name="anhang", description="liest eine Datei")
+        async def anhang(interaction: discord.Interaction, datei: discord.Attachment) -> None:
+            data = await datei.read()
+            await interaction.response.send_message(
+                f"{datei.filename} {len(data)} {datei.content_type}"
+            )
+
+        @tree.command(name="ansage", description="sagt etwas im Kanal und privat")
+        async def ansage(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("ok", ephemeral=True)
+            assert isinstance(interaction.channel, discord.TextChannel)
+            await interaction.channel.send("Ansage!")
+            await interaction.user.send("Nur für dich")
+
         gruppe = app_commands.Group(name="gruppe", description="Gruppe")
         unter = app_commands.Group(name="unter", description="Untergruppe", parent=gruppe)
 
@@ -358,3 +372,29 @@ async def test_reconnect_resumes_the_session(fake: FakeDiscord, tiny: TinyBot) -
     await fake.wait_until_ready()
     ex = await fake.slash("echo", {"text": "wieder da"})
     assert (await ex.callback()).content == "wieder da"
+
+
+async def test_attachment_option_is_downloadable(fake: FakeDiscord, tiny: TinyBot) -> None:
+    ex = await fake.slash("anhang", {"datei": ("bogen.json", b'{"name": "Thoin"}')})
+    assert (await ex.callback()).content == "bogen.json 17 application/json"
+
+
+async def test_channel_and_dm_messages_outside_the_interaction(
+    fake: FakeDiscord, tiny: TinyBot
+) -> None:
+    ex = await fake.slash("ansage", user="alice", channel="spieltisch")
+    await ex.callback()
+    posted = await fake.wait_for_message(lambda m: m.content == "Ansage!", channel="spieltisch")
+    assert posted.webhook_id is None and not posted.ephemeral
+    dm = await fake.wait_for_message(lambda m: m.content == "Nur für dich")
+    assert dm.channel_id == fake.dm_channel("alice").id
+    assert fake.dm_messages("alice") == [dm]
+    # An ephemeral interaction message does not exist for the channel routes.
+    ephemeral = await ex.message()
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(
+            f"{fake.api_base}/channels/{ephemeral.channel_id}/messages/{ephemeral.id}"
+        ) as r,
+    ):
+        assert r.status == 404
