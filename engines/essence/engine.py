@@ -114,7 +114,7 @@ class EssenceEngine:
     def state_from_json(self, data: JsonDict) -> Position:
         """Raises BadInput for another schema version or a malformed position."""
         if data.get("schema") != SCHEMA:
-            raise BadInput("error.schema", found=data.get("schema"), expected=SCHEMA)
+            raise BadInput("essence.error.bad_schema", found=data.get("schema"), expected=SCHEMA)
         pos = from_fen(str(data.get("position", "")))
         last = []
         for name in data.get("last", []):

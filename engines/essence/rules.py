@@ -42,6 +42,8 @@ from engines.essence.board import (
 )
 
 Step = tuple[int, int, int, int, int, int]
+# Codes of motes below strength 6, per owner (for "skip growth when all own motes are 6").
+_GROWABLE = (frozenset(range(2, 12)), frozenset(range(-11, -1)))
 EventList = list[tuple[str, dict[str, Any]]]
 
 
@@ -212,6 +214,7 @@ class _Board:
         self.events = events
         self.actor = pos.side
         self.captured = False
+        self.removed = False
 
     def name(self, square: int) -> str:
         return square_name(square, self.size)
@@ -248,6 +251,7 @@ class _Board:
             strength=self.strength(square),
         )
         self.cells[square] = 0
+        self.removed = True
         if owner != self.actor:
             self.captured = True
 
@@ -359,8 +363,8 @@ def _play_destab(
 def _advance(pos: Position, board: _Board, void: int, kind: str, last: tuple[int, ...]) -> Position:
     cells = tuple(board.cells)
     quiet = 0 if board.captured else pos.quiet
-    has_a = any(c > 0 for c in cells)
-    has_b = any(c < 0 for c in cells)
+    has_a = not board.removed or max(cells) > 0
+    has_b = not board.removed or min(cells) < 0
     if not (has_a and has_b):
         winner = 0 if has_a else 1
         board.emit("game_won", player=winner, reason="eliminated")
@@ -394,8 +398,7 @@ def _next_turn(
         return Position(pos.size, cells, void, -1, "end", "", pos.turn, pos.variants, quiet, last)
     turn = pos.turn + 1
     side = 1 - pos.side
-    sign = 1 if side == 0 else -1
-    can_grow = turn > 2 and any(0 < c * sign < 12 for c in cells)
+    can_grow = turn > 2 and not _GROWABLE[side].isdisjoint(cells)
     phase = "g" if can_grow else "a1"
     board.emit("turn_started", player=side, turn=turn, growth=can_grow)
     return Position(pos.size, cells, void, side, phase, "", turn, pos.variants, quiet, last)

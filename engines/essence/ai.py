@@ -1,0 +1,166 @@
+"""Computer players for Essence of the Arcane. Pure and deterministic given the seed.
+
+``choose_step(state, level, rng_seed) -> Action`` returns the next step for the side to act:
+
+- ``easy``: a uniformly random legal step.
+- ``normal``: greedy, one step at a time: the step whose result scores best on the static
+  evaluation (ties broken by the seed).
+- ``hard``: plans the whole rest of the turn. Every distinct end of turn is scored by the static
+  evaluation; the best ``REPLY_CANDIDATES`` are then checked against every opponent reply
+  (their best growth, then every first and second action, at most ``REPLY_BUDGET`` positions
+  each) and the plan with the best worst case is played. The budget is counted in positions,
+  not seconds, so a choice reproduces on any machine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from engines.core.errors import BadInput, IllegalAction
+from engines.essence.actions import Action
+from engines.essence.board import Position
+from engines.essence.resolve import step_actions
+from engines.essence.rules import Step, geometry_of, legal_steps, play
+
+LEVELS = ("easy", "normal", "hard")
+WIN = 1_000_000.0
+BEAM = 30
+REPLY_CANDIDATES = 5
+REPLY_BUDGET = 3000
+MOTE_VALUE = 30.0
+STRENGTH_VALUE = 10.0
+
+
+def choose_step(state: Position, level: str, rng_seed: int) -> Action:
+    """The step ``level`` plays now. Raises BadInput for an unknown level and IllegalAction
+    when the game is over."""
+    if level not in LEVELS:
+        raise BadInput("essence.error.bad_level", level=level)
+    pairs = step_actions(state)
+    if not pairs:
+        raise IllegalAction("essence.error.game_over")
+    rng = random.Random(rng_seed)
+    if level == "easy":
+        return rng.choice(pairs)[0]
+    chooser = _greedy_step if level == "normal" else _planned_step
+    step = chooser(state, rng)
+    return next(action for action, candidate in pairs if candidate == step)
+
+
+def _value(strength: int) -> float:
+    return MOTE_VALUE + STRENGTH_VALUE * strength
+
+
+def evaluate(pos: Position, player: int) -> float:
+    """Static score of ``pos`` for ``player`` (higher is better): mote values, plus what the
+    side to act threatens next (a mote beside the void, an enemy it can destabilize away)."""
+    if pos.phase == "end":
+        if pos.side < 0:
+            return 0.0
+        return WIN - pos.turn if pos.side == player else -WIN + pos.turn
+    cells = pos.cells
+    neighbours = geometry_of(pos).neighbours
+    beside_void = neighbours[pos.void]
+    mover_positive = pos.side == 0
+    material = 0.0
+    threat_by_mover = 0.0
+    threat_on_mover = 0.0
+    for square, code in enumerate(cells):
+        if not code:
+            continue
+        positive = code > 0
+        strength = (code if positive else -code) >> 1
+        value = MOTE_VALUE + STRENGTH_VALUE * strength
+        material += value if positive else -value
+        if positive != mover_positive:
+            # the side to act may shift the void onto it or destabilize it
+            if square in beside_void and value > threat_by_mover:
+                threat_by_mover = value
+            for other in neighbours[square]:
+                near = cells[other]
+                if near and (near > 0) == mover_positive:
+                    near_strength = (near if near > 0 else -near) >> 1
+                    if near_strength + 1 >= strength and 0.5 * value > threat_by_mover:
+                        threat_by_mover = 0.5 * value
+        else:
+            if square in beside_void and 0.3 * value > threat_on_mover:
+                threat_on_mover = 0.3 * value
+            for other in neighbours[square]:
+                near = cells[other]
+                if near and (near > 0) != mover_positive:
+                    near_strength = (near if near > 0 else -near) >> 1
+                    if near_strength >= strength and 0.2 * value > threat_on_mover:
+                        threat_on_mover = 0.2 * value
+    swing = threat_by_mover - threat_on_mover
+    score = material if player == 0 else -material
+    return score + swing if pos.side == player else score - swing
+
+
+def _greedy_step(state: Position, rng: random.Random) -> Step:
+    steps = legal_steps(state)
+    rng.shuffle(steps)
+    return max(steps, key=lambda step: evaluate(play(state, step), state.side))
+
+
+def _planned_step(state: Position, rng: random.Random) -> Step:
+    player = state.side
+    ends = list(_turn_ends(state, rng).values())
+    rng.shuffle(ends)
+    scored = sorted(ends, key=lambda end: evaluate(end[1], player), reverse=True)
+    best_step, best_pos = scored[0]
+    if best_pos.phase == "end":
+        return best_step
+    best_score = -2 * WIN
+    for step, pos in scored[:REPLY_CANDIDATES]:
+        worst = _worst_reply(pos, player, best_score)
+        if worst > best_score:
+            best_score, best_step = worst, step
+    return best_step
+
+
+def _turn_ends(
+    state: Position, rng: random.Random
+) -> dict[tuple[object, ...], tuple[Step, Position]]:
+    """Distinct positions where the current turn is over, with the first step to each. Each
+    layer (after growth, after the first action) keeps only its ``BEAM`` best positions."""
+    ends: dict[tuple[object, ...], tuple[Step, Position]] = {}
+    layer: list[tuple[Position, Step | None]] = [(state, None)]
+    while layer:
+        following: dict[tuple[object, ...], tuple[Position, Step | None]] = {}
+        for pos, first in layer:
+            for step in legal_steps(pos):
+                nxt = play(pos, step)
+                origin = first or step
+                if nxt.phase == "end" or nxt.turn != state.turn:
+                    ends.setdefault(nxt.key, (origin, nxt))
+                else:
+                    following.setdefault(nxt.key, (nxt, origin))
+        layer = list(following.values())
+        if len(layer) > BEAM:
+            rng.shuffle(layer)
+            layer.sort(key=lambda item: evaluate(item[0], state.side), reverse=True)
+            layer = layer[:BEAM]
+    return ends
+
+
+def _worst_reply(pos: Position, player: int, cutoff: float) -> float:
+    """The lowest score the opponent's next turn can leave ``player`` with (pruned once it
+    falls to ``cutoff``; at most ``REPLY_BUDGET`` positions looked at)."""
+    score: Callable[[Position], float] = lambda p: evaluate(p, player)  # noqa: E731
+    if pos.phase == "g":
+        pos = min((play(pos, s) for s in legal_steps(pos)), key=score)
+    worst = 2 * WIN
+    budget = REPLY_BUDGET
+    for first in legal_steps(pos):
+        middle = play(pos, first)
+        budget -= 1
+        seconds = legal_steps(middle) if middle.phase == "a2" else []
+        for second in seconds:
+            worst = min(worst, score(play(middle, second)))
+            budget -= 1
+        if not seconds:
+            worst = min(worst, score(middle))
+        if worst <= cutoff or budget <= 0:
+            break
+    return worst
