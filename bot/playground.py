@@ -25,7 +25,8 @@ import contextlib
 import logging
 import re
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -86,7 +87,11 @@ def main(
         user=args.user,
         locale=args.lang,
     )
-    return asyncio.run(session.run())
+    try:
+        return asyncio.run(session.run())
+    except KeyboardInterrupt:
+        print(file=session.stdout)
+        return 0
 
 
 class Playground:
@@ -173,10 +178,10 @@ class Playground:
             with contextlib.suppress(ImportError):
                 import readline  # noqa: F401  (line editing and history for input())
             try:
-                return await asyncio.to_thread(input, prompt)
+                return await _in_daemon_thread(lambda: input(prompt))
             except EOFError:
                 return None
-        line = await asyncio.to_thread(self.stdin.readline)
+        line = await _in_daemon_thread(self.stdin.readline)
         return line.rstrip("\n") if line else None
 
     async def _loop(self) -> None:
@@ -340,6 +345,31 @@ class Playground:
         path = self.out_dir / f"{self.saved:03d}-{filename}"
         path.write_bytes(data)
         return path
+
+
+async def _in_daemon_thread(read: Callable[[], str]) -> str:
+    """Run a blocking read in a daemon thread, so Ctrl-C never waits for an Enter key."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[str] = loop.create_future()
+
+    def deliver(result: str | None, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result or "")
+
+    def work() -> None:
+        try:
+            result = read()
+        except BaseException as error:  # EOFError, and whatever stdin raises
+            loop.call_soon_threadsafe(deliver, None, error)
+        else:
+            loop.call_soon_threadsafe(deliver, result, None)
+
+    threading.Thread(target=work, name="playground-input", daemon=True).start()
+    return await future
 
 
 def render_embed(embed: dict[str, Any]) -> str:
