@@ -21,7 +21,7 @@ from bot.store import SqliteStore, Store
 
 log = logging.getLogger("spielleiter")
 
-COGS = ("cogs.core", "cogs.w6_campaign", "cogs.w6_sheets", "cogs.dice")
+COGS = ("cogs.core", "cogs.w6_campaign", "cogs.w6_sheets", "cogs.combat", "cogs.dice", "cogs.essence")
 SCHEMA_META_KEY = "command_schema_hash"
 
 

@@ -1,0 +1,1175 @@
+"""``/essenz``: Essence of the Arcane against a person or the bot, by clicking or typing.
+
+Table of contents: a command or click is parsed, the game service applies it through the
+engine (revision-guarded), the board is rendered from the engine's view and the message is
+shown; when the bot is to act, its steps are chosen off the event loop and applied the same way.
+
+Clicking builds one step in several choices (mote → action type → target / amount /
+orientation). Every choice so far lives in the ``custom_id``
+(``essenz:<game>:<revision>:p:<tokens>``), never in memory, so a button works after a restart
+and a button from before a move is refused as stale. The options offered are exactly the
+engine's legal actions, split into tokens (:func:`tokens_of`).
+
+The latest board message of a game is remembered in the store's meta table
+(``essenz.game.<id>``, with the players' names) so that an older board loses its buttons when a
+new one is posted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot.app import SpielleiterBot
+from bot.components import custom_id, values_of
+from bot.games import ACTIVE, FINISHED, INVITED, GameService, Turn, engine_of, load
+from bot.i18n import cmd, t
+from bot.render import render_async
+from bot.render.essence import BoardText, Selection, render_board
+from bot.replies import lang_for, send
+from bot.store import GameRecord, StaleRevision
+from engines.core import BadInput, Event, IllegalAction
+from engines.core import match as m
+from engines.essence import ENGINE
+from engines.essence.actions import Action, Destab, Grow, Heal, Move, Split, Summon, VoidShift
+from engines.essence.ai import choose_step
+
+log = logging.getLogger("spielleiter.essence")
+
+PREFIX = "essenz"
+KIND = "essence"
+LEVELS = ("easy", "normal", "hard")
+DEFAULT_LEVEL = "normal"
+VARIANT_CHOICES = (
+    "bestimmt", "schleife", "beschwoerung", "bestimmt,schleife", "bestimmt,beschwoerung",
+    "schleife,beschwoerung", "bestimmt,schleife,beschwoerung",
+)  # fmt: skip
+COLOURS = (discord.Colour(0xE69F00), discord.Colour(0x0072B2))
+NEUTRAL = discord.Colour(0x8A5CF6)
+SEAT_ICONS = ("🟧", "🔵")
+ARROWS = {"n": "↑", "ne": "↗", "e": "→", "se": "↘", "s": "↓", "sw": "↙", "w": "←", "nw": "↖"}
+KIND_TOKENS = {"move": "mv", "split": "sp", "heal": "hl", "void": "vd", "destab": "ds",
+               "summon": "sm"}  # fmt: skip
+TOKEN_KINDS = {v: k for k, v in KIND_TOKENS.items()}
+MAX_BUTTONS = 10  # more options than this go into select menus
+SELECT_SIZE = 25
+AUTOCOMPLETE_LIMIT = 25
+BOT_GRACE_SECONDS = 30  # a bot turn left unplayed this long (a restart) is resumed
+IDLE_CHECK_MINUTES = 1.0
+_SQUARE = re.compile(r"^[a-g][1-7](~[nesw]{1,2})?$")
+
+
+# ------------------------------------------------------------------------ click choices
+
+
+def tokens_of(action: Action) -> tuple[str, ...]:
+    """The choices that click ``action`` together, in order (first the mote)."""
+    if isinstance(action, Grow):
+        return (action.square, f"o{action.orient}")
+    if isinstance(action, Move):
+        via = f"~{action.via}" if action.via else ""
+        return (action.source, "mv", action.target + via, f"o{action.orient}")
+    if isinstance(action, Split):
+        return (action.source, "sp", action.target, f"o{action.source_orient}",
+                f"n{action.new_orient}")  # fmt: skip
+    if isinstance(action, Heal):
+        return (action.source, "hl", action.target, str(action.amount),
+                f"o{action.source_orient}", f"t{action.target_orient}")  # fmt: skip
+    if isinstance(action, VoidShift):
+        return ("vd", action.target)
+    if isinstance(action, Destab):
+        return (action.source, "ds", str(action.amount), f"o{action.orient}")
+    assert isinstance(action, Summon)
+    return (action.source, "sm")
+
+
+class ChoiceTree:
+    """The legal actions of a position as paths of tokens."""
+
+    def __init__(self, actions: Iterable[Action]) -> None:
+        self.paths = {tokens_of(action): action for action in actions}
+
+    def options(self, prefix: Sequence[str]) -> list[str]:
+        """The distinct tokens that can follow ``prefix``, in the engine's order."""
+        depth = len(prefix)
+        seen: dict[str, None] = {}
+        for path in self.paths:
+            if len(path) > depth and tuple(path[:depth]) == tuple(prefix):
+                seen.setdefault(path[depth], None)
+        return list(seen)
+
+    def action(self, prefix: Sequence[str]) -> Action | None:
+        return self.paths.get(tuple(prefix))
+
+    def follow(self, prefix: Sequence[str]) -> tuple[str, ...]:
+        """``prefix`` extended while there is only one way on. Raises BadInput for a path that
+        is no prefix of a legal action (a forged button)."""
+        path = tuple(prefix)
+        while self.action(path) is None:
+            following = self.options(path)
+            if not following:
+                raise BadInput("essenzcog.error.bad_choice")
+            if len(following) > 1:
+                break
+            path += (following[0],)
+        return path
+
+    def back(self, path: Sequence[str]) -> tuple[str, ...]:
+        """The previous point where there was a real choice."""
+        shorter = tuple(path[:-1])
+        while shorter and len(self.options(shorter)) < 2:
+            shorter = shorter[:-1]
+        return shorter
+
+
+def _square_of(token: str) -> str:
+    return token.split("~", 1)[0]
+
+
+def _is_square(token: str) -> bool:
+    return bool(_SQUARE.match(token))
+
+
+# ------------------------------------------------------------------------ game records
+
+
+@dataclass
+class GameInfo:
+    """What the cog keeps per game beside the engine's record (in the store's meta table)."""
+
+    names: list[str]
+    board: int | None = None
+
+    def dump(self) -> str:
+        return json.dumps({"names": self.names, "board": self.board})
+
+
+def _meta_key(game_id: int) -> str:
+    return f"essenz.game.{game_id}"
+
+
+def _parse_path(text: str) -> tuple[str, ...]:
+    return tuple(token for token in text.split(".") if token)
+
+
+@dataclass
+class Screen:
+    """One board message: text, embed, image and components."""
+
+    content: str
+    embed: discord.Embed
+    file: discord.File | None
+    view: discord.ui.View | None
+
+
+@dataclass
+class Steps:
+    """Events of the steps just played, with who played them."""
+
+    items: list[tuple[int, Event]] = field(default_factory=list)
+
+    def add(self, turn: Turn) -> None:
+        self.items += [(turn.actor, event) for event in turn.events]
+
+
+class Essence(commands.Cog):
+    essenz = app_commands.Group(
+        name=cmd("essenzcog.cmd.group.name"), description=cmd("essenzcog.cmd.group.desc")
+    )
+
+    def __init__(self, bot: SpielleiterBot) -> None:
+        self.bot = bot
+        self.games = GameService(bot.store)
+
+    async def cog_load(self) -> None:
+        self.bot.components.register(PREFIX, self.on_component)
+        self.idle_loop.start()
+
+    async def cog_unload(self) -> None:
+        self.bot.components.unregister(PREFIX)
+        self.idle_loop.cancel()
+
+    # ---------------------------------------------------------------------- commands
+
+    @essenz.command(
+        name=cmd("essenzcog.cmd.start.name"), description=cmd("essenzcog.cmd.start.desc")
+    )
+    @app_commands.rename(
+        gegner=cmd("essenzcog.opt.opponent.name"),
+        bot=cmd("essenzcog.opt.bot.name"),
+        varianten=cmd("essenzcog.opt.variants.name"),
+        schnell=cmd("essenzcog.opt.quick.name"),
+    )
+    @app_commands.describe(
+        gegner=cmd("essenzcog.opt.opponent.desc"),
+        bot=cmd("essenzcog.opt.bot.desc"),
+        varianten=cmd("essenzcog.opt.variants.desc"),
+        schnell=cmd("essenzcog.opt.quick.desc"),
+    )
+    @app_commands.choices(
+        bot=[
+            app_commands.Choice(name=cmd(f"essenzcog.choice.level.{level}"), value=level)
+            for level in LEVELS
+        ],
+        varianten=[
+            app_commands.Choice(name=cmd(f"essenzcog.choice.variants.{value}"), value=value)
+            for value in VARIANT_CHOICES
+        ],
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        gegner: discord.User | None = None,
+        bot: str | None = None,
+        varianten: str | None = None,
+        schnell: bool = False,
+    ) -> None:
+        lang = await lang_for(interaction)
+        me = self._bot_id()
+        against_bot = gegner is None or gegner.id == me
+        if gegner is not None and not against_bot and bot is not None:
+            raise BadInput("essenzcog.error.two_opponents")
+        if gegner is not None and gegner.bot and not against_bot:
+            raise BadInput("essenzcog.error.opponent_is_bot")
+        variants = varianten.split(",") if varianten else []
+        config: dict[str, Any] = {"variants": variants, "quick": schnell}
+        user = interaction.user
+        if against_bot:
+            level = bot or DEFAULT_LEVEL
+            config["ai_levels"] = {"1": level}
+            players, invited = [user.id, me], False
+            names = [user.display_name, self._bot_name(level, lang)]
+        else:
+            assert gegner is not None
+            players, invited = [user.id, gegner.id], gegner.id != user.id
+            names = [user.display_name, gegner.display_name]
+        record = await self.games.create(
+            KIND, config, channel_id=_channel(interaction), guild_id=interaction.guild_id,
+            players=players, invited=invited,
+        )  # fmt: skip
+        info = GameInfo(names)
+        if invited:
+            await self._save_info(record.id, info)
+            await send(interaction, **self._invitation(record, info, lang))
+            return
+        await self._open_game(interaction, record, info, lang)
+
+    @essenz.command(name=cmd("essenzcog.cmd.move.name"), description=cmd("essenzcog.cmd.move.desc"))
+    @app_commands.rename(
+        notation=cmd("essenzcog.opt.notation.name"), spiel=cmd("essenzcog.opt.game.name")
+    )
+    @app_commands.describe(
+        notation=cmd("essenzcog.opt.notation.desc"), spiel=cmd("essenzcog.opt.game.desc")
+    )
+    async def zug(
+        self, interaction: discord.Interaction[Any], notation: str, spiel: int | None = None
+    ) -> None:
+        record = await self._game_for(interaction, spiel)
+        await self._act_and_show(interaction, record, notation.strip(), None)
+
+    @zug.autocomplete("notation")
+    async def _complete_notation(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            record = await self._game_for(interaction, _namespace_game(interaction))
+            match = load(record)
+            seat = GameService.seat_for(record, interaction.user.id)
+        except (IllegalAction, BadInput):
+            return []
+        typed = " ".join(current.lower().split())
+        texts = [ENGINE.action_text(a) for a in ENGINE.legal_actions(match.state, seat)]
+        chosen = [text for text in texts if typed in text][:AUTOCOMPLETE_LIMIT]
+        return [app_commands.Choice(name=text, value=text) for text in chosen]
+
+    @essenz.command(
+        name=cmd("essenzcog.cmd.resign.name"), description=cmd("essenzcog.cmd.resign.desc")
+    )
+    @app_commands.rename(spiel=cmd("essenzcog.opt.game.name"))
+    @app_commands.describe(spiel=cmd("essenzcog.opt.game.desc"))
+    async def aufgeben(
+        self, interaction: discord.Interaction[Any], spiel: int | None = None
+    ) -> None:
+        record = await self._game_for(interaction, spiel)
+        await self._act_and_show(interaction, record, "!resign", None)
+
+    @essenz.command(name=cmd("essenzcog.cmd.draw.name"), description=cmd("essenzcog.cmd.draw.desc"))
+    @app_commands.rename(
+        aktion=cmd("essenzcog.opt.draw.name"), spiel=cmd("essenzcog.opt.game.name")
+    )
+    @app_commands.describe(
+        aktion=cmd("essenzcog.opt.draw.desc"), spiel=cmd("essenzcog.opt.game.desc")
+    )
+    @app_commands.choices(
+        aktion=[
+            app_commands.Choice(name=cmd(f"essenzcog.choice.draw.{verb}"), value=verb)
+            for verb in ("offer", "accept", "decline")
+        ]
+    )
+    async def remis(
+        self, interaction: discord.Interaction[Any], aktion: str, spiel: int | None = None
+    ) -> None:
+        record = await self._game_for(interaction, spiel)
+        await self._act_and_show(interaction, record, f"!draw-{aktion}", None)
+
+    @essenz.command(name=cmd("essenzcog.cmd.list.name"), description=cmd("essenzcog.cmd.list.desc"))
+    async def liste(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await lang_for(interaction)
+        records = await self.games.running_in_channel(_channel(interaction), KIND)
+        if not records:
+            await send(interaction, t("essenzcog.list.empty", lang), ephemeral=True)
+            return
+        lines = [await self._list_line(record, lang) for record in records]
+        embed = discord.Embed(
+            title=t("essenzcog.list.title", lang), description="\n".join(lines)[:4000],
+            colour=NEUTRAL,
+        )  # fmt: skip
+        await send(interaction, embed=embed, ephemeral=True)
+
+    @essenz.command(
+        name=cmd("essenzcog.cmd.export.name"), description=cmd("essenzcog.cmd.export.desc")
+    )
+    @app_commands.rename(spiel=cmd("essenzcog.opt.game.name"))
+    @app_commands.describe(spiel=cmd("essenzcog.opt.game.desc"))
+    async def export(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
+        lang = await lang_for(interaction)
+        record = await self._game_for(interaction, spiel, running_only=False)
+        data = await self.game_record(record)
+        body = json.dumps(data, ensure_ascii=False, indent=1).encode()
+        file = discord.File(_bytes_io(body), filename=f"essenz-{record.id}.json")
+        text = t("essenzcog.export.done", lang, id=record.id, count=len(data["actions"]))
+        await send(interaction, text, file=file, ephemeral=True)
+
+    @essenz.command(
+        name=cmd("essenzcog.cmd.position.name"), description=cmd("essenzcog.cmd.position.desc")
+    )
+    @app_commands.rename(spiel=cmd("essenzcog.opt.game.name"))
+    @app_commands.describe(spiel=cmd("essenzcog.opt.game.desc"))
+    async def position(
+        self, interaction: discord.Interaction[Any], spiel: int | None = None
+    ) -> None:
+        lang = await lang_for(interaction)
+        record = await self._game_for(interaction, spiel, running_only=False)
+        text = ENGINE.position_text(load(record).state)
+        await send(
+            interaction, t("essenzcog.position", lang, id=record.id, position=text), ephemeral=True
+        )
+
+    @zug.autocomplete("spiel")
+    @aufgeben.autocomplete("spiel")
+    @remis.autocomplete("spiel")
+    @export.autocomplete("spiel")
+    @position.autocomplete("spiel")
+    async def _complete_game(
+        self, interaction: discord.Interaction[Any], current: int | str | None
+    ) -> list[app_commands.Choice[int]]:
+        lang = await lang_for(interaction)
+        records = await self.games.running_in_channel(_channel(interaction), KIND)
+        choices = []
+        for record in records[:AUTOCOMPLETE_LIMIT]:
+            info = await self._info(record)
+            label = t("essenzcog.game_label", lang, id=record.id, a=info.names[0], b=info.names[1])
+            choices.append(app_commands.Choice(name=label[:100], value=record.id))
+        return choices
+
+    # ---------------------------------------------------------------------- components
+
+    async def on_component(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
+        """``<game>:<revision>:<op>:…`` — op ``p`` (a click choice), ``inv`` (invitation),
+        ``m`` (resign / draw), ``r`` (rematch)."""
+        if len(args) < 3 or not args[0].isdigit() or not args[1].isdigit():
+            raise BadInput("essenzcog.error.bad_choice")
+        game_id, revision, op, rest = int(args[0]), int(args[1]), args[2], args[3:]
+        record = await self.games.get(game_id)
+        if record.kind != KIND:
+            raise BadInput("essenzcog.error.bad_choice")
+        if op == "r":
+            await self._rematch(interaction, record)
+            return
+        if record.revision != revision:
+            raise StaleRevision()
+        if op == "inv":
+            await self._answer(interaction, record, accept=rest[:1] == ["1"])
+        elif op == "m" and rest:
+            await self._meta_click(interaction, record, rest[0])
+        elif op == "p":
+            chosen = values_of(interaction)[:1]
+            path = _parse_path(rest[0] if rest else "") + tuple(chosen)
+            await self._choose(interaction, record, path)
+        else:
+            raise BadInput("essenzcog.error.bad_choice")
+
+    async def _choose(
+        self, interaction: discord.Interaction[Any], record: GameRecord, path: tuple[str, ...]
+    ) -> None:
+        match = self._require_turn(record, interaction.user.id)
+        seat = GameService.seat_for(record, interaction.user.id)
+        tree = ChoiceTree(ENGINE.legal_actions(match.state, seat))
+        path = tree.follow(path)
+        action = tree.action(path)
+        if action is not None:
+            await self._act_and_show(
+                interaction, record, ENGINE.action_text(action), record.revision
+            )
+            return
+        lang = await lang_for(interaction)
+        screen = await self._screen(record, match, lang, path=path, tree=tree)
+        await self._update(interaction, screen)
+
+    async def _meta_click(
+        self, interaction: discord.Interaction[Any], record: GameRecord, verb: str
+    ) -> None:
+        lang = await lang_for(interaction)
+        if verb == "resign":  # ask first: a resignation cannot be taken back
+            GameService.seat_for(record, interaction.user.id)
+            view = _view(
+                [[_button(t("essenzcog.button.resign_confirm", lang),
+                          custom_id(PREFIX, record.id, record.revision, "m", "resign!"),
+                          discord.ButtonStyle.danger)]]
+            )  # fmt: skip
+            await send(interaction, t("essenzcog.resign.confirm", lang), view=view, ephemeral=True)
+            return
+        texts = {"resign!": "!resign", "draw-offer": "!draw-offer",
+                 "draw-accept": "!draw-accept", "draw-decline": "!draw-decline"}  # fmt: skip
+        if verb not in texts:
+            raise BadInput("essenzcog.error.bad_choice")
+        await self._act_and_show(interaction, record, texts[verb], record.revision)
+
+    async def _answer(
+        self, interaction: discord.Interaction[Any], record: GameRecord, *, accept: bool
+    ) -> None:
+        lang = await lang_for(interaction)
+        record = await self.games.answer_invitation(
+            record.id, interaction.user.id, accept, record.revision
+        )
+        info = await self._info(record)
+        if not accept:
+            text = t("essenzcog.invite.declined", lang, name=info.names[1], id=record.id)
+            await interaction.response.edit_message(content=text, embed=None, view=None)
+            return
+        screen = await self._screen(record, load(record), lang)
+        await self._update(interaction, screen)
+        if interaction.message is not None:
+            info.board = interaction.message.id
+            await self._save_info(record.id, info)
+
+    async def _rematch(self, interaction: discord.Interaction[Any], old: GameRecord) -> None:
+        if old.status != FINISHED:
+            raise IllegalAction("essenzcog.error.not_finished")
+        GameService.seat_for(old, interaction.user.id)
+        lang = await lang_for(interaction)
+        info = await self._info(old)
+        me = self._bot_id()
+        clicker = interaction.user.id
+        others = [p for p in old.players if p != clicker] or [clicker]
+        config = {k: v for k, v in old.config.items() if k != "ai_levels"}
+        if me in old.players:  # against the bot: swap seats, so the other side begins
+            level = old.config.get("ai_levels", {}).get(str(old.players.index(me)), DEFAULT_LEVEL)
+            players = list(reversed(old.players))
+            config["ai_levels"] = {str(players.index(me)): level}
+            names = list(reversed(info.names))
+            invited = False
+        else:
+            players = [clicker, others[0]]
+            names = [info.names[old.players.index(p)] for p in players]
+            invited = players[0] != players[1]
+        record = await self.games.create(
+            KIND, config, channel_id=old.channel_id, guild_id=old.guild_id, players=players,
+            invited=invited,
+        )  # fmt: skip
+        await interaction.response.edit_message(view=None)
+        new_info = GameInfo(names)
+        if invited:
+            await self._save_info(record.id, new_info)
+            await interaction.followup.send(**self._invitation(record, new_info, lang))
+            return
+        await self._open_game(interaction, record, new_info, lang)
+
+    # ---------------------------------------------------------------------- acting
+
+    def _require_turn(self, record: GameRecord, user_id: int) -> m.Match:
+        """The match, if ``user_id`` may act in it now. Raises IllegalAction otherwise."""
+        if record.status != ACTIVE:
+            raise IllegalAction("error.game_not_running")
+        seat = GameService.seat_for(record, user_id)
+        match = load(record)
+        if seat not in m.to_act(engine_of(record), match):
+            raise IllegalAction("essenzcog.error.not_your_turn")
+        return match
+
+    async def _act_and_show(
+        self,
+        interaction: discord.Interaction[Any],
+        record: GameRecord,
+        text: str,
+        revision: int | None,
+    ) -> None:
+        """Apply ``text`` for the user, show the board, then let the bot answer if it is due."""
+        if not text.startswith("!"):
+            self._require_turn(record, interaction.user.id)
+        turn = await self.games.act(record.id, interaction.user.id, text, revision)
+        lang = await lang_for(interaction)
+        steps = Steps()
+        steps.add(turn)
+        bot_due = self._bot_seat_to_act(turn.record, turn.match) is not None
+        screen = await self._screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
+        in_place = (
+            interaction.type == discord.InteractionType.component
+            and interaction.message is not None
+            and not interaction.message.flags.ephemeral
+        )
+        if in_place:
+            await self._update(interaction, screen)
+        elif interaction.type == discord.InteractionType.component:  # from an ephemeral prompt
+            await interaction.response.edit_message(
+                content=t("essenzcog.done", lang), view=None, embed=None
+            )
+            await self._post(turn.record, screen)
+        else:
+            await self._reply_new(interaction, turn.record, screen)
+        if bot_due:
+            await self._play_bot(turn.record, turn.match, lang, interaction)
+        elif text == "!draw-offer":
+            await self._bot_answers_draw(turn.record, lang, interaction)
+
+    def _bot_seat_to_act(self, record: GameRecord, match: m.Match) -> int | None:
+        if record.status != ACTIVE:
+            return None
+        me = self._bot_id()
+        for seat in sorted(m.to_act(engine_of(record), match)):
+            if record.players[seat] == me:
+                return seat
+        return None
+
+    async def bot_turn(
+        self, record: GameRecord, match: m.Match
+    ) -> tuple[GameRecord, m.Match, Steps]:
+        """Play every step that is the bot's to play now (its level from ``ai_levels``)."""
+        steps = Steps()
+        seat = self._bot_seat_to_act(record, match)
+        while seat is not None:
+            level = str(record.config.get("ai_levels", {}).get(str(seat), DEFAULT_LEVEL))
+            action = await asyncio.to_thread(
+                choose_step, match.state, level, record.seed + record.revision
+            )
+            try:
+                turn = await self.games.apply_for_seat(record, seat, ENGINE.action_text(action))
+            except StaleRevision:  # someone else (a second loop, a resign) was quicker
+                fresh = await self.games.get(record.id)
+                return fresh, load(fresh), steps
+            steps.add(turn)
+            record, match = turn.record, turn.match
+            seat = self._bot_seat_to_act(record, match)
+        return record, match, steps
+
+    async def _play_bot(
+        self,
+        record: GameRecord,
+        match: m.Match,
+        lang: str,
+        interaction: discord.Interaction[Any] | None,
+    ) -> None:
+        record, match, steps = await self.bot_turn(record, match)
+        screen = await self._screen(record, match, lang, steps=steps)
+        if interaction is not None:
+            await interaction.edit_original_response(
+                content=screen.content, embed=screen.embed,
+                attachments=[screen.file] if screen.file else [], view=screen.view,
+            )  # fmt: skip
+        else:
+            await self._post(record, screen)
+
+    async def _bot_answers_draw(
+        self, record: GameRecord, lang: str, interaction: discord.Interaction[Any]
+    ) -> None:
+        """The bot declines every draw offer (it plays on)."""
+        me = self._bot_id()
+        if me not in record.players or record.status != ACTIVE:
+            return
+        turn = await self.games.apply_for_seat(record, record.players.index(me), "!draw-decline")
+        steps = Steps()
+        steps.add(turn)
+        screen = await self._screen(turn.record, turn.match, lang, steps=steps)
+        await interaction.edit_original_response(
+            content=screen.content, embed=screen.embed,
+            attachments=[screen.file] if screen.file else [], view=screen.view,
+        )  # fmt: skip
+
+    async def _open_game(
+        self,
+        interaction: discord.Interaction[Any],
+        record: GameRecord,
+        info: GameInfo,
+        lang: str,
+    ) -> None:
+        await self._save_info(record.id, info)
+        match = load(record)
+        bot_due = self._bot_seat_to_act(record, match) is not None
+        screen = await self._screen(record, match, lang, thinking=bot_due)
+        if interaction.response.is_done():
+            message = await interaction.followup.send(**_send_kwargs(screen), wait=True)
+            await self._remember_board(record, message.id)
+            if bot_due:
+                record, match, steps = await self.bot_turn(record, match)
+                screen = await self._screen(record, match, lang, steps=steps)
+                await message.edit(**_edit_kwargs(screen))
+            return
+        await self._reply_new(interaction, record, screen)
+        if bot_due:
+            await self._play_bot(record, match, lang, interaction)
+
+    # ---------------------------------------------------------------------- showing
+
+    async def _update(self, interaction: discord.Interaction[Any], screen: Screen) -> None:
+        """Edit the clicked board message in place."""
+        await interaction.response.edit_message(**_edit_kwargs(screen))
+
+    async def _reply_new(
+        self, interaction: discord.Interaction[Any], record: GameRecord, screen: Screen
+    ) -> None:
+        """Answer with a new board message; the previous board loses its buttons."""
+        response = await interaction.response.send_message(**_send_kwargs(screen))
+        message_id = response.message_id if response is not None else None
+        if message_id is not None:
+            await self._remember_board(record, message_id)
+
+    async def _post(self, record: GameRecord, screen: Screen) -> None:
+        """A new board message without an interaction (bot resume, forfeit)."""
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        message = await channel.send(**_send_kwargs(screen))
+        await self._remember_board(record, message.id)
+
+    async def _remember_board(self, record: GameRecord, message_id: int) -> None:
+        info = await self._info(record)
+        previous = info.board
+        info.board = message_id
+        await self._save_info(record.id, info)
+        if previous is not None and previous != message_id:
+            old = self.bot.get_partial_messageable(record.channel_id).get_partial_message(previous)
+            try:
+                await old.edit(view=None)
+            except discord.HTTPException:
+                log.info("could not clear the old board %s of game %s", previous, record.id)
+
+    async def _screen(
+        self,
+        record: GameRecord,
+        match: m.Match,
+        lang: str,
+        *,
+        path: tuple[str, ...] = (),
+        tree: ChoiceTree | None = None,
+        steps: Steps | None = None,
+        thinking: bool = False,
+    ) -> Screen:
+        info = await self._info(record)
+        view = ENGINE.view_for(match.state, None)
+        outcome = m.outcome(ENGINE, match)
+        to_act = sorted(m.to_act(ENGINE, match)) if record.status == ACTIVE else []
+        seat = to_act[0] if to_act else None
+        selection = _selection(path, tree) if tree is not None and path else None
+        text = _board_text(view, info, lang, seat, outcome)
+        png = await render_async(render_board, view, text, selection)
+        filename = f"essenz-{record.id}.png"
+        lines = [self._players_line(record, info)]
+        if steps is not None and steps.items:
+            lines.append("")
+            lines += [f"› {line}" for line in _narrate(steps, info, lang)]
+        lines.append("")
+        lines.append(f"**{text.status}**")
+        if outcome is None and text.detail:
+            lines.append(text.detail)
+        if match.draw_offer_by is not None and outcome is None:
+            lines.append(t("essenzcog.draw.offered", lang, name=info.names[match.draw_offer_by]))
+        if thinking:
+            lines.append(t("essenzcog.bot.thinking", lang))
+        if tree is not None and path:
+            lines.append(f"*{_prompt(path, tree, lang)}*")
+        embed = discord.Embed(
+            title=t("essenzcog.title", lang, id=record.id),
+            description="\n".join(lines)[:4000],
+            colour=COLOURS[seat] if seat is not None else NEUTRAL,
+        )
+        embed.set_image(url=f"attachment://{filename}")
+        embed.set_footer(text=f"{text.variants} · {t('essenzcog.footer.typing', lang)}")
+        human_to_act = seat is not None and record.players[seat] != self._bot_id()
+        content = ""
+        if human_to_act and not thinking and not path:
+            content = t("essenzcog.your_turn", lang, mention=f"<@{record.players[seat or 0]}>")
+        components = None
+        if outcome is not None or record.status == FINISHED:
+            components = self._end_components(record, lang)
+        elif human_to_act and not thinking:
+            components = self._play_components(record, match, lang, path, tree)
+        return Screen(content, embed, _png(png, filename), components)
+
+    def _players_line(self, record: GameRecord, info: GameInfo) -> str:
+        me = self._bot_id()
+        parts = []
+        for seat, player in enumerate(record.players):
+            who = f"🤖 {info.names[seat]}" if player == me else f"<@{player}>"
+            parts.append(f"{SEAT_ICONS[seat]} **{'AB'[seat]}** {who}")
+        return "  ·  ".join(parts)
+
+    def _end_components(self, record: GameRecord, lang: str) -> discord.ui.View:
+        rematch = _button(t("essenzcog.button.rematch", lang),
+                          custom_id(PREFIX, record.id, record.revision, "r"),
+                          discord.ButtonStyle.success)  # fmt: skip
+        return _view([[rematch]])
+
+    def _play_components(
+        self,
+        record: GameRecord,
+        match: m.Match,
+        lang: str,
+        path: tuple[str, ...],
+        tree: ChoiceTree | None,
+    ) -> discord.ui.View:
+        seat = sorted(m.to_act(ENGINE, match))[0]
+        tree = tree or ChoiceTree(ENGINE.legal_actions(match.state, seat))
+        rows: list[list[discord.ui.Item[Any]]] = []
+        options = tree.options(path)
+
+        def cid(*parts: object) -> str:
+            return custom_id(PREFIX, record.id, record.revision, *parts)
+
+        encoded = ".".join(path)
+        if not path:
+            motes = [o for o in options if _is_square(o)]
+            rows += _selects(motes, encoded, cid, lambda o: _mote_label(match, o, lang, tree),
+                             t("essenzcog.select.mote", lang), 3,
+                             lambda o: _mote_description(tree, o, lang))  # fmt: skip
+            if "vd" in options:
+                rows.append([_button(t("essence.kind.void", lang), cid("p", "vd"),
+                                     discord.ButtonStyle.primary, "🌀")])  # fmt: skip
+            rows.append(self._meta_row(match, cid, lang))
+            return _view(rows)
+        labels = [(o, _option_label(match, tree, path, o, lang)) for o in options]
+        if len(options) <= MAX_BUTTONS:
+            style = (discord.ButtonStyle.primary if options[0] in TOKEN_KINDS
+                     else discord.ButtonStyle.secondary)  # fmt: skip
+            buttons: list[discord.ui.Item[Any]] = [
+                _button(label, cid("p", ".".join((*path, o))), style) for o, label in labels
+            ]
+            rows += [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
+        else:
+            names = dict(labels)
+            rows += _selects(options, encoded, cid, lambda o: names[o],
+                             t("essenzcog.select.option", lang), 4)  # fmt: skip
+        back = ".".join(tree.back(path))
+        rows.append([_button(t("essenzcog.button.back", lang), cid("p", back),
+                             discord.ButtonStyle.secondary, "↩")])  # fmt: skip
+        return _view(rows)
+
+    def _meta_row(self, match: m.Match, cid: Any, lang: str) -> list[discord.ui.Item[Any]]:
+        row: list[discord.ui.Item[Any]] = []
+        if match.draw_offer_by is None:
+            row.append(_button(t("essenzcog.button.draw_offer", lang), cid("m", "draw-offer"),
+                               discord.ButtonStyle.secondary, "🤝"))  # fmt: skip
+        else:
+            row.append(_button(t("essenzcog.button.draw_accept", lang), cid("m", "draw-accept"),
+                               discord.ButtonStyle.success, "🤝"))  # fmt: skip
+            row.append(_button(t("essenzcog.button.draw_decline", lang), cid("m", "draw-decline"),
+                               discord.ButtonStyle.secondary))  # fmt: skip
+        row.append(_button(t("essenzcog.button.resign", lang), cid("m", "resign"),
+                           discord.ButtonStyle.danger, "🏳️"))  # fmt: skip
+        return row
+
+    def _invitation(self, record: GameRecord, info: GameInfo, lang: str) -> dict[str, Any]:
+        variants = _variants_text(record.config.get("variants", []),
+                                  bool(record.config.get("quick")), lang)  # fmt: skip
+        text = t("essenzcog.invite.text", lang, invited=f"<@{record.players[1]}>",
+                 inviter=f"<@{record.players[0]}>", variants=variants, id=record.id)  # fmt: skip
+        view = _view([[
+            _button(t("essenzcog.button.accept", lang),
+                    custom_id(PREFIX, record.id, record.revision, "inv", 1),
+                    discord.ButtonStyle.success),
+            _button(t("essenzcog.button.decline", lang),
+                    custom_id(PREFIX, record.id, record.revision, "inv", 0),
+                    discord.ButtonStyle.danger),
+        ]])  # fmt: skip
+        return {"content": text, "view": view}
+
+    async def _list_line(self, record: GameRecord, lang: str) -> str:
+        info = await self._info(record)
+        if record.status == INVITED:
+            state = t("essenzcog.list.invited", lang)
+        else:
+            match = load(record)
+            seats = sorted(m.to_act(ENGINE, match))
+            view = ENGINE.view_for(match.state, None)
+            name = info.names[seats[0]] if seats else "–"
+            state = t("essenzcog.list.turn", lang, name=name, round=view["round"])
+        return t("essenzcog.list.line", lang, id=record.id, a=info.names[0], b=info.names[1],
+                 state=state)  # fmt: skip
+
+    # ---------------------------------------------------------------------- records
+
+    async def game_record(self, record: GameRecord) -> dict[str, Any]:
+        """The export: the service's record plus every position in notation along the way."""
+        data = await self.games.export(record)
+        engine = ENGINE
+        config = {k: v for k, v in record.config.items() if k != "ai_levels"}
+        match = m.start(engine, config, record.seed, len(record.players))
+        data["start_position"] = engine.position_text(match.state)
+        for entry in data["actions"]:
+            match, _events = m.apply(engine, match, entry["action"], entry["seat"])
+            entry["position"] = engine.position_text(match.state)
+        data["position"] = engine.position_text(match.state)
+        data["names"] = (await self._info(record)).names
+        outcome = m.outcome(engine, match)
+        if outcome is not None:
+            data["outcome"] = {"winners": sorted(outcome.winners), "reason": outcome.reason}
+        return data
+
+    async def _game_for(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int | None,
+        *,
+        running_only: bool = True,
+    ) -> GameRecord:
+        """The game a command means: the given id, else the caller's game in this channel.
+
+        Raises IllegalAction when there is none or several could be meant.
+        """
+        channel = _channel(interaction)
+        if game_id is not None:
+            record = await self.games.get(game_id)
+            if record.kind != KIND or record.channel_id != channel:
+                raise IllegalAction("essenzcog.error.not_here", id=game_id)
+            return record
+        records = await self.games.running_in_channel(channel, KIND)
+        if not running_only and not records:
+            records = await self.bot.store.games_in_channel(channel, kind=KIND)
+            records = sorted(records, key=lambda r: r.updated_at)[-1:]
+        user = interaction.user.id
+        mine = [r for r in records if user in r.players] or (records if not running_only else [])
+        if not mine:
+            raise IllegalAction("essenzcog.error.no_game")
+        if len(mine) > 1:
+            due = [r for r in mine if self._user_to_act(r, user)]
+            if len(due) != 1:
+                ids = ", ".join(f"#{r.id}" for r in mine)
+                raise IllegalAction("essenzcog.error.which_game", ids=ids)
+            mine = due
+        return mine[0]
+
+    def _user_to_act(self, record: GameRecord, user: int) -> bool:
+        if record.status != ACTIVE:
+            return False
+        seats = m.to_act(ENGINE, load(record))
+        return any(record.players[s] == user for s in seats)
+
+    async def _info(self, record: GameRecord) -> GameInfo:
+        raw = await self.bot.store.get_meta(_meta_key(record.id))
+        if raw:
+            data = json.loads(raw)
+            return GameInfo(list(data["names"]), data.get("board"))
+        return GameInfo([f"{'AB'[seat]}" for seat in range(len(record.players))])
+
+    async def _save_info(self, game_id: int, info: GameInfo) -> None:
+        await self.bot.store.set_meta(_meta_key(game_id), info.dump())
+
+    def _bot_id(self) -> int:
+        assert self.bot.user is not None
+        return self.bot.user.id
+
+    def _bot_name(self, level: str, lang: str) -> str:
+        assert self.bot.user is not None
+        return f"{self.bot.user.display_name} ({t(f'essenzcog.choice.level.{level}', lang)})"
+
+    # ---------------------------------------------------------------------- idle games
+
+    @tasks.loop(minutes=IDLE_CHECK_MINUTES)
+    async def idle_loop(self) -> None:
+        try:
+            await self.sweep_idle(time.time())
+        except Exception:
+            log.exception("the idle sweep failed")
+
+    @idle_loop.before_loop
+    async def _before_idle_loop(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def sweep_idle(self, now: float) -> None:
+        """Resume bot turns left over (a restart), remind players who keep the game waiting,
+        and forfeit for them after the configured time."""
+        settings = self.bot.settings
+        for record in await self.bot.store.games_idle_since(now - BOT_GRACE_SECONDS):
+            if record.kind == KIND and self._bot_seat_to_act(record, load(record)) is not None:
+                await self._play_bot(record, load(record), "de", None)
+        forfeit_before = now - settings.idle_forfeit_minutes * 60
+        for record in await self.bot.store.games_idle_since(forfeit_before):
+            if record.kind == KIND:
+                await self._forfeit(record)
+        remind_before = now - settings.idle_reminder_minutes * 60
+        for record in await self.bot.store.games_idle_since(remind_before, unreminded_only=True):
+            if record.kind == KIND:
+                await self._remind(record)
+
+    def _waiting_seat(self, record: GameRecord) -> int | None:
+        """The human seat the game waits for, if exactly one."""
+        seats = [s for s in m.to_act(ENGINE, load(record)) if record.players[s] != self._bot_id()]
+        return seats[0] if len(seats) == 1 else None
+
+    async def _forfeit(self, record: GameRecord) -> None:
+        seat = self._waiting_seat(record)
+        if seat is None:
+            return
+        try:
+            turn = await self.games.apply_for_seat(record, seat, f"!forfeit {seat}")
+        except StaleRevision:
+            return
+        steps = Steps()
+        steps.add(turn)
+        await self._post(
+            turn.record, await self._screen(turn.record, turn.match, "de", steps=steps)
+        )
+
+    async def _remind(self, record: GameRecord) -> None:
+        seat = self._waiting_seat(record)
+        if seat is None:
+            return
+        minutes = self.bot.settings.idle_forfeit_minutes - self.bot.settings.idle_reminder_minutes
+        text = t("essenzcog.reminder", "de", mention=f"<@{record.players[seat]}>", id=record.id,
+                 hours=max(1, round(minutes / 60)))  # fmt: skip
+        await self.bot.get_partial_messageable(record.channel_id).send(text)
+        await self.bot.store.mark_reminded(record.id)
+
+
+# ------------------------------------------------------------------------ pure helpers
+
+
+def _channel(interaction: discord.Interaction[Any]) -> int:
+    return interaction.channel_id or interaction.user.id
+
+
+def _namespace_game(interaction: discord.Interaction[Any]) -> int | None:
+    value = getattr(interaction.namespace, "spiel", None)
+    return value if isinstance(value, int) else None
+
+
+def _bytes_io(data: bytes) -> Any:
+    import io
+
+    return io.BytesIO(data)
+
+
+def _png(data: bytes, filename: str) -> discord.File:
+    return discord.File(_bytes_io(data), filename=filename)
+
+
+def _send_kwargs(screen: Screen) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"content": screen.content or None, "embed": screen.embed}
+    if screen.file is not None:
+        kwargs["file"] = screen.file
+    if screen.view is not None:
+        kwargs["view"] = screen.view
+    return kwargs
+
+
+def _edit_kwargs(screen: Screen) -> dict[str, Any]:
+    return {
+        "content": screen.content or None,
+        "embed": screen.embed,
+        "attachments": [screen.file] if screen.file is not None else [],
+        "view": screen.view,
+    }
+
+
+def _button(
+    label: str, cid: str, style: discord.ButtonStyle, emoji: str | None = None
+) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label[:80], custom_id=cid, style=style, emoji=emoji)
+
+
+def _view(rows: list[list[discord.ui.Item[Any]]]) -> discord.ui.View:
+    """A container for sending; stopped at once so discord.py keeps no callbacks for it."""
+    view = discord.ui.View(timeout=None)
+    for index, row in enumerate(rows[:5]):
+        for item in row:
+            item.row = index
+            view.add_item(item)
+    view.stop()
+    return view
+
+
+def _selects(
+    options: list[str],
+    encoded: str,
+    cid: Any,
+    label: Any,
+    placeholder: str,
+    max_menus: int,
+    describe: Any = None,
+) -> list[list[discord.ui.Item[Any]]]:
+    rows: list[list[discord.ui.Item[Any]]] = []
+    chunks = [options[i : i + SELECT_SIZE] for i in range(0, len(options), SELECT_SIZE)]
+    for index, chunk in enumerate(chunks[:max_menus]):
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=cid("p", encoded, index),
+            placeholder=placeholder[:150],
+            options=[
+                discord.SelectOption(
+                    label=str(label(o))[:100], value=o,
+                    description=(str(describe(o))[:100] or None) if describe else None,
+                )
+                for o in chunk
+            ],
+        )  # fmt: skip
+        rows.append([select])
+    return rows
+
+
+def _strength_at(match: m.Match, square: str) -> int:
+    view = ENGINE.view_for(match.state, None)
+    for cell in view["cells"]:
+        if cell["square"] == square:
+            return int(cell["strength"])
+    return 0
+
+
+def _mote_label(match: m.Match, square: str, lang: str, tree: ChoiceTree) -> str:
+    return t("essenzcog.mote_label", lang, square=square, strength=_strength_at(match, square))
+
+
+def _mote_description(tree: ChoiceTree, square: str, lang: str) -> str:
+    kinds = [TOKEN_KINDS[o] for o in tree.options((square,)) if o in TOKEN_KINDS]
+    if not kinds:  # growth phase
+        return t("essence.kind.grow", lang)
+    return " · ".join(t(f"essence.kind.{kind}", lang) for kind in kinds)
+
+
+def _option_label(
+    match: m.Match, tree: ChoiceTree, path: tuple[str, ...], option: str, lang: str
+) -> str:
+    if option in TOKEN_KINDS:
+        return t(f"essence.kind.{TOKEN_KINDS[option]}", lang)
+    if _is_square(option):
+        square, _, via = option.partition("~")
+        return t("essenzcog.via", lang, square=square, way=ARROWS[via]) if via else square
+    if option.isdigit():
+        return t("essenzcog.amount", lang, amount=int(option))
+    return _orientation_label(match, tree, (*path, option), lang)
+
+
+def _orientation_label(match: m.Match, tree: ChoiceTree, prefix: tuple[str, ...], lang: str) -> str:
+    """Arrows of the face an orientation choice leaves (the engine plays it on a copy)."""
+    action = next(a for p, a in tree.paths.items() if p[: len(prefix)] == prefix)
+    square = _oriented_square(prefix)
+    state, _events = ENGINE.apply(match.state, action, match.state.side)
+    for cell in ENGINE.view_for(state, None)["cells"]:
+        if cell["square"] == square:
+            arrows = " ".join(ARROWS[d] for d in cell["directions"])
+            return t("essenzcog.orientation", lang, square=square, face=cell["strength"],
+                     arrows=arrows)  # fmt: skip
+    return prefix[-1]
+
+
+def _oriented_square(prefix: tuple[str, ...]) -> str:
+    """The square whose face the last token of ``prefix`` turns."""
+    token = prefix[-1]
+    if len(prefix) == 2:  # growth
+        return prefix[0]
+    kind = TOKEN_KINDS.get(prefix[1], "")
+    if token[0] == "o":
+        return _square_of(prefix[2]) if kind == "move" else prefix[0]
+    return _square_of(prefix[2])  # "n": the new mote of a split, "t": the healed mote
+
+
+def _selection(path: tuple[str, ...], tree: ChoiceTree) -> Selection:
+    source = path[0] if _is_square(path[0]) else None
+    targets = [_square_of(o) for o in tree.options(path) if _is_square(o)]
+    if len(path) > 2 and _is_square(path[2]):
+        targets = [_square_of(path[2])]
+    return Selection(source, tuple(dict.fromkeys(targets)))
+
+
+def _prompt(path: tuple[str, ...], tree: ChoiceTree, lang: str) -> str:
+    options = tree.options(path)
+    first = options[0]
+    last = path[-1]
+    if first in TOKEN_KINDS:
+        return t("essenzcog.prompt.kind", lang, square=path[0])
+    if _is_square(first):
+        kind = "void" if last == "vd" else TOKEN_KINDS.get(last, "move")
+        return t(f"essenzcog.prompt.target.{kind}", lang, square=path[0])
+    if first.isdigit():
+        return t("essenzcog.prompt.amount", lang, square=path[0])
+    square = _oriented_square((*path, first))
+    return t("essenzcog.prompt.orientation", lang, square=square)
+
+
+def _board_text(
+    view: dict[str, Any], info: GameInfo, lang: str, seat: int | None, outcome: Any
+) -> BoardText:
+    variants = _variants_text(view["variants"], bool(view["quick"]), lang)
+    if outcome is not None:
+        winners = sorted(outcome.winners)
+        if winners:
+            status = t("essenzcog.status.won", lang, name=info.names[winners[0]],
+                       reason=t(f"essenzcog.reason.{outcome.reason}", lang))  # fmt: skip
+        else:
+            status = t("essenzcog.status.draw", lang,
+                       reason=t(f"essenzcog.reason.{outcome.reason}", lang))  # fmt: skip
+        return BoardText(tuple(info.names[:2]), status, "", variants,  # type: ignore[arg-type]
+                         winner=winners[0] if winners else None)  # fmt: skip
+    if seat is None:
+        return BoardText(tuple(info.names[:2]), t("essenzcog.status.waiting", lang), "",  # type: ignore[arg-type]
+                         variants)  # fmt: skip
+    phase = str(view["phase"])
+    status = t(f"essenzcog.status.{phase}", lang, name=info.names[seat], round=view["round"])
+    if phase == "g":
+        detail = t("essenzcog.detail.growth", lang)
+    else:
+        kinds = " · ".join(t(f"essence.kind.{k}", lang) for k in view["available"])
+        detail = t("essenzcog.detail.available", lang, kinds=kinds)
+    return BoardText(tuple(info.names[:2]), status, detail, variants, to_act=seat)  # type: ignore[arg-type]
+
+
+def _variants_text(variants: Sequence[str], quick: bool, lang: str) -> str:
+    names = [t(f"essence.variant.{v}", lang) for v in variants]
+    if quick:
+        names.append(t("essence.variant.quick", lang))
+    if not names:
+        return t("essenzcog.variants.none", lang)
+    return t("essenzcog.variants.some", lang, names=", ".join(names))
+
+
+def _narrate(steps: Steps, info: GameInfo, lang: str) -> list[str]:
+    lines = []
+    for actor, event in steps.items:
+        data = dict(event.data)
+        player = int(data.get("player", actor))
+        name = info.names[player] if 0 <= player < len(info.names) else "?"
+        kind = event.type
+        if kind in ("turn_started", "game_won", "game_drawn"):
+            continue  # the status line says it
+        if kind == "moved" and data.get("through_void"):
+            kind = "moved_through_void"
+        if kind == "destabilized":
+            data["hit"] = ", ".join(data.get("hit", []))
+        key = f"essence.event.{kind}" if kind in _ENGINE_EVENTS else f"essenzcog.event.{kind}"
+        lines.append(t(key, lang, **{**data, "name": name}))
+    return lines
+
+
+_ENGINE_EVENTS = {
+    "grown", "moved", "moved_through_void", "split", "healed", "void_shifted", "destroyed",
+    "destabilized", "removed", "summoned",
+}  # fmt: skip
+
+
+async def setup(bot: SpielleiterBot) -> None:
+    await bot.add_cog(Essence(bot))
