@@ -162,7 +162,10 @@ def can_still_act(state: CombatState, fighter: Fighter) -> bool:
 
 
 def _locked_by_series(state: CombatState, fighter_id: str) -> bool:
-    return any(f.serie_ziel == fighter_id and f.serie_zahl > 0 for f in state.fighters)
+    return any(
+        f.serie_ziel == fighter_id and f.serie_zahl > 0 and can_still_act(state, f)
+        for f in state.fighters
+    )
 
 
 def may_act_now(state: CombatState, fighter: Fighter) -> bool:
@@ -174,7 +177,10 @@ def may_act_now(state: CombatState, fighter: Fighter) -> bool:
         return False
     if state.current == fighter.id:
         return True
-    return fighter.turn_done and state.last_actor != fighter.id
+    if not fighter.turn_done:
+        return False
+    alone = not any(can_still_act(state, f) for f in state.fighters if f.id != fighter.id)
+    return state.last_actor != fighter.id or alone
 
 
 def to_act(state: CombatState) -> frozenset[str]:

@@ -33,7 +33,9 @@ PLAYER = 10
 OTHER = 20
 
 
-def weapon(name: str = "Axt", ratio: tuple[int, int] = (2, 3), zusatz: int = 0, fert: int = 0, **kw: Any) -> WeaponStats:
+def weapon(
+    name: str = "Axt", ratio: tuple[int, int] = (2, 3), zusatz: int = 0, fert: int = 0, **kw: Any
+) -> WeaponStats:
     return WeaponStats(name, ratio, zusatz, fert, **kw)
 
 
@@ -160,7 +162,9 @@ def test_defence_needs_as_many_successes_as_the_attack() -> None:
 def test_shield_adds_its_kw_bonus_to_the_defence() -> None:
     shield = ShieldStats("Rundschild", kw_bonus=2, block=3)
     state = duel(b={"handlungen_max": 0, "schild": shield})
-    state, events = run(state, "wuerfel 5 5 1 1 1 1 1 1", "@held angriff ork kw=4", "@ork abwehr kw=4")
+    state, events = run(
+        state, "wuerfel 5 5 1 1 1 1 1 1", "@held angriff ork kw=4", "@ork abwehr kw=4"
+    )
     assert len(only(events, "defence_roll")["dice"]) == 6
 
 
@@ -196,7 +200,13 @@ def test_unconsciousness_check_when_lp_fall_below_rlp() -> None:
         state, "wuerfel 6 6 1 1 5 5 5 1", "@held angriff ork kw=4", "@ork abwehr keine"
     )
     check = only(events, "kraft_check")
-    assert check == {"fighter": "ork", "dice": [5, 5, 5, 1], "successes": 3, "required": 4, "ok": False}
+    assert check == {
+        "fighter": "ork",
+        "dice": [5, 5, 5, 1],
+        "successes": 3,
+        "required": 4,
+        "ok": False,
+    }
     assert "bewusstlos" in state.fighter("ork").conditions
     view = status_view(state)
     assert view["fighters"][1]["conditions"] == ["bewusstlos"]
@@ -329,7 +339,9 @@ def test_beidhaendiger_kampf_on_one_target() -> None:
     assert [d["weapon"] for d in damages] == ["Links", "Rechts"]
     assert [d["sp"] for d in damages] == [2 + 1, 2 + 2]
     state = duel(waffen=blades, beidhaendig=True)
-    state, _ = run(state, "wuerfel 5 5 5 5 5 1", "@held beidhaendig ork probe=3 kw=3", "@ork abwehr kw=2")
+    state, _ = run(
+        state, "wuerfel 5 5 5 5 5 1", "@held beidhaendig ork probe=3 kw=3", "@ork abwehr kw=2"
+    )
     assert state.fighter("ork").handlungen_left == 1  # the defence needed a Handlung
     assert state.pending is not None
     assert status_view(state)["pending"]["defence_required"] == 2 + 2
@@ -366,7 +378,9 @@ def test_ranged_zones_by_b_and_size_and_aiming() -> None:
     with pytest.raises(IllegalAction) as error:
         act(state, "@held fern ork dist=4 groesse=klein kw=3")
     assert error.value.params["required"] == 4 + 1 - 1  # zones of 6-5=1 Schritt, +1 small, -1 aimed
-    state, events = run(state, "wuerfel 5 5 5 5 5 5 1", "@held fern ork dist=10 probe=3 kw=4", "@ork abwehr keine")
+    state, events = run(
+        state, "wuerfel 5 5 5 5 5 5 1", "@held fern ork dist=10 probe=3 kw=4", "@ork abwehr keine"
+    )
     assert only(events, "damage")["fertigkeit"] == 3  # aimed shots add Fertigkeitsschaden
 
 
@@ -401,7 +415,9 @@ def test_spell_kw_cap_the_magiewuerfel_and_lapse() -> None:
 
 def test_stability_wears_breaks_and_is_repaired() -> None:
     brittle = weapon("Knüppel", (1, 1), stab_je=2, stab=1, stab_max=3)
-    state = combat(fighter("held", PLAYER, ab=8, waffen=(brittle,)), fighter("ork"), stabilitaet=True)
+    state = combat(
+        fighter("held", PLAYER, ab=8, waffen=(brittle,)), fighter("ork"), stabilitaet=True
+    )
     state, events = run(state, "wuerfel 5 5 1", "@held angriff ork kw=3", "@ork abwehr keine")
     assert only(events, "stability")["broken"] is True
     with pytest.raises(IllegalAction) as error:

@@ -58,7 +58,14 @@ def thoin_data() -> dict[str, object]:
             {"name": "Kettenhemd", "zone": "Torso", "rs": 4, "be": 2},
             {"name": "Beinschienen", "zone": "Beine", "rs": 1, "be": 1},
         ],
-        "schild": {"name": "Rundschild", "kw_bonus": 2, "be": 2, "block": 3, "rs": 2, "stabilitaet": None},
+        "schild": {
+            "name": "Rundschild",
+            "kw_bonus": 2,
+            "be": 2,
+            "block": 3,
+            "rs": 2,
+            "stabilitaet": None,
+        },
         "reittier": {"name": "Pony", "be": 3},
         "be_temp": 0,
         "be_fertigkeiten": ["Zähigkeit"],
@@ -108,7 +115,12 @@ def test_json_round_trip_is_exact() -> None:
         (("eigenschaften", "Geschick"), 2.5, "w6.sheet.not_integer", "eigenschaften.Geschick"),
         (("waffen", 0, "schaden"), "2:3", "w6.sheet.bad_ratio", "waffen.Streitaxt.schaden"),
         (("waffen", 0, "zusatz"), "X+1", "w6.sheet.unknown_trait", "waffen.Streitaxt.zusatz"),
-        (("waffen", 0, "techniken"), ["fliegen"], "w6.sheet.bad_technique", "waffen.Streitaxt.techniken"),
+        (
+            ("waffen", 0, "techniken"),
+            ["fliegen"],
+            "w6.sheet.bad_technique",
+            "waffen.Streitaxt.techniken",
+        ),
         (("ruestung", 0, "zone"), "Schwanz", "w6.sheet.bad_zone", "ruestung.Helm.zone"),
         (("version",), 2, "w6.sheet.bad_version", "version"),
         (("lp",), 31, "w6.sheet.lp_above_max", "lp"),
@@ -116,7 +128,9 @@ def test_json_round_trip_is_exact() -> None:
         (("schild", "stabilitaet"), "0/3", "w6.sheet.bad_stability", "schild.stabilitaet"),
     ],
 )
-def test_invalid_values_name_their_field(path: tuple[object, ...], value: object, key: str, field: str) -> None:
+def test_invalid_values_name_their_field(
+    path: tuple[object, ...], value: object, key: str, field: str
+) -> None:
     data = json.loads(json.dumps(thoin_data()))
     target = data
     for part in path[:-1]:
@@ -133,7 +147,10 @@ def test_unknown_and_missing_fields_are_refused() -> None:
     data["lebenspunkte"] = 3
     with pytest.raises(BadInput) as error:
         sheet_from_json(data)
-    assert (error.value.key, error.value.params["field"]) == ("w6.sheet.unknown_field", "lebenspunkte")
+    assert (error.value.key, error.value.params["field"]) == (
+        "w6.sheet.unknown_field",
+        "lebenspunkte",
+    )
     data = thoin_data()
     del data["pm"]["K"]  # type: ignore[attr-defined]
     with pytest.raises(BadInput) as error:
