@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.fake_discord import FakeDiscord
+from bot.fake_discord import FakeDiscord, StoredMessage
 from tests.harness import assert_ephemeral
 
 pytestmark = pytest.mark.e2e
@@ -133,3 +134,66 @@ async def test_without_token_exits_nonzero_with_a_friendly_message(tmp_path: Pat
     assert "DISCORD_TOKEN" in text
     assert "Traceback" not in text
     assert not (tmp_path / "x.sqlite").exists()
+
+
+ESSENCE_ID = re.compile(r"^essenz:(\d+):(\d+):")
+MENTION = re.compile(r"<@(\d+)>")
+
+
+def _revision(board: StoredMessage) -> int:
+    found = [int(m.group(2)) for cid in board.custom_ids if (m := ESSENCE_ID.match(cid))]
+    assert found, f"no /essenz buttons on message {board.id}: {board.custom_ids}"
+    return max(found)
+
+
+async def _choose_one(fake: FakeDiscord, board: StoredMessage, actor: int) -> StoredMessage:
+    """One click on the board as ``actor``: the first choice of a move select, else the first
+    move button that is not "back". Returns the message that shows the game afterwards."""
+    selects = [s for s in board.selects if ":p:" in s["custom_id"]]
+    if selects:
+        value = selects[0]["options"][0]["value"]
+        ex = await fake.select(board, selects[0]["custom_id"], [value], user=actor)
+    else:
+        moves = [
+            b
+            for b in board.buttons
+            if ":p:" in b.get("custom_id", "") and (b.get("emoji") or {}).get("name") != "↩"
+        ]
+        assert moves, f"no move to click on {board.custom_ids}"
+        ex = await fake.click(board, moves[0]["custom_id"], user=actor)
+    reply = await ex.callback(timeout=10)
+    assert not reply.ephemeral, f"the click was refused: {reply.data}"
+    await ex.settle()
+    games = [m for m in fake.messages.values() if not m.deleted and m.custom_ids]
+    return [m for m in games if any(ESSENCE_ID.match(c) for c in m.custom_ids)][-1]
+
+
+async def test_essence_game_survives_a_kill_mid_game(
+    fake: FakeDiscord, process: BotProcess
+) -> None:
+    await process.start()
+    await fake.wait_for_sync(START_TIMEOUT)
+    if "essenz" not in {c["name"] for c in fake.commands[None]}:
+        pytest.skip("the /essenz cog is not loaded")
+
+    invitation = await (
+        await fake.slash("essenz start", {"gegner": "@bob"}, user="alice")
+    ).message()
+    accept = next(c for c in invitation.custom_ids if ":inv:1" in c)
+    accepted = await fake.click(invitation, accept, user="bob")
+    assert (await accepted.callback()).type == 7
+    board = await accepted.message()
+    start_revision = _revision(board)
+    actor = int(MENTION.findall(board.content)[-1])
+    board = await _choose_one(fake, board, actor)  # half a move: a mote is chosen
+
+    await process.kill()
+    await process.start()
+
+    # The half-built choice lives in the custom_ids: finish the move on the same buttons.
+    for _ in range(10):
+        if _revision(board) > start_revision:
+            break
+        board = await _choose_one(fake, board, actor)
+    assert _revision(board) > start_revision, "the move was not applied after the restart"
+    assert "Traceback" not in process.output()
