@@ -310,12 +310,16 @@ class Playground:
             head += f" in {self._channel_label(message.channel_id)}"
         self.say(head)
         if message.content:
-            self.say(_indent(message.content))
+            self.say(_indent(self._names(message.content)))
         for embed in message.embeds:
-            self.say(_indent(render_embed(embed), "  ┃ "))
+            self.say(_indent(self._names(render_embed(embed)), "  ┃ "))
         for attachment in message.attachments:
             self.say(f"  Bild / image: {self._save(attachment.filename, attachment.data)}")
         self._render_components(message)
+
+    def _names(self, text: str) -> str:
+        """``<@id>`` mentions as ``@name`` of the fake users."""
+        return re.sub(r"<@!?(\d+)>", lambda m: "@" + self.fake.user(int(m.group(1))).name, text)
 
     def _channel_label(self, channel_id: int) -> str:
         channel = self.fake.channel(channel_id)

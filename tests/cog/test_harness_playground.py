@@ -148,3 +148,25 @@ def test_render_embed_as_text() -> None:
         "footer": {"text": "Spiel 12"},
     }
     assert render_embed(embed) == "**Zug 3**\nWeiß am Zug\nEssenz: 4\n— Spiel 12"
+
+
+def test_buttons_are_pressed_by_number(tmp_path: Path) -> None:
+    text = _play(tmp_path, "/roll 3W6\n1\n@bob\n1\n")
+    assert "✗" not in text
+    rolls = [block for block in text.split("> ") if "3W6" in block and "[1]" in block]
+    assert len(rolls) == 3  # the command and two presses of "roll again"
+    assert "@bob" not in rolls[1] and "Bob" in rolls[2]
+
+
+def test_selects_by_number_and_value_and_images_saved(tmp_path: Path) -> None:
+    from bot.app import COGS
+
+    if "cogs.essence" not in COGS:
+        pytest.skip("the /essenz cog is not loaded")
+    text = _play(tmp_path, "/essenz start gegner:@bob\n@bob\n1\n@alice\n1=a1\n")
+    assert "✗" not in text
+    last = text.split("> ")[-1]
+    assert "(geändert / updated)" in last
+    saved = sorted((tmp_path / "out").glob("*.png"))
+    assert len(saved) == 2 and str(saved[-1]) in last
+    assert "@alice" in text and "<@" not in text  # mentions shown as names
