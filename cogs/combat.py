@@ -1,0 +1,844 @@
+"""``/kampf``: the W6 combat tracker of a channel (one at a time), on top of the pure reducer in
+``engines.w6``.
+
+Every step is: load the stored combat, check the revision a button carries (a stale click gets
+the stale message), ``apply`` the engine action as the user (the GM and co-GMs act as the
+combat's GM), store it revision-guarded, write the campaign log, and post the narration with a
+fresh status embed whose buttons belong to whoever must act now. Buttons use
+``kampf:<combat>:<revision>:<code>:<fighter>[:<target>]``.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import SpielleiterBot
+from bot.components import custom_id, values_of
+from bot.i18n import catalog, cmd, t
+from bot.replies import lang_for, send
+from bot.store.base import CampaignRecord, CombatRecord
+from cogs.w6 import (
+    AUTOCOMPLETE_LIMIT,
+    EMBED_COLOUR,
+    campaign_here,
+    campaign_rules,
+    character_choices,
+    find_character,
+    load_sheet,
+    require_edit,
+    require_gm,
+)
+from engines.core import BadInput, Event, IllegalAction, StaleAction
+from engines.w6 import (
+    CombatAction,
+    CombatState,
+    Settings,
+    apply,
+    fighter_from_sheet,
+    join_action,
+    make,
+    new_combat,
+    parse_action,
+    set_field,
+    sheet_to_json,
+    state_from_json,
+    state_to_json,
+    status_view,
+    to_act,
+)
+from engines.w6.actions import SET_FIELDS
+from engines.w6.state import SETTING_NAMES
+
+PREFIX = "kampf"
+ENGINE_KEY = "engine"
+CHARACTERS_KEY = "charaktere"
+MAX_SELECT = 25
+MAX_FIGHTERS_PER_ADD = 10
+MAX_ROWS = 5
+DESCRIPTION_LIMIT = 4000
+CONTENT_LIMIT = 1900
+NAME_KEYS = ("fighter", "attacker", "target", "blocker")
+STAGE_ROWS = {"abwehr": 2, "entscheidung": 1, "ansage": 1, "rundum": 2, "nachschlagen": 1}
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A stored combat read back: the record, the engine state and fighter → character ids."""
+
+    record: CombatRecord
+    state: CombatState
+    characters: dict[str, int]
+
+
+def pack(state: CombatState, characters: dict[str, int]) -> dict[str, Any]:
+    return {ENGINE_KEY: state_to_json(state), CHARACTERS_KEY: characters}
+
+
+def unpack(record: CombatRecord) -> Loaded:
+    """Raises BadInput("w6.combat.bad_state") for a stored state of another shape."""
+    raw = record.state
+    characters = raw.get(CHARACTERS_KEY, {})
+    return Loaded(record, state_from_json(raw.get(ENGINE_KEY)), dict(characters))
+
+
+def fighter_id_for(name: str, taken: set[str]) -> str:
+    """A short id from a name (``Thoin Eisenfaust`` → ``thoin``), unique among ``taken``."""
+    folded = name.casefold().replace("ß", "ss").replace("ä", "ae").replace("ö", "oe")
+    folded = unicodedata.normalize("NFKD", folded.replace("ü", "ue"))
+    word = "".join(c for c in folded.split(" ")[0] if c.isascii() and c.isalnum())[:16] or "k"
+    if word not in taken:
+        return word
+    number = 2
+    while f"{word}{number}" in taken:
+        number += 1
+    return f"{word}{number}"
+
+
+# ----------------------------------------------------------------------------- narration
+
+
+def _names(state: CombatState) -> dict[str, str]:
+    return {f.id: f.name for f in state.fighters}
+
+
+def _param(value: Any, names: dict[str, str], lang: str) -> Any:
+    if isinstance(value, bool):
+        return t("w6cog.ev.ok" if value else "w6cog.ev.not_ok", lang)
+    if isinstance(value, list):
+        return " ".join(str(names.get(str(v), v)) for v in value) or "–"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items())
+    return value
+
+
+def narrate(events: list[Event], before: CombatState, after: CombatState, lang: str) -> list[str]:
+    """One line per event in the user's language (names instead of ids)."""
+    names = _names(before) | _names(after)
+    lines = []
+    for event in events:
+        params = {key: _param(value, names, lang) for key, value in event.data.items()}
+        for key in NAME_KEYS:
+            if key in event.data:
+                params[key] = names.get(str(event.data[key]), event.data[key])
+        key = f"w6cog.ev.{event.type}"
+        if key in catalog():
+            text = t(key, lang, **params)
+        else:
+            detail = ", ".join(f"{k}={v}" for k, v in params.items())
+            text = t("w6cog.ev.generic", lang, type=event.type, detail=detail)
+        if text:
+            lines.append(text)
+    return lines
+
+
+def _cap(lines: list[str], limit: int) -> str:
+    text = "\n".join(lines)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ----------------------------------------------------------------------------- status
+
+
+def _fighter_line(row: dict[str, Any], lang: str) -> str:
+    mark = "▶" if row["is_turn"] else ("✋" if row["may_act"] else "•")
+    reflex = "✓" if row["reflex_available"] else "✗"
+    text = t(
+        "w6cog.combat.fighter_line", lang, mark=mark, name=row["name"], id=row["id"],
+        ab=row["ab"], lp=row["lp"], lp_max=row["lp_max"], kw=row["kw_left"],
+        kw_max=row["kw_phase"], h=row["handlungen_left"], h_max=row["handlungen_max"],
+        reflex=reflex,
+    )  # fmt: skip
+    conditions = [t(f"w6cog.cond.{c}", lang) for c in row["conditions"]]
+    if row["blockade"]:
+        conditions.append(t("w6cog.combat.blockade", lang, value=row["blockade"]))
+    if row["fertig"]:
+        conditions.append(t("w6cog.combat.done", lang))
+    return text + (f" · *{', '.join(conditions)}*" if conditions else "")
+
+
+def _pending_text(view: dict[str, Any], names: dict[str, str], lang: str) -> str:
+    pending = view["pending"]
+    if pending is None:
+        return ""
+    targets = ", ".join(names.get(d["target"], d["target"]) for d in pending["targets"])
+    return t(
+        f"w6cog.combat.pending.{pending['stage']}", lang,
+        attacker=names.get(pending["attacker"], pending["attacker"]), targets=targets,
+        kw=pending["kw"], successes=pending["successes"], required=pending["defence_required"],
+        retreat=pending["retreat_required"],
+    )  # fmt: skip
+
+
+def status_embed(state: CombatState, lang: str) -> discord.Embed:
+    """Phase, the AB order with LP / KW / Handlungen left and conditions, the pending step."""
+    view = status_view(state)
+    names = _names(state)
+    if view["ended"]:
+        title = t("w6cog.combat.title_ended", lang)
+    elif view["started"]:
+        title = t("w6cog.combat.title", lang, phase=view["phase"])
+    else:
+        title = t("w6cog.combat.title_setup", lang)
+    lines = [_fighter_line(row, lang) for row in view["fighters"]]
+    description = "\n".join(lines) or t("w6cog.combat.empty", lang)
+    pending = _pending_text(view, names, lang)
+    if pending:
+        description += "\n\n" + pending
+    elif view["to_act"] and not view["ended"]:
+        who = ", ".join(names.get(i, i) for i in view["to_act"])
+        description += "\n\n" + t("w6cog.combat.to_act", lang, who=who)
+    embed = discord.Embed(title=title, description=description[:DESCRIPTION_LIMIT])
+    embed.colour = EMBED_COLOUR
+    embed.set_footer(text=t("w6cog.combat.footer", lang, step=view["step"]))
+    return embed
+
+
+def _button(label: str, cid: str, style: discord.ButtonStyle) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label[:80], custom_id=cid, style=style)
+
+
+def _kw_select(
+    cid: str, kw_left: int, placeholder: str, row: int, lang: str
+) -> discord.ui.Select[Any]:
+    options = [
+        discord.SelectOption(label=t("w6cog.combat.kw_option", lang, kw=n), value=str(n))
+        for n in range(min(kw_left, MAX_SELECT - 1) + 1)
+    ]
+    return discord.ui.Select(custom_id=cid, placeholder=placeholder[:150], options=options, row=row)
+
+
+def status_view_components(record: CombatRecord, state: CombatState, lang: str) -> discord.ui.View:
+    """Buttons and selects for whoever must act now, and the GM's row."""
+    view = discord.ui.View(timeout=None)
+    if state.ended:
+        return view
+
+    def cid(code: str, *args: str) -> str:
+        return custom_id(PREFIX, record.id, record.revision, code, *args)
+
+    row = 0
+    pending = state.pending
+    for fighter_id in sorted(
+        to_act(state), key=lambda i: state.order.index(i) if i in state.order else 99
+    ):
+        fighter = state.fighter(fighter_id)
+        need = STAGE_ROWS.get(pending.stage, 1) if pending else 1
+        if row + need > MAX_ROWS - 1:
+            break
+        name = fighter.name
+        if pending is None:
+            view.add_item(
+                _styled(
+                    t("w6cog.btn.attack", lang, name=name), cid("atk", fighter_id), "danger", row
+                )
+            )
+            view.add_item(
+                _styled(t("w6cog.btn.hold", lang), cid("weiter", fighter_id), "secondary", row)
+            )
+            view.add_item(
+                _styled(t("w6cog.btn.done", lang), cid("fertig", fighter_id), "secondary", row)
+            )
+            if not fighter.reflex_used:
+                view.add_item(
+                    _styled(
+                        t("w6cog.btn.reflex", lang), cid("reflex", fighter_id), "secondary", row
+                    )
+                )
+        elif pending.stage == "abwehr":
+            view.add_item(
+                _kw_select(cid("abwehr", fighter_id), fighter.kw_left,
+                           t("w6cog.btn.defend", lang, name=name), row, lang)
+            )  # fmt: skip
+            view.add_item(
+                _styled(
+                    t("w6cog.btn.no_defence", lang, name=name),
+                    cid("keine", fighter_id),
+                    "secondary",
+                    row + 1,
+                )
+            )
+            if not fighter.reflex_used:
+                view.add_item(
+                    _styled(
+                        t("w6cog.btn.reflex_defence", lang),
+                        cid("refabw", fighter_id),
+                        "secondary",
+                        row + 1,
+                    )
+                )
+        elif pending.stage == "entscheidung":
+            view.add_item(
+                _styled(
+                    t("w6cog.btn.roll", lang, name=name),
+                    cid("wuerfeln", fighter_id),
+                    "primary",
+                    row,
+                )
+            )
+            view.add_item(
+                _styled(
+                    t("w6cog.btn.retreat", lang),
+                    cid("zurueckweichen", fighter_id),
+                    "secondary",
+                    row,
+                )
+            )
+        elif pending.stage == "ansage":
+            view.add_item(
+                _kw_select(cid("ansage", fighter_id), fighter.kw_left,
+                           t("w6cog.btn.announce", lang, name=name), row, lang)
+            )  # fmt: skip
+        elif pending.stage == "rundum":
+            view.add_item(
+                _kw_select(cid("rundum_weiter", fighter_id), fighter.kw_left,
+                           t("w6cog.btn.sweep_on", lang, name=name), row, lang)
+            )  # fmt: skip
+            view.add_item(
+                _styled(
+                    t("w6cog.btn.abort", lang), cid("abbruch", fighter_id), "secondary", row + 1
+                )
+            )
+        elif pending.stage == "nachschlagen":
+            view.add_item(
+                _styled(
+                    t("w6cog.btn.follow", lang, name=name),
+                    cid("nachschlagen", fighter_id),
+                    "danger",
+                    row,
+                )
+            )
+            view.add_item(
+                _styled(t("w6cog.btn.skip", lang), cid("verzichten", fighter_id), "secondary", row)
+            )
+        row += need
+    gm_row = min(row, MAX_ROWS - 1)
+    if state.phase < 1:
+        view.add_item(_styled(t("w6cog.btn.begin", lang), cid("beginnen", "sl"), "success", gm_row))
+    elif pending is None:
+        view.add_item(
+            _styled(t("w6cog.btn.next_phase", lang), cid("phase", "sl"), "secondary", gm_row)
+        )
+    if state.previous:
+        view.add_item(_styled(t("w6cog.btn.undo", lang), cid("zurueck", "sl"), "secondary", gm_row))
+    view.add_item(_styled(t("w6cog.btn.end", lang), cid("ende", "sl"), "secondary", gm_row))
+    return view
+
+
+def _styled(label: str, cid: str, style: str, row: int) -> discord.ui.Button[Any]:
+    button = _button(label, cid, getattr(discord.ButtonStyle, style))
+    button.row = row
+    return button
+
+
+BUTTON_ACTIONS = {
+    "weiter": "weiter",
+    "fertig": "fertig",
+    "reflex": "reflex",
+    "keine": "abwehr",
+    "refabw": "abwehr",
+    "wuerfeln": "wuerfeln",
+    "zurueckweichen": "zurueckweichen",
+    "nachschlagen": "nachschlagen",
+    "verzichten": "verzichten",
+    "abbruch": "abbruch",
+}
+GM_BUTTONS = ("beginnen", "phase", "zurueck", "ende")
+KW_SELECTS = ("abwehr", "ansage", "rundum_weiter")
+
+
+def button_action(code: str, fighter_id: str, values: list[str]) -> CombatAction:
+    """The engine action of a status-message button or select. Raises BadInput."""
+    if code in GM_BUTTONS:
+        return make(code)
+    if code in KW_SELECTS:
+        return make(code, fighter_id, kw=_one_number(values))
+    if code == "keine":
+        return make("abwehr", fighter_id, keine=True)
+    if code == "refabw":
+        return make("abwehr", fighter_id, reflex=True)
+    if code in BUTTON_ACTIONS:
+        return make(BUTTON_ACTIONS[code], fighter_id)
+    raise BadInput("w6cog.combat.unknown_button", code=code[:20])
+
+
+def _one_number(values: list[str]) -> int:
+    if len(values) != 1 or not values[0].isdigit():
+        raise BadInput("w6cog.combat.bad_choice")
+    return int(values[0])
+
+
+# ----------------------------------------------------------------------------- the cog
+
+
+class Combat(commands.Cog):
+    kampf = app_commands.Group(
+        name=cmd("w6cog.cmd.combat.name"), description=cmd("w6cog.cmd.combat.desc")
+    )
+
+    def __init__(self, bot: SpielleiterBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.components.register(PREFIX, self.on_component)
+
+    async def cog_unload(self) -> None:
+        self.bot.components.unregister(PREFIX)
+
+    # -- the one path every step takes ------------------------------------------------------
+
+    async def _load(self, interaction: discord.Interaction[Any]) -> Loaded:
+        record = await self.bot.store.active_combat(interaction.channel_id or 0)
+        if record is None:
+            raise IllegalAction("w6cog.combat.none")
+        return unpack(record)
+
+    def _actor(self, campaign: CampaignRecord, state: CombatState, user_id: int) -> int:
+        """The GM and co-GMs act as the combat's GM; everyone else as themselves."""
+        return state.gm if campaign.is_gm(user_id) else user_id
+
+    async def step(
+        self,
+        interaction: discord.Interaction[Any],
+        campaign: CampaignRecord,
+        loaded: Loaded,
+        action: CombatAction,
+        characters: dict[str, int] | None = None,
+    ) -> None:
+        """Apply, store (revision-guarded), log and post the narration with the new status."""
+        lang = await lang_for(interaction)
+        actor = self._actor(campaign, loaded.state, interaction.user.id)
+        state, events = apply(loaded.state, action, actor)
+        chars = characters if characters is not None else loaded.characters
+        record = await self.bot.store.update_combat(
+            loaded.record.id,
+            expected_revision=loaded.record.revision,
+            state=pack(state, chars),
+            status="ended" if state.ended else None,
+        )
+        await self._log(interaction, campaign, action, events, state)
+        if state.ended:
+            await self._write_back(campaign, state, chars)
+        lines = narrate(events, loaded.state, state, lang)
+        mentions = self._mentions(state, campaign)
+        if mentions:
+            lines.append(mentions)
+        await send(
+            interaction,
+            _cap(lines, CONTENT_LIMIT) or None,
+            embed=status_embed(state, lang),
+            view=status_view_components(record, state, lang),
+        )
+
+    def _mentions(self, state: CombatState, campaign: CampaignRecord) -> str:
+        if state.pending is None:
+            return ""
+        owners = {state.fighter(i).owner or campaign.gm_id for i in to_act(state)}
+        return " ".join(f"<@{owner}>" for owner in sorted(owners))
+
+    async def _log(
+        self,
+        interaction: discord.Interaction[Any],
+        campaign: CampaignRecord,
+        action: CombatAction,
+        events: list[Event],
+        state: CombatState,
+    ) -> None:
+        store = self.bot.store
+        user = interaction.user.id
+        names = _names(state)
+        text = action.text() if action.verb != "beitritt" else "beitritt"
+        await store.add_log(
+            campaign.id, user, "combat", {"action": text[:200], "events": [e.type for e in events]}
+        )
+        for event in events:
+            data = event.data
+            if event.type == "damage":
+                fighter = state.find(str(data["fighter"]))
+                await store.add_log(
+                    campaign.id, user, "damage",
+                    {"name": names.get(str(data["fighter"]), data["fighter"]),
+                     "amount": data["lp_verlust"], "lp": data["lp"],
+                     "lp_max": fighter.lp_max if fighter else data["lp"]},
+                )  # fmt: skip
+            elif event.type in ("probe", "reflex", "kraft_check", "spell"):
+                await store.add_log(
+                    campaign.id, user, "check",
+                    {"name": names.get(str(data["fighter"]), data["fighter"]),
+                     "what": event.type, "successes": data.get("successes", 0),
+                     "required": data.get("required", 0)},
+                )  # fmt: skip
+
+    async def _write_back(
+        self, campaign: CampaignRecord, state: CombatState, characters: dict[str, int]
+    ) -> None:
+        """After the combat, each character's sheet keeps the LP the combat left it with."""
+        for fighter in state.fighters:
+            char_id = characters.get(fighter.id)
+            record = await self.bot.store.get_character(char_id) if char_id else None
+            if record is None:
+                continue
+            try:
+                sheet = set_field(load_sheet(record), "lp", str(max(-999, fighter.lp)))
+            except BadInput:
+                continue
+            await self.bot.store.update_character(
+                record.id,
+                expected_revision=record.revision,
+                name=sheet.name,
+                sheet=sheet_to_json(sheet),
+            )
+
+    # -- components --------------------------------------------------------------------------
+
+    async def on_component(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
+        if len(args) < 4 or not args[0].isdigit() or not args[1].isdigit():
+            raise BadInput("w6cog.combat.bad_choice")
+        combat_id, revision, code, fighter_id = int(args[0]), int(args[1]), args[2], args[3]
+        campaign = await campaign_here(interaction)
+        loaded = await self._load(interaction)
+        if loaded.record.id != combat_id or loaded.record.revision != revision:
+            raise StaleAction()
+        values = values_of(interaction)
+        if code == "atk":
+            await self._choose_target(interaction, campaign, loaded, fighter_id)
+        elif code == "ziel":
+            await self._choose_kw(interaction, campaign, loaded, fighter_id, _one_value(values))
+        elif code == "kwatk" and len(args) >= 5:
+            action = make("angriff", fighter_id, (args[4],), kw=_one_number(values))
+            await self.step(interaction, campaign, loaded, action)
+        else:
+            await self.step(interaction, campaign, loaded, button_action(code, fighter_id, values))
+
+    def _check_controls(
+        self, campaign: CampaignRecord, state: CombatState, fighter_id: str, user_id: int
+    ) -> None:
+        fighter = state.fighter(fighter_id)
+        if not campaign.is_gm(user_id) and fighter.owner != user_id:
+            raise IllegalAction("w6cog.combat.not_yours", name=fighter.name)
+        if fighter_id not in to_act(state):
+            raise IllegalAction("w6cog.combat.not_now", name=fighter.name)
+
+    async def _choose_target(
+        self,
+        interaction: discord.Interaction[Any],
+        campaign: CampaignRecord,
+        loaded: Loaded,
+        fighter_id: str,
+    ) -> None:
+        lang = await lang_for(interaction)
+        state = loaded.state
+        self._check_controls(campaign, state, fighter_id, interaction.user.id)
+        targets = [f for f in state.fighters if f.id != fighter_id and f.conscious]
+        if not targets:
+            raise IllegalAction("w6cog.combat.no_targets")
+        options = [
+            discord.SelectOption(label=f"{f.name} (LP {f.lp})"[:100], value=f.id)
+            for f in targets[:MAX_SELECT]
+        ]
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            discord.ui.Select(
+                custom_id=custom_id(
+                    PREFIX, loaded.record.id, loaded.record.revision, "ziel", fighter_id
+                ),
+                placeholder=t("w6cog.btn.target", lang)[:150],
+                options=options,
+            )
+        )
+        name = state.fighter(fighter_id).name
+        await send(interaction, t("w6cog.combat.choose_target", lang, name=name), view=view,
+                   ephemeral=True)  # fmt: skip
+
+    async def _choose_kw(
+        self,
+        interaction: discord.Interaction[Any],
+        campaign: CampaignRecord,
+        loaded: Loaded,
+        fighter_id: str,
+        target_id: str,
+    ) -> None:
+        lang = await lang_for(interaction)
+        state = loaded.state
+        self._check_controls(campaign, state, fighter_id, interaction.user.id)
+        fighter, target = state.fighter(fighter_id), state.fighter(target_id)
+        view = discord.ui.View(timeout=None)
+        cid = custom_id(
+            PREFIX, loaded.record.id, loaded.record.revision, "kwatk", fighter_id, target_id
+        )
+        view.add_item(_kw_select(cid, fighter.kw_left, t("w6cog.btn.attack_kw", lang), 0, lang))
+        text = t("w6cog.combat.choose_kw", lang, name=fighter.name, target=target.name,
+                 kw=fighter.kw_left)  # fmt: skip
+        await interaction.response.edit_message(content=text, view=view)
+
+    # -- commands -------------------------------------------------------------------------------
+
+    @kampf.command(
+        name=cmd("w6cog.cmd.combat.start.name"), description=cmd("w6cog.cmd.combat.start.desc")
+    )
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
+        require_gm(campaign, interaction.user.id)
+        channel_id = interaction.channel_id or 0
+        if await self.bot.store.active_combat(channel_id) is not None:
+            raise IllegalAction("w6cog.combat.exists")
+        rules = {k: v for k, v in campaign_rules(campaign).items() if k in SETTING_NAMES}
+        state = new_combat(campaign.gm_id, interaction.id, Settings(**rules))
+        record = await self.bot.store.create_combat(
+            channel_id=channel_id, campaign_id=campaign.id, state=pack(state, {})
+        )
+        await self.bot.store.add_log(
+            campaign.id, interaction.user.id, "combat", {"action": "start", "events": []}
+        )
+        await send(
+            interaction,
+            t("w6cog.combat.started", lang),
+            embed=status_embed(state, lang),
+            view=status_view_components(record, state, lang),
+        )
+
+    @kampf.command(
+        name=cmd("w6cog.cmd.combat.add.name"), description=cmd("w6cog.cmd.combat.add.desc")
+    )
+    @app_commands.rename(
+        charakter=cmd("w6cog.opt.character.name"), anzahl=cmd("w6cog.opt.copies.name")
+    )
+    @app_commands.describe(
+        charakter=cmd("w6cog.opt.character.desc"), anzahl=cmd("w6cog.opt.copies.desc")
+    )
+    async def dazu(
+        self,
+        interaction: discord.Interaction[Any],
+        charakter: str | None = None,
+        anzahl: app_commands.Range[int, 1, MAX_FIGHTERS_PER_ADD] = 1,
+    ) -> None:
+        campaign = await campaign_here(interaction)
+        loaded = await self._load(interaction)
+        record = await find_character(interaction, campaign, charakter)
+        require_edit(campaign, record, interaction.user.id)
+        sheet = load_sheet(record)
+        state, characters = loaded.state, dict(loaded.characters)
+        actions = []
+        taken = {f.id for f in state.fighters}
+        for _ in range(anzahl if record.owner_id is None else 1):
+            fighter_id = fighter_id_for(sheet.name, taken)
+            taken.add(fighter_id)
+            characters[fighter_id] = record.id
+            actions.append(join_action(fighter_from_sheet(sheet, fighter_id, record.owner_id)))
+        for action in actions[:-1]:
+            state, _ = apply(state, action, state.gm)
+        loaded = Loaded(loaded.record, state, loaded.characters)
+        await self.step(interaction, campaign, loaded, actions[-1], characters)
+
+    @dazu.autocomplete("charakter")
+    async def dazu_characters(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await character_choices(interaction, current)
+
+    @kampf.command(
+        name=cmd("w6cog.cmd.combat.status.name"), description=cmd("w6cog.cmd.combat.status.desc")
+    )
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await lang_for(interaction)
+        loaded = await self._load(interaction)
+        await send(
+            interaction,
+            embed=status_embed(loaded.state, lang),
+            view=status_view_components(loaded.record, loaded.state, lang),
+        )
+
+    @kampf.command(
+        name=cmd("w6cog.cmd.combat.attack.name"), description=cmd("w6cog.cmd.combat.attack.desc")
+    )
+    @app_commands.rename(
+        ziel=cmd("w6cog.opt.target.name"), kw=cmd("w6cog.opt.kw.name"),
+        angreifer=cmd("w6cog.opt.attacker.name"), waffe=cmd("w6cog.opt.weapon.name"),
+        zone=cmd("w6cog.opt.zone.name"),
+    )  # fmt: skip
+    @app_commands.describe(
+        ziel=cmd("w6cog.opt.target.desc"), kw=cmd("w6cog.opt.kw.desc"),
+        angreifer=cmd("w6cog.opt.attacker.desc"), waffe=cmd("w6cog.opt.weapon.desc"),
+        zone=cmd("w6cog.opt.zone.desc"),
+    )  # fmt: skip
+    @app_commands.choices(
+        zone=[
+            app_commands.Choice(name=cmd(f"w6cog.zone.{z}"), value=v)
+            for z, v in (
+                ("kopf", "Kopf"),
+                ("torso", "Torso"),
+                ("arme", "Arme"),
+                ("haende", "Hände"),
+                ("beine", "Beine"),
+            )
+        ]
+    )
+    async def angriff(
+        self,
+        interaction: discord.Interaction[Any],
+        ziel: str,
+        kw: app_commands.Range[int, 0, 200],
+        angreifer: str | None = None,
+        waffe: str | None = None,
+        zone: str | None = None,
+    ) -> None:
+        campaign = await campaign_here(interaction)
+        loaded = await self._load(interaction)
+        attacker = angreifer or self._own_fighter(loaded.state, interaction.user.id)
+        action = make("angriff", attacker, (ziel,), kw=kw, waffe=waffe, zone=zone)
+        await self.step(interaction, campaign, loaded, action)
+
+    def _own_fighter(self, state: CombatState, user_id: int) -> str:
+        """The user's participant that may act now (else their first). Raises BadInput."""
+        own = [f.id for f in state.fighters if f.owner == user_id]
+        if not own:
+            raise BadInput("w6cog.combat.no_own_fighter")
+        acting = [i for i in own if i in to_act(state)]
+        return (acting or own)[0]
+
+    @angriff.autocomplete("ziel")
+    async def target_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.fighters_matching(interaction, current)
+
+    @angriff.autocomplete("angreifer")
+    async def attacker_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.fighters_matching(interaction, current)
+
+    async def fighters_matching(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Autocomplete: the combat's participants whose name or id contains ``current``."""
+        record = await self.bot.store.active_combat(interaction.channel_id or 0)
+        if record is None:
+            return []
+        try:
+            state = unpack(record).state
+        except BadInput:
+            return []
+        needle = current.casefold()
+        return [
+            app_commands.Choice(name=f"{f.name} ({f.id}, LP {f.lp})"[:100], value=f.id)
+            for f in state.fighters
+            if needle in f.name.casefold() or needle in f.id
+        ][:AUTOCOMPLETE_LIMIT]
+
+    @angriff.autocomplete("waffe")
+    async def weapon_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        record = await self.bot.store.active_combat(interaction.channel_id or 0)
+        if record is None:
+            return []
+        try:
+            state = unpack(record).state
+            attacker = getattr(interaction.namespace, "angreifer", None)
+            fighter = state.fighter(attacker or self._own_fighter(state, interaction.user.id))
+        except (BadInput, IllegalAction):
+            return []
+        return [
+            app_commands.Choice(name=w.name[:100], value=w.name[:100])
+            for w in fighter.waffen
+            if current.casefold() in w.name.casefold()
+        ][:AUTOCOMPLETE_LIMIT]
+
+    @kampf.command(
+        name=cmd("w6cog.cmd.combat.action.name"), description=cmd("w6cog.cmd.combat.action.desc")
+    )
+    @app_commands.rename(notation=cmd("w6cog.opt.notation.name"))
+    @app_commands.describe(notation=cmd("w6cog.opt.notation.desc"))
+    async def aktion(
+        self, interaction: discord.Interaction[Any], notation: app_commands.Range[str, 1, 300]
+    ) -> None:
+        campaign = await campaign_here(interaction)
+        loaded = await self._load(interaction)
+        action = parse_action(notation)
+        if action.verb == "beitritt":
+            raise IllegalAction("w6cog.combat.use_add")
+        await self.step(interaction, campaign, loaded, action)
+
+    @kampf.command(
+        name=cmd("w6cog.cmd.combat.set.name"), description=cmd("w6cog.cmd.combat.set.desc")
+    )
+    @app_commands.rename(
+        kaempfer=cmd("w6cog.opt.fighter.name"), feld=cmd("w6cog.opt.combat_field.name"),
+        wert=cmd("w6cog.opt.number.name"),
+    )  # fmt: skip
+    @app_commands.describe(
+        kaempfer=cmd("w6cog.opt.fighter.desc"), feld=cmd("w6cog.opt.combat_field.desc"),
+        wert=cmd("w6cog.opt.number.desc"),
+    )  # fmt: skip
+    @app_commands.choices(
+        feld=[
+            app_commands.Choice(name=cmd(f"w6cog.setfield.{name}"), value=name)
+            for name in SET_FIELDS
+        ]
+    )
+    async def setzen(
+        self,
+        interaction: discord.Interaction[Any],
+        kaempfer: str,
+        feld: str,
+        wert: app_commands.Range[int, -999, 999],
+    ) -> None:
+        campaign = await campaign_here(interaction)
+        require_gm(campaign, interaction.user.id)
+        loaded = await self._load(interaction)
+        await self.step(
+            interaction, campaign, loaded, make("setze", "", (kaempfer,), **{feld: wert})
+        )
+
+    @setzen.autocomplete("kaempfer")
+    async def set_fighters(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.fighters_matching(interaction, current)
+
+    async def _gm_step(self, interaction: discord.Interaction[Any], verb: str) -> None:
+        campaign = await campaign_here(interaction)
+        require_gm(campaign, interaction.user.id)
+        loaded = await self._load(interaction)
+        await self.step(interaction, campaign, loaded, make(verb))
+
+    @kampf.command(
+        name=cmd("w6cog.cmd.combat.begin.name"), description=cmd("w6cog.cmd.combat.begin.desc")
+    )
+    async def beginnen(self, interaction: discord.Interaction[Any]) -> None:
+        await self._gm_step(interaction, "beginnen")
+
+    @kampf.command(
+        name=cmd("w6cog.cmd.combat.phase.name"), description=cmd("w6cog.cmd.combat.phase.desc")
+    )
+    async def phase(self, interaction: discord.Interaction[Any]) -> None:
+        await self._gm_step(interaction, "phase")
+
+    @kampf.command(
+        name=cmd("w6cog.cmd.combat.undo.name"), description=cmd("w6cog.cmd.combat.undo.desc")
+    )
+    async def zurueck(self, interaction: discord.Interaction[Any]) -> None:
+        await self._gm_step(interaction, "zurueck")
+
+    @kampf.command(
+        name=cmd("w6cog.cmd.combat.end.name"), description=cmd("w6cog.cmd.combat.end.desc")
+    )
+    async def ende(self, interaction: discord.Interaction[Any]) -> None:
+        await self._gm_step(interaction, "ende")
+
+
+def _one_value(values: list[str]) -> str:
+    if len(values) != 1:
+        raise BadInput("w6cog.combat.bad_choice")
+    return values[0]
+
+
+async def setup(bot: SpielleiterBot) -> None:
+    await bot.add_cog(Combat(bot))

@@ -1,0 +1,138 @@
+"""``/kampf`` through the real bot and the fake Discord: start, add two, attack with defence
+via buttons and selects, damage applied, phase advance, stale click, undo, end with the LP
+written back to the sheet; in German and English."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.fake_discord import FakeDiscord, StoredMessage
+from bot.i18n import t
+from engines.w6.sheet_io import sheet_from_json
+from tests.cog.test_w6 import ALICE, BOB, GM, import_sheet, start_campaign, thoin_json
+from tests.harness import assert_components_valid, assert_ephemeral, assert_public, embed_text
+
+
+def ids_with(message: StoredMessage, code: str) -> list[str]:
+    return [c for c in message.custom_ids if c.split(":")[3] == code]
+
+
+async def set_up(fake: FakeDiscord, locale: str = "de") -> StoredMessage:
+    """Campaign, Thoin (alice), Ork (NPC), a combat with both, begun. Returns the status."""
+    await start_campaign(fake, locale)
+    await import_sheet(fake, ALICE, thoin_json())
+    await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5 gs=2"}, user=GM)).callback()
+    started = await (await fake.slash("kampf start", user=GM, locale=locale)).message()
+    assert started.embeds[0]["title"] == t("w6cog.combat.title_setup", locale[:2])
+    await (await fake.slash("kampf dazu", user=ALICE, locale=locale)).message()
+    added = await (
+        await fake.slash("kampf dazu", {"charakter": "Ork"}, user=GM, locale=locale)
+    ).message()
+    assert "Thoin" in embed_text(added) and "Ork" in embed_text(added)
+    (begin,) = ids_with(added, "beginnen")
+    return await (await fake.click(added, begin, user=GM, locale=locale)).message()
+
+
+async def test_attack_defence_damage_phase_undo_end(fake: FakeDiscord, bot: Any) -> None:
+    status = await set_up(fake)
+    assert status.embeds[0]["title"] == t("w6cog.combat.title", "de", phase=1)
+    assert "▶ **Thoin**" in embed_text(status)  # AB 6 before AB 5
+    assert_components_valid(status)
+    first_status = status
+    # The GM sets the next dice: attack 6 6 5 1 (3 successes), defence 1 2 3 (none).
+    forced = await (
+        await fake.slash("kampf aktion", {"notation": "wuerfel 6 6 5 1 1 2 3"}, user=GM)
+    ).message()
+
+    # Bob does not control Thoin.
+    (attack,) = ids_with(forced, "atk")
+    refused = await (await fake.click(forced, attack, user=BOB)).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("w6cog.combat.not_yours", "de", name="Thoin")
+
+    # Alice: attack → target → KW, through an ephemeral select flow.
+    chooser = await (await fake.click(forced, attack, user=ALICE)).message()
+    assert_ephemeral(chooser)
+    (target_select,) = ids_with(chooser, "ziel")
+    kw_step = await fake.select(chooser, target_select, ["ork"], user=ALICE)
+    kw_reply = await kw_step.callback()
+    assert kw_reply.type == 7
+    kw_menu = kw_reply.components[0]["components"][0]["custom_id"]
+    attacked = await (await fake.select(chooser, kw_menu, ["4"], user=ALICE)).message()
+    assert_public(attacked)
+    assert t("w6cog.ev.attack_dice_announced", "de", fighter="Thoin", kw=4) in attacked.text
+
+    # The GM answers for the Ork: 3 KW defence, then rolls instead of falling back.
+    (defend,) = ids_with(attacked, "abwehr")
+    decided = await (await fake.select(attacked, defend, ["3"], user=GM)).message()
+    assert "🎲 **Thoin** würfelt 6 6 5 1 → 3 Erfolge" in decided.text
+    (roll,) = ids_with(decided, "wuerfeln")
+    hit = await (await fake.click(decided, roll, user=GM)).message()
+    # Axt 1-2: 5 + Zusatz K 4 + Fertigkeit 2 = 11 SP − Gesamtschutz 2 = 9 LP.
+    assert (
+        t("w6cog.ev.damage", "de", fighter="Ork", sp=11, ruestung=2, lp_verlust=9, lp=11)
+        in hit.text
+    )
+    assert "LP 11/20" in embed_text(hit)
+
+    # Stale: a button of an older status message is refused and changes nothing.
+    (old_end,) = ids_with(first_status, "ende")
+    stale = await (await fake.click(first_status, old_end, user=GM)).callback()
+    assert_ephemeral(stale)
+    assert stale.content == t("error.stale", "de")
+
+    # Both are done for the phase: phase 2 begins.
+    (thoin_done,) = [c for c in ids_with(hit, "fertig") if c.endswith(":thoin")]
+    after_thoin = await (await fake.click(hit, thoin_done, user=ALICE)).message()
+    (ork_done,) = [c for c in ids_with(after_thoin, "fertig") if c.endswith(":ork")]
+    phase_two = await (await fake.click(after_thoin, ork_done, user=GM)).message()
+    assert phase_two.embeds[0]["title"] == t("w6cog.combat.title", "de", phase=2)
+
+    # Only the GM undoes; the undo goes back into phase 1.
+    undone = await (await fake.slash("kampf zurück", user=GM)).message()
+    assert undone.embeds[0]["title"] == t("w6cog.combat.title", "de", phase=1)
+
+    ended = await (await fake.slash("kampf ende", user=GM)).message()
+    assert ended.embeds[0]["title"] == t("w6cog.combat.title_ended", "de")
+    assert ended.components == []
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    ork = next(r for r in await bot.store.characters(campaign.id) if r.name == "Ork")
+    assert sheet_from_json(ork.sheet).lp == 11
+    kinds = [e["kind"] for e in await bot.store.campaign_log(campaign.id, limit=0)]
+    assert "damage" in kinds and kinds.count("combat") >= 8
+
+
+async def test_combat_commands_in_english(fake: FakeDiscord, bot: Any) -> None:
+    status = await set_up(fake, locale="en-US")
+    assert status.embeds[0]["title"] == t("w6cog.combat.title", "en", phase=1)
+    await (await fake.slash("kampf aktion", {"notation": "wuerfel 1 1 1 1"}, user=GM)).message()
+    missed = await (
+        await fake.slash("kampf angriff", {"ziel": "ork", "kw": 4}, user=ALICE, locale="en-US")
+    ).message()
+    assert t("w6cog.ev.attack_dice_announced", "en", fighter="Thoin", kw=4) in missed.text
+    (defend,) = ids_with(missed, "keine")
+    answered = await (await fake.click(missed, defend, user=GM, locale="en-US")).message()
+    assert t("w6cog.ev.attack_failed", "en", fighter="Thoin") in answered.text
+
+
+async def test_only_the_gm_starts_and_ends_a_combat(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    refused = await (await fake.slash("kampf start", user=ALICE)).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("w6cog.error.gm_only", "de")
+    await (await fake.slash("kampf start", user=GM)).message()
+    again = await (await fake.slash("kampf ende", user=BOB)).callback()
+    assert again.content == t("w6cog.error.gm_only", "de")
+
+
+async def test_player_cannot_add_an_npc(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5"}, user=GM)).callback()
+    await (await fake.slash("kampf start", user=GM)).message()
+    refused = await (await fake.slash("kampf dazu", {"charakter": "Ork"}, user=ALICE)).callback()
+    assert refused.content == t("w6cog.error.npc_gm_only", "de")
+    three = await (
+        await fake.slash("kampf dazu", {"charakter": "Ork", "anzahl": 3}, user=GM)
+    ).message()
+    for fighter_id in ("`ork`", "`ork2`", "`ork3`"):
+        assert fighter_id in embed_text(three)
