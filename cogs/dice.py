@@ -126,6 +126,11 @@ def _signed(number: int) -> str:
     return f"+{number}" if number >= 0 else f"−{-number}"
 
 
+def _number(number: int) -> str:
+    """A count as printed: a typographic minus for the negative pool an Erschwernis leaves."""
+    return str(number) if number >= 0 else f"−{-number}"
+
+
 def _successes(lang: str, count: int) -> str:
     key = "roll.count.success" if count == 1 else "roll.count.successes"
     return t(key, lang, count=count)
@@ -298,8 +303,8 @@ def _formula(lang: str, pool: Pool) -> str:
 def _pool_line(lang: str, pool: Pool) -> str:
     formula = _formula(lang, pool)
     if formula == str(pool.dice):
-        return t("roll.pool.plain", lang, dice=pool.dice)
-    return t("roll.pool.formula", lang, formula=formula, dice=pool.dice)
+        return t("roll.pool.plain", lang, dice=_number(pool.dice))
+    return t("roll.pool.formula", lang, formula=formula, dice=_number(pool.dice))
 
 
 def _verdict(lang: str, result: ProbeResult) -> str:
@@ -324,7 +329,7 @@ def probe_text(lang: str, who: str, source: Source, result: ProbeResult) -> str:
         ),
     ]
     if not result.rolled:
-        lines.append(t("roll.probe.no_dice", lang, dice=result.dice_count))
+        lines.append(t("roll.probe.no_dice", lang, dice=_number(result.dice_count)))
         return "\n".join(lines)
     lines.append(t("roll.probe.dice", lang, faces=_faces(result.dice)))
     lines.append(_verdict(lang, result))
@@ -337,7 +342,7 @@ def komplex_text(lang: str, who: str, source: Source, pool: Pool, result: Komple
         t("roll.komplex.pool", lang, pool=_pool_line(lang, pool), parts=len(result.parts)),
     ]
     if result.available <= 0:
-        lines.append(t("roll.komplex.no_dice", lang, dice=result.available))
+        lines.append(t("roll.komplex.no_dice", lang, dice=_number(result.available)))
         return "\n".join(lines)
     for index, part in enumerate(result.parts, start=1):
         head = t(
@@ -359,7 +364,7 @@ def komplex_text(lang: str, who: str, source: Source, pool: Pool, result: Komple
 
 def _side_detail(lang: str, source: Source, bonus: int) -> str:
     if source.attribute is None:
-        detail = t("roll.probe.what_value", lang, value=source.value)
+        detail = t("roll.contest.value", lang, value=source.value)
     else:
         detail = f"{_plain(source.attribute)} {source.value}"
     return f"{detail} + {bonus}" if bonus else detail
@@ -397,7 +402,9 @@ def contest_text(
                 )
             )
         else:
-            lines.append(t("roll.contest.side_no_dice", lang, name=name, dice=side.dice_count))
+            lines.append(
+                t("roll.contest.side_no_dice", lang, name=name, dice=_number(side.dice_count))
+            )
     first, second = (side.successes for side in result.sides)
     if result.winner is None:
         lines.append(t("roll.contest.tie", lang, first=first, second=second))
@@ -541,7 +548,6 @@ class Dice(commands.Cog):
             image=_roll_image(result),
             reroll=reroll_id(visibility, expression),
         )
-        await self._deliver(interaction, lang, shown, visibility, campaign)
         await self._log(
             campaign,
             interaction.user.id,
@@ -553,6 +559,7 @@ class Dice(commands.Cog):
                 "visibility": visibility,
             },
         )
+        await self._deliver(interaction, lang, shown, visibility, campaign)
 
     async def _expand_saved(
         self, expression: str, user_id: int, campaign: CampaignRecord | None
@@ -729,7 +736,6 @@ class Dice(commands.Cog):
             text=lambda lg: probe_text(lg, who, source, result),
             image=_pool_image([("", result.dice)]),
         )
-        await self._deliver(interaction, lang, shown, visibility, campaign)
         await self._log(
             campaign,
             interaction.user.id,
@@ -745,6 +751,7 @@ class Dice(commands.Cog):
                 "visibility": visibility,
             },
         )
+        await self._deliver(interaction, lang, shown, visibility, campaign)
 
     @app_commands.command(
         name=cmd("roll.cmd.komplex.name"), description=cmd("roll.cmd.komplex.desc")
@@ -794,7 +801,6 @@ class Dice(commands.Cog):
             text=lambda lg: komplex_text(lg, who, source, pool, result),
             image=_pool_image(rows),
         )
-        await self._deliver(interaction, lang, shown, visibility, campaign)
         await self._log(
             campaign,
             interaction.user.id,
@@ -811,6 +817,7 @@ class Dice(commands.Cog):
                 "visibility": visibility,
             },
         )
+        await self._deliver(interaction, lang, shown, visibility, campaign)
 
     @app_commands.command(
         name=cmd("roll.cmd.contest.name"), description=cmd("roll.cmd.contest.desc")
@@ -882,7 +889,6 @@ class Dice(commands.Cog):
             text=lambda lg: contest_text(lg, who, sources, bonuses, result),
             image=_pool_image([(s.label, s.roll.dice) for s in result.sides]),
         )
-        await self._deliver(interaction, lang, shown, visibility, campaign)
         await self._log(
             campaign,
             interaction.user.id,
@@ -896,6 +902,7 @@ class Dice(commands.Cog):
                 "visibility": visibility,
             },
         )
+        await self._deliver(interaction, lang, shown, visibility, campaign)
 
     async def _source(
         self,
