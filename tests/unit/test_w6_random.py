@@ -21,9 +21,9 @@ from engines.w6 import (
     users_to_act,
     verbs_for,
 )
+from engines.w6.state import ShieldStats
 from engines.w6.view import join_action, status_view
 from tests.unit.test_w6_combat import GM, fighter, weapon
-from engines.w6.state import ShieldStats
 
 ALL_TECHNIQUES = ("zweihaendig", "rundumschlag", "angriffsserie", "ausrichten", "blockade")
 
