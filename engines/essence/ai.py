@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from engines.core.errors import BadInput, IllegalAction
 from engines.essence.actions import Action
@@ -46,10 +45,6 @@ def choose_step(state: Position, level: str, rng_seed: int) -> Action:
     chooser = _greedy_step if level == "normal" else _planned_step
     step = chooser(state, rng)
     return next(action for action, candidate in pairs if candidate == step)
-
-
-def _value(strength: int) -> float:
-    return MOTE_VALUE + STRENGTH_VALUE * strength
 
 
 def evaluate(pos: Position, player: int) -> float:
@@ -147,7 +142,10 @@ def _turn_ends(
 def _worst_reply(pos: Position, player: int, cutoff: float) -> float:
     """The lowest score the opponent's next turn can leave ``player`` with (pruned once it
     falls to ``cutoff``; at most ``REPLY_BUDGET`` positions looked at)."""
-    score: Callable[[Position], float] = lambda p: evaluate(p, player)  # noqa: E731
+
+    def score(reply: Position) -> float:
+        return evaluate(reply, player)
+
     if pos.phase == "g":
         pos = min((play(pos, s) for s in legal_steps(pos)), key=score)
     worst = 2 * WIN
