@@ -20,15 +20,23 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+_PLAIN = (int, str, bool, float, type(None))
+
+
 def encode(value: Any) -> Any:
     """Plain JSON data for a dataclass value (tuples become lists)."""
-    if isinstance(value, Rng):
-        return value.to_json()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, _PLAIN):
+        return value
     if isinstance(value, tuple):
         return [encode(item) for item in value]
-    return value
+    if isinstance(value, Rng):
+        return value.to_json()
+    return {name: encode(getattr(value, name)) for name in _field_names(type(value))}
 
 
 def decode(kind: Any, data: Any, path: str = "") -> Any:
