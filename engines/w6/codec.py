@@ -36,7 +36,8 @@ def encode(value: Any) -> Any:
         return [encode(item) for item in value]
     if isinstance(value, Rng):
         return value.to_json()
-    return {name: encode(getattr(value, name)) for name in _field_names(type(value))}
+    kind: type = type(value)
+    return {name: encode(getattr(value, name)) for name in _field_names(kind)}
 
 
 def decode(kind: Any, data: Any, path: str = "") -> Any:
