@@ -1014,21 +1014,21 @@ class Dice(commands.Cog):
     async def _difficulty_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
+        """A typed number as "−N W6", and the named levels that start like the text (all of
+        them for an empty text or a number)."""
         lang = await lang_for(interaction)
         typed = current.strip().replace("−", "-").replace(" ", "")
         choices = []
-        if NUMBER.fullmatch(typed):
+        number = NUMBER.fullmatch(typed) is not None
+        if number:
             count = abs(int(typed))
-            choices.append(
-                app_commands.Choice(
-                    name=t("roll.difficulty.dice", lang, dice=count), value=str(count)
-                )
-            )
+            label = t("roll.difficulty.dice", lang, dice=count)
+            choices.append(app_commands.Choice(name=label, value=str(count)))
         word = current.strip().casefold()
         for level in Difficulty:
             name = t(f"roll.difficulty.{level.name.lower()}", lang)
-            label = t("roll.difficulty.choice", lang, name=name, dice=level.dice)
-            if not word or name.casefold().startswith(word) or typed:
+            if number or name.casefold().startswith(word):
+                label = t("roll.difficulty.choice", lang, name=name, dice=level.dice)
                 choices.append(app_commands.Choice(name=label, value=level.name.lower()))
         return choices[:AUTOCOMPLETE_LIMIT]
 

@@ -296,3 +296,33 @@ async def test_telperinquar_erfolgswurf(fake: FakeDiscord, bot: Any) -> None:
         f"🎲 **Alice** – Erfolgswurf: W20 **{result.die}** + Stufe 3 = **{result.value}** "
         f"gegen 12 → {word}"
     )
+
+
+async def test_difficulty_autocomplete_offers_levels_and_numbers(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    everything = await fake.autocomplete("probe", {"erschwernis": ""})
+    assert [c["value"] for c in everything] == [
+        "normal", "anspruchsvoll", "schwer", "sehr_schwer", "fast_unmoeglich",
+    ]  # fmt: skip
+    assert everything[0]["name"] == "Normal (−3 W6)"
+    assert await fake.autocomplete("probe", {"erschwernis": "very"}, locale="en") == [
+        {"name": "Very hard (−12 d6)", "value": "sehr_schwer"}
+    ]
+    number = await fake.autocomplete("probe", {"erschwernis": "4"})
+    assert number[0] == {"name": "−4 W6", "value": "4"}
+    assert len(number) == 6
+
+
+async def test_secret_reroll_stays_secret(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake, bot)
+    first = await fake.slash("roll", {"ausdruck": "1W6", "geheim": True})
+    await first.followup(0)
+    own = await first.message()
+    click = await fake.click(own, "roll:again:s:1W6")
+    assert_ephemeral(await click.callback())
+    notice = await click.followup(0)
+    assert_public(notice)
+    assert "geheim" in notice.content
+    dms = await fake.wait(lambda: fake.dm_messages(GM)[1:] or None, 5, "a second DM")
+    assert dms[0].content.startswith("🔒 Geheimer Wurf von **Alice**")
