@@ -33,10 +33,10 @@ from discord.ext import commands, tasks
 from bot.app import SpielleiterBot
 from bot.components import custom_id, values_of
 from bot.games import ACTIVE, FINISHED, INVITED, GameService, Turn, engine_of, load
-from bot.i18n import cmd, t
+from bot.i18n import DEFAULT_LANGUAGE, cmd, t
 from bot.render import render_async
 from bot.render.essence import BoardText, Selection, render_board
-from bot.replies import lang_for, send
+from bot.replies import LANGUAGE_PREF, lang_for, send
 from bot.store import GameRecord, StaleRevision
 from engines.core import BadInput, Event, IllegalAction
 from engines.core import match as m
@@ -51,15 +51,26 @@ KIND = "essence"
 LEVELS = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
 VARIANT_CHOICES = (
-    "bestimmt", "schleife", "beschwoerung", "bestimmt,schleife", "bestimmt,beschwoerung",
-    "schleife,beschwoerung", "bestimmt,schleife,beschwoerung",
-)  # fmt: skip
+    "bestimmt",
+    "schleife",
+    "beschwoerung",
+    "bestimmt,schleife",
+    "bestimmt,beschwoerung",
+    "schleife,beschwoerung",
+    "bestimmt,schleife,beschwoerung",
+)
 COLOURS = (discord.Colour(0xE69F00), discord.Colour(0x0072B2))
 NEUTRAL = discord.Colour(0x8A5CF6)
 SEAT_ICONS = ("🟧", "🔵")
 ARROWS = {"n": "↑", "ne": "↗", "e": "→", "se": "↘", "s": "↓", "sw": "↙", "w": "←", "nw": "↖"}
-KIND_TOKENS = {"move": "mv", "split": "sp", "heal": "hl", "void": "vd", "destab": "ds",
-               "summon": "sm"}  # fmt: skip
+KIND_TOKENS = {
+    "move": "mv",
+    "split": "sp",
+    "heal": "hl",
+    "void": "vd",
+    "destab": "ds",
+    "summon": "sm",
+}
 TOKEN_KINDS = {v: k for k, v in KIND_TOKENS.items()}
 MAX_BUTTONS = 10  # more options than this go into select menus
 SELECT_SIZE = 25
@@ -80,11 +91,22 @@ def tokens_of(action: Action) -> tuple[str, ...]:
         via = f"~{action.via}" if action.via else ""
         return (action.source, "mv", action.target + via, f"o{action.orient}")
     if isinstance(action, Split):
-        return (action.source, "sp", action.target, f"o{action.source_orient}",
-                f"n{action.new_orient}")  # fmt: skip
+        return (
+            action.source,
+            "sp",
+            action.target,
+            f"o{action.source_orient}",
+            f"n{action.new_orient}",
+        )
     if isinstance(action, Heal):
-        return (action.source, "hl", action.target, str(action.amount),
-                f"o{action.source_orient}", f"t{action.target_orient}")  # fmt: skip
+        return (
+            action.source,
+            "hl",
+            action.target,
+            str(action.amount),
+            f"o{action.source_orient}",
+            f"t{action.target_orient}",
+        )
     if isinstance(action, VoidShift):
         return ("vd", action.target)
     if isinstance(action, Destab):
@@ -138,6 +160,11 @@ def _square_of(token: str) -> str:
 
 def _is_square(token: str) -> bool:
     return bool(_SQUARE.match(token))
+
+
+def _display_order(token: str) -> tuple[int, str]:
+    """Squares by file and rank (ways round the edge after them); other tokens as they come."""
+    return (0, token) if _is_square(token) else (1, "")
 
 
 # ------------------------------------------------------------------------ game records
@@ -254,9 +281,13 @@ class Essence(commands.Cog):
             players, invited = [user.id, gegner.id], gegner.id != user.id
             names = [user.display_name, gegner.display_name]
         record = await self.games.create(
-            KIND, config, channel_id=_channel(interaction), guild_id=interaction.guild_id,
-            players=players, invited=invited,
-        )  # fmt: skip
+            KIND,
+            config,
+            channel_id=_channel(interaction),
+            guild_id=interaction.guild_id,
+            players=players,
+            invited=invited,
+        )
         info = GameInfo(names)
         if invited:
             await self._save_info(record.id, info)
@@ -331,9 +362,10 @@ class Essence(commands.Cog):
             return
         lines = [await self._list_line(record, lang) for record in records]
         embed = discord.Embed(
-            title=t("essenzcog.list.title", lang), description="\n".join(lines)[:4000],
+            title=t("essenzcog.list.title", lang),
+            description="\n".join(lines)[:4000],
             colour=NEUTRAL,
-        )  # fmt: skip
+        )
         await send(interaction, embed=embed, ephemeral=True)
 
     @essenz.command(
@@ -433,14 +465,24 @@ class Essence(commands.Cog):
         if verb == "resign":  # ask first: a resignation cannot be taken back
             GameService.seat_for(record, interaction.user.id)
             view = _view(
-                [[_button(t("essenzcog.button.resign_confirm", lang),
-                          custom_id(PREFIX, record.id, record.revision, "m", "resign!"),
-                          discord.ButtonStyle.danger)]]
-            )  # fmt: skip
+                [
+                    [
+                        _button(
+                            t("essenzcog.button.resign_confirm", lang),
+                            custom_id(PREFIX, record.id, record.revision, "m", "resign!"),
+                            discord.ButtonStyle.danger,
+                        )
+                    ]
+                ]
+            )
             await send(interaction, t("essenzcog.resign.confirm", lang), view=view, ephemeral=True)
             return
-        texts = {"resign!": "!resign", "draw-offer": "!draw-offer",
-                 "draw-accept": "!draw-accept", "draw-decline": "!draw-decline"}  # fmt: skip
+        texts = {
+            "resign!": "!resign",
+            "draw-offer": "!draw-offer",
+            "draw-accept": "!draw-accept",
+            "draw-decline": "!draw-decline",
+        }
         if verb not in texts:
             raise BadInput("essenzcog.error.bad_choice")
         await self._act_and_show(interaction, record, texts[verb], record.revision)
@@ -484,9 +526,13 @@ class Essence(commands.Cog):
             names = [info.names[old.players.index(p)] for p in players]
             invited = players[0] != players[1]
         record = await self.games.create(
-            KIND, config, channel_id=old.channel_id, guild_id=old.guild_id, players=players,
+            KIND,
+            config,
+            channel_id=old.channel_id,
+            guild_id=old.guild_id,
+            players=players,
             invited=invited,
-        )  # fmt: skip
+        )
         await interaction.response.edit_message(view=None)
         new_info = GameInfo(names)
         if invited:
@@ -583,9 +629,11 @@ class Essence(commands.Cog):
         screen = await self._screen(record, match, lang, steps=steps)
         if interaction is not None:
             await interaction.edit_original_response(
-                content=screen.content, embed=screen.embed,
-                attachments=[screen.file] if screen.file else [], view=screen.view,
-            )  # fmt: skip
+                content=screen.content,
+                embed=screen.embed,
+                attachments=[screen.file] if screen.file else [],
+                view=screen.view,
+            )
         else:
             await self._post(record, screen)
 
@@ -601,9 +649,11 @@ class Essence(commands.Cog):
         steps.add(turn)
         screen = await self._screen(turn.record, turn.match, lang, steps=steps)
         await interaction.edit_original_response(
-            content=screen.content, embed=screen.embed,
-            attachments=[screen.file] if screen.file else [], view=screen.view,
-        )  # fmt: skip
+            content=screen.content,
+            embed=screen.embed,
+            attachments=[screen.file] if screen.file else [],
+            view=screen.view,
+        )
 
     async def _open_game(
         self,
@@ -722,9 +772,11 @@ class Essence(commands.Cog):
         return "  ·  ".join(parts)
 
     def _end_components(self, record: GameRecord, lang: str) -> discord.ui.View:
-        rematch = _button(t("essenzcog.button.rematch", lang),
-                          custom_id(PREFIX, record.id, record.revision, "r"),
-                          discord.ButtonStyle.success)  # fmt: skip
+        rematch = _button(
+            t("essenzcog.button.rematch", lang),
+            custom_id(PREFIX, record.id, record.revision, "r"),
+            discord.ButtonStyle.success,
+        )
         return _view([[rematch]])
 
     def _play_components(
@@ -738,7 +790,7 @@ class Essence(commands.Cog):
         seat = sorted(m.to_act(ENGINE, match))[0]
         tree = tree or ChoiceTree(ENGINE.legal_actions(match.state, seat))
         rows: list[list[discord.ui.Item[Any]]] = []
-        options = tree.options(path)
+        options = sorted(tree.options(path), key=_display_order)
 
         def cid(*parts: object) -> str:
             return custom_id(PREFIX, record.id, record.revision, *parts)
@@ -746,58 +798,122 @@ class Essence(commands.Cog):
         encoded = ".".join(path)
         if not path:
             motes = [o for o in options if _is_square(o)]
-            rows += _selects(motes, encoded, cid, lambda o: _mote_label(match, o, lang, tree),
-                             t("essenzcog.select.mote", lang), 3,
-                             lambda o: _mote_description(tree, o, lang))  # fmt: skip
+            rows += _selects(
+                motes,
+                encoded,
+                cid,
+                lambda o: _mote_label(match, o, lang, tree),
+                t("essenzcog.select.mote", lang),
+                3,
+                lambda o: _mote_description(tree, o, lang),
+            )
             if "vd" in options:
-                rows.append([_button(t("essence.kind.void", lang), cid("p", "vd"),
-                                     discord.ButtonStyle.primary, "🌀")])  # fmt: skip
+                rows.append(
+                    [
+                        _button(
+                            t("essence.kind.void", lang),
+                            cid("p", "vd"),
+                            discord.ButtonStyle.primary,
+                            "🌀",
+                        )
+                    ]
+                )
             rows.append(self._meta_row(match, cid, lang))
             return _view(rows)
         labels = [(o, _option_label(match, tree, path, o, lang)) for o in options]
         if len(options) <= MAX_BUTTONS:
-            style = (discord.ButtonStyle.primary if options[0] in TOKEN_KINDS
-                     else discord.ButtonStyle.secondary)  # fmt: skip
+            style = (
+                discord.ButtonStyle.primary
+                if options[0] in TOKEN_KINDS
+                else discord.ButtonStyle.secondary
+            )
             buttons: list[discord.ui.Item[Any]] = [
                 _button(label, cid("p", ".".join((*path, o))), style) for o, label in labels
             ]
             rows += [buttons[i : i + 5] for i in range(0, len(buttons), 5)]
         else:
             names = dict(labels)
-            rows += _selects(options, encoded, cid, lambda o: names[o],
-                             t("essenzcog.select.option", lang), 4)  # fmt: skip
+            rows += _selects(
+                options, encoded, cid, lambda o: names[o], t("essenzcog.select.option", lang), 4
+            )
         back = ".".join(tree.back(path))
-        rows.append([_button(t("essenzcog.button.back", lang), cid("p", back),
-                             discord.ButtonStyle.secondary, "↩")])  # fmt: skip
+        rows.append(
+            [
+                _button(
+                    t("essenzcog.button.back", lang),
+                    cid("p", back),
+                    discord.ButtonStyle.secondary,
+                    "↩",
+                )
+            ]
+        )
         return _view(rows)
 
     def _meta_row(self, match: m.Match, cid: Any, lang: str) -> list[discord.ui.Item[Any]]:
         row: list[discord.ui.Item[Any]] = []
         if match.draw_offer_by is None:
-            row.append(_button(t("essenzcog.button.draw_offer", lang), cid("m", "draw-offer"),
-                               discord.ButtonStyle.secondary, "🤝"))  # fmt: skip
+            row.append(
+                _button(
+                    t("essenzcog.button.draw_offer", lang),
+                    cid("m", "draw-offer"),
+                    discord.ButtonStyle.secondary,
+                    "🤝",
+                )
+            )
         else:
-            row.append(_button(t("essenzcog.button.draw_accept", lang), cid("m", "draw-accept"),
-                               discord.ButtonStyle.success, "🤝"))  # fmt: skip
-            row.append(_button(t("essenzcog.button.draw_decline", lang), cid("m", "draw-decline"),
-                               discord.ButtonStyle.secondary))  # fmt: skip
-        row.append(_button(t("essenzcog.button.resign", lang), cid("m", "resign"),
-                           discord.ButtonStyle.danger, "🏳️"))  # fmt: skip
+            row.append(
+                _button(
+                    t("essenzcog.button.draw_accept", lang),
+                    cid("m", "draw-accept"),
+                    discord.ButtonStyle.success,
+                    "🤝",
+                )
+            )
+            row.append(
+                _button(
+                    t("essenzcog.button.draw_decline", lang),
+                    cid("m", "draw-decline"),
+                    discord.ButtonStyle.secondary,
+                )
+            )
+        row.append(
+            _button(
+                t("essenzcog.button.resign", lang),
+                cid("m", "resign"),
+                discord.ButtonStyle.danger,
+                "🏳️",
+            )
+        )
         return row
 
     def _invitation(self, record: GameRecord, info: GameInfo, lang: str) -> dict[str, Any]:
-        variants = _variants_text(record.config.get("variants", []),
-                                  bool(record.config.get("quick")), lang)  # fmt: skip
-        text = t("essenzcog.invite.text", lang, invited=f"<@{record.players[1]}>",
-                 inviter=f"<@{record.players[0]}>", variants=variants, id=record.id)  # fmt: skip
-        view = _view([[
-            _button(t("essenzcog.button.accept", lang),
-                    custom_id(PREFIX, record.id, record.revision, "inv", 1),
-                    discord.ButtonStyle.success),
-            _button(t("essenzcog.button.decline", lang),
-                    custom_id(PREFIX, record.id, record.revision, "inv", 0),
-                    discord.ButtonStyle.danger),
-        ]])  # fmt: skip
+        variants = _variants_text(
+            record.config.get("variants", []), bool(record.config.get("quick")), lang
+        )
+        text = t(
+            "essenzcog.invite.text",
+            lang,
+            invited=f"<@{record.players[1]}>",
+            inviter=f"<@{record.players[0]}>",
+            variants=variants,
+            id=record.id,
+        )
+        view = _view(
+            [
+                [
+                    _button(
+                        t("essenzcog.button.accept", lang),
+                        custom_id(PREFIX, record.id, record.revision, "inv", 1),
+                        discord.ButtonStyle.success,
+                    ),
+                    _button(
+                        t("essenzcog.button.decline", lang),
+                        custom_id(PREFIX, record.id, record.revision, "inv", 0),
+                        discord.ButtonStyle.danger,
+                    ),
+                ]
+            ]
+        )
         return {"content": text, "view": view}
 
     async def _list_line(self, record: GameRecord, lang: str) -> str:
@@ -810,8 +926,9 @@ class Essence(commands.Cog):
             view = ENGINE.view_for(match.state, None)
             name = info.names[seats[0]] if seats else "–"
             state = t("essenzcog.list.turn", lang, name=name, round=view["round"])
-        return t("essenzcog.list.line", lang, id=record.id, a=info.names[0], b=info.names[1],
-                 state=state)  # fmt: skip
+        return t(
+            "essenzcog.list.line", lang, id=record.id, a=info.names[0], b=info.names[1], state=state
+        )
 
     # ---------------------------------------------------------------------- records
 
@@ -881,6 +998,12 @@ class Essence(commands.Cog):
     async def _save_info(self, game_id: int, info: GameInfo) -> None:
         await self.bot.store.set_meta(_meta_key(game_id), info.dump())
 
+    async def _lang_of(self, record: GameRecord, seat: int | None = None) -> str:
+        """The language of a human player of the game (``seat`` or the first human)."""
+        humans = [p for p in record.players if p != self._bot_id()]
+        user = record.players[seat] if seat is not None else (humans or record.players)[0]
+        return await self.bot.store.get_pref(user, LANGUAGE_PREF) or DEFAULT_LANGUAGE
+
     def _bot_id(self) -> int:
         assert self.bot.user is not None
         return self.bot.user.id
@@ -908,7 +1031,7 @@ class Essence(commands.Cog):
         settings = self.bot.settings
         for record in await self.bot.store.games_idle_since(now - BOT_GRACE_SECONDS):
             if record.kind == KIND and self._bot_seat_to_act(record, load(record)) is not None:
-                await self._play_bot(record, load(record), "de", None)
+                await self._play_bot(record, load(record), await self._lang_of(record), None)
         forfeit_before = now - settings.idle_forfeit_minutes * 60
         for record in await self.bot.store.games_idle_since(forfeit_before):
             if record.kind == KIND:
@@ -933,8 +1056,9 @@ class Essence(commands.Cog):
             return
         steps = Steps()
         steps.add(turn)
+        lang = await self._lang_of(record)
         await self._post(
-            turn.record, await self._screen(turn.record, turn.match, "de", steps=steps)
+            turn.record, await self._screen(turn.record, turn.match, lang, steps=steps)
         )
 
     async def _remind(self, record: GameRecord) -> None:
@@ -942,8 +1066,13 @@ class Essence(commands.Cog):
         if seat is None:
             return
         minutes = self.bot.settings.idle_forfeit_minutes - self.bot.settings.idle_reminder_minutes
-        text = t("essenzcog.reminder", "de", mention=f"<@{record.players[seat]}>", id=record.id,
-                 hours=max(1, round(minutes / 60)))  # fmt: skip
+        text = t(
+            "essenzcog.reminder",
+            await self._lang_of(record, seat),
+            mention=f"<@{record.players[seat]}>",
+            id=record.id,
+            hours=max(1, round(minutes / 60)),
+        )
         await self.bot.get_partial_messageable(record.channel_id).send(text)
         await self.bot.store.mark_reminded(record.id)
 
@@ -1022,12 +1151,13 @@ def _selects(
             placeholder=placeholder[:150],
             options=[
                 discord.SelectOption(
-                    label=str(label(o))[:100], value=o,
+                    label=str(label(o))[:100],
+                    value=o,
                     description=(str(describe(o))[:100] or None) if describe else None,
                 )
                 for o in chunk
             ],
-        )  # fmt: skip
+        )
         rows.append([select])
     return rows
 
@@ -1072,8 +1202,9 @@ def _orientation_label(match: m.Match, tree: ChoiceTree, prefix: tuple[str, ...]
     for cell in ENGINE.view_for(state, None)["cells"]:
         if cell["square"] == square:
             arrows = " ".join(ARROWS[d] for d in cell["directions"])
-            return t("essenzcog.orientation", lang, square=square, face=cell["strength"],
-                     arrows=arrows)  # fmt: skip
+            return t(
+                "essenzcog.orientation", lang, square=square, face=cell["strength"], arrows=arrows
+            )
     return prefix[-1]
 
 
@@ -1114,28 +1245,25 @@ def _prompt(path: tuple[str, ...], tree: ChoiceTree, lang: str) -> str:
 def _board_text(
     view: dict[str, Any], info: GameInfo, lang: str, seat: int | None, outcome: Any
 ) -> BoardText:
+    names = (info.names[0], info.names[1])
     variants = _variants_text(view["variants"], bool(view["quick"]), lang)
     if outcome is not None:
+        reason = t(f"essenzcog.reason.{outcome.reason}", lang)
         winners = sorted(outcome.winners)
-        if winners:
-            status = t("essenzcog.status.won", lang, name=info.names[winners[0]],
-                       reason=t(f"essenzcog.reason.{outcome.reason}", lang))  # fmt: skip
-        else:
-            status = t("essenzcog.status.draw", lang,
-                       reason=t(f"essenzcog.reason.{outcome.reason}", lang))  # fmt: skip
-        return BoardText(tuple(info.names[:2]), status, "", variants,  # type: ignore[arg-type]
-                         winner=winners[0] if winners else None)  # fmt: skip
+        if not winners:
+            return BoardText(names, t("essenzcog.status.draw", lang, reason=reason), "", variants)
+        status = t("essenzcog.status.won", lang, name=names[winners[0]], reason=reason)
+        return BoardText(names, status, "", variants, winner=winners[0])
     if seat is None:
-        return BoardText(tuple(info.names[:2]), t("essenzcog.status.waiting", lang), "",  # type: ignore[arg-type]
-                         variants)  # fmt: skip
+        return BoardText(names, t("essenzcog.status.waiting", lang), "", variants)
     phase = str(view["phase"])
-    status = t(f"essenzcog.status.{phase}", lang, name=info.names[seat], round=view["round"])
+    status = t(f"essenzcog.status.{phase}", lang, name=names[seat], round=view["round"])
     if phase == "g":
         detail = t("essenzcog.detail.growth", lang)
     else:
         kinds = " · ".join(t(f"essence.kind.{k}", lang) for k in view["available"])
         detail = t("essenzcog.detail.available", lang, kinds=kinds)
-    return BoardText(tuple(info.names[:2]), status, detail, variants, to_act=seat)  # type: ignore[arg-type]
+    return BoardText(names, status, detail, variants, to_act=seat)
 
 
 def _variants_text(variants: Sequence[str], quick: bool, lang: str) -> str:
@@ -1166,9 +1294,17 @@ def _narrate(steps: Steps, info: GameInfo, lang: str) -> list[str]:
 
 
 _ENGINE_EVENTS = {
-    "grown", "moved", "moved_through_void", "split", "healed", "void_shifted", "destroyed",
-    "destabilized", "removed", "summoned",
-}  # fmt: skip
+    "grown",
+    "moved",
+    "moved_through_void",
+    "split",
+    "healed",
+    "void_shifted",
+    "destroyed",
+    "destabilized",
+    "removed",
+    "summoned",
+}
 
 
 async def setup(bot: SpielleiterBot) -> None:

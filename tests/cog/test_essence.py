@@ -120,3 +120,170 @@ async def test_challenge_accept_click_a_step_and_type_a_step(fake: FakeDiscord, 
     await fake.wait(lambda: board.components == [] or None, 5, "old board cleared")
     record = await GameService(bot.store).get(await game_id_of(new_board))
     assert await bot.store.game_actions(record.id) == [(0, "move d1 d2"), (0, "void d5")]
+
+
+async def test_illegal_typed_move_is_a_friendly_ephemeral_error(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    board = await accepted_game(fake)
+    reply = await (
+        await fake.slash("essenz zug", {"notation": "move d1 d5"}, user=ALICE)
+    ).callback()
+    assert_ephemeral(reply)
+    assert reply.content == t("essence.error.too_far", "de", square="d5", strength=1)
+    unreadable = await (
+        await fake.slash("essenz zug", {"notation": "fly away"}, user=ALICE)
+    ).callback()
+    assert_ephemeral(unreadable)
+    assert unreadable.content == t("essence.error.bad_notation", "de", text="fly away")
+    out_of_turn = await (
+        await fake.slash("essenz zug", {"notation": "move d7 d6"}, user=BOB, locale="en-US")
+    ).callback()
+    assert_ephemeral(out_of_turn)
+    assert out_of_turn.content == t("essenzcog.error.not_your_turn", "en")
+    stranger = await (await fake.click(board, 1, user=CAROL)).callback()
+    assert_ephemeral(stranger)
+    assert stranger.content == t("error.not_a_player", "de")
+    assert await bot.store.game_actions(await game_id_of(board)) == []
+
+
+async def test_resign_by_command_ends_the_game_and_offers_a_rematch(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    board = await accepted_game(fake)
+    game_id = await game_id_of(board)
+    ex = await fake.slash("essenz aufgeben", user=BOB)
+    final = await ex.message()
+    assert_public(final)
+    assert_png_attachment(final)
+    text = embed_text(final)
+    assert t("essenzcog.event.resigned", "de", name="Bob") in text
+    reason = t("essenzcog.reason.resign", "de")
+    assert t("essenzcog.status.won", "de", name="Alice", reason=reason) in text
+    assert [b["label"] for b in final.buttons] == [t("essenzcog.button.rematch", "de")]
+    record = await GameService(bot.store).get(game_id)
+    assert record.status == "finished"
+    # The rematch: Bob clicks, Alice is invited.
+    rematch = await fake.click(final, 1, user=BOB)
+    assert (await rematch.callback()).type == 7
+    invitation = await rematch.followup()
+    assert f"<@{stable_user_id(ALICE)}>" in (invitation.content or "")
+    assert final.components == []
+
+
+async def test_resign_by_button_asks_first(fake: FakeDiscord, bot: Any) -> None:
+    board = await accepted_game(fake)
+    ask = await fake.click(board, button_for(board, t("essenzcog.button.resign", "de")), user=ALICE)
+    prompt = await ask.callback()
+    assert_ephemeral(prompt)
+    assert prompt.content == t("essenzcog.resign.confirm", "de")
+    confirm = await fake.click(await ask.message(), 1, user=ALICE)
+    assert (await confirm.callback()).type == 7
+    final = await fake.wait_for_message(lambda msg: "🏆" in msg.text and bool(msg.attachments))
+    assert t("essenzcog.status.won", "de", name="Bob",
+             reason=t("essenzcog.reason.resign", "de")) in final.text  # fmt: skip
+    await fake.wait(lambda: board.components == [] or None, 5, "old board cleared")
+
+
+async def test_draw_offer_and_accept(fake: FakeDiscord, bot: Any) -> None:
+    board = await accepted_game(fake)
+    offer = await fake.click(board, button_for(board, t("essenzcog.button.draw_offer", "de")),
+                             user=BOB)  # fmt: skip
+    board = await offer.message()
+    assert t("essenzcog.draw.offered", "de", name="Bob") in embed_text(board)
+    own = await (await fake.click(
+        board, button_for(board, t("essenzcog.button.draw_accept", "de")), user=BOB
+    )).callback()  # fmt: skip
+    assert_ephemeral(own)
+    assert own.content == t("error.no_draw_offer", "de")
+    accept = await fake.click(board, button_for(board, t("essenzcog.button.draw_accept", "de")),
+                              user=ALICE)  # fmt: skip
+    board = await accept.message()
+    reason = t("essenzcog.reason.draw_agreed", "de")
+    assert t("essenzcog.status.draw", "de", reason=reason) in embed_text(board)
+
+
+async def test_against_the_bot_it_answers_after_the_humans_turn(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    ex = await fake.slash("essenz start", {"bot": "hard", "schnell": True}, user=ALICE)
+    board = await ex.message()
+    assert_png_attachment(board)
+    game_id = await game_id_of(board)
+    await (await fake.slash("essenz zug", {"notation": "move c1 c2"}, user=ALICE)).message()
+    last = await fake.slash("essenz zug", {"notation": "split a1 b2"}, user=ALICE)
+    shown = await last.message()
+    # The reply is edited once the bot has played its turn: Alice is to act again.
+    await last.wait_for(lambda r: r.kind == "edit")
+    assert f"<@{stable_user_id(ALICE)}>" in shown.content
+    assert_png_attachment(shown)
+    actions = await bot.store.game_actions(game_id)
+    assert [seat for seat, _ in actions] == [0, 0, 1, 1]
+    record = await GameService(bot.store).get(game_id)
+    assert record.players == [stable_user_id(ALICE), BOT_ID]
+    assert m.to_act(ENGINE, load(record)) == frozenset({0})
+
+
+async def test_english_board_and_invitation(fake: FakeDiscord, bot: Any) -> None:
+    invitation = await challenge(fake, locale="en-US", varianten="bestimmt,schleife")
+    assert "challenges you" in invitation.content
+    accept = await fake.click(invitation, 1, user=BOB, locale="en-GB")
+    board = await accept.message()
+    text = embed_text(board)
+    assert t("essenzcog.title", "en", id=await game_id_of(board)) in text
+    assert t("essenzcog.variants.some", "en", names="Determined, Loop") in text
+    picked = await fake.select(board, mote_select(board), ["a1"], user=ALICE, locale="en-US")
+    board = await picked.message()
+    assert t("essenzcog.prompt.kind", "en", square="a1") in embed_text(board)
+    assert t("essence.kind.split", "en") in [b["label"] for b in board.buttons]
+
+
+async def test_list_export_position_and_autocomplete(fake: FakeDiscord, bot: Any) -> None:
+    board = await accepted_game(fake)
+    game_id = await game_id_of(board)
+    await (await fake.slash("essenz zug", {"notation": "move a1 b2"}, user=ALICE)).message()
+    listing = await (await fake.slash("essenz liste", user=CAROL)).callback()
+    assert_ephemeral(listing)
+    assert f"#{game_id}" in embed_text(listing)
+    exported = await (await fake.slash("essenz export", user=ALICE)).callback()
+    assert_ephemeral(exported)
+    (attachment,) = exported.files
+    data = json.loads(attachment.data)
+    assert data["actions"][0]["action"] == "move a1 b2"
+    start = ENGINE.initial_state({"variants": []}, 0, 2)
+    assert data["start_position"] == ENGINE.position_text(start)
+    assert data["position"] == data["actions"][-1]["position"]
+    position = await (await fake.slash("essenz position", user=BOB, locale="en-US")).callback()
+    assert data["position"] in (position.content or "")
+    choices = await fake.autocomplete("essenz zug", {"notation": "split"}, user=ALICE)
+    assert choices and all(c["value"].startswith("split") for c in choices)
+    assert len(choices) <= 25
+
+
+async def test_idle_games_get_a_reminder_then_a_forfeit(fake: FakeDiscord, bot: Any) -> None:
+    board = await accepted_game(fake)
+    game_id = await game_id_of(board)
+    cog = bot.get_cog("Essence")
+    later = time.time() + bot.settings.idle_reminder_minutes * 60 + 5
+    await cog.sweep_idle(later)
+    reminder = await fake.wait_for_message(lambda msg: f"#{game_id}" in msg.content)
+    assert f"<@{stable_user_id(ALICE)}>" in reminder.content
+    await cog.sweep_idle(later)  # reminded once only
+    assert len([m for m in fake.channel_messages() if f"#{game_id}" in m.content]) == 1
+    await cog.sweep_idle(time.time() + bot.settings.idle_forfeit_minutes * 60 + 5)
+    final = await fake.wait_for_message(lambda msg: "🏆" in msg.text)
+    assert t("essenzcog.event.forfeited", "de", name="Alice") in final.text
+    assert (await GameService(bot.store).get(game_id)).status == "finished"
+
+
+async def test_a_bot_turn_left_over_by_a_restart_is_resumed(fake: FakeDiscord, bot: Any) -> None:
+    service = GameService(bot.store)
+    record = await service.create(
+        "essence", {"variants": [], "quick": True, "ai_levels": {"0": "easy"}},
+        channel_id=fake.channel().id, guild_id=fake.guild.id,
+        players=[BOT_ID, stable_user_id(ALICE)], invited=False,
+    )  # fmt: skip
+    await bot.get_cog("Essence").sweep_idle(time.time() + 60)
+    board = await fake.wait_for_message(lambda msg: bool(msg.attachments))
+    assert f"<@{stable_user_id(ALICE)}>" in board.content
+    assert [s for s, _ in await bot.store.game_actions(record.id)] == [0, 0]
