@@ -1,12 +1,22 @@
 """Helpers for cog tests: run a real bot against the fake Discord, and wire-level assertions.
 
-Fixtures in ``tests/conftest.py`` use :func:`running_bot`; tests mostly use the assertions::
+Writing a cog test (fixtures ``fake`` and ``bot`` come from ``tests/conftest.py``)::
 
-    ex = await fake.slash("hilfe", locale="en")
-    reply = await ex.callback()
-    assert_ephemeral(reply)
-    image = assert_png(message.attachments[0].data)      # a PIL image
-    assert custom_id_rows(message) == [["essenz:1:0:a", "essenz:1:0:b"]]
+    async def test_roll(fake: FakeDiscord, bot: Any) -> None:
+        ex = await fake.slash("roll", {"ausdruck": "3W6"}, user="alice", locale="de")
+        reply = await ex.callback()           # the raw callback: reply.type, .data, .json, .files
+        message = await ex.message()          # the answer as the user sees it (after defers too)
+        click = await fake.click(message, "roll:again", user="bob")   # or a 1-based button index
+        assert (await click.callback()).type == 7                      # message updated in place
+        chosen = await fake.select(message, "essenz:1:1:p::0", ["a1"], user="alice")
+        choices = await fake.autocomplete("roll", {"ausdruck": "3W"})
+        opened = await fake.slash("charakter neu")                     # bot answers with a modal
+        done = await fake.submit_modal(opened, {"name": "Thoin"})
+
+Any error the bot logs (``spielleiter.errors`` "unexpected error", discord.py's "Ignoring
+exception ...", a missing message key) makes every wait raise ``BotFailed`` at once; a test that
+provokes one on purpose asserts it with ``pytest.raises(BotFailed)`` and then
+``fake.errors.clear()``.
 """
 
 from __future__ import annotations
