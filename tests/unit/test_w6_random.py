@@ -31,22 +31,42 @@ ALL_TECHNIQUES = ("zweihaendig", "rundumschlag", "angriffsserie", "ausrichten", 
 def _start(seed: int) -> CombatState:
     chooser = random.Random(seed)
     settings = Settings(
-        schwere_treffer=chooser.random() < 0.5, kaufen=chooser.random() < 0.5,
-        stabilitaet=chooser.random() < 0.5, freie_folgephasen=chooser.random() < 0.5,
-    )  # fmt: skip
+        schwere_treffer=chooser.random() < 0.5,
+        kaufen=chooser.random() < 0.5,
+        stabilitaet=chooser.random() < 0.5,
+        freie_folgephasen=chooser.random() < 0.5,
+    )
     state = new_combat(GM, seed, settings)
     for index in range(chooser.randint(2, 5)):
         arms = (
-            weapon("A", (1, 2), 2, 3, techniken=ALL_TECHNIQUES, reichweite=2, stab_je=3, stab=5, stab_max=5),
+            weapon(
+                "A",
+                (1, 2),
+                2,
+                3,
+                techniken=ALL_TECHNIQUES,
+                reichweite=2,
+                stab_je=3,
+                stab=5,
+                stab_max=5,
+            ),
             weapon("B", (1, 1), 1, 1, techniken=("beidhaendig",)),
             weapon("Bogen", (1, 1), 0, 2, fernkampf=True),
-        )  # fmt: skip
+        )
         shield = ShieldStats("S", 2, 3, 2, 4, 4) if chooser.random() < 0.4 else None
         f = fighter(
-            f"f{index}", 100 + index, ab=chooser.randint(1, 9), waffen=arms, schild=shield,
-            beidhaendig=chooser.random() < 0.5, magie=3, reittier_be=1, lp=12, rlp=4,
+            f"f{index}",
+            100 + index,
+            ab=chooser.randint(1, 9),
+            waffen=arms,
+            schild=shield,
+            beidhaendig=chooser.random() < 0.5,
+            magie=3,
+            reittier_be=1,
+            lp=12,
+            rlp=4,
             handlungen_max=chooser.randint(1, 3),
-        )  # fmt: skip
+        )
         state, _ = apply(state, join_action(f), GM)
     state, _ = apply(state, make("beginnen"), GM)
     return state
@@ -82,9 +102,22 @@ def _random_action(state: CombatState, chooser: random.Random) -> tuple[object, 
             if choice < 0.8
             else {"reflex": True}
         )
-    if verb in ("weiter", "fertig", "wuerfeln", "zurueckweichen", "nachschlagen", "verzichten",
-                "abbruch", "blockade_ende", "serie_ende", "aufsitzen", "absitzen", "handlung",
-                "zielen", "reflex"):  # fmt: skip
+    if verb in (
+        "weiter",
+        "fertig",
+        "wuerfeln",
+        "zurueckweichen",
+        "nachschlagen",
+        "verzichten",
+        "abbruch",
+        "blockade_ende",
+        "serie_ende",
+        "aufsitzen",
+        "absitzen",
+        "handlung",
+        "zielen",
+        "reflex",
+    ):
         opts = {}
     action = make(verb, fighter_id, targets, **opts)
     owner = users_to_act(state)[fighter_id] if chooser.random() < 0.5 else GM
