@@ -30,14 +30,17 @@ class Core(commands.Cog):
         )
         for command in sorted(self.bot.tree.get_commands(), key=lambda c: c.name):
             embed.add_field(
-                name=f"/{command.name}", value=self._describe(command, lang), inline=False
+                name=f"/{_localized(command, 'name', lang)}",
+                value=self._describe(command, lang),
+                inline=False,
             )
         await send(interaction, embed=embed, ephemeral=True)
 
     def _describe(self, command: Any, lang: str) -> str:
-        lines = [_text(command.description, lang)]
+        lines = [_localized(command, "description", lang)]
         for sub in getattr(command, "commands", []):
-            lines.append(f"• `{sub.name}` — {_text(sub.description, lang)}")
+            name, text = _localized(sub, "name", lang), _localized(sub, "description", lang)
+            lines.append(f"• `{name}` — {text}")
         return "\n".join(lines)[:FIELD_LIMIT]
 
     @app_commands.command(
@@ -60,7 +63,10 @@ class Core(commands.Cog):
         await send(interaction, t(f"core.language.set.{sprache}", lang), ephemeral=True)
 
 
-def _text(value: str | app_commands.locale_str, lang: str) -> str:
+def _localized(command: Any, field: str, lang: str) -> str:
+    """A command's name or description in ``lang`` (discord.py keeps the translatable
+    ``locale_str`` in ``_locale_<field>``; the public attribute is the plain default)."""
+    value = getattr(command, f"_locale_{field}", None) or getattr(command, field)
     key = value.extras.get("key") if isinstance(value, app_commands.locale_str) else None
     return t(key, lang) if key else str(value)
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from bot.fake_discord import FakeDiscord
 from bot.i18n import t
 from tests.harness import assert_ephemeral, embed_text
@@ -37,11 +35,6 @@ async def test_hilfe_in_english(fake: FakeDiscord, bot: Any) -> None:
     assert reply.embeds[0]["description"] == t("core.help.intro", "en")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cogs/core.py reads command.description, a plain str in discord.py (the locale_str "
-    "is command._locale_description), so English help lists the German descriptions",
-)
 async def test_hilfe_in_english_describes_commands_in_english(fake: FakeDiscord, bot: Any) -> None:
     reply = await (await fake.slash("hilfe", locale="en-GB")).callback()
     assert t("core.cmd.help.desc", "en") in embed_text(reply)
