@@ -64,6 +64,7 @@ MAX_ROWS = 5
 DESCRIPTION_LIMIT = 4000
 CONTENT_LIMIT = 1900
 NAME_KEYS = ("fighter", "attacker", "target", "blocker")
+SILENT_EVENTS = ("attack_resolved",)  # the end of an attack already narrated step by step
 STAGE_ROWS = {"abwehr": 2, "entscheidung": 1, "ansage": 1, "rundum": 2, "nachschlagen": 1}
 
 
@@ -122,6 +123,8 @@ def narrate(events: list[Event], before: CombatState, after: CombatState, lang: 
     names = _names(before) | _names(after)
     lines = []
     for event in events:
+        if event.type in SILENT_EVENTS:
+            continue
         params = {key: _param(value, names, lang) for key, value in event.data.items()}
         for key in NAME_KEYS:
             if key in event.data:
@@ -132,8 +135,7 @@ def narrate(events: list[Event], before: CombatState, after: CombatState, lang: 
         else:
             detail = ", ".join(f"{k}={v}" for k, v in params.items())
             text = t("w6cog.ev.generic", lang, type=event.type, detail=detail)
-        if text:
-            lines.append(text)
+        lines.append(text)
     return lines
 
 

@@ -1,0 +1,144 @@
+"""W6 cogs in-process against the fake Discord: one combat step with 10 participants (the
+interaction pushed over the websocket → the real bot → the callback with narration, status
+embed and buttons back at the fake), and the sheet image render time.
+
+Targets: combat step p99 < 100 ms; sheet render p99 < 250 ms (it runs in a worker thread).
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import Figure, latency_figures, time_ms
+from bot.fake_discord import FakeDiscord, StoredMessage
+from bot.render.sheet import render_sheet
+
+CYCLES = 40
+FIGHTERS = 10
+STEP_TARGET_P99_MS = 100.0
+RENDER_TARGET_P99_MS = 250.0
+RENDER_RUNS = 30
+GM = "bench-gm"
+
+
+def _sheet(name: str, ab: int) -> dict[str, Any]:
+    return {
+        "schema": "w6.sheet",
+        "version": 1,
+        "name": name,
+        "rasse": "Mensch",
+        "pm": {"K": 4, "G": 3, "M": 3, "B": 3},
+        "eigenschaften": {"Geschick": 4, "Intuition": ab % 4, "Kraft": 5, "Wahrnehmung": 3},
+        "fertigkeiten": {"Schwerter": 2, "Zähigkeit": 1},
+        "lp": 900,
+        "lp_max": 900,
+        "rlp": 5,
+        "kw": 12,
+        "reflex": 4,
+        "ab": ab,
+        "handlungen": [4, 6, 9],
+        "waffen": [
+            {
+                "name": "Schwert",
+                "fertigkeit": "Schwerter",
+                "schaden": "1-2",
+                "zusatz": "K",
+                "cap": 3,
+            },
+        ],
+        "ruestung": [{"name": "Kettenhemd", "zone": "Torso", "rs": 6, "be": 2}],
+    }
+
+
+async def _setup(fake: FakeDiscord, bot: Any) -> None:
+    await (await fake.slash("kampagne start", {"name": "Bench"}, user=GM)).callback()
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    for index in range(FIGHTERS):
+        owner = None if index % 2 else fake.user(f"spieler{index}").id
+        data = _sheet(f"Held{index}", 3 + index)
+        await bot.store.create_character(
+            campaign_id=campaign.id, owner_id=owner, name=data["name"], sheet=data
+        )
+    await (await fake.slash("kampf start", user=GM)).callback()
+    for index in range(FIGHTERS):
+        await (await fake.slash("kampf dazu", {"charakter": f"Held{index}"}, user=GM)).callback()
+    await (await fake.slash("kampf beginnen", user=GM)).callback()
+
+
+async def _now(bot: Any, fake: FakeDiscord) -> tuple[str, list[str]]:
+    from cogs.combat import unpack
+    from engines.w6 import to_act
+
+    state = unpack(await bot.store.active_combat(fake.channel().id)).state
+    return state.current, sorted(to_act(state))
+
+
+def _button(message: StoredMessage, code: str, fighter: str) -> str:
+    return next(c for c in message.custom_ids if c.split(":")[3:5] == [code, fighter])
+
+
+async def _timed(samples: list[float], push: Any) -> StoredMessage:
+    start = time.perf_counter()
+    ex = await push
+    await ex.callback(timeout=10)
+    samples.append((time.perf_counter() - start) * 1000)
+    message: StoredMessage = await ex.message(timeout=10)
+    return message
+
+
+async def _combat_steps(fake: FakeDiscord, bot: Any) -> list[float]:
+    """Per cycle: the current fighter attacks the next one (command), the defender takes it
+    (button), the attacker is done for the phase (button)."""
+    samples: list[float] = []
+    for _ in range(CYCLES):
+        current, _acting = await _now(bot, fake)
+        from cogs.combat import unpack
+
+        order = unpack(await bot.store.active_combat(fake.channel().id)).state.order
+        target = order[(order.index(current) + 1) % len(order)]
+        attacked = await _timed(
+            samples,
+            fake.slash("kampf angriff", {"angreifer": current, "ziel": target, "kw": 3}, user=GM),
+        )
+        if any(c.split(":")[3:5] == ["keine", target] for c in attacked.custom_ids):
+            attacked = await _timed(
+                samples, fake.click(attacked, _button(attacked, "keine", target), user=GM)
+            )
+        await _timed(samples, fake.click(attacked, _button(attacked, "fertig", current), user=GM))
+    return samples
+
+
+def _render_samples() -> list[float]:
+    from bot.store.base import CharacterRecord
+    from cogs.w6_sheets import sheet_view
+    from engines.w6 import sheet_from_json
+
+    data = _sheet("Thoin Donnerschild", 6)
+    record = CharacterRecord(1, 1, 1, data["name"], data, 0)
+    view = sheet_view(record, sheet_from_json(data), "de")
+    return time_ms(lambda: render_sheet(view), RENDER_RUNS, warmup=3)
+
+
+async def run() -> list[Figure]:
+    from tests.harness import running_bot, settings_for
+
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        fake = FakeDiscord()
+        await fake.start()
+        try:
+            settings = settings_for(fake, Path(tmp) / "bench.sqlite")
+            async with running_bot(fake, settings) as bot:
+                await fake.wait_for_sync()
+                await _setup(fake, bot)
+                samples = await _combat_steps(fake, bot)
+                figures += latency_figures(
+                    f"/kampf step, {FIGHTERS} fighters → callback", samples, STEP_TARGET_P99_MS
+                )
+        finally:
+            await fake.stop()
+    figures += latency_figures("sheet image render", _render_samples(), RENDER_TARGET_P99_MS)
+    return figures
