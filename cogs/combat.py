@@ -51,6 +51,7 @@ from engines.w6 import (
     state_to_json,
     status_view,
     to_act,
+    verbs_for,
 )
 from engines.w6.actions import SET_FIELDS
 from engines.w6.state import SETTING_NAMES
@@ -767,6 +768,31 @@ class Combat(commands.Cog):
         if action.verb == "beitritt":
             raise IllegalAction("w6cog.combat.use_add")
         await self.step(interaction, campaign, loaded, action)
+
+    @aktion.autocomplete("notation")
+    async def notation_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """What the user's participants (all of them for the GM) may do now, as notation."""
+        campaign = await self.bot.store.active_campaign(interaction.channel_id or 0)
+        record = await self.bot.store.active_combat(interaction.channel_id or 0)
+        if campaign is None or record is None:
+            return []
+        try:
+            state = unpack(record).state
+        except BadInput:
+            return []
+        gm = campaign.is_gm(interaction.user.id)
+        mine = [f for f in state.fighters if gm or f.owner == interaction.user.id]
+        proposals = [f"@{f.id} {verb}" for f in mine for verb in verbs_for(state, f.id)]
+        if gm:
+            proposals += ["phase", "zustand ", "wuerfel ", "entfernen ", "regel "]
+        needle = current.strip().casefold()
+        found = [p for p in proposals if p.casefold().startswith(needle) or needle in p]
+        if current.strip() and current not in found:
+            found.insert(0, current)
+        choices = [app_commands.Choice(name=p[:100], value=p[:100]) for p in found]
+        return choices[:AUTOCOMPLETE_LIMIT]
 
     @kampf.command(
         name=cmd("w6cog.cmd.combat.set.name"), description=cmd("w6cog.cmd.combat.set.desc")

@@ -136,3 +136,29 @@ async def test_player_cannot_add_an_npc(fake: FakeDiscord, bot: Any) -> None:
     ).message()
     for fighter_id in ("`ork`", "`ork2`", "`ork3`"):
         assert fighter_id in embed_text(three)
+
+
+async def test_notation_autocomplete_and_gm_buttons_refused_to_players(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    status = await set_up(fake)
+    choices = await fake.autocomplete("kampf aktion", {"notation": "@"}, user=ALICE)
+    values = [c["value"] for c in choices]
+    assert "@thoin angriff" in values and "@thoin fertig" in values
+    assert not any(v.startswith("@ork") for v in values)
+    (next_phase,) = ids_with(status, "phase")
+    refused = await (await fake.click(status, next_phase, user=ALICE)).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("w6.combat.gm_only", "de", verb="phase")
+
+
+async def test_held_action_is_offered_after_someone_else_acted(fake: FakeDiscord, bot: Any) -> None:
+    status = await set_up(fake)
+    (hold,) = [c for c in ids_with(status, "weiter") if c.endswith(":thoin")]
+    held = await (await fake.click(status, hold, user=ALICE)).message()
+    assert t("w6cog.ev.turn_passed", "de", fighter="Thoin", held=2) in held.text
+    assert "▶ **Ork**" in embed_text(held)
+    (ork_done,) = [c for c in ids_with(held, "fertig") if c.endswith(":ork")]
+    after = await (await fake.click(held, ork_done, user=GM)).message()
+    assert "✋ **Thoin**" in embed_text(after)
+    assert any(c.endswith(":thoin") for c in ids_with(after, "atk"))
