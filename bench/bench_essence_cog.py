@@ -1,0 +1,152 @@
+"""The ``/essenz`` cog: board render time, and whole steps end to end against the fake Discord
+(interaction pushed in → the bot's answer recorded), AI time separately.
+
+The end-to-end figures are a self-play game (no AI in them): typed steps (``/essenz zug``) and
+clicks (each click of a step built by clicking: choosing the mote, the type, the target … and the
+one that plays the step). Each answer includes the new board image.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import Figure, latency_figures, time_ms
+from bot.render.essence import BoardText, render_board
+from cogs.essence import ChoiceTree, tokens_of
+from engines.essence import ENGINE
+from engines.essence.ai import choose_step
+from engines.essence.board import Position
+
+TEXT = BoardText(("Alice", "Bob"), "Alice ist am Zug · Runde 3", "Noch möglich: Bewegen", "", 0)
+STEPS = 60
+AI_STEPS = 30
+
+
+def _positions(count: int, seed: int = 7) -> list[Position]:
+    rng = random.Random(seed)
+    positions: list[Position] = []
+    state = ENGINE.initial_state({"variants": ["bestimmt"]}, 0, 2)
+    while len(positions) < count:
+        positions.append(state)
+        actions = ENGINE.legal_actions(state, state.side)
+        if not actions:
+            state = ENGINE.initial_state({}, 0, 2)
+            continue
+        state, _ = ENGINE.apply(state, rng.choice(list(actions)), state.side)
+    return positions
+
+
+def _render_figures() -> list[Figure]:
+    views = [ENGINE.view_for(p, None) for p in _positions(40)]
+    index = 0
+
+    def render() -> None:
+        nonlocal index
+        render_board(views[index % len(views)], TEXT)
+        index += 1
+
+    return latency_figures("essence board render (7x7, PNG)", time_ms(render, 80), 100.0)
+
+
+def _ai_figures() -> list[Figure]:
+    figures: list[Figure] = []
+    positions = _positions(AI_STEPS * 3, seed=11)[::3]
+    for level in ("normal", "hard"):
+        samples = []
+        for seed, pos in enumerate(positions):
+            started = time.perf_counter()
+            choose_step(pos, level, seed)
+            samples.append((time.perf_counter() - started) * 1000)
+        target = 2000.0 if level == "hard" else None
+        figures += latency_figures(f"essence AI {level} one step (not in e2e)", samples, target)
+    return figures
+
+
+async def _end_to_end() -> list[Figure]:
+    from bot.fake_discord import FakeDiscord
+    from tests.harness import running_bot, settings_for
+
+    typed: list[float] = []
+    clicks: list[float] = []
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            settings = settings_for(fake, Path(folder) / "bench.sqlite")
+            async with running_bot(fake, settings) as bot:
+                await fake.wait_for_sync()
+                await _play(fake, bot, typed, clicks)
+    finally:
+        await fake.stop()
+    return [
+        *latency_figures("essence typed step e2e (fake Discord)", typed, 100.0),
+        *latency_figures("essence click e2e (fake Discord)", clicks, 100.0),
+    ]
+
+
+async def _play(fake: Any, bot: Any, typed: list[float], clicks: list[float]) -> None:
+    from bot.games import load
+
+    rng = random.Random(3)
+    start = await fake.slash("essenz start", {"gegner": "alice"}, user="alice")
+    board = await start.message()
+    game_id = int(board.custom_ids[0].split(":")[1])
+    for step in range(STEPS):
+        record = await bot.store.get_game(game_id)
+        if record.status != "active":
+            start = await fake.slash("essenz start", {"gegner": "alice"}, user="alice")
+            board = await start.message()
+            game_id = int(board.custom_ids[0].split(":")[1])
+            continue
+        state = load(record).state
+        action = rng.choice(list(ENGINE.legal_actions(state, state.side)))
+        if step % 2:
+            began = time.perf_counter()
+            ex = await fake.slash("essenz zug", {"notation": ENGINE.action_text(action)})
+            board = await ex.message()
+            typed.append((time.perf_counter() - began) * 1000)
+        else:
+            board = await _click_through(fake, board, state, action, clicks)
+    await asyncio.sleep(0.5)  # let the last answer's bookkeeping finish before the bot closes
+
+
+async def _click_through(
+    fake: Any, board: Any, state: Position, action: Any, clicks: list[float]
+) -> Any:
+    tree = ChoiceTree(ENGINE.legal_actions(state, state.side))
+    wanted = tokens_of(action)
+    path: tuple[str, ...] = ()
+    while tree.action(path) is None:
+        token = wanted[len(path)]
+        prefix = ".".join(path)
+        began = time.perf_counter()
+        selects = [s for s in board.selects if f":p:{prefix}:" in s["custom_id"]]
+        chosen = [s for s in selects if token in [o["value"] for o in s["options"]]]
+        if chosen:
+            ex = await fake.select(board, chosen[0]["custom_id"], [token], user="alice")
+        else:
+            ending = f":p:{'.'.join((*path, token))}"
+            cid = next(c for c in board.custom_ids if c.endswith(ending))
+            ex = await fake.click(board, cid, user="alice")
+        await ex.callback()
+        board = await ex.message()
+        clicks.append((time.perf_counter() - began) * 1000)
+        path = tree.follow((*path, token))
+    return board
+
+
+def run() -> list[Figure]:
+    figures = _render_figures()
+    figures += asyncio.run(_end_to_end())
+    figures += _ai_figures()
+    return figures
+
+
+if __name__ == "__main__":
+    for figure in run():
+        print(figure.line())
