@@ -18,7 +18,7 @@ from discord import app_commands
 from bot.i18n import t
 from bot.store.base import CampaignRecord, CharacterRecord
 from engines.core import BadInput, IllegalAction
-from engines.w6.sheet import Sheet, derive
+from engines.w6.sheet import PM_REQUIRED, Sheet, derive
 from engines.w6.sheet_io import sheet_from_json, sheet_to_json
 
 if TYPE_CHECKING:
@@ -156,6 +156,13 @@ def sheet_json(sheet: Sheet) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- embed
 
 
+def pm_in_order(sheet: Sheet) -> tuple[tuple[str, int], ...]:
+    """The PM as the Charakterdokument lists them (K, G, M, B, then any others): the store
+    keeps JSON objects with sorted keys."""
+    rank = {name: index for index, name in enumerate(PM_REQUIRED)}
+    return tuple(sorted(sheet.pm, key=lambda pair: (rank.get(pair[0], len(rank)), pair[0])))
+
+
 def _pairs_text(pairs: tuple[tuple[str, int], ...]) -> str:
     return ", ".join(f"{name} {value}" for name, value in pairs) or "–"
 
@@ -171,7 +178,9 @@ def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Emb
         ),
         colour=EMBED_COLOUR,
     )
-    embed.add_field(name=t("w6cog.sheet.pm", lang), value=_pairs_text(sheet.pm), inline=True)
+    embed.add_field(
+        name=t("w6cog.sheet.pm", lang), value=_pairs_text(pm_in_order(sheet)), inline=True
+    )
     embed.add_field(
         name=t("w6cog.sheet.values", lang),
         value=t(

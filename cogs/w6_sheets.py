@@ -26,6 +26,7 @@ from cogs.w6 import (
     find_character,
     load_sheet,
     log,
+    pm_in_order,
     require_edit,
     require_gm,
     sheet_embed,
@@ -148,7 +149,7 @@ def sheet_view(record: CharacterRecord, sheet: Sheet, lang: str) -> SheetView:
         title=sheet.name,
         subtitle=subtitle,
         sections=(
-            Section(t("w6cog.sheet.pm", lang), rows(sheet.pm)),
+            Section(t("w6cog.sheet.pm", lang), rows(pm_in_order(sheet))),
             Section(t("w6cog.sheet.values", lang), values),
             Section(t("w6cog.sheet.eigenschaften", lang), rows(sheet.eigenschaften)),
             Section(t("w6cog.sheet.fertigkeiten", lang), rows(sheet.fertigkeiten)),

@@ -269,3 +269,44 @@ async def test_import_of_a_broken_file_is_refused(fake: FakeDiscord, bot: Any) -
     assert_ephemeral(reply)
     assert reply.content == t("w6cog.import.not_json", "de")
     assert await bot.store.active_campaign(fake.channel().id) is None
+
+
+async def test_sheet_export_reimports_to_the_same_sheet(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    exported = await (await fake.slash("charakter export", user=ALICE)).callback()
+    assert_ephemeral(exported)
+    (file,) = exported.files
+    assert file.filename == "Thoin.json"
+    assert json.loads(file.data) == sheet_to_json(sheet_from_json(thoin_json()))
+    again = await import_sheet(fake, BOB, json.loads(file.data))
+    assert again.content == t("w6cog.sheet.imported", "de", name="Thoin")
+    listing = await (await fake.slash("charakter liste", user=BOB)).callback()
+    assert listing.content.count("**Thoin**") == 2 and "★" in listing.content
+
+
+async def test_broken_sheet_import_names_the_field(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake, locale="en-US")
+    data = thoin_json()
+    data["waffen"][0]["schaden"] = "viel"
+    reply = await import_sheet(fake, ALICE, data)
+    assert_ephemeral(reply)
+    assert reply.content == t("w6.sheet.bad_ratio", "de", field="waffen.Axt.schaden", value="viel")
+
+
+async def test_active_character_switches_per_user(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    second = thoin_json() | {"name": "Brom"}
+    await import_sheet(fake, ALICE, second)
+    chosen = await (
+        await fake.slash("charakter aktiv", {"charakter": "Brom"}, user=ALICE)
+    ).callback()
+    assert chosen.content == t("w6cog.sheet.active", "de", name="Brom")
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    active = await bot.store.active_character(campaign.id, stable_user_id(ALICE))
+    assert active.name == "Brom"
+    refused = await (
+        await fake.slash("charakter aktiv", {"charakter": "Brom"}, user=BOB)
+    ).callback()
+    assert refused.content == t("w6cog.error.not_your_sheet", "de")
