@@ -6,7 +6,8 @@ parses, rolls, renders and replies.
 Visibility (every rolling command): open by default; ``privat`` answers ephemerally; ``geheim``
 needs an active campaign in the channel: the roller gets the result ephemerally, every GM and
 co-GM (except the roller) a DM in their own language, and the channel a notice without the
-result. Rolls and checks are written to the campaign log when the channel has a campaign.
+result. Rolls and W6 checks are written to the campaign log (before the reply) when the
+channel has a campaign.
 
 Saved rolls: names are one word (a letter first, then letters, digits, ``-``/``_``, at most 32,
 stored lower-case) that is not dice notation itself (``d20`` or ``w6`` cannot be names). When
