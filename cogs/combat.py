@@ -54,7 +54,6 @@ from engines.w6 import (
     verbs_for,
 )
 from engines.w6.actions import SET_FIELDS
-from engines.w6.state import SETTING_NAMES
 
 PREFIX = "kampf"
 ENGINE_KEY = "engine"
@@ -591,8 +590,14 @@ class Combat(commands.Cog):
         channel_id = interaction.channel_id or 0
         if await self.bot.store.active_combat(channel_id) is not None:
             raise IllegalAction("w6cog.combat.exists")
-        rules = {k: v for k, v in campaign_rules(campaign).items() if k in SETTING_NAMES}
-        state = new_combat(campaign.gm_id, interaction.id, Settings(**rules))
+        rules = campaign_rules(campaign)
+        settings = Settings(
+            schwere_treffer=rules.get("schwere_treffer", False),
+            kaufen=rules.get("kaufen", False),
+            stabilitaet=rules.get("stabilitaet", False),
+            freie_folgephasen=rules.get("freie_folgephasen", False),
+        )
+        state = new_combat(campaign.gm_id, interaction.id, settings)
         record = await self.bot.store.create_combat(
             channel_id=channel_id, campaign_id=campaign.id, state=pack(state, {})
         )
@@ -625,6 +630,8 @@ class Combat(commands.Cog):
         loaded = await self._load(interaction)
         record = await find_character(interaction, campaign, charakter)
         require_edit(campaign, record, interaction.user.id)
+        if record.owner_id is not None and record.id in loaded.characters.values():
+            raise IllegalAction("w6cog.combat.already_in", name=record.name)
         sheet = load_sheet(record)
         state, characters = loaded.state, dict(loaded.characters)
         actions = []

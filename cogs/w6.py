@@ -28,6 +28,7 @@ EMBED_COLOUR = discord.Colour(0xB5651D)
 FIELD_LIMIT = 1024
 AUTOCOMPLETE_LIMIT = 25
 RULES_KEY = "regeln"
+BOOL_RULES = ("schwere_treffer", "kaufen", "stabilitaet", "freie_folgephasen")  # engine names
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> SpielleiterBot:
@@ -70,10 +71,16 @@ def require_edit(campaign: CampaignRecord, record: CharacterRecord, user_id: int
     raise IllegalAction("w6cog.error.not_your_sheet")
 
 
-def campaign_rules(campaign: CampaignRecord) -> dict[str, Any]:
-    """The optional-rule settings stored with the campaign (engine names)."""
-    rules = campaign.settings.get(RULES_KEY, {})
-    return dict(rules) if isinstance(rules, dict) else {}
+def campaign_rules(campaign: CampaignRecord) -> dict[str, bool]:
+    """The optional rules switched on or off for the campaign (engine setting names)."""
+    return clean_rules(campaign.settings.get(RULES_KEY, {}))
+
+
+def clean_rules(rules: Any) -> dict[str, bool]:
+    """Only known rules with true/false values (an imported file may hold anything)."""
+    if not isinstance(rules, dict):
+        return {}
+    return {k: v for k, v in rules.items() if k in BOOL_RULES and isinstance(v, bool)}
 
 
 async def log(

@@ -16,11 +16,13 @@ from bot.i18n import cmd, t
 from bot.replies import lang_for, send
 from bot.store.base import CampaignRecord
 from cogs.w6 import (
+    BOOL_RULES,
     EMBED_COLOUR,
     RULES_KEY,
     bot_of,
     campaign_here,
     campaign_rules,
+    clean_rules,
     log,
     log_line,
     require_gm,
@@ -35,7 +37,6 @@ MAX_NAME = 80
 LOG_PAGE = 20
 DESCRIPTION_LIMIT = 4000
 SECRET_KINDS = ("secret_check",)
-BOOL_RULES = ("schwere_treffer", "kaufen", "stabilitaet", "freie_folgephasen")
 
 
 def export_campaign(
@@ -77,6 +78,7 @@ def parse_import(raw: bytes) -> dict[str, Any]:
     settings = data.get("settings", {})
     if not isinstance(settings, dict):
         raise BadInput("w6cog.import.bad_field", field="settings")
+    settings = {RULES_KEY: clean_rules(settings.get(RULES_KEY, {}))}
     characters = _entries(data, "characters", with_owner=True)
     npcs = _entries(data, "npcs", with_owner=False)
     entries = data.get("log", [])

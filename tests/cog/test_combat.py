@@ -162,3 +162,23 @@ async def test_held_action_is_offered_after_someone_else_acted(fake: FakeDiscord
     after = await (await fake.click(held, ork_done, user=GM)).message()
     assert "✋ **Thoin**" in embed_text(after)
     assert any(c.endswith(":thoin") for c in ids_with(after, "atk"))
+
+
+async def test_campaign_rules_reach_the_combat_and_a_character_joins_once(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    from cogs.combat import unpack
+
+    await start_campaign(fake)
+    await (
+        await fake.slash("kampagne regel", {"regel": "schwere_treffer", "an": True}, user=GM)
+    ).callback()
+    await import_sheet(fake, ALICE, thoin_json())
+    await (await fake.slash("kampf start", user=GM)).message()
+    await (await fake.slash("kampf dazu", user=ALICE)).message()
+    twice = await (await fake.slash("kampf dazu", user=ALICE)).callback()
+    assert_ephemeral(twice)
+    assert twice.content == t("w6cog.combat.already_in", "de", name="Thoin")
+    state = unpack(await bot.store.active_combat(fake.channel().id)).state
+    assert state.settings.schwere_treffer and not state.settings.kaufen
+    assert [f.id for f in state.fighters] == ["thoin"]
