@@ -180,24 +180,30 @@ async def test_resign_by_button_asks_first(fake: FakeDiscord, bot: Any) -> None:
     confirm = await fake.click(await ask.message(), 1, user=ALICE)
     assert (await confirm.callback()).type == 7
     final = await fake.wait_for_message(lambda msg: "🏆" in msg.text and bool(msg.attachments))
-    assert t("essenzcog.status.won", "de", name="Bob",
-             reason=t("essenzcog.reason.resign", "de")) in final.text  # fmt: skip
+    assert (
+        t("essenzcog.status.won", "de", name="Bob", reason=t("essenzcog.reason.resign", "de"))
+        in final.text
+    )
     await fake.wait(lambda: board.components == [] or None, 5, "old board cleared")
 
 
 async def test_draw_offer_and_accept(fake: FakeDiscord, bot: Any) -> None:
     board = await accepted_game(fake)
-    offer = await fake.click(board, button_for(board, t("essenzcog.button.draw_offer", "de")),
-                             user=BOB)  # fmt: skip
+    offer = await fake.click(
+        board, button_for(board, t("essenzcog.button.draw_offer", "de")), user=BOB
+    )
     board = await offer.message()
     assert t("essenzcog.draw.offered", "de", name="Bob") in embed_text(board)
-    own = await (await fake.click(
-        board, button_for(board, t("essenzcog.button.draw_accept", "de")), user=BOB
-    )).callback()  # fmt: skip
+    own = await (
+        await fake.click(
+            board, button_for(board, t("essenzcog.button.draw_accept", "de")), user=BOB
+        )
+    ).callback()
     assert_ephemeral(own)
     assert own.content == t("error.no_draw_offer", "de")
-    accept = await fake.click(board, button_for(board, t("essenzcog.button.draw_accept", "de")),
-                              user=ALICE)  # fmt: skip
+    accept = await fake.click(
+        board, button_for(board, t("essenzcog.button.draw_accept", "de")), user=ALICE
+    )
     board = await accept.message()
     reason = t("essenzcog.reason.draw_agreed", "de")
     assert t("essenzcog.status.draw", "de", reason=reason) in embed_text(board)
@@ -279,11 +285,72 @@ async def test_idle_games_get_a_reminder_then_a_forfeit(fake: FakeDiscord, bot: 
 async def test_a_bot_turn_left_over_by_a_restart_is_resumed(fake: FakeDiscord, bot: Any) -> None:
     service = GameService(bot.store)
     record = await service.create(
-        "essence", {"variants": [], "quick": True, "ai_levels": {"0": "easy"}},
-        channel_id=fake.channel().id, guild_id=fake.guild.id,
-        players=[BOT_ID, stable_user_id(ALICE)], invited=False,
-    )  # fmt: skip
+        "essence",
+        {"variants": [], "quick": True, "ai_levels": {"0": "easy"}},
+        channel_id=fake.channel().id,
+        guild_id=fake.guild.id,
+        players=[BOT_ID, stable_user_id(ALICE)],
+        invited=False,
+    )
     await bot.get_cog("Essence").sweep_idle(time.time() + 60)
     board = await fake.wait_for_message(lambda msg: bool(msg.attachments))
     assert f"<@{stable_user_id(ALICE)}>" in board.content
     assert [s for s, _ in await bot.store.game_actions(record.id)] == [0, 0]
+
+
+async def test_orientation_is_chosen_with_arrow_buttons_in_english(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    board = await accepted_game(fake)
+    picked = await fake.select(board, mote_select(board), ["a1"], user=ALICE, locale="en-US")
+    board = await picked.message()
+    split = await fake.click(
+        board, button_for(board, t("essence.kind.split", "en")), user=ALICE, locale="en-US"
+    )
+    board = await split.message()
+    target = await fake.click(board, button_for(board, "b2"), user=ALICE, locale="en-US")
+    board = await target.message()
+    assert t("essenzcog.prompt.orientation", "en", square="b2") in embed_text(board)
+    labels = [b["label"] for b in board.buttons]
+    assert labels[:2] == ["2 ↗ ↙", "2 ↖ ↘"]
+    assert_components_valid(board)
+    played = await fake.click(board, button_for(board, "2 ↖ ↘"), user=ALICE, locale="en-US")
+    await played.message()
+    actions = await bot.store.game_actions(await game_id_of(board))
+    assert actions == [(0, "split a1 b2/1")]
+
+
+async def test_english_command_names_reach_the_same_commands(fake: FakeDiscord, bot: Any) -> None:
+    await accepted_game(fake)
+    reply = await (
+        await fake.slash("essence move", {"notation": "teleport"}, user=ALICE, locale="en-US")
+    ).callback()
+    assert_ephemeral(reply)
+    assert reply.content == t("essence.error.bad_notation", "en", text="teleport")
+
+
+async def test_the_bot_declines_a_draw_and_a_rematch_lets_it_begin(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    ex = await fake.slash("essenz start", {"bot": "easy", "schnell": True}, user=ALICE)
+    board = await ex.message()
+    offer = await fake.click(
+        board, button_for(board, t("essenzcog.button.draw_offer", "de")), user=ALICE
+    )
+    await offer.wait_for(lambda r: r.kind == "edit")
+    bot_name = f"Spielleiter ({t('essenzcog.choice.level.easy', 'de')})"
+    assert t("essenzcog.event.draw_declined", "de", name=bot_name) in embed_text(board)
+    resign = await fake.slash("essenz aufgeben", user=ALICE)
+    final = await resign.message()
+    rematch = await fake.click(final, 1, user=ALICE)
+    await rematch.callback()
+    new_board = (await rematch.followup()).message
+    assert new_board is not None
+    await fake.wait(
+        lambda: f"<@{stable_user_id(ALICE)}>" in new_board.content or None, 10, "the bot's turn"
+    )
+    records = await bot.store.games_in_channel(fake.channel().id, kind="essence")
+    newest = max(records, key=lambda r: r.id)
+    assert newest.players == [BOT_ID, stable_user_id(ALICE)]
+    assert [s for s, _ in await bot.store.game_actions(newest.id)] == [0, 0]
+    assert f"#{newest.id}" in embed_text(new_board)
