@@ -21,7 +21,14 @@ from bot.store import SqliteStore, Store
 
 log = logging.getLogger("spielleiter")
 
-COGS = ("cogs.core", "cogs.w6_campaign", "cogs.w6_sheets", "cogs.combat", "cogs.dice", "cogs.essence")
+COGS = (
+    "cogs.core",
+    "cogs.w6_campaign",
+    "cogs.w6_sheets",
+    "cogs.combat",
+    "cogs.dice",
+    "cogs.essence",
+)
 SCHEMA_META_KEY = "command_schema_hash"
 
 
