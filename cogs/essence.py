@@ -736,7 +736,8 @@ class Essence(commands.Cog):
             lines.append("")
             lines += [f"› {line}" for line in _narrate(steps, info, lang)]
         lines.append("")
-        lines.append(f"**{text.status}**")
+        mark = "" if outcome is None else ("🏆 " if outcome.winners else "🤝 ")
+        lines.append(f"**{mark}{text.status}**")
         if outcome is None and text.detail:
             lines.append(text.detail)
         if match.draw_offer_by is not None and outcome is None:
