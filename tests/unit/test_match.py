@@ -33,6 +33,7 @@ def test_engine_actions_pass_through_and_clear_a_draw_offer() -> None:
 def test_resign_ends_the_match_for_the_other_player() -> None:
     match = m.start(NIM, {}, 1, 2)
     match, events = m.apply(NIM, match, "!resign", 0)
+    assert [e.type for e in events] == ["resigned"]
     outcome = m.outcome(NIM, match)
     assert outcome is not None and outcome.winners == {1} and outcome.reason == "resign"
     assert m.to_act(NIM, match) == frozenset()
