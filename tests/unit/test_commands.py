@@ -45,9 +45,8 @@ async def test_schema_matches_the_snapshot(schema: list[dict[str, Any]]) -> None
     text = json.dumps(schema, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     if os.environ.get("UPDATE_GOLDEN"):
         GOLDEN.write_text(text, encoding="utf-8")
-    assert GOLDEN.read_text(encoding="utf-8") == text, (
-        "the command schema changed: a sync is needed; refresh with UPDATE_GOLDEN=1"
-    )
+    if GOLDEN.read_text(encoding="utf-8") != text:  # no rich diff: the schema is large
+        pytest.fail("the command schema changed: a sync is needed; refresh with UPDATE_GOLDEN=1")
 
 
 async def test_every_name_and_description_has_english(schema: list[dict[str, Any]]) -> None:
