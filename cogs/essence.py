@@ -220,7 +220,6 @@ class Essence(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.components.register(PREFIX, self.on_component)
-        self.idle_loop.start()
 
     async def cog_unload(self) -> None:
         self.bot.components.unregister(PREFIX)
@@ -1022,9 +1021,12 @@ class Essence(commands.Cog):
         except Exception:
             log.exception("the idle sweep failed")
 
-    @idle_loop.before_loop
-    async def _before_idle_loop(self) -> None:
-        await self.bot.wait_until_ready()
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Start sweeping idle games once connected (not at load: a bot that only loads its
+        cogs, e.g. to print the command schema, never connects)."""
+        if not self.idle_loop.is_running():
+            self.idle_loop.start()
 
     async def sweep_idle(self, now: float) -> None:
         """Resume bot turns left over (a restart), remind players who keep the game waiting,
