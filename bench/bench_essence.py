@@ -1,11 +1,14 @@
 """Essence of the Arcane: step generation speed, perft, AI timing and AI match strength.
 
-Matches: 100 games hard vs easy (random) and 100 games hard vs normal, colours alternating,
-run on 2 worker processes. Seeds are fixed, so the figures reproduce.
+Matches: 100 games hard vs easy (random) and 50 games hard vs normal (set
+``ESSENCE_NORMAL_GAMES=100`` for the full hundred; hard vs normal games run 20-100 turns at about
+12 s a game, so 100 of them alone take ~10 minutes on 2 cores), colours alternating, on 2 worker
+processes, hard at its full budget. Seeds are fixed, so the figures reproduce.
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -17,6 +20,7 @@ from engines.essence.engine import ENGINE
 from engines.essence.rules import legal_steps, perft, play
 
 GAMES = 100
+NORMAL_GAMES = int(os.environ.get("ESSENCE_NORMAL_GAMES", "50"))
 WORKERS = 2
 
 
@@ -38,15 +42,15 @@ def _play_game(args: tuple[str, str, int]) -> tuple[int, int, list[float], int]:
     return state.side, seat_of_first, times, state.turn
 
 
-def _match(first: str, second: str) -> tuple[float, float, list[float], float]:
-    """(win share, draw share, step times of ``first``, mean turns) over GAMES games."""
+def _match(first: str, second: str, games: int) -> tuple[float, float, list[float], float]:
+    """(win share, draw share, step times of ``first``, mean turns) over ``games`` games."""
     with ProcessPoolExecutor(WORKERS) as pool:
-        results = list(pool.map(_play_game, [(first, second, s) for s in range(GAMES)]))
+        results = list(pool.map(_play_game, [(first, second, s) for s in range(games)]))
     wins = sum(1 for winner, seat, _t, _n in results if winner == seat)
     draws = sum(1 for winner, _seat, _t, _n in results if winner < 0)
     times = [t for _w, _s, ts, _n in results for t in ts]
     turns = statistics.mean(n for _w, _s, _t, n in results)
-    return wins / GAMES, draws / GAMES, times, turns
+    return wins / games, draws / games, times, turns
 
 
 def _successors_per_second() -> float:
@@ -71,15 +75,17 @@ def run() -> list[Figure]:
     count = perft(start_position(False, ()), 3)
     figures.append(Figure(f"essence perft(3) from start ({count})",
                           time.perf_counter() - started, "s", 2.0))  # fmt: skip
-    share, draws, times, turns = _match("hard", "easy")
+    share, draws, times, turns = _match("hard", "easy", GAMES)
     figures += [
         Figure("essence hard vs random: win share (100 games)", share * 100, "%", 95, True),
         Figure("essence hard vs random: draw share", draws * 100, "%"),
         Figure("essence hard vs random: mean turns per game", turns, "turns"),
     ]
-    share, draws, hard_times, turns = _match("hard", "normal")
+    share, draws, hard_times, turns = _match("hard", "normal", NORMAL_GAMES)
     figures += [
-        Figure("essence hard vs normal: win share (100 games)", share * 100, "%", 70, True),
+        Figure(
+            f"essence hard vs normal: win share ({NORMAL_GAMES} games)", share * 100, "%", 70, True
+        ),
         Figure("essence hard vs normal: draw share", draws * 100, "%"),
         Figure("essence hard vs normal: mean turns per game", turns, "turns"),
     ]

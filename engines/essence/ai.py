@@ -5,16 +5,17 @@
 - ``easy``: a uniformly random legal step.
 - ``normal``: greedy, one step at a time: the step whose result scores best on the static
   evaluation (ties broken by the seed).
-- ``hard``: plans the whole rest of the turn. Every distinct end of turn is scored by the static
-  evaluation; the best ``REPLY_CANDIDATES`` are then checked against every opponent reply
-  (their best growth, then every first and second action, at most ``REPLY_BUDGET`` positions
-  each) and the plan with the best worst case is played. The budget is counted in positions,
-  not seconds, so a choice reproduces on any machine.
+- ``hard``: plans the whole rest of the turn (a beam of the best positions after growth and
+  after the first action). Every distinct end of turn is scored by the static evaluation; the
+  best few are then checked against the opponent's replies (their best growth, then every
+  first and second action) and the plan with the best worst case is played. The
+  :class:`Budget` is counted in positions, not seconds, so a choice reproduces anywhere.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from engines.core.errors import BadInput, IllegalAction
 from engines.essence.actions import Action
@@ -24,16 +25,27 @@ from engines.essence.rules import Step, geometry_of, legal_steps, play
 
 LEVELS = ("easy", "normal", "hard")
 WIN = 1_000_000.0
-BEAM = 30
-REPLY_CANDIDATES = 5
-REPLY_BUDGET = 3000
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much the hard level looks at: ``beam`` positions kept per layer of its own turn,
+    ``reply_candidates`` plans checked against every reply, ``reply_budget`` positions per
+    check. Counted in positions, so a choice is the same on every machine."""
+
+    beam: int = 30
+    reply_candidates: int = 5
+    reply_budget: int = 3000
+
+
+HARD = Budget()
 MOTE_VALUE = 30.0
 STRENGTH_VALUE = 10.0
 
 
-def choose_step(state: Position, level: str, rng_seed: int) -> Action:
-    """The step ``level`` plays now. Raises BadInput for an unknown level and IllegalAction
-    when the game is over."""
+def choose_step(state: Position, level: str, rng_seed: int, budget: Budget = HARD) -> Action:
+    """The step ``level`` plays now (``budget`` only matters for ``hard``). Raises BadInput
+    for an unknown level and IllegalAction when the game is over."""
     if level not in LEVELS:
         raise BadInput("essence.error.bad_level", level=level)
     pairs = step_actions(state)
@@ -42,8 +54,7 @@ def choose_step(state: Position, level: str, rng_seed: int) -> Action:
     rng = random.Random(rng_seed)
     if level == "easy":
         return rng.choice(pairs)[0]
-    chooser = _greedy_step if level == "normal" else _planned_step
-    step = chooser(state, rng)
+    step = _greedy_step(state, rng) if level == "normal" else _planned_step(state, rng, budget)
     return next(action for action, candidate in pairs if candidate == step)
 
 
@@ -98,27 +109,27 @@ def _greedy_step(state: Position, rng: random.Random) -> Step:
     return max(steps, key=lambda step: evaluate(play(state, step), state.side))
 
 
-def _planned_step(state: Position, rng: random.Random) -> Step:
+def _planned_step(state: Position, rng: random.Random, budget: Budget) -> Step:
     player = state.side
-    ends = list(_turn_ends(state, rng).values())
+    ends = list(_turn_ends(state, rng, budget.beam).values())
     rng.shuffle(ends)
     scored = sorted(ends, key=lambda end: evaluate(end[1], player), reverse=True)
     best_step, best_pos = scored[0]
     if best_pos.phase == "end":
         return best_step
     best_score = -2 * WIN
-    for step, pos in scored[:REPLY_CANDIDATES]:
-        worst = _worst_reply(pos, player, best_score)
+    for step, pos in scored[: budget.reply_candidates]:
+        worst = _worst_reply(pos, player, best_score, budget.reply_budget)
         if worst > best_score:
             best_score, best_step = worst, step
     return best_step
 
 
 def _turn_ends(
-    state: Position, rng: random.Random
+    state: Position, rng: random.Random, beam: int
 ) -> dict[tuple[object, ...], tuple[Step, Position]]:
     """Distinct positions where the current turn is over, with the first step to each. Each
-    layer (after growth, after the first action) keeps only its ``BEAM`` best positions."""
+    layer (after growth, after the first action) keeps only its ``beam`` best positions."""
     ends: dict[tuple[object, ...], tuple[Step, Position]] = {}
     layer: list[tuple[Position, Step | None]] = [(state, None)]
     while layer:
@@ -132,16 +143,16 @@ def _turn_ends(
                 else:
                     following.setdefault(nxt.key, (nxt, origin))
         layer = list(following.values())
-        if len(layer) > BEAM:
+        if len(layer) > beam:
             rng.shuffle(layer)
             layer.sort(key=lambda item: evaluate(item[0], state.side), reverse=True)
-            layer = layer[:BEAM]
+            layer = layer[:beam]
     return ends
 
 
-def _worst_reply(pos: Position, player: int, cutoff: float) -> float:
+def _worst_reply(pos: Position, player: int, cutoff: float, limit: int) -> float:
     """The lowest score the opponent's next turn can leave ``player`` with (pruned once it
-    falls to ``cutoff``; at most ``REPLY_BUDGET`` positions looked at)."""
+    falls to ``cutoff``; at most ``limit`` positions looked at)."""
 
     def score(reply: Position) -> float:
         return evaluate(reply, player)
@@ -149,7 +160,7 @@ def _worst_reply(pos: Position, player: int, cutoff: float) -> float:
     if pos.phase == "g":
         pos = min((play(pos, s) for s in legal_steps(pos)), key=score)
     worst = 2 * WIN
-    budget = REPLY_BUDGET
+    budget = limit
     for first in legal_steps(pos):
         middle = play(pos, first)
         budget -= 1
