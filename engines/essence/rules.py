@@ -316,6 +316,7 @@ def play(pos: Position, step: Step, events: EventList | None = None) -> Position
     else:
         board.emit("summoned", square=board.name(p1), player=pos.side, void_from=board.name(void))
         board.cells[p1] = 0
+        board.removed = True
         void = p1
         last = (pos.void, p1)
     return _advance(pos, board, void, KIND_NAMES[kind], last)

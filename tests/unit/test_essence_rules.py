@@ -272,3 +272,10 @@ def test_bad_configs_are_refused() -> None:
         ENGINE.initial_state({"speed": 2}, 0, 2)
     with pytest.raises(BadInput):
         ENGINE.initial_state({}, 0, 3)
+
+
+def test_summoning_the_own_last_mote_loses() -> None:
+    fen = "......B1/......./......./...x.../..A6..../......./....... 1 a1 - 3 beschwoerung"
+    state = from_fen(play(fen, "summon c3"))
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None and outcome.winners == frozenset({1})
