@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.fake_discord import FakeDiscord
+import pytest
+
+from bot.fake_discord import BotFailed, FakeDiscord
 from bot.i18n import t
 from tests.harness import assert_ephemeral, embed_text
 
@@ -71,3 +73,24 @@ async def test_sprache_auto_follows_the_client_again(fake: FakeDiscord, bot: Any
     assert back.content == t("core.language.set.auto", "de")
     help_de = await (await fake.slash("hilfe", locale="de")).callback()
     assert help_de.embeds[0]["title"] == t("core.help.title", "de")
+
+
+async def test_an_unexpected_error_gives_a_code_to_the_user_and_the_log(
+    fake: FakeDiscord, bot: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+
+    def broken(*_args: Any) -> str:
+        raise RuntimeError("kaputt")
+
+    monkeypatch.setattr(bot.cogs["Core"], "_describe", broken)
+    ex = await fake.slash("hilfe", locale="en-US")
+    with pytest.raises(BotFailed):
+        await ex.callback(timeout=3)
+    fake.errors.clear()  # this test wanted the error
+    await ex.settle()
+    reply = ex.replies[-1]
+    assert_ephemeral(reply)
+    logged = [r for r in caplog.records if r.name == "spielleiter.errors"]
+    code = logged[-1].args[0]  # type: ignore[index]
+    assert reply.content == t("error.unexpected", "en", code=code)
+    assert logged[-1].exc_info is not None and "kaputt" in str(logged[-1].exc_info[1])
