@@ -10,9 +10,9 @@ orientation). Every choice so far lives in the ``custom_id``
 and a button from before a move is refused as stale. The options offered are exactly the
 engine's legal actions, split into tokens (:func:`tokens_of`).
 
-The latest board message of a game is remembered in the store's meta table
-(``essenz.game.<id>``, with the players' names) so that an older board loses its buttons when a
-new one is posted.
+The latest board message of a game and the players' names are kept in the game's ``display``
+data (written without a revision bump), so that an older board loses its buttons when a new
+one is posted.
 """
 
 from __future__ import annotations
@@ -172,17 +172,13 @@ def _display_order(token: str) -> tuple[int, str]:
 
 @dataclass
 class GameInfo:
-    """What the cog keeps per game beside the engine's record (in the store's meta table)."""
+    """What the cog keeps per game beside the engine's record (the game's ``display`` data)."""
 
     names: list[str]
     board: int | None = None
 
-    def dump(self) -> str:
-        return json.dumps({"names": self.names, "board": self.board})
-
-
-def _meta_key(game_id: int) -> str:
-    return f"essenz.game.{game_id}"
+    def dump(self) -> dict[str, Any]:
+        return {"names": self.names, "board": self.board}
 
 
 def _parse_path(text: str) -> tuple[str, ...]:
@@ -989,14 +985,14 @@ class Essence(commands.Cog):
         return any(record.players[s] == user for s in seats)
 
     async def _info(self, record: GameRecord) -> GameInfo:
-        raw = await self.bot.store.get_meta(_meta_key(record.id))
-        if raw:
-            data = json.loads(raw)
+        fresh = await self.bot.store.get_game(record.id)  # the board may have moved on
+        data = (fresh or record).display
+        if data:
             return GameInfo(list(data["names"]), data.get("board"))
         return GameInfo([f"{'AB'[seat]}" for seat in range(len(record.players))])
 
     async def _save_info(self, game_id: int, info: GameInfo) -> None:
-        await self.bot.store.set_meta(_meta_key(game_id), info.dump())
+        await self.bot.store.set_game_display(game_id, info.dump())
 
     async def _lang_of(self, record: GameRecord, seat: int | None = None) -> str:
         """The language of a human player of the game (``seat`` or the first human)."""

@@ -7,7 +7,7 @@ see this module.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engines.core import StaleAction
@@ -35,6 +35,9 @@ class GameRecord:
     message_id: int | None
     created_at: float
     updated_at: float
+    # presentation data a cog keeps beside the rules (player names, the live board message);
+    # written without a revision bump, so it never makes a game's buttons stale
+    display: Json = field(default_factory=dict)
 
     def seat_of(self, user_id: int) -> int | None:
         return self.players.index(user_id) if user_id in self.players else None
@@ -122,6 +125,7 @@ class Store(Protocol):
         message_id: int | None = None,
     ) -> GameRecord: ...
     async def game_actions(self, game_id: int) -> list[tuple[int, str]]: ...
+    async def set_game_display(self, game_id: int, display: Json) -> None: ...
 
     # saved rolls (scope: "user:<id>" or "campaign:<id>")
     async def save_roll(self, scope: str, name: str, expression: str, created_by: int) -> None: ...

@@ -27,6 +27,7 @@ MIGRATIONS: list[str] = [
         snapshot TEXT NOT NULL,
         revision INTEGER NOT NULL DEFAULT 0,
         message_id INTEGER,
+        display TEXT NOT NULL DEFAULT '{}',
         reminded_at REAL,
         created_at REAL NOT NULL,
         updated_at REAL NOT NULL

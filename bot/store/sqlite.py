@@ -28,7 +28,7 @@ from bot.store.migrations import MIGRATIONS
 
 _GAME_COLUMNS = (
     "id, kind, engine_version, config, seed, guild_id, channel_id, players, status,"
-    " snapshot, revision, message_id, created_at, updated_at"
+    " snapshot, revision, message_id, created_at, updated_at, display"
 )
 _CAMPAIGN_COLUMNS = "id, guild_id, channel_id, name, gm_id, co_gm_ids, settings, status, created_at"
 _CHARACTER_COLUMNS = "id, campaign_id, owner_id, name, sheet, revision"
@@ -227,6 +227,11 @@ class SqliteStore:
         record = await self.get_game(game_id)
         assert record is not None
         return record
+
+    async def set_game_display(self, game_id: int, display: Json) -> None:
+        """Replace the cog's presentation data of a game; the revision stays as it is."""
+        async with self._transaction() as db:
+            await db.execute("UPDATE games SET display = ? WHERE id = ?", (_dump(display), game_id))
 
     async def game_actions(self, game_id: int) -> list[tuple[int, str]]:
         rows = await self._all(
@@ -495,6 +500,7 @@ def _game(row: aiosqlite.Row) -> GameRecord:
         message_id=row["message_id"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        display=json.loads(row["display"]),
     )
 
 

@@ -116,6 +116,16 @@ async def test_a_failed_write_leaves_nothing_half_written(store: SqliteStore) ->
     assert await store.game_actions(game.id) == []
 
 
+async def test_display_data_changes_without_making_buttons_stale(store: SqliteStore) -> None:
+    game = await _new_game(store)
+    assert game.display == {}
+    await store.set_game_display(game.id, {"names": ["Alice", "Bob"], "board": 77})
+    stored = await store.get_game(game.id)
+    assert stored is not None
+    assert stored.display == {"names": ["Alice", "Bob"], "board": 77}
+    assert stored.revision == game.revision
+
+
 async def test_games_by_channel_and_idle(store: SqliteStore) -> None:
     a = await _new_game(store, channel=1)
     b = await _new_game(store, channel=1)
