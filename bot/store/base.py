@@ -182,4 +182,5 @@ class Store(Protocol):
         state: Json,
         status: str | None = None,
         message_id: int | None = None,
+        log: Sequence[tuple[int | None, str, Json]] = (),
     ) -> CombatRecord: ...

@@ -457,17 +457,26 @@ class SqliteStore:
         state: Json,
         status: str | None = None,
         message_id: int | None = None,
+        log: Sequence[tuple[int | None, str, Json]] = (),
     ) -> CombatRecord:
-        """Raises StaleRevision when the combat moved on since it was read."""
+        """Write the new combat state and its campaign-log entries (actor, kind, data) in one
+        transaction. Raises StaleRevision when the combat moved on since it was read."""
+        now = time.time()
         async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE combats SET state = ?, revision = revision + 1, updated_at = ?,"
                 " status = COALESCE(?, status), message_id = COALESCE(?, message_id)"
                 " WHERE id = ? AND revision = ?",
-                (_dump(state), time.time(), status, message_id, combat_id, expected_revision),
+                (_dump(state), now, status, message_id, combat_id, expected_revision),
             )
             if cursor.rowcount != 1:
                 raise StaleRevision()
+            await db.executemany(
+                "INSERT INTO campaign_log (campaign_id, at, actor_id, kind, data)"
+                " SELECT campaign_id, ?, ?, ?, ? FROM combats"
+                " WHERE id = ? AND campaign_id IS NOT NULL",
+                [(now, actor, kind, _dump(data), combat_id) for actor, kind, data in log],
+            )
         row = await self._one(f"SELECT {_COMBAT_COLUMNS} FROM combats WHERE id = ?", (combat_id,))
         assert row is not None
         return _combat(row)

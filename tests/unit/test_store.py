@@ -184,9 +184,19 @@ async def test_campaign_characters_log_and_combat(store: SqliteStore) -> None:
     assert log[0]["data"] == {"erfolge": 3}
     combat = await store.create_combat(channel_id=5, campaign_id=campaign.id, state={"phase": 1})
     assert (await store.active_combat(5)) == combat
+    with pytest.raises(StaleRevision):
+        await store.update_combat(
+            combat.id, expected_revision=3, state={}, log=[(42, "combat", {"x": 1})]
+        )
+    assert [e["kind"] for e in await store.campaign_log(campaign.id)] == ["probe", "schaden"]
     ended = await store.update_combat(
-        combat.id, expected_revision=0, state={"phase": 2}, status="ended"
+        combat.id,
+        expected_revision=0,
+        state={"phase": 2},
+        status="ended",
+        log=[(42, "combat", {"action": "ende"})],
     )
+    assert (await store.campaign_log(campaign.id))[-1]["data"] == {"action": "ende"}
     assert ended.status == "ended" and await store.active_combat(5) is None
     archived = await store.update_campaign(campaign.id, status="archived")
     assert archived.status == "archived" and await store.active_campaign(5) is None
