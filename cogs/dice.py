@@ -536,9 +536,7 @@ class Dice(commands.Cog):
         *,
         expand: bool = True,
     ) -> None:
-        lang = await lang_for(interaction)
-        campaign = await self._campaign(interaction)
-        self._check_secret(visibility, campaign)
+        lang, campaign = await self._lang_and_campaign(interaction, visibility)
         expression = " ".join(text.split())
         if expand:
             expression = await self._expand_saved(expression, interaction.user.id, campaign)
@@ -722,15 +720,11 @@ class Dice(commands.Cog):
         privat: bool = False,
         geheim: bool = False,
     ) -> None:
-        lang = await lang_for(interaction)
-        visibility = _visibility(privat, geheim)
-        campaign = await self._campaign(interaction)
-        self._check_secret(visibility, campaign)
-        source = await self._source(
-            campaign, interaction.user, charakter, eigenschaft, wert, fallback=""
+        lang, visibility, campaign = await self._context(interaction, privat, geheim)
+        source, pool = await self._own_pool(
+            interaction, campaign, charakter, eigenschaft, wert, bonus, erschwernis
         )
-        penalty, difficulty = _erschwernis(erschwernis)
-        spec = ProbeSpec(Pool(source.value, bonus, penalty, difficulty), erfolge)
+        spec = ProbeSpec(pool, erfolge)
         result, _ = probe(spec, self.new_rng())
         who = _display(interaction.user)
         shown = Shown(
@@ -782,15 +776,10 @@ class Dice(commands.Cog):
         privat: bool = False,
         geheim: bool = False,
     ) -> None:
-        lang = await lang_for(interaction)
-        visibility = _visibility(privat, geheim)
-        campaign = await self._campaign(interaction)
-        self._check_secret(visibility, campaign)
-        source = await self._source(
-            campaign, interaction.user, charakter, eigenschaft, wert, fallback=""
+        lang, visibility, campaign = await self._context(interaction, privat, geheim)
+        source, pool = await self._own_pool(
+            interaction, campaign, charakter, eigenschaft, wert, bonus, erschwernis
         )
-        penalty, difficulty = _erschwernis(erschwernis)
-        pool = Pool(source.value, bonus, penalty, difficulty)
         parts = parse_komplex(aufteilung, erfolge)
         result, _ = komplexe_probe(pool, parts, self.new_rng())
         who = _display(interaction.user)
@@ -862,10 +851,7 @@ class Dice(commands.Cog):
         privat: bool = False,
         geheim: bool = False,
     ) -> None:
-        lang = await lang_for(interaction)
-        visibility = _visibility(privat, geheim)
-        campaign = await self._campaign(interaction)
-        self._check_secret(visibility, campaign)
+        lang, visibility, campaign = await self._context(interaction, privat, geheim)
         if gegner is None and gegner_charakter is None and gegner_wert is None:
             raise BadInput("roll.contest.no_opponent")
         first = await self._source(
@@ -1065,10 +1051,7 @@ class Dice(commands.Cog):
         privat: bool = False,
         geheim: bool = False,
     ) -> None:
-        lang = await lang_for(interaction)
-        visibility = _visibility(privat, geheim)
-        campaign = await self._campaign(interaction)
-        self._check_secret(visibility, campaign)
+        lang, visibility, campaign = await self._context(interaction, privat, geheim)
         result, _ = attack_roll(bonus, self.new_rng())
         if ruestung is not None:
             result.damage(ruestung, target_is_hero=True)  # range check before anything is sent
@@ -1093,16 +1076,46 @@ class Dice(commands.Cog):
         privat: bool = False,
         geheim: bool = False,
     ) -> None:
-        lang = await lang_for(interaction)
-        visibility = _visibility(privat, geheim)
-        campaign = await self._campaign(interaction)
-        self._check_secret(visibility, campaign)
+        lang, visibility, campaign = await self._context(interaction, privat, geheim)
         result, _ = erfolgswurf(stufe, ziel, self.new_rng())
         who = _display(interaction.user)
         shown = Shown(text=lambda lg: erfolgswurf_text(lg, who, result))
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     # ---- delivery ------------------------------------------------------------------------
+
+    async def _context(
+        self, interaction: discord.Interaction[Any], privat: bool, geheim: bool
+    ) -> tuple[str, Visibility, CampaignRecord | None]:
+        """Language, visibility and campaign of a roll; a secret roll needs a campaign."""
+        visibility = _visibility(privat, geheim)
+        lang, campaign = await self._lang_and_campaign(interaction, visibility)
+        return lang, visibility, campaign
+
+    async def _lang_and_campaign(
+        self, interaction: discord.Interaction[Any], visibility: Visibility
+    ) -> tuple[str, CampaignRecord | None]:
+        lang = await lang_for(interaction)
+        campaign = await self._campaign(interaction)
+        self._check_secret(visibility, campaign)
+        return lang, campaign
+
+    async def _own_pool(
+        self,
+        interaction: discord.Interaction[Any],
+        campaign: CampaignRecord | None,
+        charakter: str | None,
+        eigenschaft: str | None,
+        wert: int | None,
+        bonus: int,
+        erschwernis: str | None,
+    ) -> tuple[Source, Pool]:
+        """The roller's pool: Eigenschaft (sheet or value) + bonus − Erschwernis."""
+        source = await self._source(
+            campaign, interaction.user, charakter, eigenschaft, wert, fallback=""
+        )
+        penalty, difficulty = _erschwernis(erschwernis)
+        return source, Pool(source.value, bonus, penalty, difficulty)
 
     async def _campaign(self, interaction: discord.Interaction[Any]) -> CampaignRecord | None:
         if interaction.channel_id is None:
