@@ -6,9 +6,7 @@ Target: p99 < 100 ms for ``/hilfe`` (and ``/roll`` once ``cogs/dice.py`` exists)
 
 from __future__ import annotations
 
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 from bench.common import Figure, latency_figures
@@ -33,27 +31,17 @@ async def _time_command(
 
 
 async def run() -> list[Figure]:
-    from tests.harness import running_bot, settings_for
+    from tests.harness import bot_on_fake
 
     figures: list[Figure] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        fake = FakeDiscord()
-        await fake.start()
-        try:
-            settings = settings_for(fake, Path(tmp) / "bench.sqlite")
-            async with running_bot(fake, settings) as bot:
-                assert bot.is_ready()
-                await fake.wait_for_sync()
-                cases: list[tuple[str, dict[str, Any]]] = [("hilfe", {})]
-                synced = {c["name"]: c for c in fake.commands.get(None, [])}
-                if "roll" in synced:  # once cogs/dice.py is loaded
-                    first = synced["roll"]["options"][0]["name"]  # the dice expression
-                    cases.append(("roll", {first: "3W6+2"}))
-                for name, options in cases:
-                    samples = await _time_command(fake, name, options, RUNS)
-                    figures += latency_figures(
-                        f"/{name} interaction → callback", samples, TARGET_P99_MS
-                    )
-        finally:
-            await fake.stop()
+    async with bot_on_fake() as (fake, bot):
+        assert bot.is_ready()
+        cases: list[tuple[str, dict[str, Any]]] = [("hilfe", {})]
+        synced = {c["name"]: c for c in fake.commands.get(None, [])}
+        if "roll" in synced:  # once cogs/dice.py is loaded
+            first = synced["roll"]["options"][0]["name"]  # the dice expression
+            cases.append(("roll", {first: "3W6+2"}))
+        for name, options in cases:
+            samples = await _time_command(fake, name, options, RUNS)
+            figures += latency_figures(f"/{name} interaction → callback", samples, TARGET_P99_MS)
     return figures

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 from bench.common import Figure, latency_figures
-from bot.fake_discord import Exchange, FakeDiscord
-from tests.harness import running_bot, settings_for
+from bot.fake_discord import Exchange
+from tests.harness import bot_on_fake
 
 RUNS = 200
 WARMUP = 10
@@ -36,19 +34,9 @@ async def _time(push: Callable[[], Awaitable[Exchange]]) -> list[float]:
 
 async def _measure() -> tuple[list[float], list[float]]:
     logging.getLogger("discord").setLevel(logging.WARNING)
-    with tempfile.TemporaryDirectory() as folder:
-        fake = FakeDiscord()
-        await fake.start()
-        try:
-            settings = settings_for(fake, Path(folder) / "bench.sqlite")
-            async with running_bot(fake, settings):
-                await fake.wait_for_sync()
-                roll = await _time(lambda: fake.slash("roll", {"ausdruck": "4W6kh3+2 Angriff"}))
-                probe = await _time(
-                    lambda: fake.slash("probe", {"wert": 12, "bonus": 3, "erfolge": 4})
-                )
-        finally:
-            await fake.stop()
+    async with bot_on_fake() as (fake, _bot):
+        roll = await _time(lambda: fake.slash("roll", {"ausdruck": "4W6kh3+2 Angriff"}))
+        probe = await _time(lambda: fake.slash("probe", {"wert": 12, "bonus": 3, "erfolge": 4}))
     return roll, probe
 
 

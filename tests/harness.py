@@ -116,6 +116,23 @@ async def running_bot(fake: FakeDiscord, settings: Any) -> AsyncIterator[Any]:
         yield client
 
 
+@contextlib.asynccontextmanager
+async def bot_on_fake() -> AsyncIterator[tuple[FakeDiscord, Any]]:
+    """A started fake Discord and the real bot on a throwaway database, commands synced
+    (for benchmarks and scripts outside pytest's fixtures)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        fake = FakeDiscord()
+        await fake.start()
+        try:
+            async with running_bot(fake, settings_for(fake, Path(folder) / "bot.sqlite")) as bot:
+                await fake.wait_for_sync()
+                yield fake, bot
+        finally:
+            await fake.stop()
+
+
 # --------------------------------------------------------------------------- assertions
 
 
