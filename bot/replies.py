@@ -71,7 +71,8 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
 
 
 def _unwrap(error: BaseException) -> BaseException:
-    while isinstance(error, app_commands.CommandInvokeError | discord.app_commands.AppCommandError):
+    """The exception a command raised, out of discord.py's wrappers (``.original``)."""
+    while isinstance(error, app_commands.AppCommandError):
         inner = getattr(error, "original", None)
         if inner is None:
             break
