@@ -3,8 +3,9 @@
 
 Every step is: load the stored combat, check the revision a button carries (a stale click gets
 the stale message), ``apply`` the engine action as the user (the GM and co-GMs act as the
-combat's GM), store it revision-guarded, write the campaign log, and post the narration with a
-fresh status embed whose buttons belong to whoever must act now. Buttons use
+combat's GM), store it revision-guarded together with its campaign-log entries (one
+transaction, entries built without I/O by ``log_entries``), and post the narration with a fresh
+status embed whose buttons belong to whoever must act now. Buttons use
 ``kampf:<combat>:<revision>:<code>:<fighter>[:<target>]``.
 """
 
@@ -142,6 +143,41 @@ def narrate(events: list[Event], before: CombatState, after: CombatState, lang: 
 def _cap(lines: list[str], limit: int) -> str:
     text = "\n".join(lines)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ----------------------------------------------------------------------------- campaign log
+
+LogEntry = tuple[int | None, str, dict[str, Any]]
+CHECK_EVENTS = ("probe", "reflex", "kraft_check", "spell")
+
+
+def log_entries(
+    user_id: int, action: CombatAction, events: list[Event], state: CombatState
+) -> list[LogEntry]:
+    """The campaign-log entries of one step (written with the step in one transaction): the
+    action with its event types, then one ``damage`` per hit and one ``check`` per roll."""
+    names = _names(state)
+    text = action.text() if action.verb != "beitritt" else "beitritt"
+    entries: list[LogEntry] = [
+        (user_id, "combat", {"action": text[:200], "events": [e.type for e in events]})
+    ]
+    for event in events:
+        data = event.data
+        name = names.get(str(data.get("fighter")), data.get("fighter"))
+        if event.type == "damage":
+            fighter = state.find(str(data["fighter"]))
+            lp_max = fighter.lp_max if fighter else data["lp"]
+            entry = {"name": name, "amount": data["lp_verlust"], "lp": data["lp"], "lp_max": lp_max}
+            entries.append((user_id, "damage", entry))
+        elif event.type in CHECK_EVENTS:
+            entry = {
+                "name": name,
+                "what": event.type,
+                "successes": data.get("successes", 0),
+                "required": data.get("required", 0),
+            }
+            entries.append((user_id, "check", entry))
+    return entries
 
 
 # ----------------------------------------------------------------------------- status
@@ -422,8 +458,8 @@ class Combat(commands.Cog):
             expected_revision=loaded.record.revision,
             state=pack(state, chars),
             status="ended" if state.ended else None,
+            log=log_entries(interaction.user.id, action, events, state),
         )
-        await self._log(interaction, campaign, action, events, state)
         if state.ended:
             await self._write_back(campaign, state, chars)
         lines = narrate(events, loaded.state, state, lang)
@@ -442,39 +478,6 @@ class Combat(commands.Cog):
             return ""
         owners = {state.fighter(i).owner or campaign.gm_id for i in to_act(state)}
         return " ".join(f"<@{owner}>" for owner in sorted(owners))
-
-    async def _log(
-        self,
-        interaction: discord.Interaction[Any],
-        campaign: CampaignRecord,
-        action: CombatAction,
-        events: list[Event],
-        state: CombatState,
-    ) -> None:
-        store = self.bot.store
-        user = interaction.user.id
-        names = _names(state)
-        text = action.text() if action.verb != "beitritt" else "beitritt"
-        await store.add_log(
-            campaign.id, user, "combat", {"action": text[:200], "events": [e.type for e in events]}
-        )
-        for event in events:
-            data = event.data
-            if event.type == "damage":
-                fighter = state.find(str(data["fighter"]))
-                await store.add_log(
-                    campaign.id, user, "damage",
-                    {"name": names.get(str(data["fighter"]), data["fighter"]),
-                     "amount": data["lp_verlust"], "lp": data["lp"],
-                     "lp_max": fighter.lp_max if fighter else data["lp"]},
-                )  # fmt: skip
-            elif event.type in ("probe", "reflex", "kraft_check", "spell"):
-                await store.add_log(
-                    campaign.id, user, "check",
-                    {"name": names.get(str(data["fighter"]), data["fighter"]),
-                     "what": event.type, "successes": data.get("successes", 0),
-                     "required": data.get("required", 0)},
-                )  # fmt: skip
 
     async def _write_back(
         self, campaign: CampaignRecord, state: CombatState, characters: dict[str, int]
