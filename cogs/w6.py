@@ -10,12 +10,13 @@ the one error path (an ephemeral message that changes nothing).
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 
-from bot.i18n import t
+from bot.i18n import cmd, t
 from bot.store.base import CampaignRecord, CharacterRecord
 from engines.core import BadInput, IllegalAction
 from engines.w6.sheet import PM_REQUIRED, Sheet, derive
@@ -147,6 +148,16 @@ async def character_choices(
     ]
 
 
+CommandFunc = TypeVar("CommandFunc", bound=Callable[..., Any])
+
+
+def character_option(func: CommandFunc) -> CommandFunc:
+    """Names and describes a command's ``charakter`` option in the reader's language."""
+    named = app_commands.rename(charakter=cmd("w6cog.opt.character.name"))(func)
+    described: CommandFunc = app_commands.describe(charakter=cmd("w6cog.opt.character.desc"))(named)
+    return described
+
+
 def _choice_label(record: CharacterRecord) -> str:
     return f"{record.name} (NSC)" if record.owner_id is None else record.name
 
@@ -174,6 +185,11 @@ def _pairs_text(pairs: tuple[tuple[str, int], ...]) -> str:
     return ", ".join(f"{name} {value}" for name, value in pairs) or "–"
 
 
+def _text_field(embed: discord.Embed, lang: str, key: str, *, inline: bool, **params: Any) -> None:
+    """A field titled ``key`` whose text is ``key + "_text"`` filled with ``params``."""
+    embed.add_field(name=t(key, lang), value=t(f"{key}_text", lang, **params), inline=inline)
+
+
 def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Embed:
     """The sheet as an embed: entered values, then the derived values marked as derived."""
     derived = derive(sheet)
@@ -188,33 +204,28 @@ def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Emb
     embed.add_field(
         name=t("w6cog.sheet.pm", lang), value=_pairs_text(pm_in_order(sheet)), inline=True
     )
-    embed.add_field(
-        name=t("w6cog.sheet.values", lang),
-        value=t(
-            "w6cog.sheet.values_text",
-            lang,
-            lp=sheet.lp,
-            lp_max=sheet.lp_max,
-            rlp=sheet.rlp,
-            kw=sheet.kw,
-            reflex=sheet.reflex,
-            magie=sheet.magie,
-            ab=sheet.ab,
-            erfahrung=sheet.erfahrung,
-            faktor=sheet.faktor,
-        ),
+    _text_field(
+        embed,
+        lang,
+        "w6cog.sheet.values",
         inline=True,
+        lp=sheet.lp,
+        lp_max=sheet.lp_max,
+        rlp=sheet.rlp,
+        kw=sheet.kw,
+        reflex=sheet.reflex,
+        magie=sheet.magie,
+        ab=sheet.ab,
+        erfahrung=sheet.erfahrung,
+        faktor=sheet.faktor,
     )
-    embed.add_field(
-        name=t("w6cog.sheet.eigenschaften", lang),
-        value=_pairs_text(sheet.eigenschaften)[:FIELD_LIMIT],
-        inline=False,
-    )
-    embed.add_field(
-        name=t("w6cog.sheet.fertigkeiten", lang),
-        value=_pairs_text(sheet.fertigkeiten)[:FIELD_LIMIT],
-        inline=False,
-    )
+    for key, pairs in (
+        ("eigenschaften", sheet.eigenschaften),
+        ("fertigkeiten", sheet.fertigkeiten),
+    ):
+        embed.add_field(
+            name=t(f"w6cog.sheet.{key}", lang), value=_pairs_text(pairs)[:FIELD_LIMIT], inline=False
+        )
     weapons = [
         t(
             "w6cog.sheet.weapon_line",
@@ -237,20 +248,18 @@ def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Emb
     embed.add_field(
         name=t("w6cog.sheet.ruestung", lang), value=armour[:FIELD_LIMIT] or "–", inline=False
     )
-    embed.add_field(
-        name=t("w6cog.sheet.derived", lang),
-        value=t(
-            "w6cog.sheet.derived_text",
-            lang,
-            gs=derived.gesamtschutz,
-            be=derived.behinderung_kw,
-            kw=derived.kw_effektiv,
-            reflex=derived.reflex_effektiv,
-            handlungen=derived.handlungen,
-            schwelle=derived.schwelle,
-            kraft=derived.kraft,
-        ),
+    _text_field(
+        embed,
+        lang,
+        "w6cog.sheet.derived",
         inline=False,
+        gs=derived.gesamtschutz,
+        be=derived.behinderung_kw,
+        kw=derived.kw_effektiv,
+        reflex=derived.reflex_effektiv,
+        handlungen=derived.handlungen,
+        schwelle=derived.schwelle,
+        kraft=derived.kraft,
     )
     if sheet.notizen:
         embed.add_field(

@@ -214,9 +214,7 @@ class W6Campaign(commands.Cog):
         description=cmd("w6cog.cmd.campaign.archive.desc"),
     )
     async def archivieren(self, interaction: discord.Interaction[Any]) -> None:
-        lang = await lang_for(interaction)
-        campaign = await campaign_here(interaction)
-        require_gm(campaign, interaction.user.id)
+        lang, campaign = await _gm_here(interaction)
         await log(interaction, campaign, "campaign", event="archive", name=campaign.name)
         await self.bot.store.update_campaign(campaign.id, status="archived")
         await send(interaction, t("w6cog.campaign.archived", lang, name=campaign.name))
@@ -228,12 +226,7 @@ class W6Campaign(commands.Cog):
     @app_commands.rename(nutzer=cmd("w6cog.opt.user.name"))
     @app_commands.describe(nutzer=cmd("w6cog.opt.user.desc"))
     async def uebergeben(self, interaction: discord.Interaction[Any], nutzer: discord.User) -> None:
-        lang = await lang_for(interaction)
-        campaign = await campaign_here(interaction)
-        if interaction.user.id != campaign.gm_id:
-            raise IllegalAction("w6cog.error.main_gm_only")
-        if nutzer.bot:
-            raise BadInput("w6cog.error.no_bots")
+        lang, campaign = await _main_gm_here(interaction, nutzer)
         co = [u for u in campaign.co_gm_ids if u != nutzer.id]
         await self.bot.store.update_campaign(campaign.id, gm_id=nutzer.id, co_gm_ids=co)
         await log(interaction, campaign, "campaign", event="handover", name=str(nutzer.id))
@@ -249,12 +242,7 @@ class W6Campaign(commands.Cog):
     async def co_sl(
         self, interaction: discord.Interaction[Any], nutzer: discord.User, entfernen: bool = False
     ) -> None:
-        lang = await lang_for(interaction)
-        campaign = await campaign_here(interaction)
-        if interaction.user.id != campaign.gm_id:
-            raise IllegalAction("w6cog.error.main_gm_only")
-        if nutzer.bot:
-            raise BadInput("w6cog.error.no_bots")
+        lang, campaign = await _main_gm_here(interaction, nutzer)
         co = [u for u in campaign.co_gm_ids if u != nutzer.id]
         if not entfernen and nutzer.id != campaign.gm_id:
             co.append(nutzer.id)
@@ -274,9 +262,7 @@ class W6Campaign(commands.Cog):
         ]
     )
     async def regel(self, interaction: discord.Interaction[Any], regel: str, an: bool) -> None:
-        lang = await lang_for(interaction)
-        campaign = await campaign_here(interaction)
-        require_gm(campaign, interaction.user.id)
+        lang, campaign = await _gm_here(interaction)
         rules = campaign_rules(campaign)
         rules[regel] = an
         settings = {**campaign.settings, RULES_KEY: rules}
@@ -325,9 +311,7 @@ class W6Campaign(commands.Cog):
         description=cmd("w6cog.cmd.campaign.export.desc"),
     )
     async def export(self, interaction: discord.Interaction[Any]) -> None:
-        lang = await lang_for(interaction)
-        campaign = await campaign_here(interaction)
-        require_gm(campaign, interaction.user.id)
+        lang, campaign = await _gm_here(interaction)
         characters = await self.bot.store.characters(campaign.id)
         entries = await self.bot.store.campaign_log(campaign.id, limit=0)
         data = export_campaign(campaign, characters, entries)
@@ -373,6 +357,29 @@ class W6Campaign(commands.Cog):
         await log(interaction, campaign, "campaign", event="import", name=campaign.name)
         count = len(data["characters"]) + len(data["npcs"])
         await send(interaction, t("w6cog.campaign.imported", lang, name=campaign.name, count=count))
+
+
+async def _gm_here(interaction: discord.Interaction[Any]) -> tuple[str, CampaignRecord]:
+    """The user's language and the channel's campaign, which the user leads (or co-leads).
+    Raises IllegalAction (no campaign, not the GM)."""
+    lang = await lang_for(interaction)
+    campaign = await campaign_here(interaction)
+    require_gm(campaign, interaction.user.id)
+    return lang, campaign
+
+
+async def _main_gm_here(
+    interaction: discord.Interaction[Any], nutzer: discord.User
+) -> tuple[str, CampaignRecord]:
+    """As ``_gm_here`` for the main GM only, handing something to ``nutzer`` (not a bot).
+    Raises IllegalAction("w6cog.error.main_gm_only") / BadInput("w6cog.error.no_bots")."""
+    lang = await lang_for(interaction)
+    campaign = await campaign_here(interaction)
+    if interaction.user.id != campaign.gm_id:
+        raise IllegalAction("w6cog.error.main_gm_only")
+    if nutzer.bot:
+        raise BadInput("w6cog.error.no_bots")
+    return lang, campaign
 
 
 async def setup(bot: SpielleiterBot) -> None:

@@ -23,6 +23,7 @@ from cogs.w6 import (
     AUTOCOMPLETE_LIMIT,
     campaign_here,
     character_choices,
+    character_option,
     find_character,
     load_sheet,
     log,
@@ -387,17 +388,10 @@ class W6Sheets(commands.Cog):
             app_commands.Choice(name=p[:100], value=p[:100]) for p in found[:AUTOCOMPLETE_LIMIT]
         ]
 
-    @feld.autocomplete("charakter")
-    async def feld_characters(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await character_choices(interaction, current)
-
     @charakter.command(
         name=cmd("w6cog.cmd.char.show.name"), description=cmd("w6cog.cmd.char.show.desc")
     )
-    @app_commands.rename(charakter=cmd("w6cog.opt.character.name"))
-    @app_commands.describe(charakter=cmd("w6cog.opt.character.desc"))
+    @character_option
     async def zeigen(
         self, interaction: discord.Interaction[Any], charakter: str | None = None
     ) -> None:
@@ -413,34 +407,20 @@ class W6Sheets(commands.Cog):
         file = await sheet_image(record, sheet, lang)
         await send(interaction, embed=embed, file=file, ephemeral=record.owner_id is None)
 
-    @zeigen.autocomplete("charakter")
-    async def zeigen_characters(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await character_choices(interaction, current)
-
     @charakter.command(
         name=cmd("w6cog.cmd.char.active.name"), description=cmd("w6cog.cmd.char.active.desc")
     )
-    @app_commands.rename(charakter=cmd("w6cog.opt.character.name"))
-    @app_commands.describe(charakter=cmd("w6cog.opt.character.desc"))
+    @character_option
     async def aktiv(self, interaction: discord.Interaction[Any], charakter: str) -> None:
         lang = await lang_for(interaction)
         campaign, record = await self._editable(interaction, charakter)
         await self.bot.store.set_active_character(campaign.id, interaction.user.id, record.id)
         await send(interaction, t("w6cog.sheet.active", lang, name=record.name), ephemeral=True)
 
-    @aktiv.autocomplete("charakter")
-    async def aktiv_characters(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await character_choices(interaction, current)
-
     @charakter.command(
         name=cmd("w6cog.cmd.char.export.name"), description=cmd("w6cog.cmd.char.export.desc")
     )
-    @app_commands.rename(charakter=cmd("w6cog.opt.character.name"))
-    @app_commands.describe(charakter=cmd("w6cog.opt.character.desc"))
+    @character_option
     async def exportieren(
         self, interaction: discord.Interaction[Any], charakter: str | None = None
     ) -> None:
@@ -453,12 +433,6 @@ class W6Sheets(commands.Cog):
             file=_json_file(text, record.name),
             ephemeral=True,
         )
-
-    @exportieren.autocomplete("charakter")
-    async def export_characters(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await character_choices(interaction, current)
 
     @charakter.command(
         name=cmd("w6cog.cmd.char.list.name"), description=cmd("w6cog.cmd.char.list.desc")
@@ -482,20 +456,13 @@ class W6Sheets(commands.Cog):
     @charakter.command(
         name=cmd("w6cog.cmd.char.delete.name"), description=cmd("w6cog.cmd.char.delete.desc")
     )
-    @app_commands.rename(charakter=cmd("w6cog.opt.character.name"))
-    @app_commands.describe(charakter=cmd("w6cog.opt.character.desc"))
+    @character_option
     async def loeschen(self, interaction: discord.Interaction[Any], charakter: str) -> None:
         lang = await lang_for(interaction)
         campaign, record = await self._editable(interaction, charakter)
         await self.bot.store.delete_character(record.id)
         await log(interaction, campaign, "sheet", event="deleted", name=record.name)
         await send(interaction, t("w6cog.sheet.deleted", lang, name=record.name), ephemeral=True)
-
-    @loeschen.autocomplete("charakter")
-    async def delete_characters(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await character_choices(interaction, current)
 
     @charakter.command(
         name=cmd("w6cog.cmd.char.check.name"), description=cmd("w6cog.cmd.char.check.desc")
@@ -654,8 +621,7 @@ class W6Sheets(commands.Cog):
         await self._change_lp(interaction, charakter, "heal", punkte)
 
     @sl.command(name=cmd("w6cog.cmd.gm.rest.name"), description=cmd("w6cog.cmd.gm.rest.desc"))
-    @app_commands.rename(charakter=cmd("w6cog.opt.character.name"))
-    @app_commands.describe(charakter=cmd("w6cog.opt.character.desc"))
+    @character_option
     async def rast(self, interaction: discord.Interaction[Any], charakter: str) -> None:
         await self._change_lp(interaction, charakter, "rest", 0)
 
@@ -695,11 +661,16 @@ class W6Sheets(commands.Cog):
         )  # fmt: skip
         await send(interaction, check_text(record.name, label, result, lang), ephemeral=True)
 
+    @feld.autocomplete("charakter")
+    @zeigen.autocomplete("charakter")
+    @aktiv.autocomplete("charakter")
+    @exportieren.autocomplete("charakter")
+    @loeschen.autocomplete("charakter")
     @schaden.autocomplete("charakter")
     @heilen.autocomplete("charakter")
     @rast.autocomplete("charakter")
     @geheim.autocomplete("charakter")
-    async def gm_characters(
+    async def character_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         return await character_choices(interaction, current)

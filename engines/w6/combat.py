@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from engines.core import BadInput, Event, IllegalAction
 from engines.dice.pool import PoolRoll, roll_pool
@@ -61,6 +61,15 @@ class Ctx:
     def emit(self, event_type: str, /, **data: Any) -> None:
         self.events.append(Event(event_type, data))
 
+    def emit_roll(
+        self, event_type: str, roll: PoolRoll, required: int, /, bonus: int = 0, **data: Any
+    ) -> bool:
+        """Emit a roll against ``required`` successes (``bonus`` bought ones count too) with
+        its dice, successes and outcome; returns whether it succeeded."""
+        ok = roll.successes + bonus >= required
+        self.emit(event_type, **data, **roll_data(roll), required=required, ok=ok)
+        return ok
+
     def roll(self, count: int) -> PoolRoll:
         """``count`` W6: injected dice (``wuerfel``) first, the state's Rng for the rest."""
         count = max(0, min(count, MAX_POOL))
@@ -68,6 +77,11 @@ class Ctx:
         rolled, rng = roll_pool(count - len(forced), self.state.rng)
         self.state = replace(self.state, forced=self.state.forced[len(forced) :], rng=rng)
         return PoolRoll(tuple(forced) + rolled.dice)
+
+
+def roll_data(roll: PoolRoll) -> dict[str, Any]:
+    """The dice and successes of a roll as event data."""
+    return {"dice": list(roll.dice), "successes": roll.successes}
 
 
 # ----------------------------------------------------------------------------- entry
@@ -467,18 +481,9 @@ def _probe(ctx: Ctx, fighter_id: str, dice: int, bought: int, required: int, wha
         raise BadInput("w6.combat.negative", value=bought)
     _spend_kw(ctx, fighter_id, dice + bought * technique("vereinfachung", "kw_je_erfolg"))
     roll = ctx.roll(dice)
-    ok = roll.successes + bought >= required
-    ctx.emit(
-        "probe",
-        fighter=fighter_id,
-        what=what,
-        dice=list(roll.dice),
-        successes=roll.successes,
-        bought=bought,
-        required=required,
-        ok=ok,
+    return ctx.emit_roll(
+        "probe", roll, required, bonus=bought, fighter=fighter_id, what=what, bought=bought
     )
-    return ok
 
 
 def _check_probe_given(action: CombatAction, required: int) -> None:
@@ -511,16 +516,7 @@ def _spell(ctx: Ctx, action: CombatAction) -> None:
     dice = min(kw, fighter.magie)
     roll = ctx.roll(dice)
     required = action.num("erfolge", MIN_SUCCESSES)
-    ctx.emit(
-        "spell",
-        fighter=fighter.id,
-        kw=kw,
-        magiewuerfel=dice,
-        dice=list(roll.dice),
-        successes=roll.successes,
-        required=required,
-        ok=roll.successes >= required,
-    )
+    ctx.emit_roll("spell", roll, required, fighter=fighter.id, kw=kw, magiewuerfel=dice)
 
 
 def _reflex(ctx: Ctx, action: CombatAction) -> None:
@@ -531,15 +527,7 @@ def _reflex(ctx: Ctx, action: CombatAction) -> None:
             fighter=fighter.id,
         )
     roll = _reflex_roll(ctx, fighter.id)
-    required = action.num("erfolge", MIN_SUCCESSES)
-    ctx.emit(
-        "reflex",
-        fighter=fighter.id,
-        dice=list(roll.dice),
-        successes=roll.successes,
-        required=required,
-        ok=roll.successes >= required,
-    )
+    ctx.emit_roll("reflex", roll, action.num("erfolge", MIN_SUCCESSES), fighter=fighter.id)
 
 
 def _reflex_roll(ctx: Ctx, fighter_id: str) -> PoolRoll:
@@ -595,7 +583,7 @@ def _align(ctx: Ctx, action: CombatAction) -> None:
     roll = ctx.roll(action.num("kw"))
     ok = roll.successes >= MIN_SUCCESSES
     ctx.change(fighter.id, ausrichten=roll.successes if ok else 0)
-    ctx.emit("aligned", fighter=fighter.id, dice=list(roll.dice), successes=roll.successes, ok=ok)
+    ctx.emit("aligned", fighter=fighter.id, **roll_data(roll), ok=ok)
 
 
 def _break_through(ctx: Ctx, action: CombatAction) -> None:
@@ -610,14 +598,12 @@ def _break_through(ctx: Ctx, action: CombatAction) -> None:
     ok = roll.successes >= required
     if ok:
         ctx.change(blocker.id, ausrichten=0)
-    ctx.emit(
+    ctx.emit_roll(
         "break_through",
+        roll,
+        required,
         fighter=fighter.id,
         blocker=blocker.id,
-        dice=list(roll.dice),
-        successes=roll.successes,
-        required=required,
-        ok=ok,
         advance=ok and not only_end,
     )
 
@@ -643,14 +629,7 @@ def _shield_wall(ctx: Ctx, action: CombatAction) -> None:
     roll = ctx.roll(action.num("kw"))
     value = roll.successes + block
     ctx.change(fighter.id, blockade=value)
-    ctx.emit(
-        "shield_wall",
-        fighter=fighter.id,
-        dice=list(roll.dice),
-        successes=roll.successes,
-        block=block,
-        value=value,
-    )
+    ctx.emit("shield_wall", fighter=fighter.id, **roll_data(roll), block=block, value=value)
 
 
 def _blocking_value(fighter: Fighter) -> int | None:
@@ -970,14 +949,9 @@ def _feint(ctx: Ctx, action: CombatAction, pending: Pending) -> Pending:
         ctx.change(target.id, kw_left=target.kw_left - robbed)
         pending = replace(pending, defence_mod=pending.defence_mod + technique("finte", "abwehr"))
     _wear_weapon(ctx, fighter.id, feint_weapon, roll.successes)
+    ok = roll.successes >= MIN_SUCCESSES
     ctx.emit(
-        "feint",
-        fighter=fighter.id,
-        target=target.id,
-        dice=list(roll.dice),
-        successes=roll.successes,
-        kw_robbed=robbed,
-        ok=roll.successes >= MIN_SUCCESSES,
+        "feint", fighter=fighter.id, target=target.id, **roll_data(roll), kw_robbed=robbed, ok=ok
     )
     return replace(pending, kind="angriff")
 
@@ -1051,15 +1025,13 @@ def _roll_attack(ctx: Ctx, pending: Pending) -> Pending:
         return pending
     roll = ctx.roll(pending.kw + pending.bonus_dice)
     successes = roll.successes
-    ctx.emit(
+    ctx.emit_roll(
         "attack_roll",
+        roll,
+        pending.required,
         fighter=pending.attacker,
-        dice=list(roll.dice),
-        successes=successes,
         fives=roll.fives,
         sixes=roll.sixes,
-        required=pending.required,
-        ok=successes >= pending.required,
     )
     _wear_weapon(ctx, pending.attacker, pending.targets[0].weapon, successes)
     pending = replace(pending, dice=roll.dice, successes=successes)
@@ -1115,16 +1087,7 @@ def _defence_dice(ctx: Ctx, defence: Defence) -> int:
 def _defence_outcome(
     ctx: Ctx, pending: Pending, defence: Defence, roll: PoolRoll, required: int, how: str
 ) -> bool:
-    ok = roll.successes >= required
-    ctx.emit(
-        "defence_roll",
-        fighter=defence.target,
-        how=how,
-        dice=list(roll.dice),
-        successes=roll.successes,
-        required=required,
-        ok=ok,
-    )
+    ok = ctx.emit_roll("defence_roll", roll, required, fighter=defence.target, how=how)
     if how != "reflex":
         _wear_defender(ctx, defence.target, roll.successes)
     if ok and pending.serie and roll.successes >= 2 * pending.successes:
@@ -1344,16 +1307,7 @@ def _after_damage(ctx: Ctx, target_id: str, lost: int) -> None:
     if target.conscious and lost > 0 and target.lp < target.rlp:
         roll = ctx.roll(target.kraft)
         required = technique("bewusstlosigkeit", "kraft_erfolge")
-        ok = roll.successes >= required
-        ctx.emit(
-            "kraft_check",
-            fighter=target_id,
-            dice=list(roll.dice),
-            successes=roll.successes,
-            required=required,
-            ok=ok,
-        )
-        if not ok:
+        if not ctx.emit_roll("kraft_check", roll, required, fighter=target_id):
             target = _knock_out(ctx, target_id, "kraft_check")
     if target.lp < 0 and not target.has(DYING):
         ctx.change(target_id, conditions=(*target.conditions, DYING))
@@ -1378,25 +1332,30 @@ def _lower_blockade(ctx: Ctx, fighter_id: str, points: int, reason: str) -> None
 # ----------------------------------------------------------------------------- stability
 
 
-def _worn(je: int, stab: int, counted: int, successes: int) -> tuple[int, int]:
-    total = counted + successes
-    return max(0, stab - total // je), total % je
+_Worn = TypeVar("_Worn", WeaponStats, ShieldStats)
+
+
+def _worn(ctx: Ctx, fighter_id: str, item: _Worn, successes: int) -> _Worn:
+    """OPTIONAL: STABILITÄT: every ``stab_je`` successes (counted across rolls) lower the
+    stability by one; emits ``stability`` when it drops. Returns the item worn."""
+    total = item.stab_erfolge + successes
+    stab = max(0, item.stab - total // item.stab_je)
+    if stab != item.stab:
+        ctx.emit("stability", fighter=fighter_id, item=item.name, stab=stab, broken=stab == 0)
+    return replace(item, stab=stab, stab_erfolge=total % item.stab_je)
+
+
+def _wears(ctx: Ctx, item: WeaponStats | ShieldStats | None) -> bool:
+    return (
+        ctx.state.settings.stabilitaet and item is not None and item.stab_je > 0 and item.stab > 0
+    )
 
 
 def _wear_weapon(ctx: Ctx, fighter_id: str, name: str, successes: int) -> None:
     fighter = ctx.f(fighter_id)
     weapon = fighter.weapon(name)
-    if (
-        not ctx.state.settings.stabilitaet
-        or weapon is None
-        or not weapon.stab_je
-        or weapon.stab == 0
-    ):
-        return
-    stab, counted = _worn(weapon.stab_je, weapon.stab, weapon.stab_erfolge, successes)
-    ctx.put(_with_weapon(fighter, replace(weapon, stab=stab, stab_erfolge=counted)))
-    if stab != weapon.stab:
-        ctx.emit("stability", fighter=fighter_id, item=weapon.name, stab=stab, broken=stab == 0)
+    if weapon is not None and _wears(ctx, weapon):
+        ctx.put(_with_weapon(fighter, _worn(ctx, fighter_id, weapon, successes)))
 
 
 def _wear_defender(ctx: Ctx, fighter_id: str, successes: int) -> None:
@@ -1406,12 +1365,8 @@ def _wear_defender(ctx: Ctx, fighter_id: str, successes: int) -> None:
         if fighter.waffen:
             _wear_weapon(ctx, fighter_id, fighter.waffen[0].name, successes)
         return
-    if not ctx.state.settings.stabilitaet:
-        return
-    stab, counted = _worn(shield.stab_je, shield.stab, shield.stab_erfolge, successes)
-    ctx.put(replace(fighter, schild=replace(shield, stab=stab, stab_erfolge=counted)))
-    if stab != shield.stab:
-        ctx.emit("stability", fighter=fighter_id, item=shield.name, stab=stab, broken=stab == 0)
+    if _wears(ctx, shield):
+        ctx.put(replace(fighter, schild=_worn(ctx, fighter_id, shield, successes)))
 
 
 HANDLERS: dict[str, Any] = {
