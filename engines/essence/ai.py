@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import compress
 
 from engines.core.errors import BadInput, IllegalAction
 from engines.essence.actions import Action
@@ -41,6 +42,7 @@ class Budget:
 HARD = Budget()
 MOTE_VALUE = 30.0
 STRENGTH_VALUE = 10.0
+_VALUES = tuple(MOTE_VALUE + STRENGTH_VALUE * strength for strength in range(7))
 
 
 def choose_step(state: Position, level: str, rng_seed: int, budget: Budget = HARD) -> Action:
@@ -70,34 +72,41 @@ def evaluate(pos: Position, player: int) -> float:
     beside_void = neighbours[pos.void]
     mover_positive = pos.side == 0
     material = 0.0
-    threat_by_mover = 0.0
-    threat_on_mover = 0.0
-    for square, code in enumerate(cells):
-        if not code:
-            continue
+    threat_by_mover = 0.0  # the best enemy mote the side to act threatens
+    threat_on_mover = 0.0  # its own best mote under threat
+    # Each threat is the largest of a few candidates; a mote whose best candidate cannot
+    # beat the threat found so far is only counted as material.
+    for square in compress(range(len(cells)), cells):
+        code = cells[square]
         positive = code > 0
         strength = (code if positive else -code) >> 1
-        value = MOTE_VALUE + STRENGTH_VALUE * strength
+        value = _VALUES[strength]
         material += value if positive else -value
         if positive != mover_positive:
             # the side to act may shift the void onto it or destabilize it
-            if square in beside_void and value > threat_by_mover:
+            if value <= threat_by_mover:
+                continue
+            if square in beside_void:
                 threat_by_mover = value
+                continue
+            if 0.5 * value <= threat_by_mover:
+                continue
             for other in neighbours[square]:
                 near = cells[other]
-                if near and (near > 0) == mover_positive:
-                    near_strength = (near if near > 0 else -near) >> 1
-                    if near_strength + 1 >= strength and 0.5 * value > threat_by_mover:
-                        threat_by_mover = 0.5 * value
-        else:
-            if square in beside_void and 0.3 * value > threat_on_mover:
+                if near and (near > 0) == mover_positive and (abs(near) >> 1) + 1 >= strength:
+                    threat_by_mover = 0.5 * value
+                    break
+        elif 0.3 * value > threat_on_mover:
+            if square in beside_void:
                 threat_on_mover = 0.3 * value
+                continue
+            if 0.2 * value <= threat_on_mover:
+                continue
             for other in neighbours[square]:
                 near = cells[other]
-                if near and (near > 0) != mover_positive:
-                    near_strength = (near if near > 0 else -near) >> 1
-                    if near_strength >= strength and 0.2 * value > threat_on_mover:
-                        threat_on_mover = 0.2 * value
+                if near and (near > 0) != mover_positive and abs(near) >> 1 >= strength:
+                    threat_on_mover = 0.2 * value
+                    break
     swing = threat_by_mover - threat_on_mover
     score = material if player == 0 else -material
     return score + swing if pos.side == player else score - swing
@@ -161,13 +170,24 @@ def _worst_reply(pos: Position, player: int, cutoff: float, limit: int) -> float
         pos = min((play(pos, s) for s in legal_steps(pos)), key=score)
     worst = 2 * WIN
     budget = limit
+    seen: set[tuple[object, ...]] = set()  # turn ends already scored (A then B = B then A)
     for first in legal_steps(pos):
         middle = play(pos, first)
         budget -= 1
         seconds = legal_steps(middle) if middle.phase == "a2" else []
+        scored: tuple[int, ...] | None = None
         for second in seconds:
-            worst = min(worst, score(play(middle, second)))
-            budget -= 1
+            # Steps apart only in orientations (listed together) end turns that score the
+            # same: the evaluation reads strengths only. Each still counts against the budget.
+            if second[:4] == scored:
+                continue
+            scored = second[:4]
+            reply = play(middle, second)
+            key = reply.key
+            if key not in seen:
+                seen.add(key)
+                worst = min(worst, score(reply))
+        budget -= len(seconds)
         if not seconds:
             worst = min(worst, score(middle))
         if worst <= cutoff or budget <= 0:

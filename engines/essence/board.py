@@ -90,8 +90,14 @@ def geometry(size: int, wrap: bool) -> Geometry:
     return Geometry(size, wrap, tuple(rays), tuple(wraps_from), tuple(neighbours))
 
 
+@lru_cache(maxsize=4)
+def square_names(size: int) -> tuple[str, ...]:
+    """The names of all squares of a board of ``size``, by index."""
+    return tuple("abcdefg"[square % size] + str(square // size + 1) for square in range(size**2))
+
+
 def square_name(square: int, size: int) -> str:
-    return "abcdefg"[square % size] + str(square // size + 1)
+    return square_names(size)[square]
 
 
 def square_index(name: str, size: int) -> int | None:

@@ -38,7 +38,7 @@ from engines.essence.board import (
     Position,
     geometry,
     owner_of,
-    square_name,
+    square_names,
 )
 
 Step = tuple[int, int, int, int, int, int]
@@ -210,14 +210,14 @@ class _Board:
 
     def __init__(self, pos: Position, events: EventList | None) -> None:
         self.cells = list(pos.cells)
-        self.size = pos.size
+        self.names = square_names(pos.size)
         self.events = events
         self.actor = pos.side
         self.captured = False
         self.removed = False
 
     def name(self, square: int) -> str:
-        return square_name(square, self.size)
+        return self.names[square]
 
     def emit(self, kind: str, **data: Any) -> None:
         if self.events is not None:
@@ -244,12 +244,10 @@ class _Board:
     def remove(self, square: int, reason: str) -> None:
         code = self.cells[square]
         owner = owner_of(code)
-        self.emit(
-            "removed" if reason == "removed" else reason,
-            square=self.name(square),
-            player=owner,
-            strength=self.strength(square),
-        )
+        if self.events is not None:
+            self.emit(
+                reason, square=self.name(square), player=owner, strength=self.strength(square)
+            )
         self.cells[square] = 0
         self.removed = True
         if owner != self.actor:
