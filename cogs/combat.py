@@ -12,7 +12,7 @@ status embed whose buttons belong to whoever must act now. Buttons use
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -20,10 +20,23 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SpielleiterBot
-from bot.components import custom_id, values_of
+from bot.components import custom_id, modal_fields, values_of
 from bot.i18n import catalog, cmd, t
 from bot.replies import lang_for, send
 from bot.store.base import CampaignRecord, CombatRecord
+from cogs.combat_forms import (
+    FIELDS,
+    IMMEDIATE,
+    Form,
+    choice_value,
+    decode_form,
+    distance_value,
+    eligible_weapons,
+    fighter_at,
+    form_action,
+    form_message,
+    missing_key,
+)
 from cogs.w6 import (
     AUTOCOMPLETE_LIMIT,
     EMBED_COLOUR,
@@ -51,6 +64,7 @@ from engines.w6 import (
     state_from_json,
     state_to_json,
     status_view,
+    technique_options,
     to_act,
     verbs_for,
 )
@@ -100,6 +114,13 @@ def fighter_id_for(name: str, taken: set[str]) -> str:
     while f"{word}{number}" in taken:
         number += 1
     return f"{word}{number}"
+
+
+def copy_name(name: str, fighter_id: str) -> str:
+    """The name of one copy of an NPC: ``Ork`` for ``ork``, ``Ork 2`` for ``ork2`` (the
+    narration and the selects tell copies apart by name)."""
+    number = fighter_id[len(fighter_id_for(name, set())) :]
+    return f"{name} {number}" if number.isdigit() else name
 
 
 # ----------------------------------------------------------------------------- narration
@@ -276,6 +297,10 @@ def status_view_components(record: CombatRecord, state: CombatState, lang: str) 
                     t("w6cog.btn.attack", lang, name=name), cid("atk", fighter_id), "danger", row
                 )
             )
+            if technique_options(state, fighter_id):
+                view.add_item(
+                    _styled(t("w6cog.btn.technique", lang), cid("tech", fighter_id), "primary", row)
+                )
             view.add_item(
                 _styled(t("w6cog.btn.hold", lang), cid("weiter", fighter_id), "secondary", row)
             )
@@ -362,6 +387,9 @@ def status_view_components(record: CombatRecord, state: CombatState, lang: str) 
         view.add_item(
             _styled(t("w6cog.btn.next_phase", lang), cid("phase", "sl"), "secondary", gm_row)
         )
+    if any("reflex" in verbs_for(state, f.id) for f in state.fighters if f.id not in to_act(state)):
+        view.add_item(_styled(t("w6cog.btn.reflex_any", lang), cid("rfx", "alle"), "secondary",
+                              gm_row))  # fmt: skip
     if state.previous:
         view.add_item(_styled(t("w6cog.btn.undo", lang), cid("zurueck", "sl"), "secondary", gm_row))
     view.add_item(_styled(t("w6cog.btn.end", lang), cid("ende", "sl"), "secondary", gm_row))
@@ -514,11 +542,141 @@ class Combat(commands.Cog):
             await self._choose_target(interaction, campaign, loaded, fighter_id)
         elif code == "ziel":
             await self._choose_kw(interaction, campaign, loaded, fighter_id, _one_value(values))
+        elif code == "waffe" and len(args) >= 5:
+            chosen = _one_number(values)
+            await self._choose_kw(interaction, campaign, loaded, fighter_id, args[4], chosen)
         elif code == "kwatk" and len(args) >= 5:
-            action = make("angriff", fighter_id, (args[4],), kw=_one_number(values))
+            weapon = _plain_weapon(loaded.state, fighter_id, args[5] if len(args) > 5 else "")
+            action = make("angriff", fighter_id, (args[4],), kw=_one_number(values), waffe=weapon)
             await self.step(interaction, campaign, loaded, action)
+        elif code in FORM_CODES:
+            await self._form_step(interaction, campaign, loaded, code, args[3:], values)
         else:
             await self.step(interaction, campaign, loaded, button_action(code, fighter_id, values))
+
+    # -- technique forms ----------------------------------------------------------------------
+
+    async def _form_step(
+        self,
+        interaction: discord.Interaction[Any],
+        campaign: CampaignRecord,
+        loaded: Loaded,
+        code: str,
+        args: list[str],
+        values: list[str],
+    ) -> None:
+        """``tech``: the technique menu; ``tsel``: a technique chosen; ``rfx``: the reflex form;
+        ``fset``: a choice in a form; ``fdst``/``fdsv``: the distance modal and its answer;
+        ``fdo``: the form executed."""
+        state, user = loaded.state, interaction.user.id
+        if code == "tech":
+            self._check_controls(campaign, state, args[0], user)
+            await self._technique_menu(interaction, loaded, args[0])
+            return
+        if code == "rfx":
+            fighter_id = self._reflex_candidates(campaign, state, user)[0]
+            await self._show_form(interaction, campaign, loaded, Form("reflex", fighter_id), True)
+            return
+        if code == "tsel":
+            technique = _one_value(values)
+            if technique not in technique_options(state, args[0]):
+                raise BadInput("w6cog.combat.bad_choice")
+            if technique in IMMEDIATE:
+                self._check_controls(campaign, state, args[0], user)
+                await self.step(interaction, campaign, loaded, make(technique, args[0]))
+                return
+            await self._show_form(interaction, campaign, loaded, Form(technique, args[0]))
+            return
+        if len(args) < 3:
+            raise BadInput("w6cog.combat.bad_choice")
+        form = decode_form(args[1], args[0], args[2])
+        if code == "fset" and len(args) >= 4:
+            form = _with_choice(state, form, args[3], values)
+            await self._show_form(interaction, campaign, loaded, form)
+        elif code == "fdst":
+            self._check_form(campaign, state, form, user)
+            await interaction.response.send_modal(
+                _distance_modal(loaded, form, await lang_for(interaction))
+            )
+        elif code == "fdsv":
+            distance = distance_value(modal_fields(interaction).get("d", ""))
+            await self._show_form(interaction, campaign, loaded, form.with_choice("d", distance))
+        elif code == "fdo":
+            self._check_form(campaign, state, form, user)
+            action = form_action(state, form)
+            if action is None:
+                raise BadInput(missing_key("t"))
+            await self.step(interaction, campaign, loaded, action)
+        else:
+            raise BadInput("w6cog.combat.unknown_button", code=code[:20])
+
+    def _check_form(
+        self, campaign: CampaignRecord, state: CombatState, form: Form, user_id: int
+    ) -> None:
+        """Who may fill a form: the fighter's owner or the GM; the reflex at any time, every
+        other technique only when the fighter may act. Raises IllegalAction."""
+        if form.technique != "reflex":
+            self._check_controls(campaign, state, form.fighter, user_id)
+        elif form.fighter not in self._reflex_candidates(campaign, state, user_id):
+            raise IllegalAction("w6cog.combat.not_yours", name=state.fighter(form.fighter).name)
+
+    def _reflex_candidates(
+        self, campaign: CampaignRecord, state: CombatState, user_id: int
+    ) -> tuple[str, ...]:
+        """The user's fighters (every fighter for the GM) who may roll their reflex now.
+        Raises IllegalAction("w6cog.combat.no_reflex") when there is none."""
+        gm = campaign.is_gm(user_id)
+        found = tuple(
+            f.id
+            for f in state.fighters
+            if (gm or f.owner == user_id) and "reflex" in verbs_for(state, f.id)
+        )
+        if not found:
+            raise IllegalAction("w6cog.combat.no_reflex")
+        return found
+
+    async def _show_form(
+        self,
+        interaction: discord.Interaction[Any],
+        campaign: CampaignRecord,
+        loaded: Loaded,
+        form: Form,
+        new: bool = False,
+    ) -> None:
+        """Draw a form: as a new ephemeral message (``new``) or in place of the last step."""
+        lang = await lang_for(interaction)
+        state, user = loaded.state, interaction.user.id
+        self._check_form(campaign, state, form, user)
+        candidates = (
+            self._reflex_candidates(campaign, state, user) if form.technique == "reflex" else ()
+        )
+        record = loaded.record
+        text, view = form_message(record.id, record.revision, state, form, lang, candidates)
+        if new:
+            await send(interaction, text, view=view, ephemeral=True)
+        else:
+            await interaction.response.edit_message(content=text, view=view)
+
+    async def _technique_menu(
+        self, interaction: discord.Interaction[Any], loaded: Loaded, fighter_id: str
+    ) -> None:
+        lang = await lang_for(interaction)
+        state = loaded.state
+        options = [
+            discord.SelectOption(
+                label=t(f"w6cog.tech.{name}", lang)[:100],
+                value=name,
+                description=t(f"w6cog.tech.{name}.desc", lang)[:100],
+            )
+            for name in technique_options(state, fighter_id)
+        ]
+        view = discord.ui.View(timeout=None)
+        cid = custom_id(PREFIX, loaded.record.id, loaded.record.revision, "tsel", fighter_id)
+        placeholder = t("w6cog.btn.technique", lang)[:150]
+        view.add_item(discord.ui.Select(custom_id=cid, placeholder=placeholder, options=options))
+        name = state.fighter(fighter_id).name
+        await send(interaction, t("w6cog.form.choose_technique", lang, name=name), view=view,
+                   ephemeral=True)  # fmt: skip
 
     def _check_controls(
         self, campaign: CampaignRecord, state: CombatState, fighter_id: str, user_id: int
@@ -543,7 +701,7 @@ class Combat(commands.Cog):
         if not targets:
             raise IllegalAction("w6cog.combat.no_targets")
         options = [
-            discord.SelectOption(label=f"{f.name} (LP {f.lp})"[:100], value=f.id)
+            discord.SelectOption(label=f"{f.name} ({f.id}, LP {f.lp})"[:100], value=f.id)
             for f in targets[:MAX_SELECT]
         ]
         view = discord.ui.View(timeout=None)
@@ -567,16 +725,43 @@ class Combat(commands.Cog):
         loaded: Loaded,
         fighter_id: str,
         target_id: str,
+        weapon: int | None = None,
     ) -> None:
+        """The attack's dice, and its weapon when the fighter has several melee weapons."""
         lang = await lang_for(interaction)
         state = loaded.state
         self._check_controls(campaign, state, fighter_id, interaction.user.id)
         fighter, target = state.fighter(fighter_id), state.fighter(target_id)
         view = discord.ui.View(timeout=None)
-        cid = custom_id(
-            PREFIX, loaded.record.id, loaded.record.revision, "kwatk", fighter_id, target_id
-        )
-        view.add_item(_kw_select(cid, fighter.kw_left, t("w6cog.btn.attack_kw", lang), 0, lang))
+
+        def cid(code: str, *extra: object) -> str:
+            record = loaded.record
+            return custom_id(
+                PREFIX, record.id, record.revision, code, fighter_id, target_id, *extra
+            )
+
+        weapons = eligible_weapons(fighter, "angriff")
+        if weapon is not None and weapon not in weapons:
+            raise BadInput("w6cog.combat.bad_choice")
+        row = 0
+        if len(weapons) > 1:
+            chosen = weapons[0] if weapon is None else weapon
+            options = [
+                discord.SelectOption(
+                    label=fighter.waffen[i].name[:100], value=str(i), default=i == chosen
+                )
+                for i in weapons[:MAX_SELECT]
+            ]
+            placeholder = t("w6cog.field.w", lang)[:150]
+            view.add_item(
+                discord.ui.Select(custom_id=cid("waffe"), placeholder=placeholder, options=options)
+            )
+            row = 1
+        extra = () if weapon is None else (weapon,)
+        view.add_item(
+            _kw_select(cid("kwatk", *extra), fighter.kw_left, t("w6cog.btn.attack_kw", lang), row,
+                       lang)
+        )  # fmt: skip
         text = t("w6cog.combat.choose_kw", lang, name=fighter.name, target=target.name,
                  kw=fighter.kw_left)  # fmt: skip
         await interaction.response.edit_message(content=text, view=view)
@@ -643,7 +828,8 @@ class Combat(commands.Cog):
             fighter_id = fighter_id_for(sheet.name, taken)
             taken.add(fighter_id)
             characters[fighter_id] = record.id
-            actions.append(join_action(fighter_from_sheet(sheet, fighter_id, record.owner_id)))
+            fighter = fighter_from_sheet(sheet, fighter_id, record.owner_id)
+            actions.append(join_action(replace(fighter, name=copy_name(sheet.name, fighter_id))))
         for action in actions[:-1]:
             state, _ = apply(state, action, state.gm)
         loaded = Loaded(loaded.record, state, loaded.characters)
@@ -706,6 +892,33 @@ class Combat(commands.Cog):
         attacker = angreifer or self._own_fighter(loaded.state, interaction.user.id)
         action = make("angriff", attacker, (ziel,), kw=kw, waffe=waffe, zone=zone)
         await self.step(interaction, campaign, loaded, action)
+
+    @kampf.command(
+        name=cmd("w6cog.cmd.combat.reflex.name"), description=cmd("w6cog.cmd.combat.reflex.desc")
+    )
+    @app_commands.rename(
+        kaempfer=cmd("w6cog.opt.fighter.name"), erfolge=cmd("w6cog.opt.successes.name")
+    )
+    @app_commands.describe(
+        kaempfer=cmd("w6cog.opt.fighter.desc"), erfolge=cmd("w6cog.opt.successes.desc")
+    )
+    async def reflex(
+        self,
+        interaction: discord.Interaction[Any],
+        kaempfer: str | None = None,
+        erfolge: app_commands.Range[int, 1, 30] = 2,
+    ) -> None:
+        """A reflex roll at any moment of the phase (REFLEX), also outside the own turn."""
+        campaign = await campaign_here(interaction)
+        loaded = await self._load(interaction)
+        fighter = kaempfer or self._own_fighter(loaded.state, interaction.user.id)
+        await self.step(interaction, campaign, loaded, make("reflex", fighter, erfolge=erfolge))
+
+    @reflex.autocomplete("kaempfer")
+    async def reflex_fighters(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.fighters_matching(interaction, current)
 
     def _own_fighter(self, state: CombatState, user_id: int) -> str:
         """The user's participant that may act now (else their first). Raises BadInput."""
@@ -870,6 +1083,51 @@ class Combat(commands.Cog):
     )
     async def ende(self, interaction: discord.Interaction[Any]) -> None:
         await self._gm_step(interaction, "ende")
+
+
+FORM_CODES = ("tech", "tsel", "rfx", "fset", "fdst", "fdsv", "fdo")
+
+
+def _plain_weapon(state: CombatState, fighter_id: str, chosen: str) -> str | None:
+    """The weapon of a plain attack: the one chosen (by position), else the first usable melee
+    weapon (the engine's default is the first weapon, which may be a bow).
+    Raises BadInput("w6cog.combat.bad_choice")."""
+    fighter = state.fighter(fighter_id)
+    weapons = eligible_weapons(fighter, "angriff")
+    if chosen:
+        if not chosen.isdigit() or int(chosen) not in weapons:
+            raise BadInput("w6cog.combat.bad_choice")
+        return fighter.waffen[int(chosen)].name
+    return fighter.waffen[weapons[0]].name if weapons else None
+
+
+def _with_choice(state: CombatState, form: Form, key: str, values: list[str]) -> Form:
+    """The form after a select: the reflex form's fighter select switches the fighter."""
+    if key == "r":
+        return replace(form, fighter=fighter_at(state, _one_value(values)))
+    if key not in FIELDS[form.technique]:
+        raise BadInput("w6cog.combat.bad_choice")
+    return form.with_choice(key, choice_value(key, values))
+
+
+def _distance_modal(loaded: Loaded, form: Form, lang: str) -> discord.ui.Modal:
+    record = loaded.record
+    modal = discord.ui.Modal(
+        title=t("w6cog.modal.distance_title", lang)[:45],
+        custom_id=custom_id(PREFIX, record.id, record.revision, "fdsv", form.fighter,
+                            form.technique, form.encoded()),
+    )  # fmt: skip
+    modal.add_item(
+        discord.ui.TextInput(
+            label=t("w6cog.modal.distance", lang)[:45],
+            custom_id="d",
+            max_length=3,
+            default=form.get("d"),
+            placeholder="8",
+        )
+    )
+    modal.stop()  # answered by the component router, not kept in discord.py's view store
+    return modal
 
 
 def _one_value(values: list[str]) -> str:

@@ -4,11 +4,20 @@ Sheets: ``Sheet`` (+ ``Weapon``, ``Armour``, ``Shield``, ``Mount``), ``derive``,
 ``sheet_to_json``/``sheet_from_json``/``sheet_from_text``, ``edit_sheet``/``set_field``,
 ``npc_sheet``/``npc_from_text``. Combat: ``new_combat``, ``fighter_from_sheet``,
 ``join_action``, ``make``/``parse_action``, ``apply``, ``to_act``, ``status_view``,
-``verbs_for``, ``state_to_json``/``state_from_json``.
+``verbs_for``, ``technique_options``, ``probe_required``, ``usable_weapons``,
+``state_to_json``/``state_from_json``.
 """
 
 from engines.w6.actions import CombatAction, make, parse_action
-from engines.w6.combat import apply, damage_breakdown, defence_required, may_act_now, to_act
+from engines.w6.combat import (
+    apply,
+    damage_breakdown,
+    defence_required,
+    may_act_now,
+    probe_required,
+    to_act,
+    usable_weapons,
+)
 from engines.w6.sheet import Armour, Bonus, Derived, Mount, Sheet, Shield, Weapon, derive
 from engines.w6.sheet_io import (
     edit_many,
@@ -30,7 +39,13 @@ from engines.w6.state import (
     state_from_json,
     state_to_json,
 )
-from engines.w6.view import join_action, status_view, users_to_act, verbs_for
+from engines.w6.view import (
+    join_action,
+    status_view,
+    technique_options,
+    users_to_act,
+    verbs_for,
+)
 
 __all__ = [
     "Armour",
@@ -58,6 +73,7 @@ __all__ = [
     "npc_from_text",
     "npc_sheet",
     "parse_action",
+    "probe_required",
     "set_field",
     "sheet_from_json",
     "sheet_from_text",
@@ -66,7 +82,9 @@ __all__ = [
     "state_from_json",
     "state_to_json",
     "status_view",
+    "technique_options",
     "to_act",
+    "usable_weapons",
     "users_to_act",
     "verbs_for",
 ]

@@ -130,6 +130,8 @@ def _check_pending(state: CombatState, action: CombatAction) -> None:
         return
     if action.verb in GM_VERBS and action.verb not in ("beginnen", "phase"):
         return
+    if action.verb == "reflex" and action.fighter not in to_act(state):
+        return  # REFLEX: «zu einem beliebigen Zeitpunkt», also while others answer an attack
     if action.verb not in ANSWER_VERBS:
         raise IllegalAction(
             "w6.combat.pending", stage=pending.stage, who=", ".join(sorted(to_act(state)))
@@ -610,14 +612,8 @@ def _break_through(ctx: Ctx, action: CombatAction) -> None:
 
 def _shield_wall(ctx: Ctx, action: CombatAction) -> None:
     fighter = ctx.f(action.fighter)
-    block = _blocking_value(fighter)
-    if block is None:
-        raise IllegalAction("w6.combat.no_shield", fighter=fighter.id)
-    required = max(
-        0,
-        technique("schildblockade", "erschwernis")
-        - technique("schildblockade", "senkung_je_schildkampf") * fighter.schildkampf,
-    )
+    required = _shield_wall_required(fighter)
+    block = _blocking_value(fighter) or 0
     _check_probe_given(action, required)
     fighter = _begin_active(ctx, action)
     if required and not _probe(
@@ -630,6 +626,18 @@ def _shield_wall(ctx: Ctx, action: CombatAction) -> None:
     value = roll.successes + block
     ctx.change(fighter.id, blockade=value)
     ctx.emit("shield_wall", fighter=fighter.id, **roll_data(roll), block=block, value=value)
+
+
+def _shield_wall_required(fighter: Fighter) -> int:
+    """Schildblockade: the probe needs 10 − 2 × Schildkampf successes.
+    Raises IllegalAction("w6.combat.no_shield") without a shield or blocking weapon."""
+    if _blocking_value(fighter) is None:
+        raise IllegalAction("w6.combat.no_shield", fighter=fighter.id)
+    return max(
+        0,
+        technique("schildblockade", "erschwernis")
+        - technique("schildblockade", "senkung_je_schildkampf") * fighter.schildkampf,
+    )
 
 
 def _blocking_value(fighter: Fighter) -> int | None:
@@ -682,6 +690,40 @@ def _shield_usable(fighter: Fighter) -> ShieldStats | None:
     if shield is None or (shield.stab_je and shield.stab == 0):
         return None
     return shield
+
+
+ATTACK_VERBS = ("angriff", "fern", "rundum", "beidhaendig", "finte")
+
+
+def probe_required(state: CombatState, action: CombatAction) -> int:
+    """The successes the Erschwernisprobe of ``action`` needs (0: none), summed as ``apply``
+    sums them, for the attack verbs and ``blockade``; nothing is rolled or spent.
+
+    Raises IllegalAction / BadInput for a choice ``apply`` would refuse (weapon, technique,
+    zone, size, targets)."""
+    ctx = Ctx(state)
+    if action.verb == "blockade":
+        return _shield_wall_required(ctx.f(action.fighter))
+    if action.verb in ATTACK_VERBS:
+        return _plan_attack(ctx, action, _targets(ctx, action)).erschwernis
+    return 0
+
+
+def usable_weapons(fighter: Fighter) -> tuple[WeaponStats, ...]:
+    """The weapons ``fighter`` can attack with now (none broken, none while disarmed)."""
+    if fighter.has(WEAPON_LOST):
+        return ()
+    return tuple(w for w in fighter.waffen if not (w.stab_je and w.stab == 0))
+
+
+def hand_free(fighter: Fighter) -> bool:
+    """No usable shield in the second hand (a Zweihändiger Angriff needs it)."""
+    return _shield_usable(fighter) is None
+
+
+def can_block(fighter: Fighter) -> bool:
+    """Whether ``fighter`` has a shield (or blocking weapon) for a Schildblockade."""
+    return _blocking_value(fighter) is not None
 
 
 def _targets(ctx: Ctx, action: CombatAction) -> tuple[str, ...]:

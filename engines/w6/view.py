@@ -7,7 +7,14 @@ from typing import Any
 
 from engines.w6.actions import CombatAction
 from engines.w6.codec import encode
-from engines.w6.combat import defence_required, may_act_now, to_act
+from engines.w6.combat import (
+    can_block,
+    defence_required,
+    hand_free,
+    may_act_now,
+    to_act,
+    usable_weapons,
+)
 from engines.w6.state import CombatState, Fighter
 
 ACTIVE_VERBS = (
@@ -60,6 +67,48 @@ def verbs_for(state: CombatState, fighter_id: str) -> tuple[str, ...]:
         verbs.append("weiter")
     verbs.append("fertig")
     return tuple(verbs)
+
+
+OFFERED = (
+    "erschwert", "gezielt", "zweihaendig", "serie", "rundum", "beidhaendig", "finte", "fern",
+    "zielen", "ausrichten", "durchbrechen", "blockade", "blockade_ende", "serie_ende", "zauber",
+    "probe", "handlung", "aufsitzen", "absitzen",
+)  # fmt: skip
+_WEAPON_TECHNIQUES = {"zweihaendig": "zweihaendig", "serie": "angriffsserie",
+                      "rundum": "rundumschlag", "ausrichten": "ausrichten"}  # fmt: skip
+
+
+def technique_options(state: CombatState, fighter_id: str) -> tuple[str, ...]:
+    """The special techniques and other actions worth offering ``fighter_id`` now, beyond the
+    plain attack (names from ``OFFERED``; the attack variants map to ``angriff`` options:
+    ``erschwert``, ``gezielt`` = ``zone``, ``zweihaendig``, ``serie``). Only what
+    ``verbs_for`` allows and the fighter's weapons, shield and Magiewürfel can do; ``apply``
+    still decides."""
+    verbs = verbs_for(state, fighter_id)
+    if "angriff" not in verbs:
+        return ()
+    fighter = state.fighter(fighter_id)
+    melee = [w for w in usable_weapons(fighter) if not w.fernkampf]
+    ranged = [w for w in usable_weapons(fighter) if w.fernkampf]
+    offered = {
+        "erschwert": bool(melee),
+        "gezielt": bool(melee),
+        "finte": bool(melee),
+        "beidhaendig": "beidhaendig" in verbs and len(melee) >= 2,
+        "fern": bool(ranged),
+        "zielen": bool(ranged),
+        "durchbrechen": any(f.ausrichten > 0 for f in state.fighters if f.id != fighter_id),
+        "blockade": can_block(fighter),
+        "zauber": fighter.magie > 0,
+        "probe": True,
+        "handlung": True,
+    }
+    for name, needed in _WEAPON_TECHNIQUES.items():
+        offered[name] = any(needed in w.techniken for w in melee)
+    offered["zweihaendig"] = offered["zweihaendig"] and hand_free(fighter)
+    for verb in ("blockade_ende", "serie_ende", "aufsitzen", "absitzen"):
+        offered[verb] = verb in verbs
+    return tuple(name for name in OFFERED if offered[name])
 
 
 def _fighter_row(state: CombatState, fighter: Fighter) -> dict[str, Any]:
