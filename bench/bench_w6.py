@@ -1,8 +1,11 @@
 """W6 cogs in-process against the fake Discord: one combat step with 10 participants (the
 interaction pushed over the websocket → the real bot → the callback with narration, status
-embed and buttons back at the fake), and the sheet image render time.
+embed and buttons back at the fake), one redraw of a technique form (a choice in the
+Gezielte-Attacke form: decode the custom_id, preview the Erschwernis, draw the selects), and
+the sheet image render time.
 
-Targets: combat step p99 < 100 ms; sheet render p99 < 250 ms (it runs in a worker thread).
+Targets: combat step p99 < 100 ms; form redraw p99 < 50 ms (no store write); sheet render
+p99 < 250 ms (it runs in a worker thread).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ FIGHTERS = 10
 STEP_TARGET_P99_MS = 100.0
 RENDER_TARGET_P99_MS = 250.0
 RENDER_RUNS = 30
+FORM_TARGET_P99_MS = 50.0
 GM = "bench-gm"
 
 
@@ -111,6 +115,23 @@ async def _combat_steps(fake: FakeDiscord, bot: Any) -> list[float]:
     return samples
 
 
+async def _form_redraws(fake: FakeDiscord, bot: Any) -> list[float]:
+    """The current fighter opens the Gezielte-Attacke form, then picks zones in turn: each
+    pick is one redraw of the ephemeral form (callback type 7)."""
+    status = await (await fake.slash("kampf status", user=GM)).message()
+    current, _ = await _now(bot, fake)
+    menu = await (await fake.click(status, _button(status, "tech", current), user=GM)).message()
+    chooser = next(c for c in menu.custom_ids if c.split(":")[3] == "tsel")
+    await (await fake.select(menu, chooser, ["gezielt"], user=GM)).callback()
+    samples: list[float] = []
+    for cycle in range(CYCLES):
+        zone = next(c for c in menu.custom_ids if c.split(":")[3] == "fset" and c.endswith(":z"))
+        start = time.perf_counter()
+        await (await fake.select(menu, zone, [str(cycle % 5)], user=GM)).callback(timeout=10)
+        samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
 def _render_samples() -> list[float]:
     from bot.store.base import CharacterRecord
     from cogs.w6_sheets import sheet_view
@@ -138,6 +159,11 @@ async def run() -> list[Figure]:
                 figures += latency_figures(
                     f"/kampf step, {FIGHTERS} fighters → callback", samples, STEP_TARGET_P99_MS
                 )
+                redraws = await _form_redraws(fake, bot)
+                figures += latency_figures(
+                    f"/kampf technique form redraw, {FIGHTERS} fighters", redraws,
+                    FORM_TARGET_P99_MS,
+                )  # fmt: skip
         finally:
             await fake.stop()
     figures += latency_figures("sheet image render", _render_samples(), RENDER_TARGET_P99_MS)

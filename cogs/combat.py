@@ -578,11 +578,11 @@ class Combat(commands.Cog):
             await self._show_form(interaction, campaign, loaded, Form("reflex", fighter_id), True)
             return
         if code == "tsel":
+            self._check_controls(campaign, state, args[0], user)
             technique = _one_value(values)
             if technique not in technique_options(state, args[0]):
                 raise BadInput("w6cog.combat.bad_choice")
             if technique in IMMEDIATE:
-                self._check_controls(campaign, state, args[0], user)
                 await self.step(interaction, campaign, loaded, make(technique, args[0]))
                 return
             await self._show_form(interaction, campaign, loaded, Form(technique, args[0]))
