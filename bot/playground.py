@@ -9,6 +9,8 @@ Lines you can type::
     !lang en                  switch the client language (de / en)
     2                         press button 2 of the last message with buttons
     3=rot                     choose "rot" in select 3 (several: 3=rot,blau)
+    ^2  ^^1=rot               the same on the message with buttons before (^^: two before)
+    /charakter import datei:bogen.json   an attachment option takes a file path
     help                      this text                  quit          leave
 
 Replies are printed as text; images are saved to ``./playground-out/``. With stdin not a
@@ -33,6 +35,7 @@ from typing import Any, TextIO
 from bot.fake_discord import (
     BUTTON,
     CALLBACK_MODAL,
+    OPT_ATTACHMENT,
     OPT_GROUP,
     OPT_SUBCOMMAND,
     TEXT_INPUT,
@@ -45,15 +48,19 @@ from bot.fake_discord import (
 ONLY_YOU = "(nur für dich / only you)"
 ANSWER_TIMEOUT = 15.0
 QUIET = 0.15
+HISTORY = 20  # messages with buttons that ^N can still reach
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp")
 
 HELP = """\
 Befehle / commands:
   /befehl wert name:wert …   Slash-Befehl / slash command   (z. B. /hilfe, /sprache sprache:en)
   @name                      als anderer Nutzer handeln / act as another user
-  #kanal                     Kanal wechseln / switch channel
+  #kanal                     Kanal wechseln / switch channel (#allgemein, #spieltisch, #wuerfel)
   !lang de|en                Client-Sprache / client language
   N                          Knopf N der letzten Nachricht drücken / press button N
   N=wert[,wert]              in Auswahl N wählen / choose in select N
+  ^N  ^^N=wert               dasselbe in der Nachricht davor / on the message before (^^: two)
+  datei:pfad/zur/datei.json  Anhang-Option: Dateipfad / attachment option: a file path
   help                       diese Hilfe / this help
   quit                       beenden / leave"""
 
@@ -114,7 +121,7 @@ class Playground:
         self.locale = locale
         self.channel = "allgemein"
         self.fake = FakeDiscord()
-        self.last: StoredMessage | None = None
+        self.with_buttons: list[StoredMessage] = []  # oldest first; the last one is "N"
         self.saved = 0
         self.bot: Any = None
 
@@ -210,23 +217,35 @@ class Playground:
             self.user = line[1:]
             self.say(f"  Du bist jetzt / you are now @{self.user}")
         elif re.fullmatch(r"#\S+", line):
-            self.channel = self.fake.channel(line).name
+            self.channel = self._channel_named(line[1:])
             self.say(f"  Kanal / channel: #{self.channel}")
         elif m := re.fullmatch(r"!lang\s+(\S+)", line):
             self.locale = m.group(1)
             self.say(f"  Sprache / language: {self.locale}")
-        elif m := re.fullmatch(r"(\d+)\s*=\s*(.+)", line):
-            await self._choose(int(m.group(1)), [v.strip() for v in m.group(2).split(",")])
-        elif line.isdigit():
-            await self._press(int(line))
+        elif m := re.fullmatch(r"(\^*)(\d+)\s*=\s*(.+)", line):
+            values = [v.strip() for v in m.group(3).split(",")]
+            await self._choose(int(m.group(2)), values, back=len(m.group(1)))
+        elif m := re.fullmatch(r"(\^*)(\d+)", line):
+            await self._press(int(m.group(2)), back=len(m.group(1)))
         else:
             raise ValueError(f"unbekannt / unknown: {line!r} — 'help'")
+
+    def _channel_named(self, name: str) -> str:
+        names = [c.name for g in self.fake.guilds for c in g.channels]
+        if name not in names:
+            known = ", ".join(f"#{n}" for n in names)
+            raise LookupError(f"kein Kanal / no channel #{name} — {known}")
+        return name
 
     def _command_names(self) -> list[str]:
         return sorted({c["name"] for cmds in self.fake.commands.values() for c in cmds})
 
     async def _slash(self, text: str) -> None:
-        path, options = parse_command(self.fake, text, self._guild_id())
+        path, typed = parse_command(self.fake, text, self._guild_id())
+        files = attachment_options(self.fake, path, self._guild_id())
+        options: dict[str, Any] = {
+            name: _read_upload(value) if name in files else value for name, value in typed.items()
+        }
         ex = await self.fake.slash(
             path, options, user=self.user, channel=self.channel, locale=self.locale
         )
@@ -235,28 +254,31 @@ class Playground:
     def _guild_id(self) -> int | None:
         return self.fake.channel(self.channel).guild_id
 
-    def _numbered(self) -> list[dict[str, Any]]:
-        if self.last is None or self.last.deleted:
+    def _target(self, back: int) -> tuple[StoredMessage, list[dict[str, Any]]]:
+        """The message with buttons ``back`` steps before the last one, and its components
+        (as the message holds them now: an old message may have lost its buttons)."""
+        if back >= len(self.with_buttons):
             raise LookupError("keine Nachricht mit Knöpfen / no message with buttons")
-        return self.last.walk_components()
+        message = self.with_buttons[-1 - back]
+        if message.deleted:
+            raise LookupError("die Nachricht ist gelöscht / the message is deleted")
+        return message, message.walk_components()
 
-    async def _press(self, number: int) -> None:
-        items = self._numbered()
+    async def _press(self, number: int, *, back: int = 0) -> None:
+        message, items = self._target(back)
         if not 1 <= number <= len(items) or items[number - 1]["type"] != BUTTON:
             raise LookupError(f"kein Knopf {number} / no button {number}")
-        assert self.last is not None
         ex = await self.fake.click(
-            self.last, items[number - 1]["custom_id"], user=self.user, locale=self.locale
+            message, items[number - 1]["custom_id"], user=self.user, locale=self.locale
         )
         await self._show(ex)
 
-    async def _choose(self, number: int, values: list[str]) -> None:
-        items = self._numbered()
+    async def _choose(self, number: int, values: list[str], *, back: int = 0) -> None:
+        message, items = self._target(back)
         if not 1 <= number <= len(items) or items[number - 1]["type"] == BUTTON:
             raise LookupError(f"keine Auswahl {number} / no select {number}")
-        assert self.last is not None
         ex = await self.fake.select(
-            self.last, items[number - 1]["custom_id"], values, user=self.user, locale=self.locale
+            message, items[number - 1]["custom_id"], values, user=self.user, locale=self.locale
         )
         await self._show(ex)
 
@@ -314,12 +336,15 @@ class Playground:
         for embed in message.embeds:
             self.say(_indent(self._names(render_embed(embed)), "  ┃ "))
         for attachment in message.attachments:
-            self.say(f"  Bild / image: {self._save(attachment.filename, attachment.data)}")
+            saved = self._save(attachment.filename, attachment.data)
+            kind = "Bild / image" if saved.suffix.lower() in IMAGE_SUFFIXES else "Datei / file"
+            self.say(f"  {kind}: {saved}")
         self._render_components(message)
 
     def _names(self, text: str) -> str:
-        """``<@id>`` mentions as ``@name`` of the fake users."""
-        return re.sub(r"<@!?(\d+)>", lambda m: "@" + self.fake.user(int(m.group(1))).name, text)
+        """``<@id>`` mentions as ``@name`` of the fake users, ``<#id>`` as ``#channel``."""
+        text = re.sub(r"<@!?(\d+)>", lambda m: "@" + self.fake.user(int(m.group(1))).name, text)
+        return re.sub(r"<#(\d+)>", lambda m: self._channel_label(int(m.group(1))), text)
 
     def _channel_label(self, channel_id: int) -> str:
         channel = self.fake.channel(channel_id)
@@ -329,7 +354,8 @@ class Playground:
         items = message.walk_components()
         if not items:
             return
-        self.last = message
+        kept = [m for m in self.with_buttons if m.id != message.id]
+        self.with_buttons = [*kept, message][-HISTORY:]
         for number, comp in enumerate(items, start=1):
             if comp["type"] == BUTTON:
                 label = comp.get("label") or (comp.get("emoji") or {}).get("name", "")
@@ -345,6 +371,9 @@ class Playground:
 
     def _save(self, filename: str, data: bytes) -> Path:
         self.out_dir.mkdir(parents=True, exist_ok=True)
+        if not self.saved:  # go on after the files of an earlier run, never overwrite them
+            numbers = [int(p.name[:3]) for p in self.out_dir.glob("[0-9][0-9][0-9]-*")]
+            self.saved = max(numbers, default=0)
         self.saved += 1
         path = self.out_dir / f"{self.saved:03d}-{filename}"
         path.write_bytes(data)
@@ -457,6 +486,30 @@ def parse_command(fake: FakeDiscord, text: str, guild_id: int | None) -> tuple[s
             raise ValueError(f"/{' '.join(path)} nimmt keinen weiteren Wert / takes no more values")
         options[target["name"]] = leading.strip()
     return " ".join(path), options
+
+
+def attachment_options(fake: FakeDiscord, path: str, guild_id: int | None) -> set[str]:
+    """The names (all languages) of the attachment options of the command ``path``."""
+    words = path.split()
+    schema = fake.command(words[0], guild_id).get("options") or []
+    for word in words[1:]:
+        sub = _sub(schema, word)
+        schema = (sub.get("options") or []) if sub else []
+    return {
+        alias
+        for o in schema
+        if o["type"] == OPT_ATTACHMENT
+        for alias in (o["name"], *(o.get("name_localizations") or {}).values())
+    }
+
+
+def _read_upload(text: str) -> tuple[str, bytes]:
+    """An attachment option's value: the file at the path ``text``, as (file name, bytes)."""
+    path = Path(text.strip()).expanduser()
+    try:
+        return path.name, path.read_bytes()
+    except OSError as error:
+        raise ValueError(f"Datei nicht lesbar / cannot read file {text.strip()!r}") from error
 
 
 def _sub(schema: list[dict[str, Any]], word: str) -> dict[str, Any] | None:

@@ -28,7 +28,8 @@ class Core(commands.Cog):
             description=t("core.help.intro", lang),
             colour=EMBED_COLOUR,
         )
-        for command in sorted(self.bot.tree.get_commands(), key=lambda c: c.name):
+        commands_here = self.bot.tree.get_commands()
+        for command in sorted(commands_here, key=lambda c: _localized(c, "name", lang)):
             embed.add_field(
                 name=f"/{_localized(command, 'name', lang)}",
                 value=self._describe(command, lang),

@@ -37,6 +37,96 @@ MAX_NAME = 80
 LOG_PAGE = 20
 DESCRIPTION_LIMIT = 4000
 SECRET_KINDS = ("secret_check",)
+CONTEST_SIDES = 2
+COMBAT_CHECKS = ("probe", "reflex", "kraft_check", "spell")  # ``what`` of combat "check" entries
+
+
+def may_see(entry: dict[str, Any], user_id: int, gm: bool) -> bool:
+    """Whether ``user_id`` may read a log entry: a GM's secret check only for GMs; a roll
+    made ``privat`` only for its roller; one made ``geheim`` for its roller and the GMs."""
+    if entry["kind"] in SECRET_KINDS:
+        return gm
+    visibility = (entry.get("data") or {}).get("visibility")
+    mine = entry.get("actor_id") == user_id
+    if visibility == "private":
+        return mine
+    if visibility == "secret":
+        return mine or gm
+    return True
+
+
+def readable(entry: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The entry with the parameters its ``w6cog.log.*`` text needs (rolls and checks of the
+    dice commands, combat checks, rule changes), every stored field kept; an imported entry
+    keeps the time it had in its first campaign."""
+    data = dict(entry.get("data") or {})
+    kind = entry["kind"]
+    if kind == "roll":
+        data["result"] = _roll_result(data, lang)
+    elif kind in ("probe", "probe_komplex"):
+        data.update(_probe_params(data, lang))
+    elif kind == "probe_konkurrierend":
+        data.update(_contest_params(data, lang))
+    elif kind == "check" and data.get("what") in COMBAT_CHECKS:
+        data["what"] = t(f"w6cog.log.what.{data['what']}", lang)
+    elif kind == "campaign" and data.get("event") == "rule":
+        data.update(_rule_params(str(data.get("name", "")), lang))
+    imported_at = data.get("imported_at")
+    at = imported_at if isinstance(imported_at, int | float) and imported_at else entry["at"]
+    return {**entry, "at": at, "data": data}
+
+
+def _roll_result(data: dict[str, Any], lang: str) -> str:
+    total = data.get("total", "?")
+    if data.get("mode") != "successes":
+        return str(total)
+    return t("roll.count.success" if total == 1 else "roll.count.successes", lang, count=total)
+
+
+def _probe_params(data: dict[str, Any], lang: str) -> dict[str, Any]:
+    attribute, character = data.get("attribute"), data.get("character")
+    if attribute:
+        what = t("w6cog.log.on_attribute", lang, attribute=attribute)
+    else:
+        what = t("w6cog.log.with_dice", lang, dice=data.get("pool", data.get("available", 0)))
+    if character:
+        what += f" ({character})"
+    stored = data.get("parts")
+    parts: list[Any] = stored if isinstance(stored, list) else []
+    made = len([p for p in parts if isinstance(p, dict) and _made(p)])
+    verdict = t("w6cog.check.passed" if data.get("passed") else "w6cog.check.failed", lang)
+    return {"what": what, "verdict": verdict, "made": made, "count": len(parts)}
+
+
+def _made(part: dict[str, Any]) -> bool:
+    successes, required = part.get("successes", 0), part.get("required", 1)
+    return isinstance(successes, int) and isinstance(required, int) and successes >= required
+
+
+def _contest_params(data: dict[str, Any], lang: str) -> dict[str, Any]:
+    sides = [s for s in data.get("sides") or [] if isinstance(s, dict)]
+    if len(sides) != CONTEST_SIDES:
+        sides = [{"label": "?", "successes": 0}] * CONTEST_SIDES
+    names = [str(s.get("label") or "?") for s in sides]
+    winner = data.get("winner")
+    if isinstance(winner, int) and 0 <= winner < CONTEST_SIDES:
+        outcome = t("w6cog.log.contest_winner", lang, name=names[winner])
+    else:
+        outcome = t("w6cog.log.contest_tie", lang)
+    return {
+        "first": names[0],
+        "second": names[1],
+        "first_successes": sides[0].get("successes", 0),
+        "second_successes": sides[1].get("successes", 0),
+        "outcome": outcome,
+    }
+
+
+def _rule_params(stored: str, lang: str) -> dict[str, Any]:
+    """``"schwere_treffer=True"`` (as stored) → the rule's name and "an"/"aus"."""
+    rule, _, value = stored.partition("=")
+    name = t(f"w6cog.rule.{rule}", lang) if rule in BOOL_RULES else rule
+    return {"rule": name, "state": t("w6cog.on" if value == "True" else "w6cog.off", lang)}
 
 
 def export_campaign(
@@ -243,12 +333,17 @@ class W6Campaign(commands.Cog):
         self, interaction: discord.Interaction[Any], nutzer: discord.User, entfernen: bool = False
     ) -> None:
         lang, campaign = await _main_gm_here(interaction, nutzer)
+        if nutzer.id == campaign.gm_id:
+            raise BadInput("w6cog.error.already_gm", user=nutzer.mention)
+        if entfernen and nutzer.id not in campaign.co_gm_ids:
+            raise BadInput("w6cog.error.not_cogm", user=nutzer.mention)
         co = [u for u in campaign.co_gm_ids if u != nutzer.id]
-        if not entfernen and nutzer.id != campaign.gm_id:
+        if not entfernen:
             co.append(nutzer.id)
         await self.bot.store.update_campaign(campaign.id, co_gm_ids=co)
-        key = "w6cog.campaign.cogm_removed" if entfernen else "w6cog.campaign.cogm_added"
-        await log(interaction, campaign, "campaign", event="cogm", name=str(nutzer.id))
+        event = "cogm_removed" if entfernen else "cogm_added"
+        await log(interaction, campaign, "campaign", event=event, name=str(nutzer.id))
+        key = f"w6cog.campaign.{event}"
         await send(interaction, t(key, lang, user=nutzer.mention))
 
     @kampagne.command(
@@ -289,13 +384,13 @@ class W6Campaign(commands.Cog):
         campaign = await campaign_here(interaction)
         gm = campaign.is_gm(interaction.user.id)
         entries = await self.bot.store.campaign_log(campaign.id, limit=0 if datei else 500)
-        visible = [e for e in entries if gm or e["kind"] not in SECRET_KINDS]
+        visible = [e for e in entries if may_see(e, interaction.user.id, gm)]
         if datei:
             body = json.dumps(visible, ensure_ascii=False, indent=2).encode()
             file = discord.File(io.BytesIO(body), filename="kampagne-log.json")
             await send(interaction, t("w6cog.campaign.log_file", lang), file=file, ephemeral=True)
             return
-        lines = [log_line(entry, lang) for entry in visible[-anzahl:]]
+        lines = [log_line(readable(entry, lang), lang) for entry in visible[-anzahl:]]
         text = "\n".join(lines) or t("w6cog.campaign.log_empty", lang)
         while len(text) > DESCRIPTION_LIMIT:
             text = text.split("\n", 1)[1] if "\n" in text else text[-DESCRIPTION_LIMIT:]

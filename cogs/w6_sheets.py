@@ -19,6 +19,7 @@ from bot.render.base import render_async
 from bot.render.sheet import Row, Section, SheetView, render_sheet
 from bot.replies import lang_for, send
 from bot.store.base import CampaignRecord, CharacterRecord
+from cogs.dice import Source, probe_text
 from cogs.w6 import (
     AUTOCOMPLETE_LIMIT,
     campaign_here,
@@ -173,20 +174,30 @@ def _json_file(text: str, name: str) -> discord.File:
     return discord.File(io.BytesIO(text.encode()), filename=f"{safe}.json")
 
 
+def _named(pairs: dict[str, int], wanted: str) -> str | None:
+    """The name in ``pairs`` that is ``wanted`` in any case, else None."""
+    folded = wanted.strip().casefold()
+    return next((name for name in pairs if name.casefold() == folded), None)
+
+
 def roll_check(
     sheet: Sheet, eigenschaft: str, fertigkeit: str | None, required: int, malus: int,
     schwierigkeit: str | None,
-) -> ProbeResult:  # fmt: skip
-    """A check of the engine's dice module with the sheet's values. Raises BadInput."""
+) -> tuple[str, str | None, ProbeResult]:  # fmt: skip
+    """A check of the engine's dice module with the sheet's values; returns the Eigenschaft
+    and Fertigkeit as the sheet spells them (any case is accepted) and the result. Raises
+    BadInput (``w6cog.check.unknown_trait`` / ``unknown_skill``, or the engine's)."""
     names = dict(sheet.eigenschaften) | dict(sheet.pm)
-    if eigenschaft not in names:
+    trait = _named(names, eigenschaft)
+    if trait is None:
         raise BadInput("w6cog.check.unknown_trait", name=eigenschaft[:40])
-    if fertigkeit and fertigkeit not in dict(sheet.fertigkeiten):
+    skill = _named(dict(sheet.fertigkeiten), fertigkeit) if fertigkeit else None
+    if fertigkeit and skill is None:
         raise BadInput("w6cog.check.unknown_skill", name=fertigkeit[:40])
     spec = ProbeSpec(
         Pool(
-            names[eigenschaft],
-            sheet.fertigkeit(fertigkeit) if fertigkeit else 0,
+            names[trait],
+            sheet.fertigkeit(skill) if skill else 0,
             malus,
             DIFFICULTIES.get(schwierigkeit or ""),
         ),
@@ -194,16 +205,17 @@ def roll_check(
     )
     spec.validate()
     result, _ = probe(spec, Rng(secrets.randbits(62)))
-    return result
+    return trait, skill, result
 
 
-def check_text(name: str, label: str, result: ProbeResult, lang: str) -> str:
-    dice = " ".join(f"**{d}**" if d >= 5 else str(d) for d in result.dice) or "–"
-    verdict = t("w6cog.check.passed" if result.passed else "w6cog.check.failed", lang)
-    return t(
-        "w6cog.check.result", lang, name=name, what=label, count=result.dice_count, dice=dice,
-        successes=result.successes, required=result.required, verdict=verdict,
-    )  # fmt: skip
+def check_text(name: str, trait: str, skill: str | None, result: ProbeResult, lang: str) -> str:
+    """The check in the words and layout of ``/probe`` (header, pool, dice, verdict)."""
+    source = Source(name, trait, result.spec.pool.base)
+    text = probe_text(lang, discord.utils.escape_markdown(name), source, result)
+    if skill is None:
+        return text
+    header, _, rest = text.partition("\n")
+    return f"{header} + **{skill} {result.spec.pool.bonus}**\n{rest}"
 
 
 # ----------------------------------------------------------------------------- the cog
@@ -499,15 +511,15 @@ class W6Sheets(commands.Cog):
         lang = await lang_for(interaction)
         campaign = await campaign_here(interaction)
         record = await find_character(interaction, campaign, None)
-        result = roll_check(
+        trait, skill, result = roll_check(
             load_sheet(record), eigenschaft, fertigkeit, erfolge, malus, schwierigkeit
         )
-        label = eigenschaft + (f" + {fertigkeit}" if fertigkeit else "")
+        label = trait + (f" + {skill}" if skill else "")
         await log(
             interaction, campaign, "check", name=record.name, what=label,
             successes=result.successes, required=result.required,
         )  # fmt: skip
-        await send(interaction, check_text(record.name, label, result, lang))
+        await send(interaction, check_text(record.name, trait, skill, result, lang))
 
     @probe.autocomplete("eigenschaft")
     async def probe_traits(
@@ -653,13 +665,16 @@ class W6Sheets(commands.Cog):
         campaign = await campaign_here(interaction)
         require_gm(campaign, interaction.user.id)
         record = await find_character(interaction, campaign, charakter)
-        result = roll_check(load_sheet(record), eigenschaft, fertigkeit, erfolge, malus, None)
-        label = eigenschaft + (f" + {fertigkeit}" if fertigkeit else "")
+        trait, skill, result = roll_check(
+            load_sheet(record), eigenschaft, fertigkeit, erfolge, malus, None
+        )
+        label = trait + (f" + {skill}" if skill else "")
         await log(
             interaction, campaign, "secret_check", name=record.name, what=label,
             successes=result.successes, required=result.required,
         )  # fmt: skip
-        await send(interaction, check_text(record.name, label, result, lang), ephemeral=True)
+        text = check_text(record.name, trait, skill, result, lang)
+        await send(interaction, text, ephemeral=True)
 
     @feld.autocomplete("charakter")
     @zeigen.autocomplete("charakter")

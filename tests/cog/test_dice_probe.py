@@ -71,7 +71,7 @@ async def test_probe_small_pool_has_no_image_and_english(fake: FakeDiscord, bot:
     ).message()
     lines = message.content.splitlines()
     assert lines[:3] == [
-        "🎲 **Alice** – check: value **5**",
+        "🎲 **Alice** – Check: value **5**",
         "Pool: 5 − 1 = **4 d6** · required: 1",
         f"Dice: {faces(pool.dice)}",
     ]
@@ -279,7 +279,7 @@ async def test_telperinquar_attack_marks_critical_and_fumble(fake: FakeDiscord, 
         await fake.slash("telperinquar-roll attack", {"armour": 0, "against": "wesen"}, locale="en")
     ).message()
     assert english.content.splitlines() == [
-        "🎲 **Alice** – basic attack roll: d10 **1** +0 = **1**",
+        "🎲 **Alice** – Basic attack roll: d10 **1** +0 = **1**",
         "💀 **Fumble** (a 1) – the attack does no damage.",
         "Damage against a creature with armour/resistance 0: **0**",
     ]

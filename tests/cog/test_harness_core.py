@@ -42,6 +42,17 @@ async def test_hilfe_in_english_describes_commands_in_english(fake: FakeDiscord,
     assert t("core.cmd.help.desc", "en") in embed_text(reply)
 
 
+async def test_hilfe_lists_commands_alphabetically_in_the_readers_language(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    for locale in ("de", "en-GB"):
+        reply = await (await fake.slash("hilfe", locale=locale)).callback()
+        names = [f["name"] for f in reply.embeds[0]["fields"]]
+        assert names == sorted(names), locale
+    english = [f["name"] for f in reply.embeds[0]["fields"]]
+    assert "/help" in english and "/language" in english
+
+
 async def test_english_command_name_resolves_to_the_same_command(
     fake: FakeDiscord, bot: Any
 ) -> None:

@@ -170,3 +170,25 @@ def test_selects_by_number_and_value_and_images_saved(tmp_path: Path) -> None:
     saved = sorted((tmp_path / "out").glob("*.png"))
     assert len(saved) == 2 and str(saved[-1]) in last
     assert "@alice" in text and "<@" not in text  # mentions shown as names
+
+
+def test_older_buttons_files_and_channel_mentions(tmp_path: Path) -> None:
+    sheet = tmp_path / "kaputt.json"
+    sheet.write_text('{"schema": ')
+    script = (
+        "/roll 1W6\n/roll 2W6\n^1\n^^^1\n#nirgendwo\n#wuerfel\n"
+        "/kampagne start name:Feste\n@bob\n/roll 1W6 geheim:true\n"
+        f"@alice\n/charakter import datei:{sheet}\n/charakter import datei:{tmp_path}/fehlt.json\n"
+        "/kampagne export\n"
+    )
+    text = _play(tmp_path, script)
+    blocks = text.split("> ")
+    assert "1W6" in blocks[3] and "2W6" not in blocks[3]  # ^1: the roll before the last
+    assert "keine Nachricht mit Knöpfen" in blocks[4]
+    assert "#allgemein, #spieltisch, #wuerfel" in blocks[5]
+    assert "in #wuerfel" in text and "<#" not in text  # channel mention in the GM's DM
+    assert t("w6cog.import.not_json", "de") in blocks[11]
+    assert "✗" in blocks[12] and "fehlt.json" in blocks[12]
+    assert "Datei / file:" in blocks[13] and "kampagne.json" in blocks[13]
+    again = _play(tmp_path, "#wuerfel\n/kampagne export\n")
+    assert "002-kampagne.json" in again  # a second run does not overwrite the first one's files
