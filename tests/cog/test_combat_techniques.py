@@ -344,3 +344,20 @@ async def test_reflex_outside_the_own_turn(fake: FakeDiscord, bot: Any) -> None:
     choice = [names["Ork 2 (ork2)"]]
     await (await fake.select(gm_form, field(gm_form, "r"), choice, user=GM)).callback()
     assert all(c.split(":")[4] == "ork2" for c in ids_with(gm_form, "fdo"))
+
+
+async def test_check_in_combat_and_forms_only_for_the_owner(fake: FakeDiscord, bot: Any) -> None:
+    status = await set_up(fake, "en-US")
+    refused = await (await fake.click(status, mine(status, "tech"), user=ALICE)).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("w6cog.combat.not_yours", "de", name="Lyra")
+    form = await open_form(fake, await force(fake, "5 5 1"), "probe", locale="en-US")
+    assert t("w6cog.tech.probe", "en") in (form.content or "")
+    assert fields(form) == ["k", "n", "h"]
+    await choose(fake, form, "k", ["3"], "en-US")
+    checked = await execute(fake, form, "en-US")
+    assert t("w6cog.ev.probe", "en", fighter="Lyra", what="probe", dice="5 5 1", successes=2,
+             bought=0, required=2, ok=t("w6cog.ev.ok", "en")) in checked.text  # fmt: skip
+    state = await state_of(fake, bot)
+    assert state.log[-1].action == "@lyra probe erfolge=2 handlungen=1 kw=3"
+    assert state.fighter("lyra").handlungen_left == 2
