@@ -10,9 +10,7 @@ p99 < 250 ms (it runs in a worker thread).
 
 from __future__ import annotations
 
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 from bench.common import Figure, latency_figures, time_ms
@@ -144,27 +142,18 @@ def _render_samples() -> list[float]:
 
 
 async def run() -> list[Figure]:
-    from tests.harness import running_bot, settings_for
+    from tests.harness import bot_on_fake
 
     figures: list[Figure] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        fake = FakeDiscord()
-        await fake.start()
-        try:
-            settings = settings_for(fake, Path(tmp) / "bench.sqlite")
-            async with running_bot(fake, settings) as bot:
-                await fake.wait_for_sync()
-                await _setup(fake, bot)
-                samples = await _combat_steps(fake, bot)
-                figures += latency_figures(
-                    f"/kampf step, {FIGHTERS} fighters → callback", samples, STEP_TARGET_P99_MS
-                )
-                redraws = await _form_redraws(fake, bot)
-                figures += latency_figures(
-                    f"/kampf technique form redraw, {FIGHTERS} fighters", redraws,
-                    FORM_TARGET_P99_MS,
-                )  # fmt: skip
-        finally:
-            await fake.stop()
+    async with bot_on_fake() as (fake, bot):
+        await _setup(fake, bot)
+        samples = await _combat_steps(fake, bot)
+        figures += latency_figures(
+            f"/kampf step, {FIGHTERS} fighters → callback", samples, STEP_TARGET_P99_MS
+        )
+        redraws = await _form_redraws(fake, bot)
+        figures += latency_figures(
+            f"/kampf technique form redraw, {FIGHTERS} fighters", redraws, FORM_TARGET_P99_MS
+        )
     figures += latency_figures("sheet image render", _render_samples(), RENDER_TARGET_P99_MS)
     return figures
