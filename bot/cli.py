@@ -52,19 +52,19 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="spielleiter", description="Spielleiter Discord bot")
     sub = top.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="connect to Discord (needs DISCORD_TOKEN)")
-    play = sub.add_parser("play", help="try the bot in the terminal, without Discord")
-    play.add_argument("args", nargs=argparse.REMAINDER)
+    sub.add_parser("play", help="try the bot in the terminal, without Discord (play --help)")
     sync = sub.add_parser("sync", help="register the slash commands now")
     sync.add_argument("--guild", type=int, default=None, help="only this guild (instant update)")
     return top
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
-    if args.command == "play":
+    words = sys.argv[1:] if argv is None else argv
+    if words[:1] == ["play"]:  # the playground parses its own options (--db, --out, ...)
         from bot.playground import main as play_main
 
-        return int(play_main(args.args))
+        return int(play_main(words[1:]))
+    args = parser().parse_args(words)
     try:
         settings = Settings.load()
     except SettingsError as error:

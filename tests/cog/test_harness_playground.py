@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import subprocess
@@ -71,6 +72,21 @@ def test_piped_through_the_console_entry(tmp_path: Path) -> None:
     assert t("core.help.title", "de") in result.stdout
     assert (tmp_path / "playground.sqlite").exists()
     assert "Traceback" not in result.stderr
+
+
+def test_the_console_entry_passes_playground_options_through(tmp_path: Path) -> None:
+    from bot.cli import main
+
+    script = io.StringIO("/hilfe\n")
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        sys.stdin, saved = script, sys.stdin
+        try:
+            code = main(["play", "--db", str(tmp_path / "own.sqlite"), "--out", str(tmp_path)])
+        finally:
+            sys.stdin = saved
+    assert code == 0
+    assert (tmp_path / "own.sqlite").exists()
+    assert t("core.help.title", "de") in out.getvalue()
 
 
 def _schema_fake() -> FakeDiscord:
