@@ -3,8 +3,8 @@
 Sheets: ``Sheet`` (+ ``Weapon``, ``Armour``, ``Shield``, ``Mount``), ``derive``,
 ``sheet_to_json``/``sheet_from_json``/``sheet_from_text``, ``edit_sheet``/``set_field``,
 ``npc_sheet``/``npc_from_text``. Combat: ``new_combat``, ``fighter_from_sheet``,
-``join_action``, ``make``/``parse_action``, ``apply``, ``to_act``, ``status_view``,
-``verbs_for``, ``technique_options``, ``probe_required``, ``usable_weapons``,
+``join_action``, ``refresh_action``, ``make``/``parse_action``, ``apply``, ``to_act``,
+``status_view``, ``verbs_for``, ``technique_options``, ``probe_required``, ``usable_weapons``,
 ``state_to_json``/``state_from_json``.
 """
 
@@ -41,6 +41,7 @@ from engines.w6.state import (
 )
 from engines.w6.view import (
     join_action,
+    refresh_action,
     status_view,
     technique_options,
     users_to_act,
@@ -74,6 +75,7 @@ __all__ = [
     "npc_sheet",
     "parse_action",
     "probe_required",
+    "refresh_action",
     "set_field",
     "sheet_from_json",
     "sheet_from_text",

@@ -2,7 +2,9 @@
 
 Notation: ``@<fighter> <verb> [targets] [key=value] [flag]`` for a participant's action
 (``@thoin angriff ork1 kw=5 zone=Kopf``), ``<verb> ...`` for the GM's commands
-(``setze ork1 lp=3``), and ``beitritt <json>`` to add a participant.
+(``setze ork1 lp=3``), ``beitritt <json>`` to add participants (one JSON object, or a list of
+them for several copies at once) and ``aktualisieren <json>`` to take a participant's values
+from their sheet again.
 """
 
 from __future__ import annotations
@@ -84,6 +86,7 @@ SPECS: dict[str, Spec] = {
     ),
     "reparieren": _spec(False, (1, 1), gegenstand=WORD, punkte=INT),
     "beitritt": _spec(False),
+    "aktualisieren": _spec(False),
     # a participant's actions (need a Handlung unless noted in RULES.md)
     "angriff": _spec(True, (1, 1), **_ATTACK, zone=WORD, zweihaendig=FLAG, serie=FLAG),
     "fern": _spec(True, (1, 1), **_ATTACK, zone=WORD, dist=INT, groesse=WORD),
@@ -127,6 +130,7 @@ ANSWER_VERBS = frozenset(
         "abbruch",
     )
 )
+PAYLOAD_VERBS = ("beitritt", "aktualisieren")  # followed by participant JSON, not options
 MAX_INT = 999
 
 
@@ -134,7 +138,7 @@ MAX_INT = 999
 class CombatAction:
     """One step. ``fighter`` is the participant acting ('' for the GM's commands);
     ``opts`` are sorted (key, value) pairs, flags have the value ''; ``payload`` carries
-    the participant JSON of ``beitritt``."""
+    the participant JSON of ``beitritt`` and ``aktualisieren``."""
 
     verb: str
     fighter: str = ""
@@ -154,8 +158,8 @@ class CombatAction:
 
     def text(self) -> str:
         """The notation; ``parse_action(a.text()) == a``."""
-        if self.verb == "beitritt":
-            return f"beitritt {self.payload}"
+        if self.verb in PAYLOAD_VERBS:
+            return f"{self.verb} {self.payload}"
         words = [f"@{self.fighter}"] if self.fighter else []
         words.append(self.verb)
         words.extend(shlex.quote(t) for t in self.targets)
@@ -193,7 +197,7 @@ def validate(action: CombatAction) -> CombatAction:
     kinds = dict(spec.opts)
     for key, value in action.opts:
         _check_opt(action.verb, kinds, key, value)
-    if action.verb == "beitritt" and not action.payload:
+    if action.verb in PAYLOAD_VERBS and not action.payload:
         raise BadInput("w6.action.payload_needed", verb=action.verb)
     return action
 
@@ -218,13 +222,14 @@ def _check_opt(verb: str, kinds: dict[str, str], key: str, value: str) -> None:
 def parse_action(text: str) -> CombatAction:
     """Read the notation. Raises BadInput("w6.action.bad_notation") and as ``validate``."""
     stripped = text.strip()
-    if stripped.startswith("beitritt "):
-        payload = stripped[len("beitritt ") :].strip()
+    verb, _, rest = stripped.partition(" ")
+    if verb in PAYLOAD_VERBS:
+        payload = rest.strip()
         try:
             json.loads(payload)
         except ValueError:
             raise BadInput("w6.action.bad_notation", text=text) from None
-        return validate(CombatAction("beitritt", payload=payload))
+        return validate(CombatAction(verb, payload=payload))
     try:
         words = shlex.split(stripped)
     except ValueError:

@@ -109,12 +109,9 @@ def _check_permission(state: CombatState, action: CombatAction, actor: int) -> N
     if actor == state.gm:
         return
     if action.verb == "beitritt":
-        try:
-            owner = json.loads(action.payload).get("owner")
-        except (ValueError, AttributeError):
-            raise BadInput("w6.action.bad_notation", text=action.payload) from None
-        if owner != actor:
-            raise IllegalAction("w6.combat.not_your_fighter", fighter="")
+        for entry in _payload_entries(action.payload):
+            if entry.get("owner") != actor:
+                raise IllegalAction("w6.combat.not_your_fighter", fighter=str(entry.get("name")))
         return
     if action.verb in GM_VERBS:
         raise IllegalAction("w6.combat.gm_only", verb=action.verb)
@@ -152,14 +149,29 @@ def _record(before: CombatState, ctx: Ctx, action: CombatAction, actor: int) -> 
     return replace(ctx.state, step=before.step + 1, log=(*before.log, entry), previous=previous)
 
 
+def standing_log(log: tuple[LogEntry, ...]) -> list[LogEntry]:
+    """The steps of ``log`` that still count: every ``zurueck`` removes the last one standing
+    (the log itself keeps undone steps and the undos)."""
+    standing: list[LogEntry] = []
+    for entry in log:
+        if entry.action == "zurueck":
+            if standing:
+                standing.pop()
+        else:
+            standing.append(entry)
+    return standing
+
+
 def _undo(state: CombatState, actor: int, action: CombatAction) -> tuple[CombatState, list[Event]]:
     if actor != state.gm:
         raise IllegalAction("w6.combat.gm_only", verb="zurueck")
     if not state.previous:
         raise IllegalAction("w6.combat.nothing_to_undo")
     restored = state_from_json(json.loads(state.previous[-1]))
-    undone = state.log[-1].action if state.log else ""
-    events = [Event("undone", {"action": undone, "step": state.step})]
+    standing = standing_log(state.log)
+    undone = standing[-1].action if standing else ""
+    undone_step = standing[-1].step if standing else 0
+    events = [Event("undone", {"action": undone, "step": state.step, "undone_step": undone_step})]
     entry = LogEntry(state.step + 1, actor, action.text(), ("undone",))
     return (
         replace(
@@ -313,12 +325,25 @@ def _settle(ctx: Ctx) -> None:
 # ----------------------------------------------------------------------------- GM commands
 
 
-def _join(ctx: Ctx, action: CombatAction) -> None:
+def _payload_entries(payload: str) -> list[dict[str, Any]]:
+    """The participant objects of a ``beitritt``/``aktualisieren`` payload (one object or a
+    list). Raises BadInput("w6.action.bad_notation")."""
     try:
-        data = json.loads(action.payload)
+        data = json.loads(payload)
     except ValueError:
-        raise BadInput("w6.action.bad_notation", text=action.payload) from None
-    fighter: Fighter = decode(Fighter, data, "fighter")
+        raise BadInput("w6.action.bad_notation", text=payload) from None
+    entries = data if isinstance(data, list) else [data]
+    if not entries or not all(isinstance(entry, dict) for entry in entries):
+        raise BadInput("w6.action.bad_notation", text=payload)
+    return entries
+
+
+def _join(ctx: Ctx, action: CombatAction) -> None:
+    for entry in _payload_entries(action.payload):
+        _join_one(ctx, decode(Fighter, entry, "fighter"))
+
+
+def _join_one(ctx: Ctx, fighter: Fighter) -> None:
     check_fighter_id(fighter.id)
     if ctx.state.find(fighter.id) is not None:
         raise IllegalAction("w6.combat.duplicate_id", fighter=fighter.id)
@@ -332,6 +357,58 @@ def _join(ctx: Ctx, action: CombatAction) -> None:
     order = (*ctx.state.order, fighter.id) if started else ctx.state.order
     ctx.state = replace(ctx.state, fighters=(*ctx.state.fighters, fighter), order=order)
     ctx.emit("joined", fighter=fighter.id, name=fighter.name, ab=fighter.ab, lp=fighter.lp)
+
+
+# What a refresh takes from the sheet; everything else (LP, KW and Handlungen left, conditions,
+# the state of techniques) stays as the combat left it.
+SHEET_VALUES = (
+    "name", "ab", "intuition", "handlungen_max", "kw_max", "reflex", "magie", "lp_max", "rlp",
+    "gesamtschutz", "zonen", "kraft", "k", "g", "b", "schildkampf", "beidhaendig", "reittier_be",
+)  # fmt: skip
+
+
+def _refresh(ctx: Ctx, action: CombatAction) -> None:
+    """Take a participant's sheet values again (the GM fixed the sheet during the combat):
+    LP stay as the combat left them (at most the new LP max), KW and Handlungen left stay
+    spent, the Schwelle and worn stability keep what the combat took off."""
+    if ctx.state.pending is not None:
+        raise IllegalAction("w6.combat.pending", stage=ctx.state.pending.stage, who="")
+    for entry in _payload_entries(action.payload):
+        sheet: Fighter = decode(Fighter, entry, "fighter")
+        old = ctx.f(sheet.id)
+        base = _last_snapshot(ctx.state, sheet.id) or old
+        changes: dict[str, Any] = {name: getattr(sheet, name) for name in SHEET_VALUES}
+        refreshed = replace(
+            old,
+            **changes,
+            lp=min(old.lp, sheet.lp_max),
+            schwelle=sheet.schwelle - (base.schwelle - old.schwelle),
+            waffen=tuple(_keep_wear(old.weapon(w.name), w) for w in sheet.waffen),
+            schild=None if sheet.schild is None else _keep_wear(old.schild, sheet.schild),
+        )
+        ctx.put(refreshed)
+        ctx.emit("refreshed", fighter=old.id, name=refreshed.name, lp=refreshed.lp)
+
+
+def _last_snapshot(state: CombatState, fighter_id: str) -> Fighter | None:
+    """The participant as the last standing ``beitritt``/``aktualisieren`` brought it in."""
+    for entry in reversed(standing_log(state.log)):
+        verb, _, payload = entry.action.partition(" ")
+        if verb not in ("beitritt", "aktualisieren"):
+            continue
+        for data in _payload_entries(payload):
+            if data.get("id") == fighter_id:
+                found: Fighter = decode(Fighter, data, "fighter")
+                return found
+    return None
+
+
+def _keep_wear(old: _Worn | None, new: _Worn) -> _Worn:
+    """``new`` with the stability points the combat wore off ``old`` (same item) still off."""
+    if old is None or not (old.stab_je and new.stab_je):
+        return new
+    worn = old.stab_max - old.stab
+    return replace(new, stab=max(0, new.stab - worn), stab_erfolge=old.stab_erfolge)
 
 
 def _begin(ctx: Ctx, action: CombatAction) -> None:
@@ -575,7 +652,7 @@ def _mount(ctx: Ctx, action: CombatAction) -> None:
 
 def _align(ctx: Ctx, action: CombatAction) -> None:
     fighter = ctx.f(action.fighter)
-    weapon = _usable_weapon(fighter, action.opt("waffe") or "")
+    weapon = _usable_weapon(fighter, action.opt("waffe") or "", ranged=False)
     if "ausrichten" not in weapon.techniken:
         raise IllegalAction(
             "w6.combat.technique_not_allowed", weapon=weapon.name, technique="ausrichten"
@@ -674,7 +751,15 @@ def _end_series(ctx: Ctx, fighter_id: str, reason: str) -> Fighter:
 # ----------------------------------------------------------------------------- attacks
 
 
-def _usable_weapon(fighter: Fighter, name: str) -> WeaponStats:
+def _usable_weapon(fighter: Fighter, name: str, ranged: bool | None = None) -> WeaponStats:
+    """The weapon ``name``; without a name the first usable weapon of the kind (``ranged``),
+    else the first weapon. Raises IllegalAction (no weapon at all, no such weapon, broken,
+    lost)."""
+    if not fighter.waffen:
+        raise IllegalAction("w6.combat.no_weapon", fighter=fighter.id)
+    if not name and ranged is not None:
+        fitting = [w for w in usable_weapons(fighter) if w.fernkampf == ranged]
+        name = fitting[0].name if fitting else ""
     weapon = fighter.weapon(name)
     if weapon is None:
         raise IllegalAction("w6.combat.no_such_weapon", fighter=fighter.id, weapon=name)
@@ -782,7 +867,7 @@ def _plan_attack(ctx: Ctx, action: CombatAction, targets: tuple[str, ...]) -> _P
     fighter = ctx.f(action.fighter)
     plan = _Plan()
     kind = action.verb
-    weapon = _usable_weapon(fighter, action.opt("waffe") or "")
+    weapon = _usable_weapon(fighter, action.opt("waffe") or "", ranged=kind == "fern")
     if weapon.fernkampf != (kind == "fern"):
         raise IllegalAction("w6.combat.wrong_weapon_kind", weapon=weapon.name)
     plan.weapons = tuple(weapon.name for _ in targets)
@@ -847,7 +932,7 @@ def _plan_dual(
 ) -> None:
     if not fighter.beidhaendig:
         raise IllegalAction("w6.combat.not_two_weapon_fighter", fighter=fighter.id)
-    first = _usable_weapon(fighter, action.opt("waffe") or "")
+    first = _usable_weapon(fighter, action.opt("waffe") or "", ranged=False)
     second_name = action.opt("waffe2") or next(
         (w.name for w in fighter.waffen if w.name != first.name and not w.fernkampf), ""
     )
@@ -1337,9 +1422,9 @@ def _zone_effect(ctx: Ctx, target_id: str, zone_name: str) -> None:
 
 def _after_damage(ctx: Ctx, target_id: str, lost: int) -> None:
     target = ctx.f(target_id)
-    if ctx.state.settings.schwere_treffer and target.conscious and lost > 0:
+    if ctx.state.settings.schwere_treffer and target.conscious and lost > 0 and _heavy(target):
         knocked = lost > target.schwelle
-        if lost > target.k + target.g:
+        if target.k + target.g > 0 and lost > target.k + target.g:
             target = ctx.change(target_id, schwelle=target.schwelle - lost)
         ctx.emit(
             "heavy_hit", fighter=target_id, sp=lost, schwelle=target.schwelle, knocked_out=knocked
@@ -1354,6 +1439,12 @@ def _after_damage(ctx: Ctx, target_id: str, lost: int) -> None:
     if target.lp < 0 and not target.has(DYING):
         ctx.change(target_id, conditions=(*target.conditions, DYING))
         ctx.emit("dying", fighter=target_id, lp=target.lp)
+
+
+def _heavy(fighter: Fighter) -> bool:
+    """Whether the heavy-hit threshold applies: a fighter without K and G (a quick NPC) has
+    no «(K + G) x (Faktor + Mod.)», only a threshold the GM fixed (never lowered)."""
+    return fighter.k + fighter.g > 0 or fighter.schwelle > 0
 
 
 def _knock_out(ctx: Ctx, fighter_id: str, reason: str) -> Fighter:
@@ -1413,6 +1504,7 @@ def _wear_defender(ctx: Ctx, fighter_id: str, successes: int) -> None:
 
 HANDLERS: dict[str, Any] = {
     "beitritt": _join,
+    "aktualisieren": _refresh,
     "beginnen": _begin,
     "phase": _next_phase,
     "ende": _end,

@@ -245,6 +245,27 @@ def dual_pair(sheet: Sheet) -> tuple[Weapon, ...]:
     return ()
 
 
+UNARMED = "Waffenlos"
+UNARMED_SKILLS = ("Waffenloser Kampf", "Waffenlos")
+UNARMED_CAP = 99
+
+
+def unarmed(sheet: Sheet) -> Weapon:
+    """The unarmed attack (silent in the rulebook, see RULES.md): Basisschaden 1-1, no
+    Zusatzschaden; Fertigkeitsschaden only from a Fertigkeit ``Waffenloser Kampf`` (or
+    ``Waffenlos``) on the sheet, uncapped."""
+    skill = next((name for name in UNARMED_SKILLS if sheet.fertigkeit(name) > 0), "")
+    return Weapon(UNARMED, fertigkeit=skill, schaden=(1, 1), cap=UNARMED_CAP if skill else 0)
+
+
+def combat_weapons(sheet: Sheet) -> tuple[Weapon, ...]:
+    """The weapons a fighter takes into a combat: the sheet's, plus the unarmed attack when
+    the sheet has no melee weapon (a fighter can always strike with bare hands)."""
+    if any(not w.fernkampf for w in sheet.waffen):
+        return sheet.waffen
+    return (*sheet.waffen, unarmed(sheet))
+
+
 def derive(sheet: Sheet) -> Derived:
     """All derived values. Behinderung: armour BE (plus temporary BE) is lowered by the
     points in ``be_fertigkeiten``; shield BE only by Schildkampf, and fully on Reflexwürfel."""

@@ -203,8 +203,14 @@ def _object(value: Any, path: str, keys: tuple[str, ...]) -> dict[str, Any]:
         raise BadInput("w6.sheet.not_object", field=path)
     for key in value:
         if key not in keys:
-            raise BadInput("w6.sheet.unknown_field", field=f"{path}.{key}".lstrip("."))
+            raise unknown_field(f"{path}.{key}".lstrip("."), keys)
     return value
+
+
+def unknown_field(path: str, keys: tuple[str, ...]) -> BadInput:
+    """The error for a field that does not exist, listing the fields that do."""
+    allowed = ", ".join(key for key in keys if key not in ("schema", "version"))
+    return BadInput("w6.sheet.unknown_field", field=path, allowed=allowed)
 
 
 def _list(value: Any, path: str) -> list[Any]:
@@ -261,8 +267,14 @@ def _names_unique(names: list[str], path: str) -> None:
         seen.add(name)
 
 
+def _named_path(data: Any, path: str, head: str) -> str:
+    """``waffen.Axt`` for an entry named Axt (so a message names the entry), else ``path``."""
+    name = data.get("name") if isinstance(data, dict) else None
+    return f"{head}.{name}" if isinstance(name, str) and name.strip() else path
+
+
 def _weapon(data: Any, path: str, sheet_pm: Pairs) -> Weapon:
-    raw = _object(data, path, WEAPON_KEYS)
+    raw = _object(data, _named_path(data, path, "waffen"), WEAPON_KEYS)
     name = _text(raw.get("name"), f"{path}.name", required=True)
     path = f"waffen.{name}"
     techniques = tuple(
@@ -295,7 +307,7 @@ def _weapon(data: Any, path: str, sheet_pm: Pairs) -> Weapon:
 
 
 def _armour(data: Any, path: str) -> Armour:
-    raw = _object(data, path, ARMOUR_KEYS)
+    raw = _object(data, _named_path(data, path, "ruestung"), ARMOUR_KEYS)
     name = _text(raw.get("name"), f"{path}.name", required=True)
     path = f"ruestung.{name}"
     zone = raw.get("zone", "Torso")
@@ -336,8 +348,6 @@ def _check_header(raw: dict[str, Any]) -> None:
     for key in REQUIRED_KEYS:
         if key not in raw:
             raise BadInput("w6.sheet.missing_field", field=key)
-    if raw["schema"] != SCHEMA:
-        raise BadInput("w6.sheet.bad_schema", field="schema", value=str(raw["schema"]))
     if raw["version"] != VERSION:
         raise BadInput(
             "w6.sheet.bad_version", field="version", value=str(raw["version"]), expected=VERSION
@@ -345,7 +355,15 @@ def _check_header(raw: dict[str, Any]) -> None:
 
 
 def sheet_from_json(data: Any) -> Sheet:
-    """A sheet from JSON data. Raises BadInput (key per problem, ``field`` = its path)."""
+    """A sheet from JSON data. Raises BadInput (key per problem, ``field`` = its path);
+    ``w6.sheet.not_a_sheet`` / ``bad_schema`` for data that is no W6 sheet at all (checked
+    before anything else, so such a file is not blamed for a missing field)."""
+    if not isinstance(data, dict):
+        raise BadInput("w6.sheet.not_a_sheet", schema=SCHEMA)
+    if data.get("schema") != SCHEMA:
+        raise BadInput(
+            "w6.sheet.bad_schema", field="schema", value=str(data.get("schema", "")), schema=SCHEMA
+        )
     raw = _object(data, "", TOP_KEYS)
     _check_header(raw)
     pm = _pairs(raw.get("pm", {name: 0 for name in PM_REQUIRED}), "pm")
@@ -374,7 +392,7 @@ def sheet_from_json(data: Any) -> Sheet:
     fix = _pairs(raw.get("fix", {}), "fix")
     for key, _value in fix:
         if key not in FIXABLE:
-            raise BadInput("w6.sheet.unknown_field", field=f"fix.{key}")
+            raise unknown_field(f"fix.{key}", FIXABLE)
     be_skills = tuple(
         _text(s, "be_fertigkeiten", required=True)
         for s in _list(raw.get("be_fertigkeiten", ["Zähigkeit"]), "be_fertigkeiten")
@@ -409,8 +427,12 @@ def sheet_from_text(text: str) -> Sheet:
 # ----------------------------------------------------------------------------- edit
 
 ALIASES = {"lpmax": "lp_max", "lp.max": "lp_max", "ruestungen": "ruestung", "waffe": "waffen"}
+# The Charakterdokument's words for a weapon's columns (``waffen.Axt.basis=2-4``).
+FIELD_ALIASES = {
+    "waffen": {"basis": "schaden", "basisschaden": "schaden", "zusatzschaden": "zusatz"},
+}
 LIST_FIELDS = ("handlungen", "be_fertigkeiten")
-NAMED_LISTS = ("waffen", "ruestung")
+NAMED_LISTS = {"waffen": WEAPON_KEYS, "ruestung": ARMOUR_KEYS}
 MAPS = ("pm", "eigenschaften", "fertigkeiten", "fix")
 OPTIONAL_OBJECTS = {"schild": SHIELD_KEYS, "reittier": MOUNT_KEYS}
 DELETE = "-"
@@ -439,6 +461,15 @@ def _convert(key: str, text: str, path: str) -> Any:
     return _number(text, path)
 
 
+def _leaf(head: str, key: str, keys: tuple[str, ...], path: str) -> str:
+    """The stored name of an entry's field (aliases resolved). Raises BadInput
+    ("w6.sheet.unknown_field", field=path, allowed=...) for a field the entry does not have."""
+    key = FIELD_ALIASES.get(head, {}).get(key, key)
+    if key not in keys:
+        raise unknown_field(path, keys)
+    return key
+
+
 def _edit_named(items: list[dict[str, Any]], parts: list[str], text: str, path: str) -> None:
     name = parts[1]
     item = next((entry for entry in items if entry.get("name") == name), None)
@@ -451,10 +482,11 @@ def _edit_named(items: list[dict[str, Any]], parts: list[str], text: str, path: 
         return
     if len(parts) != 3:
         raise BadInput("w6.sheet.bad_path", field=path)
+    key = _leaf(parts[0], parts[2], NAMED_LISTS[parts[0]], path)
     if item is None:
         item = {"name": name}
         items.append(item)
-    item[parts[2]] = _convert(parts[2], text, path)
+    item[key] = _convert(key, text, path)
 
 
 def _edit_value(data: dict[str, Any], parts: list[str], text: str, path: str) -> None:
@@ -471,8 +503,9 @@ def _edit_value(data: dict[str, Any], parts: list[str], text: str, path: str) ->
     elif head in OPTIONAL_OBJECTS and len(parts) == 1 and text.strip() == DELETE:
         data[head] = None
     elif head in OPTIONAL_OBJECTS and len(parts) == 2:
+        key = _leaf(head, parts[1], OPTIONAL_OBJECTS[head], path)
         data[head] = data[head] or {}
-        data[head][parts[1]] = _convert(parts[1], text, path)
+        data[head][key] = _convert(key, text, path)
     elif head in LIST_FIELDS and len(parts) == 1:
         items = [part.strip() for part in text.split(",") if part.strip()]
         data[head] = [_number(i, path) for i in items] if head == "handlungen" else items
@@ -484,23 +517,37 @@ def _edit_value(data: dict[str, Any], parts: list[str], text: str, path: str) ->
         raise BadInput("w6.sheet.bad_path", field=path)
 
 
+def _stored_path(parts: list[str]) -> str:
+    """The path as the sheet's own errors name it (aliases resolved)."""
+    if len(parts) == 3:
+        return ".".join([*parts[:2], FIELD_ALIASES.get(parts[0], {}).get(parts[2], parts[2])])
+    return ".".join(parts)
+
+
 def set_field(sheet: Sheet, path: str, text: str) -> Sheet:
     """The sheet with the value at ``path`` set from ``text`` (``-`` deletes an entry).
 
     Paths: ``lp``, ``kw``, ``name`` ..., ``pm.K``, ``eigenschaften.Geschick``,
     ``fertigkeiten.Spaltwaffen``, ``handlungen`` (``8,12,16``), ``waffen.<Name>.<feld>``
-    (creates the weapon), ``ruestung.<Name>.<feld>``, ``schild.<feld>``, ``reittier.<feld>``,
-    ``fix.gesamtschutz``. Raises BadInput with ``field=path`` for a bad path or value.
+    (creates the weapon; ``basis`` is ``schaden``), ``ruestung.<Name>.<feld>``,
+    ``schild.<feld>``, ``reittier.<feld>``, ``fix.gesamtschutz``. Raises BadInput whose
+    ``field`` is the path as typed, for a bad path or value; an unknown field of a weapon,
+    armour piece, shield or mount lists the fields it has (``allowed``).
     """
-    clean = path.strip()
-    clean = ALIASES.get(clean, clean)
+    typed = path.strip()
+    clean = ALIASES.get(typed, typed)
     parts = [part.strip() for part in clean.split(".")]
     parts[0] = ALIASES.get(parts[0], parts[0])
     if not parts[0] or any(not part for part in parts):
         raise BadInput("w6.sheet.bad_path", field=path)
     data = sheet_to_json(sheet)
-    _edit_value(data, parts, text, clean)
-    return sheet_from_json(data)
+    _edit_value(data, parts, text, typed)
+    try:
+        return sheet_from_json(data)
+    except BadInput as error:
+        if error.params.get("field") == _stored_path(parts):
+            error.params["field"] = typed
+        raise
 
 
 def edit_sheet(sheet: Sheet, assignment: str) -> Sheet:
@@ -532,13 +579,23 @@ def npc_sheet(
     zusatz: int = 0,
     handlungen: int = 2,
     reflex: int = 0,
+    k: int = 0,
+    g: int = 0,
+    schwelle: int | None = None,
 ) -> Sheet:
     """A quick NPC stat block: the GM's numbers taken as they are (Gesamtschutz and
-    Handlungen fixed, Zusatzschaden a fixed number). Raises BadInput for a bad value."""
+    Handlungen fixed, Zusatzschaden a fixed number). ``k``/``g`` are the PM K and G (the
+    heavy-hit threshold (K + G) x Faktor follows from them); ``schwelle`` fixes the threshold.
+    An NPC without K, G and ``schwelle`` is not subject to heavy hits (see RULES.md).
+    Raises BadInput for a bad value."""
+    fix = {"gesamtschutz": gesamtschutz, "handlungen": handlungen}
+    if schwelle is not None:
+        fix["schwelle"] = schwelle
     data = {
         "schema": SCHEMA,
         "version": VERSION,
         "name": name,
+        "pm": {"K": k, "G": g, "M": 0, "B": 0},
         "lp": lp,
         "lp_max": lp,
         "kw": kw,
@@ -547,16 +604,18 @@ def npc_sheet(
         "waffen": [
             {"name": weapon, "schaden": schaden, "zusatz": f"{zusatz:+d}" if zusatz else ""}
         ],
-        "fix": {"gesamtschutz": gesamtschutz, "handlungen": handlungen},
+        "fix": fix,
     }
     return sheet_from_json(data)
 
 
-_NPC_KEYS = {"lp", "kw", "ab", "gs", "waffe", "schaden", "zusatz", "handlungen", "reflex"}
+_NPC_NUMBERS = ("lp", "kw", "ab", "gs", "zusatz", "handlungen", "reflex", "k", "g", "schwelle")
+_NPC_KEYS = {*_NPC_NUMBERS, "waffe", "schaden"}
 
 
 def npc_from_text(text: str) -> Sheet:
-    """``Ork lp=20 kw=8 ab=5 gs=2 waffe=Säbel schaden=2-3 zusatz=2 handlungen=2``.
+    """``Ork lp=20 kw=8 ab=5 gs=2 waffe=Säbel schaden=2-3 zusatz=2 handlungen=2 k=4 g=3``
+    (``schwelle=7`` fixes the heavy-hit threshold instead of (K + G) x Faktor).
 
     Raises BadInput("w6.sheet.bad_npc") for unknown or missing parts, as npc_sheet else.
     """
@@ -566,11 +625,7 @@ def npc_from_text(text: str) -> Sheet:
     unknown = set(values) - _NPC_KEYS
     if not names or unknown or not {"lp", "kw", "ab"} <= set(values):
         raise BadInput("w6.sheet.bad_npc", text=text)
-    numbers = {
-        key: _number(values[key], key)
-        for key in ("lp", "kw", "ab", "gs", "zusatz", "handlungen", "reflex")
-        if key in values
-    }
+    numbers = {key: _number(values[key], key) for key in _NPC_NUMBERS if key in values}
     return npc_sheet(
         " ".join(names),
         numbers["lp"],
@@ -582,4 +637,7 @@ def npc_from_text(text: str) -> Sheet:
         zusatz=numbers.get("zusatz", 0),
         handlungen=numbers.get("handlungen", 2),
         reflex=numbers.get("reflex", 0),
+        k=numbers.get("k", 0),
+        g=numbers.get("g", 0),
+        schwelle=numbers.get("schwelle"),
     )

@@ -12,7 +12,14 @@ from typing import Any
 
 from engines.core import BadInput, Rng
 from engines.w6.codec import decode, encode
-from engines.w6.sheet import Sheet, derive, dual_pair, fertigkeitsschaden, zusatzschaden
+from engines.w6.sheet import (
+    Sheet,
+    combat_weapons,
+    derive,
+    dual_pair,
+    fertigkeitsschaden,
+    zusatzschaden,
+)
 
 STATE_SCHEMA = "w6.combat"
 STATE_VERSION = 1
@@ -238,11 +245,12 @@ def _stab(value: tuple[int, int] | None) -> tuple[int, int, int]:
 
 
 def fighter_from_sheet(sheet: Sheet, fighter_id: str, owner: int | None) -> Fighter:
-    """Snapshot the values a combat needs from a sheet. Raises BadInput for a bad id."""
+    """Snapshot the values a combat needs from a sheet (its weapons, and the unarmed attack
+    when it has no melee weapon). Raises BadInput for a bad id."""
     check_fighter_id(fighter_id)
     derived = derive(sheet)
     weapons = []
-    for w in sheet.waffen:
+    for w in combat_weapons(sheet):
         je, stab, stab_max = _stab(w.stabilitaet)
         weapons.append(
             WeaponStats(

@@ -23,10 +23,21 @@ ACTIVE_VERBS = (
 )  # fmt: skip
 
 
-def join_action(fighter: Fighter) -> CombatAction:
-    """The ``beitritt`` action that adds ``fighter`` (from ``fighter_from_sheet``)."""
-    payload = json.dumps(encode(fighter), separators=(",", ":"), ensure_ascii=False)
-    return CombatAction("beitritt", payload=payload)
+def join_action(*fighters: Fighter) -> CombatAction:
+    """The ``beitritt`` action that adds ``fighters`` (from ``fighter_from_sheet``) in one
+    step (one object in the payload for one fighter, a list for several)."""
+    return CombatAction("beitritt", payload=_payload(fighters))
+
+
+def refresh_action(*fighters: Fighter) -> CombatAction:
+    """The ``aktualisieren`` action that takes the sheet values of ``fighters`` (fresh from
+    ``fighter_from_sheet``, same ids) into the combat."""
+    return CombatAction("aktualisieren", payload=_payload(fighters))
+
+
+def _payload(fighters: tuple[Fighter, ...]) -> str:
+    data = encode(fighters[0]) if len(fighters) == 1 else [encode(f) for f in fighters]
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def verbs_for(state: CombatState, fighter_id: str) -> tuple[str, ...]:
@@ -135,7 +146,7 @@ def _fighter_row(state: CombatState, fighter: Fighter) -> dict[str, Any]:
         "serie": {"target": fighter.serie_ziel, "count": fighter.serie_zahl}
         if fighter.serie_zahl
         else None,
-        "is_turn": state.current == fighter.id,
+        "is_turn": not state.ended and state.current == fighter.id,
         "may_act": may_act_now(state, fighter),
         "fertig": fighter.fertig,
         "stability": {w.name: w.stab for w in fighter.waffen if w.stab_je}

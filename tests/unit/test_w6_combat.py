@@ -531,3 +531,101 @@ def test_join_from_a_sheet_and_state_round_trip() -> None:
     data["state"]["phase"] = "eins"
     with pytest.raises(BadInput):
         state_from_json(data)
+
+
+# ------------------------------------------------------------------ unarmed, refresh, joins
+
+
+def _sheet(**changes: Any) -> Any:
+    from tests.unit.test_w6_sheet import thoin_data
+
+    data = thoin_data() | changes
+    return sheet_from_json(data)
+
+
+def test_a_fighter_without_a_melee_weapon_strikes_unarmed() -> None:
+    bare = fighter_from_sheet(_sheet(waffen=[]), "thoin", PLAYER)
+    assert bare.waffen == (WeaponStats("Waffenlos", (1, 1), 0, 0),)
+    trained = _sheet(waffen=[], fertigkeiten={"Waffenloser Kampf": 3})
+    assert fighter_from_sheet(trained, "thoin", PLAYER).waffen[0].fertigkeitsschaden == 3 * 2
+    bow = {"name": "Bogen", "schaden": "1-2", "fernkampf": True}
+    archer = fighter_from_sheet(_sheet(waffen=[bow]), "thoin", PLAYER)
+    assert [w.name for w in archer.waffen] == ["Bogen", "Waffenlos"]
+    armed = fighter_from_sheet(_sheet(), "thoin", PLAYER)
+    assert [w.name for w in armed.waffen] == ["Streitaxt"]
+
+    state = combat(replace(archer, ab=9), fighter("ork", ab=1))
+    state, events = run(state, "wuerfel 6 5 1 1", "@thoin angriff ork kw=4", "@ork abwehr keine")
+    assert only(events, "attack_announced")["weapons"] == ["Waffenlos"]
+    assert only(events, "damage")["sp"] == 2
+
+
+def test_the_default_weapon_fits_the_kind_of_attack() -> None:
+    bow = weapon("Bogen", (1, 1), fernkampf=True)
+    state = duel(waffen=(bow, weapon("Axt")))
+    _, events = act(state, "@held angriff ork kw=2")
+    assert only(events, "attack_announced")["weapons"] == ["Axt"]
+    _, events = act(state, "@held fern ork kw=2 dist=1 groesse=riesig probe=3")
+    assert only(events, "attack_announced")["weapons"] == ["Bogen"]
+
+
+def test_a_fighter_without_any_weapon_is_told_how_to_get_one() -> None:
+    state = duel(waffen=())
+    with pytest.raises(IllegalAction) as error:
+        act(state, "@held angriff ork kw=2")
+    assert (error.value.key, error.value.params) == ("w6.combat.no_weapon", {"fighter": "held"})
+
+
+def test_heavy_hits_spare_a_fighter_without_k_and_g_unless_a_threshold_is_fixed() -> None:
+    quick = fighter("ork", k=0, g=0, schwelle=0, lp=20, rlp=0)
+    state = combat(fighter("held", PLAYER, ab=8), quick, schwere_treffer=True)
+    state, events = run(state, "wuerfel 6 6 1 1", "@held angriff ork kw=4", "@ork abwehr keine")
+    assert not all_of(events, "heavy_hit") and state.fighter("ork").conscious
+    fixed = replace(quick, schwelle=5)
+    state = combat(fighter("held", PLAYER, ab=8), fixed, schwere_treffer=True)
+    state, events = run(state, "wuerfel 6 6 1 1", "@held angriff ork kw=4", "@ork abwehr keine")
+    heavy = only(events, "heavy_hit")
+    assert heavy["knocked_out"] is True and heavy["schwelle"] == 5  # never lowered
+
+
+def test_refresh_takes_the_sheet_and_keeps_what_the_combat_spent() -> None:
+    from engines.w6 import refresh_action
+
+    old = fighter_from_sheet(_sheet(waffen=[]), "thoin", PLAYER)
+    state = combat(replace(old, ab=9), fighter("ork", ab=1), schwere_treffer=True)
+    state, _ = run(state, "setze thoin schwelle=40", "@thoin handlung")
+    state, _ = run(state, "setze thoin lp=21 kw=3", "zustand thoin +liegend")
+    new = fighter_from_sheet(_sheet(kw=14, lp=30), "thoin", PLAYER)
+    with pytest.raises(IllegalAction):
+        apply(state, refresh_action(new), PLAYER)
+    refreshed, events = apply(state, refresh_action(new), GM)
+    thoin = refreshed.fighter("thoin")
+    assert only(events, "refreshed") == {"fighter": "thoin", "name": new.name, "lp": 21}
+    assert [w.name for w in thoin.waffen] == ["Streitaxt"] and thoin.kw_max == new.kw_max
+    assert (thoin.lp, thoin.kw_left, thoin.conditions) == (21, 3, ("liegend",))
+    assert thoin.schwelle == new.schwelle + (40 - old.schwelle)
+    assert thoin.handlungen_left == old.handlungen_max - 1
+    assert parse_action(refresh_action(new).text()) == refresh_action(new)
+    undone, _ = act(refreshed, "zurueck")
+    assert undone.fighters == state.fighters
+
+
+def test_several_copies_join_in_one_step_and_a_second_undo_names_its_step() -> None:
+    state = new_combat(GM, seed=3)
+    state, events = apply(state, join_action(fighter("ork"), fighter("ork2")), GM)
+    assert [e["fighter"] for e in all_of(events, "joined")] == ["ork", "ork2"]
+    with pytest.raises(IllegalAction) as error:
+        apply(state, join_action(fighter("a", PLAYER), fighter("b", OTHER)), PLAYER)
+    assert error.value.params == {"fighter": "B"}
+    state, _ = run(state, "beginnen", "setze ork lp=3")
+    state, first = act(state, "zurueck")
+    assert only(first, "undone")["action"] == "setze ork lp=3"
+    state, second = act(state, "zurueck")
+    assert only(second, "undone")["action"] == "beginnen"
+    assert only(second, "undone")["undone_step"] == 2
+    assert state.phase == 0
+
+
+def test_an_ended_combat_marks_nobodys_turn() -> None:
+    state, _ = act(duel(), "ende")
+    assert not any(row["is_turn"] for row in status_view(state)["fighters"])

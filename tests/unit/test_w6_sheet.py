@@ -208,3 +208,66 @@ def test_npc_stat_block() -> None:
     with pytest.raises(BadInput) as error:
         npc_from_text("Ork lp=20 kw=8")
     assert error.value.key == "w6.sheet.bad_npc"
+
+
+@pytest.mark.parametrize(
+    ("data", "key"),
+    [
+        ([1, 2], "w6.sheet.not_a_sheet"),
+        ("Thoin", "w6.sheet.not_a_sheet"),
+        ({"schema": "x"}, "w6.sheet.bad_schema"),
+        ({"name": "Thoin", "version": 1}, "w6.sheet.bad_schema"),
+        ({"schema": "x", "fremd": 1}, "w6.sheet.bad_schema"),
+    ],
+)
+def test_a_file_that_is_no_sheet_is_called_so_before_any_field(data: object, key: str) -> None:
+    with pytest.raises(BadInput) as error:
+        sheet_from_json(data)
+    assert error.value.key == key and error.value.params["schema"] == "w6.sheet"
+    with pytest.raises(BadInput) as missing:
+        sheet_from_json({"schema": "w6.sheet", "name": "Thoin"})
+    assert missing.value.key == "w6.sheet.missing_field"
+    assert missing.value.params["field"] == "version"
+
+
+def test_an_unknown_field_of_an_entry_names_the_path_as_typed_and_lists_the_fields() -> None:
+    sheet = sheet_from_json(thoin_data())
+    for value in ("3", "2-4"):
+        with pytest.raises(BadInput) as error:
+            edit_sheet(sheet, f"waffen.Streitaxt.gewicht={value}")
+        assert error.value.key == "w6.sheet.unknown_field"
+        assert error.value.params["field"] == "waffen.Streitaxt.gewicht"
+        assert "schaden" in error.value.params["allowed"].split(", ")
+    with pytest.raises(BadInput) as error:
+        edit_sheet(sheet, "schild.farbe=rot")
+    assert error.value.params["field"] == "schild.farbe"
+    assert error.value.params["allowed"] == "name, kw_bonus, be, block, rs, stabilitaet"
+    data = thoin_data()
+    data["waffen"][0]["basis"] = "2-4"  # type: ignore[index]
+    with pytest.raises(BadInput) as error:
+        sheet_from_json(data)
+    assert error.value.params["field"] == "waffen.Streitaxt.basis"
+
+
+def test_basis_is_the_basisschaden_ratio() -> None:
+    sheet = edit_sheet(sheet_from_json(thoin_data()), "waffen.Streitaxt.basis=2-4")
+    assert sheet.waffen[0].schaden == (2, 4)
+    sheet = edit_sheet(sheet, "waffen.Faust.basisschaden=1-1")
+    assert sheet.weapon("Faust") is not None
+    with pytest.raises(BadInput) as error:
+        edit_sheet(sheet, "waffen.Streitaxt.basis=3")
+    assert error.value.key == "w6.sheet.bad_ratio"
+    assert error.value.params["field"] == "waffen.Streitaxt.basis"
+
+
+def test_npc_heavy_hit_values() -> None:
+    plain = npc_from_text("Ork lp=20 kw=8 ab=5")
+    assert (plain.pm_value("K"), plain.pm_value("G"), derive(plain).schwelle) == (0, 0, 0)
+    strong = npc_from_text("Ork lp=20 kw=8 ab=5 k=4 g=3")
+    assert derive(strong).schwelle == 7 and strong.pm_value("K") == 4
+    fixed = npc_from_text("Ork lp=20 kw=8 ab=5 schwelle=9")
+    assert derive(fixed).schwelle == 9
+    assert sheet_from_json(sheet_to_json(fixed)) == fixed
+    with pytest.raises(BadInput) as error:
+        npc_from_text("Ork lp=20 kw=8 ab=5 k=viel")
+    assert error.value.key == "w6.sheet.not_integer"
