@@ -32,12 +32,14 @@ pool)``; ``ContestResult.sides`` (two ``SideResult``: ``label``, ``dice_count``,
 
 Text forms (see ``data/dice/RULES.md``): ``parse_pool(text) -> Pool``, ``parse_probe(text) ->
 ProbeSpec`` (``"5+2"``, ``"7 erfolge:3"``, ``"6+1-2 schwer e3"``), ``parse_komplex(parts,
-requirements=None) -> tuple[ProbeSpec, ...]`` (``"3/2/2"`` with ``"2,2,1"``, or ``"3:2/2/2-1:1"``),
+requirements=None) -> tuple[ProbeSpec, ...]`` (``"3/2/2"``, ``"3,2,2"`` or ``"3 2 2"`` with
+``"2,2,1"``, or ``"3:2/2/2-1:1"``),
 ``parse_difficulty(text) -> Difficulty``.
 
 Errors (BadInput key and params): ``dice.w6.bad_number`` (field, value, min, max);
 ``dice.w6.pool_too_big`` (dice, limit); ``dice.w6.syntax`` (text); ``dice.w6.unknown_difficulty``
-(text); ``dice.w6.komplex_parts`` (count, min, max); ``dice.w6.komplex_split`` (used,
+(text); ``dice.w6.komplex_split_syntax`` / ``dice.w6.komplex_requirements_syntax`` (text);
+``dice.w6.komplex_parts`` (count, min, max); ``dice.w6.komplex_split`` (used,
 available); ``dice.w6.komplex_requirements`` (parts, requirements).
 """
 
@@ -110,6 +112,8 @@ _REQUIRED_PATTERN = re.compile(
 )
 _POOL_PATTERN = re.compile(r"\d+(?:[+-]\d+)*")
 _PART_PATTERN = re.compile(r"(\d+)((?:[+-]\d+)*)(?::(\d+))?")
+_LIST_SEPARATORS = re.compile(r"[/,;\s]+")  # "3/2/2", "3,2,2", "3; 2; 2", "3 2 2"
+_QUOTED = 60  # characters of unreadable input quoted back
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,18 +380,20 @@ def _parse_pool_and_required(text: str) -> tuple[Pool, int | None]:
 
 
 def parse_komplex(parts: str, requirements: str | None = None) -> tuple[ProbeSpec, ...]:
-    """Parts separated by ``/`` (or spaces): each ``N`` (its share of W6), optionally ``+B``/``-P``
-    W6 for that part only and ``:R`` successes required (default 2): ``"3/2/2"``,
-    ``"3:2/2/2-1:1"``. ``requirements`` (``"2,2,1"``; also ``;``, ``/`` or spaces) gives R for
-    every part and overrides any ``:R``; a single number applies to all parts.
+    """Parts separated by ``/``, ``,``, ``;`` or spaces: each ``N`` (its share of W6), optionally
+    ``+B``/``-P`` W6 for that part only and ``:R`` successes required (default 2):
+    ``"3/2/2"``, ``"3,2,2"``, ``"3 2 2"``, ``"3:2/2/2-1:1"``. ``requirements`` (``"2,2,1"``;
+    the same separators) gives R for every part and overrides any ``:R``; a single number
+    applies to all parts.
 
-    Raises :class:`BadInput` ``dice.w6.syntax``, ``dice.w6.komplex_parts``,
+    Raises :class:`BadInput` ``dice.w6.komplex_split_syntax`` / ``komplex_requirements_syntax``
+    (text) for what is not such a list, ``dice.w6.komplex_parts``,
     ``dice.w6.komplex_requirements`` and range errors.
     """
-    tokens = [t for t in re.split(r"[/\s]+", re.sub(r"\s*([+:-])\s*", r"\1", parts)) if t]
-    if not MIN_PARTS <= len(tokens) <= MAX_PARTS:
-        raise BadInput("dice.w6.komplex_parts", count=len(tokens), min=MIN_PARTS, max=MAX_PARTS)
-    specs = [_parse_part(token, parts) for token in tokens]
+    matches = _part_matches(parts)
+    if not MIN_PARTS <= len(matches) <= MAX_PARTS:
+        raise BadInput("dice.w6.komplex_parts", count=len(matches), min=MIN_PARTS, max=MAX_PARTS)
+    specs = [_part_spec(match) for match in matches]
     if requirements is not None and requirements.strip():
         specs = _apply_requirements(specs, requirements)
     for spec in specs:
@@ -395,19 +401,25 @@ def parse_komplex(parts: str, requirements: str | None = None) -> tuple[ProbeSpe
     return tuple(specs)
 
 
-def _parse_part(token: str, whole: str) -> ProbeSpec:
-    match = _PART_PATTERN.fullmatch(token)
-    if match is None:
-        raise BadInput("dice.w6.syntax", text=whole.strip())
+def _part_matches(parts: str) -> list[re.Match[str]]:
+    glued = re.sub(r"\s*([+:-])\s*", r"\1", parts.replace("−", "-"))
+    tokens = [t for t in _LIST_SEPARATORS.split(glued) if t]
+    matches = [m for m in map(_PART_PATTERN.fullmatch, tokens) if m is not None]
+    if not tokens or len(matches) < len(tokens):
+        raise BadInput("dice.w6.komplex_split_syntax", text=parts.strip()[:_QUOTED])
+    return matches
+
+
+def _part_spec(match: re.Match[str]) -> ProbeSpec:
     base, bonus, penalty = _split_pool(match.group(1) + match.group(2))
     required = int(match.group(3)) if match.group(3) else DEFAULT_REQUIRED
     return ProbeSpec(Pool(base, bonus, penalty), required)
 
 
 def _apply_requirements(specs: list[ProbeSpec], requirements: str) -> list[ProbeSpec]:
-    values = [t for t in re.split(r"[,;/\s]+", requirements.strip()) if t]
+    values = [t for t in _LIST_SEPARATORS.split(requirements.strip()) if t]
     if not all(v.isdigit() for v in values):
-        raise BadInput("dice.w6.syntax", text=requirements.strip())
+        raise BadInput("dice.w6.komplex_requirements_syntax", text=requirements.strip()[:_QUOTED])
     if len(values) == 1:
         values = values * len(specs)
     if len(values) != len(specs):

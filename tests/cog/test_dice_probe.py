@@ -203,6 +203,37 @@ async def test_komplexe_probe_errors_and_empty_pool(fake: FakeDiscord, bot: Any)
     assert empty.content.splitlines()[-1] == t("roll.komplex.no_dice", "de", dice="−1")
 
 
+async def test_komplexe_probe_split_by_comma_or_space_and_a_hint_for_nonsense(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    for split, successes in (("2,3", "1 2"), ("2 3", "1/2"), ("2/3", "1,2")):
+        message = await (
+            await fake.slash(
+                "probe-komplex", {"wert": 6, "aufteilung": split, "erfolge": successes}
+            )
+        ).message()
+        lines = message.content.splitlines()
+        assert lines[1] == "Pool: **6 W6**, aufgeteilt auf 2 Würfe"
+        assert lines[2].startswith("**Teil 1** (2 W6, 1 gefordert):")
+        assert lines[3].startswith("**Teil 2** (3 W6, 2 gefordert):")
+    for lang in ("de", "en"):
+        nonsense = await (
+            await fake.slash("probe-komplex", {"wert": 6, "aufteilung": "quatsch"}, locale=lang)
+        ).callback()
+        assert_ephemeral(nonsense)
+        assert nonsense.content == t("dice.w6.komplex_split_syntax", lang, text="quatsch")
+        bad_successes = await (
+            await fake.slash(
+                "probe-komplex",
+                {"wert": 6, "aufteilung": "3,3", "erfolge": "zwei"},
+                locale=lang,
+            )
+        ).callback()
+        assert_ephemeral(bad_successes)
+        assert bad_successes.content == t("dice.w6.komplex_requirements_syntax", lang, text="zwei")
+    assert "3,2,2" in t("dice.w6.komplex_split_syntax", "de", text="x")
+
+
 async def test_konkurrierende_probe_tie_is_a_tie(fake: FakeDiscord, bot: Any) -> None:
     message = await (
         await fake.slash("probe-konkurrierend", {"wert": 0, "gegner_wert": 0})

@@ -264,6 +264,11 @@ def test_unknown_difficulty() -> None:
         ("3:3/2-1:1/2+1", None, [(3, 0, 0, 3), (2, 0, 1, 1), (2, 1, 0, 2)]),
         ("3:3/2", "1,1", [(3, 0, 0, 1), (2, 0, 0, 1)]),
         ("3/2", "  ", [(3, 0, 0, 2), (2, 0, 0, 2)]),
+        ("2,3", None, [(2, 0, 0, 2), (3, 0, 0, 2)]),
+        ("3,2,2", "2 2 1", [(3, 0, 0, 2), (2, 0, 0, 2), (2, 0, 0, 1)]),
+        ("3, 2, 2", "2/2/1", [(3, 0, 0, 2), (2, 0, 0, 2), (2, 0, 0, 1)]),
+        ("3 2 2", "2,2,1", [(3, 0, 0, 2), (2, 0, 0, 2), (2, 0, 0, 1)]),
+        ("3:1, 2 − 1:2", None, [(3, 0, 0, 1), (2, 0, 1, 2)]),
     ],
 )
 def test_parse_komplex(
@@ -273,9 +278,15 @@ def test_parse_komplex(
     assert [(s.pool.base, s.pool.bonus, s.pool.penalty, s.required) for s in specs] == expected
 
 
+@pytest.mark.parametrize("parts", ["quatsch", "3/x", "3.5/2", "drei,zwei", "  ", "3//:"])
+def test_an_unreadable_split_gets_a_format_hint(parts: str) -> None:
+    error = bad(parse_komplex, parts)
+    assert (error.key, error.params) == ("dice.w6.komplex_split_syntax", {"text": parts.strip()})
+
+
 def test_parse_komplex_errors() -> None:
-    assert bad(parse_komplex, "3/x").key == "dice.w6.syntax"
-    assert bad(parse_komplex, "3/2", "2,a").key == "dice.w6.syntax"
+    error = bad(parse_komplex, "3/2", "2,a")
+    assert (error.key, error.params) == ("dice.w6.komplex_requirements_syntax", {"text": "2,a"})
     error = bad(parse_komplex, "3/2/2", "2,2")
     assert (error.key, error.params) == (
         "dice.w6.komplex_requirements",
