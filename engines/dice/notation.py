@@ -7,6 +7,9 @@ API (everything else here is private):
     roll). The same ``Rng`` always gives the same result. Raises :class:`BadInput` with one of
     the keys listed under *Errors*; no d20 or lark exception ever escapes.
 
+``check_comment(comment: str, column: int) -> None``
+    Refuses a comment whose first word reads like dice notation (``dice.syntax_text``).
+
 ``check_notation(text: str) -> Notation``
     Parses and validates without rolling (for autocomplete or early feedback); raises the same
     :class:`BadInput` errors as ``roll_notation`` except those only a roll can reveal
@@ -16,15 +19,19 @@ API (everything else here is private):
 Notation (d20's, plus two additions; see ``data/dice/RULES.md``):
     ``NdS``, ``d%``, keep/drop ``kh3 kl1 ph1 pl1 k>4 p<2``, rerolls ``rr1 ro<3``, exploding
     ``e6 ra6``, ``mi2 ma5``, ``+ - * / // %``, parentheses, sets ``(1d6, 2d8)kh1``, labels
-    ``1d6 [fire]``, and a trailing comment (``2d6+3 Angriff auf den Ork``). German ``W``/``w``
-    (and ``D``) work as ``d`` where they stand for a die (``3W6``, ``1W10+2``, ``4w6kh3``); the
-    comment is returned exactly as typed. *Success counting*: a single dice group compared with
-    a whole number (``8d6>=5``, ``8W6>4``, ``10d10kh5>=8``) counts the kept dice that meet the
-    comparison instead of comparing the sum (d20 alone would give 0 or 1).
+    ``1d6 [fire]``, and a trailing comment after a space that starts with a word, not with
+    something that reads like dice (``2d6+3 Angriff auf den Ork``; ``3X6`` and ``4d6 kh3`` are
+    syntax errors). Every dice term needs at least one die. German ``W``/``w`` (and ``D``)
+    work as ``d`` where they stand for a die (``3W6``, ``1W10+2``, ``4w6kh3``); the comment is
+    returned exactly as typed and the breakdown writes each term with the letter typed.
+    *Success counting*: a single dice group compared with a whole number (``8d6>=5``,
+    ``8W6>4``, ``10d10kh5>=8``) counts the kept dice that meet the comparison instead of
+    comparing the sum (d20 alone would give 0 or 1).
 
 Errors (``BadInput.key`` and its params):
     ``dice.empty``; ``dice.too_long`` (length, limit); ``dice.syntax`` (column, got,
-    expected); ``dice.syntax_end`` (column, expected); ``dice.syntax_unknown``;
+    expected); ``dice.syntax_end`` (column, expected); ``dice.syntax_text`` (column, got: text
+    that is no comment); ``dice.syntax_unknown``; ``dice.zero_dice``;
     ``dice.too_many_dice`` (limit); ``dice.bad_sides`` (sides, limit); ``dice.too_deep``
     (depth, limit); ``dice.bad_min_max`` (operation); ``dice.division_by_zero``;
     ``dice.bad_value`` (detail); ``dice.too_complex``; ``dice.number_too_big``.
@@ -68,6 +75,15 @@ _COMPARISONS: dict[str, Callable[[int, int], bool]] = {
 }
 # A "W"/"w"/"D" directly before a die size, not inside a word: 3W6, w20, (2W6), 1W%.
 _DIE_LETTER = re.compile(r"(?<![^\W\d_])[wWD](?=\d|%)")
+# Every die letter of an expression (d20's own "d" too), in the order d20 reads the dice.
+_ANY_DIE_LETTER = re.compile(r"(?<![^\W\d_])[dwWD](?=\d|%)")
+_ANNOTATION = re.compile(r"\[.*?\]")
+_LETTER_OR_LABEL = re.compile(r"(\[.*?\])|" + _DIE_LETTER.pattern)
+# A comment whose first word reads like more dice notation: a number, possibly after operators
+# ("2d6 3", "2d6 +1", "8d6 >=5"), or one or two letters and a number ("3 X6", "4d6 kh3",
+# "2d6 w6"). A lone "-" or "(Angriff)" is a word of the comment.
+_DICE_LIKE_WORD = re.compile(r"\(?[+\-*/%<>=!,.]*(?:\d|[^\W\d_]{1,2}[<>]?[\d%])")
+_COMMENT_WORD_SHOWN = 20  # characters of the offending word quoted back
 _TERMINAL_HINTS = {
     "LPAR": "(",
     "RPAR": ")",
@@ -140,13 +156,16 @@ class DiceGroup:
 class Notation:
     """A parsed, validated expression (no dice rolled yet).
 
-    ``expression``: normalized d20 form (``"4d6kh3 + 2"``, ``"8d6 >= 5"``); ``comment``: the
-    trailing text exactly as typed, or ``None``; ``labels``: every ``[annotation]`` without
+    ``text``: the input with whitespace collapsed; ``typed``: its expression part as typed
+    (the user's ``W`` kept, no comment: ``"8W6>=5"``); ``expression``: normalized d20 form
+    (``"4d6kh3 + 2"``, ``"8d6 >= 5"``); ``comment``: the trailing text exactly as typed, or
+    ``None``; ``labels``: every ``[annotation]`` without
     brackets, in order; ``mode``: ``"sum"`` or ``"successes"``; ``success_rule``: e.g.
     ``">= 5"`` in success mode, else ``None``; ``dice_count``: dice before rerolls/explosions.
     """
 
     text: str
+    typed: str
     expression: str
     comment: str | None
     labels: tuple[str, ...]
@@ -203,6 +222,7 @@ class _Parsed:
     tree: Any  # d20.diceast.Expression
     notation: Notation
     success: tuple[str, int] | None
+    letters: tuple[str, ...]  # the die letter as typed, one per dice term in reading order
 
 
 _ROLL_LOCK = threading.Lock()
@@ -222,8 +242,8 @@ def roll_notation(text: str, rng: Rng) -> tuple[DiceRoll, Rng]:
     parsed = _parse(text)
     expr, rolls = _evaluate(parsed.tree, rng)
     total, successes = _totals(expr, parsed.success)
-    groups = tuple(_groups(expr, parsed.success))
-    breakdown, hidden = _breakdown(expr, parsed.success, total)
+    groups = tuple(_groups(expr, parsed.success, parsed.letters))
+    breakdown, hidden = _breakdown(expr, parsed.success, total, parsed.letters)
     crit_type = _crit_type(expr)
     roll = DiceRoll(
         notation=parsed.notation,
@@ -253,15 +273,18 @@ def _parse(text: str) -> _Parsed:
 
 @functools.lru_cache(maxsize=512)
 def _parse_cleaned(cleaned: str) -> _Parsed:
-    translated = _DIE_LETTER.sub("d", cleaned)  # one character for one: positions stay valid
+    translated = _translate_die_letters(cleaned)
     try:
         tree = _ROLLER.parse(translated, allow_comments=True)
+        comment_start = _comment_start(cleaned, translated, tree.comment)
         _check_tree(tree)
         success = _success_rule(tree.roll)
+        typed = cleaned[:comment_start].strip()
         notation = Notation(
             text=cleaned,
+            typed=typed,
             expression=str(tree.roll),
-            comment=_original_comment(cleaned, translated, tree.comment),
+            comment=cleaned[comment_start:].strip() or None,
             labels=tuple(_labels(tree)),
             mode="successes" if success else "sum",
             success_rule=f"{success[0]} {success[1]}" if success else None,
@@ -273,7 +296,7 @@ def _parse_cleaned(cleaned: str) -> _Parsed:
         raise BadInput("dice.syntax_unknown") from None
     except RecursionError:
         raise BadInput("dice.too_complex") from None
-    return _Parsed(tree, notation, success)
+    return _Parsed(tree, notation, success, _die_letters(typed, tree))
 
 
 def _syntax_error(error: Any) -> BadInput:
@@ -295,12 +318,53 @@ def _expected_hint(terminals: Any) -> str:
     return " ".join(hints)
 
 
-def _original_comment(cleaned: str, translated: str, comment: str | None) -> str | None:
-    if not comment:
-        return None
-    if translated.endswith(comment):
-        comment = cleaned[len(cleaned) - len(comment) :]
-    return comment.strip() or None
+def _translate_die_letters(cleaned: str) -> str:
+    """German ``W`` (and ``D``) as d20's ``d``, outside ``[labels]``; one character for one, so
+    positions stay valid."""
+    return _LETTER_OR_LABEL.sub(lambda m: m.group(1) or "d", cleaned)
+
+
+def _comment_start(cleaned: str, translated: str, comment: str | None) -> int:
+    """Where the comment starts in ``cleaned`` (its length when there is none).
+
+    d20 reads anything it cannot parse as a comment ("3X6" is 3 with the comment "X6"). We
+    accept a comment only after a space and only when its first word does not read like more
+    dice notation; otherwise raises :class:`BadInput` ``dice.syntax_text`` at that position.
+    """
+    if not comment or not translated.endswith(comment):
+        return len(cleaned)
+    start = len(cleaned) - len(comment)
+    text = cleaned[start:]
+    word_start = start + len(text) - len(text.lstrip())
+    if word_start == len(cleaned):
+        return len(cleaned)
+    if word_start == start and not (start > 0 and cleaned[start - 1].isspace()):
+        raise _text_error(cleaned[word_start:], word_start + 1)
+    check_comment(cleaned[word_start:], word_start + 1)
+    return start
+
+
+def check_comment(comment: str, column: int) -> None:
+    """Refuse a comment whose first word reads like dice notation (``3``, ``+1``, ``kh3``,
+    ``w6``, ``X6``). ``column`` is the comment's 1-based position, for the message.
+
+    Raises :class:`BadInput` ``dice.syntax_text`` (column, got).
+    """
+    if _DICE_LIKE_WORD.match(comment):
+        raise _text_error(comment, column)
+
+
+def _text_error(text: str, column: int) -> BadInput:
+    word = text.split(" ", 1)[0][:_COMMENT_WORD_SHOWN]
+    return BadInput("dice.syntax_text", column=column, got=word)
+
+
+def _die_letters(typed: str, tree: Any) -> tuple[str, ...]:
+    """The die letter of every dice term as typed (``W``, ``w``, ``d`` or ``D``), in d20's
+    reading order; all ``d`` if the count ever disagreed with d20's dice terms."""
+    letters = tuple(_ANY_DIE_LETTER.findall(_ANNOTATION.sub(" ", typed)))
+    terms = sum(1 for n in _ast_nodes(tree) if isinstance(n, d20_ast.Dice))
+    return letters if len(letters) == terms else ("d",) * terms
 
 
 def _ast_nodes(tree: Any) -> Iterator[Any]:
@@ -322,6 +386,8 @@ def _check_tree(tree: Any) -> None:
             if depth > MAX_NESTING:
                 raise BadInput("dice.too_deep", depth=depth, limit=MAX_NESTING)
         if isinstance(node, d20_ast.Dice):
+            if node.num < 1:
+                raise BadInput("dice.zero_dice")
             dice += node.num
             if node.size != "%" and not 1 <= node.size <= MAX_SIDES:
                 raise BadInput("dice.bad_sides", sides=node.size, limit=MAX_SIDES)
@@ -422,24 +488,27 @@ def _is_success(success: tuple[str, int] | None, value: int) -> bool:
     return success is not None and _COMPARISONS[success[0]](value, success[1])
 
 
-def _groups(expr: Any, success: tuple[str, int] | None) -> Iterator[DiceGroup]:
+def _groups(
+    expr: Any, success: tuple[str, int] | None, letters: tuple[str, ...]
+) -> Iterator[DiceGroup]:
     stack: list[tuple[Any, bool]] = [(expr, True)]
+    letter = iter(letters)
     while stack:
         node, counted = stack.pop()
         counted = counted and bool(node.kept)
         if isinstance(node, d20_expression.Dice):
-            yield _group(node, counted, success)
+            yield _group(node, counted, success, next(letter, "d"))
         else:
             stack.extend((child, counted) for child in reversed(node.children))
 
 
-def _group(node: Any, counted: bool, success: tuple[str, int] | None) -> DiceGroup:
+def _group(node: Any, counted: bool, success: tuple[str, int] | None, letter: str) -> DiceGroup:
     percentile = node.size == "%"
     sides = 100 if percentile else int(node.size)
     dice = tuple(_die(die, sides, percentile, success) for die in node.values)
     annotation = node.annotation
     return DiceGroup(
-        notation=f"{node.num}d{node.size}{_ops(node.operations)}",
+        notation=f"{node.num}{letter}{node.size}{_ops(node.operations)}",
         count=int(node.num),
         sides=sides,
         percentile=percentile,
@@ -476,12 +545,15 @@ def _ops(operations: Any) -> str:
 # ---- Markdown breakdown -----------------------------------------------------------------
 
 
-def _breakdown(expr: Any, success: tuple[str, int] | None, total: int) -> tuple[str, int]:
-    """d20-style Markdown, showing fewer dice per group until it fits ``BREAKDOWN_LIMIT``."""
+def _breakdown(
+    expr: Any, success: tuple[str, int] | None, total: int, letters: tuple[str, ...]
+) -> tuple[str, int]:
+    """d20-style Markdown, showing fewer dice per group until it fits ``BREAKDOWN_LIMIT``;
+    each dice term written with the die letter the user typed."""
     suffix = f" = `{total}` ✓" if success else f" = `{total}`"
     budget = BREAKDOWN_LIMIT // 3  # a die takes at least 3 characters ("1, "): no more can fit
     while True:
-        writer = _MarkdownWriter(success, budget)
+        writer = _MarkdownWriter(success, budget, letters)
         text = writer.write(expr.roll) + suffix
         if len(text) <= BREAKDOWN_LIMIT:
             return text, writer.hidden
@@ -498,9 +570,12 @@ def _escape_markdown(text: str) -> str:
 class _MarkdownWriter:
     """Mirrors d20's MarkdownStringifier, with success marking and a budget of dice shown."""
 
-    def __init__(self, success: tuple[str, int] | None, budget: int) -> None:
+    def __init__(
+        self, success: tuple[str, int] | None, budget: int, letters: tuple[str, ...]
+    ) -> None:
         self.success = success
         self.budget = budget
+        self.letters = iter(letters)
         self.hidden = 0
         self.shown = 0
         self.in_dropped = False
@@ -555,7 +630,8 @@ class _MarkdownWriter:
         if len(shown) < len(values):
             self.hidden += len(values) - len(shown)
             faces.append(f"… +{len(values) - len(shown)}")
-        return f"{node.num}d{node.size}{_ops(node.operations)} ({', '.join(faces)})"
+        letter = next(self.letters, "d")
+        return f"{node.num}{letter}{node.size}{_ops(node.operations)} ({', '.join(faces)})"
 
     def _die(self, die: Any) -> str:
         if len(die.values) == 1:  # fast path: one plain roll (most dice)

@@ -4,6 +4,7 @@ counting, every limit, determinism, Markdown breakdown and dice statistics."""
 from __future__ import annotations
 
 import random
+import re
 import threading
 from collections import Counter
 from typing import Any
@@ -60,12 +61,44 @@ def error_of(text: str) -> BadInput:
 )
 def test_german_w_rolls_exactly_like_d(german: str, english: str) -> None:
     de, en = roll(german), roll(english)
-    assert (de.expression, de.total, de.groups, de.breakdown) == (
-        en.expression,
-        en.total,
-        en.groups,
-        en.breakdown,
-    )
+    assert (de.expression, de.total) == (en.expression, en.total)
+    assert [g.dice for g in de.groups] == [g.dice for g in en.groups]
+    assert [as_d(g.notation) for g in de.groups] == [g.notation for g in en.groups]
+    assert as_d(de.breakdown) == en.breakdown
+
+
+def as_d(text: str) -> str:
+    """``text`` with every die letter after a count written as d20's ``d``."""
+    return re.sub(r"(?<=\d)[wWD](?=\d|%)", "d", text)
+
+
+@pytest.mark.parametrize(
+    ("text", "typed", "notations", "head"),
+    [
+        ("8W6>=5", "8W6>=5", ["8W6"], "8W6 ("),
+        ("8w6 >= 5 Schleichen", "8w6 >= 5", ["8w6"], "8w6 ("),
+        ("W20+2", "W20+2", ["1W20"], "1W20 ("),
+        ("1W6+1d4+2w8", "1W6+1d4+2w8", ["1W6", "1d4", "2w8"], "1W6 ("),
+        ("(1W6, 2d8)kh1", "(1W6, 2d8)kh1", ["1W6", "2d8"], "(~~1W6 ("),
+        ("1d6 [W6 Feuer] + 2W4", "1d6 [W6 Feuer] + 2W4", ["1d6", "2W4"], "1d6 ("),
+    ],
+)
+def test_the_users_die_letter_is_shown_back(
+    text: str, typed: str, notations: list[str], head: str
+) -> None:
+    result = roll(text, seed=3)
+    assert result.notation.typed == typed
+    assert [g.notation for g in result.groups] == notations
+    assert result.breakdown.startswith(head)
+    for group in result.groups:
+        assert f"{group.notation} (" in result.breakdown
+
+
+def test_a_die_letter_inside_a_label_stays_as_typed() -> None:
+    result = roll("1d6 [W6 Feuer] + 2W4 Falle W6")
+    assert result.labels == ("W6 Feuer",)
+    assert "[W6 Feuer]" in result.breakdown
+    assert result.comment == "Falle W6"
 
 
 @pytest.mark.parametrize(
@@ -147,6 +180,49 @@ def test_labels_are_collected_and_attached_to_their_group() -> None:
     assert result.labels == ("fire", "cold")
     assert [g.label for g in result.groups] == ["fire", "cold"]
     assert "[fire]" in result.breakdown
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "got"),
+    [
+        ("3X6", 2, "X6"),
+        ("3x6+2", 2, "x6+2"),
+        ("3 X6", 3, "X6"),
+        ("2d6Angriff", 4, "Angriff"),
+        ("1d20 [Feuer]Angriff", 13, "Angriff"),
+        ("2d6 3 Orks", 5, "3"),
+        ("4d6 kh3", 5, "kh3"),
+        ("2d6+3 w6 Wölfe", 7, "w6"),
+        ("8W6>=5 3", 8, "3"),
+    ],
+)
+def test_text_after_the_roll_is_a_comment_only_after_a_space_and_a_word(
+    text: str, column: int, got: str
+) -> None:
+    error = error_of(text)
+    assert (error.key, error.params) == ("dice.syntax_text", {"column": column, "got": got})
+    with pytest.raises(BadInput):
+        check_notation(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "comment"),
+    [
+        ("2d6 (Angriff)", "(Angriff)"),
+        ("2d6 #1 Ork", "#1 Ork"),
+        ("1d20 Wache 2", "Wache 2"),
+        ("2W6+3 Falle mit W6", "Falle mit W6"),
+    ],
+)
+def test_comments_that_start_with_a_word(text: str, comment: str) -> None:
+    assert roll(text).comment == comment
+
+
+@pytest.mark.parametrize("text", ["0d6", "0W6", "3W6+0d4", "(0d6, 1d6)kh1", "00W6>=5"])
+def test_a_roll_needs_at_least_one_die_per_dice_term(text: str) -> None:
+    assert error_of(text).key == "dice.zero_dice"
+    with pytest.raises(BadInput):
+        check_notation(text)
 
 
 def test_label_markdown_is_escaped_in_the_breakdown() -> None:
