@@ -11,10 +11,10 @@ channel has a campaign.
 
 Saved rolls: names are one word (a letter first, then letters, digits, ``-``/``_``, at most 32,
 stored lower-case) that is not dice notation itself (``d20`` or ``w6`` cannot be names). When
-the ``/roll`` expression starts with a saved name (yours first, then the campaign's), the name
-is replaced: alone it rolls the saved expression (labelled with the name when it has no
-comment of its own); followed by an operator (``feuerball+2``, ``feuerball*2``) it rolls
-``(saved)+2``; followed by other text, that text is the comment (``feuerball auf den Ork``).
+the ``/roll`` expression starts with a saved name (yours first, then the campaign's; for
+``feuerball-2`` also the name before a ``-``), :func:`engines.dice.saved.expand_saved` replaces
+it: the saved roll as it was typed, the name leading the comment (``8W6>=5 feuerball auf den
+Ork``, ``(2W6+3)+2 feuerball``, ``10W6>=5 feuerball+2`` for two more dice of a success roll).
 
 "Nochmal würfeln" button: ``roll:again:<o|p|s>:<expression>`` (open, private, secret) holds the
 expression after the saved name was replaced; when that would pass Discord's 100 characters it
@@ -29,7 +29,7 @@ import io
 import logging
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -46,6 +46,7 @@ from bot.store.base import CampaignRecord, CharacterRecord
 from engines.core import BadInput, IllegalAction, Rng
 from engines.dice.notation import DiceRoll, check_notation, roll_notation
 from engines.dice.pool import SUCCESS_MIN
+from engines.dice.saved import expand_saved
 from engines.dice.telperinquar import AttackRoll, ErfolgswurfResult, attack_roll, erfolgswurf
 from engines.dice.w6 import (
     ContestResult,
@@ -78,7 +79,6 @@ IMAGE_FROM_DICE = 7  # an image only when a throw has more dice than a glance ta
 IMAGE_NAME = "wuerfel"
 NAME_PATTERN = re.compile(r"[^\W\d_][\w-]{0,31}")
 LEADING_WORD = re.compile(r"\s*([^\W\d_][\w-]*)(.*)", re.DOTALL)
-OPERATOR_START = re.compile(r"\s*[-+*/%<>=!]")
 CODE_SPAN = re.compile(r"`([^`]+)`")
 NUMBER = re.compile(r"[-+]?\d{1,4}")
 BACKTICK_STANDIN = "ˋ"
@@ -169,19 +169,11 @@ def _check_name(name: str) -> str:
     return key
 
 
-def _substitute(name: str, saved: str, rest: str) -> str:
-    """The expression for ``<name><rest>`` (see the module doc)."""
-    notation = check_notation(saved)
-    if not rest.strip():
-        return saved if notation.comment else f"{saved} {name}"
-    if not OPERATOR_START.match(rest):
-        return f"{notation.expression} {rest.strip()}"
-    combined = f"({notation.expression}){rest}"
-    try:
-        has_comment = check_notation(combined).comment is not None
-    except BadInput:
-        return combined  # rolling it reports the mistake in the user's words
-    return combined if has_comment else f"{combined} {name}"
+def _saved_name(word: str, saved: Mapping[str, str]) -> str | None:
+    """The saved name ``word`` starts with: the whole word, else the part before one of its
+    ``-`` (names may contain ``-``, and ``feuerball-2`` means ``feuerball`` minus 2)."""
+    cuts = [len(word)] + [i for i in range(len(word) - 1, 0, -1) if word[i] == "-"]
+    return next((word[:cut] for cut in cuts if word[:cut] in saved), None)
 
 
 def reroll_id(visibility: Visibility, expression: str) -> str:
@@ -234,7 +226,7 @@ def _pool_image(rows: Sequence[tuple[str, Sequence[int]]]) -> DiceImage | None:
     return image if image.dice_count >= IMAGE_FROM_DICE else None
 
 
-def _roll_image(result: DiceRoll) -> DiceImage | None:
+def roll_image(result: DiceRoll) -> DiceImage | None:
     """W6 groups of a /roll with many dice (e.g. ``8W6>=5``); successes marked."""
     groups = result.groups
     if not groups or any(g.sides != 6 or g.percentile for g in groups):
@@ -544,7 +536,7 @@ class Dice(commands.Cog):
         who = _display(interaction.user)
         shown = Shown(
             text=lambda lg: roll_text(lg, who, expression, result),
-            image=_roll_image(result),
+            image=roll_image(result),
             reroll=reroll_id(visibility, expression),
         )
         await self._log(
@@ -566,14 +558,16 @@ class Dice(commands.Cog):
         match = LEADING_WORD.fullmatch(expression)
         if match is None:
             return expression
-        name, rest = match.group(1).lower(), match.group(2)
-        if not NAME_PATTERN.fullmatch(name) or _is_notation(name):
+        word = match.group(1).lower()
+        if _is_notation(word):
             return expression
         mine, theirs = _scopes(user_id, campaign)
         saved = await self.bot.store.saved_rolls([mine] + ([theirs] if theirs else []))
-        if name not in saved:
+        name = _saved_name(word, saved)
+        if name is None:
             return expression
-        return _substitute(name, saved[name], rest)
+        start = len(expression) - len(match.group(1)) - len(match.group(2))
+        return expand_saved(name, saved[name], expression[start + len(name) :])
 
     async def expression_choices(
         self, interaction: discord.Interaction[Any], current: str

@@ -6,6 +6,8 @@ Rng always gives the same result. Invalid input raises :class:`~engines.core.Bad
 
 - :mod:`engines.dice.notation` — ``roll_notation(text, rng) -> (DiceRoll, Rng)``,
   ``check_notation(text) -> Notation``.
+- :mod:`engines.dice.saved` — ``expand_saved(name, saved, rest) -> str``: a saved roll used
+  in an expression (``feuerball+2 auf den Ork``).
 - :mod:`engines.dice.w6` — ``probe``, ``komplexe_probe``, ``konkurrierende_probe`` and the text
   forms ``parse_probe``, ``parse_pool``, ``parse_komplex``, ``parse_difficulty``.
 - :mod:`engines.dice.telperinquar` — ``attack_roll(bonus, rng)``, ``erfolgswurf(level, target,
@@ -25,6 +27,7 @@ from engines.dice.notation import (
     roll_notation,
 )
 from engines.dice.pool import PoolRoll, roll_pool
+from engines.dice.saved import expand_saved
 from engines.dice.telperinquar import AttackRoll, ErfolgswurfResult, attack_roll, erfolgswurf
 from engines.dice.w6 import (
     ContestResult,
@@ -63,6 +66,7 @@ __all__ = [
     "attack_roll",
     "check_notation",
     "erfolgswurf",
+    "expand_saved",
     "komplexe_probe",
     "konkurrierende_probe",
     "parse_difficulty",

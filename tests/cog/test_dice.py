@@ -10,6 +10,7 @@ from typing import Any
 from bot.fake_discord import FakeDiscord, stable_user_id
 from bot.i18n import t
 from bot.store.base import CampaignRecord
+from cogs.dice import roll_image
 from engines.core import BadInput, Rng
 from engines.dice.notation import roll_notation
 from tests.harness import (
@@ -209,6 +210,83 @@ async def test_errors_are_ephemeral_and_friendly_in_both_languages(
     assert fake.channel_messages() == [m for m in fake.channel_messages() if m.ephemeral]
 
 
+async def test_unknown_text_is_no_comment_but_a_friendly_syntax_error(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    for lang in ("de", "en"):
+        for text in ("3X6", "2W6Angriff", "4W6 kh3"):
+            reply = await (await fake.slash("roll", {"ausdruck": text}, locale=lang)).callback()
+            assert_ephemeral(reply)
+            assert reply.content == engine_error(text, lang)
+    reply = await (await fake.slash("roll", {"ausdruck": "3X6"})).callback()
+    assert reply.content == (
+        "Das verstehe ich nicht: an Stelle 2 steht „X6“. Würfel schreibt man mit W oder d "
+        "(`3W6`); ein Kommentar kommt mit einem Leerzeichen hinter den Wurf und beginnt mit "
+        "einem Wort. Beispiele: `3W6+2`, `4W6kh3`, `8W6>=5`, `2W6+3 Angriff auf den Ork`."
+    )
+    saved = await (
+        await fake.slash("würfel speichern", {"name": "wurf", "ausdruck": "3X6"})
+    ).callback()
+    assert_ephemeral(saved)
+    assert saved.content == engine_error("3X6", "de")
+    assert await bot.store.saved_rolls([f"user:{stable_user_id(ALICE)}"]) == {}
+    labelled = await (await fake.slash("roll", {"ausdruck": "2W6+3 Angriff auf den Ork"})).message()
+    assert_public(labelled)
+    assert labelled.content.startswith("🎲 **Alice** würfelt `2W6+3 Angriff auf den Ork`")
+    assert [m for m in fake.channel_messages() if not m.ephemeral] == [labelled]
+
+
+async def test_zero_dice_are_refused(fake: FakeDiscord, bot: Any) -> None:
+    for lang in ("de", "en"):
+        reply = await (await fake.slash("roll", {"ausdruck": "0W6"}, locale=lang)).callback()
+        assert_ephemeral(reply)
+        assert reply.content == t("dice.zero_dice", lang)
+    assert fake.channel_messages() == [m for m in fake.channel_messages() if m.ephemeral]
+
+
+async def test_the_users_w_is_shown_in_the_breakdown_and_the_image(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    fix_dice(bot)
+    expected, _ = roll_notation("8W6>=5", Rng(SEED))
+    message = await (await fake.slash("roll", {"ausdruck": "8W6>=5"})).message()
+    breakdown = message.content.splitlines()[1]
+    assert breakdown == expected.breakdown
+    assert breakdown.startswith("8W6 (") and "8d6" not in message.content
+    image = roll_image(expected)
+    assert image is not None and [row.label for row in image.rows] == ["8W6"]
+    english, _ = roll_notation("8d6>=5", Rng(SEED))
+    image = roll_image(english)
+    assert image is not None and [row.label for row in image.rows] == ["8d6"]
+
+
+async def test_plus_n_after_a_saved_success_roll_adds_dice(fake: FakeDiscord, bot: Any) -> None:
+    await (
+        await fake.slash("würfel speichern", {"name": "feuerball", "ausdruck": "8W6>=5"})
+    ).callback()
+    fix_dice(bot)
+    expected, _ = roll_notation("10W6>=5 feuerball+2 auf den Ork", Rng(SEED))
+    plus = await (await fake.slash("roll", {"ausdruck": "feuerball+2 auf den Ork"})).message()
+    lines = plus.content.splitlines()
+    assert lines[0] == "🎲 **Alice** würfelt `10W6>=5 feuerball+2 auf den Ork`"
+    assert lines[1] == expected.breakdown and lines[1].startswith("10W6 (")
+    assert custom_id_rows(plus) == [["roll:again:o:10W6>=5 feuerball+2 auf den Ork"]]
+    comment = await (await fake.slash("roll", {"ausdruck": "feuerball auf den Ork"})).message()
+    assert comment.content.startswith("🎲 **Alice** würfelt `8W6>=5 feuerball auf den Ork`")
+    fewer = await (await fake.slash("roll", {"ausdruck": "feuerball-2"})).message()
+    assert fewer.content.startswith("🎲 **Alice** würfelt `6W6>=5 feuerball-2`")
+    for lang in ("de", "en"):
+        times = await (
+            await fake.slash("roll", {"ausdruck": "feuerball*2"}, locale=lang)
+        ).callback()
+        assert_ephemeral(times)
+        assert times.content == t(
+            "dice.saved_success_modifier", lang, name="feuerball", expression="8W6>=5"
+        )
+    gone = await (await fake.slash("roll", {"ausdruck": "feuerball-8"})).callback()
+    assert gone.content == t("dice.zero_dice", "de")
+
+
 async def test_unknown_reroll_button_is_answered_kindly(fake: FakeDiscord, bot: Any) -> None:
     message = await (await fake.slash("roll", {"ausdruck": "1W6"})).message()
     message.components[0]["components"][0]["custom_id"] = "roll:again:x"
@@ -230,10 +308,10 @@ async def test_saved_roll_create_use_autocomplete_list_delete(fake: FakeDiscord,
     used = await (await fake.slash("roll", {"ausdruck": "feuerball"})).message()
     assert used.content.startswith("🎲 **Alice** würfelt `8W6 feuerball`")
     plus = await (await fake.slash("roll", {"ausdruck": "feuerball+2"})).message()
-    assert plus.content.startswith("🎲 **Alice** würfelt `(8d6)+2 feuerball`")
-    assert custom_id_rows(plus) == [["roll:again:o:(8d6)+2 feuerball"]]
+    assert plus.content.startswith("🎲 **Alice** würfelt `(8W6)+2 feuerball`")
+    assert custom_id_rows(plus) == [["roll:again:o:(8W6)+2 feuerball"]]
     comment = await (await fake.slash("roll", {"ausdruck": "feuerball auf den Ork"})).message()
-    assert comment.content.startswith("🎲 **Alice** würfelt `8d6 auf den Ork`")
+    assert comment.content.startswith("🎲 **Alice** würfelt `8W6 feuerball auf den Ork`")
 
     choices = await fake.autocomplete("roll", {"ausdruck": "feu"})
     assert {"name": "feu", "value": "feu"} in choices

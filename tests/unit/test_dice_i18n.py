@@ -13,6 +13,7 @@ import pytest
 
 from engines.core import BadInput, Rng
 from engines.dice.notation import roll_notation
+from engines.dice.saved import expand_saved
 from engines.dice.telperinquar import attack_roll, erfolgswurf
 from engines.dice.w6 import (
     Difficulty,
@@ -72,6 +73,11 @@ TRIGGERS: list[Callable[[], object]] = [
     lambda: parse_probe("500"),
     lambda: parse_difficulty("leicht"),
     lambda: parse_komplex("3"),
+    lambda: parse_komplex("quatsch"),
+    lambda: parse_komplex("3/2", "zwei"),
+    lambda: roll_notation("3X6", Rng(1)),
+    lambda: roll_notation("0W6", Rng(1)),
+    lambda: expand_saved("feuerball", "8W6>=5", "*2"),
     lambda: parse_komplex("3/2", "1,2,3"),
     lambda: probe(ProbeSpec(Pool(90, bonus=20)), Rng(1)),
     lambda: komplexe_probe(Pool(3), parse_komplex("2/2"), Rng(1)),
