@@ -11,6 +11,7 @@ status embed whose buttons belong to whoever must act now. Buttons use
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
@@ -21,8 +22,8 @@ from discord.ext import commands
 
 from bot.app import SpielleiterBot
 from bot.components import custom_id, modal_fields, values_of
-from bot.i18n import catalog, cmd, t
-from bot.replies import lang_for, send
+from bot.i18n import catalog, cmd, language_of, t
+from bot.replies import LANGUAGE_PREF, lang_for, send
 from bot.store.base import CampaignRecord, CombatRecord
 from cogs.combat_forms import (
     FIELDS,
@@ -36,6 +37,7 @@ from cogs.combat_forms import (
     form_action,
     form_message,
     missing_key,
+    named_params,
 )
 from cogs.w6 import (
     AUTOCOMPLETE_LIMIT,
@@ -47,8 +49,9 @@ from cogs.w6 import (
     load_sheet,
     require_edit,
     require_gm,
+    step_words,
 )
-from engines.core import BadInput, Event, IllegalAction, StaleAction
+from engines.core import BadInput, EngineError, Event, IllegalAction, StaleAction
 from engines.w6 import (
     CombatAction,
     CombatState,
@@ -59,6 +62,7 @@ from engines.w6 import (
     make,
     new_combat,
     parse_action,
+    refresh_action,
     set_field,
     sheet_to_json,
     state_from_json,
@@ -68,7 +72,7 @@ from engines.w6 import (
     to_act,
     verbs_for,
 )
-from engines.w6.actions import SET_FIELDS
+from engines.w6.actions import PAYLOAD_VERBS, SET_FIELDS
 
 PREFIX = "kampf"
 ENGINE_KEY = "engine"
@@ -80,6 +84,9 @@ DESCRIPTION_LIMIT = 4000
 CONTENT_LIMIT = 1900
 NAME_KEYS = ("fighter", "attacker", "target", "blocker")
 SILENT_EVENTS = ("attack_resolved",)  # the end of an attack already narrated step by step
+# Events told in one of several texts by one value: ``w6cog.ev.<type>.<value>``.
+EVENT_VARIANTS = {"defence_announced": "answer"}
+VERB_PARAMS = ("what",)  # event values naming a step (``probe`` of ``angriff``) in words
 STAGE_ROWS = {"abwehr": 2, "entscheidung": 1, "ansage": 1, "rundum": 2, "nachschlagen": 1}
 
 
@@ -134,14 +141,48 @@ def _param(value: Any, names: dict[str, str], lang: str) -> Any:
     if isinstance(value, bool):
         return t("w6cog.ev.ok" if value else "w6cog.ev.not_ok", lang)
     if isinstance(value, list):
-        return " ".join(str(names.get(str(v), v)) for v in value) or "–"
+        if value and all(isinstance(v, str) for v in value):  # participants, conditions
+            return ", ".join(str(names.get(v, v)) for v in value)
+        return " ".join(str(v) for v in value) or "–"  # dice
     if isinstance(value, dict):
         return ", ".join(f"{k}={v}" for k, v in value.items())
     return value
 
 
+def verb_words(verb: str, lang: str) -> str:
+    """A verb (``angriff``) or step name (``schildblockade``) in words, else as it is."""
+    key = f"w6cog.verb.{verb}"
+    return t(key, lang) if key in catalog() else verb
+
+
+def _payload_names(payload: str) -> list[str]:
+    try:
+        data = json.loads(payload)
+    except ValueError:
+        return []
+    entries = data if isinstance(data, list) else [data]
+    return [str(e.get("name", "?")) for e in entries if isinstance(e, dict)]
+
+
+def action_who(action: CombatAction, names: dict[str, str]) -> str:
+    """Who takes a step: the acting participant, or the participants a payload brings in."""
+    if action.verb in PAYLOAD_VERBS:
+        return ", ".join(_payload_names(action.payload))
+    return names.get(action.fighter, action.fighter)
+
+
+def action_words(text: str, names: dict[str, str], lang: str) -> str:
+    """A step's notation in words with names (``Angriff: Thoin → Ork``)."""
+    try:
+        action = parse_action(text)
+    except BadInput:
+        return text[:100] or "–"
+    targets = [names.get(target, target) for target in action.targets]
+    return step_words(action.verb, action_who(action, names), targets, lang)
+
+
 def narrate(events: list[Event], before: CombatState, after: CombatState, lang: str) -> list[str]:
-    """One line per event in the user's language (names instead of ids)."""
+    """One line per event in the user's language (names instead of ids, steps in words)."""
     names = _names(before) | _names(after)
     lines = []
     for event in events:
@@ -151,7 +192,17 @@ def narrate(events: list[Event], before: CombatState, after: CombatState, lang: 
         for key in NAME_KEYS:
             if key in event.data:
                 params[key] = names.get(str(event.data[key]), event.data[key])
+        for key in VERB_PARAMS:
+            value = event.data.get(key)
+            if isinstance(value, str):
+                own = f"w6cog.what.{value}"  # a name of its own where the verb would repeat
+                params[key] = t(own, lang) if own in catalog() else verb_words(value, lang)
+        if event.type == "undone":
+            params["action"] = action_words(str(event.data.get("action", "")), names, lang)
         key = f"w6cog.ev.{event.type}"
+        variant = EVENT_VARIANTS.get(event.type)
+        if variant and f"{key}.{event.data.get(variant)}" in catalog():
+            key = f"{key}.{event.data.get(variant)}"
         if key in catalog():
             text = t(key, lang, **params)
         else:
@@ -178,10 +229,15 @@ def log_entries(
     """The campaign-log entries of one step (written with the step in one transaction): the
     action with its event types, then one ``damage`` per hit and one ``check`` per roll."""
     names = _names(state)
-    text = action.text() if action.verb != "beitritt" else "beitritt"
-    entries: list[LogEntry] = [
-        (user_id, "combat", {"action": text[:200], "events": [e.type for e in events]})
-    ]
+    text = action.text() if action.verb not in PAYLOAD_VERBS else action.verb
+    step = {
+        "action": text[:200],
+        "events": [e.type for e in events],
+        "verb": action.verb,
+        "who": action_who(action, names)[:200],
+        "targets": [names.get(target, target) for target in action.targets][:20],
+    }
+    entries: list[LogEntry] = [(user_id, "combat", step)]
     for event in events:
         data = event.data
         name = names.get(str(data.get("fighter")), data.get("fighter"))
@@ -256,6 +312,10 @@ def status_embed(state: CombatState, lang: str) -> discord.Embed:
     embed.colour = EMBED_COLOUR
     embed.set_footer(text=t("w6cog.combat.footer", lang, step=view["step"]))
     return embed
+
+
+def _position(state: CombatState, fighter_id: str) -> int:
+    return state.order.index(fighter_id) if fighter_id in state.order else len(state.order)
 
 
 def _button(label: str, cid: str, style: discord.ButtonStyle) -> discord.ui.Button[Any]:
@@ -479,7 +539,11 @@ class Combat(commands.Cog):
         """Apply, store (revision-guarded), log and post the narration with the new status."""
         lang = await lang_for(interaction)
         actor = self._actor(campaign, loaded.state, interaction.user.id)
-        state, events = apply(loaded.state, action, actor)
+        try:
+            state, events = apply(loaded.state, action, actor)
+        except EngineError as error:
+            error.params = named_params(error.params, loaded.state, lang)
+            raise
         chars = characters if characters is not None else loaded.characters
         record = await self.bot.store.update_combat(
             loaded.record.id,
@@ -491,9 +555,7 @@ class Combat(commands.Cog):
         if state.ended:
             await self._write_back(campaign, state, chars)
         lines = narrate(events, loaded.state, state, lang)
-        mentions = self._mentions(state, campaign)
-        if mentions:
-            lines.append(mentions)
+        lines += await self._pings(interaction, state, campaign, lang)
         await send(
             interaction,
             _cap(lines, CONTENT_LIMIT) or None,
@@ -501,11 +563,32 @@ class Combat(commands.Cog):
             view=status_view_components(record, state, lang),
         )
 
-    def _mentions(self, state: CombatState, campaign: CampaignRecord) -> str:
+    async def _pings(
+        self,
+        interaction: discord.Interaction[Any],
+        state: CombatState,
+        campaign: CampaignRecord,
+        lang: str,
+    ) -> list[str]:
+        """One line per user who must answer a pending step, saying what for (``@alice, du
+        bist dran: Abwehr für Thoin ansagen``), in that user's language if they chose one,
+        else in the server's (the acting user's outside a server)."""
         if state.pending is None:
-            return ""
-        owners = {state.fighter(i).owner or campaign.gm_id for i in to_act(state)}
-        return " ".join(f"<@{owner}>" for owner in sorted(owners))
+            return []
+        fighters: dict[int, list[str]] = {}
+        for fighter_id in sorted(to_act(state), key=lambda i: _position(state, i)):
+            fighter = state.fighter(fighter_id)
+            fighters.setdefault(fighter.owner or campaign.gm_id, []).append(fighter.name)
+        default = language_of(interaction.guild_locale) if interaction.guild_locale else lang
+        lines = []
+        for user_id, names in sorted(fighters.items()):
+            chosen = await self.bot.store.get_pref(user_id, LANGUAGE_PREF)
+            user_lang = chosen or (lang if user_id == interaction.user.id else default)
+            lines.append(
+                t(f"w6cog.combat.ping.{state.pending.stage}", user_lang,
+                  mention=f"<@{user_id}>", names=", ".join(names))
+            )  # fmt: skip
+        return lines
 
     async def _write_back(
         self, campaign: CampaignRecord, state: CombatState, characters: dict[str, int]
@@ -790,7 +873,10 @@ class Combat(commands.Cog):
             channel_id=channel_id, campaign_id=campaign.id, state=pack(state, {})
         )
         await self.bot.store.add_log(
-            campaign.id, interaction.user.id, "combat", {"action": "start", "events": []}
+            campaign.id,
+            interaction.user.id,
+            "combat",
+            {"action": "start", "events": [], "verb": "start", "who": "", "targets": []},
         )
         await send(
             interaction,
@@ -821,25 +907,50 @@ class Combat(commands.Cog):
         if record.owner_id is not None and record.id in loaded.characters.values():
             raise IllegalAction("w6cog.combat.already_in", name=record.name)
         sheet = load_sheet(record)
-        state, characters = loaded.state, dict(loaded.characters)
-        actions = []
-        taken = {f.id for f in state.fighters}
+        characters = dict(loaded.characters)
+        fighters = []
+        taken = {f.id for f in loaded.state.fighters}
         for _ in range(anzahl if record.owner_id is None else 1):
             fighter_id = fighter_id_for(sheet.name, taken)
             taken.add(fighter_id)
             characters[fighter_id] = record.id
             fighter = fighter_from_sheet(sheet, fighter_id, record.owner_id)
-            actions.append(join_action(replace(fighter, name=copy_name(sheet.name, fighter_id))))
-        for action in actions[:-1]:
-            state, _ = apply(state, action, state.gm)
-        loaded = Loaded(loaded.record, state, loaded.characters)
-        await self.step(interaction, campaign, loaded, actions[-1], characters)
+            fighters.append(replace(fighter, name=copy_name(sheet.name, fighter_id)))
+        await self.step(interaction, campaign, loaded, join_action(*fighters), characters)
 
     @dazu.autocomplete("charakter")
     async def dazu_characters(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         return await character_choices(interaction, current)
+
+    @kampf.command(
+        name=cmd("w6cog.cmd.combat.refresh.name"),
+        description=cmd("w6cog.cmd.combat.refresh.desc"),
+    )
+    @app_commands.rename(kaempfer=cmd("w6cog.opt.fighter.name"))
+    @app_commands.describe(kaempfer=cmd("w6cog.opt.fighter.desc"))
+    async def aktualisieren(self, interaction: discord.Interaction[Any], kaempfer: str) -> None:
+        """The GM takes a participant's current sheet into the combat (a weapon added, a value
+        fixed); LP, spent KW and Handlungen stay as the combat left them."""
+        campaign = await campaign_here(interaction)
+        require_gm(campaign, interaction.user.id)
+        loaded = await self._load(interaction)
+        fighter = loaded.state.fighter(kaempfer)
+        char_id = loaded.characters.get(fighter.id)
+        record = await self.bot.store.get_character(char_id) if char_id else None
+        if record is None:
+            raise IllegalAction("w6cog.combat.no_sheet", name=fighter.name)
+        sheet = load_sheet(record)
+        fresh = fighter_from_sheet(sheet, fighter.id, fighter.owner)
+        action = refresh_action(replace(fresh, name=copy_name(sheet.name, fighter.id)))
+        await self.step(interaction, campaign, loaded, action)
+
+    @aktualisieren.autocomplete("kaempfer")
+    async def refresh_fighters(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.fighters_matching(interaction, current)
 
     @kampf.command(
         name=cmd("w6cog.cmd.combat.status.name"), description=cmd("w6cog.cmd.combat.status.desc")
@@ -988,8 +1099,8 @@ class Combat(commands.Cog):
         campaign = await campaign_here(interaction)
         loaded = await self._load(interaction)
         action = parse_action(notation)
-        if action.verb == "beitritt":
-            raise IllegalAction("w6cog.combat.use_add")
+        if action.verb in PAYLOAD_VERBS:
+            raise IllegalAction(f"w6cog.combat.use_{action.verb}")
         await self.step(interaction, campaign, loaded, action)
 
     @aktion.autocomplete("notation")

@@ -72,6 +72,28 @@ DEFAULTS = {"e": "1", "n": "2", "h": "1", "m": "0"}
 NEEDED = "tzpkad"  # choices without a default
 
 
+# Error parameters naming participants by id, and the technique names of the weapon table.
+ID_PARAMS = ("fighter", "target", "attacker", "blocker", "current")
+TECHNIQUE_FORMS = {"zweihaendig": "zweihaendig", "angriffsserie": "serie",
+                   "rundumschlag": "rundum", "ausrichten": "ausrichten"}  # fmt: skip
+
+
+def named_params(params: dict[str, Any], state: CombatState, lang: str) -> dict[str, Any]:
+    """An engine error's parameters as a player reads them: participants by name instead of
+    id (``who`` is a comma-separated list), techniques by their name in ``lang``."""
+    names = {f.id: f.name for f in state.fighters}
+    shown = dict(params)
+    for key in ID_PARAMS:
+        if isinstance(shown.get(key), str):
+            shown[key] = names.get(shown[key], shown[key])
+    if isinstance(shown.get("who"), str) and shown["who"]:
+        shown["who"] = ", ".join(names.get(i.strip(), i.strip()) for i in shown["who"].split(","))
+    technique = TECHNIQUE_FORMS.get(str(shown.get("technique")))
+    if technique:
+        shown["technique"] = t(f"w6cog.tech.{technique}", lang)
+    return shown
+
+
 def missing_key(key: str) -> str:
     """The message key saying that the choice ``key`` is still to be made."""
     return f"w6cog.form.missing.{key}"
@@ -279,7 +301,7 @@ def preview_error(state: CombatState, form: Form, lang: str) -> str:
         if action is not None:
             probe_required(state, action)
     except EngineError as error:
-        return t(error.key, lang, **error.params)
+        return t(error.key, lang, **named_params(error.params, state, lang))
     return ""
 
 

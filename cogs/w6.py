@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from discord import app_commands
 
-from bot.i18n import cmd, t
+from bot.i18n import catalog, cmd, t
 from bot.store.base import CampaignRecord, CharacterRecord
 from engines.core import BadInput, IllegalAction
-from engines.w6.sheet import PM_REQUIRED, Sheet, derive
+from engines.w6.actions import parse_action
+from engines.w6.sheet import PM_REQUIRED, Derived, Sheet, derive
 from engines.w6.sheet_io import sheet_from_json, sheet_to_json
 
 if TYPE_CHECKING:
@@ -89,6 +90,32 @@ async def log(
 ) -> None:
     """One campaign-log entry (``kind``: check, damage, heal, rest, combat, sheet, campaign)."""
     await bot_of(interaction).store.add_log(campaign.id, interaction.user.id, kind, data)
+
+
+def step_words(verb: str, who: str, targets: list[str], lang: str) -> str:
+    """A combat step in words: ``Angriff: Thoin → Ork`` (``w6cog.verb.<verb>``)."""
+    key = f"w6cog.verb.{verb}"
+    label = t(key, lang) if key in catalog() else verb
+    text = f"{label}: {who}" if who else label
+    return f"{text} → {', '.join(targets)}" if targets else text
+
+
+def combat_log_words(data: dict[str, Any], lang: str) -> str:
+    """A ``combat`` log entry's step in words: from the names stored with it, else (older
+    entries) from its notation with the participants' ids."""
+    verb = data.get("verb")
+    if isinstance(verb, str):
+        targets = data.get("targets")
+        names = [str(name) for name in targets] if isinstance(targets, list) else []
+        return step_words(verb, str(data.get("who") or ""), names, lang)
+    text = str(data.get("action", ""))
+    if text == "start":
+        return step_words("start", "", [], lang)
+    try:
+        action = parse_action(text)
+    except BadInput:
+        return step_words(text.split(" ")[0], "", [], lang)
+    return step_words(action.verb, action.fighter, list(action.targets), lang)
 
 
 def log_line(entry: dict[str, Any], lang: str) -> str:
@@ -181,6 +208,13 @@ def pm_in_order(sheet: Sheet) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(sheet.pm, key=lambda pair: (rank.get(pair[0], len(rank)), pair[0])))
 
 
+def schwelle_text(sheet: Sheet, derived: Derived) -> str:
+    """The heavy-hit threshold, or ``–`` for a sheet without K and G and without a fixed
+    threshold (the rule does not apply to it, see data/w6/RULES.md)."""
+    exempt = sheet.pm_value("K") + sheet.pm_value("G") == 0 and derived.schwelle == 0
+    return "–" if exempt else str(derived.schwelle)
+
+
 def _pairs_text(pairs: tuple[tuple[str, int], ...]) -> str:
     return ", ".join(f"{name} {value}" for name, value in pairs) or "–"
 
@@ -258,7 +292,7 @@ def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Emb
         kw=derived.kw_effektiv,
         reflex=derived.reflex_effektiv,
         handlungen=derived.handlungen,
-        schwelle=derived.schwelle,
+        schwelle=schwelle_text(sheet, derived),
         kraft=derived.kraft,
     )
     if sheet.notizen:

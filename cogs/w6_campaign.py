@@ -23,6 +23,7 @@ from cogs.w6 import (
     campaign_here,
     campaign_rules,
     clean_rules,
+    combat_log_words,
     log,
     log_line,
     require_gm,
@@ -69,6 +70,8 @@ def readable(entry: dict[str, Any], lang: str) -> dict[str, Any]:
         data.update(_contest_params(data, lang))
     elif kind == "check" and data.get("what") in COMBAT_CHECKS:
         data["what"] = t(f"w6cog.log.what.{data['what']}", lang)
+    elif kind == "combat":
+        data["action"] = combat_log_words(data, lang)
     elif kind == "campaign" and data.get("event") == "rule":
         data.update(_rule_params(str(data.get("name", "")), lang))
     imported_at = data.get("imported_at")

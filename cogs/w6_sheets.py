@@ -31,6 +31,7 @@ from cogs.w6 import (
     pm_in_order,
     require_edit,
     require_gm,
+    schwelle_text,
     sheet_embed,
 )
 from engines.core import BadInput, Rng
@@ -133,7 +134,7 @@ def sheet_view(record: CharacterRecord, sheet: Sheet, lang: str) -> SheetView:
         Row(t("w6cog.sheet.kw_eff", lang), str(derived.kw_effektiv), True),
         Row(t("w6cog.sheet.reflex_eff", lang), str(derived.reflex_effektiv), True),
         Row(t("w6cog.sheet.handlungen", lang), str(derived.handlungen), True),
-        Row(t("w6cog.sheet.schwelle", lang), str(derived.schwelle), True),
+        Row(t("w6cog.sheet.schwelle", lang), schwelle_text(sheet, derived), True),
         Row(t("w6cog.sheet.kraft", lang), str(derived.kraft), True),
     )
     weapons = tuple(
@@ -600,6 +601,8 @@ class W6Sheets(commands.Cog):
         )  # fmt: skip
         if kind == "damage" and new_lp < sheet.rlp:
             text += "\n" + t("w6cog.gm.kraft_check", lang, name=sheet.name)
+        if kind == "rest" and sheet.rlp == 0:
+            text += "\n" + t("w6cog.gm.rest_no_rlp", lang, name=sheet.name)
         await send(interaction, text)
 
     @sl.command(name=cmd("w6cog.cmd.gm.damage.name"), description=cmd("w6cog.cmd.gm.damage.desc"))

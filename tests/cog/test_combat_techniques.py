@@ -163,7 +163,8 @@ async def test_aimed_attack_at_the_head_by_clicks(fake: FakeDiscord, bot: Any, l
     await choose(fake, form, "p", ["6"], locale)
     probed = await execute(fake, form, locale)
     ok = t("w6cog.ev.ok", lang)
-    assert t("w6cog.ev.probe", lang, fighter="Lyra", what="angriff", dice="5 5 5 5 6 1",
+    what = t("w6cog.verb.angriff", lang)  # the step in words, not the verb
+    assert t("w6cog.ev.probe", lang, fighter="Lyra", what=what, dice="5 5 5 5 6 1",
              successes=5, bought=0, required=5, ok=ok) in probed.text  # fmt: skip
     state = await state_of(fake, bot)
     assert state.log[-1].action == "@lyra angriff ork probe=6 waffe=Schwert zone=Kopf"
@@ -356,7 +357,8 @@ async def test_check_in_combat_and_forms_only_for_the_owner(fake: FakeDiscord, b
     assert fields(form) == ["k", "n", "h"]
     await choose(fake, form, "k", ["3"], "en-US")
     checked = await execute(fake, form, "en-US")
-    assert t("w6cog.ev.probe", "en", fighter="Lyra", what="probe", dice="5 5 1", successes=2,
+    what = t("w6cog.what.probe", "en")
+    assert t("w6cog.ev.probe", "en", fighter="Lyra", what=what, dice="5 5 1", successes=2,
              bought=0, required=2, ok=t("w6cog.ev.ok", "en")) in checked.text  # fmt: skip
     state = await state_of(fake, bot)
     assert state.log[-1].action == "@lyra probe erfolge=2 handlungen=1 kw=3"

@@ -310,3 +310,50 @@ async def test_active_character_switches_per_user(fake: FakeDiscord, bot: Any) -
         await fake.slash("charakter aktiv", {"charakter": "Brom"}, user=BOB)
     ).callback()
     assert refused.content == t("w6cog.error.not_your_sheet", "de")
+
+
+async def test_a_file_that_is_no_sheet_is_called_so(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    for body, key in (
+        (b"[1,2]", "w6.sheet.not_a_sheet"),
+        (b'{"schema":"x"}', "w6.sheet.bad_schema"),
+    ):
+        options = {"datei": ("x.json", body)}
+        reply = await (await fake.slash("charakter import", options, user=ALICE)).callback()
+        assert_ephemeral(reply)
+        assert reply.content == t(key, "de", schema="w6.sheet", field="schema", value="x")
+        assert reply.content.startswith("Das ist kein W6-Charakterbogen")
+
+
+async def test_weapon_fields_by_the_sheets_words_and_unknown_ones_listed(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+
+    async def edit(path: str, value: str) -> Any:
+        options = {"feld": path, "wert": value}
+        return await (await fake.slash("charakter feld", options, user=ALICE)).callback()
+
+    bad = await edit("waffen.Axt.basis", "3")
+    assert_ephemeral(bad)
+    assert bad.content == t("w6.sheet.bad_ratio", "de", field="waffen.Axt.basis", value="3")
+    done = await edit("waffen.Axt.basis", "2-4")
+    assert_public(done)
+    assert "2-4" in embed_text(done)
+    unknown = await edit("waffen.Axt.gewicht", "2-4")
+    allowed = "name, fertigkeit, schaden, zusatz, cap, reichweite, techniken, fernkampf, "
+    allowed += "zielen, block, stabilitaet"
+    field = "waffen.Axt.gewicht"
+    assert unknown.content == t("w6.sheet.unknown_field", "de", field=field, allowed=allowed)
+
+
+async def test_npc_threshold_from_k_and_g_and_rest_without_rlp(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    made = await (
+        await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5 k=4 g=3"}, user=GM)
+    ).callback()
+    assert "Schwelle 7" in embed_text(made)
+    rest = await (await fake.slash("sl rast", {"charakter": "Ork"}, user=GM)).callback()
+    assert rest.content.startswith(t("w6cog.gm.rest", "de", name="Ork", amount=0, lp=20, lp_max=20))
+    assert t("w6cog.gm.rest_no_rlp", "de", name="Ork") in rest.content

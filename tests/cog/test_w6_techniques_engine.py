@@ -77,7 +77,17 @@ def test_log_entries_of_a_step_without_io() -> None:
     after, events = act(state, action.text(), actor=PLAYER)
     entries = log_entries(PLAYER, action, events, after)
     assert entries == [
-        (PLAYER, "combat", {"action": "@held zauber erfolge=1 kw=2", "events": ["spell"]}),
+        (
+            PLAYER,
+            "combat",
+            {
+                "action": "@held zauber erfolge=1 kw=2",
+                "events": ["spell"],
+                "verb": "zauber",
+                "who": "Held",
+                "targets": [],
+            },
+        ),
         (PLAYER, "check", {"name": "Held", "what": "spell", "successes": 2, "required": 1}),
     ]
     assert GM not in [actor for actor, _, _ in entries]
