@@ -10,7 +10,8 @@ result. Rolls and W6 checks are written to the campaign log (before the reply) w
 channel has a campaign.
 
 Saved rolls: names are one word (a letter first, then letters, digits, ``-``/``_``, at most 32,
-stored lower-case) that is not dice notation itself (``d20`` or ``w6`` cannot be names). When
+stored lower-case) that is not dice notation and does not read like it (``d20``, ``w6``, ``kh3``
+or ``x2`` cannot be names: the name leads the comment of what it expands to). When
 the ``/roll`` expression starts with a saved name (yours first, then the campaign's; for
 ``feuerball-2`` also the name before a ``-``), :func:`engines.dice.saved.expand_saved` replaces
 it: the saved roll as it was typed, the name leading the comment (``8W6>=5 feuerball auf den
@@ -44,7 +45,7 @@ from bot.render.dice import DiceImage, DiceRow, DieView, render_dice
 from bot.replies import LANGUAGE_PREF, lang_for, send
 from bot.store.base import CampaignRecord, CharacterRecord
 from engines.core import BadInput, IllegalAction, Rng
-from engines.dice.notation import DiceRoll, check_notation, roll_notation
+from engines.dice.notation import DiceRoll, check_comment, check_notation, roll_notation
 from engines.dice.pool import SUCCESS_MIN
 from engines.dice.saved import expand_saved
 from engines.dice.telperinquar import AttackRoll, ErfolgswurfResult, attack_roll, erfolgswurf
@@ -155,6 +156,16 @@ def _is_notation(text: str) -> bool:
     return True
 
 
+def _reads_as_dice(name: str) -> bool:
+    """Notation itself (``w20``), or a word that could not lead a comment (``kh3``, ``x2``):
+    a saved roll's name leads the comment of what it expands to."""
+    try:
+        check_comment(name, 1)
+    except BadInput:
+        return True
+    return _is_notation(name)
+
+
 def _scopes(user_id: int, campaign: CampaignRecord | None) -> tuple[str, str | None]:
     return f"user:{user_id}", (f"campaign:{campaign.id}" if campaign else None)
 
@@ -164,7 +175,7 @@ def _check_name(name: str) -> str:
     key = name.strip().lower()
     if not NAME_PATTERN.fullmatch(key):
         raise BadInput("roll.saved.bad_name", name=name.strip()[:40])
-    if _is_notation(key):
+    if _reads_as_dice(key):
         raise BadInput("roll.saved.name_is_dice", name=key)
     return key
 

@@ -345,6 +345,11 @@ async def test_saved_roll_names_that_cannot_be_names(fake: FakeDiscord, bot: Any
     ).callback()
     assert_ephemeral(dice)
     assert dice.content == t("roll.saved.name_is_dice", "de", name="w20")
+    for looks_like_dice in ("kh3", "X2"):  # would lead the comment of its expansion
+        refused = await (
+            await fake.slash("würfel speichern", {"name": looks_like_dice, "ausdruck": "1W6"})
+        ).callback()
+        assert refused.content == t("roll.saved.name_is_dice", "de", name=looks_like_dice.lower())
     spaced = await (
         await fake.slash("würfel speichern", {"name": "zwei worte", "ausdruck": "1W6"}, locale="en")
     ).callback()
