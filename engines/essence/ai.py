@@ -69,13 +69,20 @@ def evaluate(pos: Position, player: int) -> float:
         return WIN - pos.turn if pos.side == player else -WIN + pos.turn
     cells = pos.cells
     neighbours = geometry_of(pos).neighbours
-    beside_void = neighbours[pos.void]
     mover_positive = pos.side == 0
+    # The side to act threatens the best enemy mote it can shift the void onto (value) or
+    # destabilize away (half the value: a neighbour of at least its strength - 1); its own
+    # best mote beside the void (0.3) or beside a stronger enemy (0.2) is under threat.
+    # Each threat is the largest candidate; motes that cannot beat it are not looked at.
+    threat_by_mover = 0.0
+    threat_on_mover = 0.0
+    for square in neighbours[pos.void]:
+        code = cells[square]
+        if code and (code > 0) != mover_positive:
+            threat_by_mover = max(threat_by_mover, _VALUES[abs(code) >> 1])
+        elif code:
+            threat_on_mover = max(threat_on_mover, 0.3 * _VALUES[abs(code) >> 1])
     material = 0.0
-    threat_by_mover = 0.0  # the best enemy mote the side to act threatens
-    threat_on_mover = 0.0  # its own best mote under threat
-    # Each threat is the largest of a few candidates; a mote whose best candidate cannot
-    # beat the threat found so far is only counted as material.
     for square in compress(range(len(cells)), cells):
         code = cells[square]
         positive = code > 0
@@ -83,12 +90,6 @@ def evaluate(pos: Position, player: int) -> float:
         value = _VALUES[strength]
         material += value if positive else -value
         if positive != mover_positive:
-            # the side to act may shift the void onto it or destabilize it
-            if value <= threat_by_mover:
-                continue
-            if square in beside_void:
-                threat_by_mover = value
-                continue
             if 0.5 * value <= threat_by_mover:
                 continue
             for other in neighbours[square]:
@@ -96,12 +97,7 @@ def evaluate(pos: Position, player: int) -> float:
                 if near and (near > 0) == mover_positive and (abs(near) >> 1) + 1 >= strength:
                     threat_by_mover = 0.5 * value
                     break
-        elif 0.3 * value > threat_on_mover:
-            if square in beside_void:
-                threat_on_mover = 0.3 * value
-                continue
-            if 0.2 * value <= threat_on_mover:
-                continue
+        elif 0.2 * value > threat_on_mover:
             for other in neighbours[square]:
                 near = cells[other]
                 if near and (near > 0) != mover_positive and abs(near) >> 1 >= strength:
@@ -122,40 +118,50 @@ def _planned_step(state: Position, rng: random.Random, budget: Budget) -> Step:
     player = state.side
     ends = list(_turn_ends(state, rng, budget.beam).values())
     rng.shuffle(ends)
-    scored = sorted(ends, key=lambda end: evaluate(end[1], player), reverse=True)
-    best_step, best_pos = scored[0]
+    scored = sorted(ends, key=lambda end: end[2], reverse=True)
+    best_step, best_pos, _score = scored[0]
     if best_pos.phase == "end":
         return best_step
     best_score = -2 * WIN
-    for step, pos in scored[: budget.reply_candidates]:
+    for step, pos, _score in scored[: budget.reply_candidates]:
         worst = _worst_reply(pos, player, best_score, budget.reply_budget)
         if worst > best_score:
             best_score, best_step = worst, step
     return best_step
 
 
-def _turn_ends(
-    state: Position, rng: random.Random, beam: int
-) -> dict[tuple[object, ...], tuple[Step, Position]]:
-    """Distinct positions where the current turn is over, with the first step to each. Each
-    layer (after growth, after the first action) keeps only its ``beam`` best positions."""
-    ends: dict[tuple[object, ...], tuple[Step, Position]] = {}
-    layer: list[tuple[Position, Step | None]] = [(state, None)]
+Plan = tuple[Step, Position, float]  # the turn's first step, where it leads, its score
+
+
+def _turn_ends(state: Position, rng: random.Random, beam: int) -> dict[tuple[object, ...], Plan]:
+    """Distinct positions where the current turn is over, with the first step to each and
+    their scores. Each layer (after growth, after the first action) keeps only its ``beam``
+    best positions."""
+    player = state.side
+    ends: dict[tuple[object, ...], Plan] = {}
+    layer: list[tuple[Step | None, Position]] = [(None, state)]
     while layer:
-        following: dict[tuple[object, ...], tuple[Position, Step | None]] = {}
-        for pos, first in layer:
+        following: dict[tuple[object, ...], Plan] = {}
+        for first, pos in layer:
+            group: tuple[int, ...] | None = None
+            score = 0.0
             for step in legal_steps(pos):
                 nxt = play(pos, step)
-                origin = first or step
-                if nxt.phase == "end" or nxt.turn != state.turn:
-                    ends.setdefault(nxt.key, (origin, nxt))
-                else:
-                    following.setdefault(nxt.key, (nxt, origin))
-        layer = list(following.values())
-        if len(layer) > beam:
-            rng.shuffle(layer)
-            layer.sort(key=lambda item: evaluate(item[0], state.side), reverse=True)
-            layer = layer[:beam]
+                over = nxt.phase == "end" or nxt.turn != state.turn
+                found = ends if over else following
+                key = nxt.key
+                if key in found:
+                    continue
+                if step[:4] != group:  # orientation variants score the same (see _worst_reply)
+                    group = step[:4]
+                    score = evaluate(nxt, player)
+                found[key] = (first or step, nxt, score)
+        kept = list(following.values())
+        if len(kept) > beam:
+            rng.shuffle(kept)
+            kept.sort(key=lambda plan: plan[2], reverse=True)
+            kept = kept[:beam]
+        layer = [(origin, pos) for origin, pos, _score in kept]
     return ends
 
 
