@@ -4,19 +4,24 @@ The cog of a game calls this; it keeps the one-way flow: the engine decides (thr
 match wrapper, which adds resign / draw / forfeit), the store writes revision-guarded, and
 the cog renders and replies. Bot opponents are seats whose user id is the bot's own; their
 level lives in the game config (``ai_levels``: seat → level).
+
+Idle games are the same for every turn-based game: :meth:`GameService.idle_due` says which
+player to remind and for which to forfeit; the cog writes the reminder and shows the board.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.store import GameRecord, StaleRevision, Store
 from engines.core import Engine, Event, IllegalAction, Outcome, registry
 from engines.core import match as m
 
 INVITED, ACTIVE, FINISHED, DECLINED = "invited", "active", "finished", "declined"
+REMIND, FORFEIT = "remind", "forfeit"
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,15 @@ class Turn:
     @property
     def outcome(self) -> Outcome | None:
         return m.outcome(engine_of(self.record), self.match)
+
+
+class IdleGame(NamedTuple):
+    """A running game that waits too long for the player on ``seat``: ``due`` is
+    :data:`REMIND` or :data:`FORFEIT`."""
+
+    record: GameRecord
+    due: str
+    seat: int
 
 
 def engine_of(record: GameRecord) -> Engine[Any, Any]:
@@ -137,6 +151,40 @@ class GameService:
         )
         return Turn(stored, match, events, seat)
 
+    async def idle_due(
+        self,
+        now: float,
+        reminder_s: float,
+        forfeit_s: float,
+        *,
+        kind: str | None = None,
+        bots: Collection[int] = (),
+    ) -> list[IdleGame]:
+        """Running games (of ``kind``, or all) that wait for exactly one person (users in
+        ``bots`` never keep a game waiting): forfeits for the games idle ``forfeit_s`` seconds,
+        then reminders for the games idle ``reminder_s`` seconds and not reminded since their
+        last move. A game due for a forfeit is not listed for a reminder as well."""
+        due: list[IdleGame] = []
+        for record in await self.store.games_idle_since(now - forfeit_s):
+            seat = _waiting_seat(record, kind, bots)
+            if seat is not None:
+                due.append(IdleGame(record, FORFEIT, seat))
+        forfeited = {idle.record.id for idle in due}
+        for record in await self.store.games_idle_since(now - reminder_s, unreminded_only=True):
+            seat = _waiting_seat(record, kind, bots)
+            if seat is not None and record.id not in forfeited:
+                due.append(IdleGame(record, REMIND, seat))
+        return due
+
+    async def forfeit(self, record: GameRecord, seat: int) -> Turn:
+        """``seat`` loses the game for keeping it waiting. Raises StaleRevision when the game
+        moved on since ``record`` was read."""
+        return await self.apply_for_seat(record, seat, f"!forfeit {seat}")
+
+    async def mark_reminded(self, record: GameRecord) -> None:
+        """The reminder for ``record`` was sent; no other until the next move."""
+        await self.store.mark_reminded(record.id)
+
     async def running_in_channel(
         self, channel_id: int, kind: str | None = None
     ) -> list[GameRecord]:
@@ -155,6 +203,15 @@ class GameService:
             "status": record.status,
             "actions": [{"seat": seat, "action": text} for seat, text in actions],
         }
+
+
+def _waiting_seat(record: GameRecord, kind: str | None, bots: Collection[int]) -> int | None:
+    """The one seat of a person the game waits for (None for another kind, or when it waits
+    for a bot or for several players)."""
+    if kind is not None and record.kind != kind:
+        return None
+    seats = [s for s in m.to_act(engine_of(record), load(record)) if record.players[s] not in bots]
+    return seats[0] if len(seats) == 1 else None
 
 
 def _engine_config(config: dict[str, Any]) -> dict[str, Any]:

@@ -32,7 +32,16 @@ from discord.ext import commands, tasks
 
 from bot.app import SpielleiterBot
 from bot.components import custom_id, values_of
-from bot.games import ACTIVE, FINISHED, INVITED, GameService, Turn, engine_of, load
+from bot.games import (
+    ACTIVE,
+    FINISHED,
+    FORFEIT,
+    INVITED,
+    GameService,
+    Turn,
+    engine_of,
+    load,
+)
 from bot.i18n import DEFAULT_LANGUAGE, cmd, t
 from bot.render import render_async
 from bot.render.essence import BoardText, Selection, render_board
@@ -1025,32 +1034,28 @@ class Essence(commands.Cog):
             self.idle_loop.start()
 
     async def sweep_idle(self, now: float) -> None:
-        """Resume bot turns left over (a restart), remind players who keep the game waiting,
-        and forfeit for them after the configured time."""
-        settings = self.bot.settings
+        """Resume bot turns left over (a restart), then remind the players who keep a game
+        waiting and forfeit for them after the configured times (decided by the service)."""
         for record in await self.bot.store.games_idle_since(now - BOT_GRACE_SECONDS):
             if record.kind == KIND and self._bot_seat_to_act(record, load(record)) is not None:
                 await self._play_bot(record, load(record), await self._lang_of(record), None)
-        forfeit_before = now - settings.idle_forfeit_minutes * 60
-        for record in await self.bot.store.games_idle_since(forfeit_before):
-            if record.kind == KIND:
-                await self._forfeit(record)
-        remind_before = now - settings.idle_reminder_minutes * 60
-        for record in await self.bot.store.games_idle_since(remind_before, unreminded_only=True):
-            if record.kind == KIND:
-                await self._remind(record)
+        settings = self.bot.settings
+        due = await self.games.idle_due(
+            now,
+            settings.idle_reminder_minutes * 60,
+            settings.idle_forfeit_minutes * 60,
+            kind=KIND,
+            bots={self._bot_id()},
+        )
+        for idle in due:
+            if idle.due == FORFEIT:
+                await self._forfeit(idle.record, idle.seat)
+            else:
+                await self._remind(idle.record, idle.seat)
 
-    def _waiting_seat(self, record: GameRecord) -> int | None:
-        """The human seat the game waits for, if exactly one."""
-        seats = [s for s in m.to_act(ENGINE, load(record)) if record.players[s] != self._bot_id()]
-        return seats[0] if len(seats) == 1 else None
-
-    async def _forfeit(self, record: GameRecord) -> None:
-        seat = self._waiting_seat(record)
-        if seat is None:
-            return
+    async def _forfeit(self, record: GameRecord, seat: int) -> None:
         try:
-            turn = await self.games.apply_for_seat(record, seat, f"!forfeit {seat}")
+            turn = await self.games.forfeit(record, seat)
         except StaleRevision:
             return
         steps = Steps()
@@ -1060,10 +1065,7 @@ class Essence(commands.Cog):
             turn.record, await self._screen(turn.record, turn.match, lang, steps=steps)
         )
 
-    async def _remind(self, record: GameRecord) -> None:
-        seat = self._waiting_seat(record)
-        if seat is None:
-            return
+    async def _remind(self, record: GameRecord, seat: int) -> None:
         minutes = self.bot.settings.idle_forfeit_minutes - self.bot.settings.idle_reminder_minutes
         text = t(
             "essenzcog.reminder",
@@ -1073,7 +1075,7 @@ class Essence(commands.Cog):
             hours=max(1, round(minutes / 60)),
         )
         await self.bot.get_partial_messageable(record.channel_id).send(text)
-        await self.bot.store.mark_reminded(record.id)
+        await self.games.mark_reminded(record)
 
 
 # ------------------------------------------------------------------------ pure helpers

@@ -1,12 +1,14 @@
-"""The game service on the tiny engine: invitations, moves, stale clicks, export."""
+"""The game service on the tiny engine: invitations, moves, stale clicks, export, idle games."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.games import ACTIVE, DECLINED, FINISHED, GameService, load
+from bot.games import ACTIVE, DECLINED, FINISHED, FORFEIT, REMIND, GameService, load
 from bot.store import SqliteStore, StaleRevision
 from engines.core import BadInput, IllegalAction
 from tests.nim import NIM  # noqa: F401  (registers the tiny engine)
@@ -83,3 +85,51 @@ async def test_self_play_uses_the_seat_to_act(service: GameService) -> None:
     first = await service.act(game.id, ALICE, "1")
     second = await service.act(game.id, ALICE, "1")
     assert (first.actor, second.actor) == (0, 1)
+
+
+REMIND_S, FORFEIT_S = 60.0, 180.0
+
+
+async def _due(service: GameService, after: float, **kwargs: Any) -> list[tuple[int, str, int]]:
+    """(game id, due, seat) of the games idle ``after`` seconds from now."""
+    due = await service.idle_due(time.time() + after, REMIND_S, FORFEIT_S, **kwargs)
+    return [(idle.record.id, idle.due, idle.seat) for idle in due]
+
+
+async def test_an_idle_player_is_reminded_once_then_forfeits(service: GameService) -> None:
+    game = await service.create(
+        "nim-test", {}, channel_id=9, guild_id=None, players=[ALICE, BOB], invited=False
+    )
+    assert await _due(service, 10) == []
+    assert await _due(service, 100) == [(game.id, REMIND, 0)]
+    await service.mark_reminded(game)
+    assert await _due(service, 100) == []
+    assert await _due(service, 200) == [(game.id, FORFEIT, 0)]  # no second reminder with it
+    (idle,) = await service.idle_due(time.time() + 200, REMIND_S, FORFEIT_S)
+    turn = await service.forfeit(idle.record, idle.seat)
+    assert turn.record.status == FINISHED and turn.outcome is not None
+    assert turn.outcome.winners == {1}
+    assert await _due(service, 1000) == []
+
+
+async def test_a_move_starts_the_wait_anew_for_the_other_player(service: GameService) -> None:
+    game = await service.create(
+        "nim-test", {}, channel_id=9, guild_id=None, players=[ALICE, BOB], invited=False
+    )
+    await service.mark_reminded(game)
+    turn = await service.act(game.id, ALICE, "2")
+    assert await _due(service, 100) == [(game.id, REMIND, 1)]
+    with pytest.raises(StaleRevision):
+        await service.forfeit(game, 0)  # read before Alice's move
+    assert (await service.get(game.id)).revision == turn.record.revision
+
+
+async def test_bots_other_kinds_and_invitations_never_wait(service: GameService) -> None:
+    against_bot = await service.create(
+        "nim-test", {}, channel_id=9, guild_id=None, players=[BOB, ALICE], invited=False
+    )
+    await _invite(service)
+    assert await _due(service, 200, bots={BOB}) == []  # the bot is to act
+    await service.act(against_bot.id, BOB, "1")
+    assert await _due(service, 200, bots={BOB}) == [(against_bot.id, FORFEIT, 1)]
+    assert await _due(service, 200, kind="essence") == []
