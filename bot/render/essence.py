@@ -216,6 +216,21 @@ def _fit(value: str, face: Any, limit: float) -> str:
     return value + "…"
 
 
+def _wrap(value: str, face: Any, limit: float, lines: int) -> list[str]:
+    """``value`` broken at spaces into at most ``lines`` lines of ``limit`` width (the last
+    one is cut with "…" by the pen if it is still too long)."""
+    words = value.split(" ")
+    result: list[str] = []
+    while words and len(result) < lines - 1:
+        line = words.pop(0)
+        while words and face.getlength(f"{line} {words[0]}") <= limit:
+            line += " " + words.pop(0)
+        result.append(line)
+    if words:
+        result.append(" ".join(words))
+    return result
+
+
 @dataclass(frozen=True)
 class _BoardArea:
     left: float
@@ -332,20 +347,30 @@ def _header(pen: _Pen, text: BoardText, width: float) -> None:
             pen.circle(icon, 15, COLOURS.player[1], COLOURS.outline[1], 2)
         pen.text(icon, "AB"[seat], 17, COLOURS.pip[seat], "bold")
         mark = "★ " if text.winner == seat else ("▶ " if text.to_act == seat else "")
-        pen.text(
-            (left + 54, icon[1]),
+        name, style, room = (
             mark + text.names[seat],
-            19,
-            COLOURS.text,
             "bold" if active else "regular",
-            "lm",
             right - left - 64,
         )
+        size = _fitting_size(name, style, room, 19, 14)
+        pen.text((left + 54, icon[1]), name, size, COLOURS.text, style, "lm", room)
+
+
+def _fitting_size(value: str, style: str, limit: float, largest: int, smallest: int) -> int:
+    """The largest font size from ``largest`` down to ``smallest`` at which ``value`` fits."""
+    for size in range(largest, smallest, -1):
+        if font(size * SCALE, style).getlength(value) <= limit * SCALE:
+            return size
+    return smallest
 
 
 def _footer(pen: _Pen, text: BoardText, width: float, top: float) -> None:
-    pen.text((MARGIN, top + 2), text.status, 19, COLOURS.text, "bold", "lt", width - 2 * MARGIN)
-    pen.text((MARGIN, top + 32), text.detail, 15, COLOURS.text, "regular", "lt", width - 2 * MARGIN)
+    """The status (on two lines when it is long and there is no detail), detail, variants."""
+    limit = width - 2 * MARGIN
+    status = _wrap(text.status, font(19 * SCALE, "bold"), limit * SCALE, 1 if text.detail else 2)
+    for index, line in enumerate(status):
+        pen.text((MARGIN, top + 2 + 26 * index), line, 19, COLOURS.text, "bold", "lt", limit)
+    pen.text((MARGIN, top + 32), text.detail, 15, COLOURS.text, "regular", "lt", limit)
     pen.text(
         (MARGIN, top + 56), text.variants, 15, COLOURS.muted, "regular", "lt", width - 2 * MARGIN
     )

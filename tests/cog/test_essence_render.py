@@ -6,7 +6,15 @@ import io
 
 from PIL import Image
 
-from bot.render.essence import BoardText, Selection, draw_board, render_board
+from bot.render.base import font
+from bot.render.essence import (
+    BoardText,
+    Selection,
+    _fitting_size,
+    _wrap,
+    draw_board,
+    render_board,
+)
 from engines.essence import ENGINE
 from engines.essence.board import from_fen
 
@@ -60,3 +68,14 @@ def test_selection_marks_targets() -> None:
     bare = draw_board(view, TEXT)
     marked = draw_board(view, TEXT, Selection("d1", ("d2", "c1")))
     assert bare.tobytes() != marked.tobytes()
+
+
+def test_a_long_status_wraps_and_a_long_name_shrinks() -> None:
+    status = "Spielleiter (normal) gewinnt – alle gegnerischen Motes sind vom Brett"
+    face = font(38, "bold")
+    lines = _wrap(status, face, 1176, 2)
+    assert len(lines) == 2 and " ".join(lines) == status
+    assert all(face.getlength(line) <= 1176 for line in lines)
+    assert _wrap(status, face, 1176, 1) == [status]  # one line: the pen cuts it with "…"
+    assert _fitting_size("★ Spielleiter (normal)", "bold", 230, 19, 14) < 19
+    assert _fitting_size("Alice", "bold", 230, 19, 14) == 19
