@@ -587,10 +587,11 @@ class Essence(commands.Cog):
             await self._post(turn.record, screen)
         else:
             await self._reply_new(interaction, turn.record, screen)
+        # The bot's answer replaces this board: it narrates the player's step first.
         if bot_due:
-            await self._play_bot(turn.record, turn.match, lang, interaction)
+            await self._play_bot(turn.record, turn.match, lang, interaction, steps)
         elif text == "!draw-offer":
-            await self._bot_answers_draw(turn.record, lang, interaction)
+            await self._bot_answers_draw(turn.record, lang, interaction, steps)
 
     def _bot_seat_to_act(self, record: GameRecord, match: m.Match) -> int | None:
         if record.status != ACTIVE:
@@ -602,10 +603,11 @@ class Essence(commands.Cog):
         return None
 
     async def bot_turn(
-        self, record: GameRecord, match: m.Match
+        self, record: GameRecord, match: m.Match, steps: Steps | None = None
     ) -> tuple[GameRecord, m.Match, Steps]:
-        """Play every step that is the bot's to play now (its level from ``ai_levels``)."""
-        steps = Steps()
+        """Play every step that is the bot's to play now (its level from ``ai_levels``),
+        adding them to ``steps`` (the steps shown before them)."""
+        steps = steps if steps is not None else Steps()
         seat = self._bot_seat_to_act(record, match)
         while seat is not None:
             level = str(record.config.get("ai_levels", {}).get(str(seat), DEFAULT_LEVEL))
@@ -628,8 +630,9 @@ class Essence(commands.Cog):
         match: m.Match,
         lang: str,
         interaction: discord.Interaction[Any] | None,
+        before: Steps | None = None,
     ) -> None:
-        record, match, steps = await self.bot_turn(record, match)
+        record, match, steps = await self.bot_turn(record, match, before)
         screen = await self._screen(record, match, lang, steps=steps)
         if interaction is not None:
             await interaction.edit_original_response(
@@ -642,14 +645,13 @@ class Essence(commands.Cog):
             await self._post(record, screen)
 
     async def _bot_answers_draw(
-        self, record: GameRecord, lang: str, interaction: discord.Interaction[Any]
+        self, record: GameRecord, lang: str, interaction: discord.Interaction[Any], steps: Steps
     ) -> None:
-        """The bot declines every draw offer (it plays on)."""
+        """The bot declines every draw offer (it plays on); ``steps`` holds the offer."""
         me = self._bot_id()
         if me not in record.players or record.status != ACTIVE:
             return
         turn = await self.games.apply_for_seat(record, record.players.index(me), "!draw-decline")
-        steps = Steps()
         steps.add(turn)
         screen = await self._screen(turn.record, turn.match, lang, steps=steps)
         await interaction.edit_original_response(
@@ -728,6 +730,9 @@ class Essence(commands.Cog):
     ) -> Screen:
         info = await self._info(record)
         view = ENGINE.view_for(match.state, None)
+        touched = _touched(steps) if steps is not None else []
+        if touched:  # the whole answer of the last player, not only its last step
+            view = {**view, "last": touched}
         outcome = m.outcome(ENGINE, match)
         to_act = sorted(m.to_act(ENGINE, match)) if record.status == ACTIVE else []
         seat = to_act[0] if to_act else None
@@ -1189,10 +1194,22 @@ def _option_label(
         return t(f"essence.kind.{TOKEN_KINDS[option]}", lang)
     if _is_square(option):
         square, _, via = option.partition("~")
+        if path and path[-1] == KIND_TOKENS["void"]:
+            return _void_target_label(match, square, lang)
         return t("essenzcog.via", lang, square=square, way=ARROWS[via]) if via else square
     if option.isdigit():
         return t("essenzcog.amount", lang, amount=int(option))
     return _orientation_label(match, tree, (*path, option), lang)
+
+
+def _void_target_label(match: m.Match, square: str, lang: str) -> str:
+    """The square, and whose mote the void would swallow there."""
+    view = ENGINE.view_for(match.state, None)
+    for cell in view["cells"]:
+        if cell["square"] == square:
+            whose = "own" if cell["owner"] == view["side"] else "enemy"
+            return t(f"essenzcog.void_onto.{whose}", lang, square=square, strength=cell["strength"])
+    return square
 
 
 def _orientation_label(match: m.Match, tree: ChoiceTree, prefix: tuple[str, ...], lang: str) -> str:
@@ -1276,6 +1293,23 @@ def _variants_text(variants: Sequence[str], quick: bool, lang: str) -> str:
     return t("essenzcog.variants.some", lang, names=", ".join(names))
 
 
+def _touched(steps: Steps) -> list[str]:
+    """The squares the steps of the last player in ``steps`` touched, each once."""
+    if not steps.items:
+        return []
+    actor = steps.items[-1][0]
+    squares: list[str] = []
+    for who, event in steps.items:
+        if who != actor:
+            continue
+        for key in ("void_from", "source", "square", "target", "hit"):
+            value = event.data.get(key)
+            for square in value if isinstance(value, list) else [value]:
+                if isinstance(square, str) and square not in squares:
+                    squares.append(square)
+    return squares
+
+
 def _narrate(steps: Steps, info: GameInfo, lang: str) -> list[str]:
     lines = []
     for actor, event in steps.items:
@@ -1289,6 +1323,7 @@ def _narrate(steps: Steps, info: GameInfo, lang: str) -> list[str]:
             kind = "moved_through_void"
         if kind == "destabilized":
             data["hit"] = ", ".join(data.get("hit", []))
+            kind = "destabilized" if data["hit"] else "destabilized_alone"
         key = f"essence.event.{kind}" if kind in _ENGINE_EVENTS else f"essenzcog.event.{kind}"
         lines.append(t(key, lang, **{**data, "name": name}))
     return lines
@@ -1303,6 +1338,7 @@ _ENGINE_EVENTS = {
     "void_shifted",
     "destroyed",
     "destabilized",
+    "destabilized_alone",
     "removed",
     "summoned",
 }

@@ -12,6 +12,8 @@ from typing import Any
 from bot.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from bot.games import GameService, load
 from bot.i18n import t
+from cogs.essence import ChoiceTree, Steps, _option_label, _touched
+from engines.core import Event
 from engines.core import match as m
 from engines.essence import ENGINE
 from tests.harness import (
@@ -116,7 +118,8 @@ async def test_challenge_accept_click_a_step_and_type_a_step(fake: FakeDiscord, 
     assert_public(new_board)
     assert_png_attachment(new_board)
     assert f"<@{stable_user_id(BOB)}>" in new_board.content
-    assert t("essence.event.void_shifted", "de", source="d4", target="d5") in embed_text(new_board)
+    shifted = t("essence.event.void_shifted", "de", name="Alice", source="d4", target="d5")
+    assert shifted in embed_text(new_board)
     await fake.wait(lambda: board.components == [] or None, 5, "old board cleared")
     record = await GameService(bot.store).get(await game_id_of(new_board))
     assert await bot.store.game_actions(record.id) == [(0, "move d1 d2"), (0, "void d5")]
@@ -223,6 +226,10 @@ async def test_against_the_bot_it_answers_after_the_humans_turn(
     await last.wait_for(lambda r: r.kind == "edit")
     assert f"<@{stable_user_id(ALICE)}>" in shown.content
     assert_png_attachment(shown)
+    # The board the bot's answer replaces told of Alice's last step: it still does.
+    split = t("essence.event.split", "de", name="Alice", source="a1", target="b2")
+    bot_name = f"Spielleiter ({t('essenzcog.choice.level.hard', 'de')})"
+    assert embed_text(shown).index(split) < embed_text(shown).rindex(bot_name)
     actions = await bot.store.game_actions(game_id)
     assert [seat for seat, _ in actions] == [0, 0, 1, 1]
     record = await GameService(bot.store).get(game_id)
@@ -339,7 +346,9 @@ async def test_the_bot_declines_a_draw_and_a_rematch_lets_it_begin(
     )
     await offer.wait_for(lambda r: r.kind == "edit")
     bot_name = f"Spielleiter ({t('essenzcog.choice.level.easy', 'de')})"
-    assert t("essenzcog.event.draw_declined", "de", name=bot_name) in embed_text(board)
+    offered = t("essenzcog.event.draw_offered", "de", name="Alice")
+    declined = t("essenzcog.event.draw_declined", "de", name=bot_name)
+    assert embed_text(board).index(offered) < embed_text(board).index(declined)
     resign = await fake.slash("essenz aufgeben", user=ALICE)
     final = await resign.message()
     rematch = await fake.click(final, 1, user=ALICE)
@@ -354,3 +363,25 @@ async def test_the_bot_declines_a_draw_and_a_rematch_lets_it_begin(
     assert newest.players == [BOT_ID, stable_user_id(ALICE)]
     assert [s for s, _ in await bot.store.game_actions(newest.id)] == [0, 0]
     assert f"#{newest.id}" in embed_text(new_board)
+
+
+def test_the_board_marks_the_whole_answer_of_the_last_player() -> None:
+    steps = Steps()
+    steps.items = [
+        (0, Event("moved", {"source": "d1", "target": "d2"})),
+        (1, Event("void_shifted", {"source": "d4", "target": "e4"})),
+        (1, Event("destabilized", {"source": "f6", "amount": 1, "hit": ["e7", "g7"]})),
+        (1, Event("removed", {"square": "e7", "strength": 0})),
+    ]
+    assert _touched(steps) == ["d4", "e4", "f6", "e7", "g7"]
+    assert _touched(Steps()) == []
+
+
+def test_void_targets_say_whose_mote_the_void_would_swallow() -> None:
+    fen = "B2'..B1..B2/......./......./...x.../..B3A2.../......./A2..A1..A2' 1 a1 - 5 -"
+    match = m.Match("essence", 2, ENGINE.parse_position(fen))
+    tree = ChoiceTree(ENGINE.legal_actions(match.state, 0))
+    labels = {o: _option_label(match, tree, ("vd",), o, "de") for o in tree.options(("vd",))}
+    assert labels["c3"] == t("essenzcog.void_onto.enemy", "de", square="c3", strength=3)
+    assert labels["d3"] == t("essenzcog.void_onto.own", "de", square="d3", strength=2)
+    assert labels["e4"] == "e4"
