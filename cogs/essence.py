@@ -413,7 +413,7 @@ class Essence(commands.Cog):
         records = await self.games.running_in_channel(_channel(interaction), KIND)
         choices = []
         for record in records[:AUTOCOMPLETE_LIMIT]:
-            info = await self._info(record)
+            info = await self._info(record, lang)
             label = t("essenzcog.game_label", lang, id=record.id, a=info.names[0], b=info.names[1])
             choices.append(app_commands.Choice(name=label[:100], value=record.id))
         return choices
@@ -728,7 +728,7 @@ class Essence(commands.Cog):
         steps: Steps | None = None,
         thinking: bool = False,
     ) -> Screen:
-        info = await self._info(record)
+        info = await self._info(record, lang)
         view = ENGINE.view_for(match.state, None)
         touched = _touched(steps) if steps is not None else []
         if touched:  # the whole answer of the last player, not only its last step
@@ -761,7 +761,10 @@ class Essence(commands.Cog):
             colour=COLOURS[seat] if seat is not None else NEUTRAL,
         )
         embed.set_image(url=f"attachment://{filename}")
-        embed.set_footer(text=f"{text.variants} · {t('essenzcog.footer.typing', lang)}")
+        footer = text.variants
+        if outcome is None:  # typing a step only helps while the game runs
+            footer += f" · {t('essenzcog.footer.typing', lang)}"
+        embed.set_footer(text=footer)
         human_to_act = seat is not None and record.players[seat] != self._bot_id()
         content = ""
         if human_to_act and not thinking and not path:
@@ -927,7 +930,7 @@ class Essence(commands.Cog):
         return {"content": text, "view": view}
 
     async def _list_line(self, record: GameRecord, lang: str) -> str:
-        info = await self._info(record)
+        info = await self._info(record, lang)
         if record.status == INVITED:
             state = t("essenzcog.list.invited", lang)
         else:
@@ -998,12 +1001,19 @@ class Essence(commands.Cog):
         seats = m.to_act(ENGINE, load(record))
         return any(record.players[s] == user for s in seats)
 
-    async def _info(self, record: GameRecord) -> GameInfo:
+    async def _info(self, record: GameRecord, lang: str | None = None) -> GameInfo:
+        """Names and live board of a game; with ``lang``, the bot seats named in it (the
+        stored names carry the level in the language of whoever started the game)."""
         fresh = await self.bot.store.get_game(record.id)  # the board may have moved on
         data = (fresh or record).display
         if data:
-            return GameInfo(list(data["names"]), data.get("board"))
-        return GameInfo([f"{'AB'[seat]}" for seat in range(len(record.players))])
+            info = GameInfo(list(data["names"]), data.get("board"))
+        else:
+            info = GameInfo([f"{'AB'[seat]}" for seat in range(len(record.players))])
+        if lang is not None:
+            for seat, level in record.config.get("ai_levels", {}).items():
+                info.names[int(seat)] = self._bot_name(level, lang)
+        return info
 
     async def _save_info(self, game_id: int, info: GameInfo) -> None:
         await self.bot.store.set_game_display(game_id, info.dump())

@@ -385,3 +385,17 @@ def test_void_targets_say_whose_mote_the_void_would_swallow() -> None:
     assert labels["c3"] == t("essenzcog.void_onto.enemy", "de", square="c3", strength=3)
     assert labels["d3"] == t("essenzcog.void_onto.own", "de", square="d3", strength=2)
     assert labels["e4"] == "e4"
+
+
+async def test_the_bot_is_named_in_the_readers_language_and_a_finished_board_asks_no_typing(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    await (await fake.slash("essenz start", {"bot": "easy"}, user=ALICE)).message()
+    listing = await (await fake.slash("essenz liste", user=CAROL, locale="en-US")).callback()
+    assert f"Spielleiter ({t('essenzcog.choice.level.easy', 'en')})" in embed_text(listing)
+    assert t("essenzcog.choice.level.easy", "de") != t("essenzcog.choice.level.easy", "en")
+    running = await fake.wait_for_message(lambda msg: bool(msg.embeds))
+    assert t("essenzcog.footer.typing", "de") in running.embeds[0]["footer"]["text"]
+    await (await fake.slash("essenz aufgeben", user=ALICE)).message()
+    final = await fake.wait_for_message(lambda msg: "🏆" in msg.text and bool(msg.embeds))
+    assert t("essenzcog.footer.typing", "de") not in final.embeds[0]["footer"]["text"]
