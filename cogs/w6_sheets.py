@@ -105,8 +105,11 @@ def sheet_from_modal(fields: dict[str, str]) -> Sheet:
             edits.append(f"lp={value}")
     if fields.get("rasse", "").strip():
         edits.append(f"rasse={fields['rasse'].strip()}")
-    if fields.get("handlungen", "").strip():
-        edits.append(f"handlungen={fields['handlungen'].strip()}")
+    thresholds = _numbers(fields.get("handlungen", ""), 5, "w6cog.sheet.bad_thresholds")
+    if thresholds != sorted(thresholds):
+        raise BadInput("w6cog.sheet.bad_thresholds", value=fields["handlungen"][:60])
+    if thresholds:
+        edits.append("handlungen=" + ",".join(str(n) for n in thresholds))
     return edit_many(base, edits)
 
 

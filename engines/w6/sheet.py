@@ -203,10 +203,14 @@ def fertigkeitsschaden(sheet: Sheet, weapon: Weapon) -> int:
 
 
 def handlungen(sheet: Sheet) -> int:
-    """How many race thresholds the sum M + B reaches (or the GM's fixed number)."""
+    """How many race thresholds the sum M + B reaches (or the GM's fixed number); a sheet
+    without thresholds has one («Jeder hat die Möglichkeit, … eine oder mehrere Handlungen
+    auszuführen», HANDLUNGEN UND KOMPLEXE HANDLUNGEN)."""
     fixed = lookup(sheet.fix, "handlungen", -1)
     if fixed >= 0:
         return fixed
+    if not sheet.handlungen:
+        return 1
     total = sheet.pm_value("M") + sheet.pm_value("B")
     return sum(1 for threshold in sheet.handlungen if threshold <= total)
 

@@ -125,6 +125,27 @@ async def test_guided_creation_by_modal_then_field_edit(fake: FakeDiscord, bot: 
     assert sheet.eigenschaft("Geschick") == 4 and sheet.lp == 20 and sheet.pm_value("M") == 4
 
 
+async def test_modal_thresholds_with_spaces_and_a_bad_line_names_the_form_field(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    await start_campaign(fake)
+    fields = {"name": "Alrik", "pm": "3 2 4 3", "handlungen": "4 6 8 10 12"}
+    created = await (
+        await fake.submit_modal(await fake.slash("charakter neu", user=ALICE), fields)
+    ).callback()
+    assert_public(created)
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    record = await bot.store.active_character(campaign.id, stable_user_id(ALICE))
+    assert sheet_from_json(record.sheet).handlungen == (4, 6, 8, 10, 12)
+    fields = {"name": "Boromir", "pm": "3 2 4 3", "handlungen": "12 8"}
+    bad = await (
+        await fake.submit_modal(await fake.slash("charakter neu", user=ALICE), fields)
+    ).callback()
+    assert_ephemeral(bad)
+    assert bad.content == t("w6cog.sheet.bad_thresholds", "de", value="12 8")
+    assert bad.content.startswith(t("w6cog.modal.handlungen", "de"))
+
+
 async def test_invalid_value_is_a_friendly_ephemeral_and_changes_nothing(
     fake: FakeDiscord, bot: Any
 ) -> None:

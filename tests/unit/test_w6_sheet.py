@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from cogs.w6_sheets import sheet_from_modal
 from engines.core import BadInput
 from engines.w6 import (
     derive,
@@ -271,3 +272,24 @@ def test_npc_heavy_hit_values() -> None:
     with pytest.raises(BadInput) as error:
         npc_from_text("Ork lp=20 kw=8 ab=5 k=viel")
     assert error.value.key == "w6.sheet.not_integer"
+
+
+def test_a_sheet_without_thresholds_has_one_handlung() -> None:
+    plain = sheet_from_modal({"name": "Alrik", "pm": "3 2 4 3", "handlungen": ""})
+    assert plain.handlungen == () and derive(plain).handlungen == 1
+    counted = sheet_from_modal({"name": "Alrik", "pm": "3 2 4 3", "handlungen": "8 12 16"})
+    assert counted.handlungen == (8, 12, 16) and derive(counted).handlungen == 0
+
+
+@pytest.mark.parametrize("text", ["4 6 8 10 12", "4, 6, 8, 10, 12", "4,6 8, 10,12"])
+def test_the_modal_takes_thresholds_with_spaces_or_commas(text: str) -> None:
+    sheet = sheet_from_modal({"name": "Alrik", "pm": "3 2 4 3", "handlungen": text})
+    assert sheet.handlungen == (4, 6, 8, 10, 12) and derive(sheet).handlungen == 2
+
+
+@pytest.mark.parametrize("text", ["8 6", "4 6 8 10 12 14", "acht"])
+def test_bad_modal_thresholds_name_the_form_field(text: str) -> None:
+    with pytest.raises(BadInput) as caught:
+        sheet_from_modal({"name": "Alrik", "pm": "3 2 4 3", "handlungen": text})
+    assert caught.value.key == "w6cog.sheet.bad_thresholds"
+    assert caught.value.params == {"value": text}
