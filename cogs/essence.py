@@ -713,7 +713,7 @@ class Essence(commands.Cog):
         if previous is not None and previous != message_id:
             old = self.bot.get_partial_messageable(record.channel_id).get_partial_message(previous)
             try:
-                await old.edit(view=None)
+                await old.edit(content=None, view=None)  # no turn prompt on an old board
             except discord.HTTPException:
                 log.info("could not clear the old board %s of game %s", previous, record.id)
 
@@ -749,7 +749,10 @@ class Essence(commands.Cog):
         lines.append(f"**{mark}{text.status}**")
         if outcome is None and text.detail:
             lines.append(text.detail)
-        if match.draw_offer_by is not None and outcome is None:
+        offer_narrated = steps is not None and any(
+            event.type == "draw_offered" for _who, event in steps.items
+        )
+        if match.draw_offer_by is not None and outcome is None and not offer_narrated:
             lines.append(t("essenzcog.draw.offered", lang, name=info.names[match.draw_offer_by]))
         if thinking:
             lines.append(t("essenzcog.bot.thinking", lang))
@@ -769,12 +772,20 @@ class Essence(commands.Cog):
         content = ""
         if human_to_act and not thinking and not path:
             content = t("essenzcog.your_turn", lang, mention=f"<@{record.players[seat or 0]}>")
+            if seat is not None and match.draw_offer_by == seat:  # the other one answers
+                content += "\n" + self._offer_line(record, info, seat, lang)
         components = None
         if outcome is not None or record.status == FINISHED:
             components = self._end_components(record, lang)
         elif human_to_act and not thinking:
-            components = self._play_components(record, match, lang, path, tree)
+            components = self._play_components(record, info, match, lang, path, tree)
         return Screen(content, embed, _png(png, filename), components)
+
+    def _offer_line(self, record: GameRecord, info: GameInfo, offerer: int, lang: str) -> str:
+        """Addresses the draw offer to the player who may answer it."""
+        other = 1 - offerer
+        mention = f"<@{record.players[other]}>"
+        return t("essenzcog.draw.offered_to", lang, mention=mention, name=info.names[offerer])
 
     def _players_line(self, record: GameRecord, info: GameInfo) -> str:
         me = self._bot_id()
@@ -795,6 +806,7 @@ class Essence(commands.Cog):
     def _play_components(
         self,
         record: GameRecord,
+        info: GameInfo,
         match: m.Match,
         lang: str,
         path: tuple[str, ...],
@@ -831,7 +843,7 @@ class Essence(commands.Cog):
                         )
                     ]
                 )
-            rows.append(self._meta_row(match, cid, lang))
+            rows.append(self._meta_row(match, info, seat, cid, lang))
             return _view(rows)
         labels = [(o, _option_label(match, tree, path, o, lang)) for o in options]
         if len(options) <= MAX_BUTTONS:
@@ -862,9 +874,30 @@ class Essence(commands.Cog):
         )
         return _view(rows)
 
-    def _meta_row(self, match: m.Match, cid: Any, lang: str) -> list[discord.ui.Item[Any]]:
+    def _meta_row(
+        self, match: m.Match, info: GameInfo, seat: int, cid: Any, lang: str
+    ) -> list[discord.ui.Item[Any]]:
+        """Draw and resign buttons. A draw offer by the player to act is answered by the
+        other player only: its buttons name who they are for."""
         row: list[discord.ui.Item[Any]] = []
-        if match.draw_offer_by is None:
+        if match.draw_offer_by == seat:
+            answerer = info.names[1 - seat]
+            row.append(
+                _button(
+                    t("essenzcog.button.draw_accept_for", lang, name=answerer),
+                    cid("m", "draw-accept"),
+                    discord.ButtonStyle.success,
+                    "🤝",
+                )
+            )
+            row.append(
+                _button(
+                    t("essenzcog.button.draw_decline_for", lang, name=answerer),
+                    cid("m", "draw-decline"),
+                    discord.ButtonStyle.secondary,
+                )
+            )
+        elif match.draw_offer_by is None:
             row.append(
                 _button(
                     t("essenzcog.button.draw_offer", lang),

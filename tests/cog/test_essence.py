@@ -196,7 +196,7 @@ async def test_draw_offer_and_accept(fake: FakeDiscord, bot: Any) -> None:
         board, button_for(board, t("essenzcog.button.draw_offer", "de")), user=BOB
     )
     board = await offer.message()
-    assert t("essenzcog.draw.offered", "de", name="Bob") in embed_text(board)
+    assert embed_text(board).count("Bob bietet ein Remis an.") == 1  # narrated, not repeated
     own = await (
         await fake.click(
             board, button_for(board, t("essenzcog.button.draw_accept", "de")), user=BOB
@@ -399,3 +399,32 @@ async def test_the_bot_is_named_in_the_readers_language_and_a_finished_board_ask
     await (await fake.slash("essenz aufgeben", user=ALICE)).message()
     final = await fake.wait_for_message(lambda msg: "🏆" in msg.text and bool(msg.embeds))
     assert t("essenzcog.footer.typing", "de") not in final.embeds[0]["footer"]["text"]
+
+
+async def test_a_draw_offered_on_the_own_turn_is_for_the_other_player(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    board = await accepted_game(fake, locale="en")
+    first = board
+    # Alice is to act and offers by command: a new board; the click board loses its prompt.
+    offer = await fake.slash("essenz remis", {"aktion": "offer"}, user=ALICE, locale="en")
+    board = await offer.message()
+    await fake.wait(lambda: (first.components == [] and not first.content) or None, 5, "cleared")
+    text = embed_text(board)
+    assert text.count(t("essenzcog.event.draw_offered", "en", name="Alice")) == 1
+    assert t("essenzcog.draw.offered", "en", name="Alice") not in text
+    labels = [b.get("label") for b in board.buttons]
+    assert t("essenzcog.button.draw_accept", "en") not in labels
+    assert t("essenzcog.button.draw_decline", "en") not in labels
+    assert t("essenzcog.button.draw_offer", "en") not in labels
+    assert f"<@{stable_user_id(BOB)}>, Alice offers you a draw." in board.content
+    accept_for_bob = button_for(board, t("essenzcog.button.draw_accept_for", "en", name="Bob"))
+    own = await (await fake.click(board, accept_for_bob, user=ALICE)).callback()
+    assert_ephemeral(own)
+    # Bob accepts by command: the game ends and the offer board keeps no turn prompt.
+    accepted = await fake.slash("essenz remis", {"aktion": "accept"}, user=BOB, locale="en")
+    final = await accepted.message()
+    reason = t("essenzcog.reason.draw_agreed", "en")
+    assert t("essenzcog.status.draw", "en", reason=reason) in embed_text(final)
+    await fake.wait(lambda: (board.components == [] and not board.content) or None, 5, "cleared")
+    assert "your turn" not in board.content
