@@ -44,6 +44,7 @@ from bot.render import render_async
 from bot.render.dice import DiceImage, DiceRow, DieView, render_dice
 from bot.replies import LANGUAGE_PREF, lang_for, send
 from bot.store.base import CampaignRecord, CharacterRecord
+from cogs.w6 import load_sheet
 from engines.core import BadInput, IllegalAction, Rng
 from engines.dice.notation import DiceRoll, check_comment, check_notation, roll_notation
 from engines.dice.pool import SUCCESS_MIN
@@ -97,12 +98,15 @@ class Shown:
 @dataclass(frozen=True)
 class Source:
     """Where a W6 pool comes from: ``label`` names the side (character or user), ``attribute``
-    the Eigenschaft (``None`` for a plain value), ``character`` the character if one was used."""
+    the Eigenschaft (``None`` for a plain value), ``character`` the character if one was used,
+    ``skill`` a Fertigkeit of its sheet whose ``skill_value`` adds dice."""
 
     label: str
     attribute: str | None
     value: int
     character: str | None = None
+    skill: str | None = None
+    skill_value: int = 0
 
 
 # ---- small formatting helpers ------------------------------------------------------------
@@ -220,11 +224,35 @@ def _attribute(character: CharacterRecord, attribute: str) -> tuple[str, int]:
     for name, value in known.items():
         if str(name).casefold() == wanted and isinstance(value, int):
             return str(name), value
+    skills = _skills(character)
+    is_skill = any(name.casefold() == wanted for name in skills)
     raise BadInput(
-        "roll.probe.unknown_attribute",
+        "roll.probe.skill_as_attribute" if is_skill else "roll.probe.unknown_attribute",
         name=attribute.strip()[:40],
         character=character.name,
         known=", ".join(sorted(str(k) for k in known)) or "–",
+        skills=", ".join(sorted(skills)) or "–",
+    )
+
+
+def _skills(character: CharacterRecord) -> dict[str, int]:
+    """The Fertigkeiten of a W6 sheet. Raises BadInput (a sheet that no longer validates)."""
+    return dict(load_sheet(character).fertigkeiten)
+
+
+def _skill(character: CharacterRecord, skill: str) -> tuple[str, int]:
+    """The Fertigkeit ``skill`` (any case) of a W6 sheet. Raises BadInput
+    (``roll.probe.unknown_skill``, naming the character and its Fertigkeiten)."""
+    skills = _skills(character)
+    wanted = skill.strip().casefold()
+    for name, value in skills.items():
+        if name.casefold() == wanted:
+            return name, value
+    raise BadInput(
+        "roll.probe.unknown_skill",
+        name=skill.strip()[:40],
+        character=character.name,
+        skills=", ".join(sorted(skills)) or "–",
     )
 
 
@@ -287,6 +315,11 @@ def _what(lang: str, source: Source) -> str:
         what = t("roll.probe.what_value", lang, value=source.value)
     else:
         what = t("roll.probe.what_attribute", lang, attribute=source.attribute, value=source.value)
+    if source.skill is not None:
+        skill = t(
+            "roll.probe.what_attribute", lang, attribute=source.skill, value=source.skill_value
+        )
+        what += f" + {skill}"
     if source.character:
         what += f" ({_plain(source.character)})"
     return what
@@ -458,6 +491,16 @@ def erfolgswurf_text(lang: str, who: str, result: ErfolgswurfResult) -> str:
     )
 
 
+def _name_choices(values: Mapping[str, Any], current: str) -> list[app_commands.Choice[str]]:
+    """``Name (value)`` choices for the names starting with ``current`` (any case)."""
+    word = current.strip().casefold()
+    return [
+        app_commands.Choice(name=f"{name} ({value})"[:CHOICE_LIMIT], value=str(name))
+        for name, value in sorted(values.items())
+        if str(name).casefold().startswith(word)
+    ][:AUTOCOMPLETE_LIMIT]
+
+
 # ---- the cog -------------------------------------------------------------------------------
 
 
@@ -473,6 +516,8 @@ POOL_RENAMES = {
     "charakter": cmd("roll.opt.character.name"),
     "erschwernis": cmd("roll.opt.difficulty.name"),
 }
+SKILL_RENAMES = {"fertigkeit": cmd("roll.opt.skill.name")}
+SKILL_DESCRIPTIONS = {"fertigkeit": cmd("roll.opt.skill.desc")}
 POOL_DESCRIPTIONS = {
     "eigenschaft": cmd("roll.opt.attribute.desc"),
     "wert": cmd("roll.opt.value.desc"),
@@ -708,15 +753,22 @@ class Dice(commands.Cog):
 
     @app_commands.command(name=cmd("roll.cmd.probe.name"), description=cmd("roll.cmd.probe.desc"))
     @app_commands.rename(
-        erfolge=cmd("roll.opt.required.name"), **POOL_RENAMES, **VISIBILITY_RENAMES
+        erfolge=cmd("roll.opt.required.name"),
+        **POOL_RENAMES,
+        **SKILL_RENAMES,
+        **VISIBILITY_RENAMES,
     )
     @app_commands.describe(
-        erfolge=cmd("roll.opt.required.desc"), **POOL_DESCRIPTIONS, **VISIBILITY_DESCRIPTIONS
+        erfolge=cmd("roll.opt.required.desc"),
+        **POOL_DESCRIPTIONS,
+        **SKILL_DESCRIPTIONS,
+        **VISIBILITY_DESCRIPTIONS,
     )
     async def probe_command(
         self,
         interaction: discord.Interaction[Any],
         eigenschaft: str | None = None,
+        fertigkeit: str | None = None,
         wert: PoolSize | None = None,
         bonus: PoolSize = 0,
         erfolge: Required = 2,
@@ -727,7 +779,7 @@ class Dice(commands.Cog):
     ) -> None:
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
         source, pool = await self._own_pool(
-            interaction, campaign, charakter, eigenschaft, wert, bonus, erschwernis
+            interaction, campaign, charakter, eigenschaft, wert, bonus, erschwernis, fertigkeit
         )
         spec = ProbeSpec(pool, erfolge)
         result, _ = probe(spec, self.new_rng())
@@ -742,6 +794,7 @@ class Dice(commands.Cog):
             "probe",
             {
                 "attribute": source.attribute,
+                "skill": source.skill,
                 "character": source.character,
                 "pool": result.dice_count,
                 "dice": list(result.dice),
@@ -905,9 +958,12 @@ class Dice(commands.Cog):
         value: int | None,
         *,
         fallback: str,
+        skill: str | None = None,
     ) -> Source:
-        """A pool from a plain ``value``, or from ``attribute`` of a character: the one named,
-        else the active character of ``user`` in the channel's campaign."""
+        """A pool from a plain ``value``, or from ``attribute`` (and ``skill``) of a character:
+        the one named, else the active character of ``user`` in the channel's campaign."""
+        if skill and (value is not None or not attribute):
+            raise BadInput("roll.probe.skill_needs_attribute")
         if value is not None:
             label = character_name or (user.display_name if user else fallback)
             return Source(label, attribute.strip() if attribute else None, value, character_name)
@@ -917,7 +973,10 @@ class Dice(commands.Cog):
             raise BadInput("roll.probe.no_campaign")
         character = await self._character(campaign, user, character_name)
         name, number = _attribute(character, attribute)
-        return Source(character.name, name, number, character.name)
+        if not skill:
+            return Source(character.name, name, number, character.name)
+        skill_name, points = _skill(character, skill)
+        return Source(character.name, name, number, character.name, skill_name, points)
 
     async def _character(
         self,
@@ -964,25 +1023,39 @@ class Dice(commands.Cog):
         current: str,
     ) -> list[app_commands.Choice[str]]:
         """The Eigenschaften of the named character, else of ``user``'s active character."""
-        campaign = await self._campaign(interaction)
-        if campaign is None:
-            return []
-        character: CharacterRecord | None = None
-        if character_name:
-            wanted = str(character_name).strip().casefold()
-            everyone = await self.bot.store.characters(campaign.id)
-            character = next((c for c in everyone if c.name.casefold() == wanted), None)
-        elif isinstance(user, discord.abc.User):
-            character = await self.bot.store.active_character(campaign.id, user.id)
+        character = await self._choice_character(interaction, user, character_name)
         values = character.sheet.get("eigenschaften") if character else None
         if not isinstance(values, dict):
             return []
-        word = current.strip().casefold()
-        return [
-            app_commands.Choice(name=f"{name} ({value})"[:CHOICE_LIMIT], value=str(name))
-            for name, value in sorted(values.items())
-            if str(name).casefold().startswith(word)
-        ][:AUTOCOMPLETE_LIMIT]
+        return _name_choices(values, current)
+
+    @probe_command.autocomplete("fertigkeit")
+    async def _skill_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The Fertigkeiten of the chosen character, else of the caller's active one."""
+        name = getattr(interaction.namespace, "charakter", None)
+        character = await self._choice_character(interaction, interaction.user, name)
+        if character is None:
+            return []
+        try:
+            return _name_choices(_skills(character), current)
+        except BadInput:  # a stored sheet that no longer validates offers nothing
+            return []
+
+    async def _choice_character(
+        self, interaction: discord.Interaction[Any], user: Any, character_name: str | None
+    ) -> CharacterRecord | None:
+        campaign = await self._campaign(interaction)
+        if campaign is None:
+            return None
+        if character_name:
+            wanted = str(character_name).strip().casefold()
+            everyone = await self.bot.store.characters(campaign.id)
+            return next((c for c in everyone if c.name.casefold() == wanted), None)
+        if isinstance(user, discord.abc.User):
+            return await self.bot.store.active_character(campaign.id, user.id)
+        return None
 
     @probe_command.autocomplete("charakter")
     @probe_komplex.autocomplete("charakter")
@@ -1114,13 +1187,15 @@ class Dice(commands.Cog):
         wert: int | None,
         bonus: int,
         erschwernis: str | None,
+        fertigkeit: str | None = None,
     ) -> tuple[Source, Pool]:
-        """The roller's pool: Eigenschaft (sheet or value) + bonus − Erschwernis."""
+        """The roller's pool: Eigenschaft (sheet or value) + Fertigkeit + bonus − Erschwernis,
+        the Fertigkeit's points added as dice as ``/charakter probe`` does."""
         source = await self._source(
-            campaign, interaction.user, charakter, eigenschaft, wert, fallback=""
+            campaign, interaction.user, charakter, eigenschaft, wert, fallback="", skill=fertigkeit
         )
         penalty, difficulty = _erschwernis(erschwernis)
-        return source, Pool(source.value, bonus, penalty, difficulty)
+        return source, Pool(source.value, bonus + source.skill_value, penalty, difficulty)
 
     async def _campaign(self, interaction: discord.Interaction[Any]) -> CampaignRecord | None:
         if interaction.channel_id is None:

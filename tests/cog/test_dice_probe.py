@@ -20,8 +20,10 @@ from tests.harness import assert_ephemeral, assert_png_attachment, assert_public
 ALICE, BOB = "alice", "bob"
 
 
-def sheet(name: str, **eigenschaften: int) -> dict[str, Any]:
+def sheet(name: str, skills: dict[str, int] | None = None, **eigenschaften: int) -> dict[str, Any]:
     raw = {"schema": "w6.sheet", "version": 1, "name": name, "eigenschaften": eigenschaften}
+    if skills:
+        raw["fertigkeiten"] = skills
     return sheet_to_json(sheet_from_json(raw))
 
 
@@ -142,7 +144,7 @@ async def test_probe_from_the_active_character_with_autocomplete(
     assert_ephemeral(wrong)
     assert wrong.content == t(
         "roll.probe.unknown_attribute", "de", name="Magie", character="Thoin",
-        known="Geschick, Intuition, Kraft",
+        known="Geschick, Intuition, Kraft", skills="–",
     )  # fmt: skip
     log = [e for e in await bot.store.campaign_log(campaign.id) if e["kind"] == "probe"]
     assert len(log) == 1
@@ -357,3 +359,55 @@ async def test_secret_reroll_stays_secret(fake: FakeDiscord, bot: Any) -> None:
     assert "geheim" in notice.content
     dms = await fake.wait(lambda: fake.dm_messages(GM)[1:] or None, 5, "a second DM")
     assert dms[0].content.startswith("🔒 Geheimer Wurf von **Alice**")
+
+
+async def test_probe_rolls_a_skill_of_the_sheet(fake: FakeDiscord, bot: Any) -> None:
+    campaign = await start_campaign(fake, bot)
+    record = await bot.store.create_character(
+        campaign_id=campaign.id,
+        owner_id=stable_user_id(ALICE),
+        name="Thoin",
+        sheet=sheet("Thoin", {"Schwertkampf": 3, "Schleichen": 1}, Geschick=4),
+    )
+    await bot.store.set_active_character(campaign.id, stable_user_id(ALICE), record.id)
+    choices = await fake.autocomplete("probe", {"fertigkeit": "schw"}, locale="en")
+    assert choices == [{"name": "Schwertkampf (3)", "value": "Schwertkampf"}]
+
+    # A skill given as the attribute: the answer names Thoin, his attributes and the option.
+    wrong = await (
+        await fake.slash("probe", {"eigenschaft": "Schwertkampf"}, locale="en")
+    ).callback()
+    assert_ephemeral(wrong)
+    assert wrong.content == (
+        "“Schwertkampf” is a skill of **Thoin**: give it as `skill`, together with an "
+        "`attribute` (Geschick)."
+    )
+    unknown = await (await fake.slash("probe", {"eigenschaft": "Magie"}, locale="en")).callback()
+    assert unknown.content == (
+        "**Thoin** has no attribute “Magie”. Attributes: Geschick. "
+        "Skills: Schleichen, Schwertkampf."
+    )
+    no_skill = await (
+        await fake.slash("probe", {"eigenschaft": "Geschick", "fertigkeit": "Reiten"})
+    ).callback()
+    assert no_skill.content == t(
+        "roll.probe.unknown_skill", "de", name="Reiten", character="Thoin",
+        skills="Schleichen, Schwertkampf",
+    )  # fmt: skip
+    alone = await (await fake.slash("probe", {"fertigkeit": "Schwertkampf"})).callback()
+    assert alone.content == t("roll.probe.skill_needs_attribute", "de")
+
+    fix_dice(bot)
+    pool, _ = roll_pool(8, Rng(SEED))  # Geschick 4 + Schwertkampf 3 + bonus 1
+    message = await (
+        await fake.slash(
+            "probe", {"eigenschaft": "geschick", "fertigkeit": "schwertkampf", "bonus": 1}
+        )
+    ).message()
+    assert_public(message)
+    lines = message.content.splitlines()
+    assert lines[0] == "🎲 **Alice** – Probe: **Geschick 4** + **Schwertkampf 3** (Thoin)"
+    assert lines[1] == "Pool: 4 + 4 = **8 W6** · gefordert: 2"
+    assert lines[2] == f"Wurf: {faces(pool.dice)}"
+    log = [e for e in await bot.store.campaign_log(campaign.id) if e["kind"] == "probe"]
+    assert log[-1]["data"]["skill"] == "Schwertkampf"
