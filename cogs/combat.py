@@ -51,6 +51,7 @@ from cogs.w6 import (
     require_gm,
     step_words,
 )
+from cogs.w6_plural import tc
 from engines.core import BadInput, EngineError, Event, IllegalAction, StaleAction
 from engines.w6 import (
     CombatAction,
@@ -204,7 +205,7 @@ def narrate(events: list[Event], before: CombatState, after: CombatState, lang: 
         if variant and f"{key}.{event.data.get(variant)}" in catalog():
             key = f"{key}.{event.data.get(variant)}"
         if key in catalog():
-            text = t(key, lang, **params)
+            text = tc(key, lang, **params)
         else:
             detail = ", ".join(f"{k}={v}" for k, v in params.items())
             text = t("w6cog.ev.generic", lang, type=event.type, detail=detail)
@@ -282,7 +283,7 @@ def _pending_text(view: dict[str, Any], names: dict[str, str], lang: str) -> str
     if pending is None:
         return ""
     targets = ", ".join(names.get(d["target"], d["target"]) for d in pending["targets"])
-    return t(
+    return tc(
         f"w6cog.combat.pending.{pending['stage']}", lang,
         attacker=names.get(pending["attacker"], pending["attacker"]), targets=targets,
         kw=pending["kw"], successes=pending["successes"], required=pending["defence_required"],
@@ -326,7 +327,7 @@ def _kw_select(
     cid: str, kw_left: int, placeholder: str, row: int, lang: str
 ) -> discord.ui.Select[Any]:
     options = [
-        discord.SelectOption(label=t("w6cog.combat.kw_option", lang, kw=n), value=str(n))
+        discord.SelectOption(label=tc("w6cog.combat.kw_option", lang, kw=n), value=str(n))
         for n in range(min(kw_left, MAX_SELECT - 1) + 1)
     ]
     return discord.ui.Select(custom_id=cid, placeholder=placeholder[:150], options=options, row=row)

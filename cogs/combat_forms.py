@@ -24,6 +24,7 @@ import discord
 
 from bot.components import custom_id
 from bot.i18n import t
+from cogs.w6_plural import tc
 from engines.core import BadInput, EngineError
 from engines.w6 import CombatAction, CombatState, make, probe_required, usable_weapons
 from engines.w6.state import Fighter, WeaponStats
@@ -407,7 +408,7 @@ def _select(
 
 def _numbers(low: int, high: int, key: str, lang: str) -> list[tuple[str, str]]:
     top = min(high, low + MAX_OPTIONS - 1)
-    return [(str(n), t(f"w6cog.option.{key}", lang, n=n)) for n in range(low, top + 1)]
+    return [(str(n), tc(f"w6cog.option.{key}", lang, n=n)) for n in range(low, top + 1)]
 
 
 def _position(state: CombatState, fighter_id: str) -> int:
@@ -438,7 +439,7 @@ def _options(
         return [
             (
                 str(i),
-                t(
+                tc(
                     "w6cog.option.zone",
                     lang,
                     zone=t(f"w6cog.zone.{ZONE_KEYS.get(z, z)}", lang),

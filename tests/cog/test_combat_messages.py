@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.fake_discord import FakeDiscord
-from bot.i18n import t
+from bot.i18n import catalog, t
 from cogs.combat import unpack
+from cogs.w6_plural import COUNTED, tc
 from tests.cog.test_combat import ids_with
 from tests.cog.test_w6 import ALICE, GM, import_sheet, start_campaign, thoin_json
 from tests.harness import assert_ephemeral, assert_public, embed_text
@@ -146,3 +147,17 @@ async def test_a_ping_speaks_the_language_its_reader_chose(fake: FakeDiscord, bo
     alice = fake.user(ALICE).mention
     assert t("w6cog.ev.attack_dice_announced", "de", fighter="Ork", kw=3) in attacked.text
     assert t("w6cog.combat.ping.abwehr", "en", mention=alice, names="Thoin") in attacked.text
+
+
+def test_a_count_of_one_reads_in_the_singular() -> None:
+    one = {"fighter": "Thoin", "dice": "5", "successes": 1, "ok": "ok"}
+    assert tc("w6cog.ev.attack_roll", "en", **one) == "🎲 **Thoin** rolls 5 → 1 success (ok)."
+    assert tc("w6cog.ev.attack_roll", "de", **one) == "🎲 **Thoin** würfelt 5 → 1 Erfolg (ok)."
+    two = one | {"dice": "5 6", "successes": 2}
+    assert tc("w6cog.ev.attack_roll", "en", **two).endswith("→ 2 successes (ok).")
+    assert (
+        tc("w6cog.option.kw", "en", n=1) == "1 die" and tc("w6cog.option.kw", "en", n=3) == "3 dice"
+    )
+    assert tc("w6cog.option.successes", "de", n=1) == "1 Erfolg"
+    for key in COUNTED:  # every counted message has its singular in both languages
+        assert {"de", "en"} <= set(catalog()[f"{key}.one"])

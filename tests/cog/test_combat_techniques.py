@@ -208,7 +208,7 @@ async def test_ranged_attack_with_distance_size_and_aiming(fake: FakeDiscord, bo
     aim = await open_form(fake, status, "zielen")
     assert fields(aim) == ["h"]
     aimed = await execute(fake, aim)
-    assert t("w6cog.ev.aimed", "de", fighter="Lyra", handlungen=1) in aimed.text
+    assert t("w6cog.ev.aimed.one", "de", fighter="Lyra", handlungen=1) in aimed.text
 
     form = await open_form(fake, aimed, "fern")
     assert fields(form) == ["t", "g", "p"]  # one bow: no weapon select
