@@ -86,7 +86,9 @@ CONTENT_LIMIT = 1900
 NAME_KEYS = ("fighter", "attacker", "target", "blocker")
 SILENT_EVENTS = ("attack_resolved",)  # the end of an attack already narrated step by step
 # Events told in one of several texts by one value: ``w6cog.ev.<type>.<value>``.
-EVENT_VARIANTS = {"defence_announced": "answer"}
+# Event types whose text depends on one value (``<key>.<value>`` when the catalog has it):
+# an unbought check has no "+0", falling back reads as an attempt to fall back.
+EVENT_VARIANTS = {"defence_announced": "answer", "probe": "bought", "defence_roll": "how"}
 VERB_PARAMS = ("what",)  # event values naming a step (``probe`` of ``angriff``) in words
 STAGE_ROWS = {"abwehr": 2, "entscheidung": 1, "ansage": 1, "rundum": 2, "nachschlagen": 1}
 

@@ -9,8 +9,10 @@ from typing import Any
 
 from bot.fake_discord import FakeDiscord
 from bot.i18n import catalog, t
-from cogs.combat import unpack
+from cogs.combat import narrate, unpack
 from cogs.w6_plural import COUNTED, tc
+from engines.core import Event, Rng
+from engines.w6.state import CombatState
 from tests.cog.test_combat import ids_with
 from tests.cog.test_w6 import ALICE, GM, import_sheet, start_campaign, thoin_json
 from tests.harness import assert_ephemeral, assert_public, embed_text
@@ -161,3 +163,12 @@ def test_a_count_of_one_reads_in_the_singular() -> None:
     assert tc("w6cog.option.successes", "de", n=1) == "1 Erfolg"
     for key in COUNTED:  # every counted message has its singular in both languages
         assert {"de", "en"} <= set(catalog()[f"{key}.one"])
+
+
+def test_falling_back_reads_as_an_attempt_and_a_defence_as_a_defence() -> None:
+    state = CombatState(gm=1, rng=Rng(seed=1))
+    roll = {"fighter": "ork2", "dice": "3 3", "successes": 0, "required": 2, "ok": False}
+    back = narrate([Event("defence_roll", roll | {"how": "zurueckweichen"})], state, state, "en")
+    guard = narrate([Event("defence_roll", roll | {"how": "abwehr"})], state, state, "en")
+    assert back[0].startswith("↩ **ork2** tries to fall back: 3 3 → 0/2")
+    assert guard[0].startswith("🛡 **ork2** rolls 3 3 → 0/2")

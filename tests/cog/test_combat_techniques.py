@@ -164,7 +164,7 @@ async def test_aimed_attack_at_the_head_by_clicks(fake: FakeDiscord, bot: Any, l
     probed = await execute(fake, form, locale)
     ok = t("w6cog.ev.ok", lang)
     what = t("w6cog.verb.angriff", lang)  # the step in words, not the verb
-    assert t("w6cog.ev.probe", lang, fighter="Lyra", what=what, dice="5 5 5 5 6 1",
+    assert t("w6cog.ev.probe.0", lang, fighter="Lyra", what=what, dice="5 5 5 5 6 1",
              successes=5, bought=0, required=5, ok=ok) in probed.text  # fmt: skip
     state = await state_of(fake, bot)
     assert state.log[-1].action == "@lyra angriff ork probe=6 waffe=Schwert zone=Kopf"
@@ -358,8 +358,9 @@ async def test_check_in_combat_and_forms_only_for_the_owner(fake: FakeDiscord, b
     await choose(fake, form, "k", ["3"], "en-US")
     checked = await execute(fake, form, "en-US")
     what = t("w6cog.what.probe", "en")
-    assert t("w6cog.ev.probe", "en", fighter="Lyra", what=what, dice="5 5 1", successes=2,
+    assert t("w6cog.ev.probe.0", "en", fighter="Lyra", what=what, dice="5 5 1", successes=2,
              bought=0, required=2, ok=t("w6cog.ev.ok", "en")) in checked.text  # fmt: skip
+    assert "+0/" not in checked.text  # nothing bought: no "+0"
     state = await state_of(fake, bot)
     assert state.log[-1].action == "@lyra probe erfolge=2 handlungen=1 kw=3"
     assert state.fighter("lyra").handlungen_left == 2
