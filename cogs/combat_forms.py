@@ -368,6 +368,8 @@ def _form_text(state: CombatState, fighter: Fighter, form: Form, lang: str) -> s
     required = preview(state, form)
     if "p" in FIELDS[form.technique] and required is not None:
         key = "w6cog.form.probe" if required > 0 else "w6cog.form.no_probe"
+        if required > 0 and "a" in FIELDS[form.technique]:  # attack dice chosen on this form
+            key = "w6cog.form.probe_attack_now"
         lines.append(t(key, lang, required=required))
     problem = preview_error(state, form, lang)
     if problem:

@@ -96,3 +96,16 @@ def test_log_entries_of_a_step_without_io() -> None:
 def test_copies_of_an_npc_are_numbered() -> None:
     assert [copy_name("Ork", i) for i in ("ork", "ork2", "ork12")] == ["Ork", "Ork 2", "Ork 12"]
     assert copy_name("Thoin Eisenfaust", "thoin") == "Thoin Eisenfaust"
+
+
+def test_the_feint_form_asks_for_the_attack_dice_now_not_later() -> None:
+    from bot.i18n import t
+    from cogs.combat_forms import Form, _form_text
+
+    state = combat(fighter("held", PLAYER, ab=8, waffen=(SWORD,)), fighter("ork"))
+    feint = Form("finte", "held", (("t", "1"),))  # the ork: fighters by position
+    text = _form_text(state, state.fighter("held"), feint, "en")
+    required = probe_required(state, make("finte", "held", ("ork",), probe=1, kw=1, angriff=1))
+    assert required > 0
+    assert t("w6cog.form.probe_attack_now", "en", required=required) in text
+    assert t("w6cog.form.probe", "en", required=required) not in text
