@@ -125,7 +125,7 @@ class GameService:
         if record.status != ACTIVE:
             raise IllegalAction("error.game_not_running")
         seat = self.seat_for(record, user_id)
-        return await self.apply_for_seat(record, seat, text)
+        return await self.apply_for_seat(record, seat, text)  # never as the referee
 
     @staticmethod
     def seat_for(record: GameRecord, user_id: int) -> int:
@@ -138,9 +138,12 @@ class GameService:
             seats = [s for s in seats if s in to_act] or seats
         return seats[0]
 
-    async def apply_for_seat(self, record: GameRecord, seat: int, text: str) -> Turn:
+    async def apply_for_seat(
+        self, record: GameRecord, seat: int, text: str, *, referee: bool = False
+    ) -> Turn:
+        """Apply ``text`` for ``seat``; ``referee`` only for the bot's own meta actions."""
         engine = engine_of(record)
-        match, events = m.apply(engine, load(record), text, seat)
+        match, events = m.apply(engine, load(record), text, seat, referee=referee)
         finished = m.outcome(engine, match) is not None
         stored = await self.store.update_game(
             record.id,
@@ -179,7 +182,7 @@ class GameService:
     async def forfeit(self, record: GameRecord, seat: int) -> Turn:
         """``seat`` loses the game for keeping it waiting. Raises StaleRevision when the game
         moved on since ``record`` was read."""
-        return await self.apply_for_seat(record, seat, f"!forfeit {seat}")
+        return await self.apply_for_seat(record, seat, f"!forfeit {seat}", referee=True)
 
     async def mark_reminded(self, record: GameRecord) -> None:
         """The reminder for ``record`` was sent; no other until the next move."""

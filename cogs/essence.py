@@ -986,7 +986,9 @@ class Essence(commands.Cog):
         match = m.start(engine, config, record.seed, len(record.players))
         data["start_position"] = engine.position_text(match.state)
         for entry in data["actions"]:
-            match, _events = m.apply(engine, match, entry["action"], entry["seat"])
+            match, _events = m.apply(
+                engine, match, entry["action"], entry["seat"], referee=True
+            )  # a stored log was checked when it was written
             entry["position"] = engine.position_text(match.state)
         data["position"] = engine.position_text(match.state)
         data["names"] = (await self._info(record)).names

@@ -1,8 +1,9 @@
 """A match wraps any engine's state with what every game shares: resigning, draw offers and
 forfeits. It is itself a pure reducer, so the stored action log replays the whole match.
 
-Meta actions are written ``!resign``, ``!draw-offer``, ``!draw-accept``, ``!draw-decline`` and
-``!forfeit <seat>`` (the last one only the bot issues, after an idle timeout).
+Meta actions are written ``!resign``, ``!draw-offer``, ``!draw-accept``, ``!draw-decline`` (a
+player's own, for their own seat) and ``!forfeit <seat>``, which only the referee issues (the
+bot, after an idle timeout; replaying a stored log): no text a player types or clicks reaches it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from engines.core.contract import Engine, Event, JsonDict, Outcome, PlayerId
 from engines.core.errors import BadInput, IllegalAction
 
 META_PREFIX = "!"
+PLAYER_META_VERBS = frozenset({"resign", "draw-offer", "draw-accept", "draw-decline"})
+REFEREE_META_VERBS = frozenset({"forfeit"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,19 +43,31 @@ def to_act(engine: Engine[Any, Any], match: Match) -> frozenset[PlayerId]:
 
 
 def apply(
-    engine: Engine[Any, Any], match: Match, text: str, player: PlayerId
+    engine: Engine[Any, Any],
+    match: Match,
+    text: str,
+    player: PlayerId,
+    *,
+    referee: bool = False,
 ) -> tuple[Match, list[Event]]:
     """Apply one logged action (engine notation or a meta action) by ``player``.
 
-    Raises IllegalAction when the match is over or the action is not allowed, BadInput when
-    the notation cannot be read.
+    ``referee`` is True only for actions the bot itself issues as the referee (an idle
+    forfeit) or replays from a stored log; a player's input never sets it, so a player can
+    only resign or answer draws for their own seat.
+
+    Raises IllegalAction when the match is over or the action is not allowed (a referee's
+    meta action from a player included), BadInput when the notation cannot be read.
     """
     if outcome(engine, match) is not None:
         raise IllegalAction("error.game_over")
     if not 0 <= player < match.players:
         raise IllegalAction("error.not_a_player")
     if text.startswith(META_PREFIX):
-        return _apply_meta(match, text[len(META_PREFIX) :].split(), player)
+        words = text[len(META_PREFIX) :].split()
+        if words and words[0] in REFEREE_META_VERBS and not referee:
+            raise IllegalAction("error.referee_only")
+        return _apply_meta(match, words, player)
     action = engine.parse_action(text)
     state, events = engine.apply(match.state, action, player)
     return replace(match, state=state, draw_offer_by=None), events
@@ -77,7 +92,7 @@ def _apply_meta(match: Match, words: list[str], player: PlayerId) -> tuple[Match
         return replace(match, ended=ended, draw_offer_by=None), [Event("draw_agreed", {})]
     if verb == "forfeit" and len(words) == 2 and words[1].isdigit():
         loser = int(words[1])
-        if not 0 <= loser < match.players:
+        if loser != player:  # the seat that kept the game waiting is the one that forfeits
             raise BadInput("error.bad_notation", text=" ".join(words))
         ended = Outcome(frozenset(range(match.players)) - {loser}, "forfeit")
         return replace(match, ended=ended), [Event("forfeited", {"player": loser})]

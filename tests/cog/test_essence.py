@@ -150,6 +150,26 @@ async def test_illegal_typed_move_is_a_friendly_ephemeral_error(
     assert await bot.store.game_actions(await game_id_of(board)) == []
 
 
+async def test_typed_forfeits_are_refused_for_every_seat(fake: FakeDiscord, bot: Any) -> None:
+    """Only the bot as referee forfeits a seat (after the idle time); typed notation never."""
+    board = await accepted_game(fake)
+    game_id = await game_id_of(board)
+    for user, text in [(ALICE, "!forfeit 1"), (ALICE, "!forfeit 0"), (BOB, "!forfeit 0")]:
+        reply = await (await fake.slash("essenz zug", {"notation": text}, user=user)).callback()
+        assert_ephemeral(reply)
+        assert reply.content == t("error.referee_only", "de")
+    record = await GameService(bot.store).get(game_id)
+    assert record.status == "active" and m.outcome(ENGINE, load(record)) is None
+    assert await bot.store.game_actions(game_id) == []
+    vs_bot = await (await fake.slash("essenz start", {"bot": "easy"}, user=CAROL)).message()
+    bot_game = await game_id_of(vs_bot)
+    forged = await fake.slash(
+        "essenz zug", {"notation": "!forfeit 1", "spiel": bot_game}, user=CAROL
+    )
+    assert (await forged.callback()).content == t("error.referee_only", "de")
+    assert (await GameService(bot.store).get(bot_game)).status == "active"
+
+
 async def test_resign_by_command_ends_the_game_and_offers_a_rematch(
     fake: FakeDiscord, bot: Any
 ) -> None:

@@ -57,7 +57,7 @@ def test_draw_offer_accept_and_decline() -> None:
 
 def test_forfeit_and_bad_meta() -> None:
     match = m.start(NIM, {}, 1, 2)
-    forfeited, _ = m.apply(NIM, match, "!forfeit 1", 0)
+    forfeited, _ = m.apply(NIM, match, "!forfeit 1", 1, referee=True)
     outcome = m.outcome(NIM, forfeited)
     assert outcome is not None and outcome.winners == {0}
     with pytest.raises(BadInput):
@@ -72,3 +72,17 @@ def test_json_round_trip() -> None:
     match = m.start(NIM, {}, 3, 2)
     match, _ = m.apply(NIM, match, "!resign", 1)
     assert m.from_json(NIM, m.to_json(NIM, match)) == match
+
+
+@pytest.mark.parametrize("text", ["!forfeit 1", "!forfeit 0", "!forfeit", " !forfeit 1"])
+@pytest.mark.parametrize("player", [0, 1])
+def test_a_player_can_never_issue_the_referees_forfeit(text: str, player: int) -> None:
+    match = m.start(NIM, {}, 1, 2)
+    with pytest.raises((IllegalAction, BadInput)):
+        m.apply(NIM, match, text, player)
+
+
+def test_the_referee_forfeits_only_the_seat_that_kept_the_game_waiting() -> None:
+    match = m.start(NIM, {}, 1, 2)
+    with pytest.raises(BadInput):
+        m.apply(NIM, match, "!forfeit 1", 0, referee=True)
