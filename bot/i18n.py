@@ -11,15 +11,16 @@ import json
 import logging
 from collections.abc import Mapping
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from engines.core.content import data_dir
+
 LANGUAGES = ("de", "en")
 DEFAULT_LANGUAGE = "de"
-CATALOG_DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
+CATALOG_DIR = data_dir("i18n")
 log = logging.getLogger(__name__)
 
 

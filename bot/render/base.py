@@ -9,12 +9,13 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import ParamSpec
 
 from PIL import Image, ImageDraw, ImageFont
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets"
+from engines.core.content import assets_dir
+
+ASSETS = assets_dir()
 FONT_FILES = {
     "regular": "DejaVuSans.ttf",
     "bold": "DejaVuSans-Bold.ttf",

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from engines.core import BadInput
+from engines.core.content import data_dir
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "w6"
+DATA_DIR = data_dir("w6")
 
 
 @dataclass(frozen=True, slots=True)
