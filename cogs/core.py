@@ -14,6 +14,11 @@ from bot.replies import LANGUAGE_PREF, lang_for, send
 
 EMBED_COLOUR = discord.Colour(0x8A5CF6)
 FIELD_LIMIT = 1024
+# /hilfe thema:…: each topic's sections, in order (texts in core.json: core.help.<topic>.*)
+CHEAT_SHEETS: dict[str, tuple[str, ...]] = {
+    "dice": ("basics", "keep", "explode", "advantage", "successes", "more"),
+    "combat": ("flow", "attack", "techniques", "defence", "gm"),
+}
 
 
 class Core(commands.Cog):
@@ -21,8 +26,19 @@ class Core(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name=cmd("core.cmd.help.name"), description=cmd("core.cmd.help.desc"))
-    async def hilfe(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.describe(thema=cmd("core.opt.topic.desc"))
+    @app_commands.rename(thema=cmd("core.opt.topic.name"))
+    @app_commands.choices(
+        thema=[
+            app_commands.Choice(name=cmd(f"core.choice.topic.{topic}"), value=topic)
+            for topic in CHEAT_SHEETS
+        ]
+    )
+    async def hilfe(self, interaction: discord.Interaction[Any], thema: str | None = None) -> None:
         lang = await lang_for(interaction)
+        if thema is not None:
+            await send(interaction, embed=cheat_sheet(thema, lang), ephemeral=True)
+            return
         embed = discord.Embed(
             title=t("core.help.title", lang),
             description=t("core.help.intro", lang),
@@ -62,6 +78,23 @@ class Core(commands.Cog):
         )
         lang = sprache if sprache != "auto" else language_of(interaction.locale)
         await send(interaction, t(f"core.language.set.{sprache}", lang), ephemeral=True)
+
+
+def cheat_sheet(topic: str, lang: str) -> discord.Embed:
+    """The short reference for ``topic`` (a key of :data:`CHEAT_SHEETS`) in ``lang``."""
+    prefix = f"core.help.{topic}"
+    embed = discord.Embed(
+        title=t(f"{prefix}.title", lang),
+        description=t(f"{prefix}.intro", lang),
+        colour=EMBED_COLOUR,
+    )
+    for section in CHEAT_SHEETS[topic]:
+        embed.add_field(
+            name=t(f"{prefix}.{section}.name", lang),
+            value=t(f"{prefix}.{section}.value", lang),
+            inline=False,
+        )
+    return embed
 
 
 def _localized(command: Any, field: str, lang: str) -> str:

@@ -296,11 +296,14 @@ def roll_text(lang: str, who: str, expression: str, result: DiceRoll) -> str:
     lines = [t("roll.roll.header", lang, name=who, expression=_code(expression)), result.breakdown]
     if result.hidden_dice:
         lines.append(t("roll.roll.hidden", lang, count=result.hidden_dice))
+    rule = result.notation.success_rule or ""
     if result.mode == "successes":
-        rule = result.notation.success_rule or ""
         lines.append(
             t("roll.roll.successes", lang, count=_successes(lang, result.total), rule=rule)
         )
+    elif result.mode == "target":
+        key = "roll.roll.target_met" if result.target_met else "roll.roll.target_missed"
+        lines.append(t(key, lang, total=result.total, rule=rule))
     else:
         lines.append(t("roll.roll.total", lang, total=result.total))
     if result.crit:

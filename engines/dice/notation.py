@@ -26,7 +26,12 @@ Notation (d20's, plus two additions; see ``data/dice/RULES.md``):
     returned exactly as typed and the breakdown writes each term with the letter typed.
     *Success counting*: a single dice group compared with a whole number (``8d6>=5``,
     ``8W6>4``, ``10d10kh5>=8``) counts the kept dice that meet the comparison instead of
-    comparing the sum (d20 alone would give 0 or 1).
+    comparing the sum (d20 alone would give 0 or 1). *A target*: anything else compared with a
+    whole number (``1d20+5>=15``) keeps its total and says whether it meets the target.
+    *Shorthands other bots use*: ``1d20 adv`` / ``dis`` and German ``vorteil`` / ``nachteil``
+    (the first d20 term rolled twice, the higher / lower kept: ``2d20kh1`` / ``2d20kl1``), and
+    ``3d6!`` (Dice Maiden's exploding dice: every maximum adds a die, ``3d6e6``); ``typed``
+    keeps them as typed.
 
 Errors (``BadInput.key`` and its params):
     ``dice.empty``; ``dice.too_long`` (length, limit); ``dice.syntax`` (column, got,
@@ -34,7 +39,8 @@ Errors (``BadInput.key`` and its params):
     that is no comment); ``dice.syntax_unknown``; ``dice.zero_dice``;
     ``dice.too_many_dice`` (limit); ``dice.bad_sides`` (sides, limit); ``dice.too_deep``
     (depth, limit); ``dice.bad_min_max`` (operation); ``dice.division_by_zero``;
-    ``dice.bad_value`` (detail); ``dice.too_complex``; ``dice.number_too_big``.
+    ``dice.bad_value`` (detail); ``dice.too_complex``; ``dice.number_too_big``;
+    ``dice.advantage_needs_d20`` (word).
 
 Result types (frozen): :class:`DiceRoll` with :class:`DiceGroup` per dice term and
 :class:`DieResult` per die; see their docstrings for every field.
@@ -63,7 +69,7 @@ MAX_SIDES = 1000
 MAX_NESTING = 10  # parentheses/sets inside each other
 BREAKDOWN_LIMIT = 1500  # characters of Markdown; leaves room in a 2000-char Discord message
 
-Mode = Literal["sum", "successes"]
+Mode = Literal["sum", "successes", "target"]
 
 _COMPARISONS: dict[str, Callable[[int, int], bool]] = {
     ">=": operator.ge,
@@ -103,6 +109,17 @@ _TERMINAL_HINTS = {
     "PERCENT": "%",
 }
 _SILENT_TERMINALS = {"_WS", "$END", "COMMENT"}
+# "1d20+5 vorteil Angriff": the advantage word right after the expression, then the comment.
+_ADVANTAGE = re.compile(
+    r"^(?P<expression>[^\[\]]*?\S)\s+(?P<word>adv|dis|vorteil|nachteil)(?=\s|$)(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_ADVANTAGE_KEEP = {"adv": "kh1", "vorteil": "kh1", "dis": "kl1", "nachteil": "kl1"}
+# The first plain d20 term (``1d20``, ``W20``), not one with its own operations.
+_D20_TERM = re.compile(r"(?<![^\W\d_])1?([dwWD])20(?![\d%a-zA-Z])")
+# Dice Maiden's exploding dice: ``3d6!`` (not the comparison ``!=``).
+_EXPLODE_BANG = re.compile(r"(?<![^\W\d_])(\d*[dwWD](\d+))!(?!=)")
+_SYMBOLS = {">=": "≥", "<=": "≤", "!=": "≠", "==": "=", ">": ">", "<": "<"}
 _MARKDOWN_SPECIAL = re.compile(r"([\\*_~`|>])")
 
 
@@ -160,8 +177,9 @@ class Notation:
     (the user's ``W`` kept, no comment: ``"8W6>=5"``); ``expression``: normalized d20 form
     (``"4d6kh3 + 2"``, ``"8d6 >= 5"``); ``comment``: the trailing text exactly as typed, or
     ``None``; ``labels``: every ``[annotation]`` without
-    brackets, in order; ``mode``: ``"sum"`` or ``"successes"``; ``success_rule``: e.g.
-    ``">= 5"`` in success mode, else ``None``; ``dice_count``: dice before rerolls/explosions.
+    brackets, in order; ``mode``: ``"sum"``, ``"successes"`` or ``"target"``;
+    ``success_rule``: e.g. ``">= 5"`` in success and target mode, else ``None``;
+    ``dice_count``: dice before rerolls/explosions.
     """
 
     text: str
@@ -180,6 +198,7 @@ class DiceRoll:
 
     ``total``: the sum (d20 semantics: a fractional result is truncated toward zero) or, in
     success mode, the number of successes; ``successes``: same number in success mode, else
+    ``None``; ``target_met``: in target mode whether the total meets the target, else
     ``None``; ``groups``: one :class:`DiceGroup` per dice term, left to right; ``breakdown``:
     ready Markdown in d20 style (``4d6kh3 (**6**, 3, ~~1~~, 5) + 2 = `16```; dropped dice
     struck through; natural max/1 bold in sum mode, successes bold in success mode, which ends
@@ -199,6 +218,7 @@ class DiceRoll:
     crit: bool
     fumble: bool
     rolls: int
+    target_met: bool | None = None
 
     @property
     def expression(self) -> str:
@@ -223,6 +243,7 @@ class _Parsed:
     notation: Notation
     success: tuple[str, int] | None
     letters: tuple[str, ...]  # the die letter as typed, one per dice term in reading order
+    target: tuple[str, int] | None = None
 
 
 _ROLL_LOCK = threading.Lock()
@@ -241,9 +262,10 @@ def roll_notation(text: str, rng: Rng) -> tuple[DiceRoll, Rng]:
     """
     parsed = _parse(text)
     expr, rolls = _evaluate(parsed.tree, rng)
-    total, successes = _totals(expr, parsed.success)
+    total, successes = _totals(expr, parsed.success, parsed.target)
+    target_met = _meets(parsed.target, total) if parsed.target else None
     groups = tuple(_groups(expr, parsed.success, parsed.letters))
-    breakdown, hidden = _breakdown(expr, parsed.success, total, parsed.letters)
+    breakdown, hidden = _breakdown(expr, parsed.success, total, parsed.letters, parsed.target)
     crit_type = _crit_type(expr)
     roll = DiceRoll(
         notation=parsed.notation,
@@ -255,6 +277,7 @@ def roll_notation(text: str, rng: Rng) -> tuple[DiceRoll, Rng]:
         crit=crit_type == d20.CritType.CRIT,
         fumble=crit_type == d20.CritType.FAIL,
         rolls=rolls,
+        target_met=target_met,
     )
     return roll, rng.advanced()
 
@@ -273,21 +296,26 @@ def _parse(text: str) -> _Parsed:
 
 @functools.lru_cache(maxsize=512)
 def _parse_cleaned(cleaned: str) -> _Parsed:
-    translated = _translate_die_letters(cleaned)
+    rolled, shorthand = _expand_shorthands(cleaned)
+    translated = _translate_die_letters(rolled)
     try:
         tree = _ROLLER.parse(translated, allow_comments=True)
-        comment_start = _comment_start(cleaned, translated, tree.comment)
+        comment_start = _comment_start(rolled, translated, tree.comment)
         _check_tree(tree)
         success = _success_rule(tree.roll)
-        typed = cleaned[:comment_start].strip()
+        target = None if success else _target_rule(tree.roll)
+        rule = success or target
+        typed = rolled[:comment_start].strip() if shorthand is None else shorthand
+        comment = rolled[comment_start:].strip() or None
+        mode: Mode = "successes" if success else "target" if target else "sum"
         notation = Notation(
             text=cleaned,
             typed=typed,
             expression=str(tree.roll),
-            comment=cleaned[comment_start:].strip() or None,
+            comment=comment,
             labels=tuple(_labels(tree)),
-            mode="successes" if success else "sum",
-            success_rule=f"{success[0]} {success[1]}" if success else None,
+            mode=mode,
+            success_rule=f"{rule[0]} {rule[1]}" if rule else None,
             dice_count=sum(n.num for n in _ast_nodes(tree) if isinstance(n, d20_ast.Dice)),
         )
     except d20.RollSyntaxError as error:
@@ -296,7 +324,39 @@ def _parse_cleaned(cleaned: str) -> _Parsed:
         raise BadInput("dice.syntax_unknown") from None
     except RecursionError:
         raise BadInput("dice.too_complex") from None
-    return _Parsed(tree, notation, success, _die_letters(typed, tree))
+    return _Parsed(tree, notation, success, _die_letters(typed, tree), target)
+
+
+def _expand_shorthands(cleaned: str) -> tuple[str, str | None]:
+    """``cleaned`` with the other bots' shorthands written in d20's notation, and the
+    expression as typed when a shorthand was used (else None): ``1W20+5 vorteil Angriff`` →
+    ``2W20kh1+5 Angriff``, ``3d6! Schaden`` → ``3d6e6 Schaden``.
+
+    Raises BadInput ``dice.advantage_needs_d20`` for an advantage word without a d20 term.
+    """
+    expanded, typed = cleaned, None
+    advantage = _ADVANTAGE.match(expanded)
+    if advantage is not None:
+        expression, word = advantage["expression"], advantage["word"]
+        keep = _ADVANTAGE_KEEP[word.lower()]
+        if not _D20_TERM.search(expression):
+            raise BadInput("dice.advantage_needs_d20", word=word)
+        typed = f"{expression} {word}"
+        expression = _D20_TERM.sub(lambda m: f"2{m[1]}20{keep}", expression, count=1)
+        expanded = expression + advantage["rest"]
+    comment_at = len(expanded)
+    exploding = _EXPLODE_BANG.sub(lambda m: f"{m[1]}e{m[2]}", expanded[:comment_at])
+    if exploding != expanded:
+        typed = typed or _typed_part(cleaned)
+        expanded = exploding
+    return expanded, typed
+
+
+def _typed_part(cleaned: str) -> str:
+    """The expression part of ``cleaned`` up to where a comment could start (the first space
+    followed by a word), for showing a shorthand back as typed."""
+    match = re.search(r"\s(?=[^\W\d_])", cleaned)
+    return cleaned[: match.start()] if match else cleaned
 
 
 def _syntax_error(error: Any) -> BadInput:
@@ -418,6 +478,21 @@ def _success_rule(root: Any) -> tuple[str, int] | None:
     return str(root.op), int(right.value)
 
 
+def _target_rule(root: Any) -> tuple[str, int] | None:
+    """``(op, target)`` when the whole expression is a total compared with an integer
+    (``1d20+5>=15``) and not a single dice group (that counts successes instead)."""
+    if not isinstance(root, d20_ast.BinOp) or root.op not in _COMPARISONS:
+        return None
+    right = _unannotated(root.right)
+    if not isinstance(right, d20_ast.Literal) or not isinstance(right.value, int):
+        return None
+    return str(root.op), int(right.value)
+
+
+def _meets(target: tuple[str, int], total: int) -> bool:
+    return _COMPARISONS[target[0]](total, target[1])
+
+
 def _labels(tree: Any) -> Iterator[str]:
     for node in _ast_nodes(tree):
         if isinstance(node, d20_ast.AnnotatedNumber):
@@ -454,8 +529,12 @@ def _value_error(error: Exception) -> BadInput:
     return BadInput("dice.bad_value", detail=str(error))
 
 
-def _totals(expr: Any, success: tuple[str, int] | None) -> tuple[int, int | None]:
+def _totals(
+    expr: Any, success: tuple[str, int] | None, target: tuple[str, int] | None = None
+) -> tuple[int, int | None]:
     try:
+        if target is not None:
+            return int(expr.roll.left.total), None
         if success is not None:
             compare = _COMPARISONS[success[0]]
             count = sum(1 for die in expr.roll.left.keptset if compare(int(die.total), success[1]))
@@ -546,15 +625,25 @@ def _ops(operations: Any) -> str:
 
 
 def _breakdown(
-    expr: Any, success: tuple[str, int] | None, total: int, letters: tuple[str, ...]
+    expr: Any,
+    success: tuple[str, int] | None,
+    total: int,
+    letters: tuple[str, ...],
+    target: tuple[str, int] | None = None,
 ) -> tuple[str, int]:
     """d20-style Markdown, showing fewer dice per group until it fits ``BREAKDOWN_LIMIT``;
-    each dice term written with the die letter the user typed."""
+    each dice term written with the die letter the user typed. A target comparison shows the
+    total, then the target and ✓ or ✗."""
     suffix = f" = `{total}` ✓" if success else f" = `{total}`"
+    root = expr.roll
+    if target is not None:
+        mark = "✓" if _meets(target, total) else "✗"
+        suffix = f" = `{total}` ({_SYMBOLS[target[0]]} {target[1]}) {mark}"
+        root = expr.roll.left
     budget = BREAKDOWN_LIMIT // 3  # a die takes at least 3 characters ("1, "): no more can fit
     while True:
         writer = _MarkdownWriter(success, budget, letters)
-        text = writer.write(expr.roll) + suffix
+        text = writer.write(root) + suffix
         if len(text) <= BREAKDOWN_LIMIT:
             return text, writer.hidden
         if budget == 0:

@@ -89,6 +89,43 @@ async def test_roll_english(fake: FakeDiscord, bot: Any) -> None:
     assert button_labels(message) == ["Roll again"]
 
 
+async def test_a_target_roll_says_success_or_failure_with_the_total(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    for seed, locale in [(1, "de"), (2, "de"), (3, "en-US"), (4, "en-US")]:
+        fix_dice(bot, seed)
+        expected, _ = roll_notation("1W20+5>=15 Schloss knacken", Rng(seed))
+        options = {"ausdruck": "1W20+5>=15 Schloss knacken"}
+        message = await (await fake.slash("roll", options, locale=locale)).message()
+        lines = message.content.splitlines()
+        lang = "de" if locale == "de" else "en"
+        key = "roll.roll.target_met" if expected.target_met else "roll.roll.target_missed"
+        assert lines[1] == expected.breakdown
+        assert lines[2] == t(key, lang, total=expected.total, rule=">= 15")
+        assert str(expected.total) in lines[2] and expected.total > 1
+
+
+async def test_advantage_and_exploding_shorthands_are_shown_as_typed(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    fix_dice(bot)
+    message = await (await fake.slash("roll", {"ausdruck": "1W20+3 vorteil"})).message()
+    expected, _ = roll_notation("1W20+3 vorteil", Rng(SEED))
+    assert message.content.splitlines()[:2] == [
+        "🎲 **Alice** würfelt `1W20+3 vorteil`",
+        expected.breakdown,
+    ]
+    assert "2W20kh1" in expected.breakdown
+    assert custom_id_rows(message) == [["roll:again:o:1W20+3 vorteil"]]
+    again = await (await fake.click(message, 1)).message()
+    assert again.content.startswith("🎲 **Alice** würfelt `1W20+3 vorteil`")
+    bang = await (await fake.slash("roll", {"ausdruck": "3d6!"}, locale="en-US")).message()
+    assert bang.content.startswith("🎲 **Alice** rolls `3d6!`")
+    refused = await (await fake.slash("roll", {"ausdruck": "2W6 vorteil"})).callback()
+    assert_ephemeral(refused)
+    assert refused.content == engine_error("2W6 vorteil", "de")
+
+
 async def test_success_counting_shows_successes_and_a_dice_image(
     fake: FakeDiscord, bot: Any
 ) -> None:

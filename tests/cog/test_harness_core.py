@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from bot.fake_discord import BotFailed, FakeDiscord
 from bot.i18n import t
+from cogs.core import CHEAT_SHEETS, _localized
+from engines.core import Rng
+from engines.dice.notation import roll_notation
+from engines.w6.actions import SPECS, parse_action
 from tests.harness import assert_ephemeral, embed_text
 
 
@@ -105,3 +110,53 @@ async def test_an_unexpected_error_gives_a_code_to_the_user_and_the_log(
     code = logged[-1].args[0]  # type: ignore[index]
     assert reply.content == t("error.unexpected", "en", code=code)
     assert logged[-1].exc_info is not None and "kaputt" in str(logged[-1].exc_info[1])
+
+
+async def test_hilfe_topics_are_cheat_sheets_in_both_languages(fake: FakeDiscord, bot: Any) -> None:
+    for locale, lang in (("de", "de"), ("en-GB", "en")):
+        for topic, sections in CHEAT_SHEETS.items():
+            options = {"thema": topic}
+            reply = await (await fake.slash("hilfe", options, locale=locale)).callback()
+            assert_ephemeral(reply)
+            (embed,) = reply.embeds
+            assert embed["title"] == t(f"core.help.{topic}.title", lang)
+            assert [f["name"] for f in embed["fields"]] == [
+                t(f"core.help.{topic}.{section}.name", lang) for section in sections
+            ]
+
+
+def _spans(topic: str, lang: str) -> list[str]:
+    texts = [t(f"core.help.{topic}.intro", lang)]
+    texts += [t(f"core.help.{topic}.{s}.value", lang) for s in CHEAT_SHEETS[topic]]
+    return [span for text in texts for span in re.findall(r"`([^`]+)`", text)]
+
+
+def _command_paths(bot: Any, lang: str) -> set[str]:
+    paths: set[str] = set()
+    for command in bot.tree.get_commands():
+        name = _localized(command, "name", lang)
+        paths.add(f"/{name}")
+        for sub in getattr(command, "commands", []):
+            paths.add(f"/{name} {_localized(sub, 'name', lang)}")
+    return paths
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+async def test_every_example_in_the_cheat_sheets_works(bot: Any, lang: str) -> None:
+    """Each dice example rolls; each combat example is valid notation or a real command."""
+    commands = _command_paths(bot, lang)
+    for span in _spans("dice", lang):
+        if span.startswith("/"):
+            assert " ".join(span.split()[:2]) in commands or span.split()[0] in commands, span
+        else:
+            roll_notation(span, Rng(1))
+    option_keys = {key for spec in SPECS.values() for key, _kind in spec.opts}
+    for span in _spans("combat", lang):
+        words = span.split()
+        if span.startswith("/"):
+            assert " ".join(words[:2]) in commands, span
+        elif span.startswith("@") or words[0] in SPECS:
+            fighter = "" if span.startswith("@") or not SPECS[words[0]].fighter else "@thoin "
+            parse_action(fighter + span)
+        else:
+            assert all(w.split("=")[0] in option_keys for w in words), span

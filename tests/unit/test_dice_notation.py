@@ -296,10 +296,71 @@ def test_successes_are_bold_and_failures_plain() -> None:
             assert marked
 
 
-def test_a_sum_compared_with_a_number_stays_a_d20_comparison() -> None:
-    result = roll("1d20+5>=15")
-    assert result.mode == "sum" and result.successes is None
-    assert result.total in (0, 1)
+@pytest.mark.parametrize("seed", range(12))
+def test_a_total_compared_with_a_target_keeps_the_total_and_says_whether_it_meets_it(
+    seed: int,
+) -> None:
+    result = roll("1d20+5>=15", seed)
+    (group,) = result.groups
+    assert result.mode == "target" and result.successes is None
+    assert result.total == group.subtotal + 5
+    assert result.target_met == (result.total >= 15)
+    assert result.notation.success_rule == ">= 15"
+    mark = "✓" if result.target_met else "✗"
+    assert result.breakdown.endswith(f"= `{result.total}` (≥ 15) {mark}")
+
+
+def test_a_target_after_arithmetic_of_several_groups() -> None:
+    for result in many("2W6+1W4-1 < 5 Ausweichen", 20):
+        assert result.mode == "target" and result.comment == "Ausweichen"
+        assert result.target_met == (result.total < 5)
+        assert result.total == sum(g.subtotal for g in result.groups) - 1
+
+
+@pytest.mark.parametrize(
+    ("text", "typed", "expression", "comment"),
+    [
+        ("1d20 adv", "1d20 adv", "2d20kh1", None),
+        (
+            "1W20+5 vorteil Angriff auf den Ork",
+            "1W20+5 vorteil",
+            "2d20kh1 + 5",
+            "Angriff auf den Ork",
+        ),
+        ("W20 Nachteil", "W20 Nachteil", "2d20kl1", None),
+        ("1d20-1 dis", "1d20-1 dis", "2d20kl1 - 1", None),
+        ("1d4+1d20 ADV", "1d4+1d20 ADV", "1d4 + 2d20kh1", None),
+    ],
+)
+def test_advantage_and_disadvantage_roll_the_d20_twice(
+    text: str, typed: str, expression: str, comment: str | None
+) -> None:
+    for result in many(text, 30):
+        assert result.notation.typed == typed
+        assert result.expression == expression and result.comment == comment
+        d20_group = next(g for g in result.groups if g.sides == 20)
+        faces = [d.value for d in d20_group.dice]
+        best = max(faces) if "kh1" in expression else min(faces)
+        assert len(faces) == 2 and d20_group.subtotal == best
+
+
+def test_advantage_needs_a_d20_and_plain_words_stay_comments() -> None:
+    assert error_of("2d6 vorteil").key == "dice.advantage_needs_d20"
+    assert error_of("2d6 vorteil").params == {"word": "vorteil"}
+    assert roll("1d20 Vorteilhaft gezielt").comment == "Vorteilhaft gezielt"
+    assert roll("1d20 [adv]").labels == ("adv",)
+
+
+def test_dice_maidens_exploding_bang_explodes_on_the_maximum() -> None:
+    results = many("3d6! Feuer", 80)
+    assert any(len(r.groups[0].dice) > 3 for r in results)
+    for result in results:
+        assert result.notation.typed == "3d6!" and result.comment == "Feuer"
+        assert result.expression == "3d6e6"
+        for die in result.groups[0].dice:
+            assert die.exploded == (die.value == 6)
+    assert roll("4W10!").expression == "4d10e10"
+    assert roll("3d6!=4").mode == "successes"  # a comparison, not an explosion
 
 
 # ---- limits -----------------------------------------------------------------------------
