@@ -3,6 +3,7 @@ cogs, syncs slash commands when their schema changed, and routes components."""
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
@@ -51,6 +52,7 @@ class SpielleiterBot(commands.Bot):
         self.store: Store = store or SqliteStore(settings.database_path)
         self.components = ComponentRouter()
         self.auto_sync = auto_sync
+        self.freeze_heap = False  # the real process sets it (see freeze_startup_heap)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -58,6 +60,8 @@ class SpielleiterBot(commands.Bot):
         await self.load_cogs()
         if self.auto_sync:
             await self.sync_if_changed()
+        if self.freeze_heap:
+            freeze_startup_heap()
 
     async def load_cogs(self) -> None:
         """Set the translator and add every cog (no network needed)."""
@@ -119,6 +123,15 @@ class SpielleiterBot(commands.Bot):
     @staticmethod
     def _meta_key(target: discord.Object | None) -> str:
         return SCHEMA_META_KEY if target is None else f"{SCHEMA_META_KEY}:{target.id}"
+
+
+def freeze_startup_heap() -> None:
+    """Keep everything allocated at start-up (discord.py, the dice grammar, fonts, catalogs)
+    out of the cyclic garbage collector's way. Without it, a full collection that falls into a
+    large roll walks every start-up object: the 1000-die roll's p99 was ~50 ms of GC, not dice.
+    Only for the real process: a test session that starts many bots would keep their garbage."""
+    gc.collect()
+    gc.freeze()
 
 
 def create_bot(

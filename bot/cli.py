@@ -89,6 +89,7 @@ async def _run(settings: Settings) -> int:
     from bot.app import create_bot
 
     bot = create_bot(settings)
+    bot.freeze_heap = True
     async with bot:
         await bot.start(settings.token or "")
     return 0

@@ -266,27 +266,46 @@ def _pool_image(rows: Sequence[tuple[str, Sequence[int]]]) -> DiceImage | None:
 
 
 def roll_image(result: DiceRoll) -> DiceImage | None:
-    """W6 groups of a /roll with many dice (e.g. ``8W6>=5``); successes marked."""
-    groups = result.groups
-    if not groups or any(g.sides != 6 or g.percentile for g in groups):
+    """The dice of a /roll with many dice, every die size in its shape, the result on top:
+    successes marked, dropped dice dimmed, exploded dice starred; a summary for huge pools."""
+    if not result.groups:
         return None
     rows = tuple(
         DiceRow(
             group.label or group.notation,
             tuple(
-                DieView(d.value, marked=bool(d.success), dropped=not (d.kept and group.kept))
+                DieView(
+                    d.value,
+                    marked=bool(d.success),
+                    dropped=not (d.kept and group.kept),
+                    sides=group.sides,
+                    exploded=d.exploded,
+                    crit=result.mode != "successes" and d.crit,
+                    fumble=result.mode != "successes" and d.fumble,
+                )
                 for d in group.dice
             ),
         )
-        for group in groups
+        for group in result.groups
     )
-    image = DiceImage(rows)
+    image = DiceImage(rows, caption=_roll_caption(result))
     return image if image.dice_count >= IMAGE_FROM_DICE else None
+
+
+def _roll_caption(result: DiceRoll) -> str:
+    """The result in symbols every reader knows: ``Σ 17``, ``✓ 7``, ``17 ≥ 15 ✓``."""
+    if result.mode == "successes":
+        return f"✓ {result.total}"
+    if result.mode == "target":
+        rule = (result.notation.success_rule or "").replace(">=", "≥").replace("<=", "≤")
+        return f"{result.total} {rule} {'✓' if result.target_met else '✗'}"
+    return f"Σ {result.total}"
 
 
 def _image_alt(lang: str, image: DiceImage) -> str:
     faces = "; ".join(", ".join(str(d.value) for d in row.dice) for row in image.rows)
-    return t("roll.image.alt", lang, faces=faces)[:1000]
+    only_w6 = all(d.sides == 6 for row in image.rows for d in row.dice)
+    return t("roll.image.alt" if only_w6 else "roll.image.alt_any", lang, faces=faces)[:1000]
 
 
 # ---- texts ---------------------------------------------------------------------------------

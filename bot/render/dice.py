@@ -1,10 +1,17 @@
-"""The W6 dice image: rows of dice with pips, marked dice (a W6 success, a 5 or 6) highlighted,
-dropped dice dimmed. It draws plain view data; the message text stays the source of truth
-(screen readers), the image only makes a large pool quick to take in.
+"""Dice images: every die in the shape players know (d4 triangle, d6 with pips, d8 diamond, d10
+kite, d12 pentagon, d20 hexagon, d100 and others as a rounded square with the number), marked
+dice (a success) highlighted, dropped dice dimmed and struck through, exploded dice with a star,
+natural maxima and ones outlined, and the result written on top. A pool too large to show die by
+die becomes a compact summary: how often each face came up, as bars.
+
+It draws plain view data; the message text stays the source of truth (screen readers), the image
+only makes a large pool quick to take in.
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from dataclasses import dataclass
 
 from PIL import ImageDraw
@@ -16,12 +23,17 @@ GAP = 10
 MARGIN = 16
 PER_ROW = 10
 LABEL_HEIGHT = 24
+CAPTION_HEIGHT = 34
 PIP_RADIUS = 5
+SUMMARY_FROM = 60  # more dice than this in one image: one bar per face instead of every die
+BAR_WIDTH = 26
+BAR_HEIGHT = 120
 FACE = "#f2f3f5"
 FACE_DROPPED = "#4e5058"
 PIP = "#1e1f22"
 PIP_MARKED = "#ffffff"
 PIP_DROPPED = "#b5bac1"
+STAR = "#f5c542"
 
 # Pip centres on a 3x3 grid (column, row) for each W6 face.
 _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -32,15 +44,41 @@ _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
     5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
     6: ((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)),
 }
+# Outline corners of each die shape, as (x, y) in a unit box (0..1); None: a rounded square.
+_SHAPES: dict[int, tuple[tuple[float, float], ...]] = {
+    4: ((0.5, 0.04), (0.97, 0.92), (0.03, 0.92)),
+    8: ((0.5, 0.0), (1.0, 0.5), (0.5, 1.0), (0.0, 0.5)),
+    10: ((0.5, 0.0), (0.98, 0.42), (0.5, 1.0), (0.02, 0.42)),
+    12: tuple(
+        (
+            0.5 + 0.5 * math.cos(math.radians(-90 + 72 * i)),
+            0.53 + 0.5 * math.sin(math.radians(-90 + 72 * i)),
+        )
+        for i in range(5)
+    ),
+    20: tuple(
+        (
+            0.5 + 0.5 * math.cos(math.radians(-90 + 60 * i)),
+            0.5 + 0.5 * math.sin(math.radians(-90 + 60 * i)),
+        )
+        for i in range(6)
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
 class DieView:
-    """One die: its face, whether it counts as marked (a success) and whether it was dropped."""
+    """One die: its face and size, and how it counts. ``marked``: a success; ``dropped``: not
+    kept; ``exploded``: it added a die; ``crit`` / ``fumble``: a natural maximum / one (drawn
+    for sums, where they matter)."""
 
     value: int
     marked: bool = False
     dropped: bool = False
+    sides: int = 6
+    exploded: bool = False
+    crit: bool = False
+    fumble: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,62 +91,176 @@ class DiceRow:
 
 @dataclass(frozen=True, slots=True)
 class DiceImage:
+    """Rows of dice and ``caption``, the result written on top (``Σ 17``, ``✓ 7``)."""
+
     rows: tuple[DiceRow, ...]
+    caption: str = ""
 
     @property
     def dice_count(self) -> int:
         return sum(len(row.dice) for row in self.rows)
 
-
-def _lines(row: DiceRow) -> int:
-    return max(1, -(-len(row.dice) // PER_ROW))
-
-
-def _size(image: DiceImage) -> tuple[int, int]:
-    widest = max((min(len(row.dice), PER_ROW) for row in image.rows), default=1)
-    width = 2 * MARGIN + max(1, widest) * (DIE + GAP) - GAP
-    height = 2 * MARGIN - GAP
-    for row in image.rows:
-        height += (LABEL_HEIGHT if row.label else 0) + _lines(row) * (DIE + GAP)
-    return max(width, 160), max(height, DIE + 2 * MARGIN)
-
-
-def _die(draw: ImageDraw.ImageDraw, left: int, top: int, die: DieView) -> None:
-    if die.dropped:
-        face, pip, outline = FACE_DROPPED, PIP_DROPPED, PALETTE.muted
-    elif die.marked:
-        face, pip, outline = PALETTE.success, PIP_MARKED, PALETTE.highlight
-    else:
-        face, pip, outline = FACE, PIP, PALETTE.grid
-    box = (left, top, left + DIE, top + DIE)
-    draw.rounded_rectangle(box, radius=8, fill=face, outline=outline, width=3)
-    pips = _PIPS.get(die.value)
-    if pips is None:  # not a W6 face: write the number
-        centre = (left + DIE / 2, top + DIE / 2)
-        draw.text(centre, str(die.value), font=font(20, "bold"), fill=pip, anchor="mm")
-        return
-    step = DIE / 4
-    for column, row in pips:
-        x = left + step * (column + 1)
-        y = top + step * (row + 1)
-        r = PIP_RADIUS
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=pip)
-    if die.dropped:
-        draw.line((left + 6, top + DIE - 6, left + DIE - 6, top + 6), fill=PALETTE.failure, width=3)
+    @property
+    def summarized(self) -> bool:
+        """Too many dice to draw one by one: each row becomes bars per face."""
+        return self.dice_count > SUMMARY_FROM
 
 
 def render_dice(image: DiceImage) -> bytes:
-    """PNG of every row of dice (up to ten per line), captions above their rows."""
-    width, height = _size(image)
-    canvas = new_canvas(width, height)
+    """PNG of every row of dice (up to ten per line), captions above their rows, the result on
+    top; a summary of bars per face for a pool of more than :data:`SUMMARY_FROM` dice."""
+    rows = [_RowLayout(row, image.summarized) for row in image.rows]
+    width = max([2 * MARGIN + row.width for row in rows] + [200])
+    height = 2 * MARGIN - GAP + (CAPTION_HEIGHT if image.caption else 0)
+    height += sum(row.height for row in rows)
+    canvas = new_canvas(width, max(height, DIE + 2 * MARGIN))
     draw = ImageDraw.Draw(canvas)
     top = MARGIN
-    for row in image.rows:
-        if row.label:
-            draw.text((MARGIN, top), row.label[:60], font=font(16, "bold"), fill=PALETTE.text)
-            top += LABEL_HEIGHT
-        for index, die in enumerate(row.dice):
+    if image.caption:
+        draw.text((MARGIN, top), image.caption[:60], font=font(24, "bold"), fill=PALETTE.text)
+        top += CAPTION_HEIGHT
+    for row in rows:
+        row.draw(draw, top)
+        top += row.height
+    return png_bytes(canvas)
+
+
+class _RowLayout:
+    """Where one row goes: its label, then its dice (or its summary bars)."""
+
+    def __init__(self, row: DiceRow, summarized: bool) -> None:
+        self.row = row
+        self.summarized = summarized
+        self.label_height = LABEL_HEIGHT if row.label else 0
+        if summarized:
+            self.faces = _face_counts(row.dice)
+            self.bar = _bar_width(self.faces)
+            self.width = len(self.faces) * (self.bar + 4)
+            self.height = self.label_height + BAR_HEIGHT + 44
+        else:
+            lines = max(1, -(-len(row.dice) // PER_ROW))
+            self.width = max(1, min(len(row.dice), PER_ROW)) * (DIE + GAP) - GAP
+            self.height = self.label_height + lines * (DIE + GAP)
+
+    def draw(self, draw: ImageDraw.ImageDraw, top: int) -> None:
+        if self.row.label:
+            draw.text((MARGIN, top), self.row.label[:60], font=font(16, "bold"), fill=PALETTE.text)
+            top += self.label_height
+        if self.summarized:
+            _bars(draw, MARGIN, top, self.faces, self.bar)
+            return
+        for index, die in enumerate(self.row.dice):
             line, column = divmod(index, PER_ROW)
             _die(draw, MARGIN + column * (DIE + GAP), top + line * (DIE + GAP), die)
-        top += _lines(row) * (DIE + GAP)
-    return png_bytes(canvas)
+
+
+def _colours(die: DieView) -> tuple[str, str, str]:
+    """Face, ink and outline colours of ``die``."""
+    if die.dropped:
+        return FACE_DROPPED, PIP_DROPPED, PALETTE.muted
+    if die.marked:
+        return PALETTE.success, PIP_MARKED, PALETTE.highlight
+    if die.crit:
+        return FACE, PIP, PALETTE.highlight
+    if die.fumble:
+        return FACE, PIP, PALETTE.failure
+    return FACE, PIP, PALETTE.grid
+
+
+def _die(draw: ImageDraw.ImageDraw, left: int, top: int, die: DieView) -> None:
+    face, ink, outline = _colours(die)
+    shape = _SHAPES.get(die.sides)
+    if shape is None:
+        box = (left, top, left + DIE, top + DIE)
+        draw.rounded_rectangle(box, radius=8, fill=face, outline=outline, width=3)
+    else:
+        corners = [(left + x * DIE, top + y * DIE) for x, y in shape]
+        draw.polygon(corners, fill=face, outline=outline, width=3)
+    if die.sides == 6 and die.value in _PIPS:
+        _pips(draw, left, top, die.value, ink)
+    else:
+        _number(draw, left, top, die, ink)
+    if die.dropped:
+        draw.line((left + 6, top + DIE - 6, left + DIE - 6, top + 6), fill=PALETTE.failure, width=3)
+    if die.exploded:
+        _star(draw, left + DIE - 4, top + 4)
+
+
+def _pips(draw: ImageDraw.ImageDraw, left: int, top: int, value: int, ink: str) -> None:
+    step = DIE / 4
+    for column, row in _PIPS[value]:
+        x = left + step * (column + 1)
+        y = top + step * (row + 1)
+        draw.ellipse((x - PIP_RADIUS, y - PIP_RADIUS, x + PIP_RADIUS, y + PIP_RADIUS), fill=ink)
+
+
+def _number(draw: ImageDraw.ImageDraw, left: int, top: int, die: DieView, ink: str) -> None:
+    text = str(die.value)
+    size = {1: 22, 2: 20, 3: 16}.get(len(text), 12)
+    if die.sides in (4, 12):  # the number sits where the shape is widest
+        size -= 4
+    y_shift = {4: 8, 10: -2, 12: 2}.get(die.sides, 0)
+    centre = (left + DIE / 2, top + DIE / 2 + y_shift)
+    draw.text(centre, text, font=font(size, "bold"), fill=ink, anchor="mm")
+
+
+def _star(draw: ImageDraw.ImageDraw, x: float, y: float, radius: float = 9) -> None:
+    """A five-pointed star centred at (x, y): this die exploded."""
+    points = []
+    for i in range(10):
+        r = radius if i % 2 == 0 else radius * 0.45
+        angle = math.radians(-90 + 36 * i)
+        points.append((x + r * math.cos(angle), y + r * math.sin(angle)))
+    draw.polygon(points, fill=STAR, outline=PALETTE.text_dark)
+
+
+@dataclass(frozen=True, slots=True)
+class _Face:
+    """One bar of a summary: a face (or a band of faces), how many dice showed it, and how
+    many of those count (successes, or kept dice)."""
+
+    label: str
+    count: int
+    marked: int
+
+
+def _face_counts(dice: tuple[DieView, ...]) -> list[_Face]:
+    """Bars for the faces of ``dice``: one per face up to 20 sides, bands of ten beyond."""
+    sides = max((die.sides for die in dice), default=6)
+    band = 1 if sides <= 20 else 10
+    counts: Counter[int] = Counter()
+    marked: Counter[int] = Counter()
+    for die in dice:
+        key = (die.value - 1) // band if band > 1 else die.value
+        counts[key] += 1
+        marked[key] += die.marked and not die.dropped
+    if band == 1:
+        keys = range(1, sides + 1)
+        return [_Face(str(k), counts[k], marked[k]) for k in keys]
+    keys = range(0, -(-sides // band))
+    return [_Face(f"{k * band + 1}–{(k + 1) * band}", counts[k], marked[k]) for k in keys]
+
+
+def _bar_width(faces: list[_Face]) -> int:
+    """Wide enough for the longest face label under its bar."""
+    widest = max((font(11, "bold").getlength(face.label) for face in faces), default=0)
+    return max(BAR_WIDTH, math.ceil(widest) + 4)
+
+
+def _bars(
+    draw: ImageDraw.ImageDraw, left: int, top: int, faces: list[_Face], bar: int = BAR_WIDTH
+) -> None:
+    tallest = max((face.count for face in faces), default=1) or 1
+    small = font(11, "bold")
+    for index, face in enumerate(faces):
+        x = left + index * (bar + 4)
+        height = round(BAR_HEIGHT * face.count / tallest)
+        bottom = top + 16 + BAR_HEIGHT
+        draw.rectangle((x, bottom - height, x + bar, bottom), fill=FACE)
+        if face.marked:
+            lit = round(BAR_HEIGHT * face.marked / tallest)
+            draw.rectangle((x, bottom - lit, x + bar, bottom), fill=PALETTE.success)
+        centre_x = x + bar / 2
+        count_y = bottom - height - 8
+        draw.text((centre_x, count_y), str(face.count), font=small, fill=PALETTE.text, anchor="mm")
+        draw.text((centre_x, bottom + 12), face.label, font=small, fill=PALETTE.muted, anchor="mm")

@@ -116,7 +116,7 @@ _ADVANTAGE = re.compile(
 )
 _ADVANTAGE_KEEP = {"adv": "kh1", "vorteil": "kh1", "dis": "kl1", "nachteil": "kl1"}
 # The first plain d20 term (``1d20``, ``W20``), not one with its own operations.
-_D20_TERM = re.compile(r"(?<![^\W\d_])1?([dwWD])20(?![\d%a-zA-Z])")
+_D20_TERM = re.compile(r"(?<!\w)1?([dwWD])20(?![\d%a-zA-Z])")
 # Dice Maiden's exploding dice: ``3d6!`` (not the comparison ``!=``).
 _EXPLODE_BANG = re.compile(r"(?<![^\W\d_])(\d*[dwWD](\d+))!(?!=)")
 _SYMBOLS = {">=": "≥", "<=": "≤", "!=": "≠", "==": "=", ">": ">", "<": "<"}
