@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.app import SpielleiterBot
 from bot.i18n import cmd, t
-from bot.replies import lang_for, send
+from bot.replies import lang_for, pinging, send
 from bot.store.base import CampaignRecord
 from cogs.w6 import (
     BOOL_RULES,
@@ -323,7 +323,8 @@ class W6Campaign(commands.Cog):
         co = [u for u in campaign.co_gm_ids if u != nutzer.id]
         await self.bot.store.update_campaign(campaign.id, gm_id=nutzer.id, co_gm_ids=co)
         await log(interaction, campaign, "campaign", event="handover", name=str(nutzer.id))
-        await send(interaction, t("w6cog.campaign.handed_over", lang, gm=nutzer.mention))
+        text = t("w6cog.campaign.handed_over", lang, gm=nutzer.mention)
+        await send(interaction, text, allowed_mentions=pinging(nutzer.id))  # tells the new GM
 
     @kampagne.command(
         name=cmd("w6cog.cmd.campaign.cogm.name"), description=cmd("w6cog.cmd.campaign.cogm.desc")
@@ -347,7 +348,9 @@ class W6Campaign(commands.Cog):
         event = "cogm_removed" if entfernen else "cogm_added"
         await log(interaction, campaign, "campaign", event=event, name=str(nutzer.id))
         key = f"w6cog.campaign.{event}"
-        await send(interaction, t(key, lang, user=nutzer.mention))
+        await send(
+            interaction, t(key, lang, user=nutzer.mention), allowed_mentions=pinging(nutzer.id)
+        )
 
     @kampagne.command(
         name=cmd("w6cog.cmd.campaign.rule.name"), description=cmd("w6cog.cmd.campaign.rule.desc")
