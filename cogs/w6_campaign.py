@@ -267,10 +267,12 @@ class W6Campaign(commands.Cog):
             for name in BOOL_RULES
         ]
         embed.add_field(name=t("w6cog.campaign.rules", lang), value="\n".join(lines), inline=False)
-        names = [
-            f"{c.name} ({t('w6cog.sheet.npc', lang) if c.owner_id is None else f'<@{c.owner_id}>'})"
-            for c in characters
-        ]
+        # Public: the players' characters; of the NPCs (the GM's) only how many there are.
+        names = [f"{c.name} (<@{c.owner_id}>)" for c in characters if c.owner_id is not None]
+        npcs = sum(1 for c in characters if c.owner_id is None)
+        if npcs:
+            key = "w6cog.campaign.npc_count" + (".one" if npcs == 1 else "")
+            names.append(f"*{t(key, lang, count=npcs)}*")
         embed.add_field(
             name=t("w6cog.campaign.characters", lang),
             value="\n".join(names)[:1024] or "–",

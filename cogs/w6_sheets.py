@@ -545,9 +545,12 @@ class W6Sheets(commands.Cog):
             return []
         chosen = getattr(interaction.namespace, "charakter", None)
         try:
-            sheet = load_sheet(await find_character(interaction, campaign, chosen))
+            record = await find_character(interaction, campaign, chosen)
+            sheet = load_sheet(record)
         except BadInput:
             return []
+        if record.owner_id is None and not campaign.is_gm(interaction.user.id):
+            return []  # an NPC's sheet is the GM's: not even its names for a player
         pairs = sheet.eigenschaften + sheet.pm if which == "eigenschaften" else sheet.fertigkeiten
         needle = current.casefold()
         return [

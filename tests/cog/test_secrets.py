@@ -13,13 +13,23 @@ import pytest
 
 from bot.cli import configure_logging
 from bot.fake_discord import FakeDiscord, stable_user_id
+from bot.i18n import t
+from bot.store.base import CampaignRecord
+from engines.core import Rng
+from engines.dice.pool import roll_pool
 from tests.cog.test_combat import ids_with
-from tests.cog.test_dice import GM, start_campaign
-from tests.cog.test_dice_probe import sheet
+from tests.cog.test_dice import GM, SEED, fix_dice, start_campaign
+from tests.cog.test_dice_probe import faces, give_character, sheet, successes
 from tests.cog.test_essence import BOB, challenge
 from tests.cog.test_w6 import import_sheet, thoin_json
 from tests.cog.test_w6 import start_campaign as start_w6_campaign
-from tests.harness import assert_ephemeral, assert_public, running_bot, settings_for
+from tests.harness import (
+    assert_ephemeral,
+    assert_public,
+    embed_text,
+    running_bot,
+    settings_for,
+)
 
 ALICE = "alice"
 TOKEN = "tok-SEKRET-4711"  # a stand-in bot token the log must never show
@@ -143,3 +153,160 @@ async def test_essence_calls_the_invited_and_the_player_to_move(
     board = await accept.message()
     assert f"<@{stable_user_id(ALICE)}>" in board.content
     assert board.pings == {str(stable_user_id(ALICE))}  # Alice (A) begins
+
+
+# ---- NPC sheets are the GM's -------------------------------------------------------------
+
+BOB_PLAYER = "bob"
+
+
+async def npc_campaign(fake: FakeDiscord, bot: Any) -> CampaignRecord:
+    """The GM's campaign: Thoin (alice, Kraft 5), Mira (bob, Kraft 4), the NPC Drache
+    (Feuerodem 9, Kraft 7, skill Fliegen 3)."""
+    campaign = await start_campaign(fake, bot)
+    await give_character(bot, campaign, ALICE, "Thoin", Kraft=5)
+    await give_character(bot, campaign, BOB_PLAYER, "Mira", Kraft=4)
+    await bot.store.create_character(
+        campaign_id=campaign.id,
+        owner_id=None,
+        name="Drache",
+        sheet=sheet("Drache", {"Fliegen": 3}, Feuerodem=9, Kraft=7),
+    )
+    return campaign
+
+
+def leaks(text: str) -> bool:
+    return any(word in text for word in ("Feuerodem", "Fliegen", "9", "7"))
+
+
+async def test_a_player_cannot_roll_with_an_npc_nor_learn_it_exists(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    await npc_campaign(fake, bot)
+    asks = [
+        ("probe", {"charakter": "Drache", "eigenschaft": "Feuerodem"}),
+        ("probe", {"charakter": "drache", "eigenschaft": "Magie"}),  # once listed its sheet
+        ("probe", {"charakter": "Drache", "eigenschaft": "Kraft", "fertigkeit": "Reiten"}),
+        ("probe-komplex", {"charakter": "Drache", "eigenschaft": "Kraft", "aufteilung": "1 1"}),
+        ("probe-konkurrierend", {"charakter": "Drache", "eigenschaft": "Kraft", "gegner_wert": 3}),
+    ]
+    for command, options in asks:
+        reply = await (await fake.slash(command, options, user=ALICE)).callback()
+        assert_ephemeral(reply)
+        name = options["charakter"]
+        assert reply.content == t("roll.probe.not_yours", "de", name=name), command
+    # The same answer as for a name nobody has, and for another player's character.
+    for name in ("Niemand", "Mira"):
+        options = {"charakter": name, "eigenschaft": "Kraft"}
+        reply = await (await fake.slash("probe", options, user=ALICE, locale="en")).callback()
+        assert reply.content == t("roll.probe.not_yours", "en", name=name)
+    assert not [m for m in fake.channel_messages() if not m.ephemeral and "Drache" in m.text]
+    # The GM rolls the NPC as before, in the open if they like.
+    fix_dice(bot)
+    options = {"charakter": "Drache", "eigenschaft": "Feuerodem"}
+    rolled = await (await fake.slash("probe", options, user=GM)).message()
+    assert_public(rolled)
+    assert rolled.content.splitlines()[0] == "🎲 **Gm** – Probe: **Feuerodem 9** (Drache)"
+
+
+async def test_autocomplete_offers_a_player_no_npc_values_or_names_of_its_sheet(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    await npc_campaign(fake, bot)
+
+    def names(choices: list[dict[str, Any]]) -> list[str]:
+        return [c["name"] for c in choices]
+
+    # A player rolls with their own characters only.
+    own = await fake.autocomplete("probe", {"charakter": ""}, user=ALICE)
+    assert names(own) == ["Thoin"]
+    for command in ("probe", "probe-konkurrierend"):
+        offered = await fake.autocomplete(
+            command, {"charakter": "Drache", "eigenschaft": ""}, user=ALICE
+        )
+        assert offered == [], command
+    skills = await fake.autocomplete(
+        "probe", {"charakter": "Drache", "eigenschaft": "Kraft", "fertigkeit": ""}, user=ALICE
+    )
+    assert skills == []
+    # As an opponent an NPC is offered by its name, and nothing of its sheet.
+    opponents = await fake.autocomplete("probe-konkurrierend", {"gegner_charakter": ""}, user=ALICE)
+    assert names(opponents) == ["Drache", "Mira", "Thoin"]
+    assert not any(leaks(c["name"] + c["value"]) for c in opponents)
+    their = await fake.autocomplete(
+        "probe-konkurrierend", {"gegner_charakter": "Drache", "gegner_eigenschaft": ""}, user=ALICE
+    )
+    assert their == []
+    # /charakter and /sl: no NPC among a player's choices, no NPC attributes.
+    shown = await fake.autocomplete("charakter zeigen", {"charakter": ""}, user=ALICE)
+    assert "Drache" not in str(shown)
+    npc_id = next(
+        c["value"]
+        for c in await fake.autocomplete("charakter zeigen", {"charakter": "dra"}, user=GM)
+    )
+    secret = {"charakter": npc_id, "eigenschaft": ""}
+    assert await fake.autocomplete("sl geheimprobe", secret, user=ALICE) == []
+    # The GMs get everything, as before.
+    assert names(await fake.autocomplete("probe", {"charakter": ""}, user=GM)) == [
+        "Drache", "Mira", "Thoin",
+    ]  # fmt: skip
+    gm_values = await fake.autocomplete(
+        "probe", {"charakter": "Drache", "eigenschaft": "f"}, user=GM
+    )
+    assert gm_values == [{"name": "Feuerodem (9)", "value": "Feuerodem"}]
+    assert "Feuerodem (9)" in names(await fake.autocomplete("sl geheimprobe", secret, user=GM))
+
+
+async def test_an_opposed_check_against_an_npc_shows_only_its_name_and_successes(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    await npc_campaign(fake, bot)
+    fix_dice(bot)
+    mine, rng = roll_pool(5, Rng(SEED))
+    theirs, _ = roll_pool(9, rng)  # Drache's Feuerodem 9, rolled by the bot
+    options = {
+        "eigenschaft": "Kraft",
+        "gegner_charakter": "Drache",
+        "gegner_eigenschaft": "Feuerodem",
+    }
+    message = await (await fake.slash("probe-konkurrierend", options, user=ALICE)).message()
+    assert_public(message)
+    lines = message.content.splitlines()
+    assert lines[0] == (
+        "🎲 **Alice** – Konkurrierende Probe: **Thoin** (Kraft 5) gegen **Drache** (verdeckt)"
+    )
+    assert lines[1] == f"**Thoin**: 5 W6 → {faces(mine.dice)} → {successes(mine.successes)}"
+    assert lines[2] == f"**Drache**: verdeckt gewürfelt → {successes(theirs.successes)}"
+    assert "Feuerodem" not in message.content
+    assert not message.attachments  # a dice image would count the NPC's dice
+    english = await (
+        await fake.slash("probe-konkurrierend", options, user=ALICE, locale="en")
+    ).message()
+    assert "against **Drache** (hidden)" in english.content
+    assert "**Drache**: rolled hidden → " in english.content
+    # An attribute it lacks: said without listing what it has.
+    options["gegner_eigenschaft"] = "Magie"
+    refused = await (await fake.slash("probe-konkurrierend", options, user=ALICE)).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("roll.contest.npc_cannot", "de", name="Drache", attribute="Magie")
+    assert not leaks(refused.content)
+    # The GM's opposed check shows the NPC's values as before.
+    options = {"wert": 2, "gegner_charakter": "Drache", "gegner_eigenschaft": "Feuerodem"}
+    gm = await (await fake.slash("probe-konkurrierend", options, user=GM)).message()
+    assert "gegen **Drache** (Feuerodem 9)" in gm.content
+
+
+async def test_campaign_info_counts_the_npcs_and_names_none(fake: FakeDiscord, bot: Any) -> None:
+    campaign = await npc_campaign(fake, bot)
+    info = await (await fake.slash("kampagne info", user=GM)).callback()
+    assert_public(info)
+    text = embed_text(info)
+    assert "Thoin" in text and "Mira" in text
+    assert "Drache" not in text
+    assert "1 NSC der Spielleitung" in text
+    await bot.store.create_character(
+        campaign_id=campaign.id, owner_id=None, name="Ork", sheet=sheet("Ork", Kraft=3)
+    )
+    english = await (await fake.slash("kampagne info", user=ALICE, locale="en")).callback()
+    assert "2 NPCs of the GM" in embed_text(english)
+    assert "Ork" not in embed_text(english)
