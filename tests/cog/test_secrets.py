@@ -246,6 +246,9 @@ async def test_autocomplete_offers_a_player_no_npc_values_or_names_of_its_sheet(
     )
     secret = {"charakter": npc_id, "eigenschaft": ""}
     assert await fake.autocomplete("sl geheimprobe", secret, user=ALICE) == []
+    paths = {"charakter": npc_id, "feld": "eigenschaften"}
+    assert not leaks(str(await fake.autocomplete("charakter feld", paths, user=ALICE)))
+    assert "Feuerodem" in str(await fake.autocomplete("charakter feld", paths, user=GM))
     # The GMs get everything, as before.
     assert names(await fake.autocomplete("probe", {"charakter": ""}, user=GM)) == [
         "Drache", "Mira", "Thoin",
