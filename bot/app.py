@@ -47,7 +47,14 @@ class SpielleiterBot(commands.Bot):
         self, settings: Settings, store: Store | None = None, *, auto_sync: bool = True
     ) -> None:
         intents = discord.Intents.default()  # no privileged intents: slash commands only
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            # Every message echoes user text (names, notes, narration): by default it pings
+            # nobody; a message that calls someone names them (``bot.replies.pinging``).
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         self.settings = settings
         self.store: Store = store or SqliteStore(settings.database_path)
         self.components = ComponentRouter()

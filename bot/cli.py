@@ -38,6 +38,12 @@ class RedactToken(logging.Filter):
         return True
 
 
+# Libraries whose DEBUG lines carry what users sent and saw: discord.py logs every payload
+# (secret rolls, sheets), aiosqlite every statement with its parameters (sheet JSON, the log of
+# a secret roll). They stay at INFO or above whatever SPIELLEITER_LOG_LEVEL says.
+CAPPED_LOGGERS = ("discord", "aiosqlite")
+
+
 def configure_logging(settings: Settings) -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
@@ -45,7 +51,8 @@ def configure_logging(settings: Settings) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(settings.log_level if settings.log_level in logging._nameToLevel else "INFO")
-    logging.getLogger("discord").setLevel(max(root.level, logging.INFO))
+    for name in CAPPED_LOGGERS:
+        logging.getLogger(name).setLevel(max(root.level, logging.INFO))
 
 
 def parser() -> argparse.ArgumentParser:

@@ -318,10 +318,17 @@ class StoredMessage:
     edits: int = 0
     created_at: str = field(default_factory=_now_iso)
     edited_at: str | None = None
+    allowed_mentions: dict[str, Any] | None = None  # as sent with the content; None: not sent
 
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & EPHEMERAL)
+
+    @property
+    def pings(self) -> set[str]:
+        """Whom the content notifies as Discord reads it with ``allowed_mentions``: user ids,
+        ``role:<id>`` and ``everyone`` (for @everyone and @here)."""
+        return pinged(self.content, self.allowed_mentions)
 
     @property
     def loading(self) -> bool:
@@ -392,6 +399,21 @@ class StoredMessage:
         if self.interaction is not None:
             out["interaction_metadata"] = self.interaction
         return out
+
+
+def pinged(content: str, allowed: Mapping[str, Any] | None) -> set[str]:
+    """Discord's rule: without ``allowed_mentions`` every mention in the content notifies; with
+    it, a kind in ``parse`` notifies all of that kind, ``users``/``roles`` name single ones."""
+    parse = {"users", "roles", "everyone"} if allowed is None else set(allowed.get("parse", []))
+    users = {str(u) for u in (allowed or {}).get("users", [])}
+    roles = {str(r) for r in (allowed or {}).get("roles", [])}
+    found = {u for u in re.findall(r"<@!?(\d+)>", content) if "users" in parse or u in users}
+    found |= {
+        f"role:{r}" for r in re.findall(r"<@&(\d+)>", content) if "roles" in parse or r in roles
+    }
+    if "everyone" in parse and re.search(r"@(everyone|here)", content):
+        found.add("everyone")
+    return found
 
 
 def _walk(components: Iterable[dict[str, Any]]) -> Iterable[dict[str, Any]]:
@@ -1111,6 +1133,7 @@ class FakeDiscord:
     ) -> None:
         if "content" in body:
             msg.content = body["content"] or ""
+            msg.allowed_mentions = body.get("allowed_mentions")
         if "embeds" in body:
             msg.embeds = list(body["embeds"] or [])
         if "components" in body:

@@ -32,6 +32,14 @@ async def lang_for(interaction: discord.Interaction[Any]) -> str:
     return chosen or language_of(interaction.locale)
 
 
+def pinging(*user_ids: int) -> discord.AllowedMentions:
+    """The mentions a message may notify: only these users. The bot's default (``create_bot``)
+    is no mentions at all, so a name, note or narration that reads ``@everyone`` or ``<@id>``
+    pings nobody; a message that means to call someone passes this as ``allowed_mentions``."""
+    users = [discord.Object(user_id) for user_id in dict.fromkeys(user_ids)]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
 async def send(
     interaction: discord.Interaction[Any],
     content: str | None = None,

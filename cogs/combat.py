@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot.app import SpielleiterBot
 from bot.components import custom_id, modal_fields, values_of
 from bot.i18n import catalog, cmd, language_of, t
-from bot.replies import LANGUAGE_PREF, lang_for, send
+from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
 from bot.store.base import CampaignRecord, CombatRecord
 from cogs.combat_forms import (
     FIELDS,
@@ -558,12 +558,13 @@ class Combat(commands.Cog):
         if state.ended:
             await self._write_back(campaign, state, chars)
         lines = narrate(events, loaded.state, state, lang)
-        lines += await self._pings(interaction, state, campaign, lang)
+        pings = await self._pings(interaction, state, campaign, lang)
         await send(
             interaction,
-            _cap(lines, CONTENT_LIMIT) or None,
+            _cap(lines + list(pings.values()), CONTENT_LIMIT) or None,
             embed=status_embed(state, lang),
             view=status_view_components(record, state, lang),
+            allowed_mentions=pinging(*pings),  # only those who must answer; names ping nobody
         )
 
     async def _pings(
@@ -572,24 +573,24 @@ class Combat(commands.Cog):
         state: CombatState,
         campaign: CampaignRecord,
         lang: str,
-    ) -> list[str]:
+    ) -> dict[int, str]:
         """One line per user who must answer a pending step, saying what for (``@alice, du
         bist dran: Abwehr für Thoin ansagen``), in that user's language if they chose one,
-        else in the server's (the acting user's outside a server)."""
+        else in the server's (the acting user's outside a server); keyed by the user."""
         if state.pending is None:
-            return []
+            return {}
         fighters: dict[int, list[str]] = {}
         for fighter_id in sorted(to_act(state), key=lambda i: _position(state, i)):
             fighter = state.fighter(fighter_id)
             fighters.setdefault(fighter.owner or campaign.gm_id, []).append(fighter.name)
         default = language_of(interaction.guild_locale) if interaction.guild_locale else lang
-        lines = []
+        lines = {}
         for user_id, names in sorted(fighters.items()):
             chosen = await self.bot.store.get_pref(user_id, LANGUAGE_PREF)
             user_lang = chosen or (lang if user_id == interaction.user.id else default)
-            lines.append(
-                t(f"w6cog.combat.ping.{state.pending.stage}", user_lang,
-                  mention=f"<@{user_id}>", names=", ".join(names))
+            lines[user_id] = t(
+                f"w6cog.combat.ping.{state.pending.stage}", user_lang,
+                mention=f"<@{user_id}>", names=", ".join(names),
             )  # fmt: skip
         return lines
 

@@ -99,7 +99,8 @@ class Shown:
 class Source:
     """Where a W6 pool comes from: ``label`` names the side (character or user), ``attribute``
     the Eigenschaft (``None`` for a plain value), ``character`` the character if one was used,
-    ``skill`` a Fertigkeit of its sheet whose ``skill_value`` adds dice."""
+    ``skill`` a Fertigkeit of its sheet whose ``skill_value`` adds dice; ``hidden``: an NPC a
+    player rolls against, shown only by its name and successes (its sheet is the GM's)."""
 
     label: str
     attribute: str | None
@@ -107,6 +108,7 @@ class Source:
     character: str | None = None
     skill: str | None = None
     skill_value: int = 0
+    hidden: bool = False
 
 
 # ---- small formatting helpers ------------------------------------------------------------
@@ -422,6 +424,8 @@ def komplex_text(lang: str, who: str, source: Source, pool: Pool, result: Komple
 
 
 def _side_detail(lang: str, source: Source, bonus: int) -> str:
+    if source.hidden:
+        return t("roll.contest.hidden", lang)
     if source.attribute is None:
         detail = t("roll.contest.value", lang, value=source.value)
     else:
@@ -448,8 +452,11 @@ def contest_text(
             second_detail=_side_detail(lang, sources[1], bonuses[1]),
         )
     ]
-    for name, side in zip(names, result.sides, strict=True):
-        if side.rolled:
+    for name, source, side in zip(names, sources, result.sides, strict=True):
+        if source.hidden:
+            successes = _successes(lang, side.successes)
+            lines.append(t("roll.contest.side_hidden", lang, name=name, successes=successes))
+        elif side.rolled:
             lines.append(
                 t(
                     "roll.contest.side",
@@ -511,6 +518,18 @@ def erfolgswurf_text(lang: str, who: str, result: ErfolgswurfResult) -> str:
         target=result.target,
         margin=_signed(result.margin),
     )
+
+
+def _limited(campaign: CampaignRecord, viewer: int, opponent: bool) -> bool:
+    """Whether ``viewer`` may roll only with their own characters (a player's own side)."""
+    return not opponent and not campaign.is_gm(viewer)
+
+
+def _may_use(
+    campaign: CampaignRecord, character: CharacterRecord, viewer: int, opponent: bool
+) -> bool:
+    """The GMs use every character; a player their own, and as an opponent any character."""
+    return not _limited(campaign, viewer, opponent) or character.owner_id == viewer
 
 
 def _name_choices(values: Mapping[str, Any], current: str) -> list[app_commands.Choice[str]]:
@@ -934,8 +953,9 @@ class Dice(commands.Cog):
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
         if gegner is None and gegner_charakter is None and gegner_wert is None:
             raise BadInput("roll.contest.no_opponent")
+        viewer = interaction.user.id
         first = await self._source(
-            campaign, interaction.user, charakter, eigenschaft, wert, fallback=""
+            campaign, interaction.user, charakter, eigenschaft, wert, fallback="", viewer=viewer
         )
         second = await self._source(
             campaign,
@@ -944,6 +964,8 @@ class Dice(commands.Cog):
             gegner_eigenschaft or eigenschaft,
             gegner_wert,
             fallback=t("roll.contest.opponent", lang),
+            viewer=viewer,
+            opponent=True,
         )
         sides = (
             ContestSide(first.label, Pool(first.value, bonus)),
@@ -954,7 +976,13 @@ class Dice(commands.Cog):
         sources, bonuses = (first, second), (bonus, gegner_bonus)
         shown = Shown(
             text=lambda lg: contest_text(lg, who, sources, bonuses, result),
-            image=_pool_image([(s.label, s.roll.dice) for s in result.sides]),
+            image=_pool_image(
+                [
+                    (side.label, side.roll.dice)
+                    for side, source in zip(result.sides, sources, strict=True)
+                    if not source.hidden  # the count of an NPC's dice would tell its values
+                ]
+            ),
         )
         await self._log(
             campaign,
@@ -980,10 +1008,15 @@ class Dice(commands.Cog):
         value: int | None,
         *,
         fallback: str,
+        viewer: int,
         skill: str | None = None,
+        opponent: bool = False,
     ) -> Source:
         """A pool from a plain ``value``, or from ``attribute`` (and ``skill``) of a character:
-        the one named, else the active character of ``user`` in the channel's campaign."""
+        the one named, else the active character of ``user`` in the channel's campaign.
+
+        NPC sheets are the GM's: a player (``viewer`` not a GM) rolls only with their own
+        characters, and an NPC ``opponent`` is rolled with its values but ``hidden``."""
         if skill and (value is not None or not attribute):
             raise BadInput("roll.probe.skill_needs_attribute")
         if value is not None:
@@ -993,7 +1026,15 @@ class Dice(commands.Cog):
             raise BadInput("roll.probe.no_pool")
         if campaign is None:
             raise BadInput("roll.probe.no_campaign")
-        character = await self._character(campaign, user, character_name)
+        character = await self._character(campaign, user, character_name, viewer, opponent)
+        if character.owner_id is None and not campaign.is_gm(viewer):  # an NPC opponent
+            try:
+                name, number = _attribute(character, attribute)
+            except BadInput:  # its error would list the sheet's attributes and skills
+                raise BadInput(
+                    "roll.contest.npc_cannot", name=character.name, attribute=attribute.strip()[:40]
+                ) from None
+            return Source(character.name, name, number, character.name, hidden=True)
         name, number = _attribute(character, attribute)
         if not skill:
             return Source(character.name, name, number, character.name)
@@ -1005,13 +1046,20 @@ class Dice(commands.Cog):
         campaign: CampaignRecord,
         user: discord.abc.User | None,
         character_name: str | None,
+        viewer: int,
+        opponent: bool = False,
     ) -> CharacterRecord:
+        """The character named, else ``user``'s active one. A player may name only their own
+        characters (an opponent: any); an NPC or another's character reads as no such name."""
         if character_name:
             wanted = character_name.strip().casefold()
             for character in await self.bot.store.characters(campaign.id):
-                if character.name.casefold() == wanted:
+                if character.name.casefold() == wanted and _may_use(
+                    campaign, character, viewer, opponent
+                ):
                     return character
-            raise BadInput("roll.probe.unknown_character", name=character_name.strip()[:40])
+            key = "roll.probe.not_yours" if _limited(campaign, viewer, opponent) else None
+            raise BadInput(key or "roll.probe.unknown_character", name=character_name.strip()[:40])
         if user is None:
             raise BadInput("roll.contest.no_opponent")
         active = await self.bot.store.active_character(campaign.id, user.id)
@@ -1026,7 +1074,7 @@ class Dice(commands.Cog):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         name = getattr(interaction.namespace, "charakter", None)
-        return await self._attribute_choices(interaction, interaction.user, name, current)
+        return await self._attribute_choices(interaction, interaction.user, name, current, False)
 
     @probe_contest.autocomplete("gegner_eigenschaft")
     async def _opponent_attribute_autocomplete(
@@ -1035,7 +1083,7 @@ class Dice(commands.Cog):
         namespace = interaction.namespace
         user = getattr(namespace, "gegner", None)
         name = getattr(namespace, "gegner_charakter", None)
-        return await self._attribute_choices(interaction, user, name, current)
+        return await self._attribute_choices(interaction, user, name, current, True)
 
     async def _attribute_choices(
         self,
@@ -1043,9 +1091,10 @@ class Dice(commands.Cog):
         user: Any,
         character_name: str | None,
         current: str,
+        opponent: bool,
     ) -> list[app_commands.Choice[str]]:
         """The Eigenschaften of the named character, else of ``user``'s active character."""
-        character = await self._choice_character(interaction, user, character_name)
+        character = await self._choice_character(interaction, user, character_name, opponent)
         values = character.sheet.get("eigenschaften") if character else None
         if not isinstance(values, dict):
             return []
@@ -1057,7 +1106,7 @@ class Dice(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """The Fertigkeiten of the chosen character, else of the caller's active one."""
         name = getattr(interaction.namespace, "charakter", None)
-        character = await self._choice_character(interaction, interaction.user, name)
+        character = await self._choice_character(interaction, interaction.user, name, False)
         if character is None:
             return []
         try:
@@ -1066,34 +1115,64 @@ class Dice(commands.Cog):
             return []
 
     async def _choice_character(
-        self, interaction: discord.Interaction[Any], user: Any, character_name: str | None
+        self,
+        interaction: discord.Interaction[Any],
+        user: Any,
+        character_name: str | None,
+        opponent: bool,
     ) -> CharacterRecord | None:
+        """The character whose values autocomplete may offer: as the commands find it, never
+        an NPC's to a player (its values and names are the GM's)."""
         campaign = await self._campaign(interaction)
         if campaign is None:
             return None
+        viewer = interaction.user.id
+        found = None
         if character_name:
             wanted = str(character_name).strip().casefold()
             everyone = await self.bot.store.characters(campaign.id)
-            return next((c for c in everyone if c.name.casefold() == wanted), None)
-        if isinstance(user, discord.abc.User):
-            return await self.bot.store.active_character(campaign.id, user.id)
-        return None
+            found = next(
+                (
+                    c
+                    for c in everyone
+                    if c.name.casefold() == wanted and _may_use(campaign, c, viewer, opponent)
+                ),
+                None,
+            )
+        elif isinstance(user, discord.abc.User):
+            found = await self.bot.store.active_character(campaign.id, user.id)
+        if found is not None and found.owner_id is None and not campaign.is_gm(viewer):
+            return None
+        return found
 
     @probe_command.autocomplete("charakter")
     @probe_komplex.autocomplete("charakter")
     @probe_contest.autocomplete("charakter")
-    @probe_contest.autocomplete("gegner_charakter")
     async def _character_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The characters the caller may roll with: a player's own, every one for the GMs."""
+        return await self._character_choices(interaction, current, opponent=False)
+
+    @probe_contest.autocomplete("gegner_charakter")
+    async def _opponent_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Every character as an opponent, NPCs too (names only; a choice carries no values)."""
+        return await self._character_choices(interaction, current, opponent=True)
+
+    async def _character_choices(
+        self, interaction: discord.Interaction[Any], current: str, *, opponent: bool
     ) -> list[app_commands.Choice[str]]:
         campaign = await self._campaign(interaction)
         if campaign is None:
             return []
         word = current.strip().casefold()
+        viewer = interaction.user.id
         return [
             app_commands.Choice(name=c.name[:CHOICE_LIMIT], value=c.name[:CHOICE_LIMIT])
             for c in sorted(await self.bot.store.characters(campaign.id), key=lambda c: c.name)
-            if c.name.casefold().startswith(word)
+            if c.name.casefold().startswith(word) and _may_use(campaign, c, viewer, opponent)
         ][:AUTOCOMPLETE_LIMIT]
 
     @probe_command.autocomplete("erschwernis")
@@ -1214,7 +1293,14 @@ class Dice(commands.Cog):
         """The roller's pool: Eigenschaft (sheet or value) + Fertigkeit + bonus − Erschwernis,
         the Fertigkeit's points added as dice as ``/charakter probe`` does."""
         source = await self._source(
-            campaign, interaction.user, charakter, eigenschaft, wert, fallback="", skill=fertigkeit
+            campaign,
+            interaction.user,
+            charakter,
+            eigenschaft,
+            wert,
+            fallback="",
+            viewer=interaction.user.id,
+            skill=fertigkeit,
         )
         penalty, difficulty = _erschwernis(erschwernis)
         return source, Pool(source.value, bonus + source.skill_value, penalty, difficulty)

@@ -45,7 +45,7 @@ from bot.games import (
 from bot.i18n import DEFAULT_LANGUAGE, cmd, t
 from bot.render import render_async
 from bot.render.essence import BoardText, Selection, render_board
-from bot.replies import LANGUAGE_PREF, lang_for, send
+from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
 from bot.store import GameRecord, StaleRevision
 from engines.core import BadInput, Event, IllegalAction
 from engines.core import match as m
@@ -202,6 +202,7 @@ class Screen:
     embed: discord.Embed
     file: discord.File | None
     view: discord.ui.View | None
+    pings: tuple[int, ...] = ()  # the users the content calls (names in it ping nobody)
 
 
 @dataclass
@@ -769,17 +770,19 @@ class Essence(commands.Cog):
             footer += f" · {t('essenzcog.footer.typing', lang)}"
         embed.set_footer(text=footer)
         human_to_act = seat is not None and record.players[seat] != self._bot_id()
-        content = ""
+        content, pings = "", tuple[int, ...]()
         if human_to_act and not thinking and not path:
             content = t("essenzcog.your_turn", lang, mention=f"<@{record.players[seat or 0]}>")
+            pings = (record.players[seat or 0],)
             if seat is not None and match.draw_offer_by == seat:  # the other one answers
                 content += "\n" + self._offer_line(record, info, seat, lang)
+                pings += (record.players[1 - seat],)
         components = None
         if outcome is not None or record.status == FINISHED:
             components = self._end_components(record, lang)
         elif human_to_act and not thinking:
             components = self._play_components(record, info, match, lang, path, tree)
-        return Screen(content, embed, _png(png, filename), components)
+        return Screen(content, embed, _png(png, filename), components, pings)
 
     def _offer_line(self, record: GameRecord, info: GameInfo, offerer: int, lang: str) -> str:
         """Addresses the draw offer to the player who may answer it."""
@@ -960,7 +963,7 @@ class Essence(commands.Cog):
                 ]
             ]
         )
-        return {"content": text, "view": view}
+        return {"content": text, "view": view, "allowed_mentions": pinging(record.players[1])}
 
     async def _list_line(self, record: GameRecord, lang: str) -> str:
         info = await self._info(record, lang)
@@ -1124,7 +1127,8 @@ class Essence(commands.Cog):
             id=record.id,
             hours=max(1, round(minutes / 60)),
         )
-        await self.bot.get_partial_messageable(record.channel_id).send(text)
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        await channel.send(text, allowed_mentions=pinging(record.players[seat]))
         await self.games.mark_reminded(record)
 
 
@@ -1151,7 +1155,11 @@ def _png(data: bytes, filename: str) -> discord.File:
 
 
 def _send_kwargs(screen: Screen) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {"content": screen.content or None, "embed": screen.embed}
+    kwargs: dict[str, Any] = {
+        "content": screen.content or None,
+        "embed": screen.embed,
+        "allowed_mentions": pinging(*screen.pings),
+    }
     if screen.file is not None:
         kwargs["file"] = screen.file
     if screen.view is not None:
@@ -1165,6 +1173,7 @@ def _edit_kwargs(screen: Screen) -> dict[str, Any]:
         "embed": screen.embed,
         "attachments": [screen.file] if screen.file is not None else [],
         "view": screen.view,
+        "allowed_mentions": pinging(*screen.pings),
     }
 
 

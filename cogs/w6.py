@@ -159,13 +159,16 @@ async def find_character(
 async def character_choices(
     interaction: discord.Interaction[Any], current: str, *, npcs_only: bool = False
 ) -> list[app_commands.Choice[str]]:
-    """Autocomplete: the campaign's characters whose name contains ``current`` (own first)."""
+    """Autocomplete: the campaign's characters whose name contains ``current`` (own first);
+    NPCs only for the GMs (their names are the GM's, as in ``/charakter liste``)."""
     campaign = await bot_of(interaction).store.active_campaign(_channel_id(interaction))
     if campaign is None:
         return []
     records = await bot_of(interaction).store.characters(campaign.id)
     if npcs_only:
         records = [r for r in records if r.owner_id is None]
+    if not campaign.is_gm(interaction.user.id):
+        records = [r for r in records if r.owner_id is not None]
     needle = current.casefold()
     found = [r for r in records if needle in r.name.casefold()]
     found.sort(key=lambda r: (r.owner_id != interaction.user.id, r.name.casefold()))

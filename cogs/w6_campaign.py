@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.app import SpielleiterBot
 from bot.i18n import cmd, t
-from bot.replies import lang_for, send
+from bot.replies import lang_for, pinging, send
 from bot.store.base import CampaignRecord
 from cogs.w6 import (
     BOOL_RULES,
@@ -267,10 +267,12 @@ class W6Campaign(commands.Cog):
             for name in BOOL_RULES
         ]
         embed.add_field(name=t("w6cog.campaign.rules", lang), value="\n".join(lines), inline=False)
-        names = [
-            f"{c.name} ({t('w6cog.sheet.npc', lang) if c.owner_id is None else f'<@{c.owner_id}>'})"
-            for c in characters
-        ]
+        # Public: the players' characters; of the NPCs (the GM's) only how many there are.
+        names = [f"{c.name} (<@{c.owner_id}>)" for c in characters if c.owner_id is not None]
+        npcs = sum(1 for c in characters if c.owner_id is None)
+        if npcs:
+            key = "w6cog.campaign.npc_count" + (".one" if npcs == 1 else "")
+            names.append(f"*{t(key, lang, count=npcs)}*")
         embed.add_field(
             name=t("w6cog.campaign.characters", lang),
             value="\n".join(names)[:1024] or "–",
@@ -323,7 +325,8 @@ class W6Campaign(commands.Cog):
         co = [u for u in campaign.co_gm_ids if u != nutzer.id]
         await self.bot.store.update_campaign(campaign.id, gm_id=nutzer.id, co_gm_ids=co)
         await log(interaction, campaign, "campaign", event="handover", name=str(nutzer.id))
-        await send(interaction, t("w6cog.campaign.handed_over", lang, gm=nutzer.mention))
+        text = t("w6cog.campaign.handed_over", lang, gm=nutzer.mention)
+        await send(interaction, text, allowed_mentions=pinging(nutzer.id))  # tells the new GM
 
     @kampagne.command(
         name=cmd("w6cog.cmd.campaign.cogm.name"), description=cmd("w6cog.cmd.campaign.cogm.desc")
@@ -347,7 +350,9 @@ class W6Campaign(commands.Cog):
         event = "cogm_removed" if entfernen else "cogm_added"
         await log(interaction, campaign, "campaign", event=event, name=str(nutzer.id))
         key = f"w6cog.campaign.{event}"
-        await send(interaction, t(key, lang, user=nutzer.mention))
+        await send(
+            interaction, t(key, lang, user=nutzer.mention), allowed_mentions=pinging(nutzer.id)
+        )
 
     @kampagne.command(
         name=cmd("w6cog.cmd.campaign.rule.name"), description=cmd("w6cog.cmd.campaign.rule.desc")

@@ -389,13 +389,14 @@ class W6Sheets(commands.Cog):
         if campaign is None:
             return []
         chosen = (interaction.namespace.charakter or None) if interaction.namespace else None
+        blank = sheet_from_json({"schema": SCHEMA, "version": VERSION, "name": "-"})
         try:
             record = await find_character(interaction, campaign, chosen)
-            paths = field_paths(load_sheet(record))
+            npc_hidden = record.owner_id is None and not campaign.is_gm(interaction.user.id)
+            # an NPC's paths would name its sheet's entries (eigenschaften.Feuerodem)
+            paths = field_paths(blank if npc_hidden else load_sheet(record))
         except BadInput:
-            paths = field_paths(
-                sheet_from_json({"schema": SCHEMA, "version": VERSION, "name": "-"})
-            )
+            paths = field_paths(blank)
         needle = current.casefold()
         found = [p for p in paths if needle in p.casefold()]
         if current and current not in found:
@@ -545,9 +546,12 @@ class W6Sheets(commands.Cog):
             return []
         chosen = getattr(interaction.namespace, "charakter", None)
         try:
-            sheet = load_sheet(await find_character(interaction, campaign, chosen))
+            record = await find_character(interaction, campaign, chosen)
+            sheet = load_sheet(record)
         except BadInput:
             return []
+        if record.owner_id is None and not campaign.is_gm(interaction.user.id):
+            return []  # an NPC's sheet is the GM's: not even its names for a player
         pairs = sheet.eigenschaften + sheet.pm if which == "eigenschaften" else sheet.fertigkeiten
         needle = current.casefold()
         return [

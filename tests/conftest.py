@@ -4,7 +4,8 @@ All fixtures are function-scoped (pytest-asyncio 1.x runs each test in its own l
 shared across loops fails with "Timeout context manager should be used inside a task").
 
 - ``fake``: a started :class:`bot.fake_discord.FakeDiscord`; after the test it fails the test if
-  the bot logged an unexpected error that no wait noticed.
+  the bot logged an unexpected error that no wait noticed, or a message pinged @everyone, @here
+  or a role.
 - ``settings``: ``Settings`` pointing at ``fake`` with a fresh database in ``tmp_path``.
 - ``bot``: ``create_bot(settings)`` started, connected, commands synced, ready.
 """
@@ -31,6 +32,9 @@ async def fake() -> AsyncIterator[FakeDiscord]:
         await server.stop()
     if server.errors and not server.errors_raised:
         pytest.fail(f"the bot reported unexpected error(s): {server.errors!r}")
+    loud = [m for m in server.messages.values() if any(not p.isdigit() for p in m.pings)]
+    if loud:  # the bot calls single users; a name reading @everyone must ping nobody
+        pytest.fail(f"messages pinged @everyone/@here or a role: {[m.content for m in loud]!r}")
 
 
 @pytest.fixture

@@ -285,7 +285,7 @@ async def test_konkurrierende_probe_between_two_characters(fake: FakeDiscord, bo
             {"wert": 2, "gegner_charakter": "wache", "eigenschaft": "Wahrnehmung"},
         )
     ).message()
-    assert "gegen **Wache** (Wahrnehmung 3)" in npc.content
+    assert "gegen **Wache** (verdeckt)" in npc.content  # an NPC's values are the GM's
     nobody = await (await fake.slash("probe-konkurrierend", {"wert": 2})).callback()
     assert_ephemeral(nobody)
     assert nobody.content == t("roll.contest.no_opponent", "de")
