@@ -40,6 +40,8 @@ from typing import Any, TypeVar
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from bot import fake_limits
+
 T = TypeVar("T")
 
 JSON_CONTENT_TYPE = "application/json"
@@ -74,6 +76,16 @@ GUILD_ID = 810000000000000001
 FIRST_CHANNEL_ID = 810000000000000011
 
 LOCALE_ALIASES = {"en": "en-US", "english": "en-US", "deutsch": "de", "de-DE": "de"}
+
+
+class PayloadRefused(AssertionError):
+    """The bot sent a body real Discord answers with 400 Invalid Form Body."""
+
+    def __init__(self, request: RecordedRequest, errors: Mapping[str, Any]) -> None:
+        self.request = request
+        self.errors = dict(errors)
+        lines = "; ".join(fake_limits.flatten(errors))
+        super().__init__(f"Discord refuses {request.method} {request.path}: {lines}")
 
 
 class FakeTimeout(AssertionError):
@@ -599,6 +611,7 @@ class FakeDiscord:
         bot_id: int = BOT_ID,
         host: str = "127.0.0.1",
         port: int = 0,
+        report_refusals: bool = True,
     ) -> None:
         self.guilds: list[FakeGuild] = list(guilds) if guilds is not None else [default_guild()]
         self.bot_user = FakeUser(bot_id, bot_name, bot=True)
@@ -607,6 +620,10 @@ class FakeDiscord:
         self.port = port
         self.requests: list[RecordedRequest] = []
         self.unhandled: list[RecordedRequest] = []  # requests no route of the fake knows
+        # Bodies real Discord would refuse (answered 400 Invalid Form Body); with
+        # ``report_refusals`` each is also reported as a bot error, so the test fails.
+        self.refused: list[PayloadRefused] = []
+        self.report_refusals = report_refusals
         self.messages: dict[int, StoredMessage] = {}
         self.exchanges: dict[str, Exchange] = {}  # by token
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # None = global
@@ -1021,6 +1038,20 @@ class FakeDiscord:
     def _error(self, status: int, code: int, message: str) -> web.Response:
         return self._json({"message": message, "code": code}, status)
 
+    def _refuse(self, rec: RecordedRequest, problems: fake_limits.Problems) -> web.Response | None:
+        """Discord's 400 Invalid Form Body for a body over its limits, else ``None``."""
+        if not problems:
+            return None
+        errors = fake_limits.tree(problems)
+        refusal = PayloadRefused(rec, errors)
+        self.refused.append(refusal)
+        if self.report_refusals:
+            self.report_error(refusal)
+        return self._json(fake_limits.invalid_form_body(errors), 400)
+
+    def _refuse_message(self, rec: RecordedRequest, *, flags: int) -> web.Response | None:
+        return self._refuse(rec, fake_limits.check_message(rec.json or {}, flags=flags))
+
     async def _no_content(self, rec: RecordedRequest, **_: str) -> web.Response:
         return web.Response(status=204)
 
@@ -1168,6 +1199,8 @@ class FakeDiscord:
             self.channel(int(cid))
         except LookupError:
             return self._error(404, 10003, "Unknown Channel")
+        if refused := self._refuse_message(rec, flags=fake_limits.CHANNEL_FLAGS):
+            return refused
         msg = self._new_message(int(cid), rec.json, rec.files)
         return self._json(msg.payload(self.api_base))
 
@@ -1179,6 +1212,8 @@ class FakeDiscord:
         msg = self._message_or_404(mid, via_channel=True)
         if isinstance(msg, web.Response):
             return msg
+        if refused := self._refuse_message(rec, flags=fake_limits.CHANNEL_FLAGS):
+            return refused
         self._apply_body(msg, rec.json or {}, rec.files, edit=True)
         return self._json(msg.payload(self.api_base))
 
@@ -1229,6 +1264,8 @@ class FakeDiscord:
             return self._error(404, 10062, "Unknown interaction")
         if ex.callback_reply is not None:
             return self._error(400, 40060, "Interaction has already been acknowledged.")
+        if refused := self._refuse(rec, fake_limits.check_callback(rec.json)):
+            return refused
         body = rec.json or {}
         kind = int(body.get("type", 0))
         data = body.get("data") or {}
@@ -1279,6 +1316,8 @@ class FakeDiscord:
             return ex
         if ex.callback_reply is None:
             return self._error(404, 10015, "Unknown Webhook")
+        if refused := self._refuse_message(rec, flags=fake_limits.INTERACTION_FLAGS):
+            return refused
         body = rec.json or {}
         original = ex.original
         cb = ex.callback_reply
@@ -1318,6 +1357,8 @@ class FakeDiscord:
         msg = self._webhook_message(ex, mid)
         if isinstance(msg, web.Response):
             return msg
+        if refused := self._refuse_message(rec, flags=fake_limits.INTERACTION_FLAGS):
+            return refused
         self._apply_body(msg, rec.json or {}, rec.files, edit=True)
         ex.replies.append(Reply("edit", rec, msg))
         return self._json(msg.payload(self.api_base))
