@@ -102,10 +102,23 @@ def fit_params(params: Mapping[str, Any], lang: str) -> dict[str, Any]:
     return out
 
 
-def fit_embed(embed: discord.Embed, lang: str) -> discord.Embed:
+def fit_embeds(embeds: list[discord.Embed], lang: str) -> None:
+    """Several embeds of one message fitted (in place) so that together they keep 6,000."""
+    sizes = [_size(e, _fields(e)) for e in embeds]
+    total = sum(sizes)
+    for embed, size in zip(embeds, sizes, strict=True):
+        share = EMBED_TOTAL if total <= EMBED_TOTAL else EMBED_TOTAL * size // total
+        fit_embed(embed, lang, budget=share)
+
+
+def _fields(embed: discord.Embed) -> list[tuple[str, str, bool]]:
+    return [(f.name or "", f.value or "", bool(f.inline)) for f in embed.fields]
+
+
+def fit_embed(embed: discord.Embed, lang: str, budget: int = EMBED_TOTAL) -> discord.Embed:
     """``embed`` changed in place to keep every embed limit: each text cut to its own limit
     with the "… (gekürzt)" note, at most 25 fields (a last field says how many were left out),
-    and, while the whole is over 6,000 characters, the longest text shortened."""
+    and, while the whole is over ``budget`` (6,000) characters, the longest text shortened."""
     if embed.title and len(embed.title) > EMBED_TITLE:
         embed.title = shorten(embed.title, EMBED_TITLE, lang)
     if embed.description and len(embed.description) > EMBED_DESCRIPTION:
@@ -120,7 +133,7 @@ def fit_embed(embed: discord.Embed, lang: str) -> discord.Embed:
             url=embed.author.url,
             icon_url=embed.author.icon_url,
         )
-    fields = [(f.name or "", f.value or "", bool(f.inline)) for f in embed.fields]
+    fields = _fields(embed)
     if len(fields) > EMBED_FIELDS:
         left_out = len(fields) - (EMBED_FIELDS - 1)
         fields = fields[: EMBED_FIELDS - 1]
@@ -129,20 +142,24 @@ def fit_embed(embed: discord.Embed, lang: str) -> discord.Embed:
         (shorten(name, FIELD_NAME, lang) or "–", shorten(value, FIELD_VALUE, lang) or "–", inline)
         for name, value, inline in fields
     ]
-    while _size(embed, fields) > EMBED_TOTAL:
-        over = _size(embed, fields) - EMBED_TOTAL
-        longest = max(range(len(fields)), key=lambda i: len(fields[i][1]), default=None)
-        description = embed.description or ""
-        if longest is None or len(description) > len(fields[longest][1]):
-            embed.description = shorten(description, max(len(description) - over, 0), lang)
-            if len(embed.description) >= len(description):  # nothing left to cut there
-                break
-            continue
-        name, value, inline = fields[longest]
-        new = shorten(value, max(len(value) - over, len(t("core.fit.shortened", lang))), lang)
-        if len(new) >= len(value):
+    note = len(t("core.fit.shortened", lang))
+    while (over := _size(embed, fields) - budget) > 0:
+        # Shorten the longest text (description, a field value or name) by what is too much.
+        texts = [(len(embed.description or ""), -1, 1)]
+        texts += [(len(value), i, 1) for i, (_, value, _) in enumerate(fields)]
+        texts += [(len(name), i, 0) for i, (name, _, _) in enumerate(fields)]
+        length, index, part = max(texts)
+        if index < 0:
+            old = embed.description or ""
+            embed.description = shorten(old, max(length - over, note), lang)
+            changed = len(embed.description) < length
+        else:
+            entry = list(fields[index])
+            entry[part] = shorten(str(entry[part]), max(length - over, note), lang)
+            changed = len(str(entry[part])) < length
+            fields[index] = (str(entry[0]), str(entry[1]), bool(entry[2]))
+        if not changed:
             break
-        fields[longest] = (name, new, inline)
     embed.clear_fields()
     for name, value, inline in fields:
         embed.add_field(name=name, value=value, inline=inline)
@@ -160,7 +177,7 @@ def embeds_too_long(embeds: Iterable[discord.Embed]) -> bool:
     embeds = list(embeds)
     total = 0
     for e in embeds:
-        fields = [(f.name or "", f.value or "", bool(f.inline)) for f in e.fields]
+        fields = _fields(e)
         total += _size(e, fields)
         if (
             len(e.title or "") > EMBED_TITLE

@@ -62,8 +62,7 @@ async def fit_reply(
     lang = await lang_for(interaction)
     if content is not None:
         content = fit.shorten(content, fit.CONTENT, lang)
-    for embed in embeds:
-        fit.fit_embed(embed, lang)
+    fit.fit_embeds(embeds, lang)
     return content, kwargs
 
 
