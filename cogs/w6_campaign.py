@@ -299,10 +299,10 @@ class W6Campaign(commands.Cog):
             )
             for c in campaigns
         ]
-        text = "\n".join(lines) if lines else t("w6cog.campaign.none", lang)
+        text = fit.join_limited(lines, DESCRIPTION_LIMIT, lang, sep="\n")
         embed = discord.Embed(
             title=t("w6cog.campaign.list_title", lang),
-            description=text[:DESCRIPTION_LIMIT],
+            description=text or t("w6cog.campaign.none", lang),
             colour=EMBED_COLOUR,
         )
         await send(interaction, embed=embed, ephemeral=True)

@@ -100,3 +100,28 @@ async def test_campaign_info_with_45_co_gms_fits(fake: FakeDiscord, bot: Any) ->
     listed = gms.count("(Co)")
     assert gms.endswith(" " + t("core.fit.more", "de", n=45 - listed))
     assert fake.refused == []
+
+
+async def test_character_list_of_a_crowded_campaign_fits(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    for i in range(40):
+        name = f"{i:02d}" + "N" * 62
+        await bot.store.create_character(
+            campaign_id=campaign.id, owner_id=stable_user_id(f"p{i}"), name=name, sheet={}
+        )
+    reply = await (await fake.slash("charakter liste", user=GM)).callback()
+    assert len(reply.content) <= CONTENT
+    lines = reply.content.splitlines()
+    assert lines[0].startswith("#1 **00NNN")
+    assert lines[-1] == t("core.fit.more", "de", n=40 - (len(lines) - 1))
+
+
+async def test_autocomplete_on_a_big_sheet_offers_at_most_25(fake: FakeDiscord, bot: Any) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, big_sheet())
+    attributes = await fake.autocomplete("probe", {"eigenschaft": ""}, user=ALICE)
+    skills = await fake.autocomplete("probe", {"fertigkeit": ""}, user=ALICE)
+    paths = await fake.autocomplete("charakter feld", {"feld": ""}, user=ALICE)
+    assert len(attributes) == len(skills) == len(paths) == 25
+    assert fake.refused == []
