@@ -3,6 +3,9 @@ the note in the user's language. Every result is checked with the fake's own val
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 import discord
 import pytest
 
@@ -114,3 +117,28 @@ def test_fit_embeds_keeps_the_total_of_several_embeds() -> None:
     fit.fit_embeds(embeds, "de")
     assert fake_limits.check_message({"embeds": [e.to_dict() for e in embeds]}, flags=0) == []
     assert all(e.description and e.description.endswith("(gekürzt)") for e in embeds)
+
+
+class _Store:
+    async def get_pref(self, user_id: int, key: str) -> None:
+        return None
+
+
+# What ``fit_reply`` reads of an interaction: the user's language (preference, else locale).
+INTERACTION: Any = SimpleNamespace(
+    client=SimpleNamespace(store=_Store()), user=SimpleNamespace(id=1), locale="en-US"
+)
+
+
+async def test_every_reply_through_send_is_fitted() -> None:
+    from bot.replies import fit_reply
+
+    embed = discord.Embed(title="x", description="d " * 2500)
+    embed.add_field(name="f", value="v " * 900)
+    content, kwargs = await fit_reply(INTERACTION, "w " * 1500, {"embed": embed})
+    assert content is not None and len(content) <= fit.CONTENT
+    assert content.endswith("(shortened)")
+    body = {"content": content, "embeds": [kwargs["embed"].to_dict()]}
+    assert fake_limits.check_message(body, flags=0) == []
+    same, _ = await fit_reply(INTERACTION, "kurz", {})
+    assert same == "kurz"
