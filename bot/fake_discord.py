@@ -1089,6 +1089,8 @@ class FakeDiscord:
     async def _put_commands(
         self, rec: RecordedRequest, app: str, guild: str | None = None
     ) -> web.Response:
+        if refused := self._refuse(rec, fake_limits.check_commands(rec.json)):
+            return refused
         stored = self.register_commands(rec.json or [], int(guild) if guild else None)
         self.sync_count += 1
         return self._json(stored)
@@ -1101,6 +1103,10 @@ class FakeDiscord:
     async def _post_command(
         self, rec: RecordedRequest, app: str, guild: str | None = None
     ) -> web.Response:
+        problems: fake_limits.Problems = []
+        fake_limits.check_command(problems, rec.json or {}, ())
+        if refused := self._refuse(rec, problems):
+            return refused
         scope = int(guild) if guild else None
         others = [c for c in self.commands.get(scope, []) if c["name"] != rec.json["name"]]
         stored = self.register_commands([*others, rec.json], scope)

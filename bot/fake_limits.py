@@ -12,6 +12,7 @@ components/reference.mdx, receiving-and-responding.mdx, application-commands.mdx
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -286,3 +287,126 @@ def _check_input(
         _max(problems, (*at, "value"), comp.get("value"), INPUT_VALUE)
     elif comp.get("type") in SELECTS:
         _check_component(problems, comp, at, seen)
+
+
+# ----------------------------------------------------------------- application commands
+
+COMMANDS = 100
+COMMAND_NAME = 32
+COMMAND_DESCRIPTION = 100
+OPTIONS = 25
+COMMAND_CHARS = 8000
+CHAT_INPUT = 1
+SUBCOMMAND, GROUP = 1, 2
+
+
+def _name_ok(name: Any) -> bool:
+    """Discord's ``^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$``, lowercase."""
+    if not isinstance(name, str) or not 1 <= len(name) <= COMMAND_NAME or name != name.lower():
+        return False
+    for char in name:
+        kind = unicodedata.category(char)
+        script = unicodedata.name(char, "")
+        if not (
+            char in "-_'"
+            or kind[0] in "LN"
+            or (kind[0] == "M" and script.startswith(("DEVANAGARI", "THAI")))
+        ):
+            return False
+    return True
+
+
+def check_commands(commands: Sequence[Mapping[str, Any]] | None) -> Problems:
+    """A bulk overwrite of application commands (``PUT .../commands``)."""
+    problems: Problems = []
+    commands = list(commands or [])
+    _max(problems, (), commands, COMMANDS)
+    for i, command in enumerate(commands):
+        check_command(problems, command, (i,))
+    return problems
+
+
+def check_command(problems: Problems, command: Mapping[str, Any], at: Path) -> None:
+    """One command: names, descriptions, options and choices, in every language, and the
+    8,000 characters all its texts may have together (per language)."""
+    chat = command.get("type", CHAT_INPUT) == CHAT_INPUT
+    _check_named(problems, command, at, chat=chat)
+    if chat:
+        _check_options(problems, command.get("options") or [], (*at, "options"))
+    locales = {""} | _locales(command)
+    for locale in sorted(locales):
+        if _chars(command, locale) > COMMAND_CHARS:
+            problems.append(
+                (
+                    at,
+                    "APPLICATION_COMMAND_TOO_LARGE",
+                    f"Command exceeds maximum size ({COMMAND_CHARS})",
+                )
+            )
+            break
+
+
+def _check_named(problems: Problems, entry: Mapping[str, Any], at: Path, *, chat: bool) -> None:
+    names = [("name", entry.get("name"))]
+    names += [
+        (f"name_localizations.{k}", v) for k, v in (entry.get("name_localizations") or {}).items()
+    ]
+    for key, name in names:
+        ok = _name_ok(name) if chat else isinstance(name, str) and 1 <= len(name) <= COMMAND_NAME
+        if not ok:
+            problems.append(
+                ((*at, *key.split(".")), "APPLICATION_COMMAND_INVALID_NAME", "Invalid name")
+            )
+    if not chat:
+        return
+    descriptions = [("description", entry.get("description"))]
+    descriptions += [
+        (f"description_localizations.{k}", v)
+        for k, v in (entry.get("description_localizations") or {}).items()
+    ]
+    for key, text in descriptions:
+        _between(problems, (*at, *key.split(".")), text, 1, COMMAND_DESCRIPTION)
+
+
+def _check_options(problems: Problems, options: Sequence[Mapping[str, Any]], at: Path) -> None:
+    _max(problems, at, list(options), OPTIONS)
+    for i, option in enumerate(options):
+        here = (*at, i)
+        _check_named(problems, option, here, chat=True)
+        if option.get("type") in (SUBCOMMAND, GROUP):
+            _check_options(problems, option.get("options") or [], (*here, "options"))
+        choices = option.get("choices") or []
+        _max(problems, (*here, "choices"), list(choices), CHOICES)
+        for j, choice in enumerate(choices):
+            where = (*here, "choices", j)
+            _between(problems, (*where, "name"), choice.get("name"), 1, CHOICE_TEXT)
+            for k, v in (choice.get("name_localizations") or {}).items():
+                _between(problems, (*where, "name_localizations", k), v, 1, CHOICE_TEXT)
+            if isinstance(choice.get("value"), str):
+                _max(problems, (*where, "value"), choice["value"], CHOICE_TEXT)
+
+
+def _locales(entry: Mapping[str, Any]) -> set[str]:
+    found = set(entry.get("name_localizations") or {}) | set(
+        entry.get("description_localizations") or {}
+    )
+    for option in entry.get("options") or []:
+        found |= _locales(option)
+    for choice in entry.get("choices") or []:
+        found |= set(choice.get("name_localizations") or {})
+    return found
+
+
+def _chars(entry: Mapping[str, Any], locale: str) -> int:
+    """Name, description and choice texts of a command in ``locale`` (default where none)."""
+
+    def text(item: Mapping[str, Any], key: str) -> str:
+        localized = (item.get(f"{key}_localizations") or {}).get(locale) if locale else None
+        return str(localized or item.get(key) or "")
+
+    size = len(text(entry, "name")) + len(text(entry, "description"))
+    for option in entry.get("options") or []:
+        size += _chars(option, locale)
+    for choice in entry.get("choices") or []:
+        size += len(text(choice, "name")) + len(str(choice.get("value", "")))
+    return size

@@ -332,3 +332,71 @@ async def test_a_refusal_fails_the_waiting_test(fake: FakeDiscord) -> None:
     assert status == 400
     with pytest.raises(BotFailed, match="content: Must be 2000 or fewer in length"):
         await fake.wait(lambda: None, 1.0, "anything")
+
+
+def command(**over: Any) -> dict[str, Any]:
+    return {"name": "würfel", "description": "Würfelt.", "type": 1, "options": [], **over}
+
+
+def option(name: str = "ausdruck", **over: Any) -> dict[str, Any]:
+    return {"type": 3, "name": name, "description": "Was gewürfelt wird.", **over}
+
+
+def choices(count: int, name: str = "n", value: str = "v") -> list[dict[str, str]]:
+    return [{"name": name, "value": value} for _ in range(count)]
+
+
+BIG_OPTION = {"description": "d" * 100, "choices": choices(25, "n" * 100, "v" * 100)}
+
+
+@pytest.mark.parametrize(
+    ("case", "commands", "path"),
+    [
+        ("upper case", [command(name="Würfel")], "0.name"),
+        ("name 33", [command(name="w" * 33)], "0.name"),
+        ("space in name", [command(name="zwei worte")], "0.name"),
+        (
+            "localized",
+            [command(name_localizations={"en-US": "Roll"})],
+            "0.name_localizations.en-US",
+        ),
+        ("description 101", [command(description="x" * 101)], "0.description"),
+        ("empty description", [command(description="")], "0.description"),
+        ("26 options", [command(options=[option(f"o{i}") for i in range(26)])], "0.options"),
+        ("option name", [command(options=[option("Ausdruck")])], "0.options.0.name"),
+        ("26 choices", [command(options=[option(choices=choices(26))])], "0.options.0.choices"),
+        (
+            "choice name 101",
+            [command(options=[option(choices=choices(1, name="x" * 101))])],
+            "0.options.0.choices.0.name",
+        ),
+        (
+            "choice value 101",
+            [command(options=[option(choices=choices(1, value="x" * 101))])],
+            "0.options.0.choices.0.value",
+        ),
+        ("101 commands", [command(name=f"c{i}") for i in range(101)], ""),
+        (
+            "8001 characters",
+            [command(options=[option(f"o{i}", **BIG_OPTION) for i in range(2)])],
+            "0",
+        ),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+async def test_command_schema_over_a_limit_is_refused(
+    lenient: FakeDiscord, case: str, commands: list[dict[str, Any]], path: str
+) -> None:
+    app = lenient.application_id
+    status, answer = await _post(lenient, "PUT", f"/applications/{app}/commands", commands)
+    assert status == 400 and answer["code"] == 50035
+    if path:
+        _errors_at(answer, path)
+    else:
+        assert answer["errors"]["_errors"]
+    assert lenient.commands == {}
+
+
+async def test_the_bots_own_command_schema_is_accepted(fake: FakeDiscord, bot: Any) -> None:
+    assert fake.sync_count == 1 and fake.commands[None]
+    assert fake.refused == []
