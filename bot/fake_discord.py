@@ -1039,7 +1039,11 @@ class FakeDiscord:
         return self._json({"message": message, "code": code}, status)
 
     def _refuse(self, rec: RecordedRequest, problems: fake_limits.Problems) -> web.Response | None:
-        """Discord's 400 Invalid Form Body for a body over its limits, else ``None``."""
+        """Discord's 400 Invalid Form Body for a body over its limits (413 for a file over
+        the upload limit), else ``None``."""
+        big = [f for f in rec.files if len(f.data) > fake_limits.FILE_SIZE]
+        if big:
+            problems = [*problems, *(((f.field,), "FILE_TOO_LARGE", "too large") for f in big)]
         if not problems:
             return None
         errors = fake_limits.tree(problems)
@@ -1047,6 +1051,8 @@ class FakeDiscord:
         self.refused.append(refusal)
         if self.report_refusals:
             self.report_error(refusal)
+        if big:
+            return self._error(413, 40005, "Request entity too large")
         return self._json(fake_limits.invalid_form_body(errors), 400)
 
     def _refuse_message(self, rec: RecordedRequest, *, flags: int) -> web.Response | None:

@@ -44,6 +44,7 @@ INPUT_VALUE = 4000
 LABEL_DESCRIPTION = 100
 CHOICES = 25
 CHOICE_TEXT = 100
+FILE_SIZE = 10 * 1024 * 1024  # per file, without boosts (the interaction's attachment_size_limit)
 
 # Message flags.
 SUPPRESS_EMBEDS = 1 << 2

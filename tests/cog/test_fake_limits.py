@@ -400,3 +400,18 @@ async def test_command_schema_over_a_limit_is_refused(
 async def test_the_bots_own_command_schema_is_accepted(fake: FakeDiscord, bot: Any) -> None:
     assert fake.sync_count == 1 and fake.commands[None]
     assert fake.refused == []
+
+
+async def test_a_file_over_10_mib_is_refused(lenient: FakeDiscord) -> None:
+    channel = lenient.channel()
+    form = aiohttp.FormData()
+    form.add_field("payload_json", '{"content": "Bild"}', content_type="application/json")
+    big = b"\0" * (10 * 1024 * 1024 + 1)
+    form.add_field("files[0]", big, filename="gross.png", content_type="image/png")
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(f"{lenient.api_base}/channels/{channel.id}/messages", data=form) as response,
+    ):
+        assert response.status == 413
+        assert (await response.json(content_type=None))["code"] == 40005
+    assert lenient.channel_messages(channel) == [] and len(lenient.refused) == 1
