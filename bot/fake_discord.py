@@ -19,6 +19,12 @@ Typical use::
     await click.callback()                # the raw callback (type 7 for an update)
     await fake.stop()
 
+Like Discord, it refuses bodies over Discord's payload limits (:mod:`bot.fake_limits`: content,
+embeds, components, modals, autocomplete choices, flags, command schemas, file sizes) with
+HTTP 400 ``{"code": 50035, "message": "Invalid Form Body", "errors": {...}}``; each refusal is
+kept in :attr:`FakeDiscord.refused` and (unless ``report_refusals=False``) reported as a bot
+error, so no test passes with a reply Discord would refuse.
+
 Waiting helpers raise :class:`FakeTimeout` (an ``AssertionError``) with the latest requests in
 the message, and :class:`BotFailed` as soon as an error was reported with :meth:`report_error`.
 """
