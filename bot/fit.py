@@ -75,12 +75,14 @@ def join_limited(items: Iterable[object], limit: int, lang: str, sep: str = ", "
         return whole
     joiner = sep if "\n" in sep else " "
     shown: list[str] = []
+    used = -len(sep)  # the characters of sep.join(shown)
     for part in parts:
         rest = len(parts) - len(shown) - 1
-        candidate = sep.join([*shown, part]) + joiner + t("core.fit.more", lang, n=rest)
-        if len(candidate) > limit:
+        note = joiner + t("core.fit.more", lang, n=rest)
+        if used + len(sep) + len(part) + len(note) > limit:
             break
         shown.append(part)
+        used += len(sep) + len(part)
     if not shown:
         return shorten(whole, limit, lang)
     return sep.join(shown) + joiner + t("core.fit.more", lang, n=len(parts) - len(shown))
