@@ -19,6 +19,12 @@ Typical use::
     await click.callback()                # the raw callback (type 7 for an update)
     await fake.stop()
 
+Like Discord, it refuses bodies over Discord's payload limits (:mod:`bot.fake_limits`: content,
+embeds, components, modals, autocomplete choices, flags, command schemas, file sizes) with
+HTTP 400 ``{"code": 50035, "message": "Invalid Form Body", "errors": {...}}``; each refusal is
+kept in :attr:`FakeDiscord.refused` and (unless ``report_refusals=False``) reported as a bot
+error, so no test passes with a reply Discord would refuse.
+
 Waiting helpers raise :class:`FakeTimeout` (an ``AssertionError``) with the latest requests in
 the message, and :class:`BotFailed` as soon as an error was reported with :meth:`report_error`.
 """
@@ -39,6 +45,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from aiohttp import BodyPartReader, WSMsgType, web
+
+from bot import fake_limits
 
 T = TypeVar("T")
 
@@ -74,6 +82,16 @@ GUILD_ID = 810000000000000001
 FIRST_CHANNEL_ID = 810000000000000011
 
 LOCALE_ALIASES = {"en": "en-US", "english": "en-US", "deutsch": "de", "de-DE": "de"}
+
+
+class PayloadRefused(AssertionError):
+    """The bot sent a body real Discord answers with 400 Invalid Form Body."""
+
+    def __init__(self, request: RecordedRequest, errors: Mapping[str, Any]) -> None:
+        self.request = request
+        self.errors = dict(errors)
+        lines = "; ".join(fake_limits.flatten(errors))
+        super().__init__(f"Discord refuses {request.method} {request.path}: {lines}")
 
 
 class FakeTimeout(AssertionError):
@@ -621,6 +639,7 @@ class FakeDiscord:
         bot_id: int = BOT_ID,
         host: str = "127.0.0.1",
         port: int = 0,
+        report_refusals: bool = True,
     ) -> None:
         self.guilds: list[FakeGuild] = list(guilds) if guilds is not None else [default_guild()]
         self.bot_user = FakeUser(bot_id, bot_name, bot=True)
@@ -629,6 +648,10 @@ class FakeDiscord:
         self.port = port
         self.requests: list[RecordedRequest] = []
         self.unhandled: list[RecordedRequest] = []  # requests no route of the fake knows
+        # Bodies real Discord would refuse (answered 400 Invalid Form Body); with
+        # ``report_refusals`` each is also reported as a bot error, so the test fails.
+        self.refused: list[PayloadRefused] = []
+        self.report_refusals = report_refusals
         self.messages: dict[int, StoredMessage] = {}
         self.exchanges: dict[str, Exchange] = {}  # by token
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # None = global
@@ -1043,6 +1066,26 @@ class FakeDiscord:
     def _error(self, status: int, code: int, message: str) -> web.Response:
         return self._json({"message": message, "code": code}, status)
 
+    def _refuse(self, rec: RecordedRequest, problems: fake_limits.Problems) -> web.Response | None:
+        """Discord's 400 Invalid Form Body for a body over its limits (413 for a file over
+        the upload limit), else ``None``."""
+        big = [f for f in rec.files if len(f.data) > fake_limits.FILE_SIZE]
+        if big:
+            problems = [*problems, *(((f.field,), "FILE_TOO_LARGE", "too large") for f in big)]
+        if not problems:
+            return None
+        errors = fake_limits.tree(problems)
+        refusal = PayloadRefused(rec, errors)
+        self.refused.append(refusal)
+        if self.report_refusals:
+            self.report_error(refusal)
+        if big:
+            return self._error(413, 40005, "Request entity too large")
+        return self._json(fake_limits.invalid_form_body(errors), 400)
+
+    def _refuse_message(self, rec: RecordedRequest, *, flags: int) -> web.Response | None:
+        return self._refuse(rec, fake_limits.check_message(rec.json or {}, flags=flags))
+
     async def _no_content(self, rec: RecordedRequest, **_: str) -> web.Response:
         return web.Response(status=204)
 
@@ -1080,6 +1123,8 @@ class FakeDiscord:
     async def _put_commands(
         self, rec: RecordedRequest, app: str, guild: str | None = None
     ) -> web.Response:
+        if refused := self._refuse(rec, fake_limits.check_commands(rec.json)):
+            return refused
         stored = self.register_commands(rec.json or [], int(guild) if guild else None)
         self.sync_count += 1
         return self._json(stored)
@@ -1092,6 +1137,10 @@ class FakeDiscord:
     async def _post_command(
         self, rec: RecordedRequest, app: str, guild: str | None = None
     ) -> web.Response:
+        problems: fake_limits.Problems = []
+        fake_limits.check_command(problems, rec.json or {}, ())
+        if refused := self._refuse(rec, problems):
+            return refused
         scope = int(guild) if guild else None
         others = [c for c in self.commands.get(scope, []) if c["name"] != rec.json["name"]]
         stored = self.register_commands([*others, rec.json], scope)
@@ -1191,6 +1240,8 @@ class FakeDiscord:
             self.channel(int(cid))
         except LookupError:
             return self._error(404, 10003, "Unknown Channel")
+        if refused := self._refuse_message(rec, flags=fake_limits.CHANNEL_FLAGS):
+            return refused
         msg = self._new_message(int(cid), rec.json, rec.files)
         return self._json(msg.payload(self.api_base))
 
@@ -1202,6 +1253,8 @@ class FakeDiscord:
         msg = self._message_or_404(mid, via_channel=True)
         if isinstance(msg, web.Response):
             return msg
+        if refused := self._refuse_message(rec, flags=fake_limits.CHANNEL_FLAGS):
+            return refused
         self._apply_body(msg, rec.json or {}, rec.files, edit=True)
         return self._json(msg.payload(self.api_base))
 
@@ -1252,6 +1305,8 @@ class FakeDiscord:
             return self._error(404, 10062, "Unknown interaction")
         if ex.callback_reply is not None:
             return self._error(400, 40060, "Interaction has already been acknowledged.")
+        if refused := self._refuse(rec, fake_limits.check_callback(rec.json)):
+            return refused
         body = rec.json or {}
         kind = int(body.get("type", 0))
         data = body.get("data") or {}
@@ -1302,6 +1357,8 @@ class FakeDiscord:
             return ex
         if ex.callback_reply is None:
             return self._error(404, 10015, "Unknown Webhook")
+        if refused := self._refuse_message(rec, flags=fake_limits.INTERACTION_FLAGS):
+            return refused
         body = rec.json or {}
         original = ex.original
         cb = ex.callback_reply
@@ -1341,6 +1398,8 @@ class FakeDiscord:
         msg = self._webhook_message(ex, mid)
         if isinstance(msg, web.Response):
             return msg
+        if refused := self._refuse_message(rec, flags=fake_limits.INTERACTION_FLAGS):
+            return refused
         self._apply_body(msg, rec.json or {}, rec.files, edit=True)
         ex.replies.append(Reply("edit", rec, msg))
         return self._json(msg.payload(self.api_base))

@@ -120,7 +120,8 @@ class Playground:
         self.user = user
         self.locale = locale
         self.channel = "allgemein"
-        self.fake = FakeDiscord()
+        # Refusals are shown (not raised): the playground goes on after one.
+        self.fake = FakeDiscord(report_refusals=False)
         self.with_buttons: list[StoredMessage] = []  # oldest first; the last one is "N"
         self.saved = 0
         self.bot: Any = None
@@ -286,6 +287,7 @@ class Playground:
 
     async def _show(self, ex: Exchange) -> None:
         before = {mid: m.edits for mid, m in self.fake.messages.items()}
+        refused = len(self.fake.refused)
         try:
             await ex.settle(quiet=QUIET, timeout=ANSWER_TIMEOUT)
             if ex.original is not None and ex.original.loading:
@@ -293,6 +295,9 @@ class Playground:
         except FakeTimeout:
             self.say("  (keine Antwort / no answer)")
             return
+        finally:
+            for refusal in self.fake.refused[refused:]:
+                self.say(f"  (Discord lehnt ab / Discord refuses: {refusal})")
         callback = ex.callback_reply
         if callback is not None and callback.type == CALLBACK_MODAL:
             await self._fill_modal(ex)

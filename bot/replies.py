@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot import fit
 from bot.i18n import language_of, t
 from engines.core import EngineError
 
@@ -47,7 +48,9 @@ async def send(
     ephemeral: bool = False,
     **kwargs: Any,
 ) -> None:
-    """Reply, or follow up when the interaction was already answered or deferred."""
+    """Reply, or follow up when the interaction was already answered or deferred; text and
+    embeds too long for Discord are shortened with a note (:mod:`bot.fit`)."""
+    content, kwargs = await fit_reply(interaction, content, kwargs)
     if interaction.response.is_done():
         text = discord.utils.MISSING if content is None else content
         await interaction.followup.send(text, ephemeral=ephemeral, **kwargs)
@@ -55,9 +58,27 @@ async def send(
         await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
 
 
+async def fit_reply(
+    interaction: discord.Interaction[Any], content: str | None, kwargs: dict[str, Any]
+) -> tuple[str | None, dict[str, Any]]:
+    """``content`` and the ``embed``/``embeds`` in ``kwargs`` made to fit Discord's limits (the
+    user's language is looked up only when something has to be shortened)."""
+    embeds = ([kwargs["embed"]] if kwargs.get("embed") else []) + list(kwargs.get("embeds") or [])
+    too_long = content is not None and len(content) > fit.CONTENT
+    if not too_long and not fit.embeds_too_long(embeds):
+        return content, kwargs
+    lang = await lang_for(interaction)
+    if content is not None:
+        content = fit.shorten(content, fit.CONTENT, lang)
+    fit.fit_embeds(embeds, lang)
+    return content, kwargs
+
+
 async def send_error(interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
-    """An ephemeral message from the catalog, in the user's language."""
-    await send(interaction, t(key, await lang_for(interaction), **params), ephemeral=True)
+    """An ephemeral message from the catalog, in the user's language. Parameters are cut
+    (:func:`bot.fit.fit_params`): they often repeat what the user typed, at any length."""
+    lang = await lang_for(interaction)
+    await send(interaction, t(key, lang, **fit.fit_params(params, lang)), ephemeral=True)
 
 
 async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:

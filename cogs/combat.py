@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import fit
 from bot.app import SpielleiterBot
 from bot.components import custom_id, modal_fields, values_of
 from bot.i18n import catalog, cmd, language_of, t
@@ -311,7 +312,9 @@ def status_embed(state: CombatState, lang: str) -> discord.Embed:
     elif view["to_act"] and not view["ended"]:
         who = ", ".join(names.get(i, i) for i in view["to_act"])
         description += "\n\n" + t("w6cog.combat.to_act", lang, who=who)
-    embed = discord.Embed(title=title, description=description[:DESCRIPTION_LIMIT])
+    embed = discord.Embed(
+        title=title, description=fit.shorten(description, DESCRIPTION_LIMIT, lang)
+    )
     embed.colour = EMBED_COLOUR
     embed.set_footer(text=t("w6cog.combat.footer", lang, step=view["step"]))
     return embed

@@ -232,8 +232,8 @@ def _attribute(character: CharacterRecord, attribute: str) -> tuple[str, int]:
         "roll.probe.skill_as_attribute" if is_skill else "roll.probe.unknown_attribute",
         name=attribute.strip()[:40],
         character=character.name,
-        known=", ".join(sorted(str(k) for k in known)) or "–",
-        skills=", ".join(sorted(skills)) or "–",
+        known=sorted(str(k) for k in known),  # a whole sheet: cut to a list with "und N weitere"
+        skills=sorted(skills),
     )
 
 
@@ -254,7 +254,7 @@ def _skill(character: CharacterRecord, skill: str) -> tuple[str, int]:
         "roll.probe.unknown_skill",
         name=skill.strip()[:40],
         character=character.name,
-        skills=", ".join(sorted(skills)) or "–",
+        skills=sorted(skills),
     )
 
 

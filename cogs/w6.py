@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot import fit
 from bot.i18n import catalog, cmd, t
 from bot.store.base import CampaignRecord, CharacterRecord
 from engines.core import BadInput, IllegalAction
@@ -218,8 +219,9 @@ def schwelle_text(sheet: Sheet, derived: Derived) -> str:
     return "–" if exempt else str(derived.schwelle)
 
 
-def _pairs_text(pairs: tuple[tuple[str, int], ...]) -> str:
-    return ", ".join(f"{name} {value}" for name, value in pairs) or "–"
+def _pairs_text(pairs: tuple[tuple[str, int], ...], lang: str) -> str:
+    """``Name Wert, …`` within one embed field ("und N weitere" when there are too many)."""
+    return fit.join_limited((f"{name} {value}" for name, value in pairs), FIELD_LIMIT, lang) or "–"
 
 
 def _text_field(embed: discord.Embed, lang: str, key: str, *, inline: bool, **params: Any) -> None:
@@ -239,7 +241,7 @@ def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Emb
         colour=EMBED_COLOUR,
     )
     embed.add_field(
-        name=t("w6cog.sheet.pm", lang), value=_pairs_text(pm_in_order(sheet)), inline=True
+        name=t("w6cog.sheet.pm", lang), value=_pairs_text(pm_in_order(sheet), lang), inline=True
     )
     _text_field(
         embed,
@@ -261,7 +263,7 @@ def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Emb
         ("fertigkeiten", sheet.fertigkeiten),
     ):
         embed.add_field(
-            name=t(f"w6cog.sheet.{key}", lang), value=_pairs_text(pairs)[:FIELD_LIMIT], inline=False
+            name=t(f"w6cog.sheet.{key}", lang), value=_pairs_text(pairs, lang), inline=False
         )
     weapons = [
         t(
@@ -276,14 +278,16 @@ def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Emb
     ]
     embed.add_field(
         name=t("w6cog.sheet.waffen", lang),
-        value="\n".join(weapons)[:FIELD_LIMIT] or "–",
+        value=fit.join_limited(weapons, FIELD_LIMIT, lang, sep="\n") or "–",
         inline=False,
     )
-    armour = ", ".join(f"{a.name} ({a.zone}, RS {a.rs}, BE {a.be})" for a in sheet.ruestung)
+    armour = [f"{a.name} ({a.zone}, RS {a.rs}, BE {a.be})" for a in sheet.ruestung]
     if sheet.schild is not None:
-        armour += f"{', ' if armour else ''}{sheet.schild.name} (KW +{sheet.schild.kw_bonus})"
+        armour.append(f"{sheet.schild.name} (KW +{sheet.schild.kw_bonus})")
     embed.add_field(
-        name=t("w6cog.sheet.ruestung", lang), value=armour[:FIELD_LIMIT] or "–", inline=False
+        name=t("w6cog.sheet.ruestung", lang),
+        value=fit.join_limited(armour, FIELD_LIMIT, lang) or "–",
+        inline=False,
     )
     _text_field(
         embed,
@@ -300,6 +304,8 @@ def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Emb
     )
     if sheet.notizen:
         embed.add_field(
-            name=t("w6cog.sheet.notizen", lang), value=sheet.notizen[:FIELD_LIMIT], inline=False
+            name=t("w6cog.sheet.notizen", lang),
+            value=fit.shorten(sheet.notizen, FIELD_LIMIT, lang),
+            inline=False,
         )
-    return embed
+    return fit.fit_embed(embed, lang)  # many long lists together: over 6,000 characters

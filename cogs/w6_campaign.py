@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import fit
 from bot.app import SpielleiterBot
 from bot.i18n import cmd, t
 from bot.replies import lang_for, pinging, send
@@ -259,7 +260,11 @@ class W6Campaign(commands.Cog):
     ) -> discord.Embed:
         embed = discord.Embed(title=campaign.name, colour=EMBED_COLOUR)
         gms = [f"<@{campaign.gm_id}>"] + [f"<@{u}> (Co)" for u in campaign.co_gm_ids]
-        embed.add_field(name=t("w6cog.campaign.gm", lang), value=", ".join(gms), inline=False)
+        embed.add_field(
+            name=t("w6cog.campaign.gm", lang),
+            value=fit.join_limited(gms, fit.FIELD_VALUE, lang),
+            inline=False,
+        )
         rules = campaign_rules(campaign)
         lines = [
             f"{t(f'w6cog.rule.{name}', lang)}: "
@@ -275,10 +280,10 @@ class W6Campaign(commands.Cog):
             names.append(f"*{t(key, lang, count=npcs)}*")
         embed.add_field(
             name=t("w6cog.campaign.characters", lang),
-            value="\n".join(names)[:1024] or "–",
+            value=fit.join_limited(names, fit.FIELD_VALUE, lang, sep="\n") or "–",
             inline=False,
         )
-        return embed
+        return fit.fit_embed(embed, lang)
 
     @kampagne.command(
         name=cmd("w6cog.cmd.campaign.list.name"), description=cmd("w6cog.cmd.campaign.list.desc")
@@ -296,10 +301,10 @@ class W6Campaign(commands.Cog):
             )
             for c in campaigns
         ]
-        text = "\n".join(lines) if lines else t("w6cog.campaign.none", lang)
+        text = fit.join_limited(lines, DESCRIPTION_LIMIT, lang, sep="\n")
         embed = discord.Embed(
             title=t("w6cog.campaign.list_title", lang),
-            description=text[:DESCRIPTION_LIMIT],
+            description=text or t("w6cog.campaign.none", lang),
             colour=EMBED_COLOUR,
         )
         await send(interaction, embed=embed, ephemeral=True)

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import fit
 from bot.app import SpielleiterBot
 from bot.components import custom_id, modal_fields
 from bot.i18n import cmd, t
@@ -467,8 +468,8 @@ class W6Sheets(commands.Cog):
             owner = t("w6cog.sheet.npc", lang) if r.owner_id is None else f"<@{r.owner_id}>"
             mark = " ★" if active is not None and active.id == r.id else ""
             lines.append(f"#{r.id} **{r.name}** – {owner}{mark}")
-        text = "\n".join(lines) or t("w6cog.sheet.none", lang)
-        await send(interaction, text[:2000], ephemeral=True)
+        text = fit.join_limited(lines, fit.CONTENT, lang, sep="\n") or t("w6cog.sheet.none", lang)
+        await send(interaction, text, ephemeral=True)
 
     @charakter.command(
         name=cmd("w6cog.cmd.char.delete.name"), description=cmd("w6cog.cmd.char.delete.desc")

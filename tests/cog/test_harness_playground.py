@@ -208,3 +208,16 @@ def test_older_buttons_files_and_channel_mentions(tmp_path: Path) -> None:
     assert "Datei / file:" in blocks[13] and "kampagne.json" in blocks[13]
     again = _play(tmp_path, "#wuerfel\n/kampagne export\n")
     assert "002-kampagne.json" in again  # a second run does not overwrite the first one's files
+
+
+def test_a_reply_discord_would_refuse_is_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot import fake_limits
+
+    monkeypatch.setattr(fake_limits, "EMBED_TITLE", 3)  # every help embed is now too long
+    text = _play(tmp_path, "/hilfe\n/roll ausdruck:1W6\n")
+    refusal = "(Discord lehnt ab / Discord refuses: "
+    assert text.count(refusal) == 1
+    assert "embeds.0.title: Must be 3 or fewer in length." in text
+    assert "/roll" in text.split(refusal)[1]  # the playground goes on
