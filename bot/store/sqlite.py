@@ -241,13 +241,23 @@ class SqliteStore:
 
     # saved rolls --------------------------------------------------------------------------
 
-    async def save_roll(self, scope: str, name: str, expression: str, created_by: int) -> None:
+    async def save_roll(
+        self, scope: str, name: str, expression: str, created_by: int, *, limit: int = 0
+    ) -> bool:
         async with self._transaction() as db:
+            if limit > 0:
+                row = await self._one(
+                    "SELECT COUNT(*) AS n, SUM(name = ?) AS same FROM saved_rolls WHERE scope = ?",
+                    (name, scope),
+                )
+                if row is not None and not row["same"] and row["n"] >= limit:
+                    return False
             await db.execute(
                 "INSERT OR REPLACE INTO saved_rolls (scope, name, expression, created_by)"
                 " VALUES (?, ?, ?, ?)",
                 (scope, name, expression, created_by),
             )
+        return True
 
     async def delete_roll(self, scope: str, name: str) -> bool:
         async with self._transaction() as db:
@@ -279,6 +289,40 @@ class SqliteStore:
                 (guild_id, channel_id, name, gm_id, _dump(settings), time.time()),
             )
             campaign_id = cursor.lastrowid
+        return await self._campaign(campaign_id)
+
+    async def import_campaign(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        name: str,
+        gm_id: int,
+        settings: Json,
+        characters: Sequence[tuple[int | None, str, Json]] = (),
+        log: Sequence[tuple[int | None, str, Json]] = (),
+    ) -> CampaignRecord:
+        now = time.time()
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO campaigns (guild_id, channel_id, name, gm_id, settings, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, name, gm_id, _dump(settings), now),
+            )
+            campaign_id = cursor.lastrowid
+            await db.executemany(
+                "INSERT INTO characters (campaign_id, owner_id, name, sheet, updated_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [
+                    (campaign_id, owner, title, _dump(sheet), now)
+                    for owner, title, sheet in characters
+                ],
+            )
+            await db.executemany(
+                "INSERT INTO campaign_log (campaign_id, at, actor_id, kind, data)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(campaign_id, now, actor, kind, _dump(data)) for actor, kind, data in log],
+            )
         return await self._campaign(campaign_id)
 
     async def _campaign(self, campaign_id: int | None) -> CampaignRecord:
