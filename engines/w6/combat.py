@@ -19,6 +19,8 @@ from engines.w6.codec import decode
 from engines.w6.state import (
     CONDITIONS,
     DYING,
+    MAX_FIGHTERS,
+    MAX_UNDO,
     RANGED_DEFENCE,
     SETTING_NAMES,
     UNCONSCIOUS,
@@ -347,6 +349,8 @@ def _join_one(ctx: Ctx, fighter: Fighter) -> None:
     check_fighter_id(fighter.id)
     if ctx.state.find(fighter.id) is not None:
         raise IllegalAction("w6.combat.duplicate_id", fighter=fighter.id)
+    if len(ctx.state.fighters) >= MAX_FIGHTERS:
+        raise IllegalAction("w6.combat.too_many_fighters", max=MAX_FIGHTERS)
     started = ctx.state.phase >= 1
     fighter = replace(
         fighter,
@@ -506,8 +510,8 @@ def _rule(ctx: Ctx, action: CombatAction) -> None:
         if key not in SETTING_NAMES:
             raise BadInput("w6.combat.unknown_setting", setting=key)
         if key == "undo_tiefe":
-            if not 0 <= int(value) <= 100:
-                raise BadInput("w6.combat.bad_setting", setting=key, value=value)
+            if not 0 <= int(value) <= MAX_UNDO:
+                raise BadInput("w6.combat.bad_undo_depth", value=value, max=MAX_UNDO)
             settings = replace(settings, undo_tiefe=int(value))
         elif key == "fernkampf_abwehr":
             if value not in RANGED_DEFENCE:
