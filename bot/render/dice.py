@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from PIL import ImageDraw
 
-from bot.render.base import PALETTE, font, new_canvas, png_bytes
+from bot.render.base import PALETTE, draw_text, font, new_canvas, png_bytes
 
 DIE = 48
 GAP = 10
@@ -85,7 +85,7 @@ def _die(draw: ImageDraw.ImageDraw, left: int, top: int, die: DieView) -> None:
     pips = _PIPS.get(die.value)
     if pips is None:  # not a W6 face: write the number
         centre = (left + DIE / 2, top + DIE / 2)
-        draw.text(centre, str(die.value), font=font(20, "bold"), fill=pip, anchor="mm")
+        draw_text(draw, centre, str(die.value), font(20, "bold"), pip, anchor="mm")
         return
     step = DIE / 4
     for column, row in pips:
@@ -105,7 +105,7 @@ def render_dice(image: DiceImage) -> bytes:
     top = MARGIN
     for row in image.rows:
         if row.label:
-            draw.text((MARGIN, top), row.label[:60], font=font(16, "bold"), fill=PALETTE.text)
+            draw_text(draw, (MARGIN, top), row.label[:60], font(16, "bold"), PALETTE.text)
             top += LABEL_HEIGHT
         for index, die in enumerate(row.dice):
             line, column = divmod(index, PER_ROW)
