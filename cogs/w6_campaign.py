@@ -49,9 +49,9 @@ EXPORT_SCHEMA = "spielleiter.w6.kampagne"
 EXPORT_VERSION = 1
 LOG_KIND = re.compile(r"[a-z_]{1,32}")
 MAX_TIMESTAMP = 253_402_300_799  # 9999-12-31 23:59:59 UTC, the last second datetime can show
-# keys of a log entry's data that its text needs for itself (``t``'s own parameters and the
-# time an import keeps): an imported entry must not bring them
-RESERVED_LOG_KEYS = ("key", "lang", "imported_at")
+# keys of a log entry's data that its text needs for itself (``t``'s own parameters): an
+# imported entry must not bring them
+RESERVED_LOG_KEYS = ("key", "lang")
 MAX_NAME = 80
 LOG_PAGE = 20
 DESCRIPTION_LIMIT = 4000
@@ -287,8 +287,7 @@ def _check_log_entry(entry: Any, place: str) -> None:
     kind = entry.get("kind")
     if not isinstance(kind, str) or not LOG_KIND.fullmatch(kind):
         raise BadInput("w6cog.import.bad_field", field=f"{place}.kind")
-    at = entry.get("at", 0)
-    if isinstance(at, bool) or not isinstance(at, int | float) or not 0 <= at <= MAX_TIMESTAMP:
+    if not _is_time(entry.get("at", 0)):
         raise BadInput("w6cog.import.bad_field", field=f"{place}.at")
     actor = entry.get("actor_id")
     if actor is not None and not _is_id(actor):
@@ -299,6 +298,25 @@ def _check_log_entry(entry: Any, place: str) -> None:
     for key in data:
         if key in RESERVED_LOG_KEYS:
             raise BadInput("w6cog.import.reserved_key", field=f"{place}.data.{key}")
+    if "imported_at" in data and not _is_time(data["imported_at"]):  # an earlier import's
+        raise BadInput("w6cog.import.bad_field", field=f"{place}.data.imported_at")
+
+
+def _is_time(value: Any) -> bool:
+    """A time ``datetime`` can show: seconds since 1970 up to the end of year 9999."""
+    return (
+        not isinstance(value, bool)
+        and isinstance(value, int | float)
+        and 0 <= value <= MAX_TIMESTAMP
+    )
+
+
+def _imported_entry(entry: dict[str, Any]) -> tuple[int | None, str, dict[str, Any]]:
+    """A checked log entry as the import stores it: its first time kept as ``imported_at``
+    (from an earlier import, if it went through one already)."""
+    data = entry.get("data", {})
+    first = data.get("imported_at", entry.get("at", 0))
+    return entry.get("actor_id"), entry["kind"], {**data, "imported_at": first}
 
 
 class W6Campaign(commands.Cog):
@@ -530,14 +548,7 @@ class W6Campaign(commands.Cog):
         store = bot_of(interaction).store
         if await store.active_campaign(channel_id) is not None:
             raise IllegalAction("w6cog.error.campaign_exists")
-        log_entries = [
-            (
-                entry.get("actor_id"),
-                entry["kind"],
-                {**entry.get("data", {}), "imported_at": entry.get("at", 0)},
-            )
-            for entry in data["log"]
-        ]
+        log_entries = [_imported_entry(entry) for entry in data["log"]]
         log_entries.append(
             (interaction.user.id, "campaign", {"event": "import", "name": data["name"]})
         )

@@ -119,7 +119,7 @@ def second_character(**sheet: Any) -> list[dict[str, Any]]:
         ),
         (
             {"log": [{"at": 1, "kind": "roll", "data": {"imported_at": 1e20}}]},
-            "w6cog.import.reserved_key",
+            "w6cog.import.bad_field",
             {"field": "log[0].data.imported_at"},
         ),
         (
@@ -254,3 +254,24 @@ async def test_character_import_refuses_deep_nesting_and_respects_the_player_lim
         c for c in await bot.store.characters(campaign.id) if c.owner_id == stable_user_id("alice")
     ]
     assert len(mine) == MAX_CHARACTERS_PER_PLAYER
+
+
+async def test_an_imported_campaign_exports_and_imports_again_keeping_first_times(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    first = export(
+        log=[{"at": 1_600_000_000, "kind": "sheet", "data": {"event": "created", "name": "Thoin"}}]
+    )
+    await (await run_import(fake, json.dumps(first).encode())).callback()
+    exported = await (await fake.slash("kampagne export", user=GM)).callback()
+    (file,) = exported.files
+    other = fake.channel("spieltisch")
+    again = await (
+        await fake.slash(
+            "kampagne import", {"datei": ("k.json", file.data)}, user=GM, channel=other
+        )
+    ).callback()
+    assert again.content == t("w6cog.campaign.imported", "de", name="Die Mine", count=2)
+    copy = await bot.store.active_campaign(other.id)
+    entries = await bot.store.campaign_log(copy.id, limit=0)
+    assert entries[0]["data"]["imported_at"] == 1_600_000_000
