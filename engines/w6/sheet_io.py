@@ -424,6 +424,26 @@ def sheet_from_json(data: Any) -> Sheet:
     )
 
 
+def sheet_from_stored(data: Any) -> Sheet:
+    """A sheet the store kept: as ``sheet_from_json``, but control and separator characters
+    that older versions let into its texts are replaced by spaces instead of refused, so such
+    a character can still be loaded (and renamed)."""
+    return sheet_from_json(_scrub(data, ""))
+
+
+def _scrub(value: Any, key: str) -> Any:
+    if isinstance(value, str):
+        allow = NOTE_WHITESPACE if key == "notizen" else ""
+        if not has_breaking_chars(value, allow=allow):
+            return value
+        return "".join(" " if has_breaking_chars(ch, allow=allow) else ch for ch in value)
+    if isinstance(value, dict):
+        return {_scrub(k, ""): _scrub(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(item, key) for item in value]
+    return value
+
+
 def sheet_from_text(text: str | bytes) -> Sheet:
     """A sheet from a JSON document (text or UTF-8 bytes, at most ``MAX_SHEET_BYTES``).
     Raises BadInput("json.*", see ``load_json``) or as above."""

@@ -275,3 +275,24 @@ async def test_an_imported_campaign_exports_and_imports_again_keeping_first_time
     copy = await bot.store.active_campaign(other.id)
     entries = await bot.store.campaign_log(copy.id, limit=0)
     assert entries[0]["data"]["imported_at"] == 1_600_000_000
+
+
+async def test_a_stored_name_with_a_line_break_still_loads_and_can_be_renamed(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    # an older import let control characters into a stored sheet; the sheet stays usable
+    await start_campaign(fake)
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    sheet = {**thoin_json(), "name": "Tho\nin", "notizen": "Zeile 1\nZeile 2\x07"}
+    record = await bot.store.create_character(
+        campaign_id=campaign.id, owner_id=stable_user_id("alice"), name="Tho\nin", sheet=sheet
+    )
+    await bot.store.set_active_character(campaign.id, stable_user_id("alice"), record.id)
+    shown = await (await fake.slash("charakter zeigen", user="alice")).message()
+    assert "Tho in" in embed_text(shown)
+    renamed = await (
+        await fake.slash("charakter feld", {"feld": "name", "wert": "Thoin"}, user="alice")
+    ).callback()
+    assert_public(renamed)
+    stored = await bot.store.get_character(record.id)
+    assert (stored.name, stored.sheet["notizen"]) == ("Thoin", "Zeile 1\nZeile 2 ")
