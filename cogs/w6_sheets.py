@@ -272,13 +272,15 @@ class W6Sheets(commands.Cog):
             own = [c for c in characters if c.owner_id == owner_id]
             if len(own) >= MAX_CHARACTERS_PER_PLAYER:
                 raise BadInput("w6cog.error.too_many_characters", max=MAX_CHARACTERS_PER_PLAYER)
-        record = await store.create_character(
-            campaign_id=campaign.id, owner_id=owner_id, name=sheet.name, sheet=sheet_to_json(sheet)
+        # character, active mark and log entry in one transaction: all or nothing
+        return await store.create_character(
+            campaign_id=campaign.id,
+            owner_id=owner_id,
+            name=sheet.name,
+            sheet=sheet_to_json(sheet),
+            activate=True,
+            log=[(interaction.user.id, "sheet", {"event": "created", "name": sheet.name})],
         )
-        if owner_id is not None and await store.active_character(campaign.id, owner_id) is None:
-            await store.set_active_character(campaign.id, owner_id, record.id)
-        await log(interaction, campaign, "sheet", event="created", name=sheet.name)
-        return record
 
     async def _editable(
         self, interaction: discord.Interaction[Any], charakter: str | None

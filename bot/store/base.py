@@ -178,8 +178,20 @@ class Store(Protocol):
 
     # characters
     async def create_character(
-        self, *, campaign_id: int, owner_id: int | None, name: str, sheet: Json
-    ) -> CharacterRecord: ...
+        self,
+        *,
+        campaign_id: int,
+        owner_id: int | None,
+        name: str,
+        sheet: Json,
+        activate: bool = False,
+        log: Sequence[tuple[int | None, str, Json]] = (),
+    ) -> CharacterRecord:
+        """Create a character. ``activate``: it becomes its owner's active character when the
+        owner has none in the campaign yet. ``log`` entries (``actor_id``, ``kind``, ``data``)
+        are written to the campaign log in the same transaction."""
+        ...
+
     async def get_character(self, character_id: int) -> CharacterRecord | None: ...
     async def characters(self, campaign_id: int) -> list[CharacterRecord]: ...
     async def update_character(

@@ -406,15 +406,34 @@ class SqliteStore:
     # characters ---------------------------------------------------------------------------
 
     async def create_character(
-        self, *, campaign_id: int, owner_id: int | None, name: str, sheet: Json
+        self,
+        *,
+        campaign_id: int,
+        owner_id: int | None,
+        name: str,
+        sheet: Json,
+        activate: bool = False,
+        log: Sequence[tuple[int | None, str, Json]] = (),
     ) -> CharacterRecord:
+        now = time.time()
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO characters (campaign_id, owner_id, name, sheet, updated_at)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (campaign_id, owner_id, name, _dump(sheet), time.time()),
+                (campaign_id, owner_id, name, _dump(sheet), now),
             )
             character_id = cursor.lastrowid
+            if activate and owner_id is not None:
+                await db.execute(
+                    "INSERT OR IGNORE INTO active_characters (campaign_id, user_id, character_id)"
+                    " VALUES (?, ?, ?)",
+                    (campaign_id, owner_id, character_id),
+                )
+            await db.executemany(
+                "INSERT INTO campaign_log (campaign_id, at, actor_id, kind, data)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(campaign_id, now, actor, kind, _dump(data)) for actor, kind, data in log],
+            )
         assert character_id is not None
         record = await self.get_character(character_id)
         assert record is not None

@@ -241,3 +241,25 @@ async def test_import_campaign_is_all_or_nothing(store: SqliteStore) -> None:
         )
     assert await store.active_campaign(6) is None
     assert [c.name for c in await store.campaigns(1)] == ["Die Mine"]
+
+
+async def test_create_character_activates_and_logs_in_one_transaction(store: SqliteStore) -> None:
+    campaign = await store.create_campaign(
+        guild_id=1, channel_id=5, name="Nebelreich", gm_id=42, settings={}
+    )
+    entry = (7, "sheet", {"event": "created", "name": "Thoin"})
+    first = await store.create_character(
+        campaign_id=campaign.id, owner_id=7, name="Thoin", sheet={}, activate=True, log=[entry]
+    )
+    second = await store.create_character(
+        campaign_id=campaign.id, owner_id=7, name="Balin", sheet={}, activate=True, log=[entry]
+    )
+    assert (await store.active_character(campaign.id, 7)) == first != second
+    assert len(await store.campaign_log(campaign.id)) == 2
+    with pytest.raises(OverflowError):  # the log's actor fits no INTEGER: nothing is kept
+        await store.create_character(
+            campaign_id=campaign.id, owner_id=8, name="Ori", sheet={}, activate=True,
+            log=[(2**63, "sheet", {})],
+        )  # fmt: skip
+    assert [c.name for c in await store.characters(campaign.id)] == ["Balin", "Thoin"]
+    assert await store.active_character(campaign.id, 8) is None
