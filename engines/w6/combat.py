@@ -13,8 +13,9 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from engines.core import BadInput, Event, IllegalAction
+from engines.core.jsontext import load_json
 from engines.dice.pool import PoolRoll, roll_pool
-from engines.w6.actions import ANSWER_VERBS, GM_VERBS, CombatAction
+from engines.w6.actions import ANSWER_VERBS, GM_VERBS, MAX_PAYLOAD_BYTES, CombatAction
 from engines.w6.codec import decode
 from engines.w6.state import (
     CONDITIONS,
@@ -330,9 +331,9 @@ def _settle(ctx: Ctx) -> None:
 def _payload_entries(payload: str) -> list[dict[str, Any]]:
     """The participant objects of a ``beitritt``/``aktualisieren`` payload (one object or a
     list). Raises BadInput("w6.action.bad_notation")."""
-    try:
-        data = json.loads(payload)
-    except ValueError:
+    try:  # bounded nesting and numbers: a payload of 5,000 ``[`` raised RecursionError
+        data = load_json(payload, max_bytes=MAX_PAYLOAD_BYTES)
+    except BadInput:
         raise BadInput("w6.action.bad_notation", text=payload) from None
     entries = data if isinstance(data, list) else [data]
     if not entries or not all(isinstance(entry, dict) for entry in entries):

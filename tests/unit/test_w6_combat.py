@@ -498,6 +498,8 @@ def test_undo_replays_the_same_dice() -> None:
         ("@held angriff", "w6.action.target_count"),
         ("wuerfel 7", "w6.combat.bad_die"),
         ("regel kaufen=vielleicht", "w6.combat.bad_setting"),
+        ("beitritt " + "[" * 5000, "w6.action.bad_notation"),
+        ('beitritt {"id": "x", "lp": Infinity}', "w6.action.bad_notation"),
     ],
 )
 def test_bad_input_is_refused_with_a_key(text: str, key: str) -> None:
