@@ -40,6 +40,7 @@ from discord.ext import commands
 
 from bot.app import SpielleiterBot
 from bot.i18n import DEFAULT_LANGUAGE, cmd, t
+from bot.limits import MAX_SAVED_ROLLS
 from bot.render import render_async
 from bot.render.dice import DiceImage, DiceRow, DieView, render_dice
 from bot.replies import LANGUAGE_PREF, lang_for, send
@@ -76,7 +77,7 @@ MAX_CUSTOM_ID = 100
 MESSAGE_LIMIT = 2000
 CHOICE_LIMIT = 100
 AUTOCOMPLETE_LIMIT = 25
-MAX_SAVED = 25  # per user and per campaign: every one fits in an autocomplete list
+MAX_SAVED = MAX_SAVED_ROLLS
 IMAGE_FROM_DICE = 7  # an image only when a throw has more dice than a glance takes in
 IMAGE_NAME = "wuerfel"
 NAME_PATTERN = re.compile(r"[^\W\d_][\w-]{0,31}")
@@ -724,10 +725,11 @@ class Dice(commands.Cog):
         expression = " ".join(ausdruck.split())
         check_notation(expression)
         scope = await self._writable_scope(interaction, kampagne)
-        existing = await self.bot.store.saved_rolls([scope])
-        if key not in existing and len(existing) >= MAX_SAVED:
+        saved = await self.bot.store.save_roll(
+            scope, key, expression, interaction.user.id, limit=MAX_SAVED
+        )
+        if not saved:  # counted inside the write, so concurrent saves cannot pass the limit
             raise BadInput("roll.saved.too_many", limit=MAX_SAVED)
-        await self.bot.store.save_roll(scope, key, expression, interaction.user.id)
         message = "roll.saved.saved_campaign" if kampagne else "roll.saved.saved"
         await send(
             interaction, t(message, lang, name=key, expression=_code(expression)), ephemeral=True

@@ -22,7 +22,7 @@ from bot.store.base import CampaignRecord, CharacterRecord
 from engines.core import BadInput, IllegalAction
 from engines.w6.actions import parse_action
 from engines.w6.sheet import PM_REQUIRED, Derived, Sheet, derive
-from engines.w6.sheet_io import sheet_from_json, sheet_to_json
+from engines.w6.sheet_io import sheet_from_stored, sheet_to_json
 
 if TYPE_CHECKING:
     from bot.app import SpielleiterBot
@@ -194,8 +194,9 @@ def _choice_label(record: CharacterRecord) -> str:
 
 
 def load_sheet(record: CharacterRecord) -> Sheet:
-    """The stored sheet. Raises BadInput (a stored sheet that no longer validates)."""
-    return sheet_from_json(record.sheet)
+    """The stored sheet (control characters an older import let in read as spaces).
+    Raises BadInput (a stored sheet that no longer validates)."""
+    return sheet_from_stored(record.sheet)
 
 
 def sheet_json(sheet: Sheet) -> dict[str, Any]:

@@ -3,8 +3,12 @@ read the log, archive, and move a whole campaign between channels as a JSON file
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+import logging
+import re
+from collections import Counter
 from typing import Any
 
 import discord
@@ -14,6 +18,13 @@ from discord.ext import commands
 from bot import fit
 from bot.app import SpielleiterBot
 from bot.i18n import cmd, t
+from bot.limits import (
+    DEFER_IMPORT_BYTES,
+    MAX_CHARACTERS_PER_CAMPAIGN,
+    MAX_CHARACTERS_PER_PLAYER,
+    MAX_IMPORT_BYTES,
+    MAX_LOG_ENTRIES_IMPORT,
+)
 from bot.replies import lang_for, pinging, send
 from bot.store.base import CampaignRecord
 from cogs.w6 import (
@@ -30,11 +41,18 @@ from cogs.w6 import (
     require_gm,
 )
 from engines.core import BadInput, IllegalAction
+from engines.core.jsontext import has_breaking_chars, load_json
 from engines.w6.sheet_io import sheet_from_json, sheet_to_json
+
+logger = logging.getLogger(__name__)
 
 EXPORT_SCHEMA = "spielleiter.w6.kampagne"
 EXPORT_VERSION = 1
-MAX_IMPORT_BYTES = 2_000_000
+LOG_KIND = re.compile(r"[a-z_]{1,32}")
+MAX_TIMESTAMP = 253_402_300_799  # 9999-12-31 23:59:59 UTC, the last second datetime can show
+# keys of a log entry's data that its text needs for itself (``t``'s own parameters): an
+# imported entry must not bring them
+RESERVED_LOG_KEYS = ("key", "lang")
 MAX_NAME = 80
 LOG_PAGE = 20
 DESCRIPTION_LIMIT = 4000
@@ -55,6 +73,25 @@ def may_see(entry: dict[str, Any], user_id: int, gm: bool) -> bool:
     if visibility == "secret":
         return mine or gm
     return True
+
+
+def _may_see(entry: Any, user_id: int, gm: bool) -> bool:
+    """``may_see``, and an entry too broken to tell shown (as a note, see ``_log_line``)
+    only to the GMs."""
+    try:
+        return may_see(entry, user_id, gm)
+    except Exception:  # a stored entry of any shape must not break the log
+        return gm
+
+
+def _log_line(entry: Any, lang: str) -> str:
+    """The entry's line, or a note that it could not be read: one broken stored entry (an
+    impossible time, odd data) never breaks ``/kampagne log``."""
+    try:
+        return log_line(readable(entry, lang), lang)
+    except Exception:  # any shape a stored entry can have: note it, keep the others
+        logger.warning("unreadable campaign log entry skipped: %.200r", entry, exc_info=True)
+        return t("w6cog.campaign.log_unreadable", lang)
 
 
 def readable(entry: dict[str, Any], lang: str) -> dict[str, Any]:
@@ -153,21 +190,26 @@ def export_campaign(
 
 
 def parse_import(raw: bytes) -> dict[str, Any]:
-    """A campaign export read back and checked (every sheet through the engine).
+    """A campaign export read back and checked completely (every sheet through the engine,
+    every log entry), so that nothing is written for a file with any fault.
 
-    Raises BadInput: ``w6cog.import.not_json``, ``w6cog.import.bad_schema``,
-    ``w6cog.import.bad_field`` (with ``field``), or the engine's ``w6.sheet.*`` errors.
+    Raises BadInput: ``json.*`` (size, nesting, numbers, text; see ``load_json``),
+    ``w6cog.import.bad_schema``, ``w6cog.import.bad_field`` (with ``field``),
+    ``w6cog.import.too_many`` (``field``, ``max``), ``w6cog.import.reserved_key`` or the
+    engine's ``w6.sheet.*`` errors (``field`` prefixed with the character's place).
     """
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise BadInput("w6cog.import.not_json") from error
+    data = load_json(raw, max_bytes=MAX_IMPORT_BYTES)
     if not isinstance(data, dict) or data.get("schema") != EXPORT_SCHEMA:
         raise BadInput("w6cog.import.bad_schema")
     if data.get("version") != EXPORT_VERSION:
         raise BadInput("w6cog.import.bad_schema")
     name = data.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+    if (
+        not isinstance(name, str)
+        or not name.strip()
+        or len(name) > MAX_NAME
+        or has_breaking_chars(name)
+    ):
         raise BadInput("w6cog.import.bad_field", field="name")
     settings = data.get("settings", {})
     if not isinstance(settings, dict):
@@ -175,9 +217,14 @@ def parse_import(raw: bytes) -> dict[str, Any]:
     settings = {RULES_KEY: clean_rules(settings.get(RULES_KEY, {}))}
     characters = _entries(data, "characters", with_owner=True)
     npcs = _entries(data, "npcs", with_owner=False)
+    _check_counts(characters + npcs)
     entries = data.get("log", [])
-    if not isinstance(entries, list) or not all(_is_log_entry(e) for e in entries):
+    if not isinstance(entries, list):
         raise BadInput("w6cog.import.bad_field", field="log")
+    if len(entries) > MAX_LOG_ENTRIES_IMPORT:
+        raise BadInput("w6cog.import.too_many", field="log", max=MAX_LOG_ENTRIES_IMPORT)
+    for index, entry in enumerate(entries):
+        _check_log_entry(entry, f"log[{index}]")
     return {
         "name": name.strip(),
         "settings": settings,
@@ -191,26 +238,86 @@ def _entries(data: dict[str, Any], key: str, *, with_owner: bool) -> list[dict[s
     items = data.get(key, [])
     if not isinstance(items, list):
         raise BadInput("w6cog.import.bad_field", field=key)
+    if len(items) > MAX_CHARACTERS_PER_CAMPAIGN:
+        raise BadInput("w6cog.import.too_many", field=key, max=MAX_CHARACTERS_PER_CAMPAIGN)
     checked = []
     for index, item in enumerate(items):
         if not isinstance(item, dict):
             raise BadInput("w6cog.import.bad_field", field=f"{key}[{index}]")
         owner = item.get("owner_id") if with_owner else None
-        if with_owner and (isinstance(owner, bool) or not isinstance(owner, int)):
+        if with_owner and not _is_id(owner):
             raise BadInput("w6cog.import.bad_field", field=f"{key}[{index}].owner_id")
-        sheet = sheet_from_json(item.get("sheet"))
+        try:
+            sheet = sheet_from_json(item.get("sheet"))
+        except BadInput as error:  # name the character's place in the file
+            place = f"{key}[{index}]"
+            if "field" not in error.params:
+                raise BadInput("w6cog.import.bad_field", field=f"{place}.sheet") from error
+            error.params["field"] = f"{place}.{error.params['field']}"
+            raise
         checked.append({"owner_id": owner, "name": sheet.name, "sheet": sheet_to_json(sheet)})
     return checked
 
 
-def _is_log_entry(entry: Any) -> bool:
+def _check_counts(characters: list[dict[str, Any]]) -> None:
+    """Raises BadInput("w6cog.import.too_many") for more characters than a campaign or a
+    player may have."""
+    if len(characters) > MAX_CHARACTERS_PER_CAMPAIGN:
+        raise BadInput("w6cog.import.too_many", field="characters", max=MAX_CHARACTERS_PER_CAMPAIGN)
+    per_owner = Counter(c["owner_id"] for c in characters if c["owner_id"] is not None)
+    for owner, count in per_owner.items():
+        if count > MAX_CHARACTERS_PER_PLAYER:
+            raise BadInput(
+                "w6cog.import.too_many_for_player",
+                user=f"<@{owner}>",
+                max=MAX_CHARACTERS_PER_PLAYER,
+            )
+
+
+def _is_id(value: Any) -> bool:
+    """A Discord snowflake: a positive whole number that fits a 64-bit column."""
+    return type(value) is int and 0 < value < 2**63
+
+
+def _check_log_entry(entry: Any, place: str) -> None:
+    """Raises BadInput("w6cog.import.bad_field" / "reserved_key") for a log entry that is
+    no object, has no short kind, a time outside year 1970..9999, an actor that is no id, or
+    data that is no object or uses a key the log's text needs for itself."""
+    if not isinstance(entry, dict):
+        raise BadInput("w6cog.import.bad_field", field=place)
+    kind = entry.get("kind")
+    if not isinstance(kind, str) or not LOG_KIND.fullmatch(kind):
+        raise BadInput("w6cog.import.bad_field", field=f"{place}.kind")
+    if not _is_time(entry.get("at", 0)):
+        raise BadInput("w6cog.import.bad_field", field=f"{place}.at")
+    actor = entry.get("actor_id")
+    if actor is not None and not _is_id(actor):
+        raise BadInput("w6cog.import.bad_field", field=f"{place}.actor_id")
+    data = entry.get("data", {})
+    if not isinstance(data, dict):
+        raise BadInput("w6cog.import.bad_field", field=f"{place}.data")
+    for key in data:
+        if key in RESERVED_LOG_KEYS:
+            raise BadInput("w6cog.import.reserved_key", field=f"{place}.data.{key}")
+    if "imported_at" in data and not _is_time(data["imported_at"]):  # an earlier import's
+        raise BadInput("w6cog.import.bad_field", field=f"{place}.data.imported_at")
+
+
+def _is_time(value: Any) -> bool:
+    """A time ``datetime`` can show: seconds since 1970 up to the end of year 9999."""
     return (
-        isinstance(entry, dict)
-        and isinstance(entry.get("kind"), str)
-        and isinstance(entry.get("data", {}), dict)
-        and isinstance(entry.get("at", 0), int | float)
-        and (entry.get("actor_id") is None or type(entry.get("actor_id")) is int)
+        not isinstance(value, bool)
+        and isinstance(value, int | float)
+        and 0 <= value <= MAX_TIMESTAMP
     )
+
+
+def _imported_entry(entry: dict[str, Any]) -> tuple[int | None, str, dict[str, Any]]:
+    """A checked log entry as the import stores it: its first time kept as ``imported_at``
+    (from an earlier import, if it went through one already)."""
+    data = entry.get("data", {})
+    first = data.get("imported_at", entry.get("at", 0))
+    return entry.get("actor_id"), entry["kind"], {**data, "imported_at": first}
 
 
 class W6Campaign(commands.Cog):
@@ -397,13 +504,13 @@ class W6Campaign(commands.Cog):
         campaign = await campaign_here(interaction)
         gm = campaign.is_gm(interaction.user.id)
         entries = await self.bot.store.campaign_log(campaign.id, limit=0 if datei else 500)
-        visible = [e for e in entries if may_see(e, interaction.user.id, gm)]
+        visible = [e for e in entries if _may_see(e, interaction.user.id, gm)]
         if datei:
             body = json.dumps(visible, ensure_ascii=False, indent=2).encode()
             file = discord.File(io.BytesIO(body), filename="kampagne-log.json")
             await send(interaction, t("w6cog.campaign.log_file", lang), file=file, ephemeral=True)
             return
-        lines = [log_line(readable(entry, lang), lang) for entry in visible[-anzahl:]]
+        lines = [_log_line(entry, lang) for entry in visible[-anzahl:]]
         text = "\n".join(lines) or t("w6cog.campaign.log_empty", lang)
         while len(text) > DESCRIPTION_LIMIT:
             text = text.split("\n", 1)[1] if "\n" in text else text[-DESCRIPTION_LIMIT:]
@@ -442,29 +549,39 @@ class W6Campaign(commands.Cog):
         if await self.bot.store.active_campaign(channel_id) is not None:
             raise IllegalAction("w6cog.error.campaign_exists")
         if datei.size > MAX_IMPORT_BYTES:
-            raise BadInput("w6cog.import.too_big", max=MAX_IMPORT_BYTES // 1000)
-        data = parse_import(await datei.read())
+            raise BadInput("json.too_big", max=MAX_IMPORT_BYTES // 1000)
+        deferred = datei.size > DEFER_IMPORT_BYTES
+        if deferred:  # errors stay private: the first followup edits this ephemeral answer
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        raw = await datei.read()
+        data = await asyncio.to_thread(parse_import, raw)
         store = bot_of(interaction).store
-        campaign = await store.create_campaign(
+        if await store.active_campaign(channel_id) is not None:
+            raise IllegalAction("w6cog.error.campaign_exists")
+        log_entries = [_imported_entry(entry) for entry in data["log"]]
+        log_entries.append(
+            (interaction.user.id, "campaign", {"event": "import", "name": data["name"]})
+        )
+        campaign = await store.import_campaign(
             guild_id=interaction.guild_id,
             channel_id=channel_id,
             name=data["name"],
             gm_id=interaction.user.id,
             settings=data["settings"],
+            characters=[
+                (item["owner_id"], item["name"], item["sheet"])
+                for item in data["characters"] + data["npcs"]
+            ],
+            log=log_entries,
         )
-        for item in data["characters"] + data["npcs"]:
-            await store.create_character(
-                campaign_id=campaign.id,
-                owner_id=item["owner_id"],
-                name=item["name"],
-                sheet=item["sheet"],
-            )
-        for entry in data["log"]:
-            payload = {**entry.get("data", {}), "imported_at": entry.get("at", 0)}
-            await store.add_log(campaign.id, entry.get("actor_id"), entry["kind"], payload)
-        await log(interaction, campaign, "campaign", event="import", name=campaign.name)
         count = len(data["characters"]) + len(data["npcs"])
-        await send(interaction, t("w6cog.campaign.imported", lang, name=campaign.name, count=count))
+        text = t("w6cog.campaign.imported", lang, name=campaign.name, count=count)
+        if deferred:
+            done = t("w6cog.campaign.import_done", lang, entries=len(data["log"]))
+            await send(interaction, done, ephemeral=True)
+            await interaction.followup.send(text)
+            return
+        await send(interaction, text)
 
 
 async def _gm_here(interaction: discord.Interaction[Any]) -> tuple[str, CampaignRecord]:

@@ -16,6 +16,7 @@ from bot import fit
 from bot.app import SpielleiterBot
 from bot.components import custom_id, modal_fields
 from bot.i18n import cmd, t
+from bot.limits import MAX_CHARACTERS_PER_CAMPAIGN, MAX_CHARACTERS_PER_PLAYER
 from bot.render.base import render_async
 from bot.render.sheet import Row, Section, SheetView, render_sheet
 from bot.replies import lang_for, send
@@ -41,6 +42,7 @@ from engines.w6.sheet import FIXABLE, Sheet, derive
 from engines.w6.sheet_io import (
     ARMOUR_KEYS,
     INT_FIELDS,
+    MAX_SHEET_BYTES,
     MOUNT_KEYS,
     SCHEMA,
     SHIELD_KEYS,
@@ -56,7 +58,6 @@ from engines.w6.sheet_io import (
 )
 
 MODAL_PREFIX = "w6neu"
-MAX_SHEET_BYTES = 200_000
 IMAGE_NAME = "charakter"
 TEXT_FIELDS = ("name", "rasse", "notizen", "handlungen", "be_fertigkeiten")
 DIFFICULTIES = {d.name.lower(): d for d in Difficulty}
@@ -265,13 +266,22 @@ class W6Sheets(commands.Cog):
         owner_id: int | None,
     ) -> CharacterRecord:
         store = self.bot.store
-        record = await store.create_character(
-            campaign_id=campaign.id, owner_id=owner_id, name=sheet.name, sheet=sheet_to_json(sheet)
+        characters = await store.characters(campaign.id)
+        if len(characters) >= MAX_CHARACTERS_PER_CAMPAIGN:
+            raise BadInput("w6cog.error.campaign_full", max=MAX_CHARACTERS_PER_CAMPAIGN)
+        if owner_id is not None:
+            own = [c for c in characters if c.owner_id == owner_id]
+            if len(own) >= MAX_CHARACTERS_PER_PLAYER:
+                raise BadInput("w6cog.error.too_many_characters", max=MAX_CHARACTERS_PER_PLAYER)
+        # character, active mark and log entry in one transaction: all or nothing
+        return await store.create_character(
+            campaign_id=campaign.id,
+            owner_id=owner_id,
+            name=sheet.name,
+            sheet=sheet_to_json(sheet),
+            activate=True,
+            log=[(interaction.user.id, "sheet", {"event": "created", "name": sheet.name})],
         )
-        if owner_id is not None and await store.active_character(campaign.id, owner_id) is None:
-            await store.set_active_character(campaign.id, owner_id, record.id)
-        await log(interaction, campaign, "sheet", event="created", name=sheet.name)
-        return record
 
     async def _editable(
         self, interaction: discord.Interaction[Any], charakter: str | None
@@ -333,16 +343,10 @@ class W6Sheets(commands.Cog):
         if npc:
             require_gm(campaign, interaction.user.id)
         if datei.size > MAX_SHEET_BYTES:
-            raise BadInput("w6cog.import.too_big", max=MAX_SHEET_BYTES // 1000)
-        raw = await datei.read()
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise BadInput("w6cog.import.not_json") from error
-        sheet = sheet_from_text(text)
-        record = await self._create(
-            interaction, campaign, sheet, None if npc else interaction.user.id
-        )
+            raise BadInput("json.too_big", max=MAX_SHEET_BYTES // 1000)
+        sheet = sheet_from_text(await datei.read())
+        owner = None if npc else interaction.user.id
+        record = await self._create(interaction, campaign, sheet, owner)
         await send(
             interaction,
             t("w6cog.sheet.imported", lang, name=sheet.name),

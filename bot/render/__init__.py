@@ -4,6 +4,8 @@ grids and PNG encoding). Renderers draw a ``view`` (plain data), never engine in
 from bot.render.base import (
     ASSETS,
     Palette,
+    clean_text,
+    draw_text,
     font,
     grid_board,
     new_canvas,
@@ -15,6 +17,8 @@ from bot.render.base import (
 __all__ = [
     "ASSETS",
     "Palette",
+    "clean_text",
+    "draw_text",
     "font",
     "grid_board",
     "new_canvas",

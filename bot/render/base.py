@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import io
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ParamSpec
+from typing import Any, ParamSpec
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -55,6 +56,37 @@ def new_canvas(width: int, height: int, colour: str = PALETTE.background) -> Ima
     return Image.new("RGB", (width, height), colour)
 
 
+# characters that must never reach a text layout: controls (``\r`` fails Pillow's raqm
+# layout, ``\n`` breaks a one-line box), lone surrogates, line and paragraph separators
+_BREAKING = frozenset(("Cc", "Cs", "Zl", "Zp"))
+# directional overrides and isolates: a name could reorder the text drawn after it
+_BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def clean_text(text: str) -> str:
+    """``text`` safe to draw on one line: control, surrogate and separator characters become
+    a space, directional overrides are dropped. Every renderer draws text through this (via
+    ``draw_text``), so no name can break an image."""
+    if text.isprintable():
+        return text
+    return "".join(
+        " " if unicodedata.category(ch) in _BREAKING else ch for ch in text if ch not in _BIDI
+    )
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    font: ImageFont.FreeTypeFont,
+    fill: str,
+    anchor: str | None = None,
+    **kwargs: Any,
+) -> None:
+    """``draw.text`` with the text cleaned (``clean_text``): the one way renderers draw text."""
+    draw.text(xy, clean_text(text), font=font, fill=fill, anchor=anchor, **kwargs)
+
+
 def text_center(
     draw: ImageDraw.ImageDraw,
     centre: tuple[float, float],
@@ -63,7 +95,7 @@ def text_center(
     fill: str,
     style: str = "regular",
 ) -> None:
-    draw.text(centre, text, font=font(size, style), fill=fill, anchor="mm")
+    draw_text(draw, centre, text, font(size, style), fill, anchor="mm")
 
 
 @dataclass(frozen=True)

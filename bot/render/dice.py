@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from PIL import ImageDraw
 
-from bot.render.base import PALETTE, font, new_canvas, png_bytes
+from bot.render.base import PALETTE, draw_text, font, new_canvas, png_bytes
 
 DIE = 48
 GAP = 10
@@ -117,7 +117,7 @@ def render_dice(image: DiceImage) -> bytes:
     draw = ImageDraw.Draw(canvas)
     top = MARGIN
     if image.caption:
-        draw.text((MARGIN, top), image.caption[:60], font=font(24, "bold"), fill=PALETTE.text)
+        draw_text(draw, (MARGIN, top), image.caption[:60], font(24, "bold"), PALETTE.text)
         top += CAPTION_HEIGHT
     for row in rows:
         row.draw(draw, top)
@@ -144,7 +144,7 @@ class _RowLayout:
 
     def draw(self, draw: ImageDraw.ImageDraw, top: int) -> None:
         if self.row.label:
-            draw.text((MARGIN, top), self.row.label[:60], font=font(16, "bold"), fill=PALETTE.text)
+            draw_text(draw, (MARGIN, top), self.row.label[:60], font(16, "bold"), PALETTE.text)
             top += self.label_height
         if self.summarized:
             _bars(draw, MARGIN, top, self.faces, self.bar)
@@ -201,7 +201,7 @@ def _number(draw: ImageDraw.ImageDraw, left: int, top: int, die: DieView, ink: s
         size -= 4
     y_shift = {4: 8, 10: -2, 12: 2}.get(die.sides, 0)
     centre = (left + DIE / 2, top + DIE / 2 + y_shift)
-    draw.text(centre, text, font=font(size, "bold"), fill=ink, anchor="mm")
+    draw_text(draw, centre, text, font(size, "bold"), ink, anchor="mm")
 
 
 def _star(draw: ImageDraw.ImageDraw, x: float, y: float, radius: float = 9) -> None:
@@ -262,5 +262,5 @@ def _bars(
             draw.rectangle((x, bottom - lit, x + bar, bottom), fill=PALETTE.success)
         centre_x = x + bar / 2
         count_y = bottom - height - 8
-        draw.text((centre_x, count_y), str(face.count), font=small, fill=PALETTE.text, anchor="mm")
-        draw.text((centre_x, bottom + 12), face.label, font=small, fill=PALETTE.muted, anchor="mm")
+        draw_text(draw, (centre_x, count_y), str(face.count), small, PALETTE.text, anchor="mm")
+        draw_text(draw, (centre_x, bottom + 12), face.label, small, PALETTE.muted, anchor="mm")

@@ -19,7 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.base import PALETTE, font
+from bot.render.base import PALETTE, clean_text, draw_text, font
 
 SCALE = 2
 BOARD_PX = 588  # the board's side at 1x, whatever its size (7x7 or 5x5)
@@ -204,8 +204,8 @@ class _Pen:
     ) -> None:
         face = font(size * SCALE, style)
         if max_width is not None:
-            value = _fit(value, face, max_width * SCALE)
-        self.draw.text((at[0] * SCALE, at[1] * SCALE), value, font=face, fill=fill, anchor=anchor)
+            value = _fit(clean_text(value), face, max_width * SCALE)
+        draw_text(self.draw, (at[0] * SCALE, at[1] * SCALE), value, face, fill, anchor=anchor)
 
 
 def _fit(value: str, face: Any, limit: float) -> str:

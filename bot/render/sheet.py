@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from PIL import ImageDraw
 
-from bot.render.base import PALETTE, font, new_canvas, png_bytes
+from bot.render.base import PALETTE, draw_text, font, new_canvas, png_bytes
 
 WIDTH = 960
 MARGIN = 24
@@ -71,23 +71,25 @@ def _clip(text: str) -> str:
 def _draw_section(draw: ImageDraw.ImageDraw, section: Section, x: int, y: int, width: int) -> int:
     height = _box_height(section)
     draw.rounded_rectangle((x, y, x + width, y + height), radius=8, fill=PALETTE.panel)
-    draw.text(
+    draw_text(
+        draw,
         (x + BOX_PADDING, y + BOX_PADDING),
         _clip(section.title),
-        font=font(HEADING_SIZE, "bold"),
-        fill=PALETTE.highlight,
+        font(HEADING_SIZE, "bold"),
+        PALETTE.highlight,
     )
     row_y = y + BOX_PADDING + HEADING_SIZE + 8
     rows = section.rows[:MAX_ROWS] or (Row("–", ""),)
     for row in rows:
         colour = PALETTE.highlight if row.derived else PALETTE.text
         label = f"= {row.label}" if row.derived else row.label
-        draw.text((x + BOX_PADDING, row_y), _clip(label), font=font(ROW_SIZE), fill=PALETTE.muted)
-        draw.text(
+        draw_text(draw, (x + BOX_PADDING, row_y), _clip(label), font(ROW_SIZE), PALETTE.muted)
+        draw_text(
+            draw,
             (x + width - BOX_PADDING, row_y),
             _clip(row.value),
-            font=font(ROW_SIZE, "bold"),
-            fill=colour,
+            font(ROW_SIZE, "bold"),
+            colour,
             anchor="ra",
         )
         row_y += ROW_HEIGHT
@@ -102,12 +104,13 @@ def render_sheet(view: SheetView) -> bytes:
     height = HEADER_HEIGHT + max([*heights, 0]) + MARGIN + (24 if view.legend else 0)
     image = new_canvas(WIDTH, height)
     draw = ImageDraw.Draw(image)
-    draw.text((MARGIN, MARGIN), _clip(view.title), font=font(TITLE_SIZE, "bold"), fill=PALETTE.text)
-    draw.text(
+    draw_text(draw, (MARGIN, MARGIN), _clip(view.title), font(TITLE_SIZE, "bold"), PALETTE.text)
+    draw_text(
+        draw,
         (MARGIN, MARGIN + TITLE_SIZE + 10),
         _clip(view.subtitle),
-        font=font(SUBTITLE_SIZE),
-        fill=PALETTE.muted,
+        font(SUBTITLE_SIZE),
+        PALETTE.muted,
     )
     for index, column in enumerate((left, right)):
         x = MARGIN + index * (column_width + COLUMN_GAP)
@@ -115,7 +118,5 @@ def render_sheet(view: SheetView) -> bytes:
         for section in column:
             y += _draw_section(draw, section, x, y, column_width) + COLUMN_GAP
     if view.legend:
-        draw.text(
-            (MARGIN, height - MARGIN - 12), view.legend, font=font(14), fill=PALETTE.highlight
-        )
+        draw_text(draw, (MARGIN, height - MARGIN - 12), view.legend, font(14), PALETTE.highlight)
     return png_bytes(image)

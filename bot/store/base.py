@@ -128,7 +128,14 @@ class Store(Protocol):
     async def set_game_display(self, game_id: int, display: Json) -> None: ...
 
     # saved rolls (scope: "user:<id>" or "campaign:<id>")
-    async def save_roll(self, scope: str, name: str, expression: str, created_by: int) -> None: ...
+    async def save_roll(
+        self, scope: str, name: str, expression: str, created_by: int, *, limit: int = 0
+    ) -> bool:
+        """Save (or replace) a roll. With ``limit`` > 0 a new name is refused (returns False,
+        nothing written) when ``scope`` already holds ``limit`` rolls; the count and the write
+        are one transaction, so concurrent saves cannot pass the limit together."""
+        ...
+
     async def delete_roll(self, scope: str, name: str) -> bool: ...
     async def saved_rolls(self, scopes: list[str]) -> dict[str, str]: ...
 
@@ -136,6 +143,21 @@ class Store(Protocol):
     async def create_campaign(
         self, *, guild_id: int | None, channel_id: int, name: str, gm_id: int, settings: Json
     ) -> CampaignRecord: ...
+    async def import_campaign(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        name: str,
+        gm_id: int,
+        settings: Json,
+        characters: Sequence[tuple[int | None, str, Json]] = (),
+        log: Sequence[tuple[int | None, str, Json]] = (),
+    ) -> CampaignRecord:
+        """Create a campaign with its characters (``owner_id``, ``name``, ``sheet``) and log
+        entries (``actor_id``, ``kind``, ``data``) in one transaction: all or nothing."""
+        ...
+
     async def get_campaign(self, campaign_id: int) -> CampaignRecord | None: ...
     async def active_campaign(self, channel_id: int) -> CampaignRecord | None: ...
     async def campaigns(self, guild_id: int | None) -> list[CampaignRecord]: ...
@@ -156,8 +178,20 @@ class Store(Protocol):
 
     # characters
     async def create_character(
-        self, *, campaign_id: int, owner_id: int | None, name: str, sheet: Json
-    ) -> CharacterRecord: ...
+        self,
+        *,
+        campaign_id: int,
+        owner_id: int | None,
+        name: str,
+        sheet: Json,
+        activate: bool = False,
+        log: Sequence[tuple[int | None, str, Json]] = (),
+    ) -> CharacterRecord:
+        """Create a character. ``activate``: it becomes its owner's active character when the
+        owner has none in the campaign yet. ``log`` entries (``actor_id``, ``kind``, ``data``)
+        are written to the campaign log in the same transaction."""
+        ...
+
     async def get_character(self, character_id: int) -> CharacterRecord | None: ...
     async def characters(self, campaign_id: int) -> list[CharacterRecord]: ...
     async def update_character(

@@ -241,13 +241,23 @@ class SqliteStore:
 
     # saved rolls --------------------------------------------------------------------------
 
-    async def save_roll(self, scope: str, name: str, expression: str, created_by: int) -> None:
+    async def save_roll(
+        self, scope: str, name: str, expression: str, created_by: int, *, limit: int = 0
+    ) -> bool:
         async with self._transaction() as db:
+            if limit > 0:
+                row = await self._one(
+                    "SELECT COUNT(*) AS n, SUM(name = ?) AS same FROM saved_rolls WHERE scope = ?",
+                    (name, scope),
+                )
+                if row is not None and not row["same"] and row["n"] >= limit:
+                    return False
             await db.execute(
                 "INSERT OR REPLACE INTO saved_rolls (scope, name, expression, created_by)"
                 " VALUES (?, ?, ?, ?)",
                 (scope, name, expression, created_by),
             )
+        return True
 
     async def delete_roll(self, scope: str, name: str) -> bool:
         async with self._transaction() as db:
@@ -279,6 +289,40 @@ class SqliteStore:
                 (guild_id, channel_id, name, gm_id, _dump(settings), time.time()),
             )
             campaign_id = cursor.lastrowid
+        return await self._campaign(campaign_id)
+
+    async def import_campaign(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        name: str,
+        gm_id: int,
+        settings: Json,
+        characters: Sequence[tuple[int | None, str, Json]] = (),
+        log: Sequence[tuple[int | None, str, Json]] = (),
+    ) -> CampaignRecord:
+        now = time.time()
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO campaigns (guild_id, channel_id, name, gm_id, settings, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, name, gm_id, _dump(settings), now),
+            )
+            campaign_id = cursor.lastrowid
+            await db.executemany(
+                "INSERT INTO characters (campaign_id, owner_id, name, sheet, updated_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [
+                    (campaign_id, owner, title, _dump(sheet), now)
+                    for owner, title, sheet in characters
+                ],
+            )
+            await db.executemany(
+                "INSERT INTO campaign_log (campaign_id, at, actor_id, kind, data)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(campaign_id, now, actor, kind, _dump(data)) for actor, kind, data in log],
+            )
         return await self._campaign(campaign_id)
 
     async def _campaign(self, campaign_id: int | None) -> CampaignRecord:
@@ -362,15 +406,34 @@ class SqliteStore:
     # characters ---------------------------------------------------------------------------
 
     async def create_character(
-        self, *, campaign_id: int, owner_id: int | None, name: str, sheet: Json
+        self,
+        *,
+        campaign_id: int,
+        owner_id: int | None,
+        name: str,
+        sheet: Json,
+        activate: bool = False,
+        log: Sequence[tuple[int | None, str, Json]] = (),
     ) -> CharacterRecord:
+        now = time.time()
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO characters (campaign_id, owner_id, name, sheet, updated_at)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (campaign_id, owner_id, name, _dump(sheet), time.time()),
+                (campaign_id, owner_id, name, _dump(sheet), now),
             )
             character_id = cursor.lastrowid
+            if activate and owner_id is not None:
+                await db.execute(
+                    "INSERT OR IGNORE INTO active_characters (campaign_id, user_id, character_id)"
+                    " VALUES (?, ?, ?)",
+                    (campaign_id, owner_id, character_id),
+                )
+            await db.executemany(
+                "INSERT INTO campaign_log (campaign_id, at, actor_id, kind, data)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(campaign_id, now, actor, kind, _dump(data)) for actor, kind, data in log],
+            )
         assert character_id is not None
         record = await self.get_character(character_id)
         assert record is not None

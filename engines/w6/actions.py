@@ -9,12 +9,12 @@ from their sheet again.
 
 from __future__ import annotations
 
-import json
 import shlex
 from dataclasses import dataclass
 from typing import Any
 
 from engines.core import BadInput
+from engines.core.jsontext import load_json
 
 INT = "int"
 WORD = "word"
@@ -131,6 +131,7 @@ ANSWER_VERBS = frozenset(
     )
 )
 PAYLOAD_VERBS = ("beitritt", "aktualisieren")  # followed by participant JSON, not options
+MAX_PAYLOAD_BYTES = 1_000_000  # the participant JSON of one beitritt/aktualisieren
 MAX_INT = 999
 
 
@@ -225,9 +226,9 @@ def parse_action(text: str) -> CombatAction:
     verb, _, rest = stripped.partition(" ")
     if verb in PAYLOAD_VERBS:
         payload = rest.strip()
-        try:
-            json.loads(payload)
-        except ValueError:
+        try:  # bounded: 5,000 ``[`` made json raise RecursionError
+            load_json(payload, max_bytes=MAX_PAYLOAD_BYTES)
+        except BadInput:
             raise BadInput("w6.action.bad_notation", text=text) from None
         return validate(CombatAction(verb, payload=payload))
     try:

@@ -13,12 +13,15 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from engines.core import BadInput, Event, IllegalAction
+from engines.core.jsontext import load_json
 from engines.dice.pool import PoolRoll, roll_pool
-from engines.w6.actions import ANSWER_VERBS, GM_VERBS, CombatAction
+from engines.w6.actions import ANSWER_VERBS, GM_VERBS, MAX_PAYLOAD_BYTES, CombatAction
 from engines.w6.codec import decode
 from engines.w6.state import (
     CONDITIONS,
     DYING,
+    MAX_FIGHTERS,
+    MAX_UNDO,
     RANGED_DEFENCE,
     SETTING_NAMES,
     UNCONSCIOUS,
@@ -328,9 +331,9 @@ def _settle(ctx: Ctx) -> None:
 def _payload_entries(payload: str) -> list[dict[str, Any]]:
     """The participant objects of a ``beitritt``/``aktualisieren`` payload (one object or a
     list). Raises BadInput("w6.action.bad_notation")."""
-    try:
-        data = json.loads(payload)
-    except ValueError:
+    try:  # bounded nesting and numbers: a payload of 5,000 ``[`` raised RecursionError
+        data = load_json(payload, max_bytes=MAX_PAYLOAD_BYTES)
+    except BadInput:
         raise BadInput("w6.action.bad_notation", text=payload) from None
     entries = data if isinstance(data, list) else [data]
     if not entries or not all(isinstance(entry, dict) for entry in entries):
@@ -347,6 +350,8 @@ def _join_one(ctx: Ctx, fighter: Fighter) -> None:
     check_fighter_id(fighter.id)
     if ctx.state.find(fighter.id) is not None:
         raise IllegalAction("w6.combat.duplicate_id", fighter=fighter.id)
+    if len(ctx.state.fighters) >= MAX_FIGHTERS:
+        raise IllegalAction("w6.combat.too_many_fighters", max=MAX_FIGHTERS)
     started = ctx.state.phase >= 1
     fighter = replace(
         fighter,
@@ -506,8 +511,8 @@ def _rule(ctx: Ctx, action: CombatAction) -> None:
         if key not in SETTING_NAMES:
             raise BadInput("w6.combat.unknown_setting", setting=key)
         if key == "undo_tiefe":
-            if not 0 <= int(value) <= 100:
-                raise BadInput("w6.combat.bad_setting", setting=key, value=value)
+            if not 0 <= int(value) <= MAX_UNDO:
+                raise BadInput("w6.combat.bad_undo_depth", value=value, max=MAX_UNDO)
             settings = replace(settings, undo_tiefe=int(value))
         elif key == "fernkampf_abwehr":
             if value not in RANGED_DEFENCE:

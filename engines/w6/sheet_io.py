@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from engines.core import BadInput
+from engines.core.jsontext import has_breaking_chars, load_json
 from engines.w6.sheet import (
     FIXABLE,
     PM_REQUIRED,
@@ -32,6 +33,8 @@ MAX_VALUE = 999
 MAX_NAME = 64
 MAX_NOTES = 4000
 MAX_ENTRIES = 64
+MAX_SHEET_BYTES = 200_000
+NOTE_WHITESPACE = "\n\r\t"  # the only control characters free text (notes) may hold
 
 _RATIO = re.compile(r"^\s*(\d{1,2})\s*-\s*(\d{1,2})\s*$")
 _BONUS = re.compile(r"^\s*(?:([A-Za-zÄÖÜäöüß]{1,12})\s*)?(?:([+-])\s*(\d{1,3}))?\s*$")
@@ -182,11 +185,17 @@ def _int(value: Any, path: str, low: int = 0, high: int = MAX_VALUE) -> int:
     return value
 
 
-def _text(value: Any, path: str, limit: int = MAX_NAME, required: bool = False) -> str:
+def _text(
+    value: Any, path: str, limit: int = MAX_NAME, required: bool = False, allow: str = ""
+) -> str:
+    """A text field; control and separator characters (but those in ``allow``) are refused,
+    so no name can break a message line or an image."""
     if not isinstance(value, str):
         raise BadInput("w6.sheet.not_text", field=path)
     if len(value) > limit:
         raise BadInput("w6.sheet.too_long", field=path, max=limit)
+    if has_breaking_chars(value, allow=allow):
+        raise BadInput("w6.sheet.bad_chars", field=path)
     if required and not value.strip():
         raise BadInput("w6.sheet.empty", field=path)
     return value
@@ -410,18 +419,35 @@ def sheet_from_json(data: Any) -> Sheet:
         reittier=_mount(raw.get("reittier")),
         be_fertigkeiten=be_skills,
         fix=fix,
-        notizen=_text(raw.get("notizen", ""), "notizen", MAX_NOTES),
+        notizen=_text(raw.get("notizen", ""), "notizen", MAX_NOTES, allow=NOTE_WHITESPACE),
         **ints,
     )
 
 
-def sheet_from_text(text: str) -> Sheet:
-    """A sheet from a JSON document. Raises BadInput("w6.sheet.not_json") or as above."""
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise BadInput("w6.sheet.not_json", line=getattr(error, "lineno", 0)) from error
-    return sheet_from_json(data)
+def sheet_from_stored(data: Any) -> Sheet:
+    """A sheet the store kept: as ``sheet_from_json``, but control and separator characters
+    that older versions let into its texts are replaced by spaces instead of refused, so such
+    a character can still be loaded (and renamed)."""
+    return sheet_from_json(_scrub(data, ""))
+
+
+def _scrub(value: Any, key: str) -> Any:
+    if isinstance(value, str):
+        allow = NOTE_WHITESPACE if key == "notizen" else ""
+        if not has_breaking_chars(value, allow=allow):
+            return value
+        return "".join(" " if has_breaking_chars(ch, allow=allow) else ch for ch in value)
+    if isinstance(value, dict):
+        return {_scrub(k, ""): _scrub(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(item, key) for item in value]
+    return value
+
+
+def sheet_from_text(text: str | bytes) -> Sheet:
+    """A sheet from a JSON document (text or UTF-8 bytes, at most ``MAX_SHEET_BYTES``).
+    Raises BadInput("json.*", see ``load_json``) or as above."""
+    return sheet_from_json(load_json(text, max_bytes=MAX_SHEET_BYTES))
 
 
 # ----------------------------------------------------------------------------- edit

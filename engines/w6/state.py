@@ -124,6 +124,10 @@ class Fighter:
         return max(0, self.kw_max - self.kw_malus - mount)
 
 
+MAX_FIGHTERS = 50  # participants in one combat (every one needs a line in the board message)
+MAX_UNDO = 100  # steps a combat keeps to undo (``undo_tiefe`` at most)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Optional rules and table choices (all off by default, as the rulebook marks them)."""

@@ -4,11 +4,13 @@ fake Discord, in German and English. Dice are made predictable by giving the cog
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 from bot.fake_discord import FakeDiscord, stable_user_id
 from bot.i18n import t
+from bot.limits import MAX_SAVED_ROLLS
 from bot.store.base import CampaignRecord
 from cogs.dice import roll_image
 from engines.core import BadInput, Rng
@@ -448,3 +450,18 @@ async def test_campaign_log_gets_rolls(fake: FakeDiscord, bot: Any, tmp_path: Pa
     entries = await bot.store.campaign_log(campaign.id)
     rolls = [e for e in entries if e.get("kind") == "roll"]
     assert len(rolls) == 1, entries
+
+
+async def test_saved_roll_limit_holds_when_saves_arrive_together(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    scope = f"user:{stable_user_id(ALICE)}"
+    for i in range(MAX_SAVED_ROLLS - 1):
+        await bot.store.save_roll(scope, f"wurf{i}", "1W6", stable_user_id(ALICE))
+    exchanges = await asyncio.gather(
+        *(fake.slash("würfel speichern", {"name": f"neu{i}", "ausdruck": "2W6"}) for i in range(4))
+    )
+    replies = await asyncio.gather(*(exchange.callback() for exchange in exchanges))
+    refused = t("roll.saved.too_many", "de", limit=MAX_SAVED_ROLLS)
+    assert sorted(reply.content == refused for reply in replies) == [False, True, True, True]
+    assert len(await bot.store.saved_rolls([scope])) == MAX_SAVED_ROLLS

@@ -203,7 +203,7 @@ def test_older_buttons_files_and_channel_mentions(tmp_path: Path) -> None:
     assert "keine Nachricht mit Knöpfen" in blocks[4]
     assert "#allgemein, #spieltisch, #wuerfel" in blocks[5]
     assert "in #wuerfel" in text and "<#" not in text  # channel mention in the GM's DM
-    assert t("w6cog.import.not_json", "de") in blocks[11]
+    assert t("json.not_json", "de") in blocks[11]
     assert "✗" in blocks[12] and "fehlt.json" in blocks[12]
     assert "Datei / file:" in blocks[13] and "kampagne.json" in blocks[13]
     again = _play(tmp_path, "#wuerfel\n/kampagne export\n")

@@ -288,7 +288,7 @@ async def test_import_of_a_broken_file_is_refused(fake: FakeDiscord, bot: Any) -
         await fake.slash("kampagne import", {"datei": ("x.json", b"{kaputt")}, user=GM)
     ).callback()
     assert_ephemeral(reply)
-    assert reply.content == t("w6cog.import.not_json", "de")
+    assert reply.content == t("json.not_json", "de")
     assert await bot.store.active_campaign(fake.channel().id) is None
 
 

@@ -31,3 +31,47 @@ async def test_png_is_real_and_rendered_off_the_loop() -> None:
     data = await render_async(draw)
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     assert Image.open(io.BytesIO(data)).size == (10, 10)
+
+
+BREAKING = ["Tho\rin", "Tho\nin", "Th\x00oin", "Tho\u2028in", "Tho\ud800in", "\u202eniohT"]
+
+
+def test_clean_text_keeps_names_on_one_drawable_line() -> None:
+    from bot.render import clean_text
+
+    assert [clean_text(name) for name in BREAKING] == [
+        "Tho in",
+        "Tho in",
+        "Th oin",
+        "Tho in",
+        "Tho in",
+        "niohT",
+    ]
+    assert clean_text("Zwerg 🧔\u200d♂️ Äß") == "Zwerg 🧔\u200d♂️ Äß"
+
+
+def test_no_name_breaks_a_sheet_or_dice_image() -> None:
+    from bot.render.dice import DiceImage, DiceRow, DieView, render_dice
+    from bot.render.sheet import Row, Section, SheetView, render_sheet
+
+    for name in BREAKING:
+        section = Section(name, (Row(name, name),))
+        sheet = render_sheet(SheetView(title=name, subtitle=name, sections=(section,), legend=name))
+        dice = render_dice(DiceImage((DiceRow(name, (DieView(3),)),)))
+        for png in (sheet, dice):
+            Image.open(io.BytesIO(png)).verify()
+
+
+def test_every_renderer_draws_text_through_the_cleaning_helper() -> None:
+    from pathlib import Path
+
+    import bot.render
+
+    folder = Path(bot.render.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        calls = source.count("draw.text(")
+        if path.name == "base.py":
+            assert calls == 1, "base.draw_text is the one place that calls draw.text"
+        else:
+            assert calls == 0, f"{path.name} draws text without draw_text"

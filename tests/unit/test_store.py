@@ -202,3 +202,64 @@ async def test_campaign_characters_log_and_combat(store: SqliteStore) -> None:
     assert archived.status == "archived" and await store.active_campaign(5) is None
     await store.delete_character(hero.id)
     assert await store.active_character(campaign.id, 7) is None
+
+
+async def test_saved_roll_limit_holds_under_concurrent_saves(store: SqliteStore) -> None:
+    for i in range(3):
+        assert await store.save_roll("user:9", f"wurf{i}", "1d6", 9, limit=4)
+    results = await asyncio.gather(
+        *(store.save_roll("user:9", f"neu{i}", "2d6", 9, limit=4) for i in range(6))
+    )
+    assert sorted(results) == [False] * 5 + [True]
+    assert len(await store.saved_rolls(["user:9"])) == 4
+    # replacing a roll that exists is no new roll: allowed at the limit
+    assert await store.save_roll("user:9", "wurf0", "3d6", 9, limit=4)
+    assert (await store.saved_rolls(["user:9"]))["wurf0"] == "3d6"
+
+
+async def test_import_campaign_is_all_or_nothing(store: SqliteStore) -> None:
+    sheet = {"name": "Thoin"}
+    campaign = await store.import_campaign(
+        guild_id=1,
+        channel_id=5,
+        name="Die Mine",
+        gm_id=42,
+        settings={},
+        characters=[(7, "Thoin", sheet), (None, "Ork", sheet)],
+        log=[(7, "sheet", {"event": "created"}), (None, "campaign", {"event": "import"})],
+    )
+    assert [c.name for c in await store.characters(campaign.id)] == ["Ork", "Thoin"]
+    assert [e["kind"] for e in await store.campaign_log(campaign.id)] == ["sheet", "campaign"]
+    with pytest.raises(OverflowError):  # the second character's owner fits no INTEGER
+        await store.import_campaign(
+            guild_id=1,
+            channel_id=6,
+            name="Kaputt",
+            gm_id=42,
+            settings={},
+            characters=[(7, "Thoin", sheet), (2**63, "Balin", sheet)],
+        )
+    assert await store.active_campaign(6) is None
+    assert [c.name for c in await store.campaigns(1)] == ["Die Mine"]
+
+
+async def test_create_character_activates_and_logs_in_one_transaction(store: SqliteStore) -> None:
+    campaign = await store.create_campaign(
+        guild_id=1, channel_id=5, name="Nebelreich", gm_id=42, settings={}
+    )
+    entry = (7, "sheet", {"event": "created", "name": "Thoin"})
+    first = await store.create_character(
+        campaign_id=campaign.id, owner_id=7, name="Thoin", sheet={}, activate=True, log=[entry]
+    )
+    second = await store.create_character(
+        campaign_id=campaign.id, owner_id=7, name="Balin", sheet={}, activate=True, log=[entry]
+    )
+    assert (await store.active_character(campaign.id, 7)) == first != second
+    assert len(await store.campaign_log(campaign.id)) == 2
+    with pytest.raises(OverflowError):  # the log's actor fits no INTEGER: nothing is kept
+        await store.create_character(
+            campaign_id=campaign.id, owner_id=8, name="Ori", sheet={}, activate=True,
+            log=[(2**63, "sheet", {})],
+        )  # fmt: skip
+    assert [c.name for c in await store.characters(campaign.id)] == ["Balin", "Thoin"]
+    assert await store.active_character(campaign.id, 8) is None

@@ -26,7 +26,7 @@ from engines.w6 import (
     to_act,
     verbs_for,
 )
-from engines.w6.state import ShieldStats, WeaponStats
+from engines.w6.state import MAX_FIGHTERS, MAX_UNDO, ShieldStats, WeaponStats
 
 GM = 1
 PLAYER = 10
@@ -498,6 +498,8 @@ def test_undo_replays_the_same_dice() -> None:
         ("@held angriff", "w6.action.target_count"),
         ("wuerfel 7", "w6.combat.bad_die"),
         ("regel kaufen=vielleicht", "w6.combat.bad_setting"),
+        ("beitritt " + "[" * 5000, "w6.action.bad_notation"),
+        ('beitritt {"id": "x", "lp": Infinity}', "w6.action.bad_notation"),
     ],
 )
 def test_bad_input_is_refused_with_a_key(text: str, key: str) -> None:
@@ -629,3 +631,37 @@ def test_several_copies_join_in_one_step_and_a_second_undo_names_its_step() -> N
 def test_an_ended_combat_marks_nobodys_turn() -> None:
     state, _ = act(duel(), "ende")
     assert not any(row["is_turn"] for row in status_view(state)["fighters"])
+
+
+def test_undo_depth_is_bounded_and_named_in_the_refusal() -> None:
+    state = duel()
+    for bad in ("101", "-1"):
+        with pytest.raises(BadInput) as error:
+            act(state, f"regel undo_tiefe={bad}")
+        assert (error.value.key, error.value.params["max"]) == (
+            "w6.combat.bad_undo_depth",
+            MAX_UNDO,
+        )
+    state, _ = act(state, "regel undo_tiefe=3")
+    for lp in range(20, 28):
+        state, _ = act(state, f"setze ork lp={lp}")
+    assert len(state.previous) == 3
+    for _ in range(3):
+        state, _ = act(state, "zurueck")
+    assert state.fighter("ork").lp == 24
+    with pytest.raises(IllegalAction) as refused:
+        act(state, "zurueck")
+    assert refused.value.key == "w6.combat.nothing_to_undo"
+
+
+def test_a_combat_holds_at_most_max_fighters() -> None:
+    state = new_combat(GM, seed=7, settings=Settings())
+    crowd = [fighter(f"ork{i}") for i in range(MAX_FIGHTERS)]
+    state, _ = apply(state, join_action(*crowd), GM)
+    assert len(state.fighters) == MAX_FIGHTERS
+    with pytest.raises(IllegalAction) as error:
+        apply(state, join_action(fighter("troll")), GM)
+    assert (error.value.key, error.value.params["max"]) == (
+        "w6.combat.too_many_fighters",
+        MAX_FIGHTERS,
+    )

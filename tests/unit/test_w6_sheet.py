@@ -159,7 +159,7 @@ def test_unknown_and_missing_fields_are_refused() -> None:
     assert error.value.params["field"] == "pm.K"
     with pytest.raises(BadInput) as error:
         sheet_from_text("{kaputt")
-    assert error.value.key == "w6.sheet.not_json"
+    assert error.value.key == "json.not_json"
 
 
 def test_edit_single_fields_by_path() -> None:
