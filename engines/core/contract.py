@@ -148,6 +148,20 @@ class Engine(Protocol, Generic[S, A]):
 
 
 @runtime_checkable
+class SecretActions(Protocol):
+    """An engine some of whose logged actions are secret (a card laid face down, a sealed
+    bid). Engines without this hook have public actions only."""
+
+    def action_visible_to(
+        self, state: Any, action: Any, player: PlayerId
+    ) -> frozenset[PlayerId] | None:
+        """Who may read ``action`` (taken by ``player`` in ``state``, the state before it) in
+        the action log of a running game: None for everyone, else these seats. The export of
+        a running game shows the others ``{"seat": s, "action": None, "secret": True}``."""
+        ...
+
+
+@runtime_checkable
 class BotPlayer(Protocol):
     """An engine that can play a seat itself (the AI hook). The service runs it off the event
     loop and shows that the bot is thinking."""

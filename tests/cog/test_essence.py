@@ -12,7 +12,7 @@ from typing import Any
 from bot.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from bot.games import GameService, load
 from bot.i18n import t
-from cogs.essence import ChoiceTree, Steps, _option_label, _touched
+from cogs.essence import Steps, _option_label, _touched, choice_tree
 from engines.core import Event
 from engines.core import match as m
 from engines.essence import ENGINE
@@ -400,7 +400,7 @@ def test_the_board_marks_the_whole_answer_of_the_last_player() -> None:
 def test_void_targets_say_whose_mote_the_void_would_swallow() -> None:
     fen = "B2'..B1..B2/......./......./...x.../..B3A2.../......./A2..A1..A2' 1 a1 - 5 -"
     match = m.Match("essence", 2, ENGINE.parse_position(fen))
-    tree = ChoiceTree(ENGINE.legal_actions(match.state, 0))
+    tree = choice_tree(ENGINE.legal_actions(match.state, 0))
     labels = {o: _option_label(match, tree, ("vd",), o, "de") for o in tree.options(("vd",))}
     assert labels["c3"] == t("essenzcog.void_onto.enemy", "de", square="c3", strength=3)
     assert labels["d3"] == t("essenzcog.void_onto.own", "de", square="d3", strength=2)
