@@ -8,6 +8,14 @@ several at once for reactions and sealed choices), what kind of choice, and thro
 ``legal_actions`` the options. The Discord layer turns a decision into components generically
 (the action's ``action_path`` tokens, clicked one after the other), judges stale clicks per
 decision (``Decision.id``), and shows private information only from that seat's ``view_for``.
+
+Seats and sides live in the match (``engines.core.match``): a team per seat from the config
+key ``teams`` (engines that score teams read the same key); resigning and idle forfeits
+eliminate a seat (``eliminate`` settles it while two sides remain, else the match ends and
+the remaining side wins together); a draw needs the yes of every remaining seat. Two optional
+hooks: :class:`BotPlayer` (the AI; the service plays bot seats with it) and
+:class:`SecretActions` (logged actions only some seats may read; the export of a running game
+redacts them for the others, ``engines.core.record.public_log``).
 """
 
 from __future__ import annotations

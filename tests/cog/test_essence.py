@@ -448,3 +448,23 @@ async def test_a_draw_offered_on_the_own_turn_is_for_the_other_player(
     assert t("essenzcog.status.draw", "en", reason=reason) in embed_text(final)
     await fake.wait(lambda: (board.components == [] and not board.content) or None, 5, "cleared")
     assert "your turn" not in board.content
+
+
+async def test_a_step_click_stays_good_when_only_a_draw_offer_came_between(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Stale clicks are judged per decision: Bob's offer changes the game, not Alice's step."""
+    board = await accepted_game(fake)
+    game_id = await game_id_of(board)
+    picked = await fake.select(board, mote_select(board), ["d1"], user=ALICE)
+    board = await picked.message()
+    moving = await fake.click(board, button_for(board, t("essence.kind.move", "de")), user=ALICE)
+    board = await moving.message()
+    kept, second = copy.deepcopy(board), copy.deepcopy(board)  # what Alice's client shows
+    await (await fake.slash("essenz remis", {"aktion": "offer"}, user=BOB)).message()
+    played = await fake.click(kept, button_for(kept, "d2"), user=ALICE)
+    assert (await played.callback()).type == 7
+    assert await bot.store.game_actions(game_id) == [(1, "!draw-offer"), (0, "move d1 d2")]
+    again = await (await fake.click(second, button_for(second, "d2"), user=ALICE)).callback()
+    assert_ephemeral(again)
+    assert again.content == t("error.stale", "de")
