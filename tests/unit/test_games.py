@@ -27,7 +27,7 @@ from bot.games import (
 from bot.store import GameRecord, SqliteStore, StaleRevision
 from engines.core import BadInput, IllegalAction
 from engines.core import match as m
-from tests.nim import NIM  # noqa: F401  (registers the tiny engine)
+from tests.nim import NIM
 from tests.party import PARTY, PartyState
 
 ALICE, BOB, CAROL = 1, 2, 3
@@ -352,3 +352,24 @@ async def test_bot_seats_play_the_same_from_the_same_seed(service: GameService) 
         assert m.to_act(PARTY, load(record)) <= {0}
         logs.append(await service.store.game_actions(record.id))
     assert logs[0] == logs[1]
+
+
+async def test_an_invitation_stored_before_lobbies_can_still_be_accepted(
+    service: GameService,
+) -> None:
+    match = m.start(NIM, {}, 5, 2)
+    old = await service.store.create_game(
+        kind="nim-test",
+        engine_version=1,
+        config={},
+        seed=5,
+        guild_id=None,
+        channel_id=9,
+        players=[ALICE, BOB],
+        status=INVITED,
+        snapshot={k: v for k, v in m.to_json(NIM, match).items() if k != "draw_votes"},
+    )
+    assert lobby_of(old).seats == ("host", "invited")
+    started = await service.accept(old.id, BOB)
+    assert started.status == ACTIVE and "lobby" not in started.snapshot
+    assert (await service.act(old.id, ALICE, "2", decision="h15")).actor == 0
