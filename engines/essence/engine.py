@@ -101,8 +101,10 @@ class EssenceEngine:
         if state.phase != "end":
             return None
         if state.side >= 0:
-            return Outcome(frozenset({state.side}), "eliminated")
-        return Outcome(frozenset(), "quiet_limit" if state.quiet >= QUIET_LIMIT else "turn_limit")
+            winner, loser = frozenset({state.side}), frozenset({1 - state.side})
+            return Outcome(winner, "eliminated", (winner, loser))
+        reason = "quiet_limit" if state.quiet >= QUIET_LIMIT else "turn_limit"
+        return Outcome(frozenset(), reason, (frozenset({0, 1}),))
 
     def secrets_of(self, state: Position, player: PlayerId) -> set[str]:
         return set()
