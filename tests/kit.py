@@ -24,7 +24,7 @@ import pytest
 
 from engines.core import Engine, IllegalAction, registry
 from engines.core import match as m
-from engines.core.contract import Outcome, SecretActions
+from engines.core.contract import DecisionKind, Outcome, SecretActions
 from engines.core.record import public_log, replay
 
 
@@ -104,6 +104,7 @@ def play_random_game(case: KitCase, seed: int) -> tuple[m.Match, list[tuple[int,
             return match, log
         decisions = m.decisions(engine, match)
         assert decisions, "a running game has no open decision"
+        assert all(isinstance(d.kind, DecisionKind) and d.id for d in decisions)
         keys = [(d.seat, d.id) for d in decisions]
         assert len(keys) == len(set(keys)), f"a decision id is open twice: {keys}"
         if step == resign_at:
