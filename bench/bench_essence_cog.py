@@ -17,7 +17,7 @@ from typing import Any
 
 from bench.common import Figure, latency_figures, time_ms
 from bot.render.essence import BoardText, render_board
-from cogs.essence import ChoiceTree, tokens_of
+from cogs.essence import choice_tree
 from engines.essence import ENGINE
 from engines.essence.ai import choose_step
 from engines.essence.board import Position
@@ -118,8 +118,8 @@ async def _play(fake: Any, bot: Any, typed: list[float], clicks: list[float]) ->
 async def _click_through(
     fake: Any, board: Any, state: Position, action: Any, clicks: list[float]
 ) -> Any:
-    tree = ChoiceTree(ENGINE.legal_actions(state, state.side))
-    wanted = tokens_of(action)
+    tree = choice_tree(ENGINE.legal_actions(state, state.side))
+    wanted = ENGINE.action_path(action)
     path: tuple[str, ...] = ()
     while tree.action(path) is None:
         token = wanted[len(path)]

@@ -1,27 +1,54 @@
-"""Turn-based games in a channel, for every engine: create, accept, act, load, export.
+"""Games in a channel, for every engine: invite, accept, act, bot seats, idle seats, export.
 
 The cog of a game calls this; it keeps the one-way flow: the engine decides (through the
-match wrapper, which adds resign / draw / forfeit), the store writes revision-guarded, and
-the cog renders and replies. Bot opponents are seats whose user id is the bot's own; their
-level lives in the game config (``ai_levels``: seat → level).
+match wrapper, which adds resign / draw votes / forfeit / teams), the store writes
+revision-guarded, and the cog renders and replies.
 
-Idle games are the same for every turn-based game: :meth:`GameService.idle_due` says which
-player to remind and for which to forfeit; the cog writes the reminder and shows the board.
+**Seats.** ``record.players`` holds one user id per seat. Bot seats are the seats named in
+the config's ``ai_levels`` (seat → level; their user id is the bot's own); the service plays
+them (:meth:`GameService.play_bots`) for every engine that implements ``BotPlayer``, off the
+event loop, deterministic from the game's seed and revision.
+
+**Invitations.** An invited game keeps a lobby in its snapshot until it starts: every seat is
+the ``host``'s, ``invited``, ``accepted``, ``declined`` or a ``bot``. Each invited person
+accepts (with their own setup choice where the game has one: the engine's config receives
+``seat_choices``, one per seat) or declines; a declined or open seat can be re-invited or
+filled by the bot; the game starts by itself once every seat is ready, or when the host starts
+it with at least ``min_players`` ready seats (the others are dropped).
+
+**Stale clicks** are judged per decision: a click made for decision id D of seat S applies
+while D is still open for S, whatever other seats did meanwhile; two clicks on one decision
+apply once (the revision-guarded write fails for the second, which re-reads and finds D gone).
+
+**Idle seats.** :meth:`GameService.idle_due` lists every person whose open decision keeps a
+game waiting (also several at once in a reaction window): reminders, then forfeits, which
+eliminate that seat (the game goes on while two sides remain).
+
+**Export.** A running game exports what the requester may know: their view and the public
+action log (no seed; actions secret to other seats redacted); a finished one the full record.
 """
 
 from __future__ import annotations
 
+import asyncio
+import random
 import secrets
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from bot.store import GameRecord, StaleRevision, Store
-from engines.core import Engine, Event, IllegalAction, Outcome, registry
+from engines.core import BadInput, Engine, Event, IllegalAction, Outcome, registry
 from engines.core import match as m
+from engines.core.contract import BotPlayer, Decision
+from engines.core.record import public_log
 
 INVITED, ACTIVE, FINISHED, DECLINED = "invited", "active", "finished", "declined"
 REMIND, FORFEIT = "remind", "forfeit"
+HOST, PENDING, ACCEPTED, REFUSED, BOT = "host", "invited", "accepted", "declined", "bot"
+READY = frozenset({HOST, ACCEPTED, BOT})
+BOT_BUDGET_S = 2.0  # CPU seconds a bot may think per decision
+RETRIES = 8  # re-reads after a concurrent write before a click is given up as stale
 
 
 @dataclass(frozen=True)
@@ -39,12 +66,29 @@ class Turn:
 
 
 class IdleGame(NamedTuple):
-    """A running game that waits too long for the player on ``seat``: ``due`` is
-    :data:`REMIND` or :data:`FORFEIT`."""
+    """A running game that waits too long for the person on ``seat`` (open ``decision``):
+    ``due`` is :data:`REMIND` or :data:`FORFEIT`."""
 
     record: GameRecord
     due: str
     seat: int
+    decision: str | None = None
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """The seats of an invited game: their state (host, invited, accepted, declined, bot)
+    and each seat's setup choice."""
+
+    seats: tuple[str, ...]
+    choices: tuple[Any, ...]
+
+    @property
+    def ready(self) -> tuple[int, ...]:
+        return tuple(i for i, state in enumerate(self.seats) if state in READY)
+
+    def dump(self) -> dict[str, Any]:
+        return {"seats": list(self.seats), "choices": list(self.choices)}
 
 
 def engine_of(record: GameRecord) -> Engine[Any, Any]:
@@ -55,9 +99,25 @@ def load(record: GameRecord) -> m.Match:
     return m.from_json(engine_of(record), record.snapshot)
 
 
+def lobby_of(record: GameRecord) -> Lobby:
+    """The lobby of an invited game (a game stored before lobbies: the host and one guest)."""
+    data = record.snapshot.get("lobby")
+    if data is None:
+        seats = [HOST] + [PENDING] * (len(record.players) - 1)
+        return Lobby(tuple(seats), (None,) * len(record.players))
+    return Lobby(tuple(data["seats"]), tuple(data["choices"]))
+
+
+def bot_seats(record: GameRecord) -> dict[int, str]:
+    """Seat → level of the seats the bot plays."""
+    return {int(seat): str(level) for seat, level in record.config.get("ai_levels", {}).items()}
+
+
 class GameService:
     def __init__(self, store: Store) -> None:
         self.store = store
+
+    # ------------------------------------------------------------------ creating, inviting
 
     async def create(
         self,
@@ -70,13 +130,26 @@ class GameService:
         invited: bool,
         seed: int | None = None,
     ) -> GameRecord:
-        """A new game; ``invited`` games wait for the other players to accept.
+        """A new game with one user id per seat (seat 0 is the host). ``invited`` games wait
+        until every seat that is neither the host's, the host's own second seat nor a bot
+        seat (``ai_levels``) has accepted; otherwise the game starts at once.
 
         Raises BadInput for a config the engine does not accept.
         """
         engine = registry()[kind]
         seed = secrets.randbits(31) if seed is None else seed
         match = m.start(engine, _engine_config(config), seed, len(players))
+        snapshot = m.to_json(engine, match)
+        status = ACTIVE
+        if invited:
+            bots = bot_seats_of(config)
+            seats = tuple(
+                BOT if i in bots else HOST if i == 0 or p == players[0] else PENDING
+                for i, p in enumerate(players)
+            )
+            if any(s == PENDING for s in seats):
+                status = INVITED
+                snapshot["lobby"] = Lobby(seats, (None,) * len(players)).dump()
         return await self.store.create_game(
             kind=kind,
             engine_version=engine.version,
@@ -85,8 +158,8 @@ class GameService:
             guild_id=guild_id,
             channel_id=channel_id,
             players=players,
-            status=INVITED if invited else ACTIVE,
-            snapshot=m.to_json(engine, match),
+            status=status,
+            snapshot=snapshot,
         )
 
     async def get(self, game_id: int) -> GameRecord:
@@ -96,52 +169,202 @@ class GameService:
             raise IllegalAction("error.no_such_game", id=game_id)
         return record
 
-    async def answer_invitation(
-        self, game_id: int, user_id: int, accept: bool, revision: int
+    async def accept(self, game_id: int, user_id: int, choice: Any = None) -> GameRecord:
+        """``user_id`` takes their invited seat, with their setup ``choice`` (None: none).
+        The game starts once every seat is ready. Raises IllegalAction for someone not
+        invited, StaleRevision when their seat was answered already or the invitation is
+        over, BadInput for a choice the engine refuses."""
+
+        def change(record: GameRecord, lobby: Lobby) -> tuple[GameRecord, Lobby]:
+            seat = _invited_seat(record, lobby, user_id)
+            choices = _set(lobby.choices, seat, choice)
+            if choice is not None:  # refused now, not when the last seat accepts
+                config = {**_engine_config(record.config), "seat_choices": list(choices)}
+                m.start(engine_of(record), config, record.seed, len(record.players))
+            return record, Lobby(_set(lobby.seats, seat, ACCEPTED), choices)
+
+        return await self._change_lobby(game_id, change)
+
+    async def decline(self, game_id: int, user_id: int, *, close: bool = False) -> GameRecord:
+        """``user_id`` declines their invited seat; the host may re-invite or fill it.
+        ``close`` ends the invitation with this answer (a two-seat challenge). Raises as
+        :meth:`accept`."""
+
+        def change(record: GameRecord, lobby: Lobby) -> tuple[GameRecord, Lobby]:
+            seat = _invited_seat(record, lobby, user_id)
+            return record, Lobby(_set(lobby.seats, seat, REFUSED), lobby.choices)
+
+        record = await self._change_lobby(game_id, change, start=False)
+        if close:
+            record = await self.store.update_game(
+                record.id,
+                expected_revision=record.revision,
+                snapshot=record.snapshot,
+                status=DECLINED,
+            )
+        return record
+
+    async def reinvite(self, game_id: int, host_id: int, seat: int, user_id: int) -> GameRecord:
+        """The host invites ``user_id`` to a seat that is open or was declined. Raises
+        IllegalAction for anyone but the host or a seat that is taken."""
+
+        def change(record: GameRecord, lobby: Lobby) -> tuple[GameRecord, Lobby]:
+            _require_open_seat(record, lobby, host_id, seat)
+            players = _set(tuple(record.players), seat, user_id)
+            return _with(record, players=list(players)), Lobby(
+                _set(lobby.seats, seat, PENDING), _set(lobby.choices, seat, None)
+            )
+
+        return await self._change_lobby(game_id, change, start=False)
+
+    async def fill_with_bot(
+        self, game_id: int, host_id: int, seat: int, bot_id: int, level: str
     ) -> GameRecord:
-        """The invited player accepts or declines. Raises IllegalAction / StaleRevision."""
-        record = await self.get(game_id)
-        if record.status != INVITED or record.revision != revision:
-            raise StaleRevision()
-        if user_id not in record.players[1:]:
-            raise IllegalAction("error.not_invited")
+        """The host lets the bot (user ``bot_id``) play an open or declined seat at
+        ``level``. Raises IllegalAction as :meth:`reinvite`, BadInput for a game without a
+        bot player or a level it does not know."""
+        engine = registry()[(await self.get(game_id)).kind]
+        if not isinstance(engine, BotPlayer) or level not in engine.bot_levels:
+            raise BadInput("error.no_bot_level", level=level)
+
+        def change(record: GameRecord, lobby: Lobby) -> tuple[GameRecord, Lobby]:
+            _require_open_seat(record, lobby, host_id, seat)
+            config = dict(record.config)
+            config["ai_levels"] = {**config.get("ai_levels", {}), str(seat): level}
+            players = list(_set(tuple(record.players), seat, bot_id))
+            return _with(record, players=players, config=config), Lobby(
+                _set(lobby.seats, seat, BOT), _set(lobby.choices, seat, None)
+            )
+
+        return await self._change_lobby(game_id, change)
+
+    async def start_now(self, game_id: int, host_id: int) -> GameRecord:
+        """The host starts with the seats ready now (at least ``min_players``); open and
+        declined seats are dropped. Raises IllegalAction for anyone but the host or too few."""
+        for _attempt in range(RETRIES):
+            record = await self.get(game_id)
+            if record.status != INVITED:
+                raise StaleRevision()
+            if record.players[0] != host_id:
+                raise IllegalAction("error.not_host")
+            lobby = lobby_of(record)
+            engine = engine_of(record)
+            if len(lobby.ready) < engine.min_players:
+                raise IllegalAction("error.not_enough_players", min=engine.min_players)
+            try:
+                return await self._start(_drop_unready(record, lobby))
+            except StaleRevision:
+                continue
+        raise StaleRevision()
+
+    async def _change_lobby(
+        self,
+        game_id: int,
+        change: Callable[[GameRecord, Lobby], tuple[GameRecord, Lobby]],
+        *,
+        start: bool = True,
+    ) -> GameRecord:
+        """Apply ``change(record, lobby) -> (record, lobby)`` revision-guarded (re-read and
+        retried after a concurrent answer); start the game when every seat is ready."""
+        for _attempt in range(RETRIES):
+            record = await self.get(game_id)
+            if record.status != INVITED:
+                raise StaleRevision()
+            changed, lobby = change(record, lobby_of(record))
+            if start and all(state in READY for state in lobby.seats):
+                try:
+                    return await self._start(_with(changed, lobby=lobby))
+                except StaleRevision:
+                    continue
+            snapshot = {**record.snapshot, "lobby": lobby.dump()}
+            try:
+                return await self.store.update_game(
+                    game_id,
+                    expected_revision=record.revision,
+                    snapshot=snapshot,
+                    players=changed.players,
+                    config=changed.config,
+                )
+            except StaleRevision:
+                continue
+        raise StaleRevision()
+
+    async def _start(self, record: GameRecord) -> GameRecord:
+        """Start an invited game whose lobby is in ``record`` (every seat ready), with the
+        seats' setup choices. Raises BadInput for a choice the engine refuses."""
+        lobby = lobby_of(record)
+        engine = engine_of(record)
+        config = dict(record.config)
+        if any(choice is not None for choice in lobby.choices):
+            config["seat_choices"] = list(lobby.choices)
+        match = m.start(engine, _engine_config(config), record.seed, len(record.players))
         return await self.store.update_game(
-            game_id,
+            record.id,
             expected_revision=record.revision,
-            snapshot=record.snapshot,
-            status=ACTIVE if accept else DECLINED,
+            snapshot=m.to_json(engine, match),
+            status=ACTIVE,
+            players=record.players,
+            config=config,
         )
 
-    async def act(self, game_id: int, user_id: int, text: str, revision: int | None = None) -> Turn:
+    # ------------------------------------------------------------------ playing
+
+    async def act(
+        self,
+        game_id: int,
+        user_id: int,
+        text: str,
+        revision: int | None = None,
+        *,
+        decision: str | None = None,
+    ) -> Turn:
         """Apply ``text`` (engine notation or a meta action) for ``user_id``'s seat.
 
-        ``revision`` is the one the clicked button was made for; a newer stored game refuses
-        the click (StaleRevision). Raises IllegalAction for a non-player or an illegal move,
-        BadInput for unreadable notation. Nothing is stored unless the move is legal.
+        ``decision`` is the id of the decision the clicked button was made for: the click
+        applies while that decision is open for the user's seat (re-read and retried after a
+        concurrent write) and is refused as stale (StaleRevision) once it is answered.
+        ``revision`` (without a decision) is the stored revision the button was made for; a
+        newer game refuses the click. Raises IllegalAction for a non-player or an illegal
+        move, BadInput for unreadable notation. Nothing is stored unless the move is legal.
         """
-        record = await self.get(game_id)
-        if revision is not None and revision != record.revision:
-            raise StaleRevision()
-        if record.status != ACTIVE:
-            raise IllegalAction("error.game_not_running")
-        seat = self.seat_for(record, user_id)
-        return await self.apply_for_seat(record, seat, text)  # never as the referee
+        for _attempt in range(RETRIES):
+            record = await self.get(game_id)
+            if decision is None and revision is not None and revision != record.revision:
+                raise StaleRevision()
+            if record.status != ACTIVE:
+                raise IllegalAction("error.game_not_running")
+            seat = self.seat_for(record, user_id, decision)
+            if decision is not None and not m.decision_open(
+                engine_of(record), load(record), seat, decision
+            ):
+                raise StaleRevision()
+            try:
+                return await self.apply_for_seat(record, seat, text)  # never as the referee
+            except StaleRevision:
+                if decision is None:
+                    raise
+        raise StaleRevision()
 
     @staticmethod
-    def seat_for(record: GameRecord, user_id: int) -> int:
-        """The seat of ``user_id``; with two seats of the same user (self-play) the one to act."""
+    def seat_for(record: GameRecord, user_id: int, decision: str | None = None) -> int:
+        """The seat of ``user_id``; with several seats of the same user (self-play) the one
+        with ``decision`` open, else one with any open decision."""
         seats = [i for i, p in enumerate(record.players) if p == user_id]
         if not seats:
             raise IllegalAction("error.not_a_player")
-        if len(seats) > 1:
-            to_act = m.to_act(engine_of(record), load(record))
-            seats = [s for s in seats if s in to_act] or seats
+        if len(seats) > 1 and record.status == ACTIVE:
+            open_ = m.decisions(engine_of(record), load(record))
+            deciding = [s for s in seats if any(d.seat == s for d in open_)]
+            if decision is not None:
+                deciding = [s for s in deciding if any(d.id == decision for d in open_)]
+            seats = deciding or seats
         return seats[0]
 
     async def apply_for_seat(
         self, record: GameRecord, seat: int, text: str, *, referee: bool = False
     ) -> Turn:
-        """Apply ``text`` for ``seat``; ``referee`` only for the bot's own meta actions."""
+        """Apply ``text`` for ``seat``; ``referee`` only for the bot's own meta actions.
+        Raises StaleRevision when ``record`` is no longer the stored game."""
         engine = engine_of(record)
         match, events = m.apply(engine, load(record), text, seat, referee=referee)
         finished = m.outcome(engine, match) is not None
@@ -154,6 +377,44 @@ class GameService:
         )
         return Turn(stored, match, events, seat)
 
+    # ------------------------------------------------------------------ bot seats
+
+    def bot_due(self, record: GameRecord) -> bool:
+        """Whether a bot seat has something to do now (a decision, or a draw vote to answer)."""
+        return record.status == ACTIVE and _bot_task(record, load(record)) is not None
+
+    async def play_bots(self, record: GameRecord) -> tuple[GameRecord, list[Turn]]:
+        """Play every decision of a bot seat open now or opened by its own answers: the
+        engine's ``choose_action`` (off the event loop), with a generator seeded from the
+        game's seed and revision; a pending draw offer the bot declines. Stops when no bot
+        seat is due; a concurrent write makes it re-read and go on from the stored game."""
+        turns: list[Turn] = []
+        while record.status == ACTIVE:
+            match = load(record)
+            task = _bot_task(record, match)
+            if task is None:
+                break
+            seat, text = task
+            if text is None:
+                engine = engine_of(record)
+                assert isinstance(engine, BotPlayer)
+                level = bot_seats(record)[seat]
+                rng = random.Random(record.seed + record.revision)
+                action = await asyncio.to_thread(
+                    engine.choose_action, match.state, seat, level, BOT_BUDGET_S, rng
+                )
+                text = engine_of(record).action_text(action)
+            try:
+                turn = await self.apply_for_seat(record, seat, text)
+            except StaleRevision:  # a player (or a second loop) was quicker: go on from there
+                record = await self.get(record.id)
+                continue
+            turns.append(turn)
+            record = turn.record
+        return record, turns
+
+    # ------------------------------------------------------------------ idle seats
+
     async def idle_due(
         self,
         now: float,
@@ -163,29 +424,40 @@ class GameService:
         kind: str | None = None,
         bots: Collection[int] = (),
     ) -> list[IdleGame]:
-        """Running games (of ``kind``, or all) that wait for exactly one person (users in
-        ``bots`` never keep a game waiting): forfeits for the games idle ``forfeit_s`` seconds,
-        then reminders for the games idle ``reminder_s`` seconds and not reminded since their
-        last move. A game due for a forfeit is not listed for a reminder as well."""
+        """Every person (not a bot seat, not a user in ``bots``) whose open decision keeps a
+        running game (of ``kind``, or all) waiting: forfeits for the games idle ``forfeit_s``
+        seconds, then reminders for the games idle ``reminder_s`` seconds and not reminded
+        since their last move. A game due for forfeits is not listed for reminders as well."""
         due: list[IdleGame] = []
         for record in await self.store.games_idle_since(now - forfeit_s):
-            seat = _waiting_seat(record, kind, bots)
-            if seat is not None:
-                due.append(IdleGame(record, FORFEIT, seat))
+            due += [IdleGame(record, FORFEIT, d.seat, d.id) for d in _waiting(record, kind, bots)]
         forfeited = {idle.record.id for idle in due}
         for record in await self.store.games_idle_since(now - reminder_s, unreminded_only=True):
-            seat = _waiting_seat(record, kind, bots)
-            if seat is not None and record.id not in forfeited:
-                due.append(IdleGame(record, REMIND, seat))
+            if record.id not in forfeited:
+                waiting = _waiting(record, kind, bots)
+                due += [IdleGame(record, REMIND, d.seat, d.id) for d in waiting]
         return due
 
-    async def forfeit(self, record: GameRecord, seat: int) -> Turn:
-        """``seat`` loses the game for keeping it waiting. Raises StaleRevision when the game
-        moved on since ``record`` was read."""
-        return await self.apply_for_seat(record, seat, f"!forfeit {seat}", referee=True)
+    async def forfeit(self, record: GameRecord, seat: int, decision: str | None = None) -> Turn:
+        """``seat`` leaves the game for keeping it waiting. With ``decision`` (the open
+        decision it was idle on) a game that moved on meanwhile is re-read and the forfeit
+        still applies while that decision is open (another idle seat of the same game was
+        forfeited first); otherwise, or once it is answered, raises StaleRevision."""
+        for _attempt in range(RETRIES):
+            try:
+                return await self.apply_for_seat(record, seat, f"!forfeit {seat}", referee=True)
+            except StaleRevision:
+                if decision is None:
+                    raise
+                record = await self.get(record.id)
+                if record.status != ACTIVE or not m.decision_open(
+                    engine_of(record), load(record), seat, decision
+                ):
+                    raise
+        raise StaleRevision()
 
     async def mark_reminded(self, record: GameRecord) -> None:
-        """The reminder for ``record`` was sent; no other until the next move."""
+        """The reminders for ``record`` were sent; no other until the next move."""
         await self.store.mark_reminded(record.id)
 
     async def running_in_channel(
@@ -193,30 +465,163 @@ class GameService:
     ) -> list[GameRecord]:
         return await self.store.games_in_channel(channel_id, kind=kind, statuses=(INVITED, ACTIVE))
 
-    async def export(self, record: GameRecord) -> dict[str, Any]:
-        """The game record: config, seed, players and every action, replayable."""
-        actions = await self.store.game_actions(record.id)
-        return {
+    # ------------------------------------------------------------------ export
+
+    async def export(self, record: GameRecord, user_id: int | None = None) -> dict[str, Any]:
+        """The game record as ``user_id`` (None: a spectator) may read it.
+
+        A finished game: config, seed, players, every action and the outcome (replayable).
+        A running or invited one: no seed; the requester's seats, their view of the game and
+        the action log with the actions secret to other seats redacted
+        (``{"seat": s, "action": None, "secret": True}``); config without the seats' setup
+        choices."""
+        log = await self.store.game_actions(record.id)
+        engine = engine_of(record)
+        data: dict[str, Any] = {
             "game": record.kind,
             "engine_version": record.engine_version,
             "id": record.id,
-            "config": record.config,
-            "seed": record.seed,
             "players": record.players,
             "status": record.status,
-            "actions": [{"seat": seat, "action": text} for seat, text in actions],
         }
+        if record.status in (FINISHED, DECLINED):
+            match = load(record)
+            result = m.outcome(engine, match)
+            data.update(
+                config=record.config,
+                seed=record.seed,
+                actions=[{"seat": seat, "action": text} for seat, text in log],
+            )
+            if result is not None:
+                data["outcome"] = m.outcome_to_json(result)
+            return data
+        seats = [i for i, p in enumerate(record.players) if p == user_id]
+        config = {k: v for k, v in record.config.items() if k != "seat_choices"}
+        entries, match = public_log(
+            engine, _engine_config(record.config), record.seed, len(record.players), log, seats
+        )
+        data.update(
+            config=config,
+            seats=seats,
+            view=engine.view_for(match.state, seats[0] if seats else None),
+            actions=entries,
+        )
+        return data
 
 
-def _waiting_seat(record: GameRecord, kind: str | None, bots: Collection[int]) -> int | None:
-    """The one seat of a person the game waits for (None for another kind, or when it waits
-    for a bot or for several players)."""
-    if kind is not None and record.kind != kind:
+def bot_seats_of(config: Mapping[str, Any]) -> set[int]:
+    return {int(seat) for seat in config.get("ai_levels", {})}
+
+
+def _bot_task(record: GameRecord, match: m.Match) -> tuple[int, str | None] | None:
+    """The next thing a bot seat does: (seat, None) to choose an action for its open
+    decision, (seat, "!draw-decline") to answer a draw offer; None when no bot is due."""
+    engine = engine_of(record)
+    bots = bot_seats(record)
+    if not bots or m.outcome(engine, match) is not None:
         return None
-    seats = [s for s in m.to_act(engine_of(record), load(record)) if record.players[s] not in bots]
-    return seats[0] if len(seats) == 1 else None
+    if match.draw_votes:
+        for seat in sorted(bots):
+            if seat in match.remaining and seat not in match.draw_votes:
+                return seat, "!draw-decline"
+    if not isinstance(engine, BotPlayer):
+        return None
+    for decision in m.decisions(engine, match):
+        if decision.seat in bots:
+            return decision.seat, None
+    return None
 
 
-def _engine_config(config: dict[str, Any]) -> dict[str, Any]:
-    """The part of a game's config the engine sees (``ai_levels`` is the cog's business)."""
+def _waiting(record: GameRecord, kind: str | None, bots: Collection[int]) -> list[Decision]:
+    """The open decisions of people (not bot seats) that keep ``record`` waiting."""
+    if kind is not None and record.kind != kind:
+        return []
+    if record.status != ACTIVE:
+        return []
+    robots = bot_seats(record)
+    seen: set[int] = set()
+    waiting = []
+    for decision in m.decisions(engine_of(record), load(record)):
+        person = decision.seat not in robots and record.players[decision.seat] not in bots
+        if person and decision.seat not in seen:
+            seen.add(decision.seat)
+            waiting.append(decision)
+    return waiting
+
+
+def _engine_config(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of a game's config the engine sees (``ai_levels`` is the service's)."""
     return {k: v for k, v in config.items() if k != "ai_levels"}
+
+
+def _invited_seat(record: GameRecord, lobby: Lobby, user_id: int) -> int:
+    """The seat ``user_id`` is invited to and has not answered yet."""
+    seats = [i for i, p in enumerate(record.players) if p == user_id]
+    if not any(lobby.seats[i] in (PENDING, ACCEPTED, REFUSED) for i in seats):
+        raise IllegalAction("error.not_invited")
+    pending = [i for i in seats if lobby.seats[i] == PENDING]
+    if not pending:
+        raise StaleRevision()  # answered already (a second click on the invitation)
+    return pending[0]
+
+
+def _require_open_seat(record: GameRecord, lobby: Lobby, host_id: int, seat: int) -> None:
+    if record.players[0] != host_id:
+        raise IllegalAction("error.not_host")
+    if not 0 <= seat < len(lobby.seats) or lobby.seats[seat] not in (PENDING, REFUSED):
+        raise IllegalAction("error.seat_taken", seat=seat + 1)
+
+
+def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _with(
+    record: GameRecord,
+    *,
+    players: list[int] | None = None,
+    config: dict[str, Any] | None = None,
+    lobby: Lobby | None = None,
+) -> GameRecord:
+    """``record`` with other seats, config or lobby (not stored)."""
+    snapshot = record.snapshot if lobby is None else {**record.snapshot, "lobby": lobby.dump()}
+    return replace(
+        record,
+        players=record.players if players is None else players,
+        config=record.config if config is None else config,
+        snapshot=snapshot,
+    )
+
+
+def _drop_unready(record: GameRecord, lobby: Lobby) -> GameRecord:
+    """Only the ready seats, renumbered: players, teams, bot levels and choices follow."""
+    keep = lobby.ready
+    config = dict(record.config)
+    if "teams" in config:
+        config["teams"] = [config["teams"][i] for i in keep]
+    if "ai_levels" in config:
+        levels = {int(s): v for s, v in config["ai_levels"].items()}
+        config["ai_levels"] = {
+            str(new): levels[old] for new, old in enumerate(keep) if old in levels
+        }
+    players = [record.players[i] for i in keep]
+    trimmed = Lobby(tuple(lobby.seats[i] for i in keep), tuple(lobby.choices[i] for i in keep))
+    return _with(record, players=players, config=config, lobby=trimmed)
+
+
+__all__: Sequence[str] = (
+    "ACTIVE",
+    "DECLINED",
+    "FINISHED",
+    "FORFEIT",
+    "INVITED",
+    "REMIND",
+    "GameService",
+    "IdleGame",
+    "Lobby",
+    "Turn",
+    "bot_seats",
+    "engine_of",
+    "load",
+    "lobby_of",
+)

@@ -6,9 +6,11 @@ shown; when the bot is to act, its steps are chosen off the event loop and appli
 
 Clicking builds one step in several choices (mote → action type → target / amount /
 orientation). Every choice so far lives in the ``custom_id``
-(``essenz:<game>:<revision>:p:<tokens>``), never in memory, so a button works after a restart
-and a button from before a move is refused as stale. The options offered are exactly the
-engine's legal actions, split into tokens (:func:`tokens_of`).
+(``essenz:<game>:<decision>:p:<tokens>``), never in memory, so a button works after a restart
+and a button made for a decision that is answered is refused as stale. The options offered are
+exactly the engine's legal actions, split into tokens (``ENGINE.action_path``, through the
+generic :class:`~engines.core.choices.ChoiceTree`). The other buttons (``inv``, ``m``, ``r``)
+carry the game's revision instead of the decision.
 
 The latest board message of a game and the players' names are kept in the game's ``display``
 data (written without a revision bump), so that an older board loses its buttons when a new
@@ -17,12 +19,11 @@ one is posted.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +40,6 @@ from bot.games import (
     INVITED,
     GameService,
     Turn,
-    engine_of,
     load,
 )
 from bot.i18n import DEFAULT_LANGUAGE, cmd, t
@@ -49,9 +49,10 @@ from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
 from bot.store import GameRecord, StaleRevision
 from engines.core import BadInput, Event, IllegalAction
 from engines.core import match as m
+from engines.core.choices import ChoiceTree
+from engines.core.contract import decision_for
 from engines.essence import ENGINE
-from engines.essence.actions import Action, Destab, Grow, Heal, Move, Split, Summon, VoidShift
-from engines.essence.ai import choose_step
+from engines.essence.actions import Action
 
 log = logging.getLogger("spielleiter.essence")
 
@@ -92,75 +93,9 @@ _SQUARE = re.compile(r"^[a-g][1-7](~[nesw]{1,2})?$")
 # ------------------------------------------------------------------------ click choices
 
 
-def tokens_of(action: Action) -> tuple[str, ...]:
-    """The choices that click ``action`` together, in order (first the mote)."""
-    if isinstance(action, Grow):
-        return (action.square, f"o{action.orient}")
-    if isinstance(action, Move):
-        via = f"~{action.via}" if action.via else ""
-        return (action.source, "mv", action.target + via, f"o{action.orient}")
-    if isinstance(action, Split):
-        return (
-            action.source,
-            "sp",
-            action.target,
-            f"o{action.source_orient}",
-            f"n{action.new_orient}",
-        )
-    if isinstance(action, Heal):
-        return (
-            action.source,
-            "hl",
-            action.target,
-            str(action.amount),
-            f"o{action.source_orient}",
-            f"t{action.target_orient}",
-        )
-    if isinstance(action, VoidShift):
-        return ("vd", action.target)
-    if isinstance(action, Destab):
-        return (action.source, "ds", str(action.amount), f"o{action.orient}")
-    assert isinstance(action, Summon)
-    return (action.source, "sm")
-
-
-class ChoiceTree:
-    """The legal actions of a position as paths of tokens."""
-
-    def __init__(self, actions: Iterable[Action]) -> None:
-        self.paths = {tokens_of(action): action for action in actions}
-
-    def options(self, prefix: Sequence[str]) -> list[str]:
-        """The distinct tokens that can follow ``prefix``, in the engine's order."""
-        depth = len(prefix)
-        seen: dict[str, None] = {}
-        for path in self.paths:
-            if len(path) > depth and tuple(path[:depth]) == tuple(prefix):
-                seen.setdefault(path[depth], None)
-        return list(seen)
-
-    def action(self, prefix: Sequence[str]) -> Action | None:
-        return self.paths.get(tuple(prefix))
-
-    def follow(self, prefix: Sequence[str]) -> tuple[str, ...]:
-        """``prefix`` extended while there is only one way on. Raises BadInput for a path that
-        is no prefix of a legal action (a forged button)."""
-        path = tuple(prefix)
-        while self.action(path) is None:
-            following = self.options(path)
-            if not following:
-                raise BadInput("essenzcog.error.bad_choice")
-            if len(following) > 1:
-                break
-            path += (following[0],)
-        return path
-
-    def back(self, path: Sequence[str]) -> tuple[str, ...]:
-        """The previous point where there was a real choice."""
-        shorter = tuple(path[:-1])
-        while shorter and len(self.options(shorter)) < 2:
-            shorter = shorter[:-1]
-        return shorter
+def choice_tree(actions: Sequence[Action]) -> ChoiceTree[Action]:
+    """The engine's legal actions as click paths (a forged path: ``bad_choice``)."""
+    return ChoiceTree(ENGINE, actions, error_key="essenzcog.error.bad_choice")
 
 
 def _square_of(token: str) -> str:
@@ -381,7 +316,7 @@ class Essence(commands.Cog):
     async def export(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
         lang = await lang_for(interaction)
         record = await self._game_for(interaction, spiel, running_only=False)
-        data = await self.game_record(record)
+        data = await self.game_record(record, interaction.user.id)
         body = json.dumps(data, ensure_ascii=False, indent=1).encode()
         file = discord.File(_bytes_io(body), filename=f"essenz-{record.id}.json")
         text = t("essenzcog.export.done", lang, id=record.id, count=len(data["actions"]))
@@ -422,41 +357,47 @@ class Essence(commands.Cog):
     # ---------------------------------------------------------------------- components
 
     async def on_component(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
-        """``<game>:<revision>:<op>:…`` — op ``p`` (a click choice), ``inv`` (invitation),
-        ``m`` (resign / draw), ``r`` (rematch)."""
-        if len(args) < 3 or not args[0].isdigit() or not args[1].isdigit():
+        """``<game>:<token>:<op>:…`` — op ``p`` (a click choice; the token is the id of the
+        decision it was made for), ``inv`` (invitation, answered per seat), ``m`` (resign /
+        draw; the token is the revision) and ``r`` (rematch)."""
+        if len(args) < 3 or not args[0].isdigit() or not args[1]:
             raise BadInput("essenzcog.error.bad_choice")
-        game_id, revision, op, rest = int(args[0]), int(args[1]), args[2], args[3:]
+        game_id, token, op, rest = int(args[0]), args[1], args[2], args[3:]
         record = await self.games.get(game_id)
         if record.kind != KIND:
             raise BadInput("essenzcog.error.bad_choice")
         if op == "r":
             await self._rematch(interaction, record)
-            return
-        if record.revision != revision:
-            raise StaleRevision()
-        if op == "inv":
+        elif op == "inv":
             await self._answer(interaction, record, accept=rest[:1] == ["1"])
-        elif op == "m" and rest:
-            await self._meta_click(interaction, record, rest[0])
         elif op == "p":
             chosen = values_of(interaction)[:1]
             path = _parse_path(rest[0] if rest else "") + tuple(chosen)
-            await self._choose(interaction, record, path)
+            await self._choose(interaction, record, path, token)
+        elif op == "m" and rest:
+            if not token.isdigit() or record.revision != int(token):
+                raise StaleRevision()
+            await self._meta_click(interaction, record, rest[0])
         else:
             raise BadInput("essenzcog.error.bad_choice")
 
     async def _choose(
-        self, interaction: discord.Interaction[Any], record: GameRecord, path: tuple[str, ...]
+        self,
+        interaction: discord.Interaction[Any],
+        record: GameRecord,
+        path: tuple[str, ...],
+        decision: str,
     ) -> None:
         match = self._require_turn(record, interaction.user.id)
-        seat = GameService.seat_for(record, interaction.user.id)
-        tree = ChoiceTree(ENGINE.legal_actions(match.state, seat))
+        seat = GameService.seat_for(record, interaction.user.id, decision)
+        if not m.decision_open(ENGINE, match, seat, decision):
+            raise StaleRevision()  # made for a step that is played
+        tree = choice_tree(ENGINE.legal_actions(match.state, seat))
         path = tree.follow(path)
         action = tree.action(path)
         if action is not None:
             await self._act_and_show(
-                interaction, record, ENGINE.action_text(action), record.revision
+                interaction, record, ENGINE.action_text(action), None, decision=decision
             )
             return
         lang = await lang_for(interaction)
@@ -496,9 +437,10 @@ class Essence(commands.Cog):
         self, interaction: discord.Interaction[Any], record: GameRecord, *, accept: bool
     ) -> None:
         lang = await lang_for(interaction)
-        record = await self.games.answer_invitation(
-            record.id, interaction.user.id, accept, record.revision
-        )
+        if accept:
+            record = await self.games.accept(record.id, interaction.user.id)
+        else:  # a challenge of two: declined, it is over
+            record = await self.games.decline(record.id, interaction.user.id, close=True)
         info = await self._info(record)
         if not accept:
             text = t("essenzcog.invite.declined", lang, name=info.names[1], id=record.id)
@@ -554,7 +496,7 @@ class Essence(commands.Cog):
             raise IllegalAction("error.game_not_running")
         seat = GameService.seat_for(record, user_id)
         match = load(record)
-        if seat not in m.to_act(engine_of(record), match):
+        if seat not in m.to_act(ENGINE, match):
             raise IllegalAction("essenzcog.error.not_your_turn")
         return match
 
@@ -564,15 +506,20 @@ class Essence(commands.Cog):
         record: GameRecord,
         text: str,
         revision: int | None,
+        *,
+        decision: str | None = None,
     ) -> None:
-        """Apply ``text`` for the user, show the board, then let the bot answer if it is due."""
+        """Apply ``text`` for the user (a click: made for ``decision``, or for ``revision``),
+        show the board, then let the bot answer (a step or a draw offer) if it is due."""
         if not text.startswith("!"):
             self._require_turn(record, interaction.user.id)
-        turn = await self.games.act(record.id, interaction.user.id, text, revision)
+        turn = await self.games.act(
+            record.id, interaction.user.id, text, revision, decision=decision
+        )
         lang = await lang_for(interaction)
         steps = Steps()
         steps.add(turn)
-        bot_due = self._bot_seat_to_act(turn.record, turn.match) is not None
+        bot_due = self.games.bot_due(turn.record)
         screen = await self._screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
         in_place = (
             interaction.type == discord.InteractionType.component
@@ -591,39 +538,17 @@ class Essence(commands.Cog):
         # The bot's answer replaces this board: it narrates the player's step first.
         if bot_due:
             await self._play_bot(turn.record, turn.match, lang, interaction, steps)
-        elif text == "!draw-offer":
-            await self._bot_answers_draw(turn.record, lang, interaction, steps)
-
-    def _bot_seat_to_act(self, record: GameRecord, match: m.Match) -> int | None:
-        if record.status != ACTIVE:
-            return None
-        me = self._bot_id()
-        for seat in sorted(m.to_act(engine_of(record), match)):
-            if record.players[seat] == me:
-                return seat
-        return None
 
     async def bot_turn(
-        self, record: GameRecord, match: m.Match, steps: Steps | None = None
+        self, record: GameRecord, steps: Steps | None = None
     ) -> tuple[GameRecord, m.Match, Steps]:
-        """Play every step that is the bot's to play now (its level from ``ai_levels``),
-        adding them to ``steps`` (the steps shown before them)."""
+        """Let the service play everything the bot is due to play now (its steps, its answer
+        to a draw offer), adding them to ``steps`` (the steps shown before them)."""
         steps = steps if steps is not None else Steps()
-        seat = self._bot_seat_to_act(record, match)
-        while seat is not None:
-            level = str(record.config.get("ai_levels", {}).get(str(seat), DEFAULT_LEVEL))
-            action = await asyncio.to_thread(
-                choose_step, match.state, level, record.seed + record.revision
-            )
-            try:
-                turn = await self.games.apply_for_seat(record, seat, ENGINE.action_text(action))
-            except StaleRevision:  # someone else (a second loop, a resign) was quicker
-                fresh = await self.games.get(record.id)
-                return fresh, load(fresh), steps
+        record, turns = await self.games.play_bots(record)
+        for turn in turns:
             steps.add(turn)
-            record, match = turn.record, turn.match
-            seat = self._bot_seat_to_act(record, match)
-        return record, match, steps
+        return record, load(record), steps
 
     async def _play_bot(
         self,
@@ -633,7 +558,7 @@ class Essence(commands.Cog):
         interaction: discord.Interaction[Any] | None,
         before: Steps | None = None,
     ) -> None:
-        record, match, steps = await self.bot_turn(record, match, before)
+        record, match, steps = await self.bot_turn(record, before)
         screen = await self._screen(record, match, lang, steps=steps)
         if interaction is not None:
             await interaction.edit_original_response(
@@ -645,23 +570,6 @@ class Essence(commands.Cog):
         else:
             await self._post(record, screen)
 
-    async def _bot_answers_draw(
-        self, record: GameRecord, lang: str, interaction: discord.Interaction[Any], steps: Steps
-    ) -> None:
-        """The bot declines every draw offer (it plays on); ``steps`` holds the offer."""
-        me = self._bot_id()
-        if me not in record.players or record.status != ACTIVE:
-            return
-        turn = await self.games.apply_for_seat(record, record.players.index(me), "!draw-decline")
-        steps.add(turn)
-        screen = await self._screen(turn.record, turn.match, lang, steps=steps)
-        await interaction.edit_original_response(
-            content=screen.content,
-            embed=screen.embed,
-            attachments=[screen.file] if screen.file else [],
-            view=screen.view,
-        )
-
     async def _open_game(
         self,
         interaction: discord.Interaction[Any],
@@ -671,13 +579,13 @@ class Essence(commands.Cog):
     ) -> None:
         await self._save_info(record.id, info)
         match = load(record)
-        bot_due = self._bot_seat_to_act(record, match) is not None
+        bot_due = self.games.bot_due(record)
         screen = await self._screen(record, match, lang, thinking=bot_due)
         if interaction.response.is_done():
             message = await interaction.followup.send(**_send_kwargs(screen), wait=True)
             await self._remember_board(record, message.id)
             if bot_due:
-                record, match, steps = await self.bot_turn(record, match)
+                record, match, steps = await self.bot_turn(record)
                 screen = await self._screen(record, match, lang, steps=steps)
                 await message.edit(**_edit_kwargs(screen))
             return
@@ -725,7 +633,7 @@ class Essence(commands.Cog):
         lang: str,
         *,
         path: tuple[str, ...] = (),
-        tree: ChoiceTree | None = None,
+        tree: ChoiceTree[Action] | None = None,
         steps: Steps | None = None,
         thinking: bool = False,
     ) -> Screen:
@@ -813,15 +721,19 @@ class Essence(commands.Cog):
         match: m.Match,
         lang: str,
         path: tuple[str, ...],
-        tree: ChoiceTree | None,
+        tree: ChoiceTree[Action] | None,
     ) -> discord.ui.View:
         seat = sorted(m.to_act(ENGINE, match))[0]
-        tree = tree or ChoiceTree(ENGINE.legal_actions(match.state, seat))
+        decision = decision_for(ENGINE, match.state, seat)
+        assert decision is not None
+        tree = tree or choice_tree(ENGINE.legal_actions(match.state, seat))
         rows: list[list[discord.ui.Item[Any]]] = []
         options = sorted(tree.options(path), key=_display_order)
 
         def cid(*parts: object) -> str:
-            return custom_id(PREFIX, record.id, record.revision, *parts)
+            """A step choice carries its decision; a meta button the game's revision."""
+            token = decision.id if parts[0] == "p" else record.revision
+            return custom_id(PREFIX, record.id, token, *parts)
 
         encoded = ".".join(path)
         if not path:
@@ -981,23 +893,23 @@ class Essence(commands.Cog):
 
     # ---------------------------------------------------------------------- records
 
-    async def game_record(self, record: GameRecord) -> dict[str, Any]:
-        """The export: the service's record plus every position in notation along the way."""
-        data = await self.games.export(record)
+    async def game_record(self, record: GameRecord, user_id: int | None) -> dict[str, Any]:
+        """The export as ``user_id`` may read it (the service's: no seed while the game runs),
+        plus every position in notation along the way (the board is open to everyone)."""
+        data = await self.games.export(record, user_id)
         engine = ENGINE
         config = {k: v for k, v in record.config.items() if k != "ai_levels"}
         match = m.start(engine, config, record.seed, len(record.players))
         data["start_position"] = engine.position_text(match.state)
-        for entry in data["actions"]:
+        for entry, (seat, text) in zip(
+            data["actions"], await self.bot.store.game_actions(record.id), strict=True
+        ):
             match, _events = m.apply(
-                engine, match, entry["action"], entry["seat"], referee=True
+                engine, match, text, seat, referee=True
             )  # a stored log was checked when it was written
             entry["position"] = engine.position_text(match.state)
         data["position"] = engine.position_text(match.state)
         data["names"] = (await self._info(record)).names
-        outcome = m.outcome(engine, match)
-        if outcome is not None:
-            data["outcome"] = {"winners": sorted(outcome.winners), "reason": outcome.reason}
         return data
 
     async def _game_for(
@@ -1090,7 +1002,7 @@ class Essence(commands.Cog):
         """Resume bot turns left over (a restart), then remind the players who keep a game
         waiting and forfeit for them after the configured times (decided by the service)."""
         for record in await self.bot.store.games_idle_since(now - BOT_GRACE_SECONDS):
-            if record.kind == KIND and self._bot_seat_to_act(record, load(record)) is not None:
+            if record.kind == KIND and self.games.bot_due(record):
                 await self._play_bot(record, load(record), await self._lang_of(record), None)
         settings = self.bot.settings
         due = await self.games.idle_due(
@@ -1102,13 +1014,13 @@ class Essence(commands.Cog):
         )
         for idle in due:
             if idle.due == FORFEIT:
-                await self._forfeit(idle.record, idle.seat)
+                await self._forfeit(idle.record, idle.seat, idle.decision)
             else:
                 await self._remind(idle.record, idle.seat)
 
-    async def _forfeit(self, record: GameRecord, seat: int) -> None:
+    async def _forfeit(self, record: GameRecord, seat: int, decision: str | None) -> None:
         try:
-            turn = await self.games.forfeit(record, seat)
+            turn = await self.games.forfeit(record, seat, decision)
         except StaleRevision:
             return
         steps = Steps()
@@ -1230,11 +1142,11 @@ def _strength_at(match: m.Match, square: str) -> int:
     return 0
 
 
-def _mote_label(match: m.Match, square: str, lang: str, tree: ChoiceTree) -> str:
+def _mote_label(match: m.Match, square: str, lang: str, tree: ChoiceTree[Action]) -> str:
     return t("essenzcog.mote_label", lang, square=square, strength=_strength_at(match, square))
 
 
-def _mote_description(tree: ChoiceTree, square: str, lang: str) -> str:
+def _mote_description(tree: ChoiceTree[Action], square: str, lang: str) -> str:
     kinds = [TOKEN_KINDS[o] for o in tree.options((square,)) if o in TOKEN_KINDS]
     if not kinds:  # growth phase
         return t("essence.kind.grow", lang)
@@ -1242,7 +1154,7 @@ def _mote_description(tree: ChoiceTree, square: str, lang: str) -> str:
 
 
 def _option_label(
-    match: m.Match, tree: ChoiceTree, path: tuple[str, ...], option: str, lang: str
+    match: m.Match, tree: ChoiceTree[Action], path: tuple[str, ...], option: str, lang: str
 ) -> str:
     if option in TOKEN_KINDS:
         return t(f"essence.kind.{TOKEN_KINDS[option]}", lang)
@@ -1266,7 +1178,9 @@ def _void_target_label(match: m.Match, square: str, lang: str) -> str:
     return square
 
 
-def _orientation_label(match: m.Match, tree: ChoiceTree, prefix: tuple[str, ...], lang: str) -> str:
+def _orientation_label(
+    match: m.Match, tree: ChoiceTree[Action], prefix: tuple[str, ...], lang: str
+) -> str:
     """Arrows of the face an orientation choice leaves (the engine plays it on a copy)."""
     action = next(a for p, a in tree.paths.items() if p[: len(prefix)] == prefix)
     square = _oriented_square(prefix)
@@ -1291,7 +1205,7 @@ def _oriented_square(prefix: tuple[str, ...]) -> str:
     return _square_of(prefix[2])  # "n": the new mote of a split, "t": the healed mote
 
 
-def _selection(path: tuple[str, ...], tree: ChoiceTree) -> Selection:
+def _selection(path: tuple[str, ...], tree: ChoiceTree[Action]) -> Selection:
     source = path[0] if _is_square(path[0]) else None
     targets = [_square_of(o) for o in tree.options(path) if _is_square(o)]
     if len(path) > 2 and _is_square(path[2]):
@@ -1299,7 +1213,7 @@ def _selection(path: tuple[str, ...], tree: ChoiceTree) -> Selection:
     return Selection(source, tuple(dict.fromkeys(targets)))
 
 
-def _prompt(path: tuple[str, ...], tree: ChoiceTree, lang: str) -> str:
+def _prompt(path: tuple[str, ...], tree: ChoiceTree[Action], lang: str) -> str:
     options = tree.options(path)
     first = options[0]
     last = path[-1]

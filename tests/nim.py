@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines.core import BadInput, Event, IllegalAction, Outcome, Rng, register
+from engines.core.contract import Decision, DecisionKind
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,13 @@ class Nim:
         new = NimState(state.heap - action, 1 - player, state.secret, state.rng.advanced())
         return new, [Event("took", {"player": player, "count": action})]
 
-    def to_act(self, state: NimState) -> frozenset[int]:
-        return frozenset() if state.heap == 0 else frozenset({state.to_move})
+    def decisions(self, state: NimState) -> tuple[Decision, ...]:
+        if state.heap == 0:
+            return ()
+        return (Decision(state.to_move, f"h{state.heap}", DecisionKind.TURN),)
+
+    def eliminate(self, state: NimState, player: int) -> tuple[NimState, list[Event]]:
+        raise IllegalAction("error.player_count", min=2, max=2)
 
     def view_for(self, state: NimState, player: int | None) -> dict[str, Any]:
         view: dict[str, Any] = {"heap": state.heap, "to_move": state.to_move}
@@ -66,6 +72,9 @@ class Nim:
 
     def action_text(self, action: int) -> str:
         return str(action)
+
+    def action_path(self, action: int) -> tuple[str, ...]:
+        return (str(action),)
 
     def state_to_json(self, state: NimState) -> dict[str, Any]:
         return {

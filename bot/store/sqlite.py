@@ -199,18 +199,34 @@ class SqliteStore:
         actions: Sequence[tuple[int, str]] = (),
         status: str | None = None,
         message_id: int | None = None,
+        players: list[int] | None = None,
+        config: Json | None = None,
     ) -> GameRecord:
         """Write a new snapshot and append ``actions`` to the log, in one transaction.
 
-        Raises StaleRevision when the stored revision is not ``expected_revision``.
+        ``players`` and ``config`` replace the seats and the config (an invitation whose seats
+        change before the game starts). Raises StaleRevision when the stored revision is not
+        ``expected_revision``.
         """
         now = time.time()
+        new_players = None if players is None else _dump(players)
+        new_config = None if config is None else _dump(config)
         async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE games SET snapshot = ?, revision = revision + 1, updated_at = ?,"
-                " status = COALESCE(?, status), message_id = COALESCE(?, message_id)"
+                " status = COALESCE(?, status), message_id = COALESCE(?, message_id),"
+                " players = COALESCE(?, players), config = COALESCE(?, config)"
                 " WHERE id = ? AND revision = ?",
-                (_dump(snapshot), now, status, message_id, game_id, expected_revision),
+                (
+                    _dump(snapshot),
+                    now,
+                    status,
+                    message_id,
+                    new_players,
+                    new_config,
+                    game_id,
+                    expected_revision,
+                ),
             )
             if cursor.rowcount != 1:
                 raise StaleRevision()

@@ -3,22 +3,35 @@
 An engine is a module-level object implementing :class:`Engine`. States are plain frozen
 dataclasses that round-trip through JSON exactly; all chance comes from the :class:`Rng` kept
 inside the state; ``apply`` never mutates its input and raises :class:`IllegalAction` for
-anything ``legal_actions`` would not offer.
+anything ``legal_actions`` would not offer. ``decisions`` says who must or may choose now
+(:class:`Decision`); optional hooks: :class:`BotPlayer` (the AI) and :class:`SecretActions`
+(logged actions only some seats may read). Around the engine: ``match`` (resign, draw votes,
+forfeit, teams, eliminated seats), ``choices`` (clicking an action together from its
+``action_path``) and ``record`` (replay, the public action log).
 """
 
 from engines.core.contract import (
+    BotPlayer,
+    Decision,
+    DecisionKind,
     Engine,
     Event,
     Outcome,
     PlayerId,
+    SecretActions,
+    decision_for,
     register,
     registry,
+    to_act,
 )
 from engines.core.errors import BadInput, EngineError, IllegalAction, StaleAction
 from engines.core.rng import Rng
 
 __all__ = [
     "BadInput",
+    "BotPlayer",
+    "Decision",
+    "DecisionKind",
     "Engine",
     "EngineError",
     "Event",
@@ -26,7 +39,10 @@ __all__ = [
     "Outcome",
     "PlayerId",
     "Rng",
+    "SecretActions",
     "StaleAction",
+    "decision_for",
     "register",
     "registry",
+    "to_act",
 ]

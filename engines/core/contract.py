@@ -1,10 +1,30 @@
-"""The engine protocol, events, outcomes and the registry of engines by name."""
+"""The one game model of the house: the engine protocol, decisions, events, outcomes and the
+registry of engines by name.
+
+A game is a pure reducer over a state value (boardgame.io's one reducer, OpenSpiel's explicit
+node kinds, python-chess's value types). Every moment where someone must choose is a
+:class:`Decision` the engine states: who decides (any seat, not only the one whose turn it is;
+several at once for reactions and sealed choices), what kind of choice, and through
+``legal_actions`` the options. The Discord layer turns a decision into components generically
+(the action's ``action_path`` tokens, clicked one after the other), judges stale clicks per
+decision (``Decision.id``), and shows private information only from that seat's ``view_for``.
+
+Seats and sides live in the match (``engines.core.match``): a team per seat from the config
+key ``teams`` (engines that score teams read the same key); resigning and idle forfeits
+eliminate a seat (``eliminate`` settles it while two sides remain, else the match ends and
+the remaining side wins together); a draw needs the yes of every remaining seat. Two optional
+hooks: :class:`BotPlayer` (the AI; the service plays bot seats with it) and
+:class:`SecretActions` (logged actions only some seats may read; the export of a running game
+redacts them for the others, ``engines.core.record.public_log``).
+"""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from enum import StrEnum
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 PlayerId = int  # a seat index 0..n-1
 JsonDict = dict[str, Any]
@@ -25,12 +45,47 @@ class Event:
         return self.visible_to is None or (player is not None and player in self.visible_to)
 
 
+class DecisionKind(StrEnum):
+    """What kind of choice a decision is (OpenSpiel's node kinds, boardgame.io's stages)."""
+
+    TURN = "turn"  # the seat's own move; the game waits for it
+    CHOICE = "choice"  # a choice inside a step (a target, which essence loses); the game waits
+    REACTION = "reaction"  # may answer or pass; others may hold reactions at the same time
+    SEALED = "sealed"  # a simultaneous secret choice; nobody sees it until every seat chose
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One seat must (or may) choose now.
+
+    ``id`` names this decision instance: it stays the same while the decision is open and
+    changes once it is answered or withdrawn, so a click is stale exactly when its decision
+    id is no longer open for that seat, whatever other seats did meanwhile. ``prompt`` is a
+    message key (with ``params``) saying what is asked; the options are
+    ``legal_actions(state, seat)``.
+    """
+
+    seat: PlayerId
+    id: str
+    kind: DecisionKind = DecisionKind.TURN
+    prompt: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a game ended: ``winners`` (empty for a draw) and a reason key (``resign``, ...)."""
+    """How a game ended.
+
+    ``winners`` is empty for a draw (allies win together; all remaining sides at once is a
+    draw). ``ranking`` lists places best first (seats sharing a place together), when the game
+    ranks; ``eliminated`` the seats knocked out, in order. ``reason`` is a message key suffix
+    (``resign``, ``forfeit``, ``draw_agreed``, or the engine's own).
+    """
 
     winners: frozenset[PlayerId]
     reason: str
+    ranking: tuple[frozenset[PlayerId], ...] = ()
+    eliminated: tuple[PlayerId, ...] = ()
 
     @property
     def is_draw(self) -> bool:
@@ -49,16 +104,23 @@ class Engine(Protocol, Generic[S, A]):
         """The start position. Raises BadInput for an unknown config option."""
         ...
 
+    def decisions(self, state: S) -> tuple[Decision, ...]:
+        """Every open decision, in the order they should be asked; empty when the game is
+        over (or waits for nobody)."""
+        ...
+
     def legal_actions(self, state: S, player: PlayerId) -> Sequence[A]:
-        """Every action ``player`` may take now (empty when not their turn)."""
+        """Every action ``player`` may take now (empty when no decision of theirs is open)."""
         ...
 
     def apply(self, state: S, action: A, player: PlayerId) -> tuple[S, list[Event]]:
         """The state after ``player`` takes ``action``. Raises IllegalAction otherwise."""
         ...
 
-    def to_act(self, state: S) -> frozenset[PlayerId]:
-        """Who may act now; empty when the game is over."""
+    def eliminate(self, state: S, player: PlayerId) -> tuple[S, list[Event]]:
+        """The state after ``player`` leaves the game (resigned or forfeited) while others play
+        on: their pieces, hand and open decisions are settled as the rules say. Two-seat
+        engines may raise IllegalAction (the match ends instead of calling this)."""
         ...
 
     def view_for(self, state: S, player: PlayerId | None) -> JsonDict:
@@ -81,11 +143,55 @@ class Engine(Protocol, Generic[S, A]):
         """The notation of ``action``; ``parse_action(action_text(a)) == a``."""
         ...
 
+    def action_path(self, action: A) -> tuple[str, ...]:
+        """The tokens that click ``action`` together, first choice first (a piece, then a
+        target, ...). Distinct actions have distinct paths."""
+        ...
+
     def state_to_json(self, state: S) -> JsonDict: ...
 
     def state_from_json(self, data: JsonDict) -> S:
         """Raises BadInput for data of another schema version."""
         ...
+
+
+@runtime_checkable
+class SecretActions(Protocol):
+    """An engine some of whose logged actions are secret (a card laid face down, a sealed
+    bid). Engines without this hook have public actions only."""
+
+    def action_visible_to(
+        self, state: Any, action: Any, player: PlayerId
+    ) -> frozenset[PlayerId] | None:
+        """Who may read ``action`` (taken by ``player`` in ``state``, the state before it) in
+        the action log of a running game: None for everyone, else these seats. The export of
+        a running game shows the others ``{"seat": s, "action": None, "secret": True}``."""
+        ...
+
+
+@runtime_checkable
+class BotPlayer(Protocol):
+    """An engine that can play a seat itself (the AI hook). The service runs it off the event
+    loop and shows that the bot is thinking."""
+
+    bot_levels: tuple[str, ...]  # the levels it knows, weakest first
+
+    def choose_action(
+        self, state: Any, player: PlayerId, level: str, budget_s: float, rng: random.Random
+    ) -> Any:
+        """One legal action for ``player`` at ``level``, within about ``budget_s`` seconds of
+        CPU time; deterministic given ``rng``."""
+        ...
+
+
+def to_act(engine: Engine[Any, Any], state: Any) -> frozenset[PlayerId]:
+    """The seats with an open decision."""
+    return frozenset(decision.seat for decision in engine.decisions(state))
+
+
+def decision_for(engine: Engine[Any, Any], state: Any, player: PlayerId) -> Decision | None:
+    """``player``'s first open decision, if any."""
+    return next((d for d in engine.decisions(state) if d.seat == player), None)
 
 
 _REGISTRY: dict[str, Engine[Any, Any]] = {}

@@ -45,15 +45,18 @@ STRENGTH_VALUE = 10.0
 _VALUES = tuple(MOTE_VALUE + STRENGTH_VALUE * strength for strength in range(7))
 
 
-def choose_step(state: Position, level: str, rng_seed: int, budget: Budget = HARD) -> Action:
-    """The step ``level`` plays now (``budget`` only matters for ``hard``). Raises BadInput
-    for an unknown level and IllegalAction when the game is over."""
+def choose_step(
+    state: Position, level: str, rng_seed: int | random.Random, budget: Budget = HARD
+) -> Action:
+    """The step ``level`` plays now (``budget`` only matters for ``hard``); ties are broken
+    by ``rng_seed`` (a seed, or a generator used as it is). Raises BadInput for an unknown
+    level and IllegalAction when the game is over."""
     if level not in LEVELS:
         raise BadInput("essence.error.bad_level", level=level)
     pairs = step_actions(state)
     if not pairs:
         raise IllegalAction("essence.error.game_over")
-    rng = random.Random(rng_seed)
+    rng = rng_seed if isinstance(rng_seed, random.Random) else random.Random(rng_seed)
     if level == "easy":
         return rng.choice(pairs)[0]
     step = _greedy_step(state, rng) if level == "normal" else _planned_step(state, rng, budget)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engines.core.contract import Event, JsonDict, Outcome, PlayerId
+from engines.core.contract import Decision, DecisionKind, Event, JsonDict, Outcome, PlayerId
 from engines.core.errors import BadInput, IllegalAction
 from engines.essence import actions
-from engines.essence.actions import Action
+from engines.essence.actions import Action, Destab, Grow, Heal, Move, Split, Summon, VoidShift
+from engines.essence.ai import LEVELS, choose_step
 from engines.essence.board import (
     DIRECTION_NAMES,
     FACE_DIRECTIONS,
@@ -81,8 +83,16 @@ class EssenceEngine:
             events.append(Event(kind, data))
         return new_state, events
 
-    def to_act(self, state: Position) -> frozenset[PlayerId]:
-        return frozenset() if state.phase == "end" else frozenset({state.side})
+    def decisions(self, state: Position) -> tuple[Decision, ...]:
+        """One TURN decision for the side to act; its id (turn and phase, e.g. ``12a1``)
+        changes with every step."""
+        if state.phase == "end":
+            return ()
+        return (Decision(state.side, f"{state.turn}{state.phase}", DecisionKind.TURN),)
+
+    def eliminate(self, state: Position, player: PlayerId) -> tuple[Position, list[Event]]:
+        """Never called: with two seats the match ends when one leaves."""
+        raise IllegalAction("error.player_count", min=2, max=2)
 
     def view_for(self, state: Position, player: PlayerId | None) -> JsonDict:
         return view(state)
@@ -91,8 +101,10 @@ class EssenceEngine:
         if state.phase != "end":
             return None
         if state.side >= 0:
-            return Outcome(frozenset({state.side}), "eliminated")
-        return Outcome(frozenset(), "quiet_limit" if state.quiet >= QUIET_LIMIT else "turn_limit")
+            winner, loser = frozenset({state.side}), frozenset({1 - state.side})
+            return Outcome(winner, "eliminated", (winner, loser))
+        reason = "quiet_limit" if state.quiet >= QUIET_LIMIT else "turn_limit"
+        return Outcome(frozenset(), reason, (frozenset({0, 1}),))
 
     def secrets_of(self, state: Position, player: PlayerId) -> set[str]:
         return set()
@@ -103,6 +115,25 @@ class EssenceEngine:
 
     def action_text(self, action: Action) -> str:
         return actions.text(action)
+
+    def action_path(self, action: Action) -> tuple[str, ...]:
+        """The choices that click ``action`` together, first the mote (or ``vd`` for the void):
+        then the action type (``mv``, ``sp``, ``hl``, ``ds``, ``sm``), the target square (with
+        ``~dir`` for a way round under Schleife), an amount, the orientations (``o``, ``n``,
+        ``t`` + 0/1)."""
+        return _path(action)
+
+    bot_levels = LEVELS
+
+    def choose_action(
+        self, state: Position, player: PlayerId, level: str, budget_s: float, rng: random.Random
+    ) -> Action:
+        """The AI's step (``engines.essence.ai``). Its effort is counted in positions, not
+        seconds, so ``budget_s`` is not needed: every level stays well within a second or
+        two. Raises BadInput for an unknown level, IllegalAction when not ``player``'s turn."""
+        if state.phase == "end" or player != state.side:
+            raise IllegalAction("essence.error.not_your_turn")
+        return choose_step(state, level, rng)
 
     def state_to_json(self, state: Position) -> JsonDict:
         return {
@@ -130,6 +161,37 @@ class EssenceEngine:
 
     def position_text(self, state: Position) -> str:
         return to_fen(state)
+
+
+def _path(action: Action) -> tuple[str, ...]:
+    if isinstance(action, Grow):
+        return (action.square, f"o{action.orient}")
+    if isinstance(action, Move):
+        via = f"~{action.via}" if action.via else ""
+        return (action.source, "mv", action.target + via, f"o{action.orient}")
+    if isinstance(action, Split):
+        return (
+            action.source,
+            "sp",
+            action.target,
+            f"o{action.source_orient}",
+            f"n{action.new_orient}",
+        )
+    if isinstance(action, Heal):
+        return (
+            action.source,
+            "hl",
+            action.target,
+            str(action.amount),
+            f"o{action.source_orient}",
+            f"t{action.target_orient}",
+        )
+    if isinstance(action, VoidShift):
+        return ("vd", action.target)
+    if isinstance(action, Destab):
+        return (action.source, "ds", str(action.amount), f"o{action.orient}")
+    assert isinstance(action, Summon)
+    return (action.source, "sm")
 
 
 def view(state: Position) -> JsonDict:

@@ -12,7 +12,7 @@ from typing import Any
 from bot.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from bot.games import GameService, load
 from bot.i18n import t
-from cogs.essence import ChoiceTree, Steps, _option_label, _touched
+from cogs.essence import Steps, _option_label, _touched, choice_tree
 from engines.core import Event
 from engines.core import match as m
 from engines.essence import ENGINE
@@ -400,7 +400,7 @@ def test_the_board_marks_the_whole_answer_of_the_last_player() -> None:
 def test_void_targets_say_whose_mote_the_void_would_swallow() -> None:
     fen = "B2'..B1..B2/......./......./...x.../..B3A2.../......./A2..A1..A2' 1 a1 - 5 -"
     match = m.Match("essence", 2, ENGINE.parse_position(fen))
-    tree = ChoiceTree(ENGINE.legal_actions(match.state, 0))
+    tree = choice_tree(ENGINE.legal_actions(match.state, 0))
     labels = {o: _option_label(match, tree, ("vd",), o, "de") for o in tree.options(("vd",))}
     assert labels["c3"] == t("essenzcog.void_onto.enemy", "de", square="c3", strength=3)
     assert labels["d3"] == t("essenzcog.void_onto.own", "de", square="d3", strength=2)
@@ -448,3 +448,23 @@ async def test_a_draw_offered_on_the_own_turn_is_for_the_other_player(
     assert t("essenzcog.status.draw", "en", reason=reason) in embed_text(final)
     await fake.wait(lambda: (board.components == [] and not board.content) or None, 5, "cleared")
     assert "your turn" not in board.content
+
+
+async def test_a_step_click_stays_good_when_only_a_draw_offer_came_between(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Stale clicks are judged per decision: Bob's offer changes the game, not Alice's step."""
+    board = await accepted_game(fake)
+    game_id = await game_id_of(board)
+    picked = await fake.select(board, mote_select(board), ["d1"], user=ALICE)
+    board = await picked.message()
+    moving = await fake.click(board, button_for(board, t("essence.kind.move", "de")), user=ALICE)
+    board = await moving.message()
+    kept, second = copy.deepcopy(board), copy.deepcopy(board)  # what Alice's client shows
+    await (await fake.slash("essenz remis", {"aktion": "offer"}, user=BOB)).message()
+    played = await fake.click(kept, button_for(kept, "d2"), user=ALICE)
+    assert (await played.callback()).type == 7
+    assert await bot.store.game_actions(game_id) == [(1, "!draw-offer"), (0, "move d1 d2")]
+    again = await (await fake.click(second, button_for(second, "d2"), user=ALICE)).callback()
+    assert_ephemeral(again)
+    assert again.content == t("error.stale", "de")

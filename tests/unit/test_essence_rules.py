@@ -120,7 +120,7 @@ def test_destabilizing_the_last_enemy_mote_wins() -> None:
     assert to_fen(state).split()[1:3] == ["1", "end"]
     outcome = ENGINE.outcome(state)
     assert outcome is not None and outcome.winners == frozenset({0})
-    assert not ENGINE.to_act(state)
+    assert not ENGINE.decisions(state)
     assert events_of(fen, "destab a1 2")[-1] == "game_won"
 
 

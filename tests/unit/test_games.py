@@ -1,17 +1,34 @@
-"""The game service on the tiny engine: invitations, moves, stale clicks, export, idle games."""
+"""The game service on the test engines (Nim for two seats, the party engine for N seats with
+teams, reactions and a hidden hand): invitations, moves, stale clicks per decision, bot seats,
+resigning, export, idle games."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.games import ACTIVE, DECLINED, FINISHED, FORFEIT, REMIND, GameService, load
-from bot.store import SqliteStore, StaleRevision
+from bot.games import (
+    ACTIVE,
+    DECLINED,
+    FINISHED,
+    FORFEIT,
+    INVITED,
+    REMIND,
+    GameService,
+    bot_seats,
+    load,
+    lobby_of,
+)
+from bot.store import GameRecord, SqliteStore, StaleRevision
 from engines.core import BadInput, IllegalAction
-from tests.nim import NIM  # noqa: F401  (registers the tiny engine)
+from engines.core import match as m
+from tests.nim import NIM
+from tests.party import PARTY, PartyState
 
 ALICE, BOB, CAROL = 1, 2, 3
 
@@ -35,9 +52,13 @@ async def test_invitation_accept_then_play_to_the_end(service: GameService) -> N
     with pytest.raises(IllegalAction):
         await service.act(game.id, ALICE, "1")  # not running yet
     with pytest.raises(IllegalAction):
-        await service.answer_invitation(game.id, CAROL, True, game.revision)
-    game = await service.answer_invitation(game.id, BOB, True, game.revision)
+        await service.accept(game.id, CAROL)
+    with pytest.raises(IllegalAction):
+        await service.accept(game.id, ALICE)  # the host is no guest
+    game = await service.accept(game.id, BOB)
     assert game.status == ACTIVE
+    with pytest.raises(StaleRevision):
+        await service.accept(game.id, BOB)  # a second click on the invitation
     turn = await service.act(game.id, ALICE, "3", revision=game.revision)
     assert turn.events[0].data == {"player": 0, "count": 3} and turn.outcome is None
     with pytest.raises(IllegalAction):
@@ -53,7 +74,7 @@ async def test_invitation_accept_then_play_to_the_end(service: GameService) -> N
 
 async def test_a_stale_click_changes_nothing(service: GameService) -> None:
     game = await _invite(service)
-    game = await service.answer_invitation(game.id, BOB, True, game.revision)
+    game = await service.accept(game.id, BOB)
     old_revision = game.revision
     await service.act(game.id, ALICE, "1", revision=old_revision)
     with pytest.raises(StaleRevision):
@@ -64,10 +85,10 @@ async def test_a_stale_click_changes_nothing(service: GameService) -> None:
 
 async def test_bad_notation_and_decline(service: GameService) -> None:
     game = await _invite(service)
-    declined = await service.answer_invitation(game.id, BOB, False, game.revision)
+    declined = await service.decline(game.id, BOB, close=True)
     assert declined.status == DECLINED
     with pytest.raises(StaleRevision):
-        await service.answer_invitation(game.id, BOB, True, game.revision)
+        await service.accept(game.id, BOB)
     other = await service.create(
         "nim-test", {}, channel_id=9, guild_id=None, players=[ALICE, BOB], invited=False
     )
@@ -133,3 +154,222 @@ async def test_bots_other_kinds_and_invitations_never_wait(service: GameService)
     await service.act(against_bot.id, BOB, "1")
     assert await _due(service, 200, bots={BOB}) == [(against_bot.id, FORFEIT, 1)]
     assert await _due(service, 200, kind="essence") == []
+
+
+# ---------------------------------------------------------------- N seats (the party engine)
+
+DAVE, BOT_USER = 4, 99
+
+
+def _party(record: GameRecord) -> PartyState:
+    state = load(record).state
+    assert isinstance(state, PartyState)
+    return state
+
+
+async def _three(service: GameService, config: dict[str, Any] | None = None) -> GameRecord:
+    return await service.create(
+        "party-test",
+        config or {},
+        channel_id=9,
+        guild_id=None,
+        players=[ALICE, BOB, CAROL],
+        invited=False,
+        seed=7,
+    )
+
+
+async def _alice_plays(service: GameService, game: GameRecord) -> GameRecord:
+    card = _party(game).hands[0][0]
+    return (await service.act(game.id, ALICE, f"play {card}", decision="t1")).record
+
+
+async def test_three_seats_one_declines_and_the_bot_fills_the_seat(service: GameService) -> None:
+    game = await service.create(
+        "party-test",
+        {},
+        channel_id=9,
+        guild_id=None,
+        players=[ALICE, BOB, CAROL],
+        invited=True,
+        seed=3,
+    )
+    assert game.status == INVITED and lobby_of(game).seats == ("host", "invited", "invited")
+    with pytest.raises(BadInput):
+        await service.accept(game.id, BOB, "purple")  # not a colour of the game
+    game = await service.accept(game.id, BOB, "blue")
+    assert game.status == INVITED and lobby_of(game).seats[1] == "accepted"
+    game = await service.decline(game.id, CAROL)
+    assert game.status == INVITED and lobby_of(game).seats[2] == "declined"
+    with pytest.raises(IllegalAction):
+        await service.fill_with_bot(game.id, BOB, 2, BOT_USER, "random")  # only the host
+    with pytest.raises(IllegalAction):
+        await service.reinvite(game.id, ALICE, 1, DAVE)  # Bob's seat is taken
+    game = await service.reinvite(game.id, ALICE, 2, DAVE)
+    assert game.players == [ALICE, BOB, DAVE] and lobby_of(game).seats[2] == "invited"
+    with pytest.raises(IllegalAction):
+        await service.accept(game.id, CAROL)  # her seat went to Dave
+    game = await service.decline(game.id, DAVE)
+    game = await service.fill_with_bot(game.id, ALICE, 2, BOT_USER, "random")
+    assert game.status == ACTIVE  # every seat is ready: the game starts by itself
+    assert game.players == [ALICE, BOB, BOT_USER] and bot_seats(game) == {2: "random"}
+    assert _party(game).colours == (None, "blue", None)  # Bob's choice reached the engine
+    turn = await service.act(game.id, ALICE, f"play {_party(game).hands[0][0]}")
+    assert service.bot_due(turn.record)
+    record, turns = await service.play_bots(turn.record)
+    assert [t.actor for t in turns] == [2]
+    assert m.to_act(PARTY, load(record)) == {1}  # Bob's reaction is still open
+
+
+async def test_the_host_starts_with_the_seats_that_accepted(service: GameService) -> None:
+    game = await service.create(
+        "party-test",
+        {"teams": [0, 1, 1, 0]},
+        channel_id=9,
+        guild_id=None,
+        players=[ALICE, BOB, CAROL, DAVE],
+        invited=True,
+    )
+    with pytest.raises(IllegalAction):
+        await service.start_now(game.id, ALICE)  # only the host is ready
+    await service.accept(game.id, CAROL)
+    with pytest.raises(IllegalAction):
+        await service.start_now(game.id, CAROL)
+    game = await service.start_now(game.id, ALICE)
+    assert game.status == ACTIVE and game.players == [ALICE, CAROL]
+    assert game.config["teams"] == [0, 1] and load(game).teams == (0, 1)
+
+
+async def test_a_reaction_does_not_make_the_other_reaction_stale(service: GameService) -> None:
+    for first, second in [(CAROL, BOB), (BOB, CAROL)]:
+        game = await _alice_plays(service, await _three(service))
+        assert {(d.seat, d.id) for d in m.decisions(PARTY, load(game))} == {
+            (1, "r1.1"),
+            (2, "r1.2"),
+        }
+        ids = {BOB: "r1.1", CAROL: "r1.2"}
+        # Both clicks were made on the same board (the same revision).
+        await service.act(game.id, first, "pass", game.revision, decision=ids[first])
+        turn = await service.act(game.id, second, "pass", game.revision, decision=ids[second])
+        assert [d.id for d in m.decisions(PARTY, turn.match)] == ["t2"]
+        with pytest.raises(StaleRevision):
+            await service.act(game.id, second, "pass", decision=ids[second])
+    both = await _alice_plays(service, await _three(service))
+    await asyncio.gather(
+        service.act(both.id, BOB, "pass", decision="r1.1"),
+        service.act(both.id, CAROL, "pass", decision="r1.2"),
+    )
+    assert sorted(s for s, _ in await service.store.game_actions(both.id)) == [0, 1, 2]
+
+
+async def test_two_clicks_on_one_decision_apply_once(service: GameService) -> None:
+    game = await _three(service)
+    first, second = _party(game).hands[0][:2]
+    results = await asyncio.gather(
+        service.act(game.id, ALICE, f"play {first}", decision="t1"),
+        service.act(game.id, ALICE, f"play {second}", decision="t1"),
+        return_exceptions=True,
+    )
+    assert sorted(type(r).__name__ for r in results) == ["StaleRevision", "Turn"]
+    assert len(await service.store.game_actions(game.id)) == 1
+
+
+async def test_a_resign_in_three_seats_lets_the_other_two_play_on(service: GameService) -> None:
+    game = await _alice_plays(service, await _three(service))
+    turn = await service.act(game.id, BOB, "!resign")
+    assert turn.record.status == ACTIVE and turn.outcome is None
+    assert load(turn.record).eliminated == (1,)
+    assert m.to_act(PARTY, turn.match) == {2}  # Bob's reaction is gone, Carol's stays
+    with pytest.raises(IllegalAction):
+        await service.act(game.id, BOB, "pass")
+    turn = await service.act(game.id, CAROL, "pass", decision="r1.2")
+    assert [d.seat for d in m.decisions(PARTY, turn.match)] == [2]  # Carol moves next
+    turn = await service.act(game.id, CAROL, "!resign")
+    assert turn.record.status == FINISHED and turn.outcome is not None
+    assert turn.outcome.winners == {0} and turn.outcome.eliminated == (1, 2)
+    assert turn.outcome.ranking == ({0}, {2}, {1})
+
+
+async def test_the_export_of_a_running_game_hides_what_the_reader_may_not_know(
+    service: GameService,
+) -> None:
+    game = await _alice_plays(service, await _three(service))
+    secret = _party(game).hands[2][0]
+    await service.act(game.id, CAROL, f"add {secret}", decision="r1.2")
+    record = await service.get(game.id)
+    state = _party(record)
+    for reader, seat in [(ALICE, 0), (BOB, 1), (None, None)]:
+        data = await service.export(record, reader)
+        text = json.dumps(data)
+        assert "seed" not in data
+        hidden = [c for s in range(3) if s != seat for c in (*state.hands[s], *state.hidden[s])]
+        assert hidden and not [c for c in hidden if c in text]
+        assert data["actions"][1] == {"seat": 2, "action": None, "secret": True}
+    own = await service.export(record, CAROL)
+    assert own["actions"][1] == {"seat": 2, "action": f"add {secret}"}
+    assert own["view"]["treasure"] == [secret]
+    await service.act(game.id, BOB, "!resign")
+    finished = (await service.act(game.id, CAROL, "!resign")).record
+    full = await service.export(finished, ALICE)
+    assert full["seed"] == 7 and full["actions"][1]["action"] == f"add {secret}"
+    assert full["outcome"]["winners"] == [0]
+
+
+async def test_every_seat_that_keeps_a_reaction_waiting_is_reminded_and_forfeits(
+    service: GameService,
+) -> None:
+    game = await _alice_plays(service, await _three(service))
+    assert await _due(service, 100) == [(game.id, REMIND, 1), (game.id, REMIND, 2)]
+    await service.mark_reminded(game)
+    due = await service.idle_due(time.time() + 200, REMIND_S, FORFEIT_S)
+    assert [(i.due, i.seat, i.decision) for i in due] == [
+        (FORFEIT, 1, "r1.1"),
+        (FORFEIT, 2, "r1.2"),
+    ]
+    first = await service.forfeit(due[0].record, due[0].seat, due[0].decision)
+    assert first.outcome is None  # Alice and Carol remain
+    last = await service.forfeit(due[1].record, due[1].seat, due[1].decision)  # re-read
+    assert last.outcome is not None and last.outcome.winners == {0}
+    assert last.outcome.reason == "forfeit"
+
+
+async def test_bot_seats_play_the_same_from_the_same_seed(service: GameService) -> None:
+    logs = []
+    for _ in range(2):
+        game = await service.create(
+            "party-test",
+            {"ai_levels": {"1": "random", "2": "random"}},
+            channel_id=9,
+            guild_id=None,
+            players=[ALICE, BOT_USER, BOT_USER],
+            invited=True,
+            seed=11,
+        )
+        assert game.status == ACTIVE  # nobody to wait for
+        game = await _alice_plays(service, game)
+        record, turns = await service.play_bots(game)
+        assert {t.actor for t in turns} == {1, 2}
+        assert m.to_act(PARTY, load(record)) <= {0}
+        logs.append(await service.store.game_actions(record.id))
+    assert logs[0] == logs[1]
+
+
+async def test_an_invitation_stored_before_lobbies_can_still_be_accepted(
+    service: GameService,
+) -> None:
+    match = m.start(NIM, {}, 5, 2)
+    old = await service.store.create_game(
+        kind="nim-test",
+        engine_version=1,
+        config={},
+        seed=5,
+        guild_id=None,
+        channel_id=9,
+        players=[ALICE, BOB],
+        status=INVITED,
+        snapshot={k: v for k, v in m.to_json(NIM, match).items() if k != "draw_votes"},
+    )
+    assert lobby_of(old).seats == ("host", "invited")
+    started = await service.accept(old.id, BOB)
+    assert started.status == ACTIVE and "lobby" not in started.snapshot
+    assert (await service.act(old.id, ALICE, "2", decision="h15")).actor == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engines.all  # noqa: F401  (registers every engine)
+import tests.party  # noqa: F401  (the N-player test engine)
 from tests.kit import KitCase, check_case
 
 CASES: list[KitCase] = [
@@ -20,6 +21,11 @@ CASES: list[KitCase] = [
     KitCase(
         "essence", {"variants": ["bestimmt", "schleife", "beschwoerung"], "quick": True}, seeds=6
     ),
+    KitCase("party-test", {}, players=2, seeds=20),
+    KitCase("party-test", {"hand": 4}, players=3, seeds=20),
+    KitCase("party-test", {"hand": 2}, players=4, seeds=20),
+    KitCase("party-test", {"teams": [0, 1, 0, 1]}, players=4, seeds=20),
+    KitCase("party-test", {"teams": [0, 0, 1], "seat_choices": ["red", None, "gold"]}, players=3),
 ]
 
 

@@ -1,13 +1,17 @@
-"""The match wrapper (resign, draw offers, forfeit) and the generic kit on a tiny engine."""
+"""The match wrapper (resign, draw votes, forfeit, teams, eliminated seats) and the generic kit
+on the test engines."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from engines.core import BadInput, IllegalAction
+from engines.core import BadInput, IllegalAction, Outcome
 from engines.core import match as m
 from tests.kit import KitCase, check_case
 from tests.nim import NIM
+from tests.party import PARTY
 
 
 def test_the_kit_passes_on_the_tiny_engine() -> None:
@@ -86,3 +90,81 @@ def test_the_referee_forfeits_only_the_seat_that_kept_the_game_waiting() -> None
     match = m.start(NIM, {}, 1, 2)
     with pytest.raises(BadInput):
         m.apply(NIM, match, "!forfeit 1", 0, referee=True)
+
+
+# ---------------------------------------------------------------- any number of seats
+
+
+def test_a_draw_needs_the_yes_of_every_remaining_player() -> None:
+    match = m.start(PARTY, {}, 1, 3)
+    match, _ = m.apply(PARTY, match, "!draw-offer", 0)
+    match, events = m.apply(PARTY, match, "!draw-accept", 2)
+    assert [e.type for e in events] == ["draw_accepted"] and m.outcome(PARTY, match) is None
+    with pytest.raises(IllegalAction):
+        m.apply(PARTY, match, "!draw-accept", 2)  # one yes each
+    declined, _ = m.apply(PARTY, match, "!draw-decline", 1)
+    assert declined.draw_votes == () and m.outcome(PARTY, declined) is None
+    agreed, _ = m.apply(PARTY, match, "!draw-accept", 1)
+    outcome = m.outcome(PARTY, agreed)
+    assert outcome is not None and outcome.is_draw and outcome.reason == "draw_agreed"
+    # Once a seat is out, the remaining players decide alone.
+    match = m.start(PARTY, {}, 1, 3)
+    match, _ = m.apply(PARTY, match, "!resign", 1)
+    match, _ = m.apply(PARTY, match, "!draw-offer", 2)
+    with pytest.raises(IllegalAction):
+        m.apply(PARTY, match, "!draw-accept", 1)  # Bob is out
+    match, _ = m.apply(PARTY, match, "!draw-accept", 0)
+    outcome = m.outcome(PARTY, match)
+    assert outcome is not None and outcome.is_draw and outcome.eliminated == (1,)
+
+
+def test_allies_play_on_and_win_together() -> None:
+    match = m.start(PARTY, {"teams": [0, 1, 0, 1]}, 1, 4)
+    match, _ = m.apply(PARTY, match, "!resign", 1)
+    assert m.outcome(PARTY, match) is None  # Bob's ally plays on for their team
+    assert 1 not in m.to_act(PARTY, match) and match.sides() == {0, 1}
+    match, _ = m.apply(PARTY, match, "!forfeit 3", 3, referee=True)
+    outcome = m.outcome(PARTY, match)
+    assert outcome is not None and outcome.winners == {0, 2} and outcome.reason == "forfeit"
+    assert outcome.ranking == ({0, 2}, {3}, {1}) and outcome.eliminated == (1, 3)
+    with pytest.raises(BadInput):
+        m.start(PARTY, {"teams": [0, 1]}, 1, 4)
+
+
+def test_a_match_written_before_draw_votes_still_loads() -> None:
+    data = m.to_json(NIM, m.start(NIM, {}, 1, 2))
+    del data["draw_votes"], data["teams"], data["eliminated"]
+    data["draw_offer_by"] = 1
+    data["ended"] = None
+    match = m.from_json(NIM, data)
+    assert match.draw_offer_by == 1 and match.draw_votes == (1,) and match.teams == ()
+    data["ended"] = {"winners": [0], "reason": "resign"}
+    outcome = m.outcome(NIM, m.from_json(NIM, data))
+    assert outcome is not None and outcome.winners == {0} and outcome.ranking == ()
+
+
+def test_the_kit_catches_a_secret_action_in_the_public_log(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(PARTY, "action_visible_to", lambda state, action, player: None)
+    with pytest.raises(AssertionError, match="in the export"):
+        check_case(KitCase("party-test", {}, players=3, seeds=5))
+
+
+def test_the_kit_catches_a_decision_that_stays_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    decisions = PARTY.decisions
+    monkeypatch.setattr(
+        PARTY,
+        "decisions",
+        lambda state: tuple(replace(d, id="always") for d in decisions(state)),
+    )
+    with pytest.raises(AssertionError, match="still open"):
+        check_case(KitCase("party-test", {}, players=2, seeds=1))
+
+
+def test_the_kit_catches_a_winner_without_its_allies(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(
+        PARTY, "outcome", lambda state: Outcome(frozenset({0}), "x") if state.mover < 0 else None
+    )
+    with pytest.raises(AssertionError, match="allies"):
+        check_case(KitCase("party-test", {"teams": [0, 0, 1]}, players=3, seeds=1, resign=False))

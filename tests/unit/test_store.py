@@ -89,6 +89,17 @@ async def test_update_appends_actions_and_bumps_revision(store: SqliteStore) -> 
     assert await store.game_actions(game.id) == [(0, "move a1 b2"), (1, "x"), (0, "y")]
 
 
+async def test_an_update_may_replace_the_seats_and_the_config(store: SqliteStore) -> None:
+    game = await _new_game(store)
+    same = await store.update_game(game.id, expected_revision=0, snapshot={})
+    assert (same.players, same.config) == (game.players, game.config)
+    changed = await store.update_game(
+        game.id, expected_revision=1, snapshot={}, players=[7, 8, 9], config={"teams": [0, 1, 0]}
+    )
+    assert changed.players == [7, 8, 9] and changed.config == {"teams": [0, 1, 0]}
+    assert await store.get_game(game.id) == changed
+
+
 async def test_two_clicks_on_one_old_button_apply_once(store: SqliteStore) -> None:
     game = await _new_game(store)
 
