@@ -430,7 +430,7 @@ class Essence(commands.Cog):
         if record.kind != KIND:
             raise BadInput("essenzcog.error.bad_choice")
         if op == "r":
-            await self._rematch(interaction, record)
+            await self._rematch(interaction, record, revision)
             return
         if record.revision != revision:
             raise StaleRevision()
@@ -509,10 +509,18 @@ class Essence(commands.Cog):
             info.board = interaction.message.id
             await self._save_info(record.id, info)
 
-    async def _rematch(self, interaction: discord.Interaction[Any], old: GameRecord) -> None:
+    async def _rematch(
+        self, interaction: discord.Interaction[Any], old: GameRecord, revision: int
+    ) -> None:
+        """One rematch per finished game: the first click uses the old game up (its revision
+        moves on), every other click on that button, also at the same moment, is told so."""
         if old.status != FINISHED:
             raise IllegalAction("essenzcog.error.not_finished")
         GameService.seat_for(old, interaction.user.id)
+        try:
+            old = await self.games.claim(old, revision)
+        except StaleRevision:
+            raise IllegalAction("essenzcog.rematch.taken") from None
         lang = await lang_for(interaction)
         info = await self._info(old)
         me = self._bot_id()
