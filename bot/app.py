@@ -48,7 +48,7 @@ class SpielleiterBot(commands.Bot):
         intents = discord.Intents.default()  # no privileged intents: slash commands only
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
         self.settings = settings
-        self.store: Store = store or SqliteStore(settings.database_path)
+        self.store: Store = store or default_store(settings)
         self.components = ComponentRouter()
         self.auto_sync = auto_sync
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
@@ -119,6 +119,11 @@ class SpielleiterBot(commands.Bot):
     @staticmethod
     def _meta_key(target: discord.Object | None) -> str:
         return SCHEMA_META_KEY if target is None else f"{SCHEMA_META_KEY}:{target.id}"
+
+
+def default_store(settings: Settings) -> Store:
+    """The store the settings ask for (SQLite at ``database_path``)."""
+    return SqliteStore(settings.database_path)
 
 
 def create_bot(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -71,12 +72,14 @@ class SqliteStore:
             await self._open()
         except (OSError, sqlite3.Error) as error:
             await self.close()
-            raise StoreUnavailable(self.path, _reason(error)) from error
+            raise StoreUnavailable(self.path, _reason(self.path, error)) from error
 
     async def _open(self) -> None:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+            if not os.access(Path(self.path).parent, os.W_OK):  # SQLite says only "unable to open"
+                raise sqlite3.OperationalError("no permission to write there")
+        self._db = await _connect(self.path)
         self._db.row_factory = aiosqlite.Row
         await self._db.execute("PRAGMA journal_mode=WAL")
         await self._db.execute("PRAGMA foreign_keys=ON")
@@ -84,7 +87,7 @@ class SqliteStore:
         await migrate(self._db)
         if self.path == ":memory:":  # a second connection would see another database
             return
-        self._reader = await aiosqlite.connect(self.path, isolation_level=None)
+        self._reader = await _connect(self.path)
         self._reader.row_factory = aiosqlite.Row
         await self._reader.execute(f"PRAGMA busy_timeout={READ_BUSY_MS}")
         await self._reader.execute("PRAGMA query_only=ON")
@@ -558,6 +561,17 @@ class SqliteStore:
         return _combat(row)
 
 
+async def _connect(path: str) -> aiosqlite.Connection:
+    connection = aiosqlite.connect(path, isolation_level=None)
+    try:
+        return await connection
+    except BaseException:
+        # aiosqlite stops its worker thread on a failed connect but does not wait for it; the
+        # thread would then report to a closed event loop (a traceback after our one line)
+        await asyncio.to_thread(connection._thread.join, 5)
+        raise
+
+
 def _is_busy(error: sqlite3.OperationalError) -> bool:
     """SQLITE_BUSY / SQLITE_LOCKED: another connection holds the lock."""
     code = getattr(error, "sqlite_errorcode", None)
@@ -577,11 +591,13 @@ async def _one_active(what: str) -> AsyncIterator[None]:
         raise AlreadyExists(what) from error
 
 
-def _reason(error: BaseException) -> str:
-    """One line saying why the database cannot be opened."""
+def _reason(path: str, error: BaseException) -> str:
+    """One line saying why the database at ``path`` cannot be opened."""
+    folder = Path(path).parent
     if isinstance(error, OSError):
-        where = f" ({error.filename})" if error.filename else ""
-        return f"{error.strerror or error}{where}"
+        return f"the folder {folder} cannot be created ({error.strerror or error})"
+    if folder.is_dir() and not os.access(folder, os.W_OK):
+        return f"the folder {folder} is read-only ({error})"
     return str(error)
 
 
