@@ -9,6 +9,7 @@ from bot.render.base import (
     new_canvas,
     png_bytes,
     render_async,
+    run_heavy,
     text_center,
 )
 
@@ -20,5 +21,6 @@ __all__ = [
     "new_canvas",
     "png_bytes",
     "render_async",
+    "run_heavy",
     "text_center",
 ]

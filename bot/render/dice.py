@@ -6,8 +6,9 @@ dropped dice dimmed. It draws plain view data; the message text stays the source
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.render.base import PALETTE, font, new_canvas, png_bytes
 
@@ -73,6 +74,15 @@ def _size(image: DiceImage) -> tuple[int, int]:
     return max(width, 160), max(height, DIE + 2 * MARGIN)
 
 
+@lru_cache(maxsize=256)
+def _tile(die: DieView) -> Image.Image:
+    """One die drawn once on the background (a pool of 1000 dice pastes a dozen tiles
+    instead of drawing 1000 dice: same pixels, a tenth of the time holding the GIL)."""
+    tile = new_canvas(DIE + 1, DIE + 1)
+    _die(ImageDraw.Draw(tile), 0, 0, die)
+    return tile
+
+
 def _die(draw: ImageDraw.ImageDraw, left: int, top: int, die: DieView) -> None:
     if die.dropped:
         face, pip, outline = FACE_DROPPED, PIP_DROPPED, PALETTE.muted
@@ -109,6 +119,6 @@ def render_dice(image: DiceImage) -> bytes:
             top += LABEL_HEIGHT
         for index, die in enumerate(row.dice):
             line, column = divmod(index, PER_ROW)
-            _die(draw, MARGIN + column * (DIE + GAP), top + line * (DIE + GAP), die)
+            canvas.paste(_tile(die), (MARGIN + column * (DIE + GAP), top + line * (DIE + GAP)))
         top += _lines(row) * (DIE + GAP)
     return png_bytes(canvas)
