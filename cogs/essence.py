@@ -46,7 +46,7 @@ from bot.i18n import DEFAULT_LANGUAGE, cmd, t
 from bot.render import render_async
 from bot.render.essence import BoardText, Selection, render_board
 from bot.replies import LANGUAGE_PREF, lang_for, send
-from bot.store import GameRecord, StaleRevision
+from bot.store import GameRecord, StaleRevision, StoreBusy
 from engines.core import BadInput, Event, IllegalAction
 from engines.core import match as m
 from engines.essence import ENGINE
@@ -1081,6 +1081,8 @@ class Essence(commands.Cog):
     async def idle_loop(self) -> None:
         try:
             await self.sweep_idle(time.time())
+        except StoreBusy:  # a database locked from outside: the next sweep does it
+            log.warning("the idle sweep found the database busy; it tries again next time")
         except Exception:
             log.exception("the idle sweep failed")
 

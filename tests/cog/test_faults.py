@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from typing import Any
 
-from bot.fake_discord import FakeDiscord
+from bot.fake_discord import FakeDiscord, stable_user_id
 from bot.games import GameService
 from bot.i18n import t
 from tests.cog.test_essence import ALICE, BOB, accepted_game, game_id_of
@@ -132,3 +133,25 @@ async def test_three_clicks_on_rematch_create_one_game(fake: FakeDiscord, bot: A
         }
     games = await GameService(bot.store).running_in_channel(fake.channel().id)
     assert [g.id for g in games] == [old_id + 1]
+
+
+async def test_the_idle_sweep_meets_a_locked_database_quietly_and_goes_on_later(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    board = await accepted_game(fake)
+    game_id = await game_id_of(board)
+    cog = bot.get_cog("Essence")
+    later = time.time() + bot.settings.idle_reminder_minutes * 60 + 5
+    sweep = type(cog).sweep_idle
+    cog.sweep_idle = lambda now: sweep(cog, later)  # the loop's "now" is an hour later
+    bot.store.write_wait = 0.2
+    other = sqlite3.connect(bot.store.path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        await cog.idle_loop()  # one sweep: busy, logged as a warning, no error
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+    await cog.idle_loop()
+    reminder = await fake.wait_for_message(lambda msg: f"#{game_id}" in msg.content)
+    assert f"<@{stable_user_id(ALICE)}>" in reminder.content
