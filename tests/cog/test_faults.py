@@ -5,8 +5,10 @@ channel, several clicks on one "Revanche" button."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.fake_discord import FakeDiscord, stable_user_id
@@ -17,14 +19,25 @@ from tests.cog.test_w6 import GM, start_campaign
 from tests.harness import assert_ephemeral, assert_public
 
 
+@contextlib.asynccontextmanager
+async def outside_write_lock(path: str) -> AsyncIterator[None]:
+    """Another process's connection holding the write lock (``BEGIN IMMEDIATE``). Taken in a
+    worker thread: waiting for it on the event loop would stall the bot's own commit."""
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        await asyncio.to_thread(other.execute, "BEGIN IMMEDIATE")
+        yield
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+
+
 async def test_a_locked_database_answers_try_again_and_reads_still_work(
     fake: FakeDiscord, bot: Any
 ) -> None:
     await start_campaign(fake)
     bot.store.write_wait = 0.3
-    other = sqlite3.connect(bot.store.path, isolation_level=None)
-    try:
-        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    async with outside_write_lock(bot.store.path):
         for locale, lang in (("de", "de"), ("en-US", "en")):
             # a roll in a campaign channel is written to the campaign log before it is shown
             roll = await (
@@ -41,9 +54,6 @@ async def test_a_locked_database_answers_try_again_and_reads_still_work(
             assert hilfe.embeds and hilfe.embeds[0]["title"] == t("core.help.title", lang)
             info = await (await fake.slash("kampagne info", user=BOB, locale=locale)).callback()
             assert info.embeds[0]["title"] == "Die Mine"
-        other.execute("ROLLBACK")
-    finally:
-        other.close()
     campaign = await bot.store.active_campaign(fake.channel().id)
     assert [e["kind"] for e in await bot.store.campaign_log(campaign.id)] == ["campaign"]
     assert await bot.store.get_pref(fake.user(BOB).id, "language") is None
@@ -145,13 +155,8 @@ async def test_the_idle_sweep_meets_a_locked_database_quietly_and_goes_on_later(
     sweep = type(cog).sweep_idle
     cog.sweep_idle = lambda now: sweep(cog, later)  # the loop's "now" is an hour later
     bot.store.write_wait = 0.2
-    other = sqlite3.connect(bot.store.path, isolation_level=None)
-    try:
-        other.execute("BEGIN IMMEDIATE")
+    async with outside_write_lock(bot.store.path):
         await cog.idle_loop()  # one sweep: busy, logged as a warning, no error
-        other.execute("ROLLBACK")
-    finally:
-        other.close()
     await cog.idle_loop()
     reminder = await fake.wait_for_message(lambda msg: f"#{game_id}" in msg.content)
     assert f"<@{stable_user_id(ALICE)}>" in reminder.content
