@@ -13,6 +13,7 @@ holds the lock nor for an outside one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sqlite3
@@ -122,16 +123,25 @@ class SqliteStore:
             raise StoreBusy() from None
         try:
             await self._begin(deadline)
-            try:
-                yield self.db
-                await self.db.execute("COMMIT")
-            except BaseException as error:
-                await self.db.execute("ROLLBACK")
-                if isinstance(error, sqlite3.OperationalError) and _is_busy(error):
-                    raise StoreBusy() from error
-                raise
+            yield self.db
+            await self.db.execute("COMMIT")
+        except BaseException as error:
+            await self._rollback()
+            if isinstance(error, sqlite3.OperationalError) and _is_busy(error):
+                raise StoreBusy() from error
+            raise
         finally:
             self._lock.release()
+
+    async def _rollback(self) -> None:
+        """Roll back, also when this write was cancelled and cannot know whether its BEGIN or
+        COMMIT ran: the ROLLBACK is queued (before the lock is released) behind every
+        statement the write queued, and the connection's thread runs them in order, so the
+        next write always starts on a connection without an open transaction."""
+        rollback = asyncio.ensure_future(self.db.execute("ROLLBACK"))
+        rollback.add_done_callback(_retrieve)
+        with contextlib.suppress(sqlite3.OperationalError):  # nothing was open
+            await asyncio.shield(rollback)
 
     async def _begin(self, deadline: float) -> None:
         """Take SQLite's write lock, retrying in short slices (the writer thread never blocks
@@ -559,6 +569,12 @@ class SqliteStore:
         row = await self._one(f"SELECT {_COMBAT_COLUMNS} FROM combats WHERE id = ?", (combat_id,))
         assert row is not None
         return _combat(row)
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    """Mark a background statement's outcome as seen (no "exception never retrieved")."""
+    if not future.cancelled():
+        future.exception()
 
 
 async def _connect(path: str) -> aiosqlite.Connection:

@@ -4,6 +4,7 @@ one channel, a database that cannot be opened."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -104,3 +105,19 @@ async def test_a_database_that_cannot_be_opened_says_why_in_one_line(tmp_path: P
     garbage.write_bytes(b"this is not a database" * 100)
     with pytest.raises(StoreUnavailable, match="not a database"):
         await SqliteStore(garbage).open()
+
+
+async def test_a_write_cancelled_at_any_point_leaves_the_store_writable(
+    store: SqliteStore,
+) -> None:
+    """A command's task cancelled while its write runs (the bot shutting down, a timeout)
+    must not leave a transaction open on the connection: every later write would fail."""
+    for steps in range(40):
+        task = asyncio.create_task(store.set_pref(steps, "language", "en"))
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await store.set_pref(1000 + steps, "language", "de")
+        assert await store.get_pref(1000 + steps, "language") == "de"
