@@ -17,7 +17,7 @@ from bot.components import ComponentRouter
 from bot.i18n import CatalogTranslator
 from bot.replies import handle_error
 from bot.settings import Settings
-from bot.store import SqliteStore, Store
+from bot.store import SqliteStore, Store, StoreBusy
 
 log = logging.getLogger("spielleiter")
 
@@ -102,7 +102,10 @@ class SpielleiterBot(commands.Bot):
         if target is not None:
             self.tree.copy_global_to(guild=target)
         synced = await self.tree.sync(guild=target)
-        await self.store.set_meta(self._meta_key(target), await self.schema_hash())
+        try:
+            await self.store.set_meta(self._meta_key(target), await self.schema_hash())
+        except StoreBusy:  # locked from outside: start anyway; the next start syncs again
+            log.warning("database busy: the synced command schema is not recorded")
         where = f"to guild {target.id}" if target else "globally"
         log.info("synced %d commands %s", len(synced), where)
         return len(synced)

@@ -11,12 +11,14 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+from bot.app import SCHEMA_META_KEY, create_bot
 from bot.fake_discord import FakeDiscord, stable_user_id
 from bot.games import GameService
 from bot.i18n import t
+from bot.store import SqliteStore
 from tests.cog.test_essence import ALICE, BOB, accepted_game, game_id_of
 from tests.cog.test_w6 import GM, start_campaign
-from tests.harness import assert_ephemeral, assert_public
+from tests.harness import assert_ephemeral, assert_public, running_client
 
 
 @contextlib.asynccontextmanager
@@ -160,3 +162,21 @@ async def test_the_idle_sweep_meets_a_locked_database_quietly_and_goes_on_later(
     await cog.idle_loop()
     reminder = await fake.wait_for_message(lambda msg: f"#{game_id}" in msg.content)
     assert f"<@{stable_user_id(ALICE)}>" in reminder.content
+
+
+async def test_a_bot_starting_on_a_locked_database_still_comes_up(
+    fake: FakeDiscord, settings: Any
+) -> None:
+    """The schema is there (an earlier run), the commands changed (a new version): the sync
+    is done even though recording it has to wait for the next start."""
+    earlier = SqliteStore(settings.database_path)
+    await earlier.open()
+    await earlier.close()
+    async with outside_write_lock(str(settings.database_path)):
+        bot = create_bot(settings)
+        bot.store.write_wait = 0.2
+        async with running_client(fake, bot) as client:
+            await fake.wait_for_sync()
+            hilfe = await (await fake.slash("hilfe", user=BOB)).callback()
+            assert hilfe.embeds[0]["title"] == t("core.help.title", "de")
+            assert await client.store.get_meta(SCHEMA_META_KEY) is None
