@@ -18,7 +18,7 @@ from bot.components import ComponentRouter
 from bot.i18n import CatalogTranslator
 from bot.replies import handle_error
 from bot.settings import Settings
-from bot.store import SqliteStore, Store
+from bot.store import SqliteStore, Store, StoreBusy
 
 log = logging.getLogger("spielleiter")
 
@@ -56,7 +56,7 @@ class SpielleiterBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
-        self.store: Store = store or SqliteStore(settings.database_path)
+        self.store: Store = store or default_store(settings)
         self.components = ComponentRouter()
         self.auto_sync = auto_sync
         self.freeze_heap = False  # the real process sets it (see freeze_startup_heap)
@@ -113,7 +113,10 @@ class SpielleiterBot(commands.Bot):
         if target is not None:
             self.tree.copy_global_to(guild=target)
         synced = await self.tree.sync(guild=target)
-        await self.store.set_meta(self._meta_key(target), await self.schema_hash())
+        try:
+            await self.store.set_meta(self._meta_key(target), await self.schema_hash())
+        except StoreBusy:  # locked from outside: start anyway; the next start syncs again
+            log.warning("database busy: the synced command schema is not recorded")
         where = f"to guild {target.id}" if target else "globally"
         log.info("synced %d commands %s", len(synced), where)
         return len(synced)
@@ -139,6 +142,11 @@ def freeze_startup_heap() -> None:
     Only for the real process: a test session that starts many bots would keep their garbage."""
     gc.collect()
     gc.freeze()
+
+
+def default_store(settings: Settings) -> Store:
+    """The store the settings ask for (SQLite at ``database_path``)."""
+    return SqliteStore(settings.database_path)
 
 
 def create_bot(

@@ -10,6 +10,7 @@ import sys
 import discord
 
 from bot.settings import Settings, SettingsError
+from bot.store import StoreUnavailable
 
 NO_TOKEN = """\
 Kein DISCORD_TOKEN gesetzt. / No DISCORD_TOKEN set.
@@ -22,6 +23,9 @@ open "Bot", press "Reset Token", and put the token into a file .env beside you:
 To try the bot without Discord right now:
     spielleiter play
 """
+
+
+DB_UNUSABLE = "Die Datenbank ist nicht nutzbar / the database cannot be used: {error}"
 
 
 class RedactToken(logging.Filter):
@@ -82,11 +86,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     configure_logging(settings)
     try:
+        asyncio.run(_check_store(settings))
         if args.command == "sync":
             return asyncio.run(_sync(settings, args.guild))
         return asyncio.run(_run(settings))
     except discord.LoginFailure:
         print("Discord hat den Token abgelehnt. / Discord rejected the token.", file=sys.stderr)
+        return 2
+    except StoreUnavailable as error:
+        print(DB_UNUSABLE.format(error=error), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 0
@@ -100,6 +108,17 @@ async def _run(settings: Settings) -> int:
     async with bot:
         await bot.start(settings.token or "")
     return 0
+
+
+async def _check_store(settings: Settings) -> None:
+    """Open and close the store before anything else: a database that cannot be used (a
+    missing directory that cannot be created, a read-only one) raises StoreUnavailable, said
+    in one line by ``main``, instead of a traceback after the login."""
+    from bot.app import default_store
+
+    store = default_store(settings)
+    await store.open()
+    await store.close()
 
 
 async def _sync(settings: Settings, guild_id: int | None) -> int:

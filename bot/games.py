@@ -415,6 +415,16 @@ class GameService:
 
     # ------------------------------------------------------------------ idle seats
 
+    async def claim(self, record: GameRecord, revision: int) -> GameRecord:
+        """Use ``record`` (as of ``revision``) up for a one-time follow-up such as a rematch:
+        its revision moves on, so only the first of several clicks on one button (also at the
+        same moment) gets the new record; the others raise StaleRevision."""
+        if record.revision != revision:
+            raise StaleRevision()
+        return await self.store.update_game(
+            record.id, expected_revision=revision, snapshot=record.snapshot
+        )
+
     async def idle_due(
         self,
         now: float,

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.cli import DB_UNUSABLE
 from bot.fake_discord import (
     BUTTON,
     CALLBACK_MODAL,
@@ -44,6 +45,7 @@ from bot.fake_discord import (
     FakeTimeout,
     StoredMessage,
 )
+from bot.store import StoreUnavailable
 
 ONLY_YOU = "(nur für dich / only you)"
 ANSWER_TIMEOUT = 15.0
@@ -99,6 +101,9 @@ def main(
     except KeyboardInterrupt:
         print(file=session.stdout)
         return 0
+    except StoreUnavailable as error:
+        print(DB_UNUSABLE.format(error=error), file=sys.stderr)
+        return 2
 
 
 class Playground:
@@ -174,6 +179,8 @@ class Playground:
         if not ready.done():
             ready.cancel()
             error = task.exception() if task.done() else None
+            if isinstance(error, StoreUnavailable):
+                raise error
             self.say(f"Der Bot startet nicht / the bot does not start: {error!r}")
             return None
         if None not in self.fake.commands:

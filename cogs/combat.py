@@ -25,7 +25,7 @@ from bot.app import SpielleiterBot
 from bot.components import custom_id, modal_fields, values_of
 from bot.i18n import catalog, cmd, language_of, t
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
-from bot.store.base import CampaignRecord, CombatRecord
+from bot.store.base import AlreadyExists, CampaignRecord, CombatRecord
 from cogs.combat_forms import (
     FIELDS,
     IMMEDIATE,
@@ -876,9 +876,12 @@ class Combat(commands.Cog):
             freie_folgephasen=rules.get("freie_folgephasen", False),
         )
         state = new_combat(campaign.gm_id, interaction.id, settings)
-        record = await self.bot.store.create_combat(
-            channel_id=channel_id, campaign_id=campaign.id, state=pack(state, {})
-        )
+        try:
+            record = await self.bot.store.create_combat(
+                channel_id=channel_id, campaign_id=campaign.id, state=pack(state, {})
+            )
+        except AlreadyExists:  # a second start in the same moment won
+            raise IllegalAction("w6cog.combat.exists") from None
         await self.bot.store.add_log(
             campaign.id,
             interaction.user.id,

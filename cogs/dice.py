@@ -41,7 +41,7 @@ from discord.ext import commands
 from bot.app import SpielleiterBot
 from bot.i18n import DEFAULT_LANGUAGE, cmd, t
 from bot.limits import MAX_SAVED_ROLLS
-from bot.render import render_async
+from bot.render import render_async, run_heavy
 from bot.render.dice import DiceImage, DiceRow, DieView, render_dice
 from bot.replies import LANGUAGE_PREF, lang_for, send
 from bot.store.base import CampaignRecord, CharacterRecord
@@ -79,6 +79,7 @@ CHOICE_LIMIT = 100
 AUTOCOMPLETE_LIMIT = 25
 MAX_SAVED = MAX_SAVED_ROLLS
 IMAGE_FROM_DICE = 7  # an image only when a throw has more dice than a glance takes in
+HEAVY_DICE = 100  # from here a roll and its image are made off the event loop, after a defer
 IMAGE_NAME = "wuerfel"
 NAME_PATTERN = re.compile(r"[^\W\d_][\w-]{0,31}")
 LEADING_WORD = re.compile(r"\s*([^\W\d_][\w-]*)(.*)", re.DOTALL)
@@ -630,7 +631,11 @@ class Dice(commands.Cog):
         expression = " ".join(text.split())
         if expand:
             expression = await self._expand_saved(expression, interaction.user.id, campaign)
-        result, _ = roll_notation(expression, self.new_rng())
+        if check_notation(expression).dice_count >= HEAVY_DICE:  # bad input is told at once
+            await self._defer(interaction, visibility)
+            result, _ = await run_heavy(roll_notation, expression, self.new_rng())
+        else:
+            result, _ = roll_notation(expression, self.new_rng())
         who = _display(interaction.user)
         shown = Shown(
             text=lambda lg: roll_text(lg, who, expression, result),
@@ -1324,6 +1329,13 @@ class Dice(commands.Cog):
             await self.bot.store.add_log(campaign.id, user_id, kind, data)
 
     @staticmethod
+    async def _defer(interaction: discord.Interaction[Any], visibility: Visibility) -> None:
+        """Answer "thinking…" now, before heavy work: Discord drops an interaction that has
+        no answer after 3 s. The result then replaces it (ephemeral unless it is open)."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=visibility != "open", thinking=True)
+
+    @staticmethod
     def _extras(lang: str, shown: Shown, png: bytes | None) -> dict[str, Any]:
         extras: dict[str, Any] = {}
         if shown.reroll is not None:
@@ -1354,7 +1366,12 @@ class Dice(commands.Cog):
         visibility: Visibility,
         campaign: CampaignRecord | None,
     ) -> None:
-        png = await render_async(render_dice, shown.image) if shown.image else None
+        png = None
+        if shown.image is not None and shown.image.dice_count >= HEAVY_DICE:
+            await self._defer(interaction, visibility)
+            png = await run_heavy(render_dice, shown.image)
+        elif shown.image is not None:
+            png = await render_async(render_dice, shown.image)
         text = _fit(shown.text(lang))
         extras = self._extras(lang, shown, png)
         quiet = discord.AllowedMentions.none()

@@ -46,7 +46,7 @@ from bot.i18n import DEFAULT_LANGUAGE, cmd, t
 from bot.render import render_async
 from bot.render.essence import BoardText, Selection, render_board
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
-from bot.store import GameRecord, StaleRevision
+from bot.store import GameRecord, StaleRevision, StoreBusy
 from engines.core import BadInput, Event, IllegalAction
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
@@ -367,7 +367,9 @@ class Essence(commands.Cog):
         if record.kind != KIND:
             raise BadInput("essenzcog.error.bad_choice")
         if op == "r":
-            await self._rematch(interaction, record)
+            if not token.isdigit():  # the rematch button carries the finished game's revision
+                raise BadInput("essenzcog.error.bad_choice")
+            await self._rematch(interaction, record, int(token))
         elif op == "inv":
             await self._answer(interaction, record, accept=rest[:1] == ["1"])
         elif op == "p":
@@ -452,10 +454,18 @@ class Essence(commands.Cog):
             info.board = interaction.message.id
             await self._save_info(record.id, info)
 
-    async def _rematch(self, interaction: discord.Interaction[Any], old: GameRecord) -> None:
+    async def _rematch(
+        self, interaction: discord.Interaction[Any], old: GameRecord, revision: int
+    ) -> None:
+        """One rematch per finished game: the first click uses the old game up (its revision
+        moves on), every other click on that button, also at the same moment, is told so."""
         if old.status != FINISHED:
             raise IllegalAction("essenzcog.error.not_finished")
         GameService.seat_for(old, interaction.user.id)
+        try:
+            old = await self.games.claim(old, revision)
+        except StaleRevision:
+            raise IllegalAction("essenzcog.rematch.taken") from None
         lang = await lang_for(interaction)
         info = await self._info(old)
         me = self._bot_id()
@@ -988,6 +998,8 @@ class Essence(commands.Cog):
     async def idle_loop(self) -> None:
         try:
             await self.sweep_idle(time.time())
+        except StoreBusy:  # a database locked from outside: the next sweep does it
+            log.warning("the idle sweep found the database busy; it tries again next time")
         except Exception:
             log.exception("the idle sweep failed")
 

@@ -26,7 +26,7 @@ from bot.limits import (
     MAX_LOG_ENTRIES_IMPORT,
 )
 from bot.replies import lang_for, pinging, send
-from bot.store.base import CampaignRecord
+from bot.store.base import AlreadyExists, CampaignRecord
 from cogs.w6 import (
     BOOL_RULES,
     EMBED_COLOUR,
@@ -342,13 +342,16 @@ class W6Campaign(commands.Cog):
         channel_id = interaction.channel_id or interaction.user.id
         if await self.bot.store.active_campaign(channel_id) is not None:
             raise IllegalAction("w6cog.error.campaign_exists")
-        campaign = await self.bot.store.create_campaign(
-            guild_id=interaction.guild_id,
-            channel_id=channel_id,
-            name=name.strip(),
-            gm_id=interaction.user.id,
-            settings={RULES_KEY: {}},
-        )
+        try:
+            campaign = await self.bot.store.create_campaign(
+                guild_id=interaction.guild_id,
+                channel_id=channel_id,
+                name=name.strip(),
+                gm_id=interaction.user.id,
+                settings={RULES_KEY: {}},
+            )
+        except AlreadyExists:  # a second start in the same moment won
+            raise IllegalAction("w6cog.error.campaign_exists") from None
         await log(interaction, campaign, "campaign", event="start", name=campaign.name)
         text = t("w6cog.campaign.started", lang, name=campaign.name, gm=interaction.user.mention)
         await send(interaction, text)

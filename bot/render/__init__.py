@@ -11,6 +11,7 @@ from bot.render.base import (
     new_canvas,
     png_bytes,
     render_async,
+    run_heavy,
     text_center,
 )
 
@@ -24,5 +25,6 @@ __all__ = [
     "new_canvas",
     "png_bytes",
     "render_async",
+    "run_heavy",
     "text_center",
 ]

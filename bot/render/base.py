@@ -1,16 +1,18 @@
 """Fonts from ``assets/fonts`` (DejaVu, free licence, full German glyphs), a palette, a
 coordinate grid and PNG encoding. Rendering runs in a worker thread (``render_async``) so a
-slow image never blocks other channels."""
+slow image never blocks other channels; heavy work (``run_heavy``) in a bounded pool of its own."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import unicodedata
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ParamSpec
+from typing import Any, ParamSpec, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -23,6 +25,7 @@ FONT_FILES = {
     "mono": "DejaVuSansMono.ttf",
 }
 P = ParamSpec("P")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -155,3 +158,16 @@ def png_bytes(image: Image.Image) -> bytes:
 async def render_async(fn: Callable[P, bytes], *args: P.args, **kwargs: P.kwargs) -> bytes:
     """Run a renderer in a worker thread and return its PNG bytes."""
     return await asyncio.to_thread(fn, *args, **kwargs)
+
+
+HEAVY_WORKERS = 2  # the machine's cores; more threads would only fight over the GIL
+_HEAVY = ThreadPoolExecutor(max_workers=HEAVY_WORKERS, thread_name_prefix="heavy")
+
+
+async def run_heavy(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run CPU-heavy work (a picture of hundreds of dice, a roll of a thousand) in a small
+    pool of its own: fifty such commands at once wait their turn there instead of taking
+    the interpreter from the event loop, so light commands and other channels stay quick.
+    The caller defers the interaction first (Discord wants an answer within 3 s)."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_HEAVY, functools.partial(fn, *args, **kwargs))

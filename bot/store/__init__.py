@@ -1,16 +1,20 @@
 """Storage behind one small async interface (``Store``); SQLite is the default backend."""
 
 from bot.store.base import (
+    AlreadyExists,
     CampaignRecord,
     CharacterRecord,
     CombatRecord,
     GameRecord,
     StaleRevision,
     Store,
+    StoreBusy,
+    StoreUnavailable,
 )
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
+    "AlreadyExists",
     "CampaignRecord",
     "CharacterRecord",
     "CombatRecord",
@@ -18,4 +22,6 @@ __all__ = [
     "SqliteStore",
     "StaleRevision",
     "Store",
+    "StoreBusy",
+    "StoreUnavailable",
 ]

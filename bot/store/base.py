@@ -10,13 +10,40 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from engines.core import StaleAction
+from engines.core import EngineError, IllegalAction, StaleAction
 
 Json = dict[str, Any]
 
 
 class StaleRevision(StaleAction):
     """The record changed since it was read (two clicks on one old button)."""
+
+
+class StoreBusy(EngineError):
+    """The database stayed locked (by another process, or a write that hangs) longer than a
+    write may wait; nothing was written and the user is asked to try again."""
+
+    def __init__(self) -> None:
+        super().__init__("error.busy")
+
+
+class AlreadyExists(IllegalAction):
+    """A channel already has an active ``what`` ("campaign", "combat"): two starts at once,
+    the second one refused by the store."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__("error.exists")
+        self.what = what
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be opened at all (a directory that is missing and cannot be
+    created, a read-only one, a file that is no database); ``reason`` says why in one line."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.where = where
+        self.reason = reason
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,22 @@
-"""The SQLite backend: one aiosqlite connection, WAL, foreign keys, revision-guarded writes.
+"""The SQLite backend: WAL, foreign keys, revision-guarded writes, on two aiosqlite
+connections: one that writes and one that reads.
 
 Every write runs in ``BEGIN IMMEDIATE … COMMIT`` under one lock, so a crash between two
-statements never leaves half a game, and two clicks on one old button apply once.
+statements never leaves half a game, and two clicks on one old button apply once. A write waits
+at most :data:`WRITE_WAIT` seconds for the lock (ours, and SQLite's when another process holds
+the database), then gives up with :class:`StoreBusy` ("try again"), so its interaction is still
+answered within Discord's three seconds. Reads go through their own connection: in WAL mode
+they see the last committed state and never wait for a writer, neither for one of ours that
+holds the lock nor for an outside one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -17,12 +26,15 @@ from typing import Any
 import aiosqlite
 
 from bot.store.base import (
+    AlreadyExists,
     CampaignRecord,
     CharacterRecord,
     CombatRecord,
     GameRecord,
     Json,
     StaleRevision,
+    StoreBusy,
+    StoreUnavailable,
 )
 from bot.store.migrations import MIGRATIONS
 
@@ -35,6 +47,11 @@ _CHARACTER_COLUMNS = "id, campaign_id, owner_id, name, sheet, revision"
 _COMBAT_COLUMNS = "id, channel_id, campaign_id, state, revision, status, message_id"
 
 
+WRITE_WAIT = 2.0  # seconds a write may wait for the lock before StoreBusy
+BUSY_SLICE_MS = 100  # SQLite's own wait per attempt, so the writer thread is never stuck long
+READ_BUSY_MS = 2000  # a read waits only for rare exclusive moments (WAL recovery)
+
+
 def _dump(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
@@ -42,25 +59,45 @@ def _dump(data: Any) -> str:
 class SqliteStore:
     """``Store`` on a SQLite file (``:memory:`` for a throwaway store)."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, write_wait: float = WRITE_WAIT) -> None:
         self.path = str(path)
+        self.write_wait = write_wait
         self._db: aiosqlite.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
 
     async def open(self) -> None:
+        """Open (and migrate) the database. Raises StoreUnavailable, saying why in one line,
+        when its directory cannot be created or written or the file is no database."""
+        try:
+            await self._open()
+        except (OSError, sqlite3.Error) as error:
+            await self.close()
+            raise StoreUnavailable(self.path, _reason(self.path, error)) from error
+
+    async def _open(self) -> None:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+            if not os.access(Path(self.path).parent, os.W_OK):  # SQLite says only "unable to open"
+                raise sqlite3.OperationalError("no permission to write there")
+        self._db = await _connect(self.path)
         self._db.row_factory = aiosqlite.Row
         await self._db.execute("PRAGMA journal_mode=WAL")
         await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._db.execute("PRAGMA busy_timeout=5000")
+        await self._db.execute(f"PRAGMA busy_timeout={BUSY_SLICE_MS}")
         await migrate(self._db)
+        if self.path == ":memory:":  # a second connection would see another database
+            return
+        self._reader = await _connect(self.path)
+        self._reader.row_factory = aiosqlite.Row
+        await self._reader.execute(f"PRAGMA busy_timeout={READ_BUSY_MS}")
+        await self._reader.execute("PRAGMA query_only=ON")
 
     async def close(self) -> None:
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+        for connection in (self._reader, self._db):
+            if connection is not None:
+                await connection.close()
+        self._db = self._reader = None
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -68,24 +105,72 @@ class SqliteStore:
             raise RuntimeError("store is not open")
         return self._db
 
+    @property
+    def reader(self) -> aiosqlite.Connection:
+        """The connection for reads outside a transaction (the writer for ``:memory:``)."""
+        return self._reader or self.db
+
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.db
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+        """``BEGIN IMMEDIATE … COMMIT`` under the lock; StoreBusy when the lock (ours or an
+        outside process's) is not free within ``write_wait`` seconds. Nothing is written then."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.write_wait
+        try:
+            async with asyncio.timeout_at(deadline):
+                await self._lock.acquire()
+        except TimeoutError:
+            raise StoreBusy() from None
+        try:
+            await self._begin(deadline)
+            yield self.db
             await self.db.execute("COMMIT")
+        except BaseException as error:
+            await self._rollback()
+            if isinstance(error, sqlite3.OperationalError) and _is_busy(error):
+                raise StoreBusy() from error
+            raise
+        finally:
+            self._lock.release()
+
+    async def _rollback(self) -> None:
+        """Roll back, also when this write was cancelled and cannot know whether its BEGIN or
+        COMMIT ran: the ROLLBACK is queued (before the lock is released) behind every
+        statement the write queued, and the connection's thread runs them in order, so the
+        next write always starts on a connection without an open transaction."""
+        rollback = asyncio.ensure_future(self.db.execute("ROLLBACK"))
+        rollback.add_done_callback(_retrieve)
+        with contextlib.suppress(sqlite3.OperationalError):  # nothing was open
+            await asyncio.shield(rollback)
+
+    async def _begin(self, deadline: float) -> None:
+        """Take SQLite's write lock, retrying in short slices (the writer thread never blocks
+        long, and the event loop never) until ``deadline``."""
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                await self.db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                if not _is_busy(error):
+                    raise
+                if loop.time() >= deadline:
+                    raise StoreBusy() from error
+            await asyncio.sleep(min(0.05, max(0.0, deadline - loop.time())))
 
     async def _one(self, sql: str, params: Sequence[Any]) -> aiosqlite.Row | None:
-        async with self.db.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        try:
+            async with self.reader.execute(sql, params) as cursor:
+                return await cursor.fetchone()
+        except sqlite3.OperationalError as error:
+            raise StoreBusy() if _is_busy(error) else error from error
 
     async def _all(self, sql: str, params: Sequence[Any]) -> list[aiosqlite.Row]:
-        async with self.db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        try:
+            async with self.reader.execute(sql, params) as cursor:
+                return list(await cursor.fetchall())
+        except sqlite3.OperationalError as error:
+            raise StoreBusy() if _is_busy(error) else error from error
 
     # meta and preferences ---------------------------------------------------------------
 
@@ -230,10 +315,11 @@ class SqliteStore:
             )
             if cursor.rowcount != 1:
                 raise StaleRevision()
-            row = await self._one(
+            async with db.execute(
                 "SELECT COALESCE(MAX(seq), 0) AS last FROM game_actions WHERE game_id = ?",
                 (game_id,),
-            )
+            ) as last:
+                row = await last.fetchone()
             first = (row["last"] if row else 0) + 1
             await db.executemany(
                 "INSERT INTO game_actions (game_id, seq, player, action, at)"
@@ -298,7 +384,9 @@ class SqliteStore:
     async def create_campaign(
         self, *, guild_id: int | None, channel_id: int, name: str, gm_id: int, settings: Json
     ) -> CampaignRecord:
-        async with self._transaction() as db:
+        """Raises AlreadyExists when the channel has an active campaign (also one started by a
+        second command at the same moment: the unique index decides)."""
+        async with self._transaction() as db, _one_active("campaign"):
             cursor = await db.execute(
                 "INSERT INTO campaigns (guild_id, channel_id, name, gm_id, settings, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
@@ -510,7 +598,8 @@ class SqliteStore:
     async def create_combat(
         self, *, channel_id: int, campaign_id: int | None, state: Json
     ) -> CombatRecord:
-        async with self._transaction() as db:
+        """Raises AlreadyExists when the channel has an active combat (see create_campaign)."""
+        async with self._transaction() as db, _one_active("combat"):
             cursor = await db.execute(
                 "INSERT INTO combats (channel_id, campaign_id, state, updated_at)"
                 " VALUES (?, ?, ?, ?)",
@@ -559,6 +648,52 @@ class SqliteStore:
         row = await self._one(f"SELECT {_COMBAT_COLUMNS} FROM combats WHERE id = ?", (combat_id,))
         assert row is not None
         return _combat(row)
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    """Mark a background statement's outcome as seen (no "exception never retrieved")."""
+    if not future.cancelled():
+        future.exception()
+
+
+async def _connect(path: str) -> aiosqlite.Connection:
+    connection = aiosqlite.connect(path, isolation_level=None)
+    try:
+        return await connection
+    except BaseException:
+        # aiosqlite stops its worker thread on a failed connect but does not wait for it; the
+        # thread would then report to a closed event loop (a traceback after our one line)
+        await asyncio.to_thread(connection._thread.join, 5)
+        raise
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    """SQLITE_BUSY / SQLITE_LOCKED: another connection holds the lock."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "locked" in str(error) or "busy" in str(error)
+
+
+@asynccontextmanager
+async def _one_active(what: str) -> AsyncIterator[None]:
+    """A unique index "one active … per channel" refusing an insert → AlreadyExists."""
+    try:
+        yield
+    except sqlite3.IntegrityError as error:
+        if "UNIQUE" not in str(error):
+            raise
+        raise AlreadyExists(what) from error
+
+
+def _reason(path: str, error: BaseException) -> str:
+    """One line saying why the database at ``path`` cannot be opened."""
+    folder = Path(path).parent
+    if isinstance(error, OSError):
+        return f"the folder {folder} cannot be created ({error.strerror or error})"
+    if folder.is_dir() and not os.access(folder, os.W_OK):
+        return f"the folder {folder} is read-only ({error})"
+    return str(error)
 
 
 async def migrate(db: aiosqlite.Connection, target: int = len(MIGRATIONS)) -> int:

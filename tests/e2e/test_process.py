@@ -1,25 +1,31 @@
 """The real ``spielleiter run`` process against the fake Discord: it connects, syncs, answers,
-survives SIGKILL and a restart, and refuses to start without a token (friendly, no traceback)."""
+survives SIGKILL (also in the middle of a stream of writes) and a restart, and refuses to start
+without a token or on a database it cannot use (friendly, one line, no traceback)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import re
 import signal
+import sqlite3
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 
-from bot.fake_discord import FakeDiscord, StoredMessage
+from bot.fake_discord import Exchange, FakeDiscord, StoredMessage
 from tests.harness import assert_ephemeral
 
 pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 20.0
+STREAM_CONFIRMED = 40  # answered rolls before the kill
+STREAM_MAX = 400
 
 
 def _environment(fake: FakeDiscord | None, database: Path) -> dict[str, str]:
@@ -199,3 +205,78 @@ async def test_essence_game_survives_a_kill_mid_game(
         board = await _choose_one(fake, board, actor)
     assert not _tokens(board) & start, "the move was not applied after the restart"
     assert "Traceback" not in process.output()
+
+
+async def test_a_kill_during_a_stream_of_writes_loses_no_confirmed_write(
+    fake: FakeDiscord, process: BotProcess, tmp_path: Path
+) -> None:
+    """Rolls in a campaign channel are written to the campaign log before they are shown; the
+    process is SIGKILLed while rolls are still coming in. After the restart the database is
+    intact and every roll the user saw answered is in the log."""
+    await process.start()
+    await fake.wait_for_sync(START_TIMEOUT)
+    started = await (await fake.slash("kampagne start", {"name": "Sturm"}, user="gm")).callback()
+    assert not started.ephemeral
+    pushed: list[tuple[str, Exchange]] = []
+    for index in range(STREAM_MAX):
+        expression = f"1W6+{index}"
+        pushed.append((expression, await fake.slash("roll", {"ausdruck": expression})))
+        if sum(ex.callback_reply is not None for _, ex in pushed) >= STREAM_CONFIRMED:
+            break
+        await asyncio.sleep(0.005)
+    await process.kill()  # the last rolls are still being written or answered
+    confirmed = {e: ex.callback_reply for e, ex in pushed if ex.callback_reply is not None}
+    assert len(confirmed) >= STREAM_CONFIRMED
+    for reply in confirmed.values():
+        assert not reply.ephemeral, f"a roll was refused: {reply.data}"
+
+    await process.start()
+    with contextlib.closing(sqlite3.connect(tmp_path / "spielleiter.sqlite")) as db:
+        assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        rows = db.execute("SELECT data FROM campaign_log WHERE kind = 'roll'").fetchall()
+    logged = {json.loads(data)["expression"] for (data,) in rows}
+    assert set(confirmed) <= logged
+    after = await (await fake.slash("roll", {"ausdruck": "1W6+1000"})).callback()
+    assert not after.ephemeral  # it goes on writing
+    assert "Traceback" not in process.output()
+
+
+def _unusable_databases(tmp_path: Path) -> list[Path]:
+    """Database paths that cannot be used: a "folder" that is a file, a folder where nothing
+    may be written (procfs, even for root; a read-only folder when not running as root)."""
+    a_file = tmp_path / "eine-datei"
+    a_file.write_text("x")
+    paths = [a_file / "sub" / "bot.sqlite", Path("/proc/1/bot.sqlite")]
+    if os.geteuid() != 0:
+        read_only = tmp_path / "nur-lesen"
+        read_only.mkdir(mode=0o555)
+        paths.append(read_only / "bot.sqlite")
+    return paths
+
+
+@pytest.mark.parametrize("command", [["run"], ["play", "--out", "bilder"]])
+async def test_an_unusable_database_is_named_in_one_line_and_exits_2(
+    tmp_path: Path, command: list[str]
+) -> None:
+    for database in _unusable_databases(tmp_path):
+        env = _environment(None, database)
+        env["DISCORD_TOKEN"] = "e2e-token"
+        env["DISCORD_API_BASE_URL"] = "http://127.0.0.1:9/api"  # nothing listens: never reached
+        extra = ["--db", str(database)] if command[0] == "play" else []
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            *command,
+            *extra,
+            cwd=tmp_path,
+            env=env,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(proc.communicate(b"/hilfe\n"), 60)
+        lines = err.decode().splitlines()
+        assert proc.returncode == 2, (out + err).decode()
+        assert len(lines) == 1 and str(database) in lines[0], lines
+        assert "Traceback" not in (out + err).decode()

@@ -1,0 +1,93 @@
+"""Heavy rolls under load: a roll of hundreds of dice (and its picture) is deferred first and
+made off the event loop; light rolls are answered directly. A small seeded sample of the load
+bench (``bench/bench_load.py``) checks behaviour, not time: every interaction got a first
+reply, the heavy ones a deferral and then their picture, none an error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench.bench_load import HEAVY, LIGHT, mixed_load
+from bot.fake_discord import FakeDiscord
+from bot.i18n import t
+from cogs.dice import HEAVY_DICE
+from tests.cog.test_w6 import start_campaign
+from tests.harness import assert_ephemeral, assert_png_attachment, assert_public
+
+DEFERRED = 5  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE ("thinking…")
+ANSWERED = 4  # CHANNEL_MESSAGE_WITH_SOURCE
+
+
+async def test_a_heavy_roll_is_deferred_first_and_a_light_one_answered_directly(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    heavy = await fake.slash("roll", {"ausdruck": f"{HEAVY_DICE}W6>=5"}, user="alice")
+    first = await heavy.callback()
+    assert first.type == DEFERRED
+    assert_public(first)
+    answer = await heavy.message()
+    assert_public(answer)
+    assert t("roll.roll.header", "de", name="Alice", expression=f"`{HEAVY_DICE}W6>=5`") in (
+        answer.content
+    )
+    assert_png_attachment(answer, "wuerfel.png")
+
+    light = await (await fake.slash("roll", {"ausdruck": "8W6>=5"}, user="alice")).callback()
+    assert light.type == ANSWERED  # a small picture is made at once
+    assert_png_attachment(light, "wuerfel.png")
+
+    private = await fake.slash(
+        "roll", {"ausdruck": "1000d6", "privat": True}, user="bob", locale="en-US"
+    )
+    first = await private.callback()
+    assert first.type == DEFERRED
+    assert_ephemeral(first)
+    answer = await private.message()
+    assert_ephemeral(answer)
+    assert "**Bob** rolls `1000d6`" in answer.content
+
+    again = await fake.click(answer, 1, user="bob", locale="en-US")  # "Roll again": deferred too
+    assert (await again.callback()).type == DEFERRED
+    assert_ephemeral(await again.message())
+
+
+async def test_a_heavy_secret_roll_still_reaches_only_the_roller_and_the_gm(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    await start_campaign(fake)
+    secret = await fake.slash("roll", {"ausdruck": "500d6>=5", "geheim": True}, user="alice")
+    first = await secret.callback()
+    assert first.type == DEFERRED
+    assert_ephemeral(first)
+    result, notice = await secret.followup(0), await secret.followup(1)
+    assert_ephemeral(result)
+    assert "500d6>=5" in (result.content or "")
+    assert_public(notice)
+    assert notice.content == t("roll.secret.notice", "de", name="Alice")
+
+
+async def test_bad_heavy_looking_input_is_told_at_once_without_a_defer(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    reply = await (await fake.slash("roll", {"ausdruck": "1001d6"}, user="alice")).callback()
+    assert reply.type == ANSWERED
+    assert_ephemeral(reply)
+
+
+async def test_a_seeded_sample_of_the_load_answers_everyone(fake: FakeDiscord, bot: Any) -> None:
+    result = await mixed_load(fake, heavy=8, light=8, spacing=0.01, seed=3)
+    assert len(result.sent) == 16
+    for item in result.sent:
+        assert item.first_reply is not None, "an interaction got no first reply"
+        assert item.done_ms is not None
+        message = await item.exchange.message()
+        assert_public(message)
+        unexpected = t("error.unexpected", "de", code="")[:30]
+        assert unexpected not in (message.content or "")
+        if item.heavy:
+            assert item.first_reply.type == DEFERRED
+            assert f"`{HEAVY}`" in message.content
+            assert_png_attachment(message, "wuerfel.png")
+        else:
+            assert item.first_reply.type == ANSWERED
+            assert f"`{LIGHT}`" in message.content
