@@ -183,7 +183,7 @@ def standing_log(log: tuple[LogEntry, ...]) -> list[LogEntry]:
 def initial_of(state: CombatState) -> CombatState:
     """The state ``state.log`` replays from (the fresh combat, or the carried-over ``base``)."""
     if state.base:
-        return state_from_json(json.loads(state.base))
+        return replace(state_from_json(json.loads(state.base)), base=state.base)
     return new_combat(state.gm, state.rng.seed, state.start, state.roster)
 
 
@@ -229,6 +229,8 @@ def upgrade_v1(body: dict[str, Any]) -> CombatState:
     owners in join order. When that log replays to the same combat, undo reaches back through
     it; otherwise the carried-over state becomes the ``base`` the log replays from."""
     data = {key: value for key, value in body.items() if key != "previous"}
+    if isinstance(data.get("pending"), dict):
+        data["pending"] = {**data["pending"], "nr": 0}
     old_log: tuple[LogEntry, ...] = decode(tuple[LogEntry, ...], data.get("log"), "log")
     standing = standing_log(old_log)
     gm = data.get("gm")
@@ -248,6 +250,8 @@ def upgrade_v1(body: dict[str, Any]) -> CombatState:
     state: CombatState = decode(CombatState, data, "")
     try:
         replayed = replay(initial_of(state), ((e.actor, e.action) for e in log))
+        if state.pending is not None and replayed.pending is not None:
+            state = replace(state, pending=replace(state.pending, nr=replayed.pending.nr))
         same = replace(replayed, log=log, step=state.step) == state
     except EngineError:
         same = False
