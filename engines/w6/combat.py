@@ -43,6 +43,7 @@ from engines.w6.state import (
 from engines.w6.tables import sizes, technique, zones
 
 MAX_POOL = 200
+MAX_FIGHTERS = 50  # every step, decision and replay walks the fighters
 MIN_SUCCESSES = 2
 
 
@@ -436,6 +437,8 @@ def _join(ctx: Ctx, action: CombatAction) -> None:
 
 def _join_one(ctx: Ctx, fighter: Fighter) -> None:
     check_fighter_id(fighter.id)
+    if len(ctx.state.fighters) >= MAX_FIGHTERS:
+        raise IllegalAction("w6.combat.too_many_fighters", max=MAX_FIGHTERS)
     if ctx.state.find(fighter.id) is not None:
         raise IllegalAction("w6.combat.duplicate_id", fighter=fighter.id)
     started = ctx.state.phase >= 1

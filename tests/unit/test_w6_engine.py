@@ -236,3 +236,14 @@ def test_action_paths_are_distinct_and_start_with_who_acts() -> None:
     with pytest.raises(Exception) as error:
         ENGINE.initial_state({"spieler": 3}, 3, 1)
     assert getattr(error.value, "key", "") == "w6.combat.bad_config"
+
+
+def test_a_combat_holds_a_bounded_number_of_fighters() -> None:
+    from engines.w6.combat import MAX_FIGHTERS
+
+    state = new_combat(GM, seed=1)
+    crowd = [fighter(f"ork{i}") for i in range(MAX_FIGHTERS)]
+    state, _ = apply(state, join_action(*crowd), GM)
+    with pytest.raises(IllegalAction) as error:
+        apply(state, join_action(fighter("one_more")), GM)
+    assert (error.value.key, error.value.params) == ("w6.combat.too_many_fighters", {"max": 50})
