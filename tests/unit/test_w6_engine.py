@@ -170,16 +170,18 @@ def test_undo_replays_the_log_without_its_last_step_up_to_the_undo_depth() -> No
     assert error.value.key == "w6.combat.undo_not_a_step"
 
 
-def _as_v1(state: CombatState, extra: list[dict[str, Any]]) -> dict[str, Any]:
-    """``state`` as schema 1 stored it: undo snapshots, user ids in the log, undone steps and
-    the undos in the log."""
+def _as_v1(
+    state: CombatState, extra: list[dict[str, Any]], users: dict[int, int] | None = None
+) -> dict[str, Any]:
+    """``state`` as schema 1 stored it: undo snapshots, user ids in the log (``users``: seat
+    → user), undone steps and the undos in the log."""
     data = json.loads(json.dumps(state_to_json(state)))
     body = data["state"]
     for key in ("seats", "start", "roster", "base", "undone", "gone"):
         del body[key]
     if body["pending"] is not None:
         del body["pending"]["nr"]
-    users = {0: GM, 1: PLAYER}
+    users = users or {0: GM, 1: PLAYER}
     body["log"] = [entry | {"actor": users[entry["actor"]]} for entry in body["log"]] + extra
     body["step"] += len(extra)
     body["previous"] = ['{"schema":"w6.combat"}']
