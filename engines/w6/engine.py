@@ -154,8 +154,6 @@ class W6Combat:
                 stage,
                 pending.nr if pending else 0,
                 state.phase,
-                state.turn,
-                state.last_actor,
                 tuple(state.fighter(i) for i in fighters),
                 answers,
             )

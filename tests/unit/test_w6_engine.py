@@ -249,3 +249,14 @@ def test_a_combat_holds_a_bounded_number_of_fighters() -> None:
     with pytest.raises(IllegalAction) as error:
         apply(state, join_action(fighter("one_more")), GM)
     assert (error.value.key, error.value.params) == ("w6.combat.too_many_fighters", {"max": 50})
+
+
+def test_a_held_handlung_stays_the_same_decision_while_another_fighter_acts() -> None:
+    state = new_combat(GM, seed=2)
+    for f in (fighter("a", PLAYER, ab=9), fighter("b", OTHER, ab=5), fighter("c", ab=1)):
+        state, _ = apply(state, join_action(f), GM)
+    state, _ = run(state, "beginnen", "@a weiter", "@b handlung")  # A holds; B acted
+    held = decision_for(ENGINE, state, 1)
+    assert held is not None and held.params == {"fighters": ("a",)}
+    state, _ = run(state, "@b weiter", "@c handlung")  # the turn moves on, C acts
+    assert decision_for(ENGINE, state, 1) == held
