@@ -211,7 +211,7 @@ def can_undo(state: CombatState) -> bool:
 
 def undo(state: CombatState) -> tuple[CombatState, list[Event]]:
     """The state without the last step: the log without it, replayed from the start (the same
-    dice come again). Raises IllegalAction("w6.combat.nothing_to_undo")."""
+    dice come again); seats that left stay gone. Raises IllegalAction("w6.combat.nothing_to_undo")."""
     if not can_undo(state):
         raise IllegalAction("w6.combat.nothing_to_undo")
     initial = initial_of(state)
@@ -221,7 +221,7 @@ def undo(state: CombatState) -> tuple[CombatState, list[Event]]:
     events = [
         Event("undone", {"action": last.action, "step": state.step, "undone_step": last.step})
     ]
-    return replace(restored, undone=state.undone + 1), events
+    return replace(restored, undone=state.undone + 1, gone=state.gone), events
 
 
 def upgrade_v1(body: dict[str, Any]) -> CombatState:

@@ -194,10 +194,11 @@ class W6Combat:
         if state.ended or player in state.gone or not 0 <= player <= len(state.seats):
             return []
         candidates: list[CombatAction] = []
+        acting = to_act(state)
         for fighter in state.fighters:
             if player != 0 and _seat(state, fighter) != player:
                 continue
-            if fighter.id in to_act(state):
+            if fighter.id in acting:
                 candidates += _fighter_candidates(state, fighter)
             elif "reflex" in verbs_for(state, fighter.id):
                 candidates.append(make("reflex", fighter.id))

@@ -147,7 +147,8 @@ def test_a_player_who_leaves_hands_their_fighters_to_the_gm() -> None:
     assert ENGINE.legal_actions(left, 1) == []
     with pytest.raises(IllegalAction):
         ENGINE.apply(left, parse_action("@held handlung"), 1)
-    ENGINE.apply(left, parse_action("@held handlung"), 0)
+    acted, _ = ENGINE.apply(left, parse_action("@held handlung"), 0)
+    assert undo(acted)[0].gone == (1,)
 
 
 def test_undo_replays_the_log_without_its_last_step_up_to_the_undo_depth() -> None:
