@@ -211,7 +211,9 @@ def can_undo(state: CombatState) -> bool:
 
 def undo(state: CombatState) -> tuple[CombatState, list[Event]]:
     """The state without the last step: the log without it, replayed from the start (the same
-    dice come again); seats that left stay gone. Raises IllegalAction("w6.combat.nothing_to_undo")."""
+    dice come again); seats that left stay gone.
+
+    Raises IllegalAction("w6.combat.nothing_to_undo")."""
     if not can_undo(state):
         raise IllegalAction("w6.combat.nothing_to_undo")
     initial = initial_of(state)
