@@ -425,6 +425,27 @@ class GameService:
             record.id, expected_revision=revision, snapshot=record.snapshot
         )
 
+    async def undo_last(self, record: GameRecord) -> GameRecord:
+        """The game without its last action, for every engine: the stored log without it,
+        replayed from the same config and seed (so the same dice come again), stored with the
+        last action row deleted. Who may undo is the cog's rule. Raises IllegalAction
+        ("error.nothing_to_undo") for a game without actions, StaleRevision when the game
+        moved on since ``record`` was read."""
+        engine = engine_of(record)
+        actions = await self.store.game_actions(record.id)
+        if not actions:
+            raise IllegalAction("error.nothing_to_undo")
+        match = m.start(engine, _engine_config(record.config), record.seed, len(record.players))
+        for seat, text in actions[:-1]:
+            match, _events = m.apply(engine, match, text, seat, referee=True)
+        finished = m.outcome(engine, match) is not None
+        return await self.store.drop_last_game_action(
+            record.id,
+            expected_revision=record.revision,
+            snapshot=m.to_json(engine, match),
+            status=FINISHED if finished else ACTIVE,
+        )
+
     async def idle_due(
         self,
         now: float,

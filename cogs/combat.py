@@ -59,6 +59,7 @@ from engines.w6 import (
     CombatState,
     Settings,
     apply,
+    can_undo,
     fighter_from_sheet,
     join_action,
     make,
@@ -456,7 +457,7 @@ def status_view_components(record: CombatRecord, state: CombatState, lang: str) 
     if any("reflex" in verbs_for(state, f.id) for f in state.fighters if f.id not in to_act(state)):
         view.add_item(_styled(t("w6cog.btn.reflex_any", lang), cid("rfx", "alle"), "secondary",
                               gm_row))  # fmt: skip
-    if state.previous:
+    if can_undo(state):
         view.add_item(_styled(t("w6cog.btn.undo", lang), cid("zurueck", "sl"), "secondary", gm_row))
     view.add_item(_styled(t("w6cog.btn.end", lang), cid("ende", "sl"), "secondary", gm_row))
     return view

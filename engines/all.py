@@ -2,4 +2,5 @@
 
 from __future__ import annotations
 
-import engines.essence  # noqa: F401
+import engines.essence
+import engines.w6.engine  # noqa: F401  (registers the engine)

@@ -330,6 +330,31 @@ class SqliteStore:
         assert record is not None
         return record
 
+    async def drop_last_game_action(
+        self, game_id: int, *, expected_revision: int, snapshot: Json, status: str | None = None
+    ) -> GameRecord:
+        """Undo for every game: delete the last logged action and write ``snapshot`` (the log
+        without it, replayed) in one transaction; the revision moves on, so buttons made for
+        the undone position are stale. Raises StaleRevision when the game moved on since it
+        was read."""
+        now = time.time()
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET snapshot = ?, revision = revision + 1, updated_at = ?,"
+                " status = COALESCE(?, status) WHERE id = ? AND revision = ?",
+                (_dump(snapshot), now, status, game_id, expected_revision),
+            )
+            if cursor.rowcount != 1:
+                raise StaleRevision()
+            await db.execute(
+                "DELETE FROM game_actions WHERE game_id = ? AND seq ="
+                " (SELECT MAX(seq) FROM game_actions WHERE game_id = ?)",
+                (game_id, game_id),
+            )
+        record = await self.get_game(game_id)
+        assert record is not None
+        return record
+
     async def set_game_display(self, game_id: int, display: Json) -> None:
         """Replace the cog's presentation data of a game; the revision stays as it is."""
         async with self._transaction() as db:

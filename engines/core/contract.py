@@ -184,6 +184,23 @@ class BotPlayer(Protocol):
         ...
 
 
+@runtime_checkable
+class OpenSeats(Protocol):
+    """An engine whose seats open during play (a W6 combat: the game master is seat 0, a
+    player's seat opens when their first fighter joins). Seats never close (one that left
+    keeps its number); ``players`` given to ``initial_state`` is then only the count at the
+    start."""
+
+    def seat_count(self, state: Any) -> int:
+        """How many seats the game has now (seats are ``0 .. seat_count - 1``)."""
+        ...
+
+
+def seat_count(engine: Engine[Any, Any], state: Any, players: int) -> int:
+    """The seats of ``state``: the engine's own count for open seats, else ``players``."""
+    return engine.seat_count(state) if isinstance(engine, OpenSeats) else players
+
+
 def to_act(engine: Engine[Any, Any], state: Any) -> frozenset[PlayerId]:
     """The seats with an open decision."""
     return frozenset(decision.seat for decision in engine.decisions(state))

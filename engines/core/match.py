@@ -24,7 +24,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engines.core.contract import Decision, Engine, Event, JsonDict, Outcome, PlayerId
+from engines.core.contract import (
+    Decision,
+    Engine,
+    Event,
+    JsonDict,
+    Outcome,
+    PlayerId,
+    seat_count,
+)
 from engines.core.errors import BadInput, IllegalAction
 
 META_PREFIX = "!"
@@ -84,8 +92,10 @@ def outcome(engine: Engine[Any, Any], match: Match) -> Outcome | None:
     if match.ended is not None:
         return match.ended
     result = engine.outcome(match.state)
-    if result is not None and match.eliminated and not result.eliminated:
-        result = replace(result, eliminated=match.eliminated)
+    if result is not None and match.eliminated:
+        # seats that left the match first, then those the rules knocked out
+        knocked_out = tuple(s for s in result.eliminated if s not in match.eliminated)
+        result = replace(result, eliminated=match.eliminated + knocked_out)
     return result
 
 
@@ -138,7 +148,8 @@ def apply(
         raise IllegalAction("error.eliminated")
     action = engine.parse_action(text)
     state, events = engine.apply(match.state, action, player)
-    return replace(match, state=state, draw_votes=()), events
+    seats = seat_count(engine, state, match.players)  # an open-seat engine may have grown
+    return replace(match, state=state, players=seats, draw_votes=()), events
 
 
 def _apply_meta(

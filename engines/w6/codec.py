@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -26,6 +27,7 @@ def _field_names(cls: type) -> tuple[str, ...]:
 
 
 _PLAIN = (int, str, bool, float, type(None))
+Decoder = Callable[[Any, str], Any]
 
 
 def encode(value: Any) -> Any:
@@ -42,57 +44,87 @@ def encode(value: Any) -> Any:
 
 def decode(kind: Any, data: Any, path: str = "") -> Any:
     """The value of type ``kind`` stored as ``data``. Raises BadInput on a mismatch."""
+    return _decoder(kind)(data, path)
+
+
+def _bad(path: str) -> BadInput:
+    return BadInput("w6.combat.bad_state", field=path)
+
+
+@cache
+def _decoder(kind: Any) -> Decoder:
+    """A decoding function for ``kind``, built once per type (states are read on every
+    click, and the kit reads one after every step)."""
     origin = typing.get_origin(kind)
     if origin in (typing.Union, types.UnionType):
         options = typing.get_args(kind)
-        if data is None and type(None) in options:
-            return None
-        real = [option for option in options if option is not type(None)]
-        return decode(real[0], data, path)
+        nullable = type(None) in options
+        inner = _decoder(next(option for option in options if option is not type(None)))
+
+        def union(data: Any, path: str) -> Any:
+            return None if data is None and nullable else inner(data, path)
+
+        return union
     if origin is tuple:
-        return _decode_tuple(kind, data, path)
+        return _tuple_decoder(kind)
     if kind is Rng:
-        ok = isinstance(data, list) and len(data) == 2
-        if not ok or not all(isinstance(x, int) and not isinstance(x, bool) for x in data):
-            raise BadInput("w6.combat.bad_state", field=path)
-        return Rng.from_json(data)
+        return _decode_rng
     if dataclasses.is_dataclass(kind) and isinstance(kind, type):
-        return _decode_class(kind, data, path)
-    if kind is bool:
-        if not isinstance(data, bool):
-            raise BadInput("w6.combat.bad_state", field=path)
-        return data
-    if kind is int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            raise BadInput("w6.combat.bad_state", field=path)
-        return data
-    if kind is str:
-        if not isinstance(data, str):
-            raise BadInput("w6.combat.bad_state", field=path)
-        return data
-    raise BadInput("w6.combat.bad_state", field=path)
+        return _class_decoder(kind)
+    if kind in (bool, int, str):
+        return _plain_decoder(kind)
+    raise TypeError(f"no decoder for {kind!r}")
 
 
-def _decode_tuple(kind: Any, data: Any, path: str) -> tuple[Any, ...]:
-    if not isinstance(data, list):
-        raise BadInput("w6.combat.bad_state", field=path)
+def _plain_decoder(kind: type) -> Decoder:
+    def plain(data: Any, path: str) -> Any:
+        if type(data) is not kind:  # bool is no int here
+            raise _bad(path)
+        return data
+
+    return plain
+
+
+def _decode_rng(data: Any, path: str) -> Rng:
+    ok = isinstance(data, list) and len(data) == 2
+    if not ok or not all(type(x) is int for x in data):
+        raise _bad(path)
+    return Rng.from_json(data)
+
+
+def _tuple_decoder(kind: Any) -> Decoder:
     args = typing.get_args(kind)
     if len(args) == 2 and args[1] is Ellipsis:
-        return tuple(decode(args[0], item, f"{path}[{i}]") for i, item in enumerate(data))
-    if len(args) != len(data):
-        raise BadInput("w6.combat.bad_state", field=path)
-    return tuple(
-        decode(arg, item, f"{path}[{i}]")
-        for i, (arg, item) in enumerate(zip(args, data, strict=True))
-    )
+        item = _decoder(args[0])
+
+        def many(data: Any, path: str) -> tuple[Any, ...]:
+            if not isinstance(data, list):
+                raise _bad(path)
+            return tuple(item(value, f"{path}[{i}]") for i, value in enumerate(data))
+
+        return many
+    items = [_decoder(arg) for arg in args]
+
+    def fixed(data: Any, path: str) -> tuple[Any, ...]:
+        if not isinstance(data, list) or len(data) != len(items):
+            raise _bad(path)
+        return tuple(
+            dec(value, f"{path}[{i}]")
+            for i, (dec, value) in enumerate(zip(items, data, strict=True))
+        )
+
+    return fixed
 
 
-def _decode_class(kind: type, data: Any, path: str) -> Any:
-    if not isinstance(data, dict):
-        raise BadInput("w6.combat.bad_state", field=path)
+def _class_decoder(kind: type) -> Decoder:
+    names = _field_names(kind)
+    wanted = set(names)
     hints = _hints(kind)
-    names = [f.name for f in dataclasses.fields(kind)]
-    if set(data) != set(names):
-        raise BadInput("w6.combat.bad_state", field=path or kind.__name__)
-    values = {name: decode(hints[name], data[name], f"{path}.{name}") for name in names}
-    return kind(**values)
+    fields = [(name, _decoder(hints[name])) for name in names]
+
+    def instance(data: Any, path: str) -> Any:
+        if not isinstance(data, dict) or data.keys() != wanted:
+            raise _bad(path or kind.__name__ if isinstance(data, dict) else path)
+        return kind(**{name: dec(data[name], f"{path}.{name}") for name, dec in fields})
+
+    return instance

@@ -1,7 +1,10 @@
-"""The W6 combat tracker as a pure reducer: ``apply(state, action, actor) -> (state, events)``.
+"""The W6 combat tracker as a pure reducer: ``step(state, action, seat) -> (state, events)``.
 
-``actor`` is the Discord user id of whoever clicked; the GM (``state.gm``) may act for every
-participant, a player only for the participants they own. Every rule number is cited in
+``seat`` 0 is the game master, who may act for every participant and records every join; a
+player seat only for the participants its owner owns (see ``CombatState`` for the seat model).
+``apply(state, action, user)`` is the same step for a Discord user id (the GM and co-GMs act as
+``state.gm``; a player's join of their own fighters is admitted as seat 0). An undo is no step:
+``undo`` replays the log without its last step. Every rule number is cited in
 data/w6/RULES.md. Raises IllegalAction (rule or permission) or BadInput (bad values).
 """
 
@@ -9,14 +12,15 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from engines.core import BadInput, Event, IllegalAction
+from engines.core import BadInput, EngineError, Event, IllegalAction
 from engines.core.jsontext import load_json
 from engines.dice.pool import PoolRoll, roll_pool
-from engines.w6.actions import ANSWER_VERBS, GM_VERBS, MAX_PAYLOAD_BYTES, CombatAction
-from engines.w6.codec import decode
+from engines.w6.actions import ANSWER_VERBS, GM_VERBS, MAX_PAYLOAD_BYTES, CombatAction, parse_action
+from engines.w6.codec import decode, encode
 from engines.w6.state import (
     CONDITIONS,
     DYING,
@@ -34,6 +38,8 @@ from engines.w6.state import (
     ShieldStats,
     WeaponStats,
     check_fighter_id,
+    new_combat,
+    seat_of_owner,
     state_from_json,
     state_to_json,
 )
@@ -91,34 +97,49 @@ def roll_data(roll: PoolRoll) -> dict[str, Any]:
 
 
 def apply(state: CombatState, action: CombatAction, actor: int) -> tuple[CombatState, list[Event]]:
-    """The state after ``actor`` takes ``action``, and the events to narrate.
+    """The state after the Discord user ``actor`` takes ``action`` (the GM and co-GMs act as
+    ``state.gm``, seat 0; a player as their seat, a newcomer as the next seat), and the events
+    to narrate. ``zurueck`` (the GM only) is ``undo``.
 
     Raises IllegalAction (``w6.combat.*``) when the rules or permissions forbid it and
     BadInput for values out of range; the input state is never changed.
     """
     if action.verb == "zurueck":
-        return _undo(state, actor, action)
+        if actor != state.gm:
+            raise IllegalAction("w6.combat.gm_only", verb="zurueck")
+        return undo(state)
+    if action.verb == "beitritt" and actor != state.gm:
+        for entry in _payload_entries(action.payload):
+            if entry.get("owner") != actor:
+                raise IllegalAction("w6.combat.not_your_fighter", fighter=str(entry.get("name")))
+        return step(state, action, 0)  # the table admits a player's own fighters
+    return step(state, action, seat_of_owner(state, actor))
+
+
+def step(state: CombatState, action: CombatAction, seat: int) -> tuple[CombatState, list[Event]]:
+    """The state after seat ``seat`` takes ``action`` (the engine contract's ``apply``).
+
+    Raises IllegalAction / BadInput as ``apply``; an undo is not a step (``undo``)."""
+    if action.verb == "zurueck":
+        raise IllegalAction("w6.combat.undo_not_a_step")
+    if not 0 <= seat <= len(state.seats) + 1:
+        raise IllegalAction("w6.combat.no_such_seat", seat=seat)
     if state.ended:
         raise IllegalAction("w6.combat.ended")
-    _check_permission(state, action, actor)
+    _check_permission(state, action, seat)
     _check_pending(state, action)
     ctx = Ctx(state)
     HANDLERS[action.verb](ctx, action)
     _settle(ctx)
-    return _record(state, ctx, action, actor), ctx.events
+    return _record(state, ctx, action, seat), ctx.events
 
 
-def _check_permission(state: CombatState, action: CombatAction, actor: int) -> None:
-    if actor == state.gm:
-        return
-    if action.verb == "beitritt":
-        for entry in _payload_entries(action.payload):
-            if entry.get("owner") != actor:
-                raise IllegalAction("w6.combat.not_your_fighter", fighter=str(entry.get("name")))
+def _check_permission(state: CombatState, action: CombatAction, seat: int) -> None:
+    if seat == 0:
         return
     if action.verb in GM_VERBS:
         raise IllegalAction("w6.combat.gm_only", verb=action.verb)
-    if state.fighter(action.fighter).owner != actor:
+    if seat_of_owner(state, state.fighter(action.fighter).owner) != seat:
         raise IllegalAction("w6.combat.not_your_fighter", fighter=action.fighter)
 
 
@@ -140,21 +161,15 @@ def _check_pending(state: CombatState, action: CombatAction) -> None:
         raise IllegalAction("w6.combat.not_asked", fighter=action.fighter, stage=pending.stage)
 
 
-def _snapshot(state: CombatState) -> str:
-    bare = replace(state, previous=(), log=())
-    return json.dumps(state_to_json(bare), separators=(",", ":"), ensure_ascii=False)
-
-
-def _record(before: CombatState, ctx: Ctx, action: CombatAction, actor: int) -> CombatState:
-    depth = before.settings.undo_tiefe
-    previous = (*before.previous, _snapshot(before))[-depth:] if depth > 0 else ()
-    entry = LogEntry(before.step + 1, actor, action.text(), tuple(e.type for e in ctx.events))
-    return replace(ctx.state, step=before.step + 1, log=(*before.log, entry), previous=previous)
+def _record(before: CombatState, ctx: Ctx, action: CombatAction, seat: int) -> CombatState:
+    entry = LogEntry(before.step + 1, seat, action.text(), tuple(e.type for e in ctx.events))
+    return replace(ctx.state, step=before.step + 1, log=(*before.log, entry), undone=0)
 
 
 def standing_log(log: tuple[LogEntry, ...]) -> list[LogEntry]:
     """The steps of ``log`` that still count: every ``zurueck`` removes the last one standing
-    (the log itself keeps undone steps and the undos)."""
+    (logs of schema 1 kept undone steps and the undos; since then the log holds only standing
+    steps)."""
     standing: list[LogEntry] = []
     for entry in log:
         if entry.action == "zurueck":
@@ -165,23 +180,99 @@ def standing_log(log: tuple[LogEntry, ...]) -> list[LogEntry]:
     return standing
 
 
-def _undo(state: CombatState, actor: int, action: CombatAction) -> tuple[CombatState, list[Event]]:
-    if actor != state.gm:
-        raise IllegalAction("w6.combat.gm_only", verb="zurueck")
-    if not state.previous:
+# ----------------------------------------------------------------------------- undo
+
+
+def initial_of(state: CombatState) -> CombatState:
+    """The state ``state.log`` replays from (the fresh combat, or the carried-over ``base``)."""
+    if state.base:
+        return replace(state_from_json(json.loads(state.base)), base=state.base)
+    return new_combat(state.gm, state.rng.seed, state.start, state.roster)
+
+
+def replay(initial: CombatState, log: Iterable[tuple[int, str]]) -> CombatState:
+    """The state after the steps ``log`` (seat, notation) from ``initial``. Raises as ``step``
+    (a stored log replays without error)."""
+    state = initial
+    for seat, text in log:
+        state, _events = step(state, parse_action(text), seat)
+    return state
+
+
+def _undoable(state: CombatState) -> int:
+    """How many steps of the log lie after the state it replays from."""
+    start = len(initial_of(state).log) if state.base else 0
+    return len(state.log) - start
+
+
+def can_undo(state: CombatState) -> bool:
+    """Whether ``undo`` would take a step back (a step to undo, and fewer undos in a row than
+    ``Settings.undo_tiefe``)."""
+    return state.undone < state.settings.undo_tiefe and _undoable(state) > 0
+
+
+def undo(state: CombatState) -> tuple[CombatState, list[Event]]:
+    """The state without the last step: the log without it, replayed from the start (the same
+    dice come again); seats that left stay gone.
+
+    Raises IllegalAction("w6.combat.nothing_to_undo")."""
+    if not can_undo(state):
         raise IllegalAction("w6.combat.nothing_to_undo")
-    restored = state_from_json(json.loads(state.previous[-1]))
-    standing = standing_log(state.log)
-    undone = standing[-1].action if standing else ""
-    undone_step = standing[-1].step if standing else 0
-    events = [Event("undone", {"action": undone, "step": state.step, "undone_step": undone_step})]
-    entry = LogEntry(state.step + 1, actor, action.text(), ("undone",))
-    return (
-        replace(
-            restored, previous=state.previous[:-1], log=(*state.log, entry), step=state.step + 1
-        ),
-        events,
-    )
+    initial = initial_of(state)
+    last = state.log[-1]
+    kept = state.log[len(initial.log) : -1]
+    restored = replay(initial, ((entry.actor, entry.action) for entry in kept))
+    events = [
+        Event("undone", {"action": last.action, "step": state.step, "undone_step": last.step})
+    ]
+    return replace(restored, undone=state.undone + 1, gone=state.gone), events
+
+
+def upgrade_v1(body: dict[str, Any]) -> CombatState:
+    """A combat stored with schema 1 (undo snapshots, user ids in the log) as schema 2: the
+    snapshots go, the log keeps its standing steps with seats for users, the seats follow the
+    owners in join order. When that log replays to the same combat, undo reaches back through
+    it; otherwise the carried-over state becomes the ``base`` the log replays from."""
+    data = {key: value for key, value in body.items() if key != "previous"}
+    if isinstance(data.get("pending"), dict):
+        data["pending"] = {**data["pending"], "nr": 0}
+    old_log: tuple[LogEntry, ...] = decode(tuple[LogEntry, ...], data.get("log"), "log")
+    standing = standing_log(old_log)
+    gm = data.get("gm")
+    seats: list[int] = []
+    owners = [entry.get("owner") for item in standing for entry in _joined(item.action)]
+    owners += [f.get("owner") for f in data.get("fighters", []) if isinstance(f, dict)]
+    for owner in owners:
+        if isinstance(owner, int) and owner != gm and owner not in seats:
+            seats.append(owner)
+
+    def seat(actor: int) -> int:
+        return seats.index(actor) + 1 if actor in seats else 0
+
+    log = tuple(replace(entry, actor=seat(entry.actor)) for entry in standing)
+    data |= {"log": encode(log), "seats": seats, "start": data.get("settings"), "roster": []}
+    data |= {"base": "", "undone": 0, "gone": []}
+    state: CombatState = decode(CombatState, data, "")
+    try:
+        replayed = replay(initial_of(state), ((e.actor, e.action) for e in log))
+        if state.pending is not None and replayed.pending is not None:
+            state = replace(state, pending=replace(state.pending, nr=replayed.pending.nr))
+        same = replace(replayed, log=log, step=state.step) == state
+    except EngineError:
+        same = False
+    if same:
+        return state
+    return replace(state, base=json.dumps(state_to_json(state), separators=(",", ":")))
+
+
+def _joined(action: str) -> list[dict[str, Any]]:
+    verb, _, payload = action.partition(" ")
+    if verb != "beitritt":
+        return []
+    try:
+        return _payload_entries(payload)
+    except BadInput:
+        return []
 
 
 # ----------------------------------------------------------------------------- turns
@@ -320,6 +411,8 @@ def _settle(ctx: Ctx) -> None:
             fighters=tuple(replace(f, turn_done=True) for f in ctx.state.fighters),
         )
     if ctx.state.turn == -1 and not any(can_still_act(ctx.state, f) for f in ctx.state.fighters):
+        if not any(f.conscious and f.handlungen_max > 0 for f in ctx.state.fighters):
+            return  # nobody could act in a new phase either: the GM decides how it goes on
         ctx.emit("phase_ended", phase=ctx.state.phase)
         _new_phase(ctx)
         _settle(ctx)
@@ -348,10 +441,10 @@ def _join(ctx: Ctx, action: CombatAction) -> None:
 
 def _join_one(ctx: Ctx, fighter: Fighter) -> None:
     check_fighter_id(fighter.id)
-    if ctx.state.find(fighter.id) is not None:
-        raise IllegalAction("w6.combat.duplicate_id", fighter=fighter.id)
     if len(ctx.state.fighters) >= MAX_FIGHTERS:
         raise IllegalAction("w6.combat.too_many_fighters", max=MAX_FIGHTERS)
+    if ctx.state.find(fighter.id) is not None:
+        raise IllegalAction("w6.combat.duplicate_id", fighter=fighter.id)
     started = ctx.state.phase >= 1
     fighter = replace(
         fighter,
@@ -360,7 +453,12 @@ def _join_one(ctx: Ctx, fighter: Fighter) -> None:
         turn_done=started,
     )
     order = (*ctx.state.order, fighter.id) if started else ctx.state.order
-    ctx.state = replace(ctx.state, fighters=(*ctx.state.fighters, fighter), order=order)
+    seats = ctx.state.seats
+    if seat_of_owner(ctx.state, fighter.owner) > len(seats):
+        seats = (*seats, fighter.owner) if fighter.owner is not None else seats
+    ctx.state = replace(
+        ctx.state, fighters=(*ctx.state.fighters, fighter), order=order, seats=seats
+    )
     ctx.emit("joined", fighter=fighter.id, name=fighter.name, ab=fighter.ab, lp=fighter.lp)
 
 
@@ -1015,6 +1113,7 @@ def _attack(ctx: Ctx, action: CombatAction) -> None:
         fert=plan.fert,
         dual_same=plan.dual_same,
         serie=plan.serie,
+        nr=ctx.state.step + 1,
     )
     ctx.emit(
         "attack_announced",
@@ -1291,6 +1390,7 @@ def _follow_up(ctx: Ctx, action: CombatAction) -> None:
         retreated="",
         erschwert=0,
         serie=False,
+        nr=ctx.state.step + 1,
     )
     ctx.emit("follow_up", fighter=pending.attacker, target=target, successes=again.successes)
     _announce_attack(ctx, again, 0)

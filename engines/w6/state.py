@@ -22,7 +22,7 @@ from engines.w6.sheet import (
 )
 
 STATE_SCHEMA = "w6.combat"
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 UNCONSCIOUS = "bewusstlos"
 DYING = "sterbend"
@@ -186,10 +186,14 @@ class Pending:
     dual_same: bool = False
     serie: bool = False
     retreated: str = ""
+    nr: int = 0  # the step that began this attack (names its decisions)
 
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
+    """One standing step: its number, the seat that took it (0: the game master), its notation
+    and the types of the events it caused."""
+
     step: int
     actor: int
     action: str
@@ -199,7 +203,20 @@ class LogEntry:
 @dataclass(frozen=True, slots=True)
 class CombatState:
     """The whole combat. ``phase`` 0 means not begun; ``turn`` indexes ``order`` (-1: every
-    fighter has had their turn this phase, only held Handlungen remain)."""
+    fighter has had their turn this phase, only held Handlungen remain).
+
+    Seats (the engine contract's players): seat 0 is the game master (``gm``, the user id the
+    GM and every co-GM act as); ``seats`` are the other owners' user ids (opaque keys) in the
+    order their first fighter joined, seat ``i + 1`` for ``seats[i]``. Seats never close.
+
+    ``log`` holds the standing steps (an undo replays the log without its last step; no
+    snapshot is kept). The log replays from the fresh combat of ``gm``, the Rng's seed,
+    ``start`` (the settings it began with) and ``roster`` (fighters the GM may bring in with a
+    click), or, for a combat carried over from schema 1 whose history does not replay, from
+    ``base`` (that state's JSON; its own log cannot be undone). ``undone`` counts the undos
+    in a row (``Settings.undo_tiefe`` caps it); ``gone`` the player seats that left (the GM
+    runs their fighters).
+    """
 
     gm: int
     rng: Rng
@@ -214,7 +231,12 @@ class CombatState:
     ended: bool = False
     step: int = 0
     log: tuple[LogEntry, ...] = ()
-    previous: tuple[str, ...] = ()
+    seats: tuple[int, ...] = ()
+    start: Settings = Settings()
+    roster: tuple[Fighter, ...] = ()
+    base: str = ""
+    undone: int = 0
+    gone: tuple[int, ...] = ()
 
     def fighter(self, fighter_id: str) -> Fighter:
         """The participant ``fighter_id``. Raises IllegalAction("w6.combat.no_such_fighter")."""
@@ -239,9 +261,27 @@ class CombatState:
         return self.order[self.turn] if 0 <= self.turn < len(self.order) else ""
 
 
-def new_combat(gm: int, seed: int, settings: Settings | None = None) -> CombatState:
+def new_combat(
+    gm: int, seed: int, settings: Settings | None = None, roster: tuple[Fighter, ...] = ()
+) -> CombatState:
     """An empty combat for one channel, led by the user ``gm``."""
-    return CombatState(gm=gm, rng=Rng(seed), settings=settings or Settings())
+    chosen = settings or Settings()
+    return CombatState(gm=gm, rng=Rng(seed), settings=chosen, start=chosen, roster=roster)
+
+
+def seat_of_owner(state: CombatState, owner: int | None) -> int:
+    """The seat that runs fighters of ``owner``: 0 for NPCs and the GM's own, else the
+    owner's seat (a new owner gets the next seat)."""
+    if owner is None or owner == state.gm:
+        return 0
+    if owner in state.seats:
+        return state.seats.index(owner) + 1
+    return len(state.seats) + 1
+
+
+def owner_of_seat(state: CombatState, seat: int) -> int | None:
+    """The user id behind player seat ``seat`` (None for the GM seat or an unknown seat)."""
+    return state.seats[seat - 1] if 1 <= seat <= len(state.seats) else None
 
 
 def _stab(value: tuple[int, int] | None) -> tuple[int, int, int]:
@@ -320,13 +360,19 @@ def state_to_json(state: CombatState) -> dict[str, Any]:
 
 
 def state_from_json(data: Any) -> CombatState:
-    """Raises BadInput("w6.combat.bad_state") for data of another schema or shape."""
+    """Raises BadInput("w6.combat.bad_state") for data of another schema or shape. A state of
+    schema version 1 (running combats from before seats) is carried over: see
+    ``engines.w6.combat.upgrade_v1``."""
     if not isinstance(data, dict) or data.get("schema") != STATE_SCHEMA:
         raise BadInput("w6.combat.bad_state", field="schema")
-    if data.get("version") != STATE_VERSION:
-        raise BadInput("w6.combat.bad_state", field="version")
     body = data.get("state")
     if not isinstance(body, dict):
         raise BadInput("w6.combat.bad_state", field="state")
+    if data.get("version") == 1:
+        from engines.w6.combat import upgrade_v1
+
+        return upgrade_v1(body)
+    if data.get("version") != STATE_VERSION:
+        raise BadInput("w6.combat.bad_state", field="version")
     result: CombatState = decode(CombatState, body, "")
     return result

@@ -9,6 +9,7 @@ from engines.w6.actions import CombatAction
 from engines.w6.codec import encode
 from engines.w6.combat import (
     can_block,
+    can_undo,
     defence_required,
     hand_free,
     may_act_now,
@@ -205,7 +206,7 @@ def status_view(state: CombatState) -> dict[str, Any]:
         "pending": _pending_view(state),
         "settings": encode(state.settings),
         "step": state.step,
-        "can_undo": bool(state.previous),
+        "can_undo": can_undo(state),
     }
 
 

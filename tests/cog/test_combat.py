@@ -182,3 +182,26 @@ async def test_campaign_rules_reach_the_combat_and_a_character_joins_once(
     state = unpack(await bot.store.active_combat(fake.channel().id)).state
     assert state.settings.schwere_treffer and not state.settings.kaufen
     assert [f.id for f in state.fighters] == ["thoin"]
+
+
+async def test_a_combat_stored_before_the_seats_goes_on_and_undoes(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """A running combat written by the previous version (schema 1: undo snapshots in the
+    state, users in the log) is carried over when it is next loaded."""
+    from cogs.combat import pack, unpack
+    from tests.unit.test_w6_engine import _as_v1
+
+    await set_up(fake)
+    record = await bot.store.active_combat(fake.channel().id)
+    loaded = unpack(record)
+    users = {0: loaded.state.gm, **{i + 1: u for i, u in enumerate(loaded.state.seats)}}
+    old = pack(loaded.state, loaded.characters)
+    old["engine"] = _as_v1(loaded.state, [], users)
+    await bot.store.update_combat(record.id, expected_revision=record.revision, state=old)
+    undone = await (await fake.slash("kampf zurück", user=GM)).message()
+    assert undone.embeds[0]["title"] == t("w6cog.combat.title_setup", "de")
+    state = unpack(await bot.store.active_combat(fake.channel().id)).state
+    assert state.phase == 0 and [f.name for f in state.fighters] == ["Thoin", "Ork"]
+    begun = await (await fake.slash("kampf beginnen", user=GM)).message()
+    assert begun.embeds[0]["title"] == t("w6cog.combat.title", "de", phase=1)

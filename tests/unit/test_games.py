@@ -373,3 +373,22 @@ async def test_an_invitation_stored_before_lobbies_can_still_be_accepted(
     started = await service.accept(old.id, BOB)
     assert started.status == ACTIVE and "lobby" not in started.snapshot
     assert (await service.act(old.id, ALICE, "2", decision="h15")).actor == 0
+
+
+async def test_undo_replays_the_log_without_its_last_move(service: GameService) -> None:
+    game = await _invite(service)
+    game = await service.accept(game.id, BOB)
+    with pytest.raises(IllegalAction) as error:
+        await service.undo_last(game)
+    assert error.value.key == "error.nothing_to_undo"
+    first = await service.act(game.id, ALICE, "1")
+    last = await service.act(game.id, BOB, "3")
+    assert last.record.status == FINISHED
+    undone = await service.undo_last(last.record)
+    assert undone.snapshot == first.record.snapshot and undone.status == ACTIVE
+    assert undone.revision == last.record.revision + 1
+    assert await service.store.game_actions(game.id) == [(0, "1")]
+    with pytest.raises(StaleRevision):
+        await service.undo_last(last.record)  # a second click on the same old button
+    again = await service.act(game.id, BOB, "1")
+    assert again.outcome is None and load(again.record).state.heap == 2

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import engines.all  # noqa: F401  (registers every engine)
 import tests.party  # noqa: F401  (the N-player test engine)
 from tests.kit import KitCase, check_case
+from tests.unit.test_w6_random import random_config as w6_config
 
 CASES: list[KitCase] = [
     KitCase("essence", {"variants": []}, seeds=10),
@@ -26,6 +29,7 @@ CASES: list[KitCase] = [
     KitCase("party-test", {"hand": 2}, players=4, seeds=20),
     KitCase("party-test", {"teams": [0, 1, 0, 1]}, players=4, seeds=20),
     KitCase("party-test", {"teams": [0, 0, 1], "seat_choices": ["red", None, "gold"]}, players=3),
+    *(KitCase("w6combat", w6_config(random.Random(n)), players=1, seeds=3) for n in range(4)),
 ]
 
 

@@ -158,7 +158,7 @@ def test_the_kit_catches_a_decision_that_stays_open(monkeypatch: pytest.MonkeyPa
         "decisions",
         lambda state: tuple(replace(d, id="always") for d in decisions(state)),
     )
-    with pytest.raises(AssertionError, match="still open"):
+    with pytest.raises(AssertionError, match="closed by its answer"):
         check_case(KitCase("party-test", {}, players=2, seeds=1))
 
 

@@ -14,6 +14,7 @@ from engines.w6 import (
     Fighter,
     Settings,
     apply,
+    can_undo,
     fighter_from_sheet,
     join_action,
     make,
@@ -470,7 +471,7 @@ def test_gm_overrides_undo_and_end() -> None:
     state, events = act(state, "zurueck")
     assert only(events, "undone")["action"] == "setze ork handlungen=0 kw=1 lp=3"
     assert state.fighters == before.fighters and state.rng == before.rng
-    assert [e.action for e in state.log][-2:] == ["setze ork handlungen=0 kw=1 lp=3", "zurueck"]
+    assert state.log == before.log  # an undo replays the log without its last step
     state, _ = act(state, "zustand ork +liegend")
     assert state.fighter("ork").conditions == ("liegend",)
     state, events = act(state, "ende")
@@ -645,7 +646,7 @@ def test_undo_depth_is_bounded_and_named_in_the_refusal() -> None:
     state, _ = act(state, "regel undo_tiefe=3")
     for lp in range(20, 28):
         state, _ = act(state, f"setze ork lp={lp}")
-    assert len(state.previous) == 3
+    assert can_undo(state)
     for _ in range(3):
         state, _ = act(state, "zurueck")
     assert state.fighter("ork").lp == 24
@@ -665,3 +666,13 @@ def test_a_combat_holds_at_most_max_fighters() -> None:
         "w6.combat.too_many_fighters",
         MAX_FIGHTERS,
     )
+
+
+def test_when_nobody_can_act_any_more_the_phase_waits_for_the_gm() -> None:
+    state = combat(fighter("held", PLAYER), fighter("ork"))
+    state, _ = run(state, "zustand held +bewusstlos", "zustand ork +bewusstlos")
+    assert to_act(state) == set() and state.phase == 1
+    state, _ = act(state, "zustand ork -bewusstlos")
+    assert to_act(state) == {"ork"}
+    state, _ = run(state, "setze ork handlungen_max=0 handlungen=0")
+    assert to_act(state) == set() and state.phase == 1

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-import random
 import re
 import string
 from pathlib import Path
 
 import pytest
 
-from engines.core import EngineError
-from engines.w6 import apply
-from tests.unit.test_w6_random import _random_action, _start
+from engines.core import Event
+from tests.unit.test_w6_random import play
 
 ROOT = Path(__file__).resolve().parents[2]
 MESSAGES = json.loads((ROOT / "data" / "i18n" / "w6.json").read_text(encoding="utf-8"))
@@ -36,17 +34,11 @@ def test_languages_share_placeholders(key: str) -> None:
 def test_events_of_random_combats_narrate() -> None:
     seen: set[str] = set()
     for seed in range(8):
-        chooser = random.Random(seed)
-        state = _start(seed)
-        for _ in range(150):
-            action, actor = _random_action(state, chooser)
-            try:
-                state, events = apply(state, action, actor)  # type: ignore[arg-type]
-            except EngineError:
-                continue
-            for event in events:
-                entry = MESSAGES[f"w6.event.{event.type}"]
-                entry["de"].format(**event.data)
-                entry["en"].format(**event.data)
-                seen.add(event.type)
+        events: list[Event] = []
+        play(seed, seen=events)
+        for event in events:
+            entry = MESSAGES[f"w6.event.{event.type}"]
+            entry["de"].format(**event.data)
+            entry["en"].format(**event.data)
+            seen.add(event.type)
     assert {"attack_roll", "damage", "phase_started"} <= seen
