@@ -26,6 +26,7 @@ message the button is on. Nothing is kept in memory, so the button works after a
 from __future__ import annotations
 
 import asyncio
+import difflib
 import io
 import logging
 import re
@@ -193,6 +194,25 @@ def _saved_name(word: str, saved: Mapping[str, str]) -> str | None:
     ``-`` (names may contain ``-``, and ``feuerball-2`` means ``feuerball`` minus 2)."""
     cuts = [len(word)] + [i for i in range(len(word) - 1, 0, -1) if word[i] == "-"]
     return next((word[:cut] for cut in cuts if word[:cut] in saved), None)
+
+
+def _nearest(word: str, saved: Mapping[str, str]) -> str:
+    """The saved names closest to ``word`` (spelling or start), as a readable list."""
+    near = difflib.get_close_matches(word, list(saved), n=3, cutoff=0.5)
+    near += [n for n in sorted(saved) if n.startswith(word[:3]) and n not in near][: 3 - len(near)]
+    return ", ".join(f"`{n}`" for n in near)
+
+
+def _check_unknown_name(expression: str, word: str, saved: Mapping[str, str]) -> None:
+    """An expression that starts with a name-like word and is no dice notation either: a
+    saved roll that is gone or mistyped. Raises BadInput naming the nearest saved names (a
+    syntax error about column 1 would not help)."""
+    if _is_notation(expression) or not NAME_PATTERN.fullmatch(word) or _reads_as_dice(word):
+        return
+    nearest = _nearest(word, saved)
+    if nearest:
+        raise BadInput("roll.saved.unknown", name=word[:40], nearest=nearest)
+    raise BadInput("roll.saved.unknown_none", name=word[:40])
 
 
 def reroll_id(visibility: Visibility, expression: str) -> str:
@@ -668,6 +688,7 @@ class Dice(commands.Cog):
         saved = await self.bot.store.saved_rolls([mine] + ([theirs] if theirs else []))
         name = _saved_name(word, saved)
         if name is None:
+            _check_unknown_name(expression, word, saved)
             return expression
         start = len(expression) - len(match.group(1)) - len(match.group(2))
         return expand_saved(name, saved[name], expression[start + len(name) :])
@@ -730,15 +751,18 @@ class Dice(commands.Cog):
         expression = " ".join(ausdruck.split())
         check_notation(expression)
         scope = await self._writable_scope(interaction, kampagne)
+        old = (await self.bot.store.saved_rolls([scope])).get(key)
         saved = await self.bot.store.save_roll(
             scope, key, expression, interaction.user.id, limit=MAX_SAVED
         )
         if not saved:  # counted inside the write, so concurrent saves cannot pass the limit
             raise BadInput("roll.saved.too_many", limit=MAX_SAVED)
         message = "roll.saved.saved_campaign" if kampagne else "roll.saved.saved"
-        await send(
-            interaction, t(message, lang, name=key, expression=_code(expression)), ephemeral=True
-        )
+        params: dict[str, str] = {"name": key, "expression": _code(expression)}
+        if old is not None and old != expression:  # say what the name meant before
+            message = "roll.saved.replaced_campaign" if kampagne else "roll.saved.replaced"
+            params["old"] = _code(old)
+        await send(interaction, t(message, lang, **params), ephemeral=True)
 
     @saved.command(name=cmd("roll.cmd.delete.name"), description=cmd("roll.cmd.delete.desc"))
     @app_commands.rename(name=cmd("roll.opt.name.name"), kampagne=cmd("roll.opt.campaign.name"))
@@ -752,8 +776,14 @@ class Dice(commands.Cog):
         key = name.strip().lower()
         scope = await self._writable_scope(interaction, kampagne)
         deleted = await self.bot.store.delete_roll(scope, key)
-        message = "roll.saved.deleted" if deleted else "roll.saved.not_found"
-        await send(interaction, t(message, lang, name=_plain(key[:40])), ephemeral=True)
+        if not deleted:
+            nearest = _nearest(key, await self.bot.store.saved_rolls([scope]))
+            if nearest:
+                raise BadInput("roll.saved.not_found_near", name=_plain(key[:40]), nearest=nearest)
+            raise BadInput("roll.saved.not_found", name=_plain(key[:40]))
+        await send(
+            interaction, t("roll.saved.deleted", lang, name=_plain(key[:40])), ephemeral=True
+        )
 
     @delete.autocomplete("name")
     async def _delete_autocomplete(

@@ -373,9 +373,46 @@ async def test_saved_roll_create_use_autocomplete_list_delete(fake: FakeDiscord,
     assert deleted.content == "Gelöscht: **feuerball**."
     gone = await (await fake.slash("roll", {"ausdruck": "feuerball"})).callback()
     assert_ephemeral(gone)
-    assert gone.content == engine_error("feuerball", "de")
+    assert gone.content == t("roll.saved.unknown_none", "de", name="feuerball")
     again = await (await fake.slash("würfel löschen", {"name": "feuerball"})).callback()
     assert again.content == t("roll.saved.not_found", "de", name="feuerball")
+
+
+async def test_saving_over_a_name_says_what_it_replaced(fake: FakeDiscord, bot: Any) -> None:
+    await (await fake.slash("würfel speichern", {"name": "blitz", "ausdruck": "6W6>=5"})).callback()
+    replaced = await (
+        await fake.slash("würfel speichern", {"name": "Blitz", "ausdruck": "8W6>=5"}, locale="en")
+    ).callback()
+    assert_ephemeral(replaced)
+    assert replaced.content == t(
+        "roll.saved.replaced", "en", name="blitz", old="`6W6>=5`", expression="`8W6>=5`"
+    )
+    same = await (
+        await fake.slash("würfel speichern", {"name": "blitz", "ausdruck": "8W6>=5"})
+    ).callback()
+    assert same.content.startswith("Gespeichert: **blitz**")
+
+
+async def test_a_mistyped_or_deleted_saved_name_names_the_nearest_ones(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    for name, expression in [("feuerball", "8W6"), ("feuerwand", "4W6"), ("heilung", "2W6")]:
+        await (
+            await fake.slash("würfel speichern", {"name": name, "ausdruck": expression})
+        ).callback()
+    typo = await (await fake.slash("roll", {"ausdruck": "feuerbal+2"})).callback()
+    assert_ephemeral(typo)
+    assert typo.content == t(
+        "roll.saved.unknown", "de", name="feuerbal", nearest="`feuerball`, `feuerwand`"
+    )
+    english = await (await fake.slash("roll", {"ausdruck": "heilen"}, locale="en")).callback()
+    assert english.content == t("roll.saved.unknown", "en", name="heilen", nearest="`heilung`")
+    delete = await (await fake.slash("würfel löschen", {"name": "heilen"})).callback()
+    assert delete.content == t(
+        "roll.saved.not_found_near", "de", name="heilen", nearest="`heilung`"
+    )
+    still = await (await fake.slash("roll", {"ausdruck": "3X6"})).callback()
+    assert still.content == engine_error("3X6", "de")  # notation-like text: the syntax help
 
 
 async def test_saved_roll_names_that_cannot_be_names(fake: FakeDiscord, bot: Any) -> None:
