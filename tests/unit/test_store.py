@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import aiosqlite
 import pytest
 
-from bot.store import SqliteStore, StaleRevision
+from bot.store import SqliteStore
 from bot.store.migrations import MIGRATIONS, SCHEMA_VERSION
 from bot.store.sqlite import migrate
 
@@ -69,136 +68,3 @@ async def test_opening_twice_keeps_data_and_settings(tmp_path: Path) -> None:
             assert (await cursor.fetchone())[0] == 1
     finally:
         await second.close()
-
-
-async def test_update_appends_actions_and_bumps_revision(store: SqliteStore) -> None:
-    game = await _new_game(store)
-    updated = await store.update_game(
-        game.id, expected_revision=0, snapshot={"turn": 2}, actions=[(0, "move a1 b2")]
-    )
-    assert updated.revision == 1
-    assert updated.snapshot == {"turn": 2}
-    updated = await store.update_game(
-        game.id,
-        expected_revision=1,
-        snapshot={"turn": 3},
-        actions=[(1, "x"), (0, "y")],
-        status="finished",
-    )
-    assert updated.status == "finished"
-    assert await store.game_actions(game.id) == [(0, "move a1 b2"), (1, "x"), (0, "y")]
-
-
-async def test_two_clicks_on_one_old_button_apply_once(store: SqliteStore) -> None:
-    game = await _new_game(store)
-
-    async def click(label: str) -> str:
-        try:
-            await store.update_game(
-                game.id, expected_revision=0, snapshot={"by": label}, actions=[(0, label)]
-            )
-        except StaleRevision:
-            return "stale"
-        return "applied"
-
-    results = await asyncio.gather(click("first"), click("second"))
-    assert sorted(results) == ["applied", "stale"]
-    stored = await store.get_game(game.id)
-    assert stored is not None and stored.revision == 1
-    assert len(await store.game_actions(game.id)) == 1
-
-
-async def test_a_failed_write_leaves_nothing_half_written(store: SqliteStore) -> None:
-    game = await _new_game(store)
-    with pytest.raises(StaleRevision):
-        await store.update_game(game.id, expected_revision=5, snapshot={}, actions=[(0, "a")])
-    assert await store.get_game(game.id) == game
-    assert await store.game_actions(game.id) == []
-
-
-async def test_display_data_changes_without_making_buttons_stale(store: SqliteStore) -> None:
-    game = await _new_game(store)
-    assert game.display == {}
-    await store.set_game_display(game.id, {"names": ["Alice", "Bob"], "board": 77})
-    stored = await store.get_game(game.id)
-    assert stored is not None
-    assert stored.display == {"names": ["Alice", "Bob"], "board": 77}
-    assert stored.revision == game.revision
-
-
-async def test_games_by_channel_and_idle(store: SqliteStore) -> None:
-    a = await _new_game(store, channel=1)
-    b = await _new_game(store, channel=1)
-    await _new_game(store, channel=2)
-    await store.update_game(b.id, expected_revision=0, snapshot={}, status="finished")
-    assert [g.id for g in await store.games_in_channel(1)] == [a.id, b.id]
-    assert [g.id for g in await store.games_in_channel(1, statuses=("active",))] == [a.id]
-    assert [g.id for g in await store.games_in_channel(1, kind="other")] == []
-    idle = await store.games_idle_since(a.updated_at + 1)
-    assert a.id in [g.id for g in idle] and b.id not in [g.id for g in idle]
-
-
-async def test_preferences_and_meta(store: SqliteStore) -> None:
-    assert await store.get_pref(1, "language") is None
-    await store.set_pref(1, "language", "en")
-    assert await store.get_pref(1, "language") == "en"
-    await store.set_pref(1, "language", None)
-    assert await store.get_pref(1, "language") is None
-    await store.set_meta("k", "v")
-    assert await store.get_meta("k") == "v"
-
-
-async def test_saved_rolls_user_scope_wins(store: SqliteStore) -> None:
-    await store.save_roll("campaign:1", "feuerball", "8d6", 5)
-    await store.save_roll("campaign:1", "heilung", "2d4+2", 5)
-    await store.save_roll("user:9", "feuerball", "10d6", 9)
-    rolls = await store.saved_rolls(["user:9", "campaign:1"])
-    assert rolls == {"feuerball": "10d6", "heilung": "2d4+2"}
-    assert await store.delete_roll("user:9", "feuerball")
-    assert not await store.delete_roll("user:9", "feuerball")
-
-
-async def test_campaign_characters_log_and_combat(store: SqliteStore) -> None:
-    campaign = await store.create_campaign(
-        guild_id=1, channel_id=5, name="Nebelreich", gm_id=42, settings={"schwere_treffer": True}
-    )
-    assert (await store.active_campaign(5)) == campaign
-    assert campaign.is_gm(42) and not campaign.is_gm(7)
-    campaign = await store.update_campaign(campaign.id, co_gm_ids=[7])
-    assert campaign.is_gm(7)
-    hero = await store.create_character(
-        campaign_id=campaign.id, owner_id=7, name="Thoin", sheet={"lp": 20}
-    )
-    await store.set_active_character(campaign.id, 7, hero.id)
-    assert (await store.active_character(campaign.id, 7)) == hero
-    hero2 = await store.update_character(
-        hero.id, expected_revision=0, name="Thoin", sheet={"lp": 15}
-    )
-    with pytest.raises(StaleRevision):
-        await store.update_character(hero.id, expected_revision=0, name="X", sheet={})
-    assert (await store.characters(campaign.id)) == [hero2]
-    await store.add_log(campaign.id, 7, "probe", {"erfolge": 3})
-    await store.add_log(campaign.id, 42, "schaden", {"sp": 4})
-    log = await store.campaign_log(campaign.id)
-    assert [e["kind"] for e in log] == ["probe", "schaden"]
-    assert log[0]["data"] == {"erfolge": 3}
-    combat = await store.create_combat(channel_id=5, campaign_id=campaign.id, state={"phase": 1})
-    assert (await store.active_combat(5)) == combat
-    with pytest.raises(StaleRevision):
-        await store.update_combat(
-            combat.id, expected_revision=3, state={}, log=[(42, "combat", {"x": 1})]
-        )
-    assert [e["kind"] for e in await store.campaign_log(campaign.id)] == ["probe", "schaden"]
-    ended = await store.update_combat(
-        combat.id,
-        expected_revision=0,
-        state={"phase": 2},
-        status="ended",
-        log=[(42, "combat", {"action": "ende"})],
-    )
-    assert (await store.campaign_log(campaign.id))[-1]["data"] == {"action": "ende"}
-    assert ended.status == "ended" and await store.active_combat(5) is None
-    archived = await store.update_campaign(campaign.id, status="archived")
-    assert archived.status == "archived" and await store.active_campaign(5) is None
-    await store.delete_character(hero.id)
-    assert await store.active_character(campaign.id, 7) is None
