@@ -17,7 +17,7 @@ from bot.components import ComponentRouter
 from bot.i18n import CatalogTranslator
 from bot.replies import handle_error
 from bot.settings import Settings
-from bot.store import SqliteStore, Store
+from bot.store import Store, store_for
 
 log = logging.getLogger("spielleiter")
 
@@ -39,16 +39,33 @@ def point_at_api(api_base_url: str, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-class SpielleiterBot(commands.Bot):
-    """The bot. ``store``, ``components`` and ``settings`` are what cogs use."""
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard Discord routes a guild's events to (direct messages: shard 0)."""
+    return 0 if guild_id is None else (guild_id >> 22) % max(1, shard_count)
+
+
+class SpielleiterBot(commands.AutoShardedBot):
+    """The bot. ``store``, ``components`` and ``settings`` are what cogs use.
+
+    It runs the shards the settings name (default: as many as Discord recommends, all here);
+    several processes with their own shard ids can share one PostgreSQL database. Background
+    work on a stored game belongs to the process that runs the shard of its guild
+    (:meth:`owns_guild`).
+    """
 
     def __init__(
         self, settings: Settings, store: Store | None = None, *, auto_sync: bool = True
     ) -> None:
         intents = discord.Intents.default()  # no privileged intents: slash commands only
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            shard_count=settings.shard_count,
+            **_shard_ids(settings),
+        )
         self.settings = settings
-        self.store: Store = store or SqliteStore(settings.database_path)
+        self.store: Store = store or store_for(settings.database)
         self.components = ComponentRouter()
         self.auto_sync = auto_sync
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
@@ -68,6 +85,13 @@ class SpielleiterBot(commands.Bot):
     async def close(self) -> None:
         await super().close()
         await self.store.close()
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard of ``guild_id`` (None: a DM, shard 0), so that
+        idle reminders, forfeits and resumed bot turns of a game happen in one process only."""
+        if self.shard_ids is None:
+            return True  # every shard of the bot runs here
+        return shard_of(guild_id, self.shard_count or 1) in self.shard_ids
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await self.components.dispatch(interaction)
@@ -119,6 +143,10 @@ class SpielleiterBot(commands.Bot):
     @staticmethod
     def _meta_key(target: discord.Object | None) -> str:
         return SCHEMA_META_KEY if target is None else f"{SCHEMA_META_KEY}:{target.id}"
+
+
+def _shard_ids(settings: Settings) -> dict[str, Any]:
+    return {} if settings.shard_ids is None else {"shard_ids": list(settings.shard_ids)}
 
 
 def create_bot(

@@ -1,0 +1,65 @@
+"""Sharding: a process runs the shards its settings name, the fake Discord routes each guild's
+interactions to its shard, and idle games are swept only by the process that runs their guild's
+shard (DMs: shard 0)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from bot.app import shard_of
+from bot.fake_discord import FakeDiscord, guild_on_shard, stable_user_id
+from bot.games import GameService
+from tests.harness import running_bot, settings_for
+
+ALICE, BOB = stable_user_id("alice"), stable_user_id("bob")
+
+
+async def test_by_default_the_bot_runs_every_shard_discord_recommends(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    assert fake.identifies[0]["shard"] == [0, 1]
+    assert bot.owns_guild(fake.guild.id) and bot.owns_guild(None)
+
+
+async def _idle_game(service: GameService, guild_id: int | None, channel_id: int) -> int:
+    record = await service.create(
+        "essence",
+        {"variants": []},
+        channel_id=channel_id,
+        guild_id=guild_id,
+        players=[ALICE, BOB],
+        invited=False,
+    )
+    return record.id
+
+
+async def test_a_shard_process_answers_and_sweeps_only_its_own_guilds(tmp_path: Path) -> None:
+    guilds = [guild_on_shard(0, 2), guild_on_shard(1, 2)]
+    assert [shard_of(g.id, 2) for g in guilds] == [0, 1]
+    fake = FakeDiscord(guilds, shard_count=2)
+    await fake.start()
+    try:
+        settings = settings_for(fake, tmp_path / "s.sqlite", shard_count=2, shard_ids=(1,))
+        async with running_bot(fake, settings) as bot:
+            await fake.wait_for_sync()
+            assert [i["shard"] for i in fake.identifies] == [[1, 2]]
+            assert [g.id for g in bot.guilds] == [guilds[1].id]  # READY names shard 1's only
+            answer = await (await fake.slash("hilfe", channel=guilds[1].channels[0])).callback()
+            assert answer.embeds
+
+            service = GameService(bot.store)
+            theirs = await _idle_game(service, guilds[0].id, guilds[0].channels[0].id)
+            mine = await _idle_game(service, guilds[1].id, guilds[1].channels[0].id)
+            dm = await _idle_game(service, None, fake.dm_channel("alice").id)
+            later = time.time() + bot.settings.idle_forfeit_minutes * 60 + 5
+            await bot.get_cog("Essence").sweep_idle(later)
+            await fake.wait_for_message(lambda m: "🏆" in m.text, channel=guilds[1].channels[0])
+            assert (await service.get(mine)).status == "finished"
+            assert (await service.get(theirs)).status == "active"
+            assert (await service.get(dm)).status == "active"  # DMs belong to shard 0
+            assert fake.channel_messages(guilds[0].channels[0]) == []
+    finally:
+        await fake.stop()
+    assert not fake.errors
