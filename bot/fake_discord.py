@@ -280,6 +280,7 @@ class RecordedRequest:
     files: list[UploadedFile]
     status: int = 0
     exchange: Exchange | None = None
+    authorization: str | None = None  # "Bot <token>": tells apart processes given own tokens
 
     def __repr__(self) -> str:
         body = json.dumps(self.json, ensure_ascii=False)[:160] if self.json is not None else ""
@@ -956,9 +957,12 @@ class FakeDiscord:
         frame = {"op": 0, "t": event, "s": session.seq, "d": data}
         await session.ws.send_str(json.dumps(frame))
 
-    async def dispatch(self, event: str, data: Any, timeout: float = 10.0) -> None:
+    async def dispatch(
+        self, event: str, data: Any, timeout: float = 10.0, *, shard: int | None = None
+    ) -> None:
         """Push a gateway DISPATCH event to the shard of its guild (DMs: shard 0), as Discord
-        routes them; waits for that shard's connection."""
+        routes them, or to ``shard`` (two processes seeing one game, as while a bot reshards);
+        waits for that shard's connection."""
         raw_guild = data.get("guild_id") if isinstance(data, dict) else None
         guild_id = int(raw_guild) if raw_guild is not None else None
 
@@ -966,7 +970,7 @@ class FakeDiscord:
             if not self._live:
                 return None
             count = next(iter(self._live.values())).shard[1]
-            shard_id = shard_of(guild_id, count)
+            shard_id = shard_of(guild_id, count) if shard is None else shard
             return self._live[shard_id] if self.shard_connected(shard_id) else None
 
         session = await self.wait(target, timeout, "the gateway handshake")
@@ -988,6 +992,7 @@ class FakeDiscord:
             query=dict(request.query),
             json=body,
             files=files,
+            authorization=request.headers.get("Authorization"),
         )
         self.requests.append(rec)
         try:
@@ -1428,10 +1433,11 @@ class FakeDiscord:
         user: FakeUser,
         channel: FakeChannel,
         source: StoredMessage | None = None,
+        shard: int | None = None,
     ) -> Exchange:
         ex = Exchange(self, payload, user, channel, source)
         self.exchanges[ex.token] = ex
-        await self.dispatch("INTERACTION_CREATE", payload)
+        await self.dispatch("INTERACTION_CREATE", payload, shard=shard)
         return ex
 
     def _command_path(
@@ -1606,10 +1612,11 @@ class FakeDiscord:
         *,
         user: FakeUser | str | int | None = None,
         locale: str = "de",
+        shard: int | None = None,
     ) -> Exchange:
         """Press a button on a stored message: by ``custom_id``, or by 1-based position among the
-        message's buttons when an int is given. Raises ``LookupError`` for a missing button and
-        ``ValueError`` for a disabled or link button."""
+        message's buttons when an int is given (to the guild's shard, or to ``shard``). Raises
+        ``LookupError`` for a missing button and ``ValueError`` for a disabled or link button."""
         msg = self._message(message)
         if isinstance(custom_id, int):
             buttons = msg.buttons
@@ -1624,7 +1631,7 @@ class FakeDiscord:
             raise ValueError(f"button {comp.get('custom_id')!r} is disabled")
         if "custom_id" not in comp:
             raise ValueError("link/premium buttons do not send interactions")
-        return await self._component(msg, comp, [], user, locale)
+        return await self._component(msg, comp, [], user, locale, shard)
 
     async def select(
         self,
@@ -1634,6 +1641,7 @@ class FakeDiscord:
         *,
         user: FakeUser | str | int | None = None,
         locale: str = "de",
+        shard: int | None = None,
     ) -> Exchange:
         """Choose ``values`` in a select menu of a stored message. String selects check the
         values against the options; user selects take names/ids/FakeUsers."""
@@ -1653,7 +1661,7 @@ class FakeDiscord:
         lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
         if not lo <= len(values) <= hi:
             raise ValueError(f"select {custom_id!r} takes {lo}..{hi} values, got {len(values)}")
-        return await self._component(msg, comp, list(values), user, locale)
+        return await self._component(msg, comp, list(values), user, locale, shard)
 
     async def _component(
         self,
@@ -1662,6 +1670,7 @@ class FakeDiscord:
         values: list[Any],
         who: FakeUser | str | int | None,
         locale: str,
+        shard: int | None = None,
     ) -> Exchange:
         u, chan = self.user(who), self.channel(msg.channel_id)
         payload = self._base_interaction(MESSAGE_COMPONENT, u, chan, locale)
@@ -1679,7 +1688,7 @@ class FakeDiscord:
                 data["resolved"] = resolved
         payload["data"] = data
         payload["message"] = msg.payload(self.api_base)
-        return await self._push(payload, u, chan, source=msg)
+        return await self._push(payload, u, chan, source=msg, shard=shard)
 
     async def submit_modal(
         self,
