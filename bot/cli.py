@@ -93,6 +93,10 @@ def main(argv: list[str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     configure_logging(settings)
+    unreachable = asyncio.run(_postgres_unreachable(settings.database))
+    if unreachable:
+        print(unreachable, file=sys.stderr)
+        return 2
     try:
         if args.command == "sync":
             return asyncio.run(_sync(settings, args.guild))
@@ -122,6 +126,28 @@ async def _sync(settings: Settings, guild_id: int | None) -> int:
         count = await bot.sync_commands(guild_id)
     print(f"{count} Befehle registriert / commands registered")
     return 0
+
+
+async def _postgres_unreachable(database: str) -> str | None:
+    """Why the configured PostgreSQL database cannot be used (None: it can, or it is SQLite),
+    checked before connecting to Discord so that start-up fails in one friendly line."""
+    from bot.store import is_postgres
+
+    if not is_postgres(database):
+        return None
+    import asyncpg
+
+    errors: tuple[type[BaseException], ...] = (*_database_errors(), TimeoutError)
+    try:
+        conn = await asyncpg.connect(database, timeout=10)
+    except errors as error:
+        return (
+            f"Datenbank nicht erreichbar / database unreachable: {_shown(database)}\n"
+            f"  {type(error).__name__}: {error}\n"
+            "  (SPIELLEITER_DATABASE_URL; see README, 'A growing bot')"
+        )
+    await conn.close()
+    return None
 
 
 def _database_errors() -> tuple[type[BaseException], ...]:

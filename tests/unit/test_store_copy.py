@@ -135,3 +135,15 @@ async def test_the_commands_migrate_and_copy(
     await copy_database(source, target)
     assert await asyncio.to_thread(main, ["copy-db", str(source), str(target)]) == 1
     assert "not empty" in capsys.readouterr().err
+
+
+def test_run_with_an_unreachable_postgres_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.setenv("SPIELLEITER_DATABASE_URL", "postgresql://bot:geheim@127.0.0.1:9/x")
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "database unreachable: postgresql://bot:***@127.0.0.1:9/x" in err
+    assert "Traceback" not in err and "geheim" not in err
