@@ -63,3 +63,31 @@ async def test_a_shard_process_answers_and_sweeps_only_its_own_guilds(tmp_path: 
     finally:
         await fake.stop()
     assert not fake.errors
+
+
+async def test_the_fake_speaks_enough_sharding_for_the_tests() -> None:
+    import aiohttp
+
+    guilds = [guild_on_shard(0, 3), guild_on_shard(1, 3), guild_on_shard(2, 3)]
+    fake = FakeDiscord(guilds, shard_count=3)
+    await fake.start()
+    try:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(fake.api_base + "/gateway/bot") as response:
+                assert (await response.json())["shards"] == 3
+            async with http.ws_connect(fake.gateway_url) as ws:
+                assert (await ws.receive_json())["op"] == 10
+                await ws.send_json({"op": 2, "d": {"token": "t", "shard": [2, 3]}})
+                ready = await ws.receive_json()
+                created = await ws.receive_json()
+                assert ready["t"] == "READY" and ready["d"]["shard"] == [2, 3]
+                assert [g["id"] for g in ready["d"]["guilds"]] == [str(guilds[2].id)]
+                assert created["t"] == "GUILD_CREATE" and created["d"]["id"] == str(guilds[2].id)
+                assert fake.connected and not fake.shard_connected(0)
+            async with http.ws_connect(fake.gateway_url) as ws:
+                await ws.receive_json()
+                await ws.send_json({"op": 2, "d": {"token": "t", "shard": [3, 3]}})
+                await ws.receive()
+                assert ws.close_code == 4010  # Discord's "invalid shard"
+    finally:
+        await fake.stop()
