@@ -106,8 +106,13 @@ class PostgresStore:
             await conn.execute(f"SET search_path TO {_ident(self.schema)}")
         return conn
 
-    def _server_settings(self) -> dict[str, str] | None:
-        return {"search_path": _ident(self.schema)} if self.schema is not None else None
+    def _server_settings(self) -> dict[str, str]:
+        # a write waits at most 5 s for a row another process holds (as SQLite's busy
+        # timeout), and a process frozen inside a transaction loses it after a minute
+        settings = {"lock_timeout": "5s", "idle_in_transaction_session_timeout": "60s"}
+        if self.schema is not None:
+            settings["search_path"] = _ident(self.schema)
+        return settings
 
     async def close(self) -> None:
         if self._pool is not None:

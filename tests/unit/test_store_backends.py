@@ -114,3 +114,15 @@ def test_logs_never_show_the_database_password() -> None:
     assert redact("postgresql://bot:geheim@db:5432/x") == "postgresql://bot:***@db:5432/x"
     assert redact("postgresql://db/x") == "postgresql://db/x"
     assert "geheim" not in repr(PostgresStore("postgresql://bot:geheim@db/x"))
+
+
+async def test_a_write_waits_only_so_long_for_a_row_another_process_holds() -> None:
+    async with fresh_schema("locks") as schema:
+        store = PostgresStore(PG_URL, schema=schema)
+        await store.open()
+        try:
+            async with store.pool.acquire() as conn:
+                assert await conn.fetchval("SHOW lock_timeout") == "5s"
+                assert await conn.fetchval("SHOW idle_in_transaction_session_timeout") == "1min"
+        finally:
+            await store.close()
