@@ -73,7 +73,8 @@ class SpielleiterBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         await self.store.open()
         await self.load_cogs()
-        if self.auto_sync:
+        # commands are global: with several shard processes the one running shard 0 syncs them
+        if self.auto_sync and self.owns_guild(None):
             await self.sync_if_changed()
 
     async def load_cogs(self) -> None:

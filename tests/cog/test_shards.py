@@ -43,7 +43,8 @@ async def test_a_shard_process_answers_and_sweeps_only_its_own_guilds(tmp_path: 
     try:
         settings = settings_for(fake, tmp_path / "s.sqlite", shard_count=2, shard_ids=(1,))
         async with running_bot(fake, settings) as bot:
-            await fake.wait_for_sync()
+            assert fake.sync_count == 0  # the process of shard 0 syncs the global commands
+            fake.register_commands(await bot.command_schema())
             assert [i["shard"] for i in fake.identifies] == [[1, 2]]
             assert [g.id for g in bot.guilds] == [guilds[1].id]  # READY names shard 1's only
             answer = await (await fake.slash("hilfe", channel=guilds[1].channels[0])).callback()

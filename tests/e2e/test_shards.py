@@ -165,6 +165,7 @@ async def test_two_shard_processes_share_one_postgres_database(
         await fake.wait_for_sync(START_TIMEOUT)
         await processes[1].start()
         assert [i["shard"] for i in fake.identifies] == [[0, 2], [1, 2]]
+        assert fake.sync_count == 1  # by the process of shard 0 only
 
         # --- background work, once per game, by the process of the game's shard
         async def swept() -> bool:
