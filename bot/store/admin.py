@@ -199,6 +199,10 @@ async def copy_database(source: str | Path, target: str | Path) -> dict[str, int
     """
     if str(source) == str(target):
         raise CopyError("FROM and TO are the same database")
+    if not is_postgres(source):
+        path = sqlite_path(source)
+        if path == ":memory:" or not Path(path).is_file():
+            raise CopyError(f"there is no database file {source}")
     src, dst = _side(source), _side(target)
     await src.open()
     try:

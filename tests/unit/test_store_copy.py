@@ -100,7 +100,7 @@ async def test_sqlite_to_postgres_and_back_keeps_everything(tmp_path: Path) -> N
         assert await _with(back, ids) == expected
 
 
-async def test_a_target_with_data_is_refused(tmp_path: Path) -> None:
+async def test_a_target_with_data_or_a_missing_source_is_refused(tmp_path: Path) -> None:
     first, second = tmp_path / "a.sqlite", tmp_path / "b.sqlite"
     for path in (first, second):
         store = store_for(path)
@@ -109,6 +109,10 @@ async def test_a_target_with_data_is_refused(tmp_path: Path) -> None:
         await store.close()
     with pytest.raises(CopyError, match="not empty"):
         await copy_database(first, second)
+    missing = tmp_path / "tippfehler.sqlite"
+    with pytest.raises(CopyError, match="no database file"):
+        await copy_database(missing, tmp_path / "c.sqlite")
+    assert not missing.exists()  # a mistyped source is not created empty
 
 
 async def test_the_commands_migrate_and_copy(
