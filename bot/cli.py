@@ -189,8 +189,6 @@ async def _copy(source: str, target: str) -> int:
     for table, count in counts.items():
         print(f"{table:<20} {count:>8}")
     total = sum(counts.values())
-    print(
-        f"{total} Zeilen kopiert und gezählt / rows copied and verified:"
-        f" {_shown(source)} → {_shown(target)}"
-    )
+    rows = "Zeile kopiert und gezählt / row" if total == 1 else "Zeilen kopiert und gezählt / rows"
+    print(f"{total} {rows} copied and verified: {_shown(source)} → {_shown(target)}")
     return 0
