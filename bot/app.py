@@ -17,7 +17,7 @@ from bot.components import ComponentRouter
 from bot.i18n import CatalogTranslator
 from bot.replies import handle_error
 from bot.settings import Settings
-from bot.store import Store, store_for
+from bot.store import Store, is_postgres, store_for
 
 log = logging.getLogger("spielleiter")
 
@@ -71,6 +71,13 @@ class SpielleiterBot(commands.AutoShardedBot):
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
+        if self.shard_ids is not None and not is_postgres(self.settings.database):
+            log.warning(
+                "this process runs shards %s of %s on SQLite: other shard processes need the"
+                " same database, so set SPIELLEITER_DATABASE_URL=postgresql://...",
+                list(self.shard_ids),
+                self.shard_count,
+            )
         await self.store.open()
         await self.load_cogs()
         # commands are global: with several shard processes the one running shard 0 syncs them

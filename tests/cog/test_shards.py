@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.app import shard_of
 from bot.fake_discord import FakeDiscord, guild_on_shard, stable_user_id
 from bot.games import GameService
@@ -35,7 +37,9 @@ async def _idle_game(service: GameService, guild_id: int | None, channel_id: int
     return record.id
 
 
-async def test_a_shard_process_answers_and_sweeps_only_its_own_guilds(tmp_path: Path) -> None:
+async def test_a_shard_process_answers_and_sweeps_only_its_own_guilds(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     guilds = [guild_on_shard(0, 2), guild_on_shard(1, 2)]
     assert [shard_of(g.id, 2) for g in guilds] == [0, 1]
     fake = FakeDiscord(guilds, shard_count=2)
@@ -44,6 +48,8 @@ async def test_a_shard_process_answers_and_sweeps_only_its_own_guilds(tmp_path: 
         settings = settings_for(fake, tmp_path / "s.sqlite", shard_count=2, shard_ids=(1,))
         async with running_bot(fake, settings) as bot:
             assert fake.sync_count == 0  # the process of shard 0 syncs the global commands
+            # the other shard's process could not share this SQLite file: the log says so
+            assert "SPIELLEITER_DATABASE_URL=postgresql://" in caplog.text
             fake.register_commands(await bot.command_schema())
             assert [i["shard"] for i in fake.identifies] == [[1, 2]]
             assert [g.id for g in bot.guilds] == [guilds[1].id]  # READY names shard 1's only
