@@ -92,11 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    configure_logging(settings)
     unreachable = asyncio.run(_postgres_unreachable(settings.database))
     if unreachable:
         print(unreachable, file=sys.stderr)
         return 2
+    configure_logging(settings)
     try:
         if args.command == "sync":
             return asyncio.run(_sync(settings, args.guild))
