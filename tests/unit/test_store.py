@@ -1,4 +1,5 @@
-"""The SQLite store: migrations from every older version, revision-guarded writes, records."""
+"""The SQLite store's own matters: migrations from every older version, WAL and foreign keys.
+What every backend must do (revision-guarded writes, records) is in test_store_contract.py."""
 
 from __future__ import annotations
 
