@@ -18,7 +18,7 @@ from bot.components import ComponentRouter
 from bot.i18n import CatalogTranslator
 from bot.replies import handle_error
 from bot.settings import Settings
-from bot.store import SqliteStore, Store, StoreBusy
+from bot.store import Store, StoreBusy, is_postgres, store_for
 
 log = logging.getLogger("spielleiter")
 
@@ -40,8 +40,19 @@ def point_at_api(api_base_url: str, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-class SpielleiterBot(commands.Bot):
-    """The bot. ``store``, ``components`` and ``settings`` are what cogs use."""
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard Discord routes a guild's events to (direct messages: shard 0)."""
+    return 0 if guild_id is None else (guild_id >> 22) % max(1, shard_count)
+
+
+class SpielleiterBot(commands.AutoShardedBot):
+    """The bot. ``store``, ``components`` and ``settings`` are what cogs use.
+
+    It runs the shards the settings name (default: as many as Discord recommends, all here);
+    several processes with their own shard ids can share one PostgreSQL database. Background
+    work on a stored game belongs to the process that runs the shard of its guild
+    (:meth:`owns_guild`).
+    """
 
     def __init__(
         self, settings: Settings, store: Store | None = None, *, auto_sync: bool = True
@@ -54,6 +65,8 @@ class SpielleiterBot(commands.Bot):
             # Every message echoes user text (names, notes, narration): by default it pings
             # nobody; a message that calls someone names them (``bot.replies.pinging``).
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_count,
+            **_shard_ids(settings),
         )
         self.settings = settings
         self.store: Store = store or default_store(settings)
@@ -63,9 +76,17 @@ class SpielleiterBot(commands.Bot):
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
+        if self.shard_ids is not None and not is_postgres(self.settings.database):
+            log.warning(
+                "this process runs shards %s of %s on SQLite: other shard processes need the"
+                " same database, so set SPIELLEITER_DATABASE_URL=postgresql://...",
+                list(self.shard_ids),
+                self.shard_count,
+            )
         await self.store.open()
         await self.load_cogs()
-        if self.auto_sync:
+        # commands are global: with several shard processes the one running shard 0 syncs them
+        if self.auto_sync and self.owns_guild(None):
             await self.sync_if_changed()
         if self.freeze_heap:
             freeze_startup_heap()
@@ -79,6 +100,13 @@ class SpielleiterBot(commands.Bot):
     async def close(self) -> None:
         await super().close()
         await self.store.close()
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard of ``guild_id`` (None: a DM, shard 0), so that
+        idle reminders, forfeits and resumed bot turns of a game happen in one process only."""
+        if self.shard_ids is None:
+            return True  # every shard of the bot runs here
+        return shard_of(guild_id, self.shard_count or 1) in self.shard_ids
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await self.components.dispatch(interaction)
@@ -145,8 +173,12 @@ def freeze_startup_heap() -> None:
 
 
 def default_store(settings: Settings) -> Store:
-    """The store the settings ask for (SQLite at ``database_path``)."""
-    return SqliteStore(settings.database_path)
+    """The store the settings ask for: PostgreSQL for a ``postgresql://`` URL, else SQLite."""
+    return store_for(settings.database)
+
+
+def _shard_ids(settings: Settings) -> dict[str, Any]:
+    return {} if settings.shard_ids is None else {"shard_ids": list(settings.shard_ids)}
 
 
 def create_bot(

@@ -1,4 +1,4 @@
-"""``spielleiter run | play | sync`` (also ``python -m bot``)."""
+"""``spielleiter run | play | sync | migrate | copy-db`` (also ``python -m bot``)."""
 
 from __future__ import annotations
 
@@ -66,6 +66,21 @@ def parser() -> argparse.ArgumentParser:
     sub.add_parser("play", help="try the bot in the terminal, without Discord (play --help)")
     sync = sub.add_parser("sync", help="register the slash commands now")
     sync.add_argument("--guild", type=int, default=None, help="only this guild (instant update)")
+    migrate = sub.add_parser(
+        "migrate", help="bring the database to the newest schema (the bot also does at start)"
+    )
+    migrate.add_argument(
+        "--database", default=None, help="URL or file (default: the configured database)"
+    )
+    copy = sub.add_parser(
+        "copy-db",
+        help="copy every campaign, sheet, game and preference into an empty database",
+        description="Copy all data from FROM into the empty database TO and compare the counts,"
+        " e.g. spielleiter copy-db spielleiter.sqlite postgresql://bot@db/spielleiter"
+        " (stop the bot first).",
+    )
+    copy.add_argument("source", metavar="FROM", help="SQLite file or postgresql:// URL")
+    copy.add_argument("target", metavar="TO", help="SQLite file or postgresql:// URL")
     return top
 
 
@@ -81,8 +96,16 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as error:
         print(f"Einstellungsfehler / settings error: {error}", file=sys.stderr)
         return 2
+    if args.command == "migrate":
+        return asyncio.run(_migrate(args.database or settings.database))
+    if args.command == "copy-db":
+        return asyncio.run(_copy(args.source, args.target))
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
+        return 2
+    unreachable = asyncio.run(_postgres_unreachable(settings.database))
+    if unreachable:
+        print(unreachable, file=sys.stderr)
         return 2
     configure_logging(settings)
     try:
@@ -129,4 +152,70 @@ async def _sync(settings: Settings, guild_id: int | None) -> int:
         await bot.login(settings.token or "")
         count = await bot.sync_commands(guild_id)
     print(f"{count} Befehle registriert / commands registered")
+    return 0
+
+
+async def _postgres_unreachable(database: str) -> str | None:
+    """Why the configured PostgreSQL database cannot be used (None: it can, or it is SQLite),
+    checked before connecting to Discord so that start-up fails in one friendly line."""
+    from bot.store import is_postgres
+
+    if not is_postgres(database):
+        return None
+    import asyncpg
+
+    errors: tuple[type[BaseException], ...] = (*_database_errors(), TimeoutError)
+    try:
+        conn = await asyncpg.connect(database, timeout=10)
+    except errors as error:
+        return (
+            f"Datenbank nicht erreichbar / database unreachable: {_shown(database)}\n"
+            f"  {type(error).__name__}: {error}\n"
+            "  (SPIELLEITER_DATABASE_URL; see README, 'A growing bot')"
+        )
+    await conn.close()
+    return None
+
+
+def _database_errors() -> tuple[type[BaseException], ...]:
+    import asyncpg
+
+    return (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+def _shown(database: str) -> str:
+    from bot.store.postgres import redact
+
+    return redact(database)
+
+
+async def _migrate(database: str) -> int:
+    from bot.store.admin import migrate_database
+
+    try:
+        before, after = await migrate_database(database)
+    except _database_errors() as error:
+        print(f"Datenbankfehler / database error ({_shown(database)}): {error}", file=sys.stderr)
+        return 1
+    if before == after:
+        print(f"{_shown(database)}: Schema {after} ist aktuell / schema {after} is up to date")
+    else:
+        print(f"{_shown(database)}: Schema {before} → {after} / migrated from {before} to {after}")
+    return 0
+
+
+async def _copy(source: str, target: str) -> int:
+    from bot.store.admin import CopyError, copy_database
+
+    errors: tuple[type[BaseException], ...] = (CopyError, *_database_errors())
+    try:
+        counts = await copy_database(source, target)
+    except errors as error:
+        print(f"Nicht kopiert / not copied: {error}", file=sys.stderr)
+        return 1
+    for table, count in counts.items():
+        print(f"{table:<20} {count:>8}")
+    total = sum(counts.values())
+    rows = "Zeile kopiert und gezählt / row" if total == 1 else "Zeilen kopiert und gezählt / rows"
+    print(f"{total} {rows} copied and verified: {_shown(source)} → {_shown(target)}")
     return 0

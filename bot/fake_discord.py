@@ -247,6 +247,17 @@ def default_guild() -> FakeGuild:
     return FakeGuild(id=GUILD_ID, name="Spielleiter Testgilde", channels=channels)
 
 
+def guild_on_shard(shard_id: int, shard_count: int, name: str | None = None) -> FakeGuild:
+    """A guild (with the default guild's channel names) whose events go to ``shard_id``."""
+    base = (GUILD_ID >> 22) + 1000 * (shard_id + 1)
+    snowflake = next(i for i in itertools.count(base) if i % shard_count == shard_id) << 22
+    channels = tuple(
+        FakeChannel(id=snowflake + 11 + i, name=n, guild_id=snowflake, position=i)
+        for i, n in enumerate(("allgemein", "spieltisch", "wuerfel"))
+    )
+    return FakeGuild(id=snowflake, name=name or f"Gilde {shard_id}", channels=channels)
+
+
 def _member_payload(user: FakeUser, *, with_user: bool = True) -> dict[str, Any]:
     member: dict[str, Any] = {
         "roles": [],
@@ -287,6 +298,7 @@ class RecordedRequest:
     files: list[UploadedFile]
     status: int = 0
     exchange: Exchange | None = None
+    authorization: str | None = None  # "Bot <token>": tells apart processes given own tokens
 
     def __repr__(self) -> str:
         body = json.dumps(self.json, ensure_ascii=False)[:160] if self.json is not None else ""
@@ -623,6 +635,12 @@ class _Session:
     session_id: str
     seq: int = 0
     ready: bool = False
+    shard: tuple[int, int] = (0, 1)  # (shard id, shard count); an unsharded client is (0, 1)
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard Discord routes a guild's events to (direct messages: shard 0)."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
 
 
 # --------------------------------------------------------------------------- the server
@@ -640,6 +658,7 @@ class FakeDiscord:
         host: str = "127.0.0.1",
         port: int = 0,
         report_refusals: bool = True,
+        shard_count: int = 1,
     ) -> None:
         self.guilds: list[FakeGuild] = list(guilds) if guilds is not None else [default_guild()]
         self.bot_user = FakeUser(bot_id, bot_name, bot=True)
@@ -664,7 +683,9 @@ class FakeDiscord:
         self.dm_channels: dict[int, FakeChannel] = {}  # by user id
         self._ids = itertools.count(1)
         self._sessions: dict[str, _Session] = {}
-        self._current: _Session | None = None
+        self.shard_count = shard_count  # what GET /gateway/bot recommends
+        self._live: dict[int, _Session] = {}  # the connected session of each shard id
+        self._identified: set[int] = set()  # every shard id a bot identified for
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._sockets: set[web.WebSocketResponse] = set()
@@ -711,9 +732,15 @@ class FakeDiscord:
         """Use as ``DiscordWebSocket.DEFAULT_GATEWAY`` / ``DISCORD_GATEWAY_URL``."""
         return f"ws://{self.host}:{self.port}/gateway"
 
+    def shard_connected(self, shard_id: int) -> bool:
+        session = self._live.get(shard_id)
+        return session is not None and session.ready and not session.ws.closed
+
     @property
     def connected(self) -> bool:
-        return self._current is not None and self._current.ready and not self._current.ws.closed
+        """Every shard a bot identified for has a live session (one process: its shards;
+        several: all of theirs, so a killed one shows as a disconnect)."""
+        return bool(self._identified) and all(self.shard_connected(i) for i in self._identified)
 
     # ----------------------------------------------------------------- waiting
 
@@ -909,19 +936,28 @@ class FakeDiscord:
                     session = await self._resume(ws, frame["d"])
         finally:
             self._sockets.discard(ws)
-            if session is not None and self._current is session:
-                self._current = None
+            if session is not None and self._live.get(session.shard[0]) is session:
+                del self._live[session.shard[0]]
             self._touch()
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> _Session:
+    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> _Session | None:
         self.identifies.append(data)
+        shard = data.get("shard")
+        if shard is not None and not (
+            isinstance(shard, list) and len(shard) == 2 and 0 <= shard[0] < shard[1]
+        ):
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return None
         session = _Session(ws=ws, session_id=secrets.token_hex(16))
+        if shard is not None:
+            session.shard = (shard[0], shard[1])
+        guilds = [g for g in self.guilds if self._serves(session, g.id)]
         self._sessions[session.session_id] = session
         ready = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
@@ -932,13 +968,21 @@ class FakeDiscord:
             "geo_ordered_rtc_regions": [],
             "user_settings": {},
         }
+        if shard is not None:
+            ready["shard"] = list(session.shard)
         await self._send(session, "READY", ready)
-        for guild in self.guilds:
+        for guild in guilds:
             await self._send(session, "GUILD_CREATE", guild.payload(self.bot_user))
         session.ready = True
-        self._current = session
+        self._live[session.shard[0]] = session
+        self._identified.add(session.shard[0])
         self._touch()
         return session
+
+    @staticmethod
+    def _serves(session: _Session, guild_id: int | None) -> bool:
+        shard_id, count = session.shard
+        return shard_of(guild_id, count) == shard_id
 
     async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> _Session | None:
         self.resumes.append(data)
@@ -949,7 +993,7 @@ class FakeDiscord:
         session.ws = ws
         session.ready = True
         await self._send(session, "RESUMED", {})
-        self._current = session
+        self._live[session.shard[0]] = session
         self._touch()
         return session
 
@@ -958,16 +1002,29 @@ class FakeDiscord:
         frame = {"op": 0, "t": event, "s": session.seq, "d": data}
         await session.ws.send_str(json.dumps(frame))
 
-    async def dispatch(self, event: str, data: Any, timeout: float = 10.0) -> None:
-        """Push a gateway DISPATCH event to the connected bot (waits for a connection)."""
-        await self.wait_until_ready(timeout)
-        assert self._current is not None
-        await self._send(self._current, event, data)
+    async def dispatch(
+        self, event: str, data: Any, timeout: float = 10.0, *, shard: int | None = None
+    ) -> None:
+        """Push a gateway DISPATCH event to the shard of its guild (DMs: shard 0), as Discord
+        routes them, or to ``shard`` (two processes seeing one game, as while a bot reshards);
+        waits for that shard's connection."""
+        raw_guild = data.get("guild_id") if isinstance(data, dict) else None
+        guild_id = int(raw_guild) if raw_guild is not None else None
 
-    async def reconnect_request(self) -> None:
-        """Ask the bot to reconnect (op 7); it will RESUME the session."""
-        assert self._current is not None
-        await self._current.ws.send_str(json.dumps({"op": 7, "d": None}))
+        def target() -> _Session | None:
+            if not self._live:
+                return None
+            count = next(iter(self._live.values())).shard[1]
+            shard_id = shard_of(guild_id, count) if shard is None else shard
+            return self._live[shard_id] if self.shard_connected(shard_id) else None
+
+        session = await self.wait(target, timeout, "the gateway handshake")
+        await self._send(session, event, data)
+
+    async def reconnect_request(self, shard_id: int = 0) -> None:
+        """Ask the bot (its session of ``shard_id``) to reconnect (op 7); it will RESUME."""
+        session = self._live[shard_id]
+        await session.ws.send_str(json.dumps({"op": 7, "d": None}))
 
     # ----------------------------------------------------------------- REST
 
@@ -980,6 +1037,7 @@ class FakeDiscord:
             query=dict(request.query),
             json=body,
             files=files,
+            authorization=request.headers.get("Authorization"),
         )
         self.requests.append(rec)
         try:
@@ -1118,7 +1176,9 @@ class FakeDiscord:
 
     async def _get_gateway_bot(self, rec: RecordedRequest) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return self._json({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        return self._json(
+            {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit}
+        )
 
     async def _put_commands(
         self, rec: RecordedRequest, app: str, guild: str | None = None
@@ -1455,10 +1515,11 @@ class FakeDiscord:
         user: FakeUser,
         channel: FakeChannel,
         source: StoredMessage | None = None,
+        shard: int | None = None,
     ) -> Exchange:
         ex = Exchange(self, payload, user, channel, source)
         self.exchanges[ex.token] = ex
-        await self.dispatch("INTERACTION_CREATE", payload)
+        await self.dispatch("INTERACTION_CREATE", payload, shard=shard)
         return ex
 
     def _command_path(
@@ -1633,10 +1694,11 @@ class FakeDiscord:
         *,
         user: FakeUser | str | int | None = None,
         locale: str = "de",
+        shard: int | None = None,
     ) -> Exchange:
         """Press a button on a stored message: by ``custom_id``, or by 1-based position among the
-        message's buttons when an int is given. Raises ``LookupError`` for a missing button and
-        ``ValueError`` for a disabled or link button."""
+        message's buttons when an int is given (to the guild's shard, or to ``shard``). Raises
+        ``LookupError`` for a missing button and ``ValueError`` for a disabled or link button."""
         msg = self._message(message)
         if isinstance(custom_id, int):
             buttons = msg.buttons
@@ -1651,7 +1713,7 @@ class FakeDiscord:
             raise ValueError(f"button {comp.get('custom_id')!r} is disabled")
         if "custom_id" not in comp:
             raise ValueError("link/premium buttons do not send interactions")
-        return await self._component(msg, comp, [], user, locale)
+        return await self._component(msg, comp, [], user, locale, shard)
 
     async def select(
         self,
@@ -1661,6 +1723,7 @@ class FakeDiscord:
         *,
         user: FakeUser | str | int | None = None,
         locale: str = "de",
+        shard: int | None = None,
     ) -> Exchange:
         """Choose ``values`` in a select menu of a stored message. String selects check the
         values against the options; user selects take names/ids/FakeUsers."""
@@ -1680,7 +1743,7 @@ class FakeDiscord:
         lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
         if not lo <= len(values) <= hi:
             raise ValueError(f"select {custom_id!r} takes {lo}..{hi} values, got {len(values)}")
-        return await self._component(msg, comp, list(values), user, locale)
+        return await self._component(msg, comp, list(values), user, locale, shard)
 
     async def _component(
         self,
@@ -1689,6 +1752,7 @@ class FakeDiscord:
         values: list[Any],
         who: FakeUser | str | int | None,
         locale: str,
+        shard: int | None = None,
     ) -> Exchange:
         u, chan = self.user(who), self.channel(msg.channel_id)
         payload = self._base_interaction(MESSAGE_COMPONENT, u, chan, locale)
@@ -1706,7 +1770,7 @@ class FakeDiscord:
                 data["resolved"] = resolved
         payload["data"] = data
         payload["message"] = msg.payload(self.api_base)
-        return await self._push(payload, u, chan, source=msg)
+        return await self._push(payload, u, chan, source=msg, shard=shard)
 
     async def submit_modal(
         self,

@@ -27,6 +27,16 @@ class Settings:
     log_level: str = "INFO"
     idle_reminder_minutes: int = 60 * 24
     idle_forfeit_minutes: int = 60 * 24 * 3
+    # postgresql://… for PostgreSQL (several shard processes), sqlite:///… or None: database_path
+    database_url: str | None = None
+    # None: discord.py asks Discord how many shards and runs them all in this process
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count
+
+    @property
+    def database(self) -> str:
+        """What the store opens: the database URL, else the SQLite file."""
+        return self.database_url or str(self.database_path)
 
     def __repr__(self) -> str:  # the token never appears in logs or tracebacks
         shown = "set" if self.token else "missing"
@@ -42,6 +52,7 @@ class Settings:
         """
         values = read_dotenv(dotenv) if dotenv is not None else {}
         values.update(os.environ if env is None else env)
+        shard_count = _optional_int(values, "SPIELLEITER_SHARD_COUNT")
         return cls(
             token=values.get("DISCORD_TOKEN") or None,
             database_path=Path(values.get("SPIELLEITER_DB", "spielleiter.sqlite")),
@@ -51,6 +62,9 @@ class Settings:
             log_level=values.get("SPIELLEITER_LOG_LEVEL", "INFO").upper(),
             idle_reminder_minutes=_int(values, "SPIELLEITER_IDLE_REMINDER_MINUTES", 60 * 24),
             idle_forfeit_minutes=_int(values, "SPIELLEITER_IDLE_FORFEIT_MINUTES", 60 * 24 * 3),
+            database_url=_database_url(values),
+            shard_count=_shard_count(shard_count),
+            shard_ids=_shard_ids(values, shard_count),
         )
 
 
@@ -66,6 +80,52 @@ def read_dotenv(path: Path) -> dict[str, str]:
         key, value = line.split("=", 1)
         values[key.strip().removeprefix("export ").strip()] = value.strip().strip("\"'")
     return values
+
+
+def _database_url(values: Mapping[str, str]) -> str | None:
+    url = values.get("SPIELLEITER_DATABASE_URL", "").strip()
+    if not url:
+        return None
+    if "://" not in url or url.startswith(("postgresql://", "postgres://", "sqlite:///")):
+        return url
+    scheme = url.split("://", 1)[0]
+    raise SettingsError(
+        f"SPIELLEITER_DATABASE_URL must start with postgresql:// or sqlite:///, not {scheme}://"
+    )
+
+
+def _shard_count(count: int | None) -> int | None:
+    if count is not None and count < 1:
+        raise SettingsError(f"SPIELLEITER_SHARD_COUNT must be at least 1, not {count}")
+    return count
+
+
+def _shard_ids(values: Mapping[str, str], count: int | None) -> tuple[int, ...] | None:
+    """``SPIELLEITER_SHARD_IDS``: shard ids and ranges (``0,2`` or ``0-3``), each below the
+    shard count; empty: all of them."""
+    raw = values.get("SPIELLEITER_SHARD_IDS", "").strip()
+    if not raw:
+        return None
+    name = "SPIELLEITER_SHARD_IDS"
+    if count is None:
+        raise SettingsError(f"{name} needs SPIELLEITER_SHARD_COUNT (the shards of all processes)")
+    ids: list[int] = []
+    for part in raw.replace(" ", "").split(","):
+        low, dash, high = part.partition("-")
+        try:
+            first, last = int(low), int(high if dash else low)
+        except ValueError:
+            raise SettingsError(
+                f"{name} takes shard numbers and ranges like 0,2 or 0-3, not {raw!r}"
+            ) from None
+        ids.extend(range(first, last + 1))
+    wrong = [i for i in ids if not 0 <= i < count]
+    if wrong or not ids:
+        raise SettingsError(
+            f"{name} must be between 0 and {count - 1} (SPIELLEITER_SHARD_COUNT={count}), "
+            f"not {raw!r}"
+        )
+    return tuple(sorted(set(ids)))
 
 
 def _optional_int(values: Mapping[str, str], name: str) -> int | None:

@@ -1012,8 +1012,13 @@ class Essence(commands.Cog):
 
     async def sweep_idle(self, now: float) -> None:
         """Resume bot turns left over (a restart), then remind the players who keep a game
-        waiting and forfeit for them after the configured times (decided by the service)."""
+        waiting and forfeit for them after the configured times (decided by the service).
+        Only games in guilds of this process's shards: with several shard processes on one
+        database each game is swept by exactly one of them."""
+        mine = self.bot.owns_guild
         for record in await self.bot.store.games_idle_since(now - BOT_GRACE_SECONDS):
+            if not mine(record.guild_id):
+                continue
             if record.kind == KIND and self.games.bot_due(record):
                 await self._play_bot(record, load(record), await self._lang_of(record), None)
         settings = self.bot.settings
@@ -1025,6 +1030,8 @@ class Essence(commands.Cog):
             bots={self._bot_id()},
         )
         for idle in due:
+            if not mine(idle.record.guild_id):
+                continue
             if idle.due == FORFEIT:
                 await self._forfeit(idle.record, idle.seat, idle.decision)
             else:

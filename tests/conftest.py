@@ -6,12 +6,14 @@ shared across loops fails with "Timeout context manager should be used inside a 
 - ``fake``: a started :class:`bot.fake_discord.FakeDiscord`; after the test it fails the test if
   the bot logged an unexpected error that no wait noticed, or a message pinged @everyone, @here
   or a role.
-- ``settings``: ``Settings`` pointing at ``fake`` with a fresh database in ``tmp_path``.
+- ``settings``: ``Settings`` pointing at ``fake`` with a fresh database in ``tmp_path`` (with
+  ``SPIELLEITER_TEST_BACKEND=postgres``: a fresh PostgreSQL schema, to run the cog tests there).
 - ``bot``: ``create_bot(settings)`` started, connected, commands synced, ready.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ import pytest
 
 from bot.fake_discord import FakeDiscord
 from tests.harness import running_bot, settings_for
+from tests.pg import fresh_schema, schema_url
 
 
 @pytest.fixture
@@ -38,8 +41,12 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-def settings(fake: FakeDiscord, tmp_path: Path) -> Any:
-    return settings_for(fake, tmp_path / "t.sqlite")
+async def settings(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Any]:
+    if os.environ.get("SPIELLEITER_TEST_BACKEND") == "postgres":
+        async with fresh_schema("cog") as schema:
+            yield settings_for(fake, tmp_path / "t.sqlite", database_url=schema_url(schema))
+        return
+    yield settings_for(fake, tmp_path / "t.sqlite")
 
 
 @pytest.fixture

@@ -37,6 +37,7 @@ from bot.store.base import (
     StoreUnavailable,
 )
 from bot.store.migrations import MIGRATIONS
+from bot.store.rows import _campaign, _character, _combat, _dump, _game
 
 _GAME_COLUMNS = (
     "id, kind, engine_version, config, seed, guild_id, channel_id, players, status,"
@@ -50,10 +51,6 @@ _COMBAT_COLUMNS = "id, channel_id, campaign_id, state, revision, status, message
 WRITE_WAIT = 2.0  # seconds a write may wait for the lock before StoreBusy
 BUSY_SLICE_MS = 100  # SQLite's own wait per attempt, so the writer thread is never stuck long
 READ_BUSY_MS = 2000  # a read waits only for rare exclusive moments (WAL recovery)
-
-
-def _dump(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 class SqliteStore:
@@ -730,60 +727,3 @@ async def migrate(db: aiosqlite.Connection, target: int = len(MIGRATIONS)) -> in
         script = MIGRATIONS[number - 1]
         await db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
     return max(version, target)
-
-
-def _game(row: aiosqlite.Row) -> GameRecord:
-    return GameRecord(
-        id=row["id"],
-        kind=row["kind"],
-        engine_version=row["engine_version"],
-        config=json.loads(row["config"]),
-        seed=row["seed"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        players=json.loads(row["players"]),
-        status=row["status"],
-        snapshot=json.loads(row["snapshot"]),
-        revision=row["revision"],
-        message_id=row["message_id"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        display=json.loads(row["display"]),
-    )
-
-
-def _campaign(row: aiosqlite.Row) -> CampaignRecord:
-    return CampaignRecord(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        name=row["name"],
-        gm_id=row["gm_id"],
-        co_gm_ids=json.loads(row["co_gm_ids"]),
-        settings=json.loads(row["settings"]),
-        status=row["status"],
-        created_at=row["created_at"],
-    )
-
-
-def _character(row: aiosqlite.Row) -> CharacterRecord:
-    return CharacterRecord(
-        id=row["id"],
-        campaign_id=row["campaign_id"],
-        owner_id=row["owner_id"],
-        name=row["name"],
-        sheet=json.loads(row["sheet"]),
-        revision=row["revision"],
-    )
-
-
-def _combat(row: aiosqlite.Row) -> CombatRecord:
-    return CombatRecord(
-        id=row["id"],
-        channel_id=row["channel_id"],
-        campaign_id=row["campaign_id"],
-        state=json.loads(row["state"]),
-        revision=row["revision"],
-        status=row["status"],
-        message_id=row["message_id"],
-    )

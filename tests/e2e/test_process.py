@@ -45,11 +45,13 @@ def _environment(fake: FakeDiscord | None, database: Path) -> dict[str, str]:
 
 
 class BotProcess:
-    """``python -m bot run`` in ``workdir`` (no .env there), output kept in a log file."""
+    """``python -m bot run`` in ``workdir`` (no .env there), output kept in a log file;
+    ``env`` adds settings (a database URL, shard ids)."""
 
-    def __init__(self, fake: FakeDiscord, workdir: Path) -> None:
+    def __init__(self, fake: FakeDiscord, workdir: Path, env: dict[str, str] | None = None) -> None:
         self.fake = fake
         self.workdir = workdir
+        self.env = env or {}
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
 
@@ -63,7 +65,7 @@ class BotProcess:
             "bot",
             "run",
             cwd=self.workdir,
-            env=_environment(self.fake, self.workdir / "spielleiter.sqlite"),
+            env={**_environment(self.fake, self.workdir / "spielleiter.sqlite"), **self.env},
             stdout=log,
             stderr=asyncio.subprocess.STDOUT,
         )

@@ -1,0 +1,703 @@
+"""The PostgreSQL backend (asyncpg): the same ``Store`` for a bot that runs as several shard
+processes on one database.
+
+Every write is one transaction on a pooled connection. Revision-guarded writes are a single
+conditional ``UPDATE … WHERE id = $1 AND revision = $2``: two processes clicking the same old
+button both reach the row, the second waits for the first's row lock, re-reads the row, finds
+the revision moved on and updates nothing, so it applies once and the other click is refused.
+
+PostgreSQL text cannot hold the character U+0000, which SQLite keeps; a user could type it into
+a name or a roll. The store drops it from the text it writes instead of failing the command.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+
+from bot.store.base import (
+    AlreadyExists,
+    CampaignRecord,
+    CharacterRecord,
+    CombatRecord,
+    GameRecord,
+    Json,
+    StaleRevision,
+    StoreBusy,
+)
+from bot.store.migrations import PG_MIGRATIONS
+from bot.store.rows import _campaign, _character, _combat, _dump, _game
+
+_GAME_COLUMNS = (
+    "id, kind, engine_version, config, seed, guild_id, channel_id, players, status,"
+    " snapshot, revision, message_id, created_at, updated_at, display"
+)
+_CAMPAIGN_COLUMNS = "id, guild_id, channel_id, name, gm_id, co_gm_ids, settings, status, created_at"
+_CHARACTER_COLUMNS = "id, campaign_id, owner_id, name, sheet, revision"
+_COMBAT_COLUMNS = "id, channel_id, campaign_id, state, revision, status, message_id"
+
+# pg_advisory_xact_lock key: processes starting together migrate one after the other
+MIGRATION_LOCK = 0x5350_4945_4C4C  # "SPIELL"
+
+
+def _text(value: str) -> str:
+    return value.replace("\x00", "")
+
+
+def _opt_text(value: str | None) -> str | None:
+    return None if value is None else _text(value)
+
+
+def _count(status: str) -> int:
+    """Rows touched, from a command status such as ``DELETE 1``."""
+    return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
+
+
+def redact(url: str) -> str:
+    """``url`` without its password, for logs."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or "@" not in rest:
+        return url
+    user_part, at, host_part = rest.rpartition("@")
+    user = user_part.split(":", 1)[0]
+    return f"{scheme}://{user}{':***' if ':' in user_part else ''}{at}{host_part}"
+
+
+class PostgresStore:
+    """``Store`` on a PostgreSQL database; ``schema`` (created if missing) keeps its tables
+    apart from others on the same database (tests; several bots on one server)."""
+
+    def __init__(
+        self, url: str, *, schema: str | None = None, min_size: int = 1, max_size: int = 10
+    ) -> None:
+        self.url = url
+        self.schema = schema
+        self.min_size = min_size
+        self.max_size = max_size
+        self._pool: asyncpg.Pool | None = None
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({redact(self.url)!r}, schema={self.schema!r})"
+
+    async def open(self) -> None:
+        await self.migrate()
+        self._pool = await asyncpg.create_pool(
+            self.url,
+            min_size=self.min_size,
+            max_size=self.max_size,
+            server_settings=self._server_settings(),
+        )
+
+    async def migrate(self, target: int = len(PG_MIGRATIONS)) -> tuple[int, int]:
+        """Bring the schema to ``target``; returns (version before, version after)."""
+        conn = await self._connect()
+        try:
+            return await migrate(conn, target)
+        finally:
+            await conn.close()
+
+    async def _connect(self) -> asyncpg.Connection:
+        conn = await asyncpg.connect(self.url)
+        if self.schema is not None:
+            await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {_ident(self.schema)}")
+            await conn.execute(f"SET search_path TO {_ident(self.schema)}")
+        return conn
+
+    def _server_settings(self) -> dict[str, str]:
+        # a write waits at most 5 s for a row another process holds (as SQLite's busy
+        # timeout), and a process frozen inside a transaction loses it after a minute
+        settings = {"lock_timeout": "5s", "idle_in_transaction_session_timeout": "60s"}
+        if self.schema is not None:
+            settings["search_path"] = _ident(self.schema)
+        return settings
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise RuntimeError("store is not open")
+        return self._pool
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[asyncpg.Connection]:
+        """One transaction; StoreBusy ("try again") when a row lock held by another process
+        is not free within the ``lock_timeout``. Nothing is written then."""
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                yield conn
+        except asyncpg.exceptions.LockNotAvailableError as error:
+            raise StoreBusy() from error
+
+    # meta and preferences ---------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        value = await self.pool.fetchval("SELECT value FROM meta WHERE key = $1", _text(key))
+        return None if value is None else str(value)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self.pool.execute(
+            "INSERT INTO meta (key, value) VALUES ($1, $2)"
+            " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+            _text(key),
+            _text(value),
+        )
+
+    async def get_pref(self, user_id: int, key: str) -> str | None:
+        value = await self.pool.fetchval(
+            "SELECT value FROM user_prefs WHERE user_id = $1 AND key = $2", user_id, _text(key)
+        )
+        return None if value is None else str(value)
+
+    async def set_pref(self, user_id: int, key: str, value: str | None) -> None:
+        if value is None:
+            await self.pool.execute(
+                "DELETE FROM user_prefs WHERE user_id = $1 AND key = $2", user_id, _text(key)
+            )
+            return
+        await self.pool.execute(
+            "INSERT INTO user_prefs (user_id, key, value) VALUES ($1, $2, $3)"
+            " ON CONFLICT (user_id, key) DO UPDATE SET value = EXCLUDED.value",
+            user_id,
+            _text(key),
+            _text(value),
+        )
+
+    # games -------------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        kind: str,
+        engine_version: int,
+        config: Json,
+        seed: int,
+        guild_id: int | None,
+        channel_id: int,
+        players: list[int],
+        status: str,
+        snapshot: Json,
+    ) -> GameRecord:
+        now = time.time()
+        row = await self.pool.fetchrow(
+            "INSERT INTO games (kind, engine_version, config, seed, guild_id, channel_id,"
+            " players, status, snapshot, revision, created_at, updated_at)"
+            f" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $10) RETURNING {_GAME_COLUMNS}",
+            _text(kind),
+            engine_version,
+            _dump(config),
+            seed,
+            guild_id,
+            channel_id,
+            _dump(players),
+            _text(status),
+            _dump(snapshot),
+            now,
+        )
+        return _game(row)
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        row = await self.pool.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        return None if row is None else _game(row)
+
+    async def games_in_channel(
+        self, channel_id: int, *, kind: str | None = None, statuses: tuple[str, ...] = ()
+    ) -> list[GameRecord]:
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1"
+        params: list[Any] = [channel_id]
+        if kind is not None:
+            params.append(_text(kind))
+            sql += f" AND kind = ${len(params)}"
+        if statuses:
+            params.append([_text(s) for s in statuses])
+            sql += f" AND status = ANY(${len(params)}::text[])"
+        rows = await self.pool.fetch(sql + " ORDER BY id", *params)
+        return [_game(row) for row in rows]
+
+    async def games_idle_since(
+        self, before: float, *, unreminded_only: bool = False
+    ) -> list[GameRecord]:
+        """Active games with no move since ``before`` (optionally: not reminded since)."""
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' AND updated_at < $1"
+        if unreminded_only:
+            sql += " AND (reminded_at IS NULL OR reminded_at < updated_at)"
+        rows = await self.pool.fetch(sql + " ORDER BY updated_at", before)
+        return [_game(row) for row in rows]
+
+    async def mark_reminded(self, game_id: int) -> None:
+        await self.pool.execute(
+            "UPDATE games SET reminded_at = $1 WHERE id = $2", time.time(), game_id
+        )
+
+    async def update_game(
+        self,
+        game_id: int,
+        *,
+        expected_revision: int,
+        snapshot: Json,
+        actions: Sequence[tuple[int, str]] = (),
+        status: str | None = None,
+        message_id: int | None = None,
+        players: list[int] | None = None,
+        config: Json | None = None,
+    ) -> GameRecord:
+        """Write a new snapshot and append ``actions`` to the log, in one transaction.
+
+        ``players`` and ``config`` replace the seats and the config. Raises StaleRevision when
+        the stored revision is not ``expected_revision``.
+        """
+        now = time.time()
+        async with self._transaction() as conn:
+            row = await conn.fetchrow(
+                "UPDATE games SET snapshot = $1, revision = revision + 1, updated_at = $2,"
+                " status = COALESCE($3, status), message_id = COALESCE($4, message_id),"
+                " players = COALESCE($5, players), config = COALESCE($6, config)"
+                f" WHERE id = $7 AND revision = $8 RETURNING {_GAME_COLUMNS}",
+                _dump(snapshot),
+                now,
+                _opt_text(status),
+                message_id,
+                None if players is None else _dump(players),
+                None if config is None else _dump(config),
+                game_id,
+                expected_revision,
+            )
+            if row is None:
+                raise StaleRevision()
+            if actions:
+                last = await conn.fetchval(
+                    "SELECT COALESCE(MAX(seq), 0) FROM game_actions WHERE game_id = $1", game_id
+                )
+                await conn.executemany(
+                    "INSERT INTO game_actions (game_id, seq, player, action, at)"
+                    " VALUES ($1, $2, $3, $4, $5)",
+                    [(game_id, last + 1 + i, p, _text(a), now) for i, (p, a) in enumerate(actions)],
+                )
+        return _game(row)
+
+    async def drop_last_game_action(
+        self, game_id: int, *, expected_revision: int, snapshot: Json, status: str | None = None
+    ) -> GameRecord:
+        """Undo: delete the last logged action and write ``snapshot`` in one transaction.
+        Raises StaleRevision when the game moved on since it was read."""
+        async with self._transaction() as conn:
+            row = await conn.fetchrow(
+                "UPDATE games SET snapshot = $1, revision = revision + 1, updated_at = $2,"
+                " status = COALESCE($3, status)"
+                f" WHERE id = $4 AND revision = $5 RETURNING {_GAME_COLUMNS}",
+                _dump(snapshot),
+                time.time(),
+                _opt_text(status),
+                game_id,
+                expected_revision,
+            )
+            if row is None:
+                raise StaleRevision()
+            await conn.execute(
+                "DELETE FROM game_actions WHERE game_id = $1 AND seq ="
+                " (SELECT MAX(seq) FROM game_actions WHERE game_id = $1)",
+                game_id,
+            )
+        return _game(row)
+
+    async def set_game_display(self, game_id: int, display: Json) -> None:
+        """Replace the cog's presentation data of a game; the revision stays as it is."""
+        await self.pool.execute(
+            "UPDATE games SET display = $1 WHERE id = $2", _dump(display), game_id
+        )
+
+    async def game_actions(self, game_id: int) -> list[tuple[int, str]]:
+        rows = await self.pool.fetch(
+            "SELECT player, action FROM game_actions WHERE game_id = $1 ORDER BY seq", game_id
+        )
+        return [(int(r["player"]), str(r["action"])) for r in rows]
+
+    # saved rolls --------------------------------------------------------------------------
+
+    async def save_roll(
+        self, scope: str, name: str, expression: str, created_by: int, *, limit: int = 0
+    ) -> bool:
+        """Save (or replace) a roll; False when ``scope`` holds ``limit`` rolls already and
+        this name is new. Counted under a lock on the scope, so concurrent saves from several
+        processes cannot pass the limit."""
+        async with self._transaction() as conn:
+            if limit > 0:
+                await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", _text(scope))
+                row = await conn.fetchrow(
+                    "SELECT COUNT(*) AS n, COUNT(*) FILTER (WHERE name = $2) AS same"
+                    " FROM saved_rolls WHERE scope = $1",
+                    _text(scope),
+                    _text(name),
+                )
+                if row is not None and not row["same"] and row["n"] >= limit:
+                    return False
+            await conn.execute(
+                "INSERT INTO saved_rolls (scope, name, expression, created_by)"
+                " VALUES ($1, $2, $3, $4) ON CONFLICT (scope, name)"
+                " DO UPDATE SET expression = EXCLUDED.expression,"
+                " created_by = EXCLUDED.created_by",
+                _text(scope),
+                _text(name),
+                _text(expression),
+                created_by,
+            )
+        return True
+
+    async def delete_roll(self, scope: str, name: str) -> bool:
+        status = await self.pool.execute(
+            "DELETE FROM saved_rolls WHERE scope = $1 AND name = $2", _text(scope), _text(name)
+        )
+        return _count(status) > 0
+
+    async def saved_rolls(self, scopes: list[str]) -> dict[str, str]:
+        """Name → expression over ``scopes``; an earlier scope wins over a later one."""
+        rows = await self.pool.fetch(
+            "SELECT scope, name, expression FROM saved_rolls WHERE scope = ANY($1::text[])"
+            " ORDER BY name",
+            [_text(s) for s in scopes],
+        )
+        by_scope: dict[str, list[tuple[str, str]]] = {}
+        for row in rows:
+            by_scope.setdefault(str(row["scope"]), []).append(
+                (str(row["name"]), str(row["expression"]))
+            )
+        found: dict[str, str] = {}
+        for scope in scopes:
+            for name, expression in by_scope.get(_text(scope), []):
+                found.setdefault(name, expression)
+        return found
+
+    # campaigns ----------------------------------------------------------------------------
+
+    async def create_campaign(
+        self, *, guild_id: int | None, channel_id: int, name: str, gm_id: int, settings: Json
+    ) -> CampaignRecord:
+        """Raises AlreadyExists when the channel has an active campaign (the unique index
+        decides between two starts at the same moment)."""
+        return await self.import_campaign(
+            guild_id=guild_id, channel_id=channel_id, name=name, gm_id=gm_id, settings=settings
+        )
+
+    async def import_campaign(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        name: str,
+        gm_id: int,
+        settings: Json,
+        characters: Sequence[tuple[int | None, str, Json]] = (),
+        log: Sequence[tuple[int | None, str, Json]] = (),
+    ) -> CampaignRecord:
+        """The campaign, its characters and its log in one transaction: all or nothing."""
+        now = time.time()
+        async with self._transaction() as conn, _one_active("campaign"):
+            row = await conn.fetchrow(
+                "INSERT INTO campaigns (guild_id, channel_id, name, gm_id, settings, created_at)"
+                f" VALUES ($1, $2, $3, $4, $5, $6) RETURNING {_CAMPAIGN_COLUMNS}",
+                guild_id,
+                channel_id,
+                _text(name),
+                gm_id,
+                _dump(settings),
+                now,
+            )
+            campaign_id = row["id"]
+            await conn.executemany(
+                "INSERT INTO characters (campaign_id, owner_id, name, sheet, updated_at)"
+                " VALUES ($1, $2, $3, $4, $5)",
+                [(campaign_id, o, _text(n), _dump(sheet), now) for o, n, sheet in characters],
+            )
+            await _insert_log(conn, campaign_id, now, log)
+        return _campaign(row)
+
+    async def get_campaign(self, campaign_id: int) -> CampaignRecord | None:
+        row = await self.pool.fetchrow(
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE id = $1", campaign_id
+        )
+        return None if row is None else _campaign(row)
+
+    async def active_campaign(self, channel_id: int) -> CampaignRecord | None:
+        row = await self.pool.fetchrow(
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns"
+            " WHERE channel_id = $1 AND status = 'active'",
+            channel_id,
+        )
+        return None if row is None else _campaign(row)
+
+    async def campaigns(self, guild_id: int | None) -> list[CampaignRecord]:
+        rows = await self.pool.fetch(
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns"
+            " WHERE guild_id IS NOT DISTINCT FROM $1 ORDER BY id",
+            guild_id,
+        )
+        return [_campaign(row) for row in rows]
+
+    async def update_campaign(
+        self,
+        campaign_id: int,
+        *,
+        gm_id: int | None = None,
+        co_gm_ids: list[int] | None = None,
+        settings: Json | None = None,
+        status: str | None = None,
+        name: str | None = None,
+    ) -> CampaignRecord:
+        row = await self.pool.fetchrow(
+            "UPDATE campaigns SET gm_id = COALESCE($1, gm_id),"
+            " co_gm_ids = COALESCE($2, co_gm_ids), settings = COALESCE($3, settings),"
+            " status = COALESCE($4, status), name = COALESCE($5, name)"
+            f" WHERE id = $6 RETURNING {_CAMPAIGN_COLUMNS}",
+            gm_id,
+            None if co_gm_ids is None else _dump(co_gm_ids),
+            None if settings is None else _dump(settings),
+            _opt_text(status),
+            _opt_text(name),
+            campaign_id,
+        )
+        assert row is not None
+        return _campaign(row)
+
+    async def add_log(self, campaign_id: int, actor_id: int | None, kind: str, data: Json) -> None:
+        await self.pool.execute(
+            "INSERT INTO campaign_log (campaign_id, at, actor_id, kind, data)"
+            " VALUES ($1, $2, $3, $4, $5)",
+            campaign_id,
+            time.time(),
+            actor_id,
+            _text(kind),
+            _dump(data),
+        )
+
+    async def campaign_log(self, campaign_id: int, limit: int = 50) -> list[Json]:
+        """The newest ``limit`` entries, oldest first (``limit`` 0: all)."""
+        rows = await self.pool.fetch(
+            "SELECT at, actor_id, kind, data FROM campaign_log WHERE campaign_id = $1"
+            " ORDER BY id DESC LIMIT $2",
+            campaign_id,
+            limit if limit > 0 else None,
+        )
+        return [
+            {
+                "at": r["at"],
+                "actor_id": r["actor_id"],
+                "kind": r["kind"],
+                "data": json.loads(r["data"]),
+            }
+            for r in reversed(rows)
+        ]
+
+    # characters ---------------------------------------------------------------------------
+
+    async def create_character(
+        self,
+        *,
+        campaign_id: int,
+        owner_id: int | None,
+        name: str,
+        sheet: Json,
+        activate: bool = False,
+        log: Sequence[tuple[int | None, str, Json]] = (),
+    ) -> CharacterRecord:
+        """The character, its owner's active mark (``activate``: only when the owner has
+        none yet) and ``log`` entries, in one transaction."""
+        now = time.time()
+        async with self._transaction() as conn:
+            row = await conn.fetchrow(
+                "INSERT INTO characters (campaign_id, owner_id, name, sheet, updated_at)"
+                f" VALUES ($1, $2, $3, $4, $5) RETURNING {_CHARACTER_COLUMNS}",
+                campaign_id,
+                owner_id,
+                _text(name),
+                _dump(sheet),
+                now,
+            )
+            if activate and owner_id is not None:
+                await conn.execute(
+                    "INSERT INTO active_characters (campaign_id, user_id, character_id)"
+                    " VALUES ($1, $2, $3) ON CONFLICT (campaign_id, user_id) DO NOTHING",
+                    campaign_id,
+                    owner_id,
+                    row["id"],
+                )
+            await _insert_log(conn, campaign_id, now, log)
+        return _character(row)
+
+    async def get_character(self, character_id: int) -> CharacterRecord | None:
+        row = await self.pool.fetchrow(
+            f"SELECT {_CHARACTER_COLUMNS} FROM characters WHERE id = $1", character_id
+        )
+        return None if row is None else _character(row)
+
+    async def characters(self, campaign_id: int) -> list[CharacterRecord]:
+        # COLLATE "C": the byte order SQLite's ORDER BY name gives, whatever the server's locale
+        rows = await self.pool.fetch(
+            f"SELECT {_CHARACTER_COLUMNS} FROM characters WHERE campaign_id = $1"
+            ' ORDER BY name COLLATE "C", id',
+            campaign_id,
+        )
+        return [_character(row) for row in rows]
+
+    async def update_character(
+        self, character_id: int, *, expected_revision: int, name: str, sheet: Json
+    ) -> CharacterRecord:
+        """Raises StaleRevision when the sheet changed since it was read."""
+        row = await self.pool.fetchrow(
+            "UPDATE characters SET name = $1, sheet = $2, revision = revision + 1,"
+            f" updated_at = $3 WHERE id = $4 AND revision = $5 RETURNING {_CHARACTER_COLUMNS}",
+            _text(name),
+            _dump(sheet),
+            time.time(),
+            character_id,
+            expected_revision,
+        )
+        if row is None:
+            raise StaleRevision()
+        return _character(row)
+
+    async def delete_character(self, character_id: int) -> None:
+        await self.pool.execute("DELETE FROM characters WHERE id = $1", character_id)
+
+    async def set_active_character(self, campaign_id: int, user_id: int, character_id: int) -> None:
+        await self.pool.execute(
+            "INSERT INTO active_characters (campaign_id, user_id, character_id)"
+            " VALUES ($1, $2, $3) ON CONFLICT (campaign_id, user_id)"
+            " DO UPDATE SET character_id = EXCLUDED.character_id",
+            campaign_id,
+            user_id,
+            character_id,
+        )
+
+    async def active_character(self, campaign_id: int, user_id: int) -> CharacterRecord | None:
+        columns = ", ".join("c." + c.strip() for c in _CHARACTER_COLUMNS.split(","))
+        row = await self.pool.fetchrow(
+            f"SELECT {columns} FROM active_characters a"
+            " JOIN characters c ON c.id = a.character_id"
+            " WHERE a.campaign_id = $1 AND a.user_id = $2",
+            campaign_id,
+            user_id,
+        )
+        return None if row is None else _character(row)
+
+    # combats ------------------------------------------------------------------------------
+
+    async def create_combat(
+        self, *, channel_id: int, campaign_id: int | None, state: Json
+    ) -> CombatRecord:
+        """Raises AlreadyExists when the channel has an active combat."""
+        async with self._transaction() as conn, _one_active("combat"):
+            row = await conn.fetchrow(
+                "INSERT INTO combats (channel_id, campaign_id, state, updated_at)"
+                f" VALUES ($1, $2, $3, $4) RETURNING {_COMBAT_COLUMNS}",
+                channel_id,
+                campaign_id,
+                _dump(state),
+                time.time(),
+            )
+        return _combat(row)
+
+    async def active_combat(self, channel_id: int) -> CombatRecord | None:
+        row = await self.pool.fetchrow(
+            f"SELECT {_COMBAT_COLUMNS} FROM combats WHERE channel_id = $1 AND status = 'active'",
+            channel_id,
+        )
+        return None if row is None else _combat(row)
+
+    async def update_combat(
+        self,
+        combat_id: int,
+        *,
+        expected_revision: int,
+        state: Json,
+        status: str | None = None,
+        message_id: int | None = None,
+        log: Sequence[tuple[int | None, str, Json]] = (),
+    ) -> CombatRecord:
+        """Write the new combat state and its campaign-log entries (actor, kind, data) in one
+        transaction. Raises StaleRevision when the combat moved on since it was read."""
+        now = time.time()
+        async with self._transaction() as conn:
+            row = await conn.fetchrow(
+                "UPDATE combats SET state = $1, revision = revision + 1, updated_at = $2,"
+                " status = COALESCE($3, status), message_id = COALESCE($4, message_id)"
+                f" WHERE id = $5 AND revision = $6 RETURNING {_COMBAT_COLUMNS}",
+                _dump(state),
+                now,
+                _opt_text(status),
+                message_id,
+                combat_id,
+                expected_revision,
+            )
+            if row is None:
+                raise StaleRevision()
+            if log and row["campaign_id"] is not None:
+                await conn.executemany(
+                    "INSERT INTO campaign_log (campaign_id, at, actor_id, kind, data)"
+                    " VALUES ($1, $2, $3, $4, $5)",
+                    [
+                        (row["campaign_id"], now, actor, _text(kind), _dump(data))
+                        for actor, kind, data in log
+                    ],
+                )
+        return _combat(row)
+
+
+async def schema_version(conn: asyncpg.Connection) -> int:
+    """The migration the database is at (0: none, or no ``schema_version`` table yet)."""
+    exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+    if not exists:
+        return 0
+    return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+
+
+async def migrate(conn: asyncpg.Connection, target: int = len(PG_MIGRATIONS)) -> tuple[int, int]:
+    """Bring the schema of ``conn``'s search path to ``target``: each migration is one
+    transaction with its version bump, under an advisory lock, so processes starting together
+    apply each migration once. Returns (version before, version after)."""
+    before: int | None = None
+    while True:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
+            version = await schema_version(conn)
+            before = version if before is None else before
+            if version >= target:
+                return before, version
+            await conn.execute(PG_MIGRATIONS[version])
+            await conn.execute("DELETE FROM schema_version")
+            await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", version + 1)
+
+
+def _ident(name: str) -> str:
+    """A quoted SQL identifier."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+async def _insert_log(
+    conn: asyncpg.Connection,
+    campaign_id: int,
+    now: float,
+    entries: Sequence[tuple[int | None, str, Json]],
+) -> None:
+    await conn.executemany(
+        "INSERT INTO campaign_log (campaign_id, at, actor_id, kind, data)"
+        " VALUES ($1, $2, $3, $4, $5)",
+        [(campaign_id, now, actor, _text(kind), _dump(data)) for actor, kind, data in entries],
+    )
+
+
+@asynccontextmanager
+async def _one_active(what: str) -> AsyncIterator[None]:
+    """A unique index "one active … per channel" refusing an insert → AlreadyExists."""
+    try:
+        yield
+    except asyncpg.exceptions.UniqueViolationError as error:
+        raise AlreadyExists(what) from error

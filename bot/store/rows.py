@@ -1,0 +1,72 @@
+"""Rows to records, shared by both backends (an aiosqlite ``Row`` and an asyncpg ``Record``
+are both read by column name), and the one JSON form the stores write."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.store.base import CampaignRecord, CharacterRecord, CombatRecord, GameRecord
+
+Row = Any  # read by column name: row["id"]
+
+
+def _dump(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _game(row: Row) -> GameRecord:
+    return GameRecord(
+        id=row["id"],
+        kind=row["kind"],
+        engine_version=row["engine_version"],
+        config=json.loads(row["config"]),
+        seed=row["seed"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        players=json.loads(row["players"]),
+        status=row["status"],
+        snapshot=json.loads(row["snapshot"]),
+        revision=row["revision"],
+        message_id=row["message_id"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        display=json.loads(row["display"]),
+    )
+
+
+def _campaign(row: Row) -> CampaignRecord:
+    return CampaignRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        name=row["name"],
+        gm_id=row["gm_id"],
+        co_gm_ids=json.loads(row["co_gm_ids"]),
+        settings=json.loads(row["settings"]),
+        status=row["status"],
+        created_at=row["created_at"],
+    )
+
+
+def _character(row: Row) -> CharacterRecord:
+    return CharacterRecord(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        owner_id=row["owner_id"],
+        name=row["name"],
+        sheet=json.loads(row["sheet"]),
+        revision=row["revision"],
+    )
+
+
+def _combat(row: Row) -> CombatRecord:
+    return CombatRecord(
+        id=row["id"],
+        channel_id=row["channel_id"],
+        campaign_id=row["campaign_id"],
+        state=json.loads(row["state"]),
+        revision=row["revision"],
+        status=row["status"],
+        message_id=row["message_id"],
+    )

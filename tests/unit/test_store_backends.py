@@ -1,0 +1,128 @@
+"""The PostgreSQL schema beside SQLite's: the same tables and columns, migrations from every
+older version, processes starting together, and the setting that chooses the backend."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import aiosqlite
+import asyncpg
+import pytest
+
+from bot.store import SqliteStore, sqlite_path, store_for
+from bot.store.migrations import MIGRATIONS, PG_MIGRATIONS, SCHEMA_VERSION
+from bot.store.postgres import PostgresStore, migrate, redact, schema_version
+from bot.store.sqlite import migrate as sqlite_migrate
+from tests.pg import PG_URL, fresh_schema
+
+
+async def _sqlite_columns(path: Path) -> dict[str, list[str]]:
+    async with aiosqlite.connect(path) as db:
+        await sqlite_migrate(db)
+        async with db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+        ) as cursor:
+            tables = [row[0] for row in await cursor.fetchall()]
+        columns = {}
+        for table in tables:
+            async with db.execute(f"PRAGMA table_info({table})") as cursor:
+                columns[table] = sorted(row[1] for row in await cursor.fetchall())
+    return columns
+
+
+async def _pg_columns(conn: asyncpg.Connection, schema: str) -> dict[str, list[str]]:
+    rows = await conn.fetch(
+        "SELECT table_name, column_name FROM information_schema.columns"
+        " WHERE table_schema = $1 AND table_name <> 'schema_version'",
+        schema,
+    )
+    columns: dict[str, list[str]] = {}
+    for row in rows:
+        columns.setdefault(row["table_name"], []).append(row["column_name"])
+    return {table: sorted(names) for table, names in columns.items()}
+
+
+def test_both_backends_have_every_migration() -> None:
+    assert len(PG_MIGRATIONS) == len(MIGRATIONS) == SCHEMA_VERSION
+
+
+async def test_both_backends_have_the_same_tables_and_columns(tmp_path: Path) -> None:
+    async with fresh_schema("columns") as schema:
+        conn = await asyncpg.connect(PG_URL, server_settings={"search_path": schema})
+        try:
+            await migrate(conn)
+            pg = await _pg_columns(conn, schema)
+        finally:
+            await conn.close()
+    assert pg == await _sqlite_columns(tmp_path / "s.sqlite")
+
+
+@pytest.mark.parametrize("start_version", range(SCHEMA_VERSION))
+async def test_postgres_migrates_from_every_older_version(start_version: int) -> None:
+    async with fresh_schema("migrate") as schema:
+        conn = await asyncpg.connect(PG_URL, server_settings={"search_path": schema})
+        try:
+            assert await migrate(conn, start_version) == (0, start_version)
+            assert await schema_version(conn) == start_version
+        finally:
+            await conn.close()
+        store = PostgresStore(PG_URL, schema=schema)
+        await store.open()
+        try:
+            async with store.pool.acquire() as conn:
+                assert await schema_version(conn) == SCHEMA_VERSION
+            game = await store.create_game(
+                kind="essence",
+                engine_version=1,
+                config={},
+                seed=1,
+                guild_id=1,
+                channel_id=2,
+                players=[1, 2],
+                status="active",
+                snapshot={},
+            )
+            assert await store.get_game(game.id) == game
+            assert await store.migrate() == (SCHEMA_VERSION, SCHEMA_VERSION)
+        finally:
+            await store.close()
+
+
+async def test_processes_starting_together_migrate_once() -> None:
+    async with fresh_schema("together") as schema:
+        stores = [PostgresStore(PG_URL, schema=schema) for _ in range(4)]
+        results = await asyncio.gather(*(s.migrate() for s in stores))
+        # a migration applied twice would fail (its tables exist); each starts where another
+        # one stopped, and all end at the newest version
+        assert [after for _, after in results] == [SCHEMA_VERSION] * 4
+        assert sorted(before for before, _ in results)[0] == 0
+
+
+def test_the_setting_chooses_the_backend(tmp_path: Path) -> None:
+    assert isinstance(store_for(tmp_path / "a.sqlite"), SqliteStore)
+    assert isinstance(store_for("postgresql://u:p@db.example:5432/bot"), PostgresStore)
+    assert isinstance(store_for("postgres://db.example/bot"), PostgresStore)
+    assert sqlite_path("sqlite:///data/bot.sqlite") == Path("data/bot.sqlite")
+    assert sqlite_path("sqlite:////srv/bot.sqlite") == Path("/srv/bot.sqlite")
+    assert sqlite_path("sqlite:///:memory:") == ":memory:"
+    with pytest.raises(ValueError, match="mysql://"):
+        store_for("mysql://db/bot")
+
+
+def test_logs_never_show_the_database_password() -> None:
+    assert redact("postgresql://bot:geheim@db:5432/x") == "postgresql://bot:***@db:5432/x"
+    assert redact("postgresql://db/x") == "postgresql://db/x"
+    assert "geheim" not in repr(PostgresStore("postgresql://bot:geheim@db/x"))
+
+
+async def test_a_write_waits_only_so_long_for_a_row_another_process_holds() -> None:
+    async with fresh_schema("locks") as schema:
+        store = PostgresStore(PG_URL, schema=schema)
+        await store.open()
+        try:
+            async with store.pool.acquire() as conn:
+                assert await conn.fetchval("SHOW lock_timeout") == "5s"
+                assert await conn.fetchval("SHOW idle_in_transaction_session_timeout") == "1min"
+        finally:
+            await store.close()

@@ -1,0 +1,348 @@
+"""The store contract: the same tests against every backend (SQLite, and PostgreSQL when a
+server can be reached; see ``tests/pg.py``). Backend details (pragmas, migrations) live in
+``test_store.py`` and ``test_store_backends.py``."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import nullcontext
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from bot.store import SqliteStore, StaleRevision, Store
+from bot.store.postgres import PostgresStore
+from tests.pg import PG_URL, fresh_schema
+
+BACKENDS = ["sqlite", "postgres"]
+# an id that fits no 64-bit integer column, as each driver refuses it
+TOO_BIG = (OverflowError, asyncpg.exceptions.DataError)
+
+# Opens one more store on the same database as ``store`` (as a second process would).
+Opener = Callable[[], Awaitable[Store]]
+
+
+@pytest.fixture(params=BACKENDS)
+async def opener(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Opener]:
+    opened: list[Store] = []
+    schema_or_none = fresh_schema("contract") if request.param == "postgres" else nullcontext()
+    async with schema_or_none as schema:
+
+        async def open_one() -> Store:
+            store: Store
+            if schema is None:
+                store = SqliteStore(tmp_path / "store.sqlite")
+            else:
+                store = PostgresStore(PG_URL, schema=schema)
+            await store.open()
+            opened.append(store)
+            return store
+
+        try:
+            yield open_one
+        finally:
+            for store in opened:
+                await store.close()
+
+
+@pytest.fixture
+async def store(opener: Opener) -> Store:
+    return await opener()
+
+
+async def _new_game(store: Store, channel: int = 10, guild: int | None = 1):
+    return await store.create_game(
+        kind="essence",
+        engine_version=1,
+        config={"quick": False},
+        seed=7,
+        guild_id=guild,
+        channel_id=channel,
+        players=[100, 200],
+        status="active",
+        snapshot={"turn": 1},
+    )
+
+
+async def test_update_appends_actions_and_bumps_revision(store: Store) -> None:
+    game = await _new_game(store)
+    updated = await store.update_game(
+        game.id, expected_revision=0, snapshot={"turn": 2}, actions=[(0, "move a1 b2")]
+    )
+    assert updated.revision == 1
+    assert updated.snapshot == {"turn": 2}
+    updated = await store.update_game(
+        game.id,
+        expected_revision=1,
+        snapshot={"turn": 3},
+        actions=[(1, "x"), (0, "y")],
+        status="finished",
+    )
+    assert updated.status == "finished"
+    assert await store.game_actions(game.id) == [(0, "move a1 b2"), (1, "x"), (0, "y")]
+
+
+async def test_two_clicks_on_one_old_button_apply_once(store: Store) -> None:
+    game = await _new_game(store)
+
+    async def click(label: str) -> str:
+        try:
+            await store.update_game(
+                game.id, expected_revision=0, snapshot={"by": label}, actions=[(0, label)]
+            )
+        except StaleRevision:
+            return "stale"
+        return "applied"
+
+    results = await asyncio.gather(click("first"), click("second"))
+    assert sorted(results) == ["applied", "stale"]
+    stored = await store.get_game(game.id)
+    assert stored is not None and stored.revision == 1
+    assert len(await store.game_actions(game.id)) == 1
+
+
+async def test_a_failed_write_leaves_nothing_half_written(store: Store) -> None:
+    game = await _new_game(store)
+    with pytest.raises(StaleRevision):
+        await store.update_game(game.id, expected_revision=5, snapshot={}, actions=[(0, "a")])
+    assert await store.get_game(game.id) == game
+    assert await store.game_actions(game.id) == []
+
+
+async def test_display_data_changes_without_making_buttons_stale(store: Store) -> None:
+    game = await _new_game(store)
+    assert game.display == {}
+    await store.set_game_display(game.id, {"names": ["Alice", "Bob"], "board": 77})
+    stored = await store.get_game(game.id)
+    assert stored is not None
+    assert stored.display == {"names": ["Alice", "Bob"], "board": 77}
+    assert stored.revision == game.revision
+
+
+async def test_games_by_channel_and_idle(store: Store) -> None:
+    a = await _new_game(store, channel=1)
+    b = await _new_game(store, channel=1)
+    await _new_game(store, channel=2)
+    await store.update_game(b.id, expected_revision=0, snapshot={}, status="finished")
+    assert [g.id for g in await store.games_in_channel(1)] == [a.id, b.id]
+    assert [g.id for g in await store.games_in_channel(1, statuses=("active",))] == [a.id]
+    assert [g.id for g in await store.games_in_channel(1, kind="other")] == []
+    idle = await store.games_idle_since(a.updated_at + 1)
+    assert a.id in [g.id for g in idle] and b.id not in [g.id for g in idle]
+
+
+async def test_preferences_and_meta(store: Store) -> None:
+    assert await store.get_pref(1, "language") is None
+    await store.set_pref(1, "language", "en")
+    assert await store.get_pref(1, "language") == "en"
+    await store.set_pref(1, "language", None)
+    assert await store.get_pref(1, "language") is None
+    await store.set_meta("k", "v")
+    assert await store.get_meta("k") == "v"
+
+
+async def test_saved_rolls_user_scope_wins(store: Store) -> None:
+    await store.save_roll("campaign:1", "feuerball", "8d6", 5)
+    await store.save_roll("campaign:1", "heilung", "2d4+2", 5)
+    await store.save_roll("user:9", "feuerball", "10d6", 9)
+    rolls = await store.saved_rolls(["user:9", "campaign:1"])
+    assert rolls == {"feuerball": "10d6", "heilung": "2d4+2"}
+    assert await store.delete_roll("user:9", "feuerball")
+    assert not await store.delete_roll("user:9", "feuerball")
+
+
+async def test_campaign_characters_log_and_combat(store: Store) -> None:
+    campaign = await store.create_campaign(
+        guild_id=1, channel_id=5, name="Nebelreich", gm_id=42, settings={"schwere_treffer": True}
+    )
+    assert (await store.active_campaign(5)) == campaign
+    assert campaign.is_gm(42) and not campaign.is_gm(7)
+    campaign = await store.update_campaign(campaign.id, co_gm_ids=[7])
+    assert campaign.is_gm(7)
+    hero = await store.create_character(
+        campaign_id=campaign.id, owner_id=7, name="Thoin", sheet={"lp": 20}
+    )
+    await store.set_active_character(campaign.id, 7, hero.id)
+    assert (await store.active_character(campaign.id, 7)) == hero
+    hero2 = await store.update_character(
+        hero.id, expected_revision=0, name="Thoin", sheet={"lp": 15}
+    )
+    with pytest.raises(StaleRevision):
+        await store.update_character(hero.id, expected_revision=0, name="X", sheet={})
+    assert (await store.characters(campaign.id)) == [hero2]
+    await store.add_log(campaign.id, 7, "probe", {"erfolge": 3})
+    await store.add_log(campaign.id, 42, "schaden", {"sp": 4})
+    log = await store.campaign_log(campaign.id)
+    assert [e["kind"] for e in log] == ["probe", "schaden"]
+    assert log[0]["data"] == {"erfolge": 3}
+    combat = await store.create_combat(channel_id=5, campaign_id=campaign.id, state={"phase": 1})
+    assert (await store.active_combat(5)) == combat
+    with pytest.raises(StaleRevision):
+        await store.update_combat(
+            combat.id, expected_revision=3, state={}, log=[(42, "combat", {"x": 1})]
+        )
+    assert [e["kind"] for e in await store.campaign_log(campaign.id)] == ["probe", "schaden"]
+    ended = await store.update_combat(
+        combat.id,
+        expected_revision=0,
+        state={"phase": 2},
+        status="ended",
+        log=[(42, "combat", {"action": "ende"})],
+    )
+    assert (await store.campaign_log(campaign.id))[-1]["data"] == {"action": "ende"}
+    assert ended.status == "ended" and await store.active_combat(5) is None
+    archived = await store.update_campaign(campaign.id, status="archived")
+    assert archived.status == "archived" and await store.active_campaign(5) is None
+    await store.delete_character(hero.id)
+    assert await store.active_character(campaign.id, 7) is None
+
+
+async def test_two_stores_on_one_database_apply_an_old_click_once(opener: Opener) -> None:
+    """Two processes (two stores, two connections) click the same old button many times."""
+    first, second = await opener(), await opener()
+    game = await _new_game(first)
+
+    async def click(store: Store, label: str) -> bool:
+        try:
+            await store.update_game(
+                game.id, expected_revision=0, snapshot={"by": label}, actions=[(0, label)]
+            )
+        except StaleRevision:
+            return False
+        return True
+
+    # SQLite serialises writers with a 5 s busy timeout: two clicks there (a queue of sixteen
+    # on a loaded machine can starve one connection past it); sixteen on PostgreSQL
+    count = 16 if isinstance(first, PostgresStore) else 2
+    clicks = [click(first if i % 2 else second, f"c{i}") for i in range(count)]
+    assert sum(await asyncio.gather(*clicks)) == 1
+    stored = await second.get_game(game.id)
+    assert stored is not None and stored.revision == 1
+    assert len(await first.game_actions(game.id)) == 1
+    assert stored.snapshot["by"] == (await first.game_actions(game.id))[0][1]
+
+
+async def test_records_round_trip_exactly(store: Store) -> None:
+    """Discord ids (64 bit), nested JSON, unicode and no guild (a DM) come back as written."""
+    big = 1_234_567_890_123_456_789
+    snapshot = {"ä": ["ß", 1.5, None, True, {"tief": [1, 2]}], "n": 2**53}
+    game = await store.create_game(
+        kind="essence",
+        engine_version=3,
+        config={"ai_levels": {"1": "hard"}},
+        seed=2**31 - 1,
+        guild_id=None,
+        channel_id=big,
+        players=[big, big + 1],
+        status="invited",
+        snapshot=snapshot,
+    )
+    assert game.snapshot == snapshot and game.guild_id is None and game.players == [big, big + 1]
+    assert await store.get_game(game.id) == game
+    updated = await store.update_game(
+        game.id, expected_revision=0, snapshot=snapshot, message_id=big + 2, status="active"
+    )
+    assert updated.message_id == big + 2 and updated.status == "active"
+    assert await store.get_game(game.id) == updated
+    assert [g.id for g in await store.games_in_channel(big, kind="essence")] == [game.id]
+    campaign = await store.create_campaign(
+        guild_id=None, channel_id=big, name="Ödland", gm_id=big, settings={}
+    )
+    assert await store.campaigns(None) == [campaign]
+    assert await store.campaigns(1) == []
+
+
+async def test_a_nul_character_typed_by_a_user_does_not_break_a_write(store: Store) -> None:
+    """SQLite keeps U+0000, PostgreSQL text cannot: it is dropped there, never an error."""
+    await store.save_roll("user:1", "feu\x00er", "3d6 \x00", 1)
+    rolls = await store.saved_rolls(["user:1"])
+    assert rolls in ({"feu\x00er": "3d6 \x00"}, {"feuer": "3d6 "})
+    await store.set_pref(1, "note", "a\x00b")
+    assert await store.get_pref(1, "note") in ("a\x00b", "ab")
+
+
+async def test_combat_log_without_a_campaign_and_a_limited_log(store: Store) -> None:
+    combat = await store.create_combat(channel_id=9, campaign_id=None, state={"r": 1})
+    updated = await store.update_combat(
+        combat.id, expected_revision=0, state={"r": 2}, log=[(1, "combat", {"x": 1})]
+    )
+    assert updated.revision == 1 and updated.campaign_id is None
+    campaign = await store.create_campaign(guild_id=1, channel_id=8, name="K", gm_id=1, settings={})
+    for i in range(5):
+        await store.add_log(campaign.id, None, "n", {"i": i})
+    assert [e["data"]["i"] for e in await store.campaign_log(campaign.id, limit=2)] == [3, 4]
+    assert len(await store.campaign_log(campaign.id, limit=0)) == 5
+
+
+async def test_an_update_may_replace_the_seats_and_the_config(store: Store) -> None:
+    game = await _new_game(store)
+    same = await store.update_game(game.id, expected_revision=0, snapshot={})
+    assert (same.players, same.config) == (game.players, game.config)
+    changed = await store.update_game(
+        game.id, expected_revision=1, snapshot={}, players=[7, 8, 9], config={"teams": [0, 1, 0]}
+    )
+    assert changed.players == [7, 8, 9] and changed.config == {"teams": [0, 1, 0]}
+    assert await store.get_game(game.id) == changed
+
+
+async def test_saved_roll_limit_holds_under_concurrent_saves(store: Store) -> None:
+    for i in range(3):
+        assert await store.save_roll("user:9", f"wurf{i}", "1d6", 9, limit=4)
+    results = await asyncio.gather(
+        *(store.save_roll("user:9", f"neu{i}", "2d6", 9, limit=4) for i in range(6))
+    )
+    assert sorted(results) == [False] * 5 + [True]
+    assert len(await store.saved_rolls(["user:9"])) == 4
+    # replacing a roll that exists is no new roll: allowed at the limit
+    assert await store.save_roll("user:9", "wurf0", "3d6", 9, limit=4)
+    assert (await store.saved_rolls(["user:9"]))["wurf0"] == "3d6"
+
+
+async def test_import_campaign_is_all_or_nothing(store: Store) -> None:
+    sheet = {"name": "Thoin"}
+    campaign = await store.import_campaign(
+        guild_id=1,
+        channel_id=5,
+        name="Die Mine",
+        gm_id=42,
+        settings={},
+        characters=[(7, "Thoin", sheet), (None, "Ork", sheet)],
+        log=[(7, "sheet", {"event": "created"}), (None, "campaign", {"event": "import"})],
+    )
+    assert [c.name for c in await store.characters(campaign.id)] == ["Ork", "Thoin"]
+    assert [e["kind"] for e in await store.campaign_log(campaign.id)] == ["sheet", "campaign"]
+    with pytest.raises(TOO_BIG):  # the second character's owner fits no INTEGER
+        await store.import_campaign(
+            guild_id=1,
+            channel_id=6,
+            name="Kaputt",
+            gm_id=42,
+            settings={},
+            characters=[(7, "Thoin", sheet), (2**63, "Balin", sheet)],
+        )
+    assert await store.active_campaign(6) is None
+    assert [c.name for c in await store.campaigns(1)] == ["Die Mine"]
+
+
+async def test_create_character_activates_and_logs_in_one_transaction(store: Store) -> None:
+    campaign = await store.create_campaign(
+        guild_id=1, channel_id=5, name="Nebelreich", gm_id=42, settings={}
+    )
+    entry = (7, "sheet", {"event": "created", "name": "Thoin"})
+    first = await store.create_character(
+        campaign_id=campaign.id, owner_id=7, name="Thoin", sheet={}, activate=True, log=[entry]
+    )
+    second = await store.create_character(
+        campaign_id=campaign.id, owner_id=7, name="Balin", sheet={}, activate=True, log=[entry]
+    )
+    assert (await store.active_character(campaign.id, 7)) == first != second
+    assert len(await store.campaign_log(campaign.id)) == 2
+    with pytest.raises(TOO_BIG):  # the log's actor fits no INTEGER: nothing is kept
+        await store.create_character(
+            campaign_id=campaign.id, owner_id=8, name="Ori", sheet={}, activate=True,
+            log=[(2**63, "sheet", {})],
+        )  # fmt: skip
+    assert [c.name for c in await store.characters(campaign.id)] == ["Balin", "Thoin"]
+    assert await store.active_character(campaign.id, 8) is None
