@@ -83,7 +83,8 @@ def check_outcome(result: Outcome, match: m.Match) -> None:
     assert len(places) == len(set(places)) and set(places) <= seats, "a seat ranked twice"
     if result.ranking and result.winners:
         assert result.ranking[0] == result.winners, "the ranking does not start with the winners"
-    assert set(result.eliminated) == set(match.eliminated), "eliminated seats disagree"
+    assert set(match.eliminated) <= set(result.eliminated), "eliminated seats disagree"
+    assert set(result.eliminated) <= seats, "an eliminated seat that is no seat"
     assert result.reason, "an outcome without a reason"
 
 

@@ -49,6 +49,28 @@ def _headers(text: str, table: str) -> tuple[list[int], list[list[int]]]:
     return items, steps
 
 
+def _key_of(message: str) -> str:
+    """The step key a validation message is about (its path, or the verb)."""
+    named = re.search(r"has no parameter '([^']+)'", message)
+    if named:
+        return named.group(1)
+    if "unknown verb" in message or "missing 'do'" in message:
+        return "do"
+    path = re.match(r"step \d+\.(\w+)", message)
+    return path.group(1) if path else ""
+
+
+def _key_line(lines: list[str], start: int, end: int, key: str) -> int:
+    """The line (1-based) in ``start..end`` where ``key = ...`` is written, or 0."""
+    if not key:
+        return 0
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+    for number in range(start, min(end, len(lines) + 1)):
+        if pattern.match(lines[number - 1]):
+            return number
+    return 0
+
+
 def load_toml(
     text: str,
     language: Language,
@@ -70,6 +92,7 @@ def load_toml(
     if not isinstance(raw, list):
         return [], [LoadError("(file)", 1, f"[[{table}]] tables expected")]
     lines, step_lines = _headers(text, table)
+    text_lines = text.splitlines()
     items: list[Item] = []
     seen: set[str] = set()
     for index, entry in enumerate(raw):
@@ -88,13 +111,17 @@ def load_toml(
             steps = []
         for number, step in enumerate(steps):
             sline = slines[number] if number < len(slines) else line
+            end = slines[number + 1] if number + 1 < len(slines) else len(text_lines) + 1
+            if number + 1 >= len(slines) and index + 1 < len(lines):
+                end = lines[index + 1]
             if not isinstance(step, dict):
                 mistakes.append((sline, f"step {number + 1}: a table"))
                 continue
             if not step.get("text_de") or not step.get("text_en"):
                 mistakes.append((sline, f"step {number + 1}: needs text_de and text_en"))
             for message in language.check_step(step, f"step {number + 1}"):
-                mistakes.append((sline, message))
+                at = _key_line(text_lines, sline, end, _key_of(message)) or sline
+                mistakes.append((at, message))
         if mistakes:
             errors.extend(LoadError(name, at, message) for at, message in mistakes)
         else:

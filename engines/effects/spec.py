@@ -6,6 +6,7 @@ parameter, a value of the wrong type or outside its choices is reported with a p
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,7 +72,7 @@ class Language:
             return [f"{path}: missing 'do' (the verb)"]
         verb = self.verbs.get(name)
         if verb is None:
-            near = [v for v in self.verbs if v[:3] == name[:3]]
+            near = difflib.get_close_matches(name, list(self.verbs), n=1)
             hint = f" (did you mean {near[0]!r}?)" if near else ""
             return [f"{path}: unknown verb {name!r}{hint}"]
         errors: list[str] = []

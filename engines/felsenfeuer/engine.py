@@ -114,6 +114,8 @@ def situation(state: State) -> str:
     data = state.to_json()
     for key in ("serial", "seen", "phases", "quiet", "rng", "pending"):
         data.pop(key)
+    if not state.stack:  # between spell phases the last Spruchrune plays no part
+        data.pop("spell_rune")
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
@@ -385,8 +387,15 @@ def raw_actions(state: State, player: PlayerId) -> list[Act]:
 
 
 def current_setup_seat(state: State) -> int:
-    order = essence_order(state)
-    return order[state.draft_turn % len(order)]
+    """Whose pick it is: in the order from the start player, the first seat still in the duel
+    with the fewest dice drafted (draft) or essences chosen (essence)."""
+    zone = "essence" if state.phase == "essence" else None
+    counts = {s: 0 for s in essence_order(state) if s not in state.out}
+    for d in state.dice:
+        if d.owner in counts and (zone is None or d.zone == zone):
+            counts[d.owner] += 1
+    low = min(counts.values())
+    return next(s for s, c in counts.items() if c == low)
 
 
 def legal(state: State, player: PlayerId) -> list[Act]:
@@ -430,17 +439,19 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
         chosen = list(state.auswahl)
         chosen[player] = act.args[0]
         w.emit("auswahl_chosen", player=player)
-        if all(chosen):
+        if all(chosen[x] for x in range(w.players) if w.alive(x)):
             _reveal(w, chosen)
             chosen = [""] * len(chosen)
         return _frozen(w, seen, auswahl=tuple(chosen)), w.events
     elif act.verb == "draft":
         w.dice.append(Die(len(w.dice), player, act.args[0]))
         w.emit("drafted", player=player, colour=act.args[0])
-        turn = state.draft_turn + 1
-        if turn >= HAND_SIZE * w.players:
-            w.phase, turn = "essence", 0
-        return _frozen(w, seen, draft_turn=turn), w.events
+        alive = [x for x in range(w.players) if w.alive(x)]
+        if len(w.dice) >= HAND_SIZE * len(alive) and all(
+            sum(1 for d in w.dice if d.owner == x) >= HAND_SIZE for x in alive
+        ):
+            w.phase = "essence"
+        return _frozen(w, seen), w.events
     elif act.verb == "essenz":
         die = next(d for d in w.dice if d.owner == player and d.zone == "picked"
                    and d.colour == act.args[0])  # fmt: skip
@@ -448,14 +459,8 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
         pips = 4 if s.mode == "gilde" and player not in VORSTEHER.values() else 6
         w.set(replace(die, zone="essence", matrix=0, pips=pips))
         w.emit("essence_chosen", player=player, colour=act.args[0], pips=pips)
-        turn = state.draft_turn + 1
-        if turn >= 2 * w.players:
-            for d in list(w.dice):
-                if d.zone == "picked":
-                    w.set(replace(d, zone="hand", hand=0))
-            w.phase, w.stone, turn = "action", s.start, 0
-            w.emit("duel_started", player=s.start)
-        return _frozen(w, seen, draft_turn=turn), w.events
+        _maybe_start(w)
+        return _frozen(w, seen), w.events
     elif act.verb == "lege":
         colour, pips, matrix = act.args[0], int(act.args[1]), int(act.args[2][1:])
         hand = 1 if len(act.args) > 3 else 0
@@ -478,6 +483,23 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
     return _frozen(w, seen), w.events
 
 
+def _maybe_start(w: Work) -> None:
+    """Once every seat in the duel has two essences, the rest of the Auswahl goes to hand."""
+    alive = [x for x in range(w.players) if w.alive(x)]
+    if w.phase == "end" or any(
+        sum(1 for d in w.dice if d.owner == x and d.zone == "essence") < 2 for x in alive
+    ):
+        return
+    for d in list(w.dice):
+        if d.zone == "picked":
+            w.set(replace(d, zone="hand", hand=0))
+    w.phase = "action"
+    w.stone = w.base.settings.start
+    if not w.alive(w.stone):
+        w.stone = w.next_seat(w.stone)
+    w.emit("duel_started", player=w.stone)
+
+
 def _frozen(w: Work, seen: tuple[tuple[str, str], ...], **more: Any) -> State:
     state = w.freeze()
     return replace(state, seen=seen, serial=state.serial + 1, **more)
@@ -485,6 +507,8 @@ def _frozen(w: Work, seen: tuple[tuple[str, str], ...], **more: Any) -> State:
 
 def _reveal(w: Work, chosen: list[str]) -> None:
     for seat, code in enumerate(chosen):
+        if not code or seat in w.out:
+            continue
         for colour, count in zip(COLOURS, code.split("-"), strict=True):
             for _ in range(int(count)):
                 w.dice.append(Die(len(w.dice), seat, colour))
@@ -539,7 +563,25 @@ def outcome_of(state: State) -> Outcome | None:
 def eliminate_seat(state: State, player: PlayerId) -> tuple[State, list[Event]]:
     w = Work(state)
     if state.phase in ("auswahl", "draft", "essence"):
-        raise IllegalAction("felsenfeuer.error.setup_resign")
+        w.out.append(player)
+        for die in list(w.dice):
+            if die.owner == player:
+                w.set(replace(die, zone="out"))
+        w.emit("eliminated", player=player, reason="left")
+        check_end(w)
+        if state.phase == "auswahl":
+            chosen = list(state.auswahl)
+            chosen[player] = ""
+            if any(chosen) and all(chosen[x] for x in range(w.players) if w.alive(x)):
+                _reveal(w, chosen)
+                chosen = [""] * len(chosen)
+            return _frozen(w, state.seen, auswahl=tuple(chosen)), w.events
+        if state.phase == "essence":
+            _maybe_start(w)
+        elif all(sum(1 for d in w.dice if d.owner == x) >= HAND_SIZE
+                 for x in range(w.players) if w.alive(x)):  # fmt: skip
+            w.phase = "essence"
+        return _frozen(w, state.seen), w.events
     w.pending = None
     if w.stack:
         w.stack[-1] = replace(w.stack[-1], answers=())

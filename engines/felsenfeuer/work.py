@@ -132,9 +132,9 @@ class Work:
 
     # --- places ------------------------------------------------------------------------------
     def duellplatz(self) -> int:
-        """The matrix of the Spruchrune; -1 when there is none (no rune or not on a matrix)."""
+        """The matrix of the Spruchrune; -1 when there is none (it left the matrices)."""
         if self.spell_rune < 0:
-            return -1
+            return 0  # before the first trigger: the start surface (RULES.md)
         die = self.dice[self.spell_rune]
         return die.matrix if die.zone in ("matrix", "essence") else -1
 
