@@ -45,21 +45,20 @@ def evaluate(state: State, seat: int) -> float:
     return 10.0 * (own - foe) + 20.0 * alive + 0.3 * hand
 
 
-def _best_lay(state: State, seat: int, acts: list[Act]) -> Act | None:
-    """The heuristic's glyph: a ward on 5 when unwarded, else the strongest star spell."""
+def ranked_lays(state: State, seat: int, acts: list[Act]) -> list[Act]:
+    """The heuristic's glyphs, best first: a ward on 5 when unwarded, then the strongest
+    star spells (slower spells a little less); none once two own glyphs lie."""
     lays = [a for a in acts if a.verb == "lege"]
-    if not lays:
-        return None
-    w = Work(state)
     own_glyphs = [d for d in state.dice if d.owner == seat and d.zone == "matrix" and d.glyph]
-    if len(own_glyphs) >= 2:
-        return None
+    if not lays or len(own_glyphs) >= 2:
+        return []
+    w = Work(state)
     warded = any(d.owner == seat and d.zone == "matrix" and w.pips_of(d) == 5 and
                  d.matrix == state.markers[seat] for d in state.dice)  # fmt: skip
     book = spellbook()
     adept = state.settings.rules == "adept"
-    best: tuple[float, Act] | None = None
-    for act in lays:
+    scored: list[tuple[float, int, Act]] = []
+    for index, act in enumerate(lays):
         colour, pips, matrix = act.args[0], int(act.args[1]), int(act.args[2][1:])
         if matrix != state.markers[seat]:
             continue
@@ -70,9 +69,8 @@ def _best_lay(state: State, seat: int, acts: list[Act]) -> Act | None:
         score = max(spell_power(s.slug) for s in spells) - 0.25 * pips
         if pips == 5 and not warded:
             score += 3.0
-        if best is None or score > best[0]:
-            best = (score, act)
-    return None if best is None else best[1]
+        scored.append((score, -index, act))
+    return [act for _s, _i, act in sorted(scored, reverse=True)]
 
 
 def _greedy(state: State, seat: int, acts: list[Act], rng: random.Random) -> Act:
@@ -99,9 +97,9 @@ def normal(state: State, seat: int, rng: random.Random) -> Act:
     if verb in ("essenz", "draft"):
         return rng.choice(acts)
     if state.phase == "action" and state.pending is None:
-        lay = _best_lay(state, seat, acts)
-        if lay is not None:
-            return lay
+        lays = ranked_lays(state, seat, acts)
+        if lays:
+            return lays[0]
         end = Act("ende")
         return end if end in acts else rng.choice(acts)  # the Wiederholungsregel forbade it
     return _greedy(state, seat, acts, rng)
@@ -131,8 +129,12 @@ def hard(state: State, seat: int, rng: random.Random) -> Act:
     if len(acts) <= 1 or acts[0].verb in ("auswahl", "essenz", "draft"):
         return normal(state, seat, rng)
     base = normal(state, seat, rng)
-    pool = [a for a in acts if a != base]
-    rng.shuffle(pool)
+    if state.pending is None and state.phase == "action":
+        pool = [a for a in ranked_lays(state, seat, acts) if a != base][:5]
+        pool += [a for a in acts if a.verb == "blut"][:2]
+    else:
+        pool = [a for a in acts if a != base]
+        rng.shuffle(pool)
     candidates = [base, *pool[:7]]
     if state.pending is None and Act("ende") in acts and Act("ende") not in candidates:
         candidates.append(Act("ende"))

@@ -4,7 +4,6 @@ the end of the duel, behind the house's engine contract."""
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -110,14 +109,15 @@ def auswahl_codes(state: State) -> list[str]:
 
 
 def situation(state: State) -> str:
-    """The hash of everything relevant to play (the Wiederholungsregel's "identical")."""
-    data = state.to_json()
-    for key in ("serial", "seen", "phases", "quiet", "rng", "pending"):
-        data.pop(key)
-    if not state.stack:  # between spell phases the last Spruchrune plays no part
-        data.pop("spell_rune")
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+    """The hash of everything relevant to play (the Wiederholungsregel's "identical"): not
+    the counters, the RNG or the record of earlier situations; between spell phases not the
+    last Spruchrune either (it plays no part until the next trigger)."""
+    key = (
+        state.phase, state.dice, state.markers, state.cauldrons, state.matrices, state.stone,
+        state.passes, state.laid, state.spell_rune if state.stack else -1, state.stack,
+        state.out, state.winners, state.auswahl,
+    )  # fmt: skip
+    return hashlib.blake2b(repr(key).encode(), digest_size=8).hexdigest()
 
 
 def essence_order(state: State) -> list[int]:

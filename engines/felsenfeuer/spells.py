@@ -180,6 +180,7 @@ class Spell:
     own: bool  # the project's own text (not from the rulebook)
     source: str
     line: int
+    test: Mapping[str, Any]  # the spell's own scenario ([spell.test]), may be empty
 
     def summary(self) -> dict[str, Any]:
         return {"name": self.name, "slug": self.slug, "colour": self.colour, "pips": self.pips,
@@ -197,7 +198,8 @@ def slug_of(name: str) -> str:
 
 
 _ITEM_KEYS = {"name", "colour", "pips", "star", "blood", "ritual", "keyword", "text_de",
-              "text_en", "meta_de", "meta_en", "step", "own"}  # fmt: skip
+              "text_en", "meta_de", "meta_en", "step", "own", "test"}  # fmt: skip
+_TEST_KEYS = {"dice", "extra", "rune", "caster", "answers", "expect", "rules"}
 
 
 def _check_item(entry: Mapping[str, Any]) -> list[str]:
@@ -215,6 +217,13 @@ def _check_item(entry: Mapping[str, Any]) -> list[str]:
     for key in ("text_de", "text_en"):
         if not isinstance(entry.get(key), str) or not entry.get(key):
             errors.append(f"needs {key}")
+    test = entry.get("test", {})
+    if not isinstance(test, dict):
+        errors.append("test must be a table")
+    else:
+        errors += [f"test: unknown key {k!r}" for k in test if k not in _TEST_KEYS]
+        if not isinstance(test.get("expect", {}), dict):
+            errors.append("test.expect must be a table")
     return errors
 
 
@@ -227,6 +236,7 @@ def _to_spell(item: Item, source: str) -> Spell:
         text_de=str(d["text_de"]), text_en=str(d["text_en"]),
         meta_de=tuple(d.get("meta_de", [])), meta_en=tuple(d.get("meta_en", [])),
         steps=tuple(d["step"]), own=bool(d.get("own", True)), source=source, line=item.line,
+        test=dict(d.get("test", {})),
     )  # fmt: skip
 
 

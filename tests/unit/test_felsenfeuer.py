@@ -6,44 +6,24 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engines.core import match as m
 from engines.core.errors import IllegalAction
 from engines.felsenfeuer import verbs
-from engines.felsenfeuer.engine import ENGINE, Act, knock_out, legal, settle, situation
-from engines.felsenfeuer.model import Die, Entry, Settings, State
+from engines.felsenfeuer.engine import ENGINE, Act, knock_out, legal, situation
+from engines.felsenfeuer.model import Die, Entry, State
+from engines.felsenfeuer.scenario import answer, answer_rest, build, cast, run_spell_test
 from engines.felsenfeuer.spells import load_text, spellbook
 from engines.felsenfeuer.work import Work
 
 
-def duel(spec: list[str], players: int = 2, *, stone: int = 0, rules: str = "magister",
-         mode: str = "", teams: tuple[int, ...] = ()) -> State:  # fmt: skip
-    """A duel in its action phase from lines ``<seat> <colour> <where> [pips] [matrix]`` with
-    where = essence | hand | hand1 | bag | glyph | rune | float (the die id is the line)."""
-    dice = []
-    for index, line in enumerate(spec):
-        words = line.split()
-        seat, colour, where = int(words[0]), words[1], words[2]
-        pips = int(words[3]) if len(words) > 3 else 0
-        matrix = int(words[4]) if len(words) > 4 else 0
-        die = Die(index, seat, colour)
-        if where == "essence":
-            die = Die(index, seat, colour, "essence", 0, pips)
-        elif where in ("hand", "hand1"):
-            die = Die(index, seat, colour, "hand", hand=1 if where == "hand1" else 0)
-        elif where == "bag":
-            die = Die(index, seat, colour, "bag")
-        elif where in ("glyph", "rune", "float"):
-            zone = "float" if where == "float" else "matrix"
-            die = Die(index, seat, colour, zone, matrix, pips, glyph=where == "glyph")
-        dice.append(die)
-    settings = Settings(players, rules, mode, teams, supply=(8,) * 5, start=stone)
-    return State(settings, "action", dice=tuple(dice), markers=(0,) * players,
-                 cauldrons=(-1,) * players, stone=stone, auswahl=("",) * players,
-                 matrices=1 + max((d.matrix for d in dice), default=0))  # fmt: skip
+def duel(spec: list[str], players: int = 2, **options: Any) -> State:
+    return build(spec, players, **options)
 
 
 def spell_phase(state: State) -> tuple[State, list[str]]:
@@ -55,30 +35,8 @@ def spell_phase(state: State) -> tuple[State, list[str]]:
     return state, kinds
 
 
-def cast(state: State, slug: str, caster: int, rune: int) -> tuple[State, list[str]]:
-    """``caster`` casts ``slug`` with Spruchrune ``rune`` (triggered already)."""
-    w = Work(state)
-    w.spell_rune = rune
-    w.phase = "spell"
-    total = sum(w.essence_points(s) for s in range(w.players))
-    w.stack = [Entry("end", die=total), Entry("spell", spell=slug, caster=caster)]
-    w = settle(w)
-    return w.freeze(), [e.type for e in w.events]
-
-
-def answer(state: State, token: str) -> State:
-    assert state.pending is not None, "no open decision"
-    state, _ = ENGINE.apply(state, Act("wahl", (token,)), state.pending.seat)
-    return state
-
-
-def answer_all(state: State, limit: int = 200) -> State:
-    """Answer every open decision inside the spell phase with its first option."""
-    for _ in range(limit):
-        if state.pending is None:
-            return state
-        state = answer(state, state.pending.options[0])
-    raise AssertionError("decisions without end")
+def answer_all(state: State) -> State:
+    return answer_rest(state)
 
 
 def essence(state: State, seat: int) -> int:
@@ -357,28 +315,16 @@ def test_a_paused_decision_survives_the_json_round_trip_and_replays() -> None:
     assert answer(again, "d2") == answer(state, "d2")
 
 
-# --- every spell ---------------------------------------------------------------------------------
-def _rich(colour: str, pips: int) -> State:
-    return duel([
-        "0 rot essence 5", "0 gruen essence 4", "1 schwarz essence 3", "1 violett essence 6",
-        f"0 {colour} rune {pips}", "0 rot hand", "0 grau hand", "0 schwarz bag",
-        "0 gruen rune 3", "0 grau glyph 4", "0 violett glyph 2", "1 rot glyph 3",
-        "1 grau glyph 4", "1 gruen rune 5", "1 gruen hand", "0 rot rune 2 1",
-    ])  # fmt: skip
-
-
+# --- every spell (its own [spell.test] in the data) -------------------------------------------
 @pytest.mark.parametrize("slug", sorted(spellbook()))
-def test_each_spell_runs_to_its_end(slug: str) -> None:
-    spell = spellbook()[slug]
-    state, kinds = cast(_rich(spell.colour, spell.pips), slug, 0, 4)
-    state = answer_all(state)
-    steps: list[bool] = []
-    w = Work(state)
-    assert state.phase in ("action", "end"), f"{slug} left the spell phase open"
-    assert not state.stack and w.pending is None
-    assert "spell_done" in kinds or state.phase == "end" or state.pending is None
-    before = _rich(spell.colour, spell.pips)
-    assert state.dice != before.dice or state.matrices != before.matrices or steps == [], slug
+def test_each_spell_does_what_its_test_expects(slug: str) -> None:
+    assert run_spell_test(spellbook()[slug]) == []
+
+
+def test_a_wrong_expectation_is_reported() -> None:
+    spell = spellbook()["funkenschlag"]
+    wrong = replace(spell, test={**spell.test, "expect": {"essence.1": 9}})
+    assert run_spell_test(wrong) == ["Funkenschlag: essence.1 is 8, expected 9"]
 
 
 def test_every_colour_and_pips_has_a_star_spell() -> None:
