@@ -356,24 +356,42 @@ def to_hand(ctx: Ctx, die: Die) -> None:
 
 def renew(ctx: Ctx) -> None:
     """The Erneuerung: each seat takes its highest runes (bag runes count 0) to hand; owners
-    of a cauldron take its runes too and the bag leaves the matrix (Kessel-Regel)."""
+    of a cauldron take its runes too and the bag leaves the matrix (Kessel-Regel). A seat with
+    runes on both hands chooses the hand, or both: the highest runes to one hand and the
+    second highest to the other (Beidhändigkeit)."""
     w = ctx.w
     w.emit("renewal")
-    plan: list[Die] = []
+    plan: list[tuple[Die, int]] = []
     for seat in w.initiative_order():
         runes = [d for d in w.dice if d.owner == seat and d.zone in ("matrix", "float", "bag")]
         if not runes:
             continue
-        top = max(w.pips_of(d) if d.zone != "bag" else 0 for d in runes)
-        plan += [d for d in runes if (w.pips_of(d) if d.zone != "bag" else 0) == top
-                 and d.shrine_of < 0]  # fmt: skip
+
+        def level(d: Die) -> int:
+            return w.pips_of(d) if d.zone != "bag" else 0
+
+        levels = sorted({level(d) for d in runes}, reverse=True)
+        hands = [0]
+        if w.hand_count(seat, 0) and w.hand_count(seat, 1):
+            options = ["h0", "h1"] + (["h0h1", "h1h0"] if len(levels) > 1 else [])
+            token = ctx.choose(seat, "felsenfeuer.ask.renew_hand", options, forced=False)
+            hands = [int(c) for c in token[1:].replace("h", "")]
+        for rank, hand in enumerate(hands):
+            plan += [(d, hand) for d in runes if level(d) == levels[rank] and d.shrine_of < 0]
         if w.cauldrons[seat] >= 0:
-            plan += [d for d in runes if d.zone == "bag" and d not in plan]
-    for die in plan:  # simultaneous: chosen first, then moved
+            taken = {d.id for d, _ in plan}
+            plan += [(d, hands[0]) for d in runes if d.zone == "bag" and d.id not in taken]
+    for die, hand in plan:  # simultaneous: chosen first, then moved
         current = w.dice[die.id]
-        relocate(ctx, current, lambda d: replace(d, zone="hand", matrix=-1, pips=0, glyph=False,
-                                                 frozen=False, hand=0))  # fmt: skip
+        relocate(ctx, current, _to_hand_change(hand))
     w.cauldrons = [-1] * len(w.cauldrons)
+
+
+def _to_hand_change(hand: int) -> Callable[[Die], Die]:
+    def change(d: Die) -> Die:
+        return replace(d, zone="hand", matrix=-1, pips=0, glyph=False, frozen=False, hand=hand)
+
+    return change
 
 
 def trigger(ctx: Ctx, die: Die) -> None:

@@ -1,4 +1,24 @@
-"""What a seat may see: plain data for the board renderer and the narrator."""
+"""What a seat may see: plain data for the board renderer and the narrator.
+
+Shape (every die id is an index into ``dice``)::
+
+    phase auswahl|draft|essence|action|spell|end, rules, mode, players, teams, start,
+    stone (seat), stone_on_marker (spell phase), initiative (seat), passes, laid,
+    spell_rune (die id or None), duellplatz (matrix or None),
+    seats [{seat, team, out, role vorsteher|sekundant|None, essence_points,
+            essences [{id, colour, pips}], marker (matrix), hands [[colours], [colours]],
+            bag [colours], cauldron (matrix or None), picked [colours], auswahl_done}],
+    matrices [{index, start, glyphs [ids], runes [ids], floating [ids], markers [seats],
+               cauldrons [seats]}],
+    dice [{id, owner, colour, zone, matrix, pips (as it counts now), base_pips,
+           counts_as_colours, hand, glyph, frozen, shrine_of, temple, spruchrune}],
+    stack [{kind spell|blood|offer|phase|end|next, caster, blood, spell, name, step,
+            text_de, text_en (the sentence about to run), die (offers)}] (bottom first),
+    decision None | {seat, prompt (message key), params, options [tokens],
+                     spells [spell summaries] for a cast choice},
+    phases, phase_limit, quiet, quiet_limit, winners [seats], result (reason), supply,
+    own_auswahl (only the reader's own sealed choice, while secret)
+"""
 
 from __future__ import annotations
 
@@ -74,6 +94,8 @@ def view(state: State, player: int | None) -> JsonDict:
         p = state.pending
         pending = {"seat": p.seat, "prompt": p.prompt, "params": dict(p.params),
                    "options": list(p.options)}  # fmt: skip
+        if p.prompt == "felsenfeuer.ask.cast":  # what the caster may choose from, to read
+            pending["spells"] = [book[o].summary() for o in p.options if o in book]
     out: JsonDict = {
         "phase": state.phase, "rules": s.rules, "mode": s.mode, "players": s.players,
         "teams": list(s.teams), "start": s.start, "stone": state.stone,

@@ -404,3 +404,44 @@ def test_bots_finish_games_through_the_match() -> None:
             action = ENGINE.choose_action(match.state, seat, level, 1.0, rng)
             match, _ = m.apply(ENGINE, match, ENGINE.action_text(action), seat)
         assert m.outcome(ENGINE, match) is not None
+
+
+# --- more terms -------------------------------------------------------------------------------
+def test_renewal_with_two_hands_fills_both_and_the_cauldron_empties() -> None:
+    state = duel(["0 rot essence 6", "1 rot essence 6", "0 rot hand", "0 grau hand1",
+                  "0 gruen rune 5", "0 violett rune 3", "0 schwarz rune 1", "0 rot bag",
+                  "1 grau bag"])  # fmt: skip
+    state = State(**{**{f: getattr(state, f) for f in state.__dataclass_fields__},
+                     "cauldrons": (0, -1)})  # fmt: skip
+    state, _ = spell_phase(state)
+    assert state.pending is not None and state.pending.prompt == "felsenfeuer.ask.renew_hand"
+    assert state.pending.options == ("h0", "h1", "h0h1", "h1h0")
+    state = answer(state, "h1h0")
+    assert [(state.dice[i].zone, state.dice[i].hand) for i in (4, 5, 6, 7)] == [
+        ("hand", 1), ("hand", 0), ("matrix", 0), ("hand", 1)]  # fmt: skip
+    assert state.cauldrons == (-1, -1) and state.dice[8].zone == "hand"
+
+
+def test_a_sekundant_reaches_only_its_neighbours() -> None:
+    teams = (0, 0, 0, 1, 1, 1)
+    lines = [f"{s} rot essence 4" for s in range(6)] + ["0 rot rune 2"]
+    state = duel(lines, players=6, mode="gilde", teams=teams)
+    state, _ = cast(state, "flammenzunge", 0, 6)  # seat 0 attacks "every opponent"
+    state = answer_all(state)
+    assert [essence(state, s) for s in range(6)] == [4, 4, 4, 4, 4, 3]  # only seat 5 is near
+
+
+def test_a_paused_duel_replays_identically_from_its_log() -> None:
+    match = m.start(ENGINE, {"rules": "magister", "phase_limit": 6}, 11, 3)
+    import random
+
+    rng = random.Random(4)
+    log = []
+    while m.outcome(ENGINE, match) is None and len(log) < 150:
+        seat = m.decisions(ENGINE, match)[0].seat
+        text = ENGINE.action_text(ENGINE.choose_action(match.state, seat, "normal", 1.0, rng))
+        match, _ = m.apply(ENGINE, match, text, seat)
+        log.append((seat, text))
+    from engines.core.record import replay
+
+    assert replay(ENGINE, {"rules": "magister", "phase_limit": 6}, 11, 3, log) == match
