@@ -4,7 +4,8 @@
 ``python -m engines.felsenfeuer validate FILE`` checks a spell file (exit 0 when sound, 1 with
 each mistake as ``FILE: line N: <spell>: <what>``);
 ``python -m engines.felsenfeuer selfplay --players N [--teams 0,1,0,1] [--mode pentagramm|gilde]
-[--rules adept|magister] [--levels normal,hard] --games G --seed S`` plays bot games to the end
+[--rules adept|magister] [--levels normal,hard] [--auswahl draft] [--weltentor] --games G
+--seed S`` plays bot games to the end
 and prints each result and a summary (exit 1 on any error).
 """
 
@@ -20,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from engines.core import match as m
+from engines.effects import load_toml
 from engines.felsenfeuer.ai import choose
 from engines.felsenfeuer.engine import ENGINE
-from engines.felsenfeuer.spells import load_file, spellbook
+from engines.felsenfeuer.spells import LANGUAGE, check_sphere, load_file, spellbook
 
 
 def _spells(as_json: bool) -> int:
@@ -41,12 +43,18 @@ def _validate(path: str) -> int:
     if not file.is_file():
         print(f"{path}: no such file", file=sys.stderr)
         return 1
-    spells, errors = load_file(file)
+    text = file.read_text(encoding="utf-8")
+    if "[[sphere]]" in text:
+        items, errors = load_toml(text, LANGUAGE, table="sphere", check_item=check_sphere)
+        count = f"{len(items)} sphere(s)"
+    else:
+        spells, errors = load_file(file)
+        count = f"{len(spells)} spell(s)"
     for error in errors:
         print(f"{path}: {error}")
     if errors:
         return 1
-    print(f"{path}: {len(spells)} spell(s), no mistakes")
+    print(f"{path}: {count}, no mistakes")
     return 0
 
 
@@ -64,7 +72,9 @@ def play_game(config: dict[str, Any], players: int, seed: int, levels: list[str]
 
 
 def _selfplay(args: argparse.Namespace) -> int:
-    config: dict[str, Any] = {"rules": args.rules}
+    config: dict[str, Any] = {"rules": args.rules, "auswahl": args.auswahl}
+    if args.weltentor:
+        config["weltentor"] = True
     if args.teams:
         config["teams"] = [int(t) for t in args.teams.split(",")]
     if args.mode:
@@ -106,6 +116,8 @@ def main(argv: list[str]) -> int:
     selfplay.add_argument("--mode", default="", choices=["", "pentagramm", "gilde"])
     selfplay.add_argument("--rules", default="adept", choices=["adept", "magister"])
     selfplay.add_argument("--levels", default="normal")
+    selfplay.add_argument("--auswahl", default="sealed", choices=["sealed", "draft"])
+    selfplay.add_argument("--weltentor", action="store_true")
     selfplay.add_argument("--games", type=int, default=1)
     selfplay.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)

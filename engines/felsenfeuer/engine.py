@@ -20,7 +20,8 @@ from engines.felsenfeuer.work import Work
 
 SCHEMA = 1
 HAND_SIZE = 8  # dice in an Auswahl
-_CONFIG = {"teams", "mode", "rules", "auswahl", "supply", "start", "phase_limit", "quiet_limit"}
+_CONFIG = {"teams", "mode", "rules", "auswahl", "supply", "start", "phase_limit", "quiet_limit",
+           "weltentor"}  # fmt: skip
 VORSTEHER = {0: 1, 1: 4}  # Gilden-Duell: the Vorsteher of each team (seats 0-2 and 3-5)
 MAX_UNITS = 5000  # resolution units in one apply before the remaining magic fizzles
 
@@ -79,6 +80,7 @@ def settings_of(config: Mapping[str, Any], seed: int, players: int) -> tuple[Set
         supply=(per_colour,) * len(COLOURS),
         phase_limit=_int(config, "phase_limit", 60, 1, 1000),
         quiet_limit=_int(config, "quiet_limit", 16, 1, 1000), start=start,
+        weltentor=config.get("weltentor", False) is True,
     )  # fmt: skip
     return settings, rng
 
@@ -178,7 +180,10 @@ def _run_entry(ctx: verbs.Ctx) -> Entry | None:
         if not w.alive(die.owner) or die.zone not in ("matrix", "essence", "float"):
             return None
         nested = any(e.kind == "spell" for e in w.stack)
-        spells = verbs.castable(w, die.owner, w.colours_of(die), w.pips_of(die), nested)
+        probe = w.copy()  # the rune as it counted while it was a glyph (effects on glyphs)
+        probe.dice[die.id] = replace(die, glyph=True)
+        colours, pips = probe.colours_of(probe.dice[die.id]), probe.pips_of(probe.dice[die.id])
+        spells = verbs.castable(w, die.owner, colours, pips, nested)
         if not spells:
             w.emit("no_spell", player=die.owner, die=die.id)
             return None
@@ -362,8 +367,14 @@ def raw_actions(state: State, player: PlayerId) -> list[Act]:
     if state.phase == "essence":
         if player != seat:
             return []
-        have = {d.colour for d in state.dice if d.owner == player and d.zone == "picked"}
-        return [Act("essenz", (c,)) for c in COLOURS if c in have]
+        picked = [d for d in state.dice if d.owner == player and d.zone == "picked"]
+        have = {d.colour for d in picked}
+        options = [Act("essenz", (c,)) for c in COLOURS if c in have]
+        chosen = sum(1 for d in state.dice if d.owner == player and d.zone == "essence")
+        if state.settings.weltentor and len(picked) > 2 - chosen:  # Weltentor rule 3
+            options += [Act("schwebe", (c, str(p))) for c in COLOURS if c in have
+                        for p in range(1, 7)]  # fmt: skip
+        return options
     if state.phase != "action" or state.stack or player != state.stone:
         return []
     acts: list[Act] = []
@@ -414,7 +425,8 @@ def action_text(act: Act) -> str:
 
 def parse(text: str) -> Act:
     words = text.split()
-    if not words or words[0] not in ("auswahl", "draft", "essenz", "lege", "ende", "blut", "wahl"):
+    verbs_ = ("auswahl", "draft", "essenz", "schwebe", "lege", "ende", "blut", "wahl")
+    if not words or words[0] not in verbs_:
         raise BadInput("felsenfeuer.error.bad_notation", text=text)
     return Act(words[0], tuple(words[1:]))
 
@@ -460,6 +472,12 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
         w.set(replace(die, zone="essence", matrix=0, pips=pips))
         w.emit("essence_chosen", player=player, colour=act.args[0], pips=pips)
         _maybe_start(w)
+        return _frozen(w, seen), w.events
+    elif act.verb == "schwebe":  # a floating rune over the start surface (Weltentor)
+        die = next(d for d in w.dice if d.owner == player and d.zone == "picked"
+                   and d.colour == act.args[0])  # fmt: skip
+        w.set(replace(die, zone="float", matrix=0, pips=int(act.args[1])))
+        w.emit("floated", player=player, die=die.id, colour=die.colour, pips=int(act.args[1]))
         return _frozen(w, seen), w.events
     elif act.verb == "lege":
         colour, pips, matrix = act.args[0], int(act.args[1]), int(act.args[2][1:])

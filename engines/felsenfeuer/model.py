@@ -123,19 +123,21 @@ class Settings:
     phase_limit: int = 60  # spell phases (and renewals) before the duel is judged
     quiet_limit: int = 16  # phases in a row without essence lost before it is judged
     start: int = 0
+    weltentor: bool = False  # floating runes may be laid while choosing essences
 
     def to_json(self) -> dict[str, Any]:
         return {"players": self.players, "rules": self.rules, "mode": self.mode,
                 "teams": list(self.teams), "auswahl": self.auswahl, "supply": list(self.supply),
                 "phase_limit": self.phase_limit, "quiet_limit": self.quiet_limit,
-                "start": self.start}  # fmt: skip
+                "start": self.start, "weltentor": self.weltentor}  # fmt: skip
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Settings:
         return Settings(int(data["players"]), str(data["rules"]), str(data["mode"]),
                         tuple(int(t) for t in data["teams"]), str(data["auswahl"]),
                         tuple(int(s) for s in data["supply"]), int(data["phase_limit"]),
-                        int(data["quiet_limit"]), int(data["start"]))  # fmt: skip
+                        int(data["quiet_limit"]), int(data["start"]),
+                        bool(data.get("weltentor", False)))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -249,6 +249,66 @@ def load_file(path: Path) -> tuple[list[Spell], list[LoadError]]:
     return load_text(path.read_text(encoding="utf-8"), path.name)
 
 
+@dataclass(frozen=True, slots=True)
+class Sphere:
+    """A sphere (Weltentor): in force while a rune of its colour and pips floats. Its steps
+    are ``counts_as`` effects whose targets are named by the dice's own properties."""
+
+    name: str
+    slug: str
+    colour: str
+    pips: int
+    text_de: str
+    text_en: str
+    effects: tuple[Mapping[str, Any], ...]
+    own: bool
+    line: int
+
+    def summary(self) -> dict[str, Any]:
+        return {"name": self.name, "slug": self.slug, "colour": self.colour, "pips": self.pips,
+                "text_de": self.text_de, "text_en": self.text_en, "own_text": self.own}  # fmt: skip
+
+
+_SPHERE_KEYS = {"name", "colour", "pips", "text_de", "text_en", "step", "own"}
+_SPHERE_SELECTOR = {"zone", "colour", "pips", "frozen"}
+
+
+def check_sphere(entry: Mapping[str, Any]) -> list[str]:
+    errors = [f"unknown key {k!r}" for k in entry if k not in _SPHERE_KEYS]
+    errors += [e for e in _check_item({**entry, "own": entry.get("own", True)})
+               if not e.startswith("unknown key")]  # fmt: skip
+    for number, step in enumerate(entry.get("step", []), start=1):
+        if not isinstance(step, dict) or step.get("do") != "counts_as":
+            errors.append(f"step {number}: a sphere's steps are counts_as effects")
+            continue
+        target = step.get("target", {})
+        if not isinstance(target, dict) or set(target) - _SPHERE_SELECTOR:
+            errors.append(f"step {number}: a sphere names dice by {sorted(_SPHERE_SELECTOR)}")
+        if step.get("property") == "nohand" and step.get("players", "all") != "all":
+            errors.append(f"step {number}: a sphere's nohand applies to all players")
+    return errors
+
+
+@cache
+def spheres() -> Mapping[str, Sphere]:
+    """Every sphere of data/felsenfeuer/spheres/*.toml by slug (ValueError on a mistake)."""
+    found: dict[str, Sphere] = {}
+    problems: list[str] = []
+    for path in sorted((DATA / "spheres").glob("*.toml")):
+        items, errors = load_toml(path.read_text(encoding="utf-8"), LANGUAGE, table="sphere",
+                                  check_item=check_sphere)  # fmt: skip
+        problems += [f"{path.name}: {e}" for e in errors]
+        for item in items:
+            d = item.data
+            sphere = Sphere(str(d["name"]), slug_of(str(d["name"])), str(d["colour"]),
+                            int(d["pips"]), str(d["text_de"]), str(d["text_en"]),
+                            tuple(d["step"]), bool(d.get("own", True)), item.line)  # fmt: skip
+            found[sphere.slug] = sphere
+    if problems:
+        raise ValueError("; ".join(problems))
+    return found
+
+
 @cache
 def spellbook() -> Mapping[str, Spell]:
     """Every spell of data/felsenfeuer/*.toml by slug. Raises ValueError on any mistake (the

@@ -17,6 +17,7 @@ Shape (every die id is an index into ``dice``)::
     decision None | {seat, prompt (message key), params, options [tokens],
                      spells [spell summaries] for a cast choice},
     phases, phase_limit, quiet, quiet_limit, winners [seats], result (reason), supply,
+    spheres [summaries of the spheres in force], weltentor,
     own_auswahl (only the reader's own sealed choice, while secret)
 """
 
@@ -26,7 +27,7 @@ from typing import Any
 
 from engines.core.contract import JsonDict
 from engines.felsenfeuer.model import Die, State
-from engines.felsenfeuer.spells import spellbook
+from engines.felsenfeuer.spells import spellbook, spheres
 from engines.felsenfeuer.work import Work
 
 VORSTEHER = (1, 4)
@@ -109,6 +110,8 @@ def view(state: State, player: int | None) -> JsonDict:
         "phases": state.phases, "phase_limit": s.phase_limit, "quiet": state.quiet,
         "quiet_limit": s.quiet_limit, "winners": list(state.winners),
         "result": state.result or None, "supply": list(s.supply),
+        "spheres": [spheres()[slug].summary() for slug in w.active_spheres()],
+        "weltentor": s.weltentor,
     }  # fmt: skip
     if player is not None and state.phase == "auswahl" and state.auswahl[player]:
         out["own_auswahl"] = f"auswahl:{state.auswahl[player]}"

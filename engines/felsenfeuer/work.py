@@ -18,6 +18,7 @@ class Work:
         "cauldrons",
         "dice",
         "events",
+        "floating",
         "laid",
         "lost",
         "markers",
@@ -55,6 +56,7 @@ class Work:
         self.quiet = state.quiet
         self.events: list[Event] = []
         self.lost = False  # an essence point was lost in this spell phase
+        self.floating = sum(1 for d in self.dice if d.zone == "float")
 
     def copy(self) -> Work:
         other = Work.__new__(Work)
@@ -108,7 +110,32 @@ class Work:
 
     # --- modifiers (all running spells' "zählt als") ---------------------------------------
     def mods(self) -> list[Mod]:
-        return [m for e in self.stack if e.kind == "spell" for m in e.mods]
+        running = [m for e in self.stack if e.kind == "spell" for m in e.mods]
+        return self.sphere_mods() + running if self.floating else running
+
+    def active_spheres(self) -> list[str]:
+        """The spheres in force: a rune of their colour and pips floats (Weltentor)."""
+        from engines.felsenfeuer.spells import spheres
+
+        floating = {(d.colour, d.pips) for d in self.dice if d.zone == "float"}
+        return [slug for slug, s in spheres().items() if (s.colour, s.pips) in floating]
+
+    def sphere_mods(self) -> list[Mod]:
+        """The "zählt als" effects of the spheres in force; their dice are named by the
+        dice's own properties (never by another effect)."""
+        from engines.felsenfeuer.spells import spheres
+
+        mods = []
+        for slug in self.active_spheres():
+            for step in spheres()[slug].effects:
+                prop = str(step["property"])
+                if prop == "nohand":
+                    mods.append(Mod("nohand", tuple(range(self.players)), ""))
+                    continue
+                sel = step.get("target", {})
+                ids = tuple(d.id for d in self.dice if _plain_match(d, sel))
+                mods.append(Mod(prop, ids, str(step.get("value", ""))))
+        return mods
 
     def colours_of(self, die: Die) -> frozenset[str]:
         colours = {die.colour}
@@ -148,6 +175,7 @@ class Work:
         return [d.id for d in self.dice if d.shrine_of == top]
 
     def set(self, die: Die) -> None:
+        self.floating += (die.zone == "float") - (self.dice[die.id].zone == "float")
         self.dice[die.id] = die
 
     def send_to_bag(self, die: Die) -> None:
@@ -156,3 +184,23 @@ class Work:
 
     def hand_count(self, seat: int, hand: int) -> int:
         return sum(1 for d in self.dice if d.owner == seat and d.zone == "hand" and d.hand == hand)
+
+
+def _plain_match(die: Die, sel: Any) -> bool:
+    """A sphere's selector over a die's own properties (zone, colour, pips, frozen)."""
+    zones = sel.get("zone", "matrix")
+    zones = zones if isinstance(zones, list) else [zones]
+    zone_ok = any(
+        (z == "glyph" and die.zone == "matrix" and die.glyph)
+        or (z == "rune" and die.zone == "matrix" and not die.glyph)
+        or z == die.zone
+        for z in zones
+    )
+    if not zone_ok:
+        return False
+    for key in ("colour", "pips"):
+        if key in sel:
+            wanted = sel[key] if isinstance(sel[key], list) else [sel[key]]
+            if getattr(die, key) not in wanted:
+                return False
+    return "frozen" not in sel or die.frozen == sel["frozen"]

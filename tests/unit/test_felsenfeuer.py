@@ -445,3 +445,32 @@ def test_a_paused_duel_replays_identically_from_its_log() -> None:
     from engines.core.record import replay
 
     assert replay(ENGINE, {"rules": "magister", "phase_limit": 6}, 11, 3, log) == match
+
+
+def test_a_sphere_is_in_force_while_its_rune_floats() -> None:
+    """Sphäre der Schwere {grau1}: glyphs showing 1 count as 2 (a tie with the 2 now); with
+    the floating rune at 6 the Sphäre der Glut is in force instead: every glyph is red."""
+    lines = ["0 rot essence 6", "1 rot essence 6", "0 gruen glyph 1", "1 rot glyph 2",
+             "1 grau float 1"]  # fmt: skip
+    state = duel(lines)
+    assert [s["slug"] for s in ENGINE.view_for(state, None)["spheres"]] == ["sphaere-der-schwere"]
+    assert Work(state).pips_of(state.dice[2]) == 2
+    state, _ = spell_phase(state)  # a tie at 2 now: seat 1 passed last, its glyph goes first
+    assert state.spell_rune == 3
+    alone, _ = spell_phase(duel(lines[:4]))  # without the floating rune the 1 is lowest
+    assert alone.spell_rune == 2
+    state = duel([*lines[:4], "1 rot float 6"])
+    w = Work(state)
+    assert w.colours_of(state.dice[2]) == {"rot"} and w.pips_of(state.dice[2]) == 1
+    state, _ = spell_phase(state)
+    assert state.pending is not None and "funkenschlag" in state.pending.options
+
+
+def test_weltentor_runes_float_when_essences_are_chosen() -> None:
+    match = m.start(ENGINE, {"weltentor": True, "start": 0, "auswahl": "draft"}, 1, 2)
+    for turn in range(16):
+        match, _ = m.apply(ENGINE, match, "draft rot" if turn < 8 else "draft grau", turn % 2)
+    assert Act("schwebe", ("rot", "3")) in legal(match.state, 0)
+    match, _ = m.apply(ENGINE, match, "schwebe rot 3", 0)
+    assert match.state.dice[0].zone == "float" and match.state.dice[0].pips == 3
+    assert m.decisions(ENGINE, match)[0].seat == 0  # still choosing an essence
