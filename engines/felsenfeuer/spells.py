@@ -114,7 +114,7 @@ VERBS = {
     )
 }
 
-_ZONES = "hand|bag|matrix|glyph|rune|essence|float|cauldron"
+_ZONES = "hand|bag|container|matrix|glyph|rune|essence|float|cauldron"
 _OWNERS = "self|ally|team|opponent|others|any|chooser"
 LANGUAGE = Language(
     verbs=VERBS,

@@ -123,6 +123,10 @@ def _zone_ok(w: Work, die: Die, zones: list[str]) -> bool:
             return True
         if zone == "bag" and die.zone == "bag":
             return True
+        if zone == "container" and (
+            die.zone == "bag" or (die.zone == "hand" and w.has_hand(die.owner))
+        ):
+            return True  # Behälter: hands and bags
         if zone == "cauldron" and die.zone == "bag" and w.cauldrons[die.owner] >= 0:
             return True
         if zone == "matrix" and die.zone == "matrix":
