@@ -43,6 +43,7 @@ class Language:
     condition_keys: Mapping[str, str]
     value_keys: Mapping[str, str]
     step_keys: tuple[str, ...] = ("text_de", "text_en", "do", "if", "as", "parts", "joined")
+    # the game's own checks of one instruction; each message starts with its key ("count: …")
     extra_check: Callable[[Mapping[str, Any]], list[str]] | None = None
 
     def check_step(self, step: Mapping[str, Any], path: str) -> list[str]:
@@ -90,6 +91,8 @@ class Language:
                 errors.append(f"{path}: verb {name!r} needs {key!r}")
         if "if" in step:
             errors += self.check_condition(step["if"], f"{path}.if")
+        if self.extra_check is not None and not errors:
+            errors += [f"{path}.{message}" for message in self.extra_check(step)]
         if "as" in step and not isinstance(step["as"], str):
             errors.append(f"{path}.as: a name")
         return errors

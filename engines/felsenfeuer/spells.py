@@ -159,6 +159,7 @@ LANGUAGE = Language(
         "allies": "bool",
     },
     value_keys={"count": "dice", "pips_of_spruchrune": "bool", "essence": "str"},
+    extra_check=lambda part: check_values(part),
 )
 
 
@@ -200,6 +201,43 @@ def slug_of(name: str) -> str:
 _ITEM_KEYS = {"name", "colour", "pips", "star", "blood", "ritual", "keyword", "text_de",
               "text_en", "meta_de", "meta_en", "step", "own", "test"}  # fmt: skip
 _TEST_KEYS = {"dice", "extra", "rune", "caster", "answers", "expect", "rules"}
+
+
+def _is_count(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    return value in ("all", "one", "any") or (isinstance(value, int) and value >= 1)
+
+
+def check_values(part: Mapping[str, Any]) -> list[str]:
+    """What the declared types cannot say: counts, pips, colours of a part (each message
+    starts with the key it is about)."""
+    errors = []
+    for key in ("count", "extra_count", "shrine_count"):
+        if key in part and not _is_count(part[key]):
+            errors.append(f"{key}: must be all, one, any or a positive integer")
+    verb = part.get("do")
+    value = part.get("value")
+    plain_pips = isinstance(value, dict) or (isinstance(value, int) and 1 <= value <= 6)
+    if verb in ("set_pips", "lay") and value not in (None, "choose") and not plain_pips:
+        errors.append('value: must be 1..6, "choose" or a value table')
+    if verb == "counts_as":
+        prop = part.get("property")
+        if prop == "colour" and value not in (*COLOURS, "alle"):
+            errors.append(f'a colour effect needs a colour or "alle", not {value!r}')
+        if prop == "pips" and not (isinstance(value, int) and 1 <= value <= 6):
+            errors.append("value: a pips effect needs pips 1..6")
+        if prop != "nohand" and "target" not in part:
+            errors.append("property: a colour or pips effect needs a target")
+    if verb == "cast":
+        colours = part.get("colour", "")
+        for colour in colours if isinstance(colours, list) else [colours]:
+            if colour and colour not in COLOURS:
+                errors.append(f"colour: unknown colour {colour!r}")
+        pips = part.get("pips", 0)
+        if not isinstance(pips, int) or not 0 <= pips <= 6:
+            errors.append("pips: must be 0 (any) or 1..6")
+    return errors
 
 
 def _check_item(entry: Mapping[str, Any]) -> list[str]:

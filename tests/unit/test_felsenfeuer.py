@@ -374,6 +374,17 @@ def test_the_loader_names_the_spell_and_line_of_each_mistake() -> None:
     assert "glyphe" in errors[1].message
 
 
+def test_the_loader_checks_counts_pips_and_colours_at_their_line() -> None:
+    text = BROKEN.replace('do = "atack"', 'do = "ban"\ntarget = {zone = "glyph"}\ncount = "zwei"')
+    text = text.replace('target = {zone = "glyphe"}', 'target = {zone = "glyph"}\nvalue = 7')
+    text = text.replace('do = "destroy"', 'do = "set_pips"')
+    _spells, errors = load_text(text)
+    assert [(e.line, e.message) for e in errors] == [
+        (24, "step 1.count: must be all, one, any or a positive integer"),
+        (30, 'step 2.value: must be 1..6, "choose" or a value table'),
+    ]
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "engines.felsenfeuer", *args],
                           capture_output=True, text=True, check=False)  # fmt: skip
