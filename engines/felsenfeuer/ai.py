@@ -1,6 +1,9 @@
 """Bot players: ``random``; ``normal`` (a heuristic: glyphs for the strongest star spells,
 a rune on 5 as a ward, every choice inside a spell judged one step ahead); ``hard`` (each
-candidate played out with ``normal`` for everyone to the end of the coming spell phase)."""
+candidate (the heuristic's choice, its next best glyphs, ending the turn, blood magic; inside
+a spell a sample of the options) played out with ``normal`` for everyone to the end of the
+next two spell phases). Effort is counted in plays, not seconds (deterministic given the rng):
+a hard decision takes well under a second, so ``budget_s`` is not needed."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import random
 from functools import cache
 
 from engines.core.errors import BadInput, IllegalAction
-from engines.felsenfeuer.engine import Act, legal, play
+from engines.felsenfeuer.engine import Act, decisions_of, legal, play
 from engines.felsenfeuer.model import State
 from engines.felsenfeuer.spells import spellbook
 from engines.felsenfeuer.work import Work
@@ -105,17 +108,15 @@ def normal(state: State, seat: int, rng: random.Random) -> Act:
     return _greedy(state, seat, acts, rng)
 
 
-def rollout(state: State, seat: int, rng: random.Random, limit: int = 80) -> float:
-    """Play on with ``normal`` for everyone until the next action phase after a spell phase."""
-    seen_spell = state.phase == "spell"
-    for _ in range(limit):
-        if state.phase == "end":
-            break
-        if seen_spell and state.phase == "action" and not state.stack:
-            break
-        seen_spell = seen_spell or state.phase == "spell"
-        from engines.felsenfeuer.engine import decisions_of
+HORIZON = 2  # spell phases a rollout plays to their end
 
+
+def rollout(state: State, seat: int, rng: random.Random, limit: int = 120) -> float:
+    """Play on with ``normal`` for everyone until ``HORIZON`` more spell phases have ended."""
+    goal = state.phases + HORIZON
+    for _ in range(limit):
+        if state.phase == "end" or state.phases >= goal:
+            break
         decision = decisions_of(state)
         if not decision:
             break
