@@ -423,10 +423,15 @@ def action_text(act: Act) -> str:
     return " ".join((act.verb, *act.args))
 
 
+_ARITY = {"auswahl": (1,), "draft": (1,), "essenz": (1,), "schwebe": (2,), "lege": (3, 4),
+          "ende": (0,), "blut": (1,), "wahl": (1,)}  # fmt: skip
+
+
 def parse(text: str) -> Act:
+    """The action written as ``text``. Raises BadInput when it cannot be read (an unknown verb
+    or the wrong number of words); whether it is legal is ``play``'s question."""
     words = text.split()
-    verbs_ = ("auswahl", "draft", "essenz", "schwebe", "lege", "ende", "blut", "wahl")
-    if not words or words[0] not in verbs_:
+    if not words or words[0] not in _ARITY or len(words) - 1 not in _ARITY[words[0]]:
         raise BadInput("felsenfeuer.error.bad_notation", text=text)
     return Act(words[0], tuple(words[1:]))
 

@@ -485,3 +485,18 @@ def test_weltentor_runes_float_when_essences_are_chosen() -> None:
     match, _ = m.apply(ENGINE, match, "schwebe rot 3", 0)
     assert match.state.dice[0].zone == "float" and match.state.dice[0].pips == 3
     assert m.decisions(ENGINE, match)[0].seat == 0  # still choosing an essence
+
+
+def test_notation_that_cannot_be_read_is_bad_input_and_changes_nothing() -> None:
+    from engines.core.errors import BadInput
+
+    for text in ("", "lege", "lege rot", "zaubern rot", "ende jetzt", "wahl"):
+        with pytest.raises(BadInput):
+            ENGINE.parse_action(text)
+    state = duel(["0 rot essence 6", "1 rot essence 6", "0 rot hand"])
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, Act("lege", ("rot", "3", "m0")), 1)
+    assert error.value.key == "felsenfeuer.error.not_your_turn"
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, Act("lege", ("grau", "3", "m0")), 0)
+    assert error.value.key == "felsenfeuer.error.illegal"
