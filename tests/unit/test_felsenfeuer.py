@@ -17,7 +17,7 @@ from engines.core.errors import IllegalAction
 from engines.felsenfeuer import verbs
 from engines.felsenfeuer.engine import ENGINE, Act, knock_out, legal, situation
 from engines.felsenfeuer.model import Die, Entry, State
-from engines.felsenfeuer.scenario import answer, answer_rest, build, cast, run_spell_test
+from engines.felsenfeuer.scenario import BASE, answer, answer_rest, build, cast, run_spell_test
 from engines.felsenfeuer.spells import load_text, spellbook
 from engines.felsenfeuer.work import Work
 
@@ -500,3 +500,22 @@ def test_notation_that_cannot_be_read_is_bad_input_and_changes_nothing() -> None
     with pytest.raises(IllegalAction) as error:
         ENGINE.apply(state, Act("lege", ("grau", "3", "m0")), 0)
     assert error.value.key == "felsenfeuer.error.illegal"
+
+
+def test_the_view_gives_the_renderer_every_area_and_keeps_the_sealed_auswahl_secret() -> None:
+    state, _ = cast(build([line.format(colour="rot", pips=5) for line in BASE]),
+                    "vogelaspekt", 0, 0)  # fmt: skip
+    view = ENGINE.view_for(state, 1)
+    assert {"phase", "stone", "initiative", "duellplatz", "spell_rune", "seats", "matrices",
+            "dice", "stack", "decision", "spheres", "winners"} <= set(view)  # fmt: skip
+    seat0 = view["seats"][0]
+    assert seat0["essence_points"] == 11 and seat0["hands"] == [["rot"], []]
+    assert seat0["bag"] == ["grau"] and view["matrices"][1]["runes"] == [14]
+    assert view["decision"]["seat"] == 0 and view["decision"]["spells"][0]["name"]
+    assert view["stack"][-1]["text_de"] == "Sprich einen beliebigen roten Zauber."
+    assert view["dice"][0]["spruchrune"] and view["duellplatz"] == 0
+    match = m.start(ENGINE, {"start": 0}, 5, 2)
+    match, _ = m.apply(ENGINE, match, "auswahl 2-2-2-2-0", 0)
+    assert ENGINE.view_for(match.state, 0)["own_auswahl"] == "auswahl:2-2-2-2-0"
+    assert "2-2-2-2-0" not in json.dumps(ENGINE.view_for(match.state, 1))
+    assert "2-2-2-2-0" not in json.dumps(ENGINE.view_for(match.state, None))
