@@ -114,8 +114,14 @@ def situation(state: State) -> str:
     """The hash of everything relevant to play (the Wiederholungsregel's "identical"): not
     the counters, the RNG or the record of earlier situations; between spell phases not the
     last Spruchrune either (it plays no part until the next trigger)."""
+    tops = {d.shrine_of for d in state.dice if d.shrine_of >= 0}
+    if state.stack:  # while spells run, dice are named by id (bindings, offers, effects)
+        dice: Any = state.dice
+    else:  # between spell phases two dice of one owner and colour are interchangeable
+        dice = sorted((d.owner, d.colour, d.zone, d.matrix, d.pips, d.hand, d.glyph, d.frozen,
+                       d.shrine_of >= 0, d.id in tops) for d in state.dice)  # fmt: skip
     key = (
-        state.phase, state.dice, state.markers, state.cauldrons, state.matrices, state.stone,
+        state.phase, dice, state.markers, state.cauldrons, state.matrices, state.stone,
         state.passes, state.laid, state.spell_rune if state.stack else -1, state.stack,
         state.out, state.winners, state.auswahl,
     )  # fmt: skip

@@ -519,3 +519,11 @@ def test_the_view_gives_the_renderer_every_area_and_keeps_the_sealed_auswahl_sec
     assert ENGINE.view_for(match.state, 0)["own_auswahl"] == "auswahl:2-2-2-2-0"
     assert "2-2-2-2-0" not in json.dumps(ENGINE.view_for(match.state, 1))
     assert "2-2-2-2-0" not in json.dumps(ENGINE.view_for(match.state, None))
+
+
+def test_two_dice_of_one_owner_and_colour_are_the_same_for_the_repetition_rule() -> None:
+    one = duel(["0 rot essence 6", "1 rot essence 6", "0 violett hand", "0 violett rune 3"])
+    two = duel(["0 rot essence 6", "1 rot essence 6", "0 violett rune 3", "0 violett hand"])
+    assert situation(one) == situation(two)
+    other = duel(["0 rot essence 6", "1 rot essence 6", "0 violett hand", "0 violett rune 4"])
+    assert situation(one) != situation(other)
