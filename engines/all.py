@@ -3,4 +3,5 @@
 from __future__ import annotations
 
 import engines.essence
-import engines.w6.engine  # noqa: F401  (registers the engine)
+import engines.felsenfeuer
+import engines.w6.engine  # noqa: F401  (registers the engines)

@@ -1,0 +1,206 @@
+"""A mutable working copy of the state for one unit of resolution, and the rule queries."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engines.core.contract import Event
+from engines.felsenfeuer.model import Die, Entry, Mod, Pending, State
+
+
+class Work:
+    """State fields as lists; ``freeze`` gives the State back. A unit of resolution runs on a
+    ``copy`` and is kept only when it completes (no decision missing)."""
+
+    __slots__ = (
+        "base",
+        "cauldrons",
+        "dice",
+        "events",
+        "floating",
+        "laid",
+        "lost",
+        "markers",
+        "matrices",
+        "out",
+        "passes",
+        "pending",
+        "phase",
+        "phases",
+        "quiet",
+        "result",
+        "spell_rune",
+        "stack",
+        "stone",
+        "winners",
+    )  # fmt: skip
+
+    def __init__(self, state: State) -> None:
+        self.base = state
+        self.dice: list[Die] = list(state.dice)
+        self.markers = list(state.markers)
+        self.cauldrons = list(state.cauldrons)
+        self.matrices = state.matrices
+        self.stone = state.stone
+        self.passes = state.passes
+        self.laid = state.laid
+        self.spell_rune = state.spell_rune
+        self.stack: list[Entry] = list(state.stack)
+        self.pending: Pending | None = state.pending
+        self.out = list(state.out)
+        self.winners = list(state.winners)
+        self.result = state.result
+        self.phase = state.phase
+        self.phases = state.phases
+        self.quiet = state.quiet
+        self.events: list[Event] = []
+        self.lost = False  # an essence point was lost in this spell phase
+        self.floating = sum(1 for d in self.dice if d.zone == "float")
+
+    def copy(self) -> Work:
+        other = Work.__new__(Work)
+        for name in Work.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, list(value) if isinstance(value, list) else value)
+        return other
+
+    def freeze(self) -> State:
+        return replace(
+            self.base, dice=tuple(self.dice), markers=tuple(self.markers),
+            cauldrons=tuple(self.cauldrons), matrices=self.matrices, stone=self.stone,
+            passes=self.passes, laid=self.laid, spell_rune=self.spell_rune,
+            stack=tuple(self.stack), pending=self.pending, out=tuple(self.out),
+            winners=tuple(self.winners), result=self.result, phase=self.phase,
+            phases=self.phases, quiet=self.quiet,
+        )  # fmt: skip
+
+    def emit(self, kind: str, **data: Any) -> None:
+        self.events.append(Event(kind, data))
+
+    # --- seats -------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.base.settings.players
+
+    def team(self, seat: int) -> int:
+        teams = self.base.settings.teams
+        return teams[seat] if teams else seat
+
+    def alive(self, seat: int) -> bool:
+        return seat not in self.out
+
+    def order_from(self, first: int) -> list[int]:
+        """The seats still in the duel clockwise from ``first`` (included if in)."""
+        n = self.players
+        return [(first + i) % n for i in range(n) if (first + i) % n not in self.out]
+
+    def next_seat(self, seat: int) -> int:
+        n = self.players
+        for i in range(1, n + 1):
+            if (seat + i) % n not in self.out:
+                return (seat + i) % n
+        return seat
+
+    def initiative(self) -> int:
+        return self.stone
+
+    def initiative_order(self) -> list[int]:
+        return self.order_from(self.stone)
+
+    # --- modifiers (all running spells' "zählt als") ---------------------------------------
+    def mods(self) -> list[Mod]:
+        running = [m for e in self.stack if e.kind == "spell" for m in e.mods]
+        return self.sphere_mods() + running if self.floating else running
+
+    def active_spheres(self) -> list[str]:
+        """The spheres in force: a rune of their colour and pips floats (Weltentor)."""
+        from engines.felsenfeuer.spells import spheres
+
+        floating = {(d.colour, d.pips) for d in self.dice if d.zone == "float"}
+        return [slug for slug, s in spheres().items() if (s.colour, s.pips) in floating]
+
+    def sphere_mods(self) -> list[Mod]:
+        """The "zählt als" effects of the spheres in force; their dice are named by the
+        dice's own properties (never by another effect)."""
+        from engines.felsenfeuer.spells import spheres
+
+        mods = []
+        for slug in self.active_spheres():
+            for step in spheres()[slug].effects:
+                prop = str(step["property"])
+                if prop == "nohand":
+                    mods.append(Mod("nohand", tuple(range(self.players)), ""))
+                    continue
+                sel = step.get("target", {})
+                ids = tuple(d.id for d in self.dice if _plain_match(d, sel))
+                mods.append(Mod(prop, ids, str(step.get("value", ""))))
+        return mods
+
+    def colours_of(self, die: Die) -> frozenset[str]:
+        colours = {die.colour}
+        for mod in self.mods():
+            if mod.kind == "colour" and die.id in mod.targets:
+                colours = {"gruen", "grau", "rot", "schwarz", "violett"} if mod.value == "alle" \
+                    else {mod.value}  # fmt: skip
+        return frozenset(colours)
+
+    def pips_of(self, die: Die) -> int:
+        if die.zone not in ("matrix", "essence", "float"):
+            return 0
+        pips = die.pips
+        for mod in self.mods():
+            if mod.kind == "pips" and die.id in mod.targets:
+                pips = int(mod.value)
+        return pips
+
+    def has_hand(self, seat: int) -> bool:
+        return not any(m.kind == "nohand" and seat in m.targets for m in self.mods())
+
+    # --- places ------------------------------------------------------------------------------
+    def duellplatz(self) -> int:
+        """The matrix of the Spruchrune; -1 when there is none (it left the matrices)."""
+        if self.spell_rune < 0:
+            return 0  # before the first trigger: the start surface (RULES.md)
+        die = self.dice[self.spell_rune]
+        return die.matrix if die.zone in ("matrix", "essence") else -1
+
+    def essence_points(self, seat: int) -> int:
+        return sum(d.pips for d in self.dice if d.owner == seat and d.zone == "essence")
+
+    def glyphs(self) -> list[Die]:
+        return [d for d in self.dice if d.zone == "matrix" and d.glyph]
+
+    def temple_members(self, top: int) -> list[int]:
+        return [d.id for d in self.dice if d.shrine_of == top]
+
+    def set(self, die: Die) -> None:
+        self.floating += (die.zone == "float") - (self.dice[die.id].zone == "float")
+        self.dice[die.id] = die
+
+    def send_to_bag(self, die: Die) -> None:
+        self.set(replace(die, zone="bag", matrix=-1, pips=0, glyph=False, frozen=False,
+                         shrine_of=-1, hand=0))  # fmt: skip
+
+    def hand_count(self, seat: int, hand: int) -> int:
+        return sum(1 for d in self.dice if d.owner == seat and d.zone == "hand" and d.hand == hand)
+
+
+def _plain_match(die: Die, sel: Any) -> bool:
+    """A sphere's selector over a die's own properties (zone, colour, pips, frozen)."""
+    zones = sel.get("zone", "matrix")
+    zones = zones if isinstance(zones, list) else [zones]
+    zone_ok = any(
+        (z == "glyph" and die.zone == "matrix" and die.glyph)
+        or (z == "rune" and die.zone == "matrix" and not die.glyph)
+        or z == die.zone
+        for z in zones
+    )
+    if not zone_ok:
+        return False
+    for key in ("colour", "pips"):
+        if key in sel:
+            wanted = sel[key] if isinstance(sel[key], list) else [sel[key]]
+            if getattr(die, key) not in wanted:
+                return False
+    return "frozen" not in sel or die.frozen == sel["frozen"]
