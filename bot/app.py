@@ -3,6 +3,7 @@ cogs, syncs slash commands when their schema changed, and routes components."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import hashlib
 import json
@@ -14,6 +15,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot.chance import Chance
 from bot.components import ComponentRouter
 from bot.i18n import CatalogTranslator
 from bot.replies import handle_error
@@ -73,6 +75,7 @@ class SpielleiterBot(commands.AutoShardedBot):
         self.components = ComponentRouter()
         self.auto_sync = auto_sync
         self.freeze_heap = False  # the real process sets it (see freeze_startup_heap)
+        self.chance = Chance(settings.seed)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -98,8 +101,22 @@ class SpielleiterBot(commands.AutoShardedBot):
             await self.load_extension(name)
 
     async def close(self) -> None:
+        await self.finish_interactions()
         await super().close()
         await self.store.close()
+
+    async def finish_interactions(self, timeout: float = 30.0) -> None:
+        """Wait (at most ``timeout`` seconds) for the interactions still being handled (a bot
+        thinking about its move, an import being written), so that closing does not pull the
+        database away under them. Called by :meth:`close`."""
+        current = asyncio.current_task()
+        pending = [
+            task
+            for task in asyncio.all_tasks()
+            if task is not current and not task.done() and _handles_an_interaction(task)
+        ]
+        if pending:
+            await asyncio.wait(pending, timeout=timeout)
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process runs the shard of ``guild_id`` (None: a DM, shard 0), so that
@@ -161,6 +178,12 @@ class SpielleiterBot(commands.AutoShardedBot):
     @staticmethod
     def _meta_key(target: discord.Object | None) -> str:
         return SCHEMA_META_KEY if target is None else f"{SCHEMA_META_KEY}:{target.id}"
+
+
+def _handles_an_interaction(task: asyncio.Task[Any]) -> bool:
+    """discord.py's own task names: app commands and dispatched ``on_interaction`` events."""
+    name = task.get_name()
+    return name == "CommandTree-invoker" or name == "discord.py: on_interaction"
 
 
 def freeze_startup_heap() -> None:

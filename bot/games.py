@@ -114,8 +114,10 @@ def bot_seats(record: GameRecord) -> dict[int, str]:
 
 
 class GameService:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, entropy: Callable[[int], int] = secrets.randbits) -> None:
+        """``entropy(bits)`` seeds new games (the bot's :class:`bot.chance.Chance` in play)."""
         self.store = store
+        self.entropy = entropy
 
     # ------------------------------------------------------------------ creating, inviting
 
@@ -137,7 +139,7 @@ class GameService:
         Raises BadInput for a config the engine does not accept.
         """
         engine = registry()[kind]
-        seed = secrets.randbits(31) if seed is None else seed
+        seed = self.entropy(31) if seed is None else seed
         match = m.start(engine, _engine_config(config), seed, len(players))
         snapshot = m.to_json(engine, match)
         status = ACTIVE

@@ -77,6 +77,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--user", default="alice", help="the acting user at the start")
     parser.add_argument("--lang", default="de", help="client language at the start (de/en)")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="same seed, same script: same dice and bot moves"
+    )
     return parser
 
 
@@ -95,6 +98,7 @@ def main(
         stdout=stdout or sys.stdout,
         user=args.user,
         locale=args.lang,
+        seed=args.seed,
     )
     try:
         return asyncio.run(session.run())
@@ -116,7 +120,9 @@ class Playground:
         stdout: TextIO,
         user: str = "alice",
         locale: str = "de",
+        seed: int | None = None,
     ) -> None:
+        self.seed = seed
         self.database = database
         self.out_dir = out_dir
         self.stdin = stdin
@@ -151,6 +157,7 @@ class Playground:
             )
             self.say(f"Du bist @{self.user} in #{self.channel}, Sprache {self.locale}.")
             await self._loop()
+            await self._finish()
             return 0
         finally:
             if self.bot is not None:
@@ -170,6 +177,7 @@ class Playground:
             api_base_url=self.fake.api_base,
             gateway_url=self.fake.gateway_url,
             log_level="WARNING",
+            seed=self.seed,
         )
         self.bot = create_bot(settings)
         self.bot._connection.guild_ready_timeout = 0.05
@@ -291,6 +299,15 @@ class Playground:
         await self._show(ex)
 
     # ----------------------------------------------------------------- output
+
+    async def _finish(self) -> None:
+        """The script has ended: let the bot finish what it is still doing (thinking about its
+        move) and show what that changed, before the database is closed."""
+        before = {mid: m.edits for mid, m in self.fake.messages.items()}
+        await self.bot.finish_interactions()
+        for mid, message in sorted(self.fake.messages.items()):
+            if mid not in before or message.edits != before[mid]:
+                self._render(message, updated=mid in before)
 
     async def _show(self, ex: Exchange) -> None:
         before = {mid: m.edits for mid, m in self.fake.messages.items()}

@@ -32,6 +32,7 @@ class Settings:
     # None: discord.py asks Discord how many shards and runs them all in this process
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count
+    seed: int | None = None  # reproducible dice and games (scripted sessions); None: random
 
     @property
     def database(self) -> str:
@@ -65,6 +66,7 @@ class Settings:
             database_url=_database_url(values),
             shard_count=_shard_count(shard_count),
             shard_ids=_shard_ids(values, shard_count),
+            seed=_optional_int(values, "SPIELLEITER_SEED"),
         )
 
 

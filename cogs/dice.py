@@ -30,7 +30,6 @@ import difflib
 import io
 import logging
 import re
-import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -604,7 +603,7 @@ class Dice(commands.Cog):
 
     def __init__(self, bot: SpielleiterBot) -> None:
         self.bot = bot
-        self.new_rng: Callable[[], Rng] = lambda: Rng(secrets.randbits(63))
+        self.new_rng: Callable[[], Rng] = bot.chance.rng
 
     async def cog_load(self) -> None:
         self.bot.components.register(PREFIX, self.on_roll_button)

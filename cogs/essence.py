@@ -157,7 +157,7 @@ class Essence(commands.Cog):
 
     def __init__(self, bot: SpielleiterBot) -> None:
         self.bot = bot
-        self.games = GameService(bot.store)
+        self.games = GameService(bot.store, bot.chance.bits)
 
     async def cog_load(self) -> None:
         self.bot.components.register(PREFIX, self.on_component)

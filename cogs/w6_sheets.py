@@ -5,7 +5,6 @@ healing, rest, secret checks)."""
 from __future__ import annotations
 
 import io
-import secrets
 from typing import Any
 
 import discord
@@ -188,7 +187,7 @@ def _named(pairs: dict[str, int], wanted: str) -> str | None:
 
 def roll_check(
     sheet: Sheet, eigenschaft: str, fertigkeit: str | None, required: int, malus: int,
-    schwierigkeit: str | None,
+    schwierigkeit: str | None, rng: Rng,
 ) -> tuple[str, str | None, ProbeResult]:  # fmt: skip
     """A check of the engine's dice module with the sheet's values; returns the Eigenschaft
     and Fertigkeit as the sheet spells them (any case is accepted) and the result. Raises
@@ -210,7 +209,7 @@ def roll_check(
         required,
     )
     spec.validate()
-    result, _ = probe(spec, Rng(secrets.randbits(62)))
+    result, _ = probe(spec, rng)
     return trait, skill, result
 
 
@@ -522,8 +521,9 @@ class W6Sheets(commands.Cog):
         campaign = await campaign_here(interaction)
         record = await find_character(interaction, campaign, None)
         trait, skill, result = roll_check(
-            load_sheet(record), eigenschaft, fertigkeit, erfolge, malus, schwierigkeit
-        )
+            load_sheet(record), eigenschaft, fertigkeit, erfolge, malus, schwierigkeit,
+            self.bot.chance.rng(),
+        )  # fmt: skip
         label = trait + (f" + {skill}" if skill else "")
         await log(
             interaction, campaign, "check", name=record.name, what=label,
@@ -681,7 +681,7 @@ class W6Sheets(commands.Cog):
         require_gm(campaign, interaction.user.id)
         record = await find_character(interaction, campaign, charakter)
         trait, skill, result = roll_check(
-            load_sheet(record), eigenschaft, fertigkeit, erfolge, malus, None
+            load_sheet(record), eigenschaft, fertigkeit, erfolge, malus, None, self.bot.chance.rng()
         )
         label = trait + (f" + {skill}" if skill else "")
         await log(

@@ -7,7 +7,9 @@ import io
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -221,3 +223,49 @@ def test_a_reply_discord_would_refuse_is_shown(
     assert text.count(refusal) == 1
     assert "embeds.0.title: Must be 3 or fewer in length." in text
     assert "/roll" in text.split(refusal)[1]  # the playground goes on
+
+
+def _seeded(tmp_path: Path, name: str, script: str, seed: int) -> str:
+    out = io.StringIO()
+    folder = tmp_path / name
+    args = ["--db", str(folder / "play.sqlite"), "--out", str(folder), "--seed", str(seed)]
+    assert main(args, stdin=io.StringIO(script), stdout=out) == 0
+    return out.getvalue().replace(str(folder), "<out>")
+
+
+SEEDED = (
+    "/roll 4W6kh3+2\n/roll 10W6>=5\n"
+    "/essenz start bot:hard schnell:true\n"
+    "/essenz zug notation:move c1 c2\n/essenz zug notation:split a1 b2\n"
+)
+
+
+def test_a_seeded_script_is_the_same_every_time(tmp_path: Path) -> None:
+    first = _seeded(tmp_path, "a", SEEDED, 7)
+    assert first == _seeded(tmp_path, "b", SEEDED, 7)
+    assert first != _seeded(tmp_path, "c", SEEDED, 8)  # the seed is what decides
+
+
+def test_a_script_that_ends_while_the_bot_thinks_shows_its_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last line makes the bot think about its move: the playground waits for it and closes
+    the database only then (it used to print 'no active connection' tracebacks)."""
+    from engines.essence.engine import EssenceEngine
+
+    thinking = EssenceEngine.choose_action
+
+    def slow(self: Any, *args: Any) -> Any:
+        time.sleep(1.0)  # longer than the playground waits for a quiet channel
+        return thinking(self, *args)
+
+    monkeypatch.setattr(EssenceEngine, "choose_action", slow)
+    errors = io.StringIO()
+    with contextlib.redirect_stderr(errors):
+        text = _seeded(tmp_path, "a", SEEDED, 3)
+    last_board = text.rsplit("[Spielleiter]", 1)[1]
+    bot_name = f"Spielleiter ({t('essenzcog.choice.level.hard', 'de')})"
+    assert f"› {bot_name}" in last_board, last_board  # the bot's own steps, narrated
+    assert t("essenzcog.bot.thinking", "de") not in last_board
+    assert "Traceback" not in errors.getvalue() + text
+    assert "no active connection" not in errors.getvalue() + text
