@@ -3,3 +3,4 @@
 from __future__ import annotations
 
 import engines.essence  # noqa: F401
+import engines.armageddon  # noqa: F401

@@ -282,7 +282,10 @@ def _parse_cached(text: str, file: str) -> Scenario:
             if len(words) < 5 or words[1] != "besitzer" or words[3] != "felder":
                 raise r.fail("bad_stellung", text=" ".join(words)[:30])
             fields = tuple(dict.fromkeys(a_field(w) for w in words[4:]))
-            stellungen.append(Stellung(words[0][:20], a_party(words[2]), fields))
+            label = words[0].lower()
+            if not label.isascii() or not label.replace("_", "").isalnum() or len(label) > 20:
+                raise r.fail("bad_stellung", text=" ".join(words)[:30])
+            stellungen.append(Stellung(label, a_party(words[2]), fields))
         elif key == "figur":
             placements.append(_placement(r, words, tables, a_field, a_party, placements))
         elif key == "reserve":
