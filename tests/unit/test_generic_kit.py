@@ -44,7 +44,7 @@ CASES: list[KitCase] = [
             seeds=2,
         )
         for s in range(3)
-    ),  # fmt: skip
+    ),
 ]
 
 
