@@ -2,5 +2,5 @@
 
 from __future__ import annotations
 
-import engines.armageddon  # noqa: F401
+import engines.armageddon
 import engines.essence  # noqa: F401
