@@ -23,7 +23,7 @@ ARITY: dict[str, tuple[int, int]] = {
     "up": (1, 1),
     "down": (1, 1),
     "mount": (2, 3),
-    "dismount": (1, 1),
+    "dismount": (1, 2),
     "lead": (2, 2),
     "release": (1, 1),
     "climb": (2, 2),

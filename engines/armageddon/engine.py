@@ -495,7 +495,10 @@ def move_actions(state: State, party: int) -> list[Action]:
             ok(Action("up", (f.id,)))
             ok(Action("down", (f.id,)))
         if k.cls == "krieger" and not f.carrier:
-            for h in idx.by_place.get(place_of(f), []):
+            near = [
+                g for n in sc.neighbours[f.field].values() for g in idx.by_place.get(f"f:{n}:0", [])
+            ]
+            for h in idx.by_place.get(place_of(f), []) + [g for g in near if idx.kind(g).fills]:
                 hk = idx.kind(h)
                 if h.id == f.id or not hk.holds or hk.cls == "schiff":
                     continue
@@ -511,7 +514,12 @@ def move_actions(state: State, party: int) -> list[Action]:
                 if hk.cls == "tier":
                     ok(Action("lead", (f.id, h.id)))
         if f.carrier:
-            ok(Action("dismount", (f.id,)))
+            holder = idx.by_id.get(f.carrier)
+            if holder is not None and idx.kind(holder).fills:
+                for there in sc.neighbours[holder.field].values():
+                    ok(Action("dismount", (f.id, there)))
+            else:
+                ok(Action("dismount", (f.id,)))
         if f.led_by:
             ok(Action("release", (f.id,)))
         if k.orient:
@@ -543,7 +551,7 @@ def _swap_partners(idx: Index, f: Figure, party: int) -> list[str]:
             g for g in idx.by_place.get(place, []) if (g.owner == party or g.possessor == party)
         ]
         out += [g.id for g in mine]
-        if idx.use(f) >= 2:
+        if idx.use(f) + idx.kind(f).crew >= 2:
             out += [f"{a.id}+{b.id}" for i, a in enumerate(mine) for b in mine[i + 1 :]]
     return out
 
@@ -581,20 +589,20 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
             raise fail("cannot_mount", figure=f.id)
         h = _fig_arg(idx, a.args[1])
         hk = idx.kind(h)
-        if (
-            h.field != f.field
-            or h.level != f.level
-            or h.carrier
-            or not hk.holds
-            or hk.cls == "schiff"
-        ):
+        if h.carrier or not hk.holds or hk.cls == "schiff" or h.id == f.id:
+            raise fail("cannot_mount", figure=f.id)
+        base = 1
+        if hk.fills:  # nobody stands beside it: one climbs on from the neighbouring field
+            if a.verb != "mount" or h.level or f.level:
+                raise fail("cannot_mount", figure=f.id)
+            if h.field not in sc.neighbours[f.field].values():
+                raise fail("not_adjacent", figure=f.id, field=h.field)
+            base = 2 if R.edge_double(idx, k, f.field, h.field) else 1
+        elif h.field != f.field or h.level != f.level:
             raise fail("cannot_mount", figure=f.id)
         if a.verb == "climb":
-            if (
-                h.kind != "leiter"
-                or not h.facing
-                or sc.neighbours[h.field].get(h.facing) not in sc.towers
-            ):
+            front = sc.neighbours[h.field].get(h.facing) if h.facing else None
+            if h.kind != "leiter" or front not in sc.towers:
                 raise fail("ladder_not_set", figure=h.id)
             dest = f"c:{h.id}:leiter"
             if idx.over(dest, [f]):
@@ -615,18 +623,31 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
         if idx.over(dest, [f]):
             raise fail("full", field=h.id)
         double = hk.mount_double or slot == "oben"  # Auf- und Absteigen auf Quadrigawagen, Elefant
-        return R._check_steps(idx, f, [], 2 if double else 1), dest
+        return R._check_steps(idx, f, [], 2 if double or base == 2 else 1), dest
     if a.verb == "dismount":
         R._can_act_on(idx, f, party)
         if f.owner != party or not f.carrier:
             raise fail("not_mounted", figure=f.id)
         h = idx.by_id[f.carrier]
-        if idx.kind(h).cls == "schiff":
+        hk = idx.kind(h)
+        if hk.cls == "schiff" or h.kind == "leiter":
             raise fail("not_mounted", figure=f.id)
-        dest = f"c:{h.carrier}:{h.slot}" if h.carrier else f"f:{h.field}:{h.level}"
-        if idx.over(dest, [f]):
-            raise fail("full", field=h.field)
-        double = idx.kind(h).mount_double or f.slot == "oben"
+        base = 1
+        if hk.fills:  # down to a neighbouring field
+            if len(a.args) != 2 or a.args[1] not in sc.neighbours[h.field].values():
+                raise fail("bad_field", field=a.args[1] if len(a.args) == 2 else "")
+            there = a.args[1]
+            if sc.terrain[there] == "~" or sc.terrain[there] in k.forbidden or there in sc.towers:
+                raise fail("forbidden_terrain", figure=f.id, field=there)
+            base = 2 if R.edge_double(idx, k, h.field, there) else 1
+            dest = f"f:{there}:0"
+        elif len(a.args) != 1:
+            raise fail("bad_field", field=a.args[1])
+        else:
+            dest = f"c:{h.carrier}:{h.slot}" if h.carrier else f"f:{h.field}:{h.level}"
+        if idx.over(dest, [f], without=[f.id]):
+            raise fail("full", field=dest.split(":")[1])
+        double = hk.mount_double or f.slot == "oben" or base == 2
         return R._check_steps(idx, f, [], 2 if double else 1), dest
     if a.verb == "release":
         if not f.led_by or idx.by_id.get(f.led_by) is None or idx.by_id[f.led_by].owner != party:
@@ -1162,7 +1183,7 @@ def _cast(state: State, a: Action, party: int, info: Any, events: list[Event]) -
     )
     if spell == "tor_bewegen":
         return _toggle_gate(new, info, events)
-    until = state.round + sc.tables.number("spell_rounds") - 1
+    until = state.round + sc.tables.number("spell_rounds")  # to the end of the next round(s)
     sp = sc.tables.spells[spell]
     if spell == "versetzen":
         targets, to, level = info
@@ -1235,14 +1256,14 @@ def _dispatch(state: State, a: Action, player: int, events: list[Event]) -> Stat
     try:
         if a.verb == "remove":
             return _remove(state, a, player, events)
-        if state.crowds:
-            raise fail("resolve_first", place=state.crowds[0][0], player=state.crowds[0][1])
-        if a.verb in ("agree", "refuse"):
-            return _answer(state, a, player, events)
         if a.verb == "gm":
             if player != GM or state.phase == "setup":
                 raise fail("gm_only")
             return _gm(state, a, events)
+        if state.crowds:
+            raise fail("resolve_first", place=state.crowds[0][0], player=state.crowds[0][1])
+        if a.verb in ("agree", "refuse"):
+            return _answer(state, a, player, events)
         if a.verb in ("place", "colour", "ally", "start"):
             if player != GM or state.phase != "setup":
                 raise fail("gm_only")
@@ -1319,15 +1340,8 @@ def _normalize(state: State, events: list[Event]) -> State:
         state = replace(state, crowds=tuple(crowds))
     if state.phase in ("move", "act"):
         blk = R.blocks(state)
-        sides = {
-            blk[f.owner]
-            for f in state.figures
-            if f.owner
-            and f.owner not in state.out
-            and state.scenario.tables.kinds[f.kind].cls == "krieger"
-        }
         alive = {blk[p] for p in range(1, state.parties + 1) if p not in state.out}
-        if len(sides) <= 1 or len(alive) <= 1:
+        if len(alive) <= 1:  # everyone left is allied: nothing more to fight for
             events.append(Event("game_over", {"reason": "one_side"}))
             return replace(state, phase="end", active=0, crowds=(), pending=None)
         if state.active in state.out:

@@ -306,8 +306,6 @@ def step_cost(
     along = _movable(idx, f, party)
     if target not in sc.neighbours[f.field].values():
         raise fail("not_adjacent", figure=f.id, field=target)
-    info = sc.edge(f.field, target)
-    e = edge_of(f.field, target)
     if k.hover:  # a wizard hovers (READING: no terrain, wall or river costs)
         owner = sc.building_owner(target)
         if owner is not None and not allied(state, owner, party):
@@ -349,24 +347,7 @@ def step_cost(
             raise fail("forbidden_terrain", figure=f.id, field=target)
         if target in sc.towers and (k.fills or k.cls not in ("krieger", "tier")):
             raise fail("forbidden_terrain", figure=f.id, field=target)
-        carries_things = k.cls not in ("krieger", "tier", "fabelwesen")
-        if info.wall and e not in state.breached and not (info.gate and e in state.gates_open):
-            if k.cls != "krieger":
-                raise fail("wall", figure=f.id)
-            double = True  # Mauer übersteigen
-        if info.river and not info.bridge:
-            if carries_things:
-                raise fail("river", figure=f.id)
-            double = True  # durch Fluss bewegen
-        if info.moat and not info.bridge:
-            if carries_things:
-                raise fail("moat", figure=f.id)
-            double = True  # über Graben bewegen
-        rise = abs(sc.height[target] - sc.height[f.field])
-        if rise > sc.tables.number("height_max_step"):
-            raise fail("too_steep", field=target)
-        if rise:
-            double = True  # Höhenunterschied nach oben oder unten
+        double = edge_double(idx, k, f.field, target)
         dest = f"f:{target}:0"
     cost = _check_steps(idx, f, along, 2 if double else 1)
     tramples = False
@@ -381,6 +362,33 @@ def step_cost(
         else:
             raise fail("full", field=target)
     return cost, dest, along, tramples
+
+
+def edge_double(idx: Index, k: Kind, src: str, target: str) -> bool:
+    """Whether crossing from ``src`` to the neighbouring ``target`` is a Doppelschritt (a wall
+    climbed, a river or moat without a bridge, a height difference); raises where ``k`` may
+    not cross at all."""
+    sc, state = idx.sc, idx.state
+    info = sc.edge(src, target)
+    e = edge_of(src, target)
+    double = False
+    carries_things = k.cls not in ("krieger", "tier", "fabelwesen")
+    if info.wall and e not in state.breached and not (info.gate and e in state.gates_open):
+        if k.cls != "krieger":
+            raise fail("wall", figure=k.name)
+        double = True  # Mauer übersteigen
+    if info.river and not info.bridge:
+        if carries_things:
+            raise fail("river", figure=k.name)
+        double = True  # durch Fluss bewegen
+    if info.moat and not info.bridge:
+        if carries_things:
+            raise fail("moat", figure=k.name)
+        double = True  # über Graben bewegen
+    rise = abs(sc.height[target] - sc.height[src])
+    if rise > sc.tables.number("height_max_step"):
+        raise fail("too_steep", field=target)
+    return double or rise > 0  # Höhenunterschied nach oben oder unten
 
 
 def _check_steps(idx: Index, f: Figure, along: list[Figure], cost: int) -> int:

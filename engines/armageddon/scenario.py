@@ -166,18 +166,18 @@ def _parse_cached(text: str, file: str) -> Scenario:
             rounds = _int(r, words[0] if words else "", 1, 99)
         elif key == "karte":
             if grid:
-                raise r.fail("duplicate", key=key)
+                raise r.fail("duplicate", name=key)
             in_map = True
         elif key in _LATER:
             raw_later.append((number, key, words))
         else:
-            raise r.fail("unknown_key", key=key[:30])
+            raise r.fail("unknown_key", name=key[:30])
     if in_map:
         raise r.fail("map_unclosed")
     if not grid:
         raise r.fail("no_map")
     if not parties:
-        raise r.fail("missing", key="parteien")
+        raise r.fail("missing", name="parteien")
     rows, cols = len(grid), len(grid[0])
     if rows > MAX_SIZE or cols > MAX_SIZE:
         raise r.fail("too_big", max=MAX_SIZE)
@@ -267,7 +267,7 @@ def _parse_cached(text: str, file: str) -> Scenario:
                 raise r.fail("bad_tower", text=" ".join(words)[:30])
             f = a_field(words[0])
             if f in towers:
-                raise r.fail("duplicate", key=f)
+                raise r.fail("duplicate", name=f)
             if terrain[f] == "~":
                 raise r.fail("on_water", field=f)
             towers[f] = Tower(_int(r, words[1], 1, 6), a_party(words[3]), key == "bergfried")
