@@ -2,6 +2,7 @@
 
 ``python -m engines.armageddon moves SCENARIO`` prints every legal movement step of the party
 to act at the start of round 1 (SCENARIO: a shipped name or a file path), one per line, sorted.
+``python -m engines.armageddon perft SCENARIO N`` counts the sequences of N movement actions.
 ``python -m engines.armageddon selfplay SCENARIO --games G --seed S [--rounds R]`` plays random
 legal actions of every open decision (the game master's overrules included) to the end and
 checks after every step that no place holds more than its room unless an overcrowding is being
@@ -21,7 +22,7 @@ from engines.armageddon.state import State
 from engines.core.errors import EngineError
 
 USAGE = (
-    "usage: python -m engines.armageddon (moves SCENARIO | "
+    "usage: python -m engines.armageddon (moves SCENARIO | perft SCENARIO N | "
     "selfplay SCENARIO --games G --seed S [--rounds R])"
 )
 
@@ -52,6 +53,20 @@ def movement_steps(state: State) -> list[str]:
     )
 
 
+def perft(state: State, depth: int) -> int:
+    """The number of sequences of ``depth`` movement actions (steps, mounting, turning,
+    swaps; not ``end``) the party to act can play from ``state``."""
+    if depth == 0:
+        return 1
+    total = 0
+    for action in ENGINE.legal_actions(state, state.active):
+        if action.verb == "end":
+            continue
+        child, _events = ENGINE.apply(state, action, state.active)
+        total += perft(child, depth - 1) if child.active == state.active else 1
+    return total
+
+
 def check_capacity(state: State) -> list[str]:
     """Places over their room that no pending resolution covers."""
     pending = {p for p, _q in state.crowds}
@@ -72,6 +87,8 @@ def selfplay(name: str, games: int, seed: int, rounds: int | None, max_steps: in
             actions = list(ENGINE.legal_actions(state, decision.seat))
             if decision.seat == 0 and state.phase != "setup" and chooser.random() < 0.9:
                 continue  # the game master overrules now and then, not at every chance
+            if state.phase == "setup":  # no random alliances: they would end the game at once
+                actions = [a for a in actions if a.verb != "ally"]
             action = chooser.choice(actions)
             try:
                 state, _events = ENGINE.apply(state, action, decision.seat)
@@ -100,6 +117,9 @@ def main(argv: list[str]) -> int:
         if len(argv) == 2 and argv[0] == "moves":
             for line in movement_steps(started(argv[1])):
                 print(line)
+            return 0
+        if len(argv) == 3 and argv[0] == "perft" and argv[2].isdigit():
+            print(perft(started(argv[1]), int(argv[2])))
             return 0
         if len(argv) >= 2 and argv[0] == "selfplay":
             opts = dict(zip(argv[2::2], argv[3::2], strict=False))
