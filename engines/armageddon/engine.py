@@ -1382,7 +1382,8 @@ def view(state: State) -> JsonDict:
             room.append(
                 {
                     "level": lvl,
-                    "used": min(idx.used(place), 99),
+                    "used": min(idx.used(place), idx.capacity(place) or 99),
+                    "filled": idx.used(place) >= 99,
                     "capacity": idx.capacity(place),
                     "over": idx.over(place),
                     "majority": holders,

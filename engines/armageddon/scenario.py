@@ -287,7 +287,13 @@ def _parse_cached(text: str, file: str) -> Scenario:
                 raise r.fail("bad_stellung", text=" ".join(words)[:30])
             stellungen.append(Stellung(label, a_party(words[2]), fields))
         elif key == "figur":
-            placements.append(_placement(r, words, tables, a_field, a_party, placements))
+            placed = _placement(r, words, tables, a_field, a_party, placements)
+            kind = tables.kinds[placed.kind]
+            ground = terrain[placed.field]
+            wrong = kind.water != (ground == "~") or ground in kind.forbidden
+            if placed.carrier < 0 and not kind.hover and wrong:
+                raise r.fail("kind_terrain", kind=kind.name, field=placed.field)
+            placements.append(placed)
         elif key == "reserve":
             if len(words) != 3 or words[1] not in tables.kinds:
                 raise r.fail("bad_reserve", text=" ".join(words)[:30])
@@ -384,6 +390,7 @@ def _placement(
         raise r.fail("unknown_kind", kind=words[1][:20], kinds=", ".join(sorted(tables.kinds)))
     kind = tables.kinds[words[1]]
     where = str(a_field(words[2]))
+
     level, carrier, slot, facing = 0, -1, "", ""
     rest = words[3:]
     while rest:
