@@ -236,9 +236,8 @@ def party_order(state: State, first: int | None = None) -> list[int]:
 
 def steps_allowed(state: State, f: Figure) -> int:
     t = state.scenario.tables
-    return (
-        t.number("steps_hastened") if f.enchant == "beschleunigt" else t.number("steps_per_round")
-    )
+    fast = f.enchant in ("beschleunigt", "lokaler_wind") and f.enchant_until >= state.round
+    return t.number("steps_hastened") if fast else t.number("steps_per_round")
 
 
 def _can_act_on(idx: Index, f: Figure, party: int) -> None:
@@ -652,8 +651,8 @@ def may_set_into(state: State, idx: Index, party: int, tower: str, level: int) -
     inside = idx.warriors(idx.on_field(tower))
     tally = counts(idx, inside)
     holders = block_majority(state, tally)
-    if owner == party:
-        return not inside or party in holders
+    if owner == party:  # with equal sides nobody has the Übermacht to forbid it (Kap. 0)
+        return not inside or party in holders or not holders
     if (tower, party) in state.permits:
         return True
     if not inside:

@@ -860,3 +860,32 @@ def test_the_seats_are_the_game_master_and_the_parties() -> None:
     with pytest.raises(BadInput) as caught:
         ENGINE.initial_state({"scenario": "scharmuetzel"}, 1, 4)
     assert caught.value.key == "armageddon.error.seats"
+
+
+def test_a_hastened_figure_takes_four_steps() -> None:
+    state = to_act_phase(
+        game("figur: 1 zauberer a1\nfigur: 1 krieger b1\nfigur: 2 krieger c1\n"), 1
+    )
+    state = play(state, 1, "cast z1 beschleunigen b1")
+    state = play(play(state, 1, "done"), 2, "done")
+    state = play(state, 2, "end")
+    for target in ("a1", "b1", "a1", "b1"):
+        state = play(state, 1, f"step k2 {target}")
+    refused(state, 1, "step k2 a1", "no_steps")
+
+
+def test_with_equal_sides_in_his_tower_the_owners_wizard_sets_figures_on_its_platform() -> None:
+    body = (
+        "turm: b1 1 besitzer 1\nfigur: 1 zauberer a1\nfigur: 1 krieger c1\n"
+        "figur: 1 krieger b1\nfigur: 2 krieger b1\n"
+    )
+    state = to_act_phase(game(body), 1)
+    state = play(state, 1, "cast z1 versetzen c1 b1/1")
+    assert fig(state, "k2").level == 1
+
+
+def test_a_figure_on_ground_it_may_not_stand_on_is_a_scenario_error() -> None:
+    with pytest.raises(BadInput) as caught:
+        parse("parteien: 2\nkarte:\nT S\nende\nfigur: 1 quadriga b1\n", "q.txt")
+    assert caught.value.key == "armageddon.scenario.kind_terrain"
+    assert caught.value.params["line"] == 5
