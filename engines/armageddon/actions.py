@@ -37,6 +37,7 @@ ARITY: dict[str, tuple[int, int]] = {
     "gate": (1, 1),
     "pitch": (2, 2),
     "attack": (2, 2),
+    "ram": (2, 2),
     "cast": (3, 4),
     "siege": (1, 1),
     "permit": (2, 2),
@@ -46,7 +47,7 @@ ARITY: dict[str, tuple[int, int]] = {
     "refuse": (0, 0),
     "remove": (1, 1),
 }
-GM_VERBS = {"remove": 1, "owner": 2, "gate": 1, "breach": 1, "block": 1}
+GM_VERBS = {"remove": 1, "owner": 2, "gate": 1, "breach": 1, "block": 1, "destroy": 1}
 _WORD = re.compile(r"^[a-z0-9_/+]{1,24}$")
 
 

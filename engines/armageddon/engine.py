@@ -36,7 +36,19 @@ MOVE_VERBS = (
     "swap",
     "end",
 )
-ACT_VERBS = ("claim", "give", "lend", "gate", "pitch", "attack", "cast", "siege", "permit", "done")
+ACT_VERBS = (
+    "claim",
+    "give",
+    "lend",
+    "gate",
+    "pitch",
+    "attack",
+    "ram",
+    "cast",
+    "siege",
+    "permit",
+    "done",
+)
 
 
 def new_state(
@@ -412,6 +424,8 @@ def _gm_actions(state: State) -> list[Action]:
             if info.gate:
                 out.append(Action("gm", ("gate", _edge_token(a, b, sc))))
             out.append(Action("gm", ("breach", _edge_token(a, b, sc))))
+    for t in sorted(sc.towers):
+        out.append(Action("gm", ("destroy", t)))
     for st in sc.stellungen:
         for a, b in access_edges(sc, st, state.blocked):
             token = _edge_token(a, b, sc)
@@ -439,6 +453,14 @@ def _gm(state: State, a: Action, events: list[Event]) -> State:
             raise fail("bad_party", party=a.args[2])
         events.append(Event("owner_set", {"figure": f.id, "player": party}))
         return _set_figure(state, f.id, owner=party, possessor=party)
+    if what == "destroy":  # die Grundfeste zerstört: everyone in the tower falls to the ground
+        fld = a.args[1]
+        if fld not in state.scenario.towers:
+            raise fail("no_tower", field=fld)
+        events.append(Event("tower_destroyed", {"field": fld}))
+        figs = [replace(f, level=0) if f.field == fld else f for f in state.figures]
+        new = replace(state.with_figures(figs), ruined=state.ruined | {fld})
+        return R.settle_crowds(new, events)
     e = _edge_arg(state, a.args[1])
     info = state.scenario.edges.get(e)
     if what == "gate":
@@ -862,6 +884,11 @@ def act_actions(state: State, party: int) -> list[Action]:
                     ok(Action("attack", (f.id, g.id)))
         if k.caster and not f.acted:
             out += _cast_actions(state, idx, f, party)
+    for f in state.figures:
+        if f.possessor == party and idx.kind(f).cls == "schiff":
+            for g in state.figures:
+                if idx.kind(g).cls == "schiff" and g.field in sc.neighbours[f.field].values():
+                    ok(Action("ram", (f.id, g.id)))
     for st in sc.stellungen:
         ok(Action("siege", (st.name,)))
     out.append(Action("done"))
@@ -1055,6 +1082,17 @@ def _check_act(state: State, idx: Index, a: Action, party: int) -> Any:
             if info.wall and e not in state.breached and e not in state.gates_open:
                 raise fail("out_of_reach", figure=g.id)
         return f, g
+    if v == "ram":
+        ship, boat = idx.get(a.args[0]), idx.get(a.args[1])
+        if idx.kind(ship).cls != "schiff" or not R.controls_device(idx, ship, party):
+            raise fail("no_majority", figure=ship.id)
+        if ship.acted:
+            raise fail("acted", figure=ship.id)
+        if idx.kind(boat).cls != "schiff" or R.allied(state, boat.possessor, party):
+            raise fail("bad_boat_figure", figure=boat.id)
+        if boat.field not in sc.neighbours[ship.field].values():
+            raise fail("out_of_reach", figure=boat.id)
+        return ship, boat
     if v == "cast":
         return _check_cast(state, idx, a, party)
     if v == "siege":
@@ -1161,6 +1199,23 @@ def _act(state: State, a: Action, party: int, events: list[Event]) -> State:
             place = place_of(g)
             if index(new).over(place):
                 new = R.melee(new, place, riders[0].owner, events)
+        return R.settle_crowds(new, events)
+    if v == "ram":  # Lesung: the rammer's crew is carried onto the rammed ship (Rammfeld)
+        ship, target = info
+        events.append(Event("rammed", {"player": party, "ship": ship.id, "target": target.id}))
+        slot = idx.kind(target).holds[0][0]
+        figs = [
+            replace(f, carrier=target.id, slot=slot, field=target.field)
+            if f.carrier == ship.id and idx.kind(f).cls == "krieger"
+            else replace(f, acted=True)
+            if f.id == ship.id
+            else f
+            for f in state.figures
+        ]
+        new = state.with_figures(figs)
+        place = f"c:{target.id}:{slot}"
+        if index(new).over(place):  # the steering side begins the Handgemenge
+            new = R.melee(new, place, party, events)
         return R.settle_crowds(new, events)
     if v == "cast":
         return _cast(state, a, party, info, events)
@@ -1486,6 +1541,7 @@ def view(state: State) -> JsonDict:
             "waiting": list(state.pending.waiting),
         },
         "last": [{"figure": f, "from": a, "to": b} for f, a, b in state.last],
+        "ruined": sorted(state.ruined),
         "out": list(state.out),
     }
 

@@ -4,6 +4,7 @@ figure, the round and phase, and the declarations made. Plain frozen values; JSO
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from engines.armageddon.hexmap import Edge
@@ -74,11 +75,13 @@ class State:
     out: tuple[int, ...] = ()  # seats that left (0 = the game master)
     counters: tuple[int, ...] = ()  # answered decisions per seat (decision ids)
     last: tuple[tuple[str, str, str], ...] = ()  # (figure, from, to) of the current turn
+    ruined: frozenset[str] = frozenset()  # towers whose Grundfeste was destroyed
     rng: Rng = field(default_factory=lambda: Rng(0))
 
     @property
     def scenario(self) -> Scenario:
-        return parse(self.text, self.file)
+        """The map as it stands: without the towers that fell."""
+        return _standing(self.text, self.file, self.ruined)
 
     @property
     def parties(self) -> int:
@@ -92,6 +95,14 @@ class State:
 
     def with_figures(self, figures: list[Figure] | tuple[Figure, ...]) -> State:
         return replace(self, figures=tuple(figures))
+
+
+@lru_cache(maxsize=32)
+def _standing(text: str, file: str, ruined: frozenset[str]) -> Scenario:
+    sc = parse(text, file)
+    if not ruined:
+        return sc
+    return replace(sc, towers={f: t for f, t in sc.towers.items() if f not in ruined})
 
 
 def figure_to_json(f: Figure) -> list[Any]:
@@ -148,6 +159,7 @@ def to_json(s: State) -> dict[str, Any]:
         "out": list(s.out),
         "counters": list(s.counters),
         "last": [list(m) for m in s.last],
+        "ruined": sorted(s.ruined),
         "rng": s.rng.to_json(),
     }
 
@@ -184,5 +196,6 @@ def from_json(d: dict[str, Any]) -> State:
         out=tuple(int(x) for x in d["out"]),
         counters=tuple(int(x) for x in d["counters"]),
         last=tuple((str(a), str(b), str(c)) for a, b, c in d["last"]),
+        ruined=frozenset(str(t) for t in d.get("ruined", [])),
         rng=Rng.from_json(d["rng"]),
     )

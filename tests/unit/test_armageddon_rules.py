@@ -889,3 +889,28 @@ def test_a_figure_on_ground_it_may_not_stand_on_is_a_scenario_error() -> None:
         parse("parteien: 2\nkarte:\nT S\nende\nfigur: 1 quadriga b1\n", "q.txt")
     assert caught.value.key == "armageddon.scenario.kind_terrain"
     assert caught.value.params["line"] == 5
+
+
+def test_a_ram_overcrowding_the_rammed_ships_deck_starts_a_handgemenge_of_the_steerers() -> None:
+    body = (
+        "figur: 1 langschiff a1\n" + "figur: 1 krieger a1 auf 1\n" * 4
+        + "figur: 2 langschiff b1\n" + "figur: 2 krieger b1 auf 6\n" * 3
+    )  # fmt: skip
+    state = to_act_phase(game(body, karte="~ ~ T\n"), 1)
+    state, evs = events(state, 1, "ram ls1 ls6")
+    assert next(e for e in evs if e.type == "melee").data["starter"] == 1
+    deck = [f for f in state.figures if f.carrier == "ls6"]
+    assert len(deck) <= 6 or state.crowds
+
+
+def test_a_destroyed_grundfeste_drops_the_tower_and_its_people_resolve_the_crowd() -> None:
+    body = (
+        "turm: b1 2 besitzer 1\n" + "figur: 1 krieger b1\n" * 3
+        + "figur: 1 krieger b1 ebene 1\n" * 2 + "figur: 2 krieger c1\n"
+    )  # fmt: skip
+    state = play(game(body), 0, "gm destroy b1 -- Onagertreffer")
+    assert state.crowds == (("f:b1:0", 1),) and "b1" not in state.scenario.towers
+    assert all(f.level == 0 for f in state.figures)
+    state = play(state, 1, "remove k1")
+    assert not state.crowds
+    refused(state, 1, "up k2", "no_tower")
