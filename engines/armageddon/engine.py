@@ -441,10 +441,8 @@ def _gm(state: State, a: Action, events: list[Event]) -> State:
         f = idx.get(a.args[1])
         riders = [r for r in state.figures if r.carrier == f.id]
         new = R.remove_figures(state, {f.id}, events, "gm")
-        if f.kind == "elefant" and riders:  # Tod eines Elefanten: the riders start the melee
-            place = place_of(f)
-            if index(new).over(place):
-                new = R.melee(new, place, riders[0].owner, events)
+        if f.kind == "elefant":
+            new = _elephant_fell(new, f, riders, events)
         return R.settle_crowds(new, events)
     if what == "owner":
         f = idx.get(a.args[1])
@@ -479,6 +477,20 @@ def _gm(state: State, a: Action, events: list[Event]) -> State:
         raise fail("no_access", edge=a.args[1])
     events.append(Event("blocked", {"edge": a.args[1]}))
     return replace(state, blocked=state.blocked | {e})
+
+
+def _elephant_fell(state: State, dead: Figure, riders: list[Figure], events: list[Event]) -> State:
+    """Tod eines Elefanten on an overcrowded field: another elephant trampling there goes on
+    trampling; only when none is left do the riders of the fallen one begin a Handgemenge."""
+    place = place_of(dead)
+    if not index(state).over(place):
+        return state
+    other = next((f for f in index(state).by_place.get(place, []) if f.kind == "elefant"), None)
+    if other is not None:
+        return R.trample(state, place, other, events)
+    if riders:
+        return R.melee(state, place, riders[0].owner, events)
+    return state
 
 
 def _toggle_gate(state: State, e: tuple[str, str], events: list[Event]) -> State:
@@ -1195,10 +1207,8 @@ def _act(state: State, a: Action, party: int, events: list[Event]) -> State:
         new = _set_figure(state, f.id, acted=True)
         riders = [r for r in state.figures if r.carrier == g.id]
         new, fallen = R.fight(new, replace(f, acted=True), g, "attack", events)
-        if fallen == g.id and g.kind == "elefant" and riders:  # Tod eines Elefanten
-            place = place_of(g)
-            if index(new).over(place):
-                new = R.melee(new, place, riders[0].owner, events)
+        if fallen == g.id and g.kind == "elefant":
+            new = _elephant_fell(new, g, riders, events)
         return R.settle_crowds(new, events)
     if v == "ram":  # Lesung: the rammer's crew is carried onto the rammed ship (Rammfeld)
         ship, target = info

@@ -914,3 +914,13 @@ def test_a_destroyed_grundfeste_drops_the_tower_and_its_people_resolve_the_crowd
     state = play(state, 1, "remove k1")
     assert not state.crowds
     refused(state, 1, "up k2", "no_tower")
+
+
+def test_when_one_of_two_trampling_elephants_falls_the_other_tramples_on() -> None:
+    body = (
+        "figur: 1 elefant b1\nfigur: 1 krieger b1 auf 1\nfigur: 2 elefant b1\n"
+        "figur: 2 krieger b1 auf 3\nfigur: 2 krieger b1\nfigur: 2 krieger b1\n"
+    )
+    _state, evs = events(_trampling(body), 0, "gm remove e1")
+    assert not any(e.type == "melee" for e in evs)
+    assert any(e.type == "dice" and e.data["why"] == "trample" for e in evs)
