@@ -112,7 +112,6 @@ class ArmageddonEngine:
     version = SCHEMA
     min_players = 3
     max_players = 7
-    bot_levels = ("random",)
 
     def initial_state(self, config: Mapping[str, Any], seed: int, players: int) -> State:
         unknown = set(config) - _CONFIG
@@ -288,14 +287,6 @@ class ArmageddonEngine:
 
     def secrets_of(self, state: State, player: PlayerId) -> set[str]:
         return set()
-
-    def choose_action(
-        self, state: State, player: PlayerId, level: str, budget_s: float, rng: Any
-    ) -> Action:
-        actions = list(self.legal_actions(state, player))
-        if not actions:
-            raise IllegalAction("armageddon.error.not_your_turn")
-        return rng.choice(actions)  # type: ignore[no-any-return]
 
     # -------------------------------------------------------------- notation and JSON
 

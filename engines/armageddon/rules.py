@@ -670,7 +670,6 @@ def hungering(state: State) -> list[str]:
     declaration of a siege needed); a ladder or siege tower the defender set against one of
     its towers ends the hunger unless an attacker declared the siege."""
     sc = state.scenario
-    idx = index(state)
     starving = []
     for st in sc.stellungen:
         blocked = frozenset(e for e in state.blocked if e not in state.breached)
@@ -687,9 +686,7 @@ def hungering(state: State) -> list[str]:
                 if front in st.fields and front in sc.towers:
                     relief = True
         sieged = any(name == st.name and not allied(state, p, st.owner) for name, p in state.sieges)
-        if relief and not sieged:
-            continue
-        if idx.on_field(st.fields[0]) is not None:
+        if not (relief and not sieged):
             starving.append(st.name)
     return starving
 
