@@ -1092,7 +1092,7 @@ def _check_act(state: State, idx: Index, a: Action, party: int) -> Any:
         if ship.acted:
             raise fail("acted", figure=ship.id)
         if idx.kind(boat).cls != "schiff" or R.allied(state, boat.possessor, party):
-            raise fail("bad_boat_figure", figure=boat.id)
+            raise fail("bad_target_figure", figure=boat.id)
         if boat.field not in sc.neighbours[ship.field].values():
             raise fail("out_of_reach", figure=boat.id)
         return ship, boat

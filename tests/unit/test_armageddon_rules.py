@@ -924,3 +924,12 @@ def test_when_one_of_two_trampling_elephants_falls_the_other_tramples_on() -> No
     _state, evs = events(_trampling(body), 0, "gm remove e1")
     assert not any(e.type == "melee" for e in evs)
     assert any(e.type == "dice" and e.data["why"] == "trample" for e in evs)
+
+
+def test_a_ship_does_not_ram_an_allied_ship() -> None:
+    body = (
+        "buendnis: 1 2\nfigur: 1 floss a1\nfigur: 1 krieger a1 auf 1\n"
+        "figur: 2 floss b1\nfigur: 2 krieger b1 auf 3\nfigur: 3 krieger c1\n"
+    )
+    state = to_act_phase(game(body, karte="~ ~ T\n", parties=3), 1)
+    refused(state, 1, "ram fl1 fl3", "bad_target_figure")
