@@ -458,6 +458,11 @@ def _token(
     ink = "#1e1f22" if colour_name in DARK_TEXT or not colour_name else "#ffffff"
     x, y = at
     if big:
+        edge = "#1e1f22"
+        if "control" in g and not int(g["control"]):  # a device nobody controls: white edge
+            edge = "#f2f3f5"
+        elif "control" in g and int(g["control"]) != int(g["owner"]):  # lent or held by others
+            edge = PARTY.get(colours.get(int(g["control"]), ""), "#9e9e9e")
         pen.poly(
             [
                 (x - radius, y - radius * 0.8),
@@ -466,8 +471,8 @@ def _token(
                 (x - radius, y + radius * 0.8),
             ],
             fill,
-            "#1e1f22",
-            1.5,
+            edge,
+            2.5,
         )
     else:
         pen.circle(at, radius, fill, "#1e1f22", 1)
