@@ -347,6 +347,11 @@ def step_cost(
         if target in sc.towers and (k.fills or k.cls not in ("krieger", "tier")):
             raise fail("forbidden_terrain", figure=f.id, field=target)
         double = edge_double(idx, k, f.field, target)
+        for x in along:  # a led animal or the crew must be able to go there too
+            xk = idx.kind(x)
+            if terrain in xk.forbidden or xk.water or (target in sc.towers and xk.cls != "krieger"):
+                raise fail("forbidden_terrain", figure=x.id, field=target)
+            double = edge_double(idx, xk, f.field, target) or double
         dest = f"f:{target}:0"
     cost = _check_steps(idx, f, along, 2 if double else 1)
     tramples = False

@@ -933,3 +933,15 @@ def test_a_ship_does_not_ram_an_allied_ship() -> None:
     )
     state = to_act_phase(game(body, karte="~ ~ T\n", parties=3), 1)
     refused(state, 1, "ram fl1 fl3", "bad_target_figure")
+
+
+def test_a_led_animal_goes_only_where_it_may_stand() -> None:
+    state = game("figur: 1 krieger a1\nfigur: 1 elefant a1\nfigur: 2 krieger c1\n", karte="T S T\n")
+    state = play(state, 1, "lead k1 e2")
+    refused(state, 1, "step k1 b1", "forbidden_terrain")
+    state = game("mauer: a1 o\nfigur: 1 krieger a1\nfigur: 1 pferd a1\nfigur: 2 krieger c1\n")
+    state = play(state, 1, "lead k1 pf2")
+    refused(state, 1, "step k1 b1", "wall")
+    state = game("figur: 1 krieger a1\nfigur: 1 pferd a1\nfigur: 2 krieger c1\n")
+    state = play(play(state, 1, "lead k1 pf2"), 1, "step k1 b1")
+    assert fig(state, "pf2").field == "b1" and fig(state, "pf2").steps == 1
