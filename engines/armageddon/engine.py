@@ -1245,6 +1245,9 @@ def _cast(state: State, a: Action, party: int, info: Any, events: list[Event]) -
         targets, to, level = info
         ids = {t.id for t in targets if not t.carrier}
         moved = {i: (to, level, "", "") for i in ids}
+        wizard = state.figure(w_id)
+        if wizard is not None and wizard.field == a.args[2].partition("/")[0]:
+            moved[w_id] = (to, 0, "", "")  # he may set himself over only with other figures
         new = R.move_to(new, moved, {}, party)
         new = state_enchant(new, {t.id for t in targets}, sp.state, until, None)
         events.append(Event("set_over", {"figures": sorted(ids), "to": to, "level": level}))

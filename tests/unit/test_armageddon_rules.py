@@ -945,3 +945,12 @@ def test_a_led_animal_goes_only_where_it_may_stand() -> None:
     state = game("figur: 1 krieger a1\nfigur: 1 pferd a1\nfigur: 2 krieger c1\n")
     state = play(play(state, 1, "lead k1 pf2"), 1, "step k1 b1")
     assert fig(state, "pf2").field == "b1" and fig(state, "pf2").steps == 1
+
+
+def test_a_wizard_sets_himself_over_only_together_with_other_figures() -> None:
+    body = "figur: 1 zauberer b1\nfigur: 1 krieger b1\nfigur: 2 krieger d1\n"
+    state = to_act_phase(game(body, karte="T T T T\n"), 1)
+    state = play(state, 1, "cast z1 versetzen b1 c1")
+    assert fig(state, "z1").field == "c1" and fig(state, "k2").field == "c1"
+    state = to_act_phase(game("figur: 1 zauberer b1\nfigur: 2 krieger d1\n", karte="T T T T\n"), 1)
+    refused(state, 1, "cast z1 versetzen b1 c1", "spell_no_target")
