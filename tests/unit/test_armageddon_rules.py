@@ -340,20 +340,20 @@ def test_an_animal_taken_over_after_being_moved_moves_again_only_next_round() ->
     refused(state, 2, "step pf1 c1", "moved_by_other")
 
 
-def test_a_device_given_after_its_transport_moves_again_only_next_round() -> None:
-    state = game("figur: 1 widder a1\nfigur: 1 krieger a1\nfigur: 2 krieger b1\n")
-    state = to_act_phase(play(state, 1, "step w1 b1"), 1)
-    state = play(state, 1, "give w1 2")
-    state = play(play(state, 1, "done"), 2, "done")  # round 2
-    assert fig(state, "w1").owner == 2 and state.round == 2
-    state = game(
-        "figur: 1 widder a1\nfigur: 1 krieger a1\nfigur: 2 krieger a1\nfigur: 2 krieger a1\n"
-    )
-    state = play(state, 1, "step k2 b1")
+def test_a_device_taken_over_after_its_transport_moves_again_only_next_round() -> None:
+    """Devices change hands in the action phase, after every transport of the round; the new
+    possessor moves it from the next round on (and only the one who moved it, this round)."""
+    body = "figur: 1 widder a1\nfigur: 1 krieger a1\nfigur: 2 krieger b1\nfigur: 2 krieger b1\n"
+    state = play(game(body), 1, "step w1 b1")  # its crew k2 walks along
+    assert fig(state, "w1").mover == 1
     state = play(state, 1, "end")
+    refused(state, 2, "step w1 c1", "moved_by_other")
     state = to_act_phase(state, 2)
-    state = play(state, 2, "claim w1")
-    assert fig(state, "w1").possessor == 2
+    state = play(state, 2, "claim w1")  # 2:1 on its field
+    assert fig(state, "w1").possessor == 2 and fig(state, "w1").mover == 1
+    state = play(state, 2, "done")
+    assert (state.round, state.active) == (2, 2)
+    assert fig(play(state, 2, "step w1 c1"), "w1").field == "c1"
 
 
 # ------------------------------------------------------------------ Eigentum und Besitz
