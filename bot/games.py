@@ -576,7 +576,7 @@ def _waiting(record: GameRecord, kind: str | None, bots: Collection[int]) -> lis
     waiting = []
     for decision in m.decisions(engine_of(record), load(record)):
         person = decision.seat not in robots and record.players[decision.seat] not in bots
-        if person and decision.seat not in seen:
+        if person and decision.waits and decision.seat not in seen:
             seen.add(decision.seat)
             waiting.append(decision)
     return waiting

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import engines.armageddon
 import engines.essence
 import engines.felsenfeuer
 import engines.w6.engine  # noqa: F401  (registers the engines)

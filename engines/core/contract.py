@@ -62,7 +62,8 @@ class Decision:
     changes once it is answered or withdrawn, so a click is stale exactly when its decision
     id is no longer open for that seat, whatever other seats did meanwhile. ``prompt`` is a
     message key (with ``params``) saying what is asked; the options are
-    ``legal_actions(state, seat)``.
+    ``legal_actions(state, seat)``. ``waits`` says whether the game waits for it: the idle
+    reminders and forfeits count only decisions that keep the game waiting.
     """
 
     seat: PlayerId
@@ -70,6 +71,9 @@ class Decision:
     kind: DecisionKind = DecisionKind.TURN
     prompt: str = ""
     params: Mapping[str, Any] = field(default_factory=dict)
+    # False for a decision a seat *may* take at any time while others play (a game master's
+    # overrule, a reflex): the game does not wait for it, so nobody is reminded or forfeited
+    waits: bool = True
 
 
 @dataclass(frozen=True, slots=True)

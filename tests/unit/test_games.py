@@ -21,6 +21,7 @@ from bot.games import (
     REMIND,
     GameService,
     bot_seats,
+    engine_of,
     load,
     lobby_of,
 )
@@ -392,3 +393,26 @@ async def test_undo_replays_the_log_without_its_last_move(service: GameService) 
         await service.undo_last(last.record)  # a second click on the same old button
     again = await service.act(game.id, BOB, "1")
     assert again.outcome is None and load(again.record).state.heap == 2
+
+
+async def test_a_decision_the_game_does_not_wait_for_keeps_nobody_waiting(
+    service: GameService,
+) -> None:
+    """Armageddon's game master may overrule at any time (a decision that never closes while
+    the game runs): he is neither reminded nor forfeited while the players think."""
+    import engines.armageddon  # noqa: F401  (registers it)
+
+    game = await service.create(
+        "armageddon",
+        {"scenario": "scharmuetzel"},
+        channel_id=9,
+        guild_id=None,
+        players=[ALICE, BOB, CAROL],
+        invited=False,
+    )
+    started = await service.act(game.id, ALICE, "start")
+    engine = engine_of(started.record)
+    open_seats = {d.seat for d in m.decisions(engine, started.match)}
+    assert 0 in open_seats and open_seats - {0}, "the GM and a party both have a decision"
+    due = await _due(service, 100)
+    assert due and {seat for _, _, seat in due} == open_seats - {0}

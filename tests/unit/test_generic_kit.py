@@ -8,6 +8,7 @@ import pytest
 
 import engines.all  # noqa: F401  (registers every engine)
 import tests.party  # noqa: F401  (the N-player test engine)
+from tests.armageddon_maps import random_scenario
 from tests.kit import KitCase, check_case
 from tests.unit.test_w6_random import random_config as w6_config
 
@@ -40,6 +41,24 @@ CASES: list[KitCase] = [
     KitCase("party-test", {"teams": [0, 1, 0, 1]}, players=4, seeds=20),
     KitCase("party-test", {"teams": [0, 0, 1], "seat_choices": ["red", None, "gold"]}, players=3),
     *(KitCase("w6combat", w6_config(random.Random(n)), players=1, seeds=3) for n in range(4)),
+    # Armageddon: seat 0 is the game master; shipped scenarios and random maps, two rounds
+    KitCase("armageddon", {"scenario": "scharmuetzel", "rounds": 2}, players=3, seeds=3),
+    KitCase("armageddon", {"scenario": "belagerung", "rounds": 2}, players=3, seeds=2),
+    KitCase(
+        "armageddon",
+        {"scenario": "flussuebergang", "rounds": 2, "teams": [9, 0, 1, 0]},
+        players=4,
+        seeds=2,
+    ),
+    *(
+        KitCase(
+            "armageddon",
+            {"scenario_text": random_scenario(s, 2 + s % 2), "rounds": 2},
+            players=3 + s % 2,
+            seeds=2,
+        )
+        for s in range(3)
+    ),
 ]
 
 

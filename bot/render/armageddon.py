@@ -1,0 +1,546 @@
+"""The Armageddon map, drawn from the engine's view (plain data, ``ArmageddonEngine.view_for``).
+
+Hexes carry their terrain colour, height (darker and a small number) and coordinates; rivers,
+moats, bridges, walls, gates (open: a gap, closed: a bar) and lost Zugänge lie on the edges;
+towers and Bergfriede show their floors, Handelszentren a coin. Figures are tokens in their
+party's colour with their short name (``k3``), large figures as a bigger token, riders and
+crews beside their carrier, tower floors as ``^2``; a hovering wizard is a diamond. Each
+hex shows its room (``used/capacity``, red when overcrowded) and is outlined in the colour of
+the side holding the majority there; the steps of the current turn are arrows.
+
+``render_map(view, text, region=("c3", "h8"))`` draws only that rectangle of fields, larger,
+for big maps. Everything is drawn at twice the size and reduced once.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.render.base import PALETTE, draw_text, font
+
+SCALE = 2
+HEADER = 86
+FOOTER = 34
+MARGIN = 24
+MAX_WIDTH = 1500  # the whole map at most this wide (zoom into a region for detail)
+
+TERRAIN = {
+    "T": "#b9d98c",  # Tiefland
+    "H": "#d9cf86",  # Hochland
+    "B": "#a99a86",  # Bergland
+    "W": "#5f9a5a",  # Wald
+    "S": "#7fa59a",  # Sumpf
+    "~": "#5b8fd1",  # Wasser
+}
+PARTY = {
+    "rot": "#d55e00",
+    "blau": "#0072b2",
+    "gruen": "#009e73",
+    "gelb": "#f0e442",
+    "lila": "#cc79a7",
+    "orange": "#e69f00",
+    "weiss": "#f5f5f5",
+    "schwarz": "#303030",
+}
+DARK_TEXT = {"gelb", "weiss", "orange"}
+RIVER = "#2f6fc0"
+MOAT = "#1f3f6a"
+BRIDGE = "#8b5a2b"
+WALL = "#3c3c3c"
+GATE_CLOSED = "#8b5a2b"
+GATE_OPEN = "#f5f5f5"
+LAST = "#ffd400"
+OVER = "#e0201b"
+GRID = "#5a6b4a"
+
+
+@dataclass(frozen=True)
+class MapText:
+    """The words around the map (the cog fills them in the reader's language)."""
+
+    title: str
+    status: str
+    parties: tuple[str, ...] = ()  # one label per party, e.g. "1 Anna (rot) 7"
+
+
+def default_text(view: Mapping[str, Any]) -> MapText:
+    """German words from the view alone (the command line, the bench)."""
+    phase = {"setup": "Aufbau", "move": "Bewegung", "act": "Handlung", "end": "Ende"}
+    status = f"Runde {view['round']}/{view['rounds']} · {phase.get(str(view['phase']), '')}"
+    if view["active"]:
+        status += f" · Partei {view['active']} am Zug"
+    parties = tuple(
+        f"{p['seat']}: {p['colour']} ({p['score']})" for p in view["parties"] if not p["out"]
+    )
+    return MapText(str(view["scenario"]), status, parties)
+
+
+@dataclass(frozen=True)
+class _Grid:
+    size: float  # circumradius of a hex at 1x
+    col0: int
+    row0: int
+    left: float
+    top: float
+
+    def centre(self, col: int, row: int) -> tuple[float, float]:
+        w = math.sqrt(3) * self.size
+        x = self.left + (col - self.col0) * w + (w / 2 if row % 2 else 0) + w / 2
+        y = self.top + (row - self.row0) * 1.5 * self.size + self.size
+        return x, y
+
+    def corners(self, col: int, row: int) -> list[tuple[float, float]]:
+        x, y = self.centre(col, row)
+        return [
+            (x + self.size * math.cos(math.radians(a)), y + self.size * math.sin(math.radians(a)))
+            for a in (-90, -30, 30, 90, 150, 210)
+        ]
+
+
+# corner indices (of ``corners``) bounding the edge in each direction
+_EDGE_CORNERS = {"no": (0, 1), "o": (1, 2), "so": (2, 3), "sw": (3, 4), "w": (4, 5), "nw": (5, 0)}
+
+
+def _parse(name: str) -> tuple[int, int]:
+    letters = name.rstrip("0123456789")
+    col = 0
+    for ch in letters:
+        col = col * 26 + (ord(ch) - 96)
+    return col - 1, int(name[len(letters) :]) - 1
+
+
+class _Pen:
+    def __init__(self, image: Image.Image) -> None:
+        self.draw = ImageDraw.Draw(image)
+
+    def poly(
+        self,
+        points: Sequence[tuple[float, float]],
+        fill: str | None,
+        outline: str | None = None,
+        width: float = 1,
+    ) -> None:
+        pts = [(x * SCALE, y * SCALE) for x, y in points]
+        # Pillow draws a wide outline through a full-size mask: lines are far faster
+        self.draw.polygon(pts, fill=fill)
+        if outline is not None:
+            self.draw.line([*pts, pts[0]], fill=outline, width=max(1, round(width * SCALE)))
+
+    def line(self, points: Sequence[tuple[float, float]], fill: str, width: float) -> None:
+        pts = [(x * SCALE, y * SCALE) for x, y in points]
+        self.draw.line(pts, fill=fill, width=max(1, round(width * SCALE)), joint="curve")
+
+    def circle(
+        self,
+        c: tuple[float, float],
+        r: float,
+        fill: str | None,
+        outline: str | None = None,
+        width: float = 1,
+    ) -> None:
+        x, y = c
+        box = [(x - r) * SCALE, (y - r) * SCALE, (x + r) * SCALE, (y + r) * SCALE]
+        self.draw.ellipse(box, fill=fill, outline=outline, width=max(1, round(width * SCALE)))
+
+    def text(
+        self,
+        at: tuple[float, float],
+        value: str,
+        size: float,
+        fill: str,
+        style: str = "regular",
+        anchor: str = "mm",
+    ) -> None:
+        draw_text(
+            self.draw,
+            (at[0] * SCALE, at[1] * SCALE),
+            value,
+            font(max(6, round(size * SCALE)), style),
+            fill,
+            anchor=anchor,
+        )
+
+
+def render_map(
+    view: Mapping[str, Any],
+    text: MapText | None = None,
+    region: tuple[str, str] | None = None,
+) -> bytes:
+    """The PNG of ``view``; ``region`` (two corner fields) zooms into a rectangle."""
+    image = draw_map(view, text or default_text(view), region)
+    quant = image.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
+    buffer = io.BytesIO()
+    quant.save(buffer, format="PNG", compress_level=3)
+    return buffer.getvalue()
+
+
+def draw_map(
+    view: Mapping[str, Any], text: MapText, region: tuple[str, str] | None = None
+) -> Image.Image:
+    cols, rows = int(view["size"][0]), int(view["size"][1])
+    col0, row0, col1, row1 = 0, 0, cols - 1, rows - 1
+    if region is not None:
+        (ca, ra), (cb, rb) = _parse(region[0]), _parse(region[1])
+        col0, col1 = max(0, min(ca, cb)), min(cols - 1, max(ca, cb))
+        row0, row1 = max(0, min(ra, rb)), min(rows - 1, max(ra, rb))
+    ncols, nrows = col1 - col0 + 1, row1 - row0 + 1
+    size = min(54.0, (MAX_WIDTH - 2 * MARGIN) / (math.sqrt(3) * (ncols + 0.5)))
+    size = max(size, 14.0)
+    grid = _Grid(size, col0, row0, MARGIN, HEADER + MARGIN / 2)
+    width = round(2 * MARGIN + math.sqrt(3) * size * (ncols + 0.5))
+    height = round(HEADER + MARGIN + size * (1.5 * nrows + 0.5) + FOOTER)
+    key = tuple(
+        (str(f["name"]), int(f["col"]), int(f["row"]), str(f["terrain"]), int(f["height"]),
+         int(f["room"][0]["capacity"]))
+        for f in view["fields"]
+    )  # fmt: skip
+    image = _background(key, grid, (col0, row0, col1, row1), width, height).copy()
+    pen = _Pen(image)
+    colours = {int(p["seat"]): str(p["colour"]) for p in view["parties"]}
+    block_of = {int(p["seat"]): int(p["block"]) for p in view["parties"]}
+
+    def inside(name: str) -> bool:
+        c, r = _parse(name)
+        return col0 <= c <= col1 and row0 <= r <= row1
+
+    fields = [f for f in view["fields"] if inside(str(f["name"]))]
+    for st in view.get("stellungen", []):
+        if st["hunger"]:
+            for name in st["fields"]:
+                if inside(name):
+                    c, r = _parse(name)
+                    pen.poly(grid.corners(c, r), None, OVER, 2)
+    for e in view["edges"]:
+        if inside(str(e["a"])) or inside(str(e["b"])):
+            _edge(pen, grid, e, inside)
+    for f in fields:
+        _majority(pen, grid, f, colours, block_of)
+    figures_by_field: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for fig in view["figures"]:
+        if inside(str(fig["field"])):
+            figures_by_field[str(fig["field"])].append(fig)
+    for f in fields:
+        _contents(pen, grid, f, figures_by_field.get(str(f["name"]), []), colours)
+    for move in view.get("last", []):
+        if inside(str(move["from"])) and inside(str(move["to"])):
+            _arrow(pen, grid, str(move["from"]), str(move["to"]))
+    _header(pen, text, width, view, colours)
+    _footer(pen, view, width, height)
+    return image.reduce(SCALE)
+
+
+@lru_cache(maxsize=8)
+def _background(
+    fields: tuple[tuple[str, int, int, str, int, int], ...],
+    grid: _Grid,
+    box: tuple[int, int, int, int],
+    width: int,
+    height: int,
+) -> Image.Image:
+    """The terrain of the map (the same in every image of that scenario and region)."""
+    image = Image.new("RGB", (width * SCALE, height * SCALE), PALETTE.background)
+    pen = _Pen(image)
+    col0, row0, col1, row1 = box
+    for name, c, r, terrain, height_level, capacity in fields:
+        if col0 <= c <= col1 and row0 <= r <= row1:
+            _hex(pen, grid, name, c, r, terrain, height_level, capacity)
+    return image
+
+
+def _hex(
+    pen: _Pen, grid: _Grid, name: str, c: int, r: int, terrain: str, height: int, capacity: int
+) -> None:
+    colour = TERRAIN.get(terrain, "#888888")
+    if height:
+        colour = _darker(colour, 0.12 * height)
+    pen.poly(grid.corners(c, r), colour, GRID, 1)
+    x, y = grid.centre(c, r)
+    s = grid.size
+    pen.text((x, y - 0.72 * s), name, s * 0.22, "#1e1f22")
+    if height:
+        pen.text((x - 0.62 * s, y - 0.3 * s), f"▲{height}", s * 0.2, "#1e1f22")
+    if capacity:
+        pen.text((x, y + 0.7 * s), f"/{capacity}", s * 0.19, "#3d4a33")
+
+
+def _darker(colour: str, amount: float) -> str:
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    k = max(0.0, 1 - amount)
+    return f"#{int(r * k):02x}{int(g * k):02x}{int(b * k):02x}"
+
+
+def _edge_points(
+    grid: _Grid, e: Mapping[str, Any]
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    token = str(e["edge"])
+    name, _s, d = token.partition("/")
+    c, r = _parse(name)
+    i, j = _EDGE_CORNERS[d]
+    corners = grid.corners(c, r)
+    return corners[i], corners[j]
+
+
+def _edge(pen: _Pen, grid: _Grid, e: Mapping[str, Any], inside: Any) -> None:
+    pts = _edge_points(grid, e)
+    if pts is None:
+        return
+    (ax, ay), (bx, by) = pts
+    s = grid.size
+    if e["river"]:
+        pen.line([(ax, ay), (bx, by)], RIVER, s * 0.2)
+    if e["moat"]:
+        pen.line([(ax, ay), (bx, by)], MOAT, s * 0.16)
+    if e["bridge"]:
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        nx, ny = -(by - ay), bx - ax
+        norm = math.hypot(nx, ny) or 1
+        nx, ny = nx / norm * s * 0.3, ny / norm * s * 0.3
+        pen.line([(mx - nx, my - ny), (mx + nx, my + ny)], BRIDGE, s * 0.22)
+    if e["wall"]:
+        if e["gate"]:
+            t1 = (ax + (bx - ax) * 0.3, ay + (by - ay) * 0.3)
+            t2 = (ax + (bx - ax) * 0.7, ay + (by - ay) * 0.7)
+            pen.line([(ax, ay), t1], WALL, s * 0.16)
+            pen.line([t2, (bx, by)], WALL, s * 0.16)
+            pen.line(
+                [t1, t2], GATE_OPEN if e["open"] else GATE_CLOSED, s * (0.06 if e["open"] else 0.14)
+            )
+        else:
+            pen.line([(ax, ay), (bx, by)], WALL, s * 0.16)
+    if e.get("blocked"):
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        d = s * 0.14
+        pen.line([(mx - d, my - d), (mx + d, my + d)], OVER, s * 0.07)
+        pen.line([(mx - d, my + d), (mx + d, my - d)], OVER, s * 0.07)
+
+
+def _majority(
+    pen: _Pen,
+    grid: _Grid,
+    f: Mapping[str, Any],
+    colours: Mapping[int, str],
+    block_of: Mapping[int, int],
+) -> None:
+    holders = f["room"][0]["majority"]
+    if not holders:
+        return
+    c, r = int(f["col"]), int(f["row"])
+    colour = PARTY.get(colours.get(int(holders[0]), ""), "#ffffff")
+    x, y = grid.centre(c, r)
+    inner = [(x + (px - x) * 0.9, y + (py - y) * 0.9) for px, py in grid.corners(c, r)]
+    pen.poly(inner, None, colour, max(1.5, grid.size * 0.07))
+
+
+_LARGE = {"geraet", "schiff", "fabelwesen"}
+
+
+def _contents(
+    pen: _Pen,
+    grid: _Grid,
+    f: Mapping[str, Any],
+    figs: list[Mapping[str, Any]],
+    colours: Mapping[int, str],
+) -> None:
+    c, r = int(f["col"]), int(f["row"])
+    x, y = grid.centre(c, r)
+    s = grid.size
+    if "tower" in f:
+        t = f["tower"]
+        side = s * 0.34
+        owner = PARTY.get(colours.get(int(t["owner"]), ""), "#ffffff")
+        square = [
+            (x - side, y - side),
+            (x + side, y - side),
+            (x + side, y + side),
+            (x - side, y + side),
+        ]
+        pen.poly(square, "#9a9183", owner, 2)
+        pen.text(
+            (x, y - side - s * 0.02),
+            ("B" if t["bergfried"] else "T") + str(t["floors"]),
+            s * 0.18,
+            "#f2f3f5",
+            "bold",
+            "md",
+        )
+    if "hz" in f:
+        owner = PARTY.get(colours.get(int(f["hz"]), ""), "#cccccc")
+        pen.circle((x + s * 0.55, y - s * 0.32), s * 0.15, "#e8c547", owner, 2)
+        pen.text((x + s * 0.55, y - s * 0.32), "$", s * 0.18, "#1e1f22", "bold")
+    room = f["room"]
+    ground = room[0]
+
+    def used(lv: Mapping[str, Any]) -> str:
+        return "■" if lv.get("filled") else str(lv["used"])
+
+    occupied = any(lv["used"] or lv.get("filled") for lv in room)
+    label = f"{used(ground)}/{ground['capacity']}" if ground["capacity"] and occupied else ""
+    if ground.get("filled"):
+        label = "■"
+    if len(room) > 1 and occupied:  # a tower: each floor from the Grundfeste up
+        label = "|".join(used(lv) for lv in room) + f" /{ground['capacity']}"
+    over = any(lv["over"] for lv in room)
+    if label:  # over the terrain's own "/capacity"
+        patch = TERRAIN.get(str(f["terrain"]), "#888888")
+        if int(f["height"]):
+            patch = _darker(patch, 0.12 * int(f["height"]))
+        half = s * 0.06 * len(label) + s * 0.08
+        box = [
+            (x - half, y + 0.58 * s),
+            (x + half, y + 0.58 * s),
+            (x + half, y + 0.82 * s),
+            (x - half, y + 0.82 * s),
+        ]
+        pen.poly(box, patch)
+        pen.text(
+            (x, y + 0.7 * s),
+            label,
+            s * 0.19,
+            OVER if over else "#1e1f22",
+            "bold" if over else "regular",
+        )
+    tops = [g for g in figs if not g["carrier"] and not g["hover"]]
+    carried: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for g in figs:
+        if g["carrier"]:
+            carried[str(g["carrier"])].append(g)
+    hovering = [g for g in figs if g["hover"]]
+    slots = _slots(len(tops), s)
+    for (dx, dy), g in zip(slots, tops, strict=False):
+        big = g["cls"] in _LARGE or g["kind"] == "elefant"
+        _token(pen, (x + dx, y + dy), g, colours, s * (0.3 if big else 0.21), big)
+        for k, rider in enumerate(carried.get(str(g["id"]), [])[:4]):
+            angle = math.radians(-60 + 40 * k)
+            rr = s * (0.3 if big else 0.21)
+            at = (x + dx + rr * 1.15 * math.cos(angle), y + dy + rr * 1.15 * math.sin(angle))
+            _token(pen, at, rider, colours, s * 0.16, False)
+    if len(tops) > len(slots):
+        pen.text(
+            (x + s * 0.55, y + s * 0.35), f"+{len(tops) - len(slots)}", s * 0.2, "#1e1f22", "bold"
+        )
+    for k, w in enumerate(hovering[:2]):
+        _wizard(pen, (x - s * 0.55 + k * s * 0.3, y - s * 0.35), w, colours, s * 0.16)
+
+
+def _slots(n: int, s: float) -> list[tuple[float, float]]:
+    if n <= 1:
+        return [(0.0, 0.05 * s)]
+    if n <= 4:
+        d = s * 0.26
+        return [(-d, -d * 0.6), (d, -d * 0.6), (-d, d * 0.9), (d, d * 0.9)][:n]
+    d = s * 0.28
+    return [(-d, -d * 0.7), (0, -d * 0.7), (d, -d * 0.7), (-d, d * 0.8), (0, d * 0.8), (d, d * 0.8)]
+
+
+def _short(g: Mapping[str, Any]) -> str:
+    name = str(g["id"])
+    return name if len(name) <= 4 else name[:4]
+
+
+def _token(
+    pen: _Pen,
+    at: tuple[float, float],
+    g: Mapping[str, Any],
+    colours: Mapping[int, str],
+    radius: float,
+    big: bool,
+) -> None:
+    colour_name = colours.get(int(g["owner"]), "")
+    fill = PARTY.get(colour_name, "#9e9e9e")
+    ink = "#1e1f22" if colour_name in DARK_TEXT or not colour_name else "#ffffff"
+    x, y = at
+    if big:
+        edge = "#1e1f22"
+        if "control" in g and not int(g["control"]):  # a device nobody controls: white edge
+            edge = "#f2f3f5"
+        elif "control" in g and int(g["control"]) != int(g["owner"]):  # lent or held by others
+            edge = PARTY.get(colours.get(int(g["control"]), ""), "#9e9e9e")
+        pen.poly(
+            [
+                (x - radius, y - radius * 0.8),
+                (x + radius, y - radius * 0.8),
+                (x + radius, y + radius * 0.8),
+                (x - radius, y + radius * 0.8),
+            ],
+            fill,
+            edge,
+            2.5,
+        )
+    else:
+        pen.circle(at, radius, fill, "#1e1f22", 1)
+    if g.get("enchant"):
+        pen.circle(at, radius * 1.18, None, "#b266ff", 1.5)
+    label = _short(g) + (f"^{g['level']}" if g["level"] else "")
+    pen.text(at, label, radius * (0.8 if len(label) <= 3 else 0.62), ink, "bold")
+    if g.get("facing"):
+        dirs = {"o": 0, "no": -60, "nw": -120, "w": 180, "sw": 120, "so": 60}
+        a = math.radians(dirs.get(str(g["facing"]), 0))
+        tip = (x + radius * 1.35 * math.cos(a), y + radius * 1.35 * math.sin(a))
+        pen.line([(x + radius * math.cos(a), y + radius * math.sin(a)), tip], "#1e1f22", 2)
+
+
+def _wizard(
+    pen: _Pen, at: tuple[float, float], g: Mapping[str, Any], colours: Mapping[int, str], r: float
+) -> None:
+    x, y = at
+    fill = PARTY.get(colours.get(int(g["owner"]), ""), "#9e9e9e")
+    pen.poly([(x, y - r * 1.3), (x + r, y), (x, y + r * 1.3), (x - r, y)], fill, "#f2f3f5", 1.5)
+    pen.text(
+        (x, y),
+        "Z",
+        r * 0.9,
+        "#1e1f22" if colours.get(int(g["owner"])) in DARK_TEXT else "#ffffff",
+        "bold",
+    )
+
+
+def _arrow(pen: _Pen, grid: _Grid, a: str, b: str) -> None:
+    (ca, ra), (cb, rb) = _parse(a), _parse(b)
+    (x1, y1), (x2, y2) = grid.centre(ca, ra), grid.centre(cb, rb)
+    dx, dy = x2 - x1, y2 - y1
+    length = math.hypot(dx, dy) or 1
+    ux, uy = dx / length, dy / length
+    start = (x1 + ux * grid.size * 0.25, y1 + uy * grid.size * 0.25)
+    end = (x2 - ux * grid.size * 0.3, y2 - uy * grid.size * 0.3)
+    pen.line([start, end], LAST, max(2.0, grid.size * 0.08))
+    head = grid.size * 0.2
+    left = (end[0] - ux * head - uy * head * 0.6, end[1] - uy * head + ux * head * 0.6)
+    right = (end[0] - ux * head + uy * head * 0.6, end[1] - uy * head - ux * head * 0.6)
+    pen.poly([end, left, right], LAST, LAST, 1)
+
+
+def _header(
+    pen: _Pen, text: MapText, width: int, view: Mapping[str, Any], colours: Mapping[int, str]
+) -> None:
+    pen.text((MARGIN, 20), text.title, 20, PALETTE.text, "bold", "lm")
+    pen.text((MARGIN, 44), text.status, 15, PALETTE.muted, "regular", "lm")
+    x = float(MARGIN)
+    shown = [p for p in view["parties"] if not p["out"]]
+    for label, party in zip(text.parties, shown, strict=False):
+        colour = PARTY.get(str(party["colour"]), "#9e9e9e")
+        active = int(party["seat"]) == int(view["active"])
+        pen.circle((x + 8, 68), 7, colour, "#f2f3f5" if active else None, 2)
+        pen.text((x + 20, 68), label, 14, PALETTE.text, "bold" if active else "regular", "lm")
+        x += 8.5 * len(label) + 40
+
+
+def _footer(pen: _Pen, view: Mapping[str, Any], width: int, height: int) -> None:
+    crowds = view.get("crowds") or []
+    hungry = [st["name"] for st in view.get("stellungen", []) if st["hunger"]]
+    parts = []
+    if crowds:
+        parts.append("Überbesetzt: " + ", ".join(str(c["place"]) for c in crowds))
+    if hungry:
+        parts.append("Hunger: " + ", ".join(hungry))
+    if view.get("pending"):
+        parts.append(f"Erklärung wartet: {view['pending']['target']}")
+    if parts:
+        pen.text((MARGIN, height - FOOTER / 2), " · ".join(parts), 14, OVER, "bold", "lm")

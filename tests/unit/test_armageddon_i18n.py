@@ -1,0 +1,59 @@
+"""Every message key the Armageddon engine raises or asks with exists in
+data/i18n/armageddon.json, in German and English, and its placeholders are parameters the
+engine passes (file and line for every scenario error)."""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MESSAGES = json.loads((ROOT / "data/i18n/armageddon.json").read_text(encoding="utf-8"))
+SOURCE = "\n".join(
+    p.read_text(encoding="utf-8") for p in sorted((ROOT / "engines/armageddon").glob("*.py"))
+)
+_CALL = re.compile(
+    r'(r\.fail|[^.\w]fail|BadInput|IllegalAction)\(\s*"([a-z_.]+)"((?:[^()]|\([^()]*\))*)\)'
+)
+
+
+def _placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def _raised() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for how, key, rest in _CALL.findall(SOURCE):
+        if how == "r.fail":
+            full, params = f"armageddon.scenario.{key}", {"file", "line"}
+        elif how.endswith("fail"):
+            full, params = f"armageddon.error.{key}", set()
+        else:
+            full, params = key, set()
+        params |= set(re.findall(r"(\w+)=", rest))
+        found.setdefault(full, set()).update(params)
+    return found
+
+
+def test_every_raised_key_has_a_message_with_known_placeholders() -> None:
+    raised = _raised()
+    assert len(raised) > 100
+    missing = sorted(set(raised) - set(MESSAGES))
+    assert not missing, missing
+    for key, params in raised.items():
+        for lang in ("de", "en"):
+            unknown = _placeholders(MESSAGES[key][lang]) - params
+            assert not unknown, (key, lang, unknown)
+
+
+def test_every_prompt_has_a_message() -> None:
+    prompts = set(re.findall(r'"(armageddon\.prompt\.[a-z_]+)"', SOURCE))
+    assert prompts and prompts <= set(MESSAGES)
+
+
+def test_german_and_english_use_the_same_placeholders() -> None:
+    for key, texts in MESSAGES.items():
+        assert set(texts) == {"de", "en"}, key
+        assert _placeholders(texts["de"]) == _placeholders(texts["en"]), key

@@ -1,0 +1,55 @@
+"""The Armageddon map image: every shipped scenario and a 30x30 map render to a PNG of
+sensible size, a region zooms in, overcrowding, hunger and hostile names do not break it."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from bot.render.armageddon import MAX_WIDTH, MapText, default_text, render_map
+from engines.armageddon.__main__ import started
+from engines.armageddon.engine import ENGINE, new_state
+from engines.armageddon.scenario import scenario_names
+from tests.armageddon_maps import random_scenario
+
+
+def _image(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image
+
+
+@pytest.mark.parametrize("name", scenario_names())
+def test_every_scenario_renders(name: str) -> None:
+    view = ENGINE.view_for(started(name), None)
+    image = _image(render_map(view))
+    assert image.format == "PNG" and 400 < image.width <= MAX_WIDTH
+
+
+def test_a_region_is_drawn_larger_than_in_the_whole_map() -> None:
+    view = ENGINE.view_for(started("belagerung"), None)
+    whole = _image(render_map(view))
+    zoom = _image(render_map(view, region=("d2", "g5")))
+    assert zoom.width < whole.width  # fewer fields ...
+    per_field_whole = whole.width / view["size"][0]
+    per_field_zoom = zoom.width / 4
+    assert per_field_zoom >= per_field_whole  # ... each at least as large
+
+
+def test_a_30x30_map_fits_the_width() -> None:
+    text = random_scenario(7, 2, cols=30, rows=30)
+    state = new_state(text, "gross", 1, 3)
+    image = _image(render_map(ENGINE.view_for(state, None)))
+    assert image.width <= MAX_WIDTH and image.height > image.width / 2
+
+
+def test_hostile_names_and_pending_troubles_are_drawn() -> None:
+    state = started("scharmuetzel")
+    state = replace(state, crowds=(("f:a2:0", 1),))
+    view = ENGINE.view_for(state, None)
+    text = MapText("Evil\r\nname\u202e", "Runde\x00 1", ("1: \u2066x", "2"))
+    assert _image(render_map(view, text)).width > 0
+    assert default_text(view).parties[0].startswith("1: rot")
