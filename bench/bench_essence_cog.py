@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import Figure, latency_figures, time_ms
+from bot.narration.essence import choice_tree
 from bot.render.essence import BoardText, render_board
-from cogs.essence import choice_tree
 from engines.essence import ENGINE
 from engines.essence.ai import choose_step
 from engines.essence.board import Position

@@ -12,7 +12,8 @@ from typing import Any
 from bot.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from bot.games import GameService, load
 from bot.i18n import t
-from cogs.essence import Steps, _option_label, _touched, choice_tree
+from bot.narration.essence import _option_label, _touched, choice_tree
+from bot.play.spec import Steps
 from engines.core import Event
 from engines.core import match as m
 from engines.essence import ENGINE
