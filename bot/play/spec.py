@@ -126,7 +126,9 @@ class GameSpec:
         return t(self.key(key), lang, **params)
 
     def bot_name(self, bot_name: str, level: str, lang: str) -> str:
-        return f"{bot_name} ({self.text(f'choice.level.{level}', lang)})"
+        """The bot on a seat, with its level (in words where the game has them)."""
+        key = self.key(f"choice.level.{level}")
+        return f"{bot_name} ({t(key, lang) if key in catalog() else level})"
 
     def seat_label(self, seat: int) -> str:
         return f"{SEAT_ICONS[seat % len(SEAT_ICONS)]} {seat + 1}"
