@@ -469,3 +469,41 @@ async def test_a_step_click_stays_good_when_only_a_draw_offer_came_between(
     again = await (await fake.click(second, button_for(second, "d2"), user=ALICE)).callback()
     assert_ephemeral(again)
     assert again.content == t("error.stale", "de")
+
+
+async def test_a_typed_step_reads_the_game_row_once(
+    fake: FakeDiscord, bot: Any, monkeypatch: Any
+) -> None:
+    """The game the command means is read once and used for the step, the board and the
+    board pointer (the write returns the stored game)."""
+    await accepted_game(fake)
+    reads: list[str] = []
+    writing = False
+    for name in ("get_game", "games_in_channel", "games_idle_since", "set_game_display"):
+        original = getattr(bot.store, name)
+
+        def counted(*args: Any, _name: str = name, _original: Any = original, **kw: Any) -> Any:
+            if not writing:  # the store's own read-back after a write is the write's
+                reads.append(_name)
+            return _original(*args, **kw)
+
+        monkeypatch.setattr(bot.store, name, counted)
+    update = bot.store.update_game
+
+    async def write(*args: Any, **kw: Any) -> Any:
+        nonlocal writing
+        writing = True
+        try:
+            return await update(*args, **kw)
+        finally:
+            writing = False
+
+    monkeypatch.setattr(bot.store, "update_game", write)
+    typed = await fake.slash("essenz zug", {"notation": "move d1 d2"}, user=ALICE)
+    board = await typed.message()
+    assert t("essence.event.moved", "de", name="Alice", source="d1", target="d2") in embed_text(
+        board
+    )
+    await fake.wait(lambda: "set_game_display" in reads or None, 5, "the board pointer")
+    # one read; the board pointer is written without reading the game again
+    assert reads == ["games_in_channel", "set_game_display"]
