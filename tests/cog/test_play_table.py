@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -289,3 +290,41 @@ async def test_bot_seats_answer_reactions_and_take_turns(fake: FakeDiscord, part
     seats = [seat for seat, _ in await party_bot.store.game_actions(record.id)]
     assert 3 in seats  # the bot answered the window
     assert m.to_act(PARTY, load(record)) == frozenset({1})  # Bob's turn now
+
+
+async def test_every_waiting_seat_is_reminded_then_forfeits(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    """A reaction window waits for two people: both are reminded, then both forfeit, and
+    Alice (the last side) wins; the finished board offers one rematch."""
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    hands = hands_of(await GameService(party_bot.store).get(game_id))
+    await (await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)).message()
+    table = party_bot.get_cog("PartyTest").table
+    settings = party_bot.settings
+    await table.sweep_idle(time.time() + settings.idle_reminder_minutes * 60 + 5)
+    reminders = [msg for msg in fake.channel_messages() if f"#{game_id}" in msg.content]
+    assert {u for msg in reminders for u in msg.pings} == {
+        str(stable_user_id(BOB)),
+        str(stable_user_id(CAROL)),
+    }
+    await table.sweep_idle(time.time() + settings.idle_forfeit_minutes * 60 + 5)
+    final = await fake.wait_for_message(lambda msg: "🏆" in msg.text)
+    told = "\n".join(msg.text for msg in fake.channel_messages())  # one board per forfeit
+    assert t("play.event.forfeited", "de", name="Bob") in told
+    assert t("play.event.forfeited", "de", name="Carol") in told
+    record = await GameService(party_bot.store).get(game_id)
+    assert record.status == "finished"
+    assert [b["label"] for b in final.buttons] == [t("play.button.rematch", "de")]
+    # The rematch: Bob hosts and invites the others; a second click gets no second game.
+    kept = copy.deepcopy(final)
+    rematch = await fake.click(final, 1, user=BOB)
+    invitation = (await rematch.followup()).message
+    assert invitation is not None and f"<@{stable_user_id(ALICE)}>" in invitation.content
+    again = await (await fake.click(kept, 1, user=CAROL)).callback()
+    assert_ephemeral(again)
+    assert again.content == t("play.rematch.taken", "de")
+    games = await party_bot.store.games_in_channel(fake.channel().id, kind=PARTY.name)
+    assert len(games) == 2
+    assert max(games, key=lambda r: r.id).players[0] == stable_user_id(BOB)
