@@ -111,7 +111,7 @@ class Essence(commands.Cog):
             assert gegner is not None
             players = [user.id, gegner.id]
             names = [user.display_name, gegner.display_name]
-        invited = not against_bot and players[0] != players[1]
+        invited = not against_bot
         await self.table.create(interaction, config, players, names, invited=invited)
 
     @essenz.command(name=cmd("essenzcog.cmd.move.name"), description=cmd("essenzcog.cmd.move.desc"))

@@ -127,6 +127,9 @@ class GameTable:
     ) -> None:
         """A new game in the interaction's channel: an invitation when ``invited`` (and some
         seat must answer), else the first board (and the bot's first turn, if it begins)."""
+        humans = [p for p in players if p != self.bot_id()]
+        if len(set(humans)) < len(humans):  # a game against yourself is no challenge
+            raise BadInput(self.spec.key("error.self_challenge"))
         lang = await lang_for(interaction)
         record = await self.games.create(
             self.spec.kind,

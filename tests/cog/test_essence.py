@@ -507,3 +507,12 @@ async def test_a_typed_step_reads_the_game_row_once(
     await fake.wait(lambda: "set_game_display" in reads or None, 5, "the board pointer")
     # one read; the board pointer is written without reading the game again
     assert reads == ["games_in_channel", "set_game_display"]
+
+
+async def test_challenging_yourself_is_refused(fake: FakeDiscord, bot: Any) -> None:
+    refused = await (
+        await fake.slash("essenz start", {"gegner": ALICE}, user=ALICE, locale="en-US")
+    ).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("play.error.self_challenge", "en")
+    assert await bot.store.games_in_channel(fake.channel().id, kind="essence") == []
