@@ -188,7 +188,16 @@ class Essence(commands.Cog):
         text = t("essenzcog.position", lang, id=record.id, position=position_text(load(record)))
         await send(interaction, text, ephemeral=True)
 
+    @essenz.command(
+        name=cmd("essenzcog.cmd.board.name"), description=cmd("essenzcog.cmd.board.desc")
+    )
+    @app_commands.rename(spiel=cmd("essenzcog.opt.game.name"))
+    @app_commands.describe(spiel=cmd("essenzcog.opt.game.desc"))
+    async def brett(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
+        await self.table.show_board(interaction, spiel)
+
     @zug.autocomplete("spiel")
+    @brett.autocomplete("spiel")
     @aufgeben.autocomplete("spiel")
     @remis.autocomplete("spiel")
     @export.autocomplete("spiel")

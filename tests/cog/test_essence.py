@@ -4,6 +4,7 @@ export / position, idle reminders and forfeits, German and English."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import time
@@ -516,3 +517,19 @@ async def test_challenging_yourself_is_refused(fake: FakeDiscord, bot: Any) -> N
     assert_ephemeral(refused)
     assert refused.content == t("play.error.self_challenge", "en")
     assert await bot.store.games_in_channel(fake.channel().id, kind="essence") == []
+
+
+async def test_the_board_command_shows_the_live_board_again(fake: FakeDiscord, bot: Any) -> None:
+    board = await accepted_game(fake)
+    game_id = await game_id_of(board)
+    for _attempt in range(100):  # the accepted invitation is the live board once recorded
+        if (await GameService(bot.store).get(game_id)).display.get("board") == board.id:
+            break
+        await asyncio.sleep(0.02)
+    shown = await (await fake.slash("essenz brett", user=CAROL, locale="en-US")).message()
+    assert_public(shown)
+    assert_png_attachment(shown)
+    assert t("essenzcog.title", "en", id=await game_id_of(board)) in embed_text(shown)
+    assert f"<@{stable_user_id(ALICE)}>" in shown.content  # still Alice's step, clickable
+    assert mote_select(shown)
+    await fake.wait(lambda: board.components == [] or None, 5, "the older board cleared")
