@@ -89,6 +89,9 @@ class EssenceSpec(GameSpec):
         touched = _touched(steps) if steps is not None else []
         if touched:  # the whole answer of the last player, not only its last step
             view = {**view, "last": touched}
+            numbered = _touched_by_action(steps) if steps is not None else []
+            if len(numbered) > 1:  # each action of that answer numbered on the board
+                view["last_steps"] = numbered
         outcome = ctx.outcome
         to_act = ctx.waiting_for
         seat = to_act[0] if to_act else None
@@ -353,6 +356,21 @@ def _touched(steps: Steps) -> list[str]:
                 if isinstance(square, str) and square not in squares:
                     squares.append(square)
     return squares
+
+
+def _touched_by_action(steps: Steps) -> list[list[str]]:
+    """The squares each action of the last player's answer touched, in order (one list per
+    action that touched any)."""
+    if not steps.items:
+        return []
+    actor = steps.items[-1][0]
+    answer: list[list[tuple[int, Any]]] = []
+    for action in reversed(steps.actions()):  # the trailing run of that player's actions
+        if action[0][0] != actor:
+            break
+        answer.insert(0, action)
+    touched = [_touched(Steps(list(action))) for action in answer]
+    return [squares for squares in touched if squares]
 
 
 def _narrate(steps: Steps, names: Sequence[str], lang: str) -> list[str]:

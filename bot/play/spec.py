@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from bot.games import Turn
@@ -31,9 +32,18 @@ class Steps:
     """Events of the steps just played, with who played them."""
 
     items: list[tuple[int, Event]] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)  # where each action's events begin
 
     def add(self, turn: Turn) -> None:
+        self.starts.append(len(self.items))
         self.items += [(turn.actor, event) for event in turn.events]
+
+    def actions(self) -> list[list[tuple[int, Event]]]:
+        """The events grouped by the action that caused them (all one group when the
+        actions are not known)."""
+        bounds = [b for b in self.starts if 0 < b < len(self.items)]
+        edges = [0, *bounds, len(self.items)]
+        return [self.items[a:b] for a, b in pairwise(edges) if a < b]
 
     def visible(self, seat: int | None) -> Steps:
         """Only the events ``seat`` may read (None: everyone, a public message)."""

@@ -11,9 +11,9 @@ import time
 from typing import Any
 
 from bot.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
-from bot.games import GameService, load
+from bot.games import GameService, Turn, load
 from bot.i18n import t
-from bot.narration.essence import _option_label, _touched, choice_tree
+from bot.narration.essence import _option_label, _touched, _touched_by_action, choice_tree
 from bot.play.spec import Steps
 from engines.core import Event
 from engines.core import match as m
@@ -533,3 +533,15 @@ async def test_the_board_command_shows_the_live_board_again(fake: FakeDiscord, b
     assert f"<@{stable_user_id(ALICE)}>" in shown.content  # still Alice's step, clickable
     assert mote_select(shown)
     await fake.wait(lambda: board.components == [] or None, 5, "the older board cleared")
+
+
+def test_the_board_numbers_each_action_of_the_last_answer() -> None:
+    steps = Steps()
+    for actor, events in [
+        (0, [Event("moved", {"source": "d1", "target": "d2"})]),
+        (1, [Event("void_shifted", {"source": "d4", "target": "e4"})]),
+        (1, [Event("destabilized", {"source": "f6", "amount": 1, "hit": ["e7"]})]),
+    ]:
+        steps.add(Turn(None, None, events, actor))  # type: ignore[arg-type]
+    assert _touched_by_action(steps) == [["d4", "e4"], ["f6", "e7"]]
+    assert _touched(steps) == ["d4", "e4", "f6", "e7"]
