@@ -941,6 +941,8 @@ class GameTable:
             records = sorted(records, key=lambda r: r.updated_at)[-1:]
         user = interaction.user.id
         mine = [r for r in records if user in r.players] or (records if not running_only else [])
+        if running_only:  # a step or a meta action: an invitation beside it is not meant
+            mine = [r for r in mine if r.status == ACTIVE] or mine
         if not mine:
             raise IllegalAction(self.spec.key("error.no_game"))
         if len(mine) > 1:

@@ -545,3 +545,15 @@ def test_the_board_numbers_each_action_of_the_last_answer() -> None:
         steps.add(Turn(None, None, events, actor))  # type: ignore[arg-type]
     assert _touched_by_action(steps) == [["d4", "e4"], ["f6", "e7"]]
     assert _touched(steps) == ["d4", "e4", "f6", "e7"]
+
+
+async def test_one_running_game_needs_no_number_beside_an_open_invitation(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    board = await accepted_game(fake)  # Alice against Bob; Alice is to act
+    await (await fake.slash("essenz start", {"gegner": BOB}, user=CAROL)).message()
+    offer = await fake.slash("essenz remis", {"aktion": "offer"}, user=BOB)
+    shown = await offer.message()
+    assert_public(shown)
+    assert t("essenzcog.event.draw_offered", "de", name="Bob") in embed_text(shown)
+    assert await bot.store.game_actions(await game_id_of(board)) == [(1, "!draw-offer")]
