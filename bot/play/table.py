@@ -253,7 +253,7 @@ class GameTable:
                 info = GameInfo([info.names[i] for i in keep], info.board)
         elif what == "b" and rest[1:2] and rest[1].isdigit():
             seat = int(rest[1])
-            level = self.spec.default_level or _first_level(self.spec)
+            level = self.spec.default_level or _middle_level(self.spec)
             record = await self.games.fill_with_bot(record.id, user, seat, self.bot_id(), level)
             info.names[seat] = self.spec.bot_name(self.bot_user_name(), level, lang)
         elif what == "u" and rest[1:2] and rest[1].isdigit():
@@ -1058,9 +1058,11 @@ def lobby_seat_of(record: GameRecord, user_id: int) -> int | None:
     return next((i for i in seats if lobby.seats[i] in (ACCEPTED, HOST)), None)
 
 
-def _first_level(spec: GameSpec) -> str:
+def _middle_level(spec: GameSpec) -> str:
+    """The level a bot fills a seat at when the game names none: the middle one."""
     engine = spec.engine
-    return engine.bot_levels[-1] if isinstance(engine, BotPlayer) else ""
+    levels = engine.bot_levels if isinstance(engine, BotPlayer) else ()
+    return levels[len(levels) // 2] if levels else ""
 
 
 def _resolved_name(interaction: discord.Interaction[Any], user_id: int) -> str:

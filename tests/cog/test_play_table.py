@@ -328,3 +328,26 @@ async def test_every_waiting_seat_is_reminded_then_forfeits(
     games = await party_bot.store.games_in_channel(fake.channel().id, kind=PARTY.name)
     assert len(games) == 2
     assert max(games, key=lambda r: r.id).players[0] == stable_user_id(BOB)
+
+
+async def test_the_host_starts_with_the_seats_that_accepted(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    invitation = await invite(fake)
+    start = button_for(invitation, t("play.button.start_now", "de"))
+    early = await (await fake.click(invitation, start, user=ALICE)).callback()
+    assert_ephemeral(early)  # only the host's seat is ready: too few
+    assert early.content == t("error.not_enough_players", "de", min=2)
+    await (await accept(fake, invitation, CAROL, "green")).callback()
+    start = button_for(invitation, t("play.button.start_now", "de"))  # the updated message
+    not_host = await (await fake.click(invitation, start, user=CAROL)).callback()
+    assert not_host.content == t("error.not_host", "de")
+    started = await fake.click(invitation, start, user=ALICE)
+    assert (await started.callback()).type == 7
+    board = await started.message()
+    assert_png_attachment(board)
+    record = await GameService(party_bot.store).get(game_of(invitation))
+    assert record.players == [stable_user_id(ALICE), stable_user_id(CAROL)]  # Bob dropped
+    assert record.config["seat_choices"] == [None, "green"]
+    assert "Carol: entscheiden" not in str(board.buttons)
+    assert record.display["names"] == ["Alice", "Carol"]
