@@ -9,13 +9,11 @@ engine's legal actions; typing takes the step in notation.
 
 from __future__ import annotations
 
-import logging
-import time
 from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot.app import SpielleiterBot
 from bot.games import load
@@ -23,10 +21,7 @@ from bot.i18n import cmd, t
 from bot.narration.essence import DEFAULT_LEVEL, LEVELS, SPEC, position_text
 from bot.play.table import GameTable
 from bot.replies import lang_for, send
-from bot.store import StoreBusy
 from engines.core import BadInput
-
-log = logging.getLogger("spielleiter.essence")
 
 VARIANT_CHOICES = (
     "bestimmt",
@@ -37,7 +32,6 @@ VARIANT_CHOICES = (
     "schleife,beschwoerung",
     "bestimmt,schleife,beschwoerung",
 )
-IDLE_CHECK_MINUTES = 1.0
 
 
 class Essence(commands.Cog):
@@ -55,7 +49,6 @@ class Essence(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.table.unregister()
-        self.idle_loop.cancel()
 
     # ---------------------------------------------------------------------- commands
 
@@ -210,21 +203,9 @@ class Essence(commands.Cog):
 
     # ---------------------------------------------------------------------- idle games
 
-    @tasks.loop(minutes=IDLE_CHECK_MINUTES)
-    async def idle_loop(self) -> None:
-        try:
-            await self.sweep_idle(time.time())
-        except StoreBusy:  # a database locked from outside: the next sweep does it
-            log.warning("the idle sweep found the database busy; it tries again next time")
-        except Exception:
-            log.exception("the idle sweep failed")
-
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """Start sweeping idle games once connected (not at load: a bot that only loads its
-        cogs, e.g. to print the command schema, never connects)."""
-        if not self.idle_loop.is_running():
-            self.idle_loop.start()
+        self.table.start_sweeping()
 
     async def sweep_idle(self, now: float) -> None:
         """Resume bot turns left over (a restart), remind and forfeit idle players."""

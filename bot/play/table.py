@@ -29,11 +29,13 @@ from __future__ import annotations
 import io
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import discord
+from discord.ext import tasks
 
 from bot.components import custom_id, values_of
 from bot.games import (
@@ -53,7 +55,7 @@ from bot.games import (
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.play.spec import BoardContext, GameSpec, Option, Steps
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
-from bot.store import GameRecord, StaleRevision
+from bot.store import GameRecord, StaleRevision, StoreBusy
 from engines.core import BadInput, IllegalAction
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
@@ -67,6 +69,7 @@ MAX_BUTTONS = 10  # more options than this go into select menus
 SELECT_SIZE = 25
 AUTOCOMPLETE_LIMIT = 25
 BOT_GRACE_SECONDS = 30  # a bot turn left unplayed this long (a restart) is resumed
+IDLE_CHECK_MINUTES = 1.0
 NEUTRAL = 0x8A5CF6
 Edit = Callable[["Screen"], Awaitable[None]]
 
@@ -104,12 +107,30 @@ class GameTable:
         self.bot = bot
         self.spec = spec
         self.games = GameService(bot.store)
+        self.idle_loop = tasks.loop(minutes=IDLE_CHECK_MINUTES)(self._idle_tick)
 
     def register(self) -> None:
+        """Route the game's components here (the cog's ``cog_load``)."""
         self.bot.components.register(self.spec.prefix, self.on_component)
 
     def unregister(self) -> None:
+        """Stop routing and sweeping (the cog's ``cog_unload``)."""
         self.bot.components.unregister(self.spec.prefix)
+        self.idle_loop.cancel()
+
+    def start_sweeping(self) -> None:
+        """Sweep idle games every minute once connected (the cog's ``on_ready``; not at load:
+        a bot that only loads its cogs, e.g. to print the command schema, never connects)."""
+        if not self.idle_loop.is_running():
+            self.idle_loop.start()
+
+    async def _idle_tick(self) -> None:
+        try:
+            await self.sweep_idle(time.time())
+        except StoreBusy:  # a database locked from outside: the next sweep does it
+            log.warning("the idle sweep found the database busy; it tries again next time")
+        except Exception:
+            log.exception("the idle sweep of %s failed", self.spec.kind)
 
     def text(self, key: str, lang: str, /, **params: Any) -> str:
         return self.spec.text(key, lang, **params)
