@@ -10,7 +10,9 @@ choice so far lives in the ``custom_id``, so a button works after a restart.
 
 - ``p:<path>[:<menu>]`` one click choice (a button carries the path with its token, a select
   the path before it); token: the id of the decision it was made for, so a click is stale
-  exactly when that decision is answered, whatever other seats did meanwhile;
+  exactly when that decision is answered, whatever other seats did meanwhile. The path is
+  its tokens joined by ``.``, or option numbers (``#2``) where tokens are long or odd, so
+  every ``custom_id`` fits Discord's 100 characters;
 - ``pg:<path>:<page>`` the next page of options that did not fit (never dropped silently);
 - ``o`` opens a decision privately (an ephemeral prompt built from that seat's view), for
   decisions of players whose turn it is not (reactions) and for games with private options;
@@ -98,6 +100,39 @@ class Screen:
 
 def parse_path(text: str) -> tuple[str, ...]:
     return tuple(token for token in text.split(".") if token)
+
+
+PLAIN_PATH = 48  # a longer click path is written by option numbers in the custom_id
+INDEX = "#"
+
+
+def encode_path(tree: ChoiceTree[Any], path: tuple[str, ...]) -> str:
+    """The click path for a ``custom_id``: its tokens, or where a token cannot be written
+    there (a ``.``, ``:`` or ``#`` in it) or the path is long, ``#<n>``: the n-th option at
+    that point (the decision id in the same ``custom_id`` keeps the options the same)."""
+    plain = ".".join(path)
+    if len(plain) <= PLAIN_PATH and not any(set(token) & set(".:" + INDEX) for token in path):
+        return plain
+    return ".".join(option_ref(tree, path[:depth], token) for depth, token in enumerate(path))
+
+
+def option_ref(tree: ChoiceTree[Any], prefix: tuple[str, ...], token: str) -> str:
+    return f"{INDEX}{tree.options(prefix).index(token)}"
+
+
+def decode_path(tree: ChoiceTree[Any], tokens: tuple[str, ...], error: str) -> tuple[str, ...]:
+    """The tokens of a path read from a ``custom_id`` (see :func:`encode_path`). Raises
+    BadInput (``error``) for an option number that is not there."""
+    path: tuple[str, ...] = ()
+    for token in tokens:
+        if token.startswith(INDEX):
+            options = tree.options(path)
+            number = token[len(INDEX) :]
+            if not number.isdigit() or int(number) >= len(options):
+                raise BadInput(error)
+            token = options[int(number)]
+        path += (token,)
+    return path
 
 
 class GameTable:
@@ -385,7 +420,7 @@ class GameTable:
         place), or the action once the path is complete."""
         match, seat = self._decision(record, interaction.user.id, decision)
         tree = self.tree(match, seat)
-        path = tree.follow(path)
+        path = tree.follow(decode_path(tree, path, self.spec.key("error.bad_choice")))
         action = tree.action(path)
         if action is not None:
             text = self.spec.engine.action_text(action)
@@ -821,7 +856,7 @@ class GameTable:
         meta row (``meta``), deeper a back button."""
         ctx = self.context(record, match, lang, path=path, tree=tree)
         options = self.spec.options(ctx, path, tree.options(path))
-        encoded = ".".join(path)
+        encoded = encode_path(tree, path)
 
         def cid(*parts: object) -> str:
             """A click choice carries its decision."""
@@ -833,13 +868,13 @@ class GameTable:
         on_buttons, spill = on_buttons[: ROW_BUTTONS * 2], on_buttons[ROW_BUTTONS * 2 :]
         in_selects = spill + in_selects
         items: list[discord.ui.Item[Any]] = [
-            button(o.label, cid("p", ".".join((*path, o.token))), o.style, o.emoji)
+            button(o.label, cid("p", encode_path(tree, (*path, o.token))), o.style, o.emoji)
             for o in on_buttons
         ]
         button_rows = [items[i : i + ROW_BUTTONS] for i in range(0, len(items), ROW_BUTTONS)]
         last: list[discord.ui.Item[Any]] = []
         if path:
-            back = ".".join(tree.back(path))
+            back = encode_path(tree, tree.back(path))
             last.append(button(self.text("button.back", lang), cid("p", back), "secondary", "↩"))
         elif meta:
             last = self.meta_row(ctx, seat, lambda *p: self._meta_id(record, *p))
@@ -856,7 +891,9 @@ class GameTable:
                 options=[
                     discord.SelectOption(
                         label=o.label[:100],
-                        value=o.token,
+                        value=o.token
+                        if len(o.token) <= 100 and INDEX not in o.token
+                        else option_ref(tree, path, o.token),
                         description=o.description[:100] if o.description else None,
                         emoji=o.emoji,
                     )

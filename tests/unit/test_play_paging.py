@@ -7,9 +7,12 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from bot.play.spec import GameSpec
-from bot.play.table import GameTable, make_view
+from bot.play.table import GameTable, decode_path, encode_path, make_view, parse_path
 from bot.store import GameRecord
+from engines.core import BadInput
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
 from engines.core.contract import Decision
@@ -81,3 +84,34 @@ def test_a_few_options_are_buttons_and_need_no_pages() -> None:
     assert not pages_of(components)
     labels = [c["label"] for row in components for c in row["components"]]
     assert labels == [f"w{i:03}" for i in range(7)]
+
+
+class LongNames:
+    """An engine stub whose actions are two long tokens with ``:`` and ``.`` in them."""
+
+    name = "long-names"
+    min_players = 2
+
+    def legal_actions(self, state: Any, player: int) -> list[tuple[str, str]]:
+        who = [f"fighter:{n}.of.the.{'very-long-' * 5}clan" for n in ("Thoin", "Mara")]
+        return [(w, f"target:{t}#{'x' * 40}") for w in who for t in range(3)]
+
+    def action_path(self, action: tuple[str, str]) -> tuple[str, ...]:
+        return action
+
+
+def test_long_or_odd_tokens_are_written_by_number_and_read_back() -> None:
+    stub = LongNames()
+    actions = stub.legal_actions(None, 0)
+    tree: ChoiceTree[Any] = ChoiceTree(stub, actions)  # type: ignore[arg-type]
+    for action in actions:
+        path = stub.action_path(action)
+        written = encode_path(tree, path)
+        assert len(f"long:123456:{'d' * 20}:p:{written}:3") <= 100
+        assert not set(written) & {":"}
+        assert decode_path(tree, parse_path(written), "error.bad_choice") == path
+    assert encode_path(tree, ()) == ""
+    plain = ChoiceTree(ManyWays(3), ManyWays(3).legal_actions(None, 0))  # type: ignore[arg-type]
+    assert encode_path(plain, ("w001",)) == "w001"  # short plain tokens stay readable
+    with pytest.raises(BadInput):
+        decode_path(tree, ("#9",), "error.bad_choice")
