@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from bot.games import Turn
+from bot.games import ACTIVE, Turn
 from bot.i18n import catalog, t
-from engines.core import Event, Outcome
+from engines.core import Event, Outcome, registry
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
 from engines.core.contract import Engine
@@ -98,14 +98,12 @@ class BoardContext:
     @property
     def waiting_for(self) -> list[int]:
         """The seats with an open decision (none once the game is over)."""
-        if self.record.status != "active":
+        if self.record.status != ACTIVE:
             return []
         return sorted(m.to_act(_engine(self.record.kind), self.match))
 
 
 def _engine(kind: str) -> Engine[Any, Any]:
-    from engines.core import registry
-
     return registry()[kind]
 
 

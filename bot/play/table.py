@@ -33,7 +33,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -1132,8 +1132,7 @@ def _resolved_name(interaction: discord.Interaction[Any], user_id: int) -> str:
 
 
 def _with_display(record: GameRecord, info: GameInfo) -> GameRecord:
-    from dataclasses import replace
-
+    """``record`` with ``info`` as its display data (as just stored)."""
     return replace(record, display=info.dump())
 
 
