@@ -56,6 +56,19 @@ from bot.games import (
 )
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.play.spec import BoardContext, GameSpec, Option, Steps
+from bot.play.ui import (
+    INDEX,
+    MAX_ROWS,
+    Screen,
+    button,
+    decode_path,
+    edit_kwargs,
+    encode_path,
+    make_view,
+    option_ref,
+    parse_path,
+    send_kwargs,
+)
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
 from bot.store import GameRecord, StaleRevision, StoreBusy
 from engines.core import BadInput, IllegalAction
@@ -65,7 +78,6 @@ from engines.core.contract import BotPlayer, Decision
 
 log = logging.getLogger("spielleiter.play")
 
-MAX_ROWS = 5
 ROW_BUTTONS = 5
 MAX_BUTTONS = 10  # more options than this go into select menus
 SELECT_SIZE = 25
@@ -73,7 +85,7 @@ AUTOCOMPLETE_LIMIT = 25
 BOT_GRACE_SECONDS = 30  # a bot turn left unplayed this long (a restart) is resumed
 IDLE_CHECK_MINUTES = 1.0
 NEUTRAL = 0x8A5CF6
-Edit = Callable[["Screen"], Awaitable[None]]
+Edit = Callable[[Screen], Awaitable[None]]
 
 
 @dataclass
@@ -85,54 +97,6 @@ class GameInfo:
 
     def dump(self) -> dict[str, Any]:
         return {"names": self.names, "board": self.board}
-
-
-@dataclass
-class Screen:
-    """One board message: text, embed, image and components."""
-
-    content: str
-    embed: discord.Embed
-    file: discord.File | None
-    view: discord.ui.View | None
-    pings: tuple[int, ...] = ()  # the users the content calls (names in it ping nobody)
-
-
-def parse_path(text: str) -> tuple[str, ...]:
-    return tuple(token for token in text.split(".") if token)
-
-
-PLAIN_PATH = 48  # a longer click path is written by option numbers in the custom_id
-INDEX = "#"
-
-
-def encode_path(tree: ChoiceTree[Any], path: tuple[str, ...]) -> str:
-    """The click path for a ``custom_id``: its tokens, or where a token cannot be written
-    there (a ``.``, ``:`` or ``#`` in it) or the path is long, ``#<n>``: the n-th option at
-    that point (the decision id in the same ``custom_id`` keeps the options the same)."""
-    plain = ".".join(path)
-    if len(plain) <= PLAIN_PATH and not any(set(token) & set(".:" + INDEX) for token in path):
-        return plain
-    return ".".join(option_ref(tree, path[:depth], token) for depth, token in enumerate(path))
-
-
-def option_ref(tree: ChoiceTree[Any], prefix: tuple[str, ...], token: str) -> str:
-    return f"{INDEX}{tree.options(prefix).index(token)}"
-
-
-def decode_path(tree: ChoiceTree[Any], tokens: tuple[str, ...], error: str) -> tuple[str, ...]:
-    """The tokens of a path read from a ``custom_id`` (see :func:`encode_path`). Raises
-    BadInput (``error``) for an option number that is not there."""
-    path: tuple[str, ...] = ()
-    for token in tokens:
-        if token.startswith(INDEX):
-            options = tree.options(path)
-            number = token[len(INDEX) :]
-            if not number.isdigit() or int(number) >= len(options):
-                raise BadInput(error)
-            token = options[int(number)]
-        path += (token,)
-    return path
 
 
 class GameTable:
@@ -1134,48 +1098,6 @@ def _resolved_name(interaction: discord.Interaction[Any], user_id: int) -> str:
 def _with_display(record: GameRecord, info: GameInfo) -> GameRecord:
     """``record`` with ``info`` as its display data (as just stored)."""
     return replace(record, display=info.dump())
-
-
-def button(
-    label: str, cid: str, style: str = "secondary", emoji: str | None = None
-) -> discord.ui.Button[Any]:
-    return discord.ui.Button(
-        label=label[:80], custom_id=cid, style=getattr(discord.ButtonStyle, style), emoji=emoji
-    )
-
-
-def make_view(rows: list[list[discord.ui.Item[Any]]]) -> discord.ui.View:
-    """A container for sending; stopped at once so discord.py keeps no callbacks for it."""
-    view = discord.ui.View(timeout=None)
-    for index, row in enumerate(rows[:MAX_ROWS]):
-        for item in row:
-            item.row = index
-            view.add_item(item)
-    view.stop()
-    return view
-
-
-def send_kwargs(screen: Screen) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {
-        "content": screen.content or None,
-        "embed": screen.embed,
-        "allowed_mentions": pinging(*screen.pings),
-    }
-    if screen.file is not None:
-        kwargs["file"] = screen.file
-    if screen.view is not None:
-        kwargs["view"] = screen.view
-    return kwargs
-
-
-def edit_kwargs(screen: Screen) -> dict[str, Any]:
-    return {
-        "content": screen.content or None,
-        "embed": screen.embed,
-        "attachments": [screen.file] if screen.file is not None else [],
-        "view": screen.view,
-        "allowed_mentions": pinging(*screen.pings),
-    }
 
 
 __all__ = ["GameInfo", "GameTable", "Option", "Screen", "Steps"]

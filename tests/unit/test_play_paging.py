@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from bot.play.spec import GameSpec
-from bot.play.table import GameTable, decode_path, encode_path, make_view, parse_path
+from bot.play.table import GameTable
+from bot.play.ui import decode_path, encode_path, make_view, parse_path
 from bot.store import GameRecord
 from engines.core import BadInput
 from engines.core import match as m
