@@ -351,3 +351,31 @@ async def test_the_host_starts_with_the_seats_that_accepted(
     assert record.config["seat_choices"] == [None, "green"]
     assert "Carol: entscheiden" not in str(board.buttons)
     assert record.display["names"] == ["Alice", "Carol"]
+
+
+async def test_forged_clicks_get_a_friendly_answer_and_change_nothing(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    before = await GameService(party_bot.store).get(game_id)
+    forged_ids = [
+        f"party:{game_id}:t1:p:#99",  # an option number that is not there
+        f"party:{game_id}:t1:pg::x",  # a page that is no number
+        f"party:{game_id}:t1:p:play.k00000",  # a card Alice does not hold
+        f"party:{game_id}:zz:o",  # a decision that never was
+        f"party:{game_id}:0:inv:b:9",  # the invitation is over
+        f"party:{game_id}:0:r",  # no rematch while it runs
+        f"party:{game_id}:0:m:resign!",  # a meta click for an old revision
+        f"party:{game_id}:0:q",  # no such click
+        "party:x:0:p",
+    ]
+    for forged in forged_ids:
+        message = copy.deepcopy(board)
+        message.components[0]["components"][0]["custom_id"] = forged
+        reply = await (await fake.click(message, forged, user=ALICE)).callback()
+        assert_ephemeral(reply)
+        assert reply.content and "party" not in reply.content, forged
+    after = await GameService(party_bot.store).get(game_id)
+    assert after.revision == before.revision
+    assert await party_bot.store.game_actions(game_id) == []
