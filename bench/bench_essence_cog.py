@@ -1,7 +1,8 @@
 """The ``/essenz`` cog: board render time, and whole steps end to end against the fake Discord
 (interaction pushed in → the bot's answer recorded), AI time separately.
 
-The end-to-end figures are a self-play game (no AI in them): typed steps (``/essenz zug``) and
+The end-to-end figures are a game of Alice and Bob (no AI in them; a challenge of oneself is
+refused), each step by whoever is to act: typed steps (``/essenz zug``) and
 clicks (each click of a step built by clicking: choosing the mote, the type, the target … and the
 one that plays the step). Each answer includes the new board image.
 """
@@ -16,14 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import Figure, latency_figures, time_ms
+from bot.narration.essence import choice_tree
 from bot.render.essence import BoardText, render_board
-from cogs.essence import choice_tree
 from engines.essence import ENGINE
 from engines.essence.ai import choose_step
 from engines.essence.board import Position
 
 TEXT = BoardText(("Alice", "Bob"), "Alice ist am Zug · Runde 3", "Noch möglich: Bewegen", "", 0)
 STEPS = 60
+PLAYERS = ("alice", "bob")
 AI_STEPS = 30
 
 
@@ -93,30 +95,37 @@ async def _play(fake: Any, bot: Any, typed: list[float], clicks: list[float]) ->
     from bot.games import load
 
     rng = random.Random(3)
-    start = await fake.slash("essenz start", {"gegner": "alice"}, user="alice")
-    board = await start.message()
-    game_id = int(board.custom_ids[0].split(":")[1])
+    board, game_id = await _new_game(fake)
     for step in range(STEPS):
         record = await bot.store.get_game(game_id)
         if record.status != "active":
-            start = await fake.slash("essenz start", {"gegner": "alice"}, user="alice")
-            board = await start.message()
-            game_id = int(board.custom_ids[0].split(":")[1])
+            board, game_id = await _new_game(fake)
             continue
         state = load(record).state
+        user = PLAYERS[state.side]
         action = rng.choice(list(ENGINE.legal_actions(state, state.side)))
         if step % 2:
             began = time.perf_counter()
-            ex = await fake.slash("essenz zug", {"notation": ENGINE.action_text(action)})
+            notation = {"notation": ENGINE.action_text(action)}
+            ex = await fake.slash("essenz zug", notation, user=user)
             board = await ex.message()
             typed.append((time.perf_counter() - began) * 1000)
         else:
-            board = await _click_through(fake, board, state, action, clicks)
+            board = await _click_through(fake, board, state, action, clicks, user)
     await asyncio.sleep(0.5)  # let the last answer's bookkeeping finish before the bot closes
 
 
+async def _new_game(fake: Any) -> tuple[Any, int]:
+    """Alice challenges Bob, Bob accepts: the first board and the game's id."""
+    start = await fake.slash("essenz start", {"gegner": PLAYERS[1]}, user=PLAYERS[0])
+    invitation = await start.message()
+    accept = await fake.click(invitation, 1, user=PLAYERS[1])
+    board = await accept.message()
+    return board, int(board.custom_ids[0].split(":")[1])
+
+
 async def _click_through(
-    fake: Any, board: Any, state: Position, action: Any, clicks: list[float]
+    fake: Any, board: Any, state: Position, action: Any, clicks: list[float], user: str
 ) -> Any:
     tree = choice_tree(ENGINE.legal_actions(state, state.side))
     wanted = ENGINE.action_path(action)
@@ -128,11 +137,11 @@ async def _click_through(
         selects = [s for s in board.selects if f":p:{prefix}:" in s["custom_id"]]
         chosen = [s for s in selects if token in [o["value"] for o in s["options"]]]
         if chosen:
-            ex = await fake.select(board, chosen[0]["custom_id"], [token], user="alice")
+            ex = await fake.select(board, chosen[0]["custom_id"], [token], user=user)
         else:
             ending = f":p:{'.'.join((*path, token))}"
             cid = next(c for c in board.custom_ids if c.endswith(ending))
-            ex = await fake.click(board, cid, user="alice")
+            ex = await fake.click(board, cid, user=user)
         await ex.callback()
         board = await ex.message()
         clicks.append((time.perf_counter() - began) * 1000)

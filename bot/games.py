@@ -319,6 +319,7 @@ class GameService:
         revision: int | None = None,
         *,
         decision: str | None = None,
+        record: GameRecord | None = None,
     ) -> Turn:
         """Apply ``text`` (engine notation or a meta action) for ``user_id``'s seat.
 
@@ -328,9 +329,12 @@ class GameService:
         ``revision`` (without a decision) is the stored revision the button was made for; a
         newer game refuses the click. Raises IllegalAction for a non-player or an illegal
         move, BadInput for unreadable notation. Nothing is stored unless the move is legal.
+        ``record`` is the game as the caller just read it (saves reading it again; a stale
+        one is re-read after the refused write).
         """
-        for _attempt in range(RETRIES):
-            record = await self.get(game_id)
+        for attempt in range(RETRIES):
+            if attempt or record is None or record.id != game_id:
+                record = await self.get(game_id)
             if decision is None and revision is not None and revision != record.revision:
                 raise StaleRevision()
             if record.status != ACTIVE:

@@ -3,12 +3,17 @@
 
 A catalog entry is ``"key": {"de": "…{param}…", "en": "…{param}…"}``. German is the default;
 a user's ``/sprache`` preference wins over the Discord client locale.
+
+**Counts.** A key may have a singular variant ``<key>.one`` that writes the count out
+("höchstens 1 Feld", "at most 1 square") instead of its placeholder: :func:`t` uses it when
+every placeholder the variant leaves out is 1.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import string
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -48,6 +53,9 @@ def t(key: str, lang: str, **params: Any) -> str:
 
     A missing key shows the key itself (and logs it) rather than failing the reply.
     """
+    singular = _singular_counts(key)
+    if singular and all(params.get(name) == 1 for name in singular):
+        key = f"{key}.one"
     texts = catalog().get(key)
     if texts is None:
         log.error("missing message key %s", key)
@@ -58,6 +66,22 @@ def t(key: str, lang: str, **params: Any) -> str:
     except (KeyError, IndexError, ValueError):
         log.exception("message %s does not fit its parameters %s", key, sorted(params))
         return text
+
+
+@lru_cache(maxsize=4096)
+def _singular_counts(key: str) -> frozenset[str]:
+    """The placeholders of ``key`` that its singular variant ``<key>.one`` writes out (empty:
+    no such variant, or one that keeps every placeholder)."""
+    entries = catalog()
+    one = entries.get(f"{key}.one")
+    texts = entries.get(key)
+    if one is None or texts is None:
+        return frozenset()
+    return frozenset(_placeholders(texts[DEFAULT_LANGUAGE]) - _placeholders(one[DEFAULT_LANGUAGE]))
+
+
+def _placeholders(text: str) -> set[str]:
+    return {name for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
 
 
 def cmd(key: str) -> app_commands.locale_str:

@@ -125,6 +125,7 @@ def draw_board(
     _void(pen, board, str(view["void"]))
     for mote in view["cells"]:
         _mote(pen, board, mote)
+    _step_numbers(pen, board, view.get("last_steps") or [])
     if selection is not None:
         _targets(pen, board, selection)
     _footer(pen, text, width, HEADER + board.cell * size + 2 * MARGIN)
@@ -263,6 +264,24 @@ def _marks(
     if selection is not None and selection.source:
         x0, y0, x1, y1 = board.box(selection.source)
         pen.rect((x0 + 1, y0 + 1, x1 - 1, y1 - 1), None, COLOURS.selected, 5)
+
+
+def _step_numbers(pen: _Pen, board: _BoardArea, steps: Sequence[Sequence[str]]) -> None:
+    """Each action of the last turn numbered (1, 2 …) in the corner of the squares it
+    touched, so two actions of one answer can be told apart."""
+    numbers: dict[str, list[str]] = {}
+    for index, squares in enumerate(steps, start=1):
+        for square in squares:
+            numbers.setdefault(square, []).append(str(index))
+    radius = board.cell * 0.14
+    for square, marks in numbers.items():
+        x0, y0, _x1, _y1 = board.box(square)
+        label = "·".join(marks)
+        width = radius * (1 + 0.55 * (len(label) - 1))
+        centre = (x0 + 3 + width, y0 + 3 + radius)
+        box = (centre[0] - width, centre[1] - radius, centre[0] + width, centre[1] + radius)
+        pen.rect(box, COLOURS.pip[0], COLOURS.last, 2, radius)
+        pen.text(centre, label, round(radius * 1.3), COLOURS.last, "bold")
 
 
 def _coordinates(pen: _Pen, board: _BoardArea, files: str) -> None:

@@ -4,15 +4,17 @@ export / position, idle reminders and forfeits, German and English."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import time
 from typing import Any
 
 from bot.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
-from bot.games import GameService, load
+from bot.games import GameService, Turn, load
 from bot.i18n import t
-from cogs.essence import Steps, _option_label, _touched, choice_tree
+from bot.narration.essence import _option_label, _touched, _touched_by_action, choice_tree
+from bot.play.spec import Steps
 from engines.core import Event
 from engines.core import match as m
 from engines.essence import ENGINE
@@ -468,3 +470,90 @@ async def test_a_step_click_stays_good_when_only_a_draw_offer_came_between(
     again = await (await fake.click(second, button_for(second, "d2"), user=ALICE)).callback()
     assert_ephemeral(again)
     assert again.content == t("error.stale", "de")
+
+
+async def test_a_typed_step_reads_the_game_row_once(
+    fake: FakeDiscord, bot: Any, monkeypatch: Any
+) -> None:
+    """The game the command means is read once and used for the step, the board and the
+    board pointer (the write returns the stored game)."""
+    await accepted_game(fake)
+    reads: list[str] = []
+    writing = False
+    for name in ("get_game", "games_in_channel", "games_idle_since", "set_game_display"):
+        original = getattr(bot.store, name)
+
+        def counted(*args: Any, _name: str = name, _original: Any = original, **kw: Any) -> Any:
+            if not writing:  # the store's own read-back after a write is the write's
+                reads.append(_name)
+            return _original(*args, **kw)
+
+        monkeypatch.setattr(bot.store, name, counted)
+    update = bot.store.update_game
+
+    async def write(*args: Any, **kw: Any) -> Any:
+        nonlocal writing
+        writing = True
+        try:
+            return await update(*args, **kw)
+        finally:
+            writing = False
+
+    monkeypatch.setattr(bot.store, "update_game", write)
+    typed = await fake.slash("essenz zug", {"notation": "move d1 d2"}, user=ALICE)
+    board = await typed.message()
+    assert t("essence.event.moved", "de", name="Alice", source="d1", target="d2") in embed_text(
+        board
+    )
+    await fake.wait(lambda: "set_game_display" in reads or None, 5, "the board pointer")
+    # one read; the board pointer is written without reading the game again
+    assert reads == ["games_in_channel", "set_game_display"]
+
+
+async def test_challenging_yourself_is_refused(fake: FakeDiscord, bot: Any) -> None:
+    refused = await (
+        await fake.slash("essenz start", {"gegner": ALICE}, user=ALICE, locale="en-US")
+    ).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("play.error.self_challenge", "en")
+    assert await bot.store.games_in_channel(fake.channel().id, kind="essence") == []
+
+
+async def test_the_board_command_shows_the_live_board_again(fake: FakeDiscord, bot: Any) -> None:
+    board = await accepted_game(fake)
+    game_id = await game_id_of(board)
+    for _attempt in range(100):  # the accepted invitation is the live board once recorded
+        if (await GameService(bot.store).get(game_id)).display.get("board") == board.id:
+            break
+        await asyncio.sleep(0.02)
+    shown = await (await fake.slash("essenz brett", user=CAROL, locale="en-US")).message()
+    assert_public(shown)
+    assert_png_attachment(shown)
+    assert t("essenzcog.title", "en", id=await game_id_of(board)) in embed_text(shown)
+    assert f"<@{stable_user_id(ALICE)}>" in shown.content  # still Alice's step, clickable
+    assert mote_select(shown)
+    await fake.wait(lambda: board.components == [] or None, 5, "the older board cleared")
+
+
+def test_the_board_numbers_each_action_of_the_last_answer() -> None:
+    steps = Steps()
+    for actor, events in [
+        (0, [Event("moved", {"source": "d1", "target": "d2"})]),
+        (1, [Event("void_shifted", {"source": "d4", "target": "e4"})]),
+        (1, [Event("destabilized", {"source": "f6", "amount": 1, "hit": ["e7"]})]),
+    ]:
+        steps.add(Turn(None, None, events, actor))  # type: ignore[arg-type]
+    assert _touched_by_action(steps) == [["d4", "e4"], ["f6", "e7"]]
+    assert _touched(steps) == ["d4", "e4", "f6", "e7"]
+
+
+async def test_one_running_game_needs_no_number_beside_an_open_invitation(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    board = await accepted_game(fake)  # Alice against Bob; Alice is to act
+    await (await fake.slash("essenz start", {"gegner": BOB}, user=CAROL)).message()
+    offer = await fake.slash("essenz remis", {"aktion": "offer"}, user=BOB)
+    shown = await offer.message()
+    assert_public(shown)
+    assert t("essenzcog.event.draw_offered", "de", name="Bob") in embed_text(shown)
+    assert await bot.store.game_actions(await game_id_of(board)) == [(1, "!draw-offer")]

@@ -79,3 +79,15 @@ def test_a_long_status_wraps_and_a_long_name_shrinks() -> None:
     assert _wrap(status, face, 1176, 1) == [status]  # one line: the pen cuts it with "…"
     assert _fitting_size("★ Spielleiter (normal)", "bold", 230, 19, 14) < 19
     assert _fitting_size("Alice", "bold", 230, 19, 14) == 19
+
+
+def test_each_action_of_the_last_turn_is_numbered() -> None:
+    """Two actions of one answer (the bot's two) are told apart: numbers 1 and 2 in the
+    corners of the squares each touched; the squares stay marked as before."""
+    view = dict(ENGINE.view_for(ENGINE.initial_state({}, 0, 2), None))
+    view["last"] = ["d1", "d2", "d4", "d5"]
+    marked = draw_board(view, TEXT)
+    numbered = draw_board({**view, "last_steps": [["d1", "d2"], ["d4", "d5"]]}, TEXT)
+    swapped = draw_board({**view, "last_steps": [["d4", "d5"], ["d1", "d2"]]}, TEXT)
+    assert marked.tobytes() != numbered.tobytes()
+    assert numbered.tobytes() != swapped.tobytes()  # which action came first shows

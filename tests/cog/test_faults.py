@@ -152,14 +152,14 @@ async def test_the_idle_sweep_meets_a_locked_database_quietly_and_goes_on_later(
 ) -> None:
     board = await accepted_game(fake)
     game_id = await game_id_of(board)
-    cog = bot.get_cog("Essence")
+    table = bot.get_cog("Essence").table  # the shared game table sweeps every game's seats
     later = time.time() + bot.settings.idle_reminder_minutes * 60 + 5
-    sweep = type(cog).sweep_idle
-    cog.sweep_idle = lambda now: sweep(cog, later)  # the loop's "now" is an hour later
+    sweep = type(table).sweep_idle
+    table.sweep_idle = lambda now: sweep(table, later)  # the loop's "now" is an hour later
     bot.store.write_wait = 0.2
     async with outside_write_lock(bot.store.path):
-        await cog.idle_loop()  # one sweep: busy, logged as a warning, no error
-    await cog.idle_loop()
+        await table.idle_loop()  # one sweep: busy, logged as a warning, no error
+    await table.idle_loop()
     reminder = await fake.wait_for_message(lambda msg: f"#{game_id}" in msg.content)
     assert f"<@{stable_user_id(ALICE)}>" in reminder.content
 

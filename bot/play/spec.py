@@ -1,0 +1,261 @@
+"""What a game declares to get the whole Discord life cycle (``bot.play.table``) for free.
+
+A game's spec is Discord-free: it names its engine and its ``custom_id`` prefix, and turns
+plain data (the engine's views and events, the click path so far) into texts in the reader's
+language and a board image. The table builds every message, component and reply from that.
+
+The defaults here serve any N-seat engine: the players line, narration of each event as
+``<texts>.event.<type>`` (only events everyone may see on a public message), a status line
+naming whose decision the game waits for, the outcome with its ranking, and every click
+option labelled by its token. A game overrides what it words better.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+from bot.games import ACTIVE, Turn
+from bot.i18n import catalog, t
+from engines.core import Event, Outcome, registry
+from engines.core import match as m
+from engines.core.choices import ChoiceTree
+from engines.core.contract import Engine
+
+SEAT_ICONS = ("🟧", "🔵", "🟩", "🟪", "🟨", "🟥")
+
+
+@dataclass
+class Steps:
+    """Events of the steps just played, with who played them."""
+
+    items: list[tuple[int, Event]] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)  # where each action's events begin
+
+    def add(self, turn: Turn) -> None:
+        self.starts.append(len(self.items))
+        self.items += [(turn.actor, event) for event in turn.events]
+
+    def actions(self) -> list[list[tuple[int, Event]]]:
+        """The events grouped by the action that caused them (all one group when the
+        actions are not known)."""
+        bounds = [b for b in self.starts if 0 < b < len(self.items)]
+        edges = [0, *bounds, len(self.items)]
+        return [self.items[a:b] for a, b in pairwise(edges) if a < b]
+
+    def visible(self, seat: int | None) -> Steps:
+        """Only the events ``seat`` may read (None: everyone, a public message)."""
+        return Steps([(who, e) for who, e in self.items if e.visible_for(seat)])
+
+
+@dataclass(frozen=True)
+class Option:
+    """One clickable choice: its token, label and how it is shown (``select``: True puts it
+    in a select menu, False on a button, None lets the count decide)."""
+
+    token: str
+    label: str
+    description: str | None = None
+    emoji: str | None = None
+    style: str = "secondary"  # a discord.ButtonStyle name
+    select: bool | None = None
+
+
+@dataclass
+class Board:
+    """Everything one board message says, as plain data (the table makes the embed)."""
+
+    title: str
+    lines: list[str]
+    footer: str = ""
+    colour: int | None = None  # 0xRRGGBB; None: neutral
+    image: bytes | None = None
+    filename: str = "board.png"
+    content: str = ""
+    pings: tuple[int, ...] = ()
+
+
+@dataclass
+class BoardContext:
+    """What a board message is built from."""
+
+    record: Any  # bot.store.GameRecord
+    match: m.Match
+    names: list[str]
+    lang: str
+    bot_id: int
+    steps: Steps | None = None
+    path: tuple[str, ...] = ()
+    tree: ChoiceTree[Any] | None = None
+    thinking: bool = False
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return m.outcome(_engine(self.record.kind), self.match)
+
+    @property
+    def waiting_for(self) -> list[int]:
+        """The seats with an open decision (none once the game is over)."""
+        if self.record.status != ACTIVE:
+            return []
+        return sorted(m.to_act(_engine(self.record.kind), self.match))
+
+
+def _engine(kind: str) -> Engine[Any, Any]:
+    return registry()[kind]
+
+
+class GameSpec:
+    """The declaration of one game for the Discord layer. Override what the game words
+    better; ``texts`` is the message key domain of its own texts (``<texts>.title`` …);
+    a key missing there is taken from the shared ``play.*`` texts."""
+
+    kind: str = ""  # the engine's name
+    prefix: str = ""  # the custom_id prefix of its components
+    texts: str = "play"
+    board_choices: bool = False  # an open game clicks a single turn on the public board
+    private_view: bool = False  # players have something only they may see (a hand)
+    bot_levels: Sequence[str] = ()
+    default_level: str = ""
+
+    @property
+    def engine(self) -> Engine[Any, Any]:
+        return _engine(self.kind)
+
+    # ---------------------------------------------------------------- texts
+
+    def key(self, name: str) -> str:
+        own = f"{self.texts}.{name}"
+        return own if own in catalog() else f"play.{name}"
+
+    def text(self, key: str, lang: str, /, **params: Any) -> str:
+        return t(self.key(key), lang, **params)
+
+    def bot_name(self, bot_name: str, level: str, lang: str) -> str:
+        """The bot on a seat, with its level (in words where the game has them)."""
+        key = self.key(f"choice.level.{level}")
+        return f"{bot_name} ({t(key, lang) if key in catalog() else level})"
+
+    def seat_label(self, seat: int) -> str:
+        return f"{SEAT_ICONS[seat % len(SEAT_ICONS)]} {seat + 1}"
+
+    # ---------------------------------------------------------------- setup
+
+    def setup_choices(self, lang: str) -> list[tuple[str, str]]:
+        """The setup choice each invited person makes when accepting (value, label); empty:
+        none, a plain accept button."""
+        return []
+
+    def invitation_text(self, record: Any, names: list[str], lang: str) -> str | None:
+        """The invitation's own wording (None: the shared one listing every seat)."""
+        return None
+
+    # ---------------------------------------------------------------- the board
+
+    async def board(self, ctx: BoardContext) -> Board:
+        """The public board message (never anything secret: views for a spectator)."""
+        lines = [self.players_line(ctx)]
+        if ctx.steps is not None and ctx.steps.items:
+            lines.append("")
+            lines += [f"› {line}" for line in self.narrate(ctx.steps.visible(None), ctx)]
+        lines.append("")
+        lines.append(f"**{self.status(ctx)}**")
+        if ctx.match.draw_votes and ctx.outcome is None:
+            offerer = ctx.names[ctx.match.draw_votes[0]]
+            lines.append(self.text("draw.offered", ctx.lang, name=offerer))
+        if ctx.thinking:
+            lines.append(self.text("bot.thinking", ctx.lang))
+        view = self.engine.view_for(ctx.match.state, None)
+        humans = [s for s in ctx.waiting_for if ctx.record.players[s] != ctx.bot_id]
+        content, pings = "", ()
+        if humans and not ctx.thinking:
+            mentions = ", ".join(f"<@{ctx.record.players[s]}>" for s in humans)
+            content = self.text("waiting_for", ctx.lang, mentions=mentions)
+            pings = tuple(ctx.record.players[s] for s in humans)
+        image = await self.render(view, ctx)
+        return Board(
+            title=self.text("title", ctx.lang, id=ctx.record.id),
+            lines=lines,
+            image=image,
+            filename=f"{self.prefix}-{ctx.record.id}.png",
+            content=content,
+            pings=pings,
+        )
+
+    async def render(self, view: Mapping[str, Any], ctx: BoardContext) -> bytes | None:
+        """The board image from a view (None: no image)."""
+        return None
+
+    def players_line(self, ctx: BoardContext) -> str:
+        parts = []
+        for seat, player in enumerate(ctx.record.players):
+            who = f"🤖 {ctx.names[seat]}" if player == ctx.bot_id else f"<@{player}>"
+            gone = " ✖" if seat in ctx.match.eliminated else ""
+            parts.append(f"{self.seat_label(seat)} {who}{gone}")
+        return "  ·  ".join(parts)
+
+    def status(self, ctx: BoardContext) -> str:
+        outcome = ctx.outcome
+        if outcome is not None:
+            return self.outcome_text(outcome, ctx)
+        waiting = ctx.waiting_for
+        if not waiting:
+            return self.text("status.waiting", ctx.lang)
+        names = ", ".join(ctx.names[s] for s in waiting)
+        return self.text("status.to_act", ctx.lang, names=names)
+
+    def outcome_text(self, outcome: Outcome, ctx: BoardContext) -> str:
+        reason = self.text(f"reason.{outcome.reason}", ctx.lang)
+        if outcome.is_draw:
+            return "🤝 " + self.text("status.draw", ctx.lang, reason=reason)
+        names = ", ".join(ctx.names[s] for s in sorted(outcome.winners))
+        return "🏆 " + self.text("status.won", ctx.lang, names=names, reason=reason)
+
+    def narrate(self, steps: Steps, ctx: BoardContext) -> list[str]:
+        lines = []
+        for actor, event in steps.items:
+            data = dict(event.data)
+            player = int(data.get("player", actor))
+            name = ctx.names[player] if 0 <= player < len(ctx.names) else "?"
+            lines.append(self.text(f"event.{event.type}", ctx.lang, **{**data, "name": name}))
+        return lines
+
+    def private_text(self, view: Mapping[str, Any], lang: str) -> str:
+        """What only the seat of ``view`` may see (its hand), for an ephemeral message."""
+        return ""
+
+    # ---------------------------------------------------------------- clicking
+
+    def options(self, ctx: BoardContext, path: tuple[str, ...], tokens: list[str]) -> list[Option]:
+        """The options after ``path``, labelled and in display order."""
+        return [Option(token, token) for token in tokens]
+
+    def placeholder(self, path: tuple[str, ...], lang: str) -> str:
+        return self.text("select.option", lang)
+
+    def prompt(self, ctx: BoardContext) -> str:
+        """What the click path so far asks for (for the ephemeral prompt)."""
+        return self.text("prompt.choose", ctx.lang)
+
+    # ---------------------------------------------------------------- listing
+
+    def game_label(self, game_id: int, names: list[str], lang: str) -> str:
+        return self.text("game_label", lang, id=game_id, names=" – ".join(names))
+
+    def list_line(self, record: Any, match: m.Match | None, names: list[str], lang: str) -> str:
+        """One running game in ``/… liste`` (``match`` None: still an invitation)."""
+        if match is None:
+            state = self.text("list.invited", lang)
+        else:
+            waiting = sorted(m.to_act(self.engine, match))
+            state = self.text(
+                "list.waiting", lang, names=", ".join(names[s] for s in waiting) or "–"
+            )
+        return self.text("list.line", lang, id=record.id, names=" – ".join(names), state=state)
+
+    # ---------------------------------------------------------------- records
+
+    async def export_extra(self, record: Any, data: dict[str, Any], log: list[Any]) -> None:
+        """Add the game's own entries to an export (``data`` as the reader may read it)."""

@@ -1,0 +1,1110 @@
+"""The Discord side of every game's life cycle, once: invitations, clicking through decisions,
+the live board message, bot turns, idle reminders and forfeits, rematch and export.
+
+A game cog composes one :class:`GameTable` with its :class:`~bot.play.spec.GameSpec` and
+routes its commands to it; every click of the game's components (``custom_id`` prefix
+``spec.prefix``) reaches :meth:`GameTable.on_component`. Nothing is kept in memory: every
+choice so far lives in the ``custom_id``, so a button works after a restart.
+
+``custom_id``: ``<prefix>:<game>:<token>:<op>:…``, where op is
+
+- ``p:<path>[:<menu>]`` one click choice (a button carries the path with its token, a select
+  the path before it); token: the id of the decision it was made for, so a click is stale
+  exactly when that decision is answered, whatever other seats did meanwhile. The path is
+  its tokens joined by ``.``, or option numbers (``#2``) where tokens are long or odd, so
+  every ``custom_id`` fits Discord's 100 characters;
+- ``pg:<path>:<page>`` the next page of options that did not fit (never dropped silently);
+- ``o`` opens a decision privately (an ephemeral prompt built from that seat's view), for
+  decisions of players whose turn it is not (reactions) and for games with private options;
+- ``v`` shows the clicker their private view (a hand), ephemerally;
+- ``m:<verb>`` resign (asked first) / draw votes; token: the game's revision;
+- ``r`` rematch (token: the finished game's revision; one per game however often clicked);
+- ``inv:<what>`` the invitation (token: the revision it was made for; answers per seat).
+
+The latest board message and the players' names are kept in the game's ``display`` data
+(written without a revision bump), so an older board loses its buttons when a new one is
+posted.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import discord
+from discord.ext import tasks
+
+from bot.components import custom_id, values_of
+from bot.games import (
+    ACCEPTED,
+    ACTIVE,
+    BOT,
+    FINISHED,
+    FORFEIT,
+    HOST,
+    INVITED,
+    PENDING,
+    REFUSED,
+    GameService,
+    load,
+    lobby_of,
+)
+from bot.i18n import DEFAULT_LANGUAGE
+from bot.play.spec import BoardContext, GameSpec, Option, Steps
+from bot.play.ui import (
+    INDEX,
+    MAX_ROWS,
+    Screen,
+    button,
+    decode_path,
+    edit_kwargs,
+    encode_path,
+    make_view,
+    option_ref,
+    parse_path,
+    send_kwargs,
+)
+from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
+from bot.store import GameRecord, StaleRevision, StoreBusy
+from engines.core import BadInput, IllegalAction
+from engines.core import match as m
+from engines.core.choices import ChoiceTree
+from engines.core.contract import BotPlayer, Decision
+
+log = logging.getLogger("spielleiter.play")
+
+ROW_BUTTONS = 5
+MAX_BUTTONS = 10  # more options than this go into select menus
+SELECT_SIZE = 25
+AUTOCOMPLETE_LIMIT = 25
+BOT_GRACE_SECONDS = 30  # a bot turn left unplayed this long (a restart) is resumed
+IDLE_CHECK_MINUTES = 1.0
+NEUTRAL = 0x8A5CF6
+Edit = Callable[[Screen], Awaitable[None]]
+
+
+@dataclass
+class GameInfo:
+    """What the table keeps per game beside the engine's record (its ``display`` data)."""
+
+    names: list[str]
+    board: int | None = None
+
+    def dump(self) -> dict[str, Any]:
+        return {"names": self.names, "board": self.board}
+
+
+class GameTable:
+    """One game's Discord life cycle, for any engine (see the module docs)."""
+
+    def __init__(self, bot: Any, spec: GameSpec) -> None:
+        self.bot = bot
+        self.spec = spec
+        self.games = GameService(bot.store, bot.chance.bits)
+        self.idle_loop = tasks.loop(minutes=IDLE_CHECK_MINUTES)(self._idle_tick)
+
+    def register(self) -> None:
+        """Route the game's components here (the cog's ``cog_load``)."""
+        self.bot.components.register(self.spec.prefix, self.on_component)
+
+    def unregister(self) -> None:
+        """Stop routing and sweeping (the cog's ``cog_unload``)."""
+        self.bot.components.unregister(self.spec.prefix)
+        self.idle_loop.cancel()
+
+    def start_sweeping(self) -> None:
+        """Sweep idle games every minute once connected (the cog's ``on_ready``; not at load:
+        a bot that only loads its cogs, e.g. to print the command schema, never connects)."""
+        if not self.idle_loop.is_running():
+            self.idle_loop.start()
+
+    async def _idle_tick(self) -> None:
+        try:
+            await self.sweep_idle(time.time())
+        except StoreBusy:  # a database locked from outside: the next sweep does it
+            log.warning("the idle sweep found the database busy; it tries again next time")
+        except Exception:
+            log.exception("the idle sweep of %s failed", self.spec.kind)
+
+    def text(self, key: str, lang: str, /, **params: Any) -> str:
+        return self.spec.text(key, lang, **params)
+
+    # ------------------------------------------------------------------ starting
+
+    async def create(
+        self,
+        interaction: discord.Interaction[Any],
+        config: dict[str, Any],
+        players: list[int],
+        names: list[str],
+        *,
+        invited: bool,
+    ) -> None:
+        """A new game in the interaction's channel: an invitation when ``invited`` (and some
+        seat must answer), else the first board (and the bot's first turn, if it begins)."""
+        humans = [p for p in players if p != self.bot_id()]
+        if len(set(humans)) < len(humans):  # a game against yourself is no challenge
+            raise BadInput(self.spec.key("error.self_challenge"))
+        lang = await lang_for(interaction)
+        record = await self.games.create(
+            self.spec.kind,
+            config,
+            channel_id=channel_of(interaction),
+            guild_id=interaction.guild_id,
+            players=players,
+            invited=invited,
+        )
+        info = GameInfo(names)
+        await self.save_info(record.id, info)
+        if record.status == INVITED:
+            await send(interaction, **self.invitation(record, info, lang))
+            return
+        await self.open_game(interaction, _with_display(record, info), lang)
+
+    def invitation(self, record: GameRecord, info: GameInfo, lang: str) -> dict[str, Any]:
+        """The invitation message: each seat's state, accept (with the setup choice where the
+        game has one) and decline for the invited, start now / bot / re-invite for the host."""
+        lobby = lobby_of(record)
+        own = self.spec.invitation_text(record, info.names, lang)
+        if own is not None:
+            text = own
+        else:
+            lines = [
+                self.text(
+                    "invite.text",
+                    lang,
+                    inviter=f"<@{record.players[0]}>",
+                    id=record.id,
+                    game=self.text("game", lang),
+                )
+            ]
+            choices = dict(self.spec.setup_choices(lang))
+            for seat, state in enumerate(lobby.seats):
+                who = f"<@{record.players[seat]}>" if state != BOT else f"🤖 {info.names[seat]}"
+                line = f"{self.spec.seat_label(seat)} {who} · {self.text(f'seat.{state}', lang)}"
+                choice = lobby.choices[seat]
+                if choice is not None:
+                    line += f" ({choices.get(str(choice), str(choice))})"
+                lines.append(line)
+            text = "\n".join(lines)
+
+        def cid(*parts: object) -> str:
+            return custom_id(self.spec.prefix, record.id, record.revision, "inv", *parts)
+
+        rows: list[list[discord.ui.Item[Any]]] = []
+        setup = self.spec.setup_choices(lang)
+        if setup:
+            rows.append(
+                [
+                    discord.ui.Select(
+                        custom_id=cid("c"),
+                        placeholder=self.text("invite.choose", lang)[:150],
+                        options=[
+                            discord.SelectOption(label=label[:100], value=value)
+                            for value, label in setup[:SELECT_SIZE]
+                        ],
+                    )
+                ]
+            )
+        answer: list[discord.ui.Item[Any]] = []
+        if not setup:
+            answer.append(button(self.text("button.accept", lang), cid(1), "success"))
+        answer.append(button(self.text("button.decline", lang), cid(0), "danger"))
+        if len(record.players) > self.spec.engine.min_players:
+            answer.append(button(self.text("button.start_now", lang), cid("s"), "primary", "▶"))
+        rows.append(answer)
+        open_seats = [i for i, s in enumerate(lobby.seats) if s == REFUSED]
+        if open_seats and isinstance(self.spec.engine, BotPlayer):
+            rows.append(
+                [
+                    button(
+                        self.text("button.fill_bot", lang, seat=seat + 1),
+                        cid("b", seat),
+                        "secondary",
+                        "🤖",
+                    )
+                    for seat in open_seats[:ROW_BUTTONS]
+                ]
+            )
+        for seat in open_seats[: MAX_ROWS - len(rows)]:
+            rows.append(
+                [
+                    discord.ui.UserSelect(
+                        custom_id=cid("u", seat),
+                        placeholder=self.text("invite.reinvite", lang, seat=seat + 1)[:150],
+                    )
+                ]
+            )
+        pending = [record.players[i] for i, s in enumerate(lobby.seats) if s == PENDING]
+        return {"content": text, "view": make_view(rows), "allowed_mentions": pinging(*pending)}
+
+    async def _invitation_click(
+        self, interaction: discord.Interaction[Any], record: GameRecord, rest: list[str]
+    ) -> None:
+        lang = await lang_for(interaction)
+        what = rest[0] if rest else ""
+        user = interaction.user.id
+        info = self.info(record)
+        two = len(record.players) == 2  # a challenge of two: declined, it is over
+        if what == "1":
+            record = await self.games.accept(record.id, user)
+        elif what == "c":
+            chosen = values_of(interaction)[:1]
+            allowed = {value for value, _label in self.spec.setup_choices(lang)}
+            if not chosen or chosen[0] not in allowed:
+                raise BadInput(self.spec.key("error.bad_choice"))
+            record = await self.games.accept(record.id, user, chosen[0])
+        elif what == "0":
+            record = await self.games.decline(record.id, user, close=two)
+            if two:
+                name = info.names[1]
+                text = self.text("invite.declined", lang, name=name, id=record.id)
+                await interaction.response.edit_message(content=text, embed=None, view=None)
+                return
+        elif what == "s":
+            keep = lobby_of(record).ready  # the seats that play; the others are dropped
+            record = await self.games.start_now(record.id, user)
+            if len(keep) == len(record.players):
+                info = GameInfo([info.names[i] for i in keep], info.board)
+        elif what == "b" and rest[1:2] and rest[1].isdigit():
+            seat = int(rest[1])
+            level = self.spec.default_level or _middle_level(self.spec)
+            record = await self.games.fill_with_bot(record.id, user, seat, self.bot_id(), level)
+            info.names[seat] = self.spec.bot_name(self.bot_user_name(), level, lang)
+        elif what == "u" and rest[1:2] and rest[1].isdigit():
+            seat = int(rest[1])
+            chosen = values_of(interaction)[:1]
+            if not chosen or not chosen[0].isdigit():
+                raise BadInput(self.spec.key("error.bad_choice"))
+            guest = int(chosen[0])
+            if guest == self.bot_id():
+                raise BadInput(self.spec.key("error.opponent_is_bot"))
+            record = await self.games.reinvite(record.id, user, seat, guest)
+            info.names[seat] = _resolved_name(interaction, guest)
+        else:
+            raise BadInput(self.spec.key("error.bad_choice"))
+        if what in ("1", "c"):
+            taken = lobby_seat_of(record, user)
+            if taken is not None:
+                info.names[taken] = interaction.user.display_name
+        await self.save_info(record.id, info)
+        record = _with_display(record, info)
+        if record.status != ACTIVE:
+            await interaction.response.edit_message(**self.invitation(record, info, lang))
+            return
+        bot_due = self.games.bot_due(record)
+        screen = await self.screen(record, load(record), lang, thinking=bot_due)
+        await interaction.response.edit_message(**edit_kwargs(screen))
+        if interaction.message is not None:
+            info.board = interaction.message.id
+            await self.save_info(record.id, info)
+        if bot_due:
+            await self.play_bot(record, lang, self._edit_original(interaction))
+
+    async def open_game(
+        self, interaction: discord.Interaction[Any], record: GameRecord, lang: str
+    ) -> None:
+        """Show a started game as a new board; the bot plays at once if it is due."""
+        bot_due = self.games.bot_due(record)
+        screen = await self.screen(record, load(record), lang, thinking=bot_due)
+        if interaction.response.is_done():
+            message = await interaction.followup.send(**send_kwargs(screen), wait=True)
+            await self.remember_board(record, message.id)
+
+            async def edit(screen: Screen) -> None:
+                await message.edit(**edit_kwargs(screen))
+
+            if bot_due:
+                await self.play_bot(record, lang, edit)
+            return
+        await self.reply_new(interaction, record, screen)
+        if bot_due:
+            await self.play_bot(record, lang, self._edit_original(interaction))
+
+    # ------------------------------------------------------------------ components
+
+    async def on_component(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
+        if len(args) < 3 or not args[0].isdigit() or not args[1]:
+            raise BadInput(self.spec.key("error.bad_choice"))
+        game_id, token, op, rest = int(args[0]), args[1], args[2], args[3:]
+        record = await self.games.get(game_id)
+        if record.kind != self.spec.kind:
+            raise BadInput(self.spec.key("error.bad_choice"))
+        if op == "r":
+            if not token.isdigit():  # the rematch button carries the finished game's revision
+                raise BadInput(self.spec.key("error.bad_choice"))
+            await self.rematch(interaction, record, int(token))
+        elif op == "inv":
+            if record.status != INVITED:
+                raise StaleRevision()
+            await self._invitation_click(interaction, record, rest)
+        elif op == "p":
+            chosen = values_of(interaction)[:1]
+            path = parse_path(rest[0] if rest else "") + tuple(chosen)
+            await self.choose(interaction, record, path, token)
+        elif op == "pg" and len(rest) == 2 and rest[1].isdigit():
+            await self.choose(interaction, record, parse_path(rest[0]), token, page=int(rest[1]))
+        elif op == "o":
+            await self.open_prompt(interaction, record, token)
+        elif op == "v":
+            await self.show_private(interaction, record)
+        elif op == "m" and rest:
+            if not token.isdigit() or record.revision != int(token):
+                raise StaleRevision()
+            await self.meta_click(interaction, record, rest[0])
+        else:
+            raise BadInput(self.spec.key("error.bad_choice"))
+
+    def _decision(self, record: GameRecord, user_id: int, decision: str) -> tuple[m.Match, int]:
+        """The match and the clicker's seat, if ``decision`` is theirs and open. Raises
+        IllegalAction (not their turn, another seat's decision), StaleRevision (answered)."""
+        match = self.require_turn(record, user_id)
+        seat = GameService.seat_for(record, user_id, decision)
+        if not m.decision_open(self.spec.engine, match, seat, decision):
+            if any(d.id == decision for d in m.decisions(self.spec.engine, match)):
+                raise IllegalAction(self.spec.key("error.not_yours"))
+            raise StaleRevision()  # made for a decision that is answered
+        return match, seat
+
+    async def choose(
+        self,
+        interaction: discord.Interaction[Any],
+        record: GameRecord,
+        path: tuple[str, ...],
+        decision: str,
+        *,
+        page: int = 0,
+    ) -> None:
+        """One click choice: the next choices (the board or the private prompt updated in
+        place), or the action once the path is complete."""
+        match, seat = self._decision(record, interaction.user.id, decision)
+        tree = self.tree(match, seat)
+        path = tree.follow(decode_path(tree, path, self.spec.key("error.bad_choice")))
+        action = tree.action(path)
+        if action is not None:
+            text = self.spec.engine.action_text(action)
+            await self.act(interaction, record, text, None, decision=decision)
+            return
+        lang = await lang_for(interaction)
+        if is_private(interaction):
+            await interaction.response.edit_message(
+                **self.prompt(record, match, seat, lang, path, tree, page)
+            )
+            return
+        screen = await self.screen(record, match, lang, path=path, tree=tree, page=page)
+        await interaction.response.edit_message(**edit_kwargs(screen))
+
+    def tree(self, match: m.Match, seat: int) -> ChoiceTree[Any]:
+        engine = self.spec.engine
+        actions = engine.legal_actions(match.state, seat)
+        return ChoiceTree(engine, actions, error_key=self.spec.key("error.bad_choice"))
+
+    async def open_prompt(
+        self, interaction: discord.Interaction[Any], record: GameRecord, decision: str
+    ) -> None:
+        """The clicker's decision, privately: their view and the click choices for it."""
+        match, seat = self._decision(record, interaction.user.id, decision)
+        lang = await lang_for(interaction)
+        tree = self.tree(match, seat)
+        path = tree.follow(())
+        await send(
+            interaction, ephemeral=True, **self.prompt(record, match, seat, lang, path, tree, 0)
+        )
+
+    def prompt(
+        self,
+        record: GameRecord,
+        match: m.Match,
+        seat: int,
+        lang: str,
+        path: tuple[str, ...],
+        tree: ChoiceTree[Any],
+        page: int,
+    ) -> dict[str, Any]:
+        """An ephemeral prompt for ``seat``: only from that seat's view."""
+        decision = next(d for d in m.decisions(self.spec.engine, match) if d.seat == seat)
+        view = self.spec.engine.view_for(match.state, seat)
+        ctx = self.context(record, match, lang, path=path, tree=tree)
+        lines = [self.spec.private_text(view, lang), f"*{self.spec.prompt(ctx)}*"]
+        rows = self.choice_rows(record, match, seat, decision, lang, path, tree, page, meta=False)
+        return {"content": "\n".join(line for line in lines if line), "view": make_view(rows)}
+
+    async def show_private(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+        """The clicker's private view (their hand), only to them."""
+        seat = GameService.seat_for(record, interaction.user.id)
+        lang = await lang_for(interaction)
+        view = self.spec.engine.view_for(load(record).state, seat)
+        text = self.spec.private_text(view, lang) or self.text("private.none", lang)
+        await send(interaction, text, ephemeral=True)
+
+    async def meta_click(
+        self, interaction: discord.Interaction[Any], record: GameRecord, verb: str
+    ) -> None:
+        lang = await lang_for(interaction)
+        if verb == "resign":  # ask first: a resignation cannot be taken back
+            GameService.seat_for(record, interaction.user.id)
+            confirm = button(
+                self.text("button.resign_confirm", lang),
+                custom_id(self.spec.prefix, record.id, record.revision, "m", "resign!"),
+                "danger",
+            )
+            text = self.text("resign.confirm", lang)
+            await send(interaction, text, view=make_view([[confirm]]), ephemeral=True)
+            return
+        texts = {
+            "resign!": "!resign",
+            "draw-offer": "!draw-offer",
+            "draw-accept": "!draw-accept",
+            "draw-decline": "!draw-decline",
+        }
+        if verb not in texts:
+            raise BadInput(self.spec.key("error.bad_choice"))
+        await self.act(interaction, record, texts[verb], record.revision)
+
+    async def rematch(
+        self, interaction: discord.Interaction[Any], old: GameRecord, revision: int
+    ) -> None:
+        """One rematch per finished game: the first click uses the old game up (its revision
+        moves on), every other click on that button, also at the same moment, is told so.
+        Against bots only the seats move on by one (the other side begins); otherwise the
+        clicker hosts and invites the others."""
+        if old.status != FINISHED:
+            raise IllegalAction(self.spec.key("error.not_finished"))
+        GameService.seat_for(old, interaction.user.id)
+        try:
+            old = await self.games.claim(old, revision)
+        except StaleRevision:
+            raise IllegalAction(self.spec.key("rematch.taken")) from None
+        lang = await lang_for(interaction)
+        info = self.info(old)
+        me = self.bot_id()
+        clicker = interaction.user.id
+        levels = {int(s): v for s, v in old.config.get("ai_levels", {}).items()}
+        config = {k: v for k, v in old.config.items() if k not in ("ai_levels", "seat_choices")}
+        humans = [s for s, p in enumerate(old.players) if p != me]
+        if len(humans) == 1:  # against bots: the seats move on, so the other side begins
+            order = [*range(1, len(old.players)), 0]
+            invited = False
+        else:
+            mine = old.players.index(clicker)
+            order = [mine] + [s for s in range(len(old.players)) if s != mine]
+            invited = True
+        players = [old.players[s] for s in order]
+        new_levels = {str(i): levels[s] for i, s in enumerate(order) if s in levels}
+        if new_levels:
+            config["ai_levels"] = new_levels
+        if "teams" in config:
+            config["teams"] = [config["teams"][s] for s in order]
+        record = await self.games.create(
+            self.spec.kind,
+            config,
+            channel_id=old.channel_id,
+            guild_id=old.guild_id,
+            players=players,
+            invited=invited,
+        )
+        await interaction.response.edit_message(view=None)
+        new_info = GameInfo([info.names[s] for s in order])
+        await self.save_info(record.id, new_info)
+        if record.status == INVITED:
+            await interaction.followup.send(**self.invitation(record, new_info, lang))
+            return
+        await self.open_game(interaction, _with_display(record, new_info), lang)
+
+    # ------------------------------------------------------------------ acting
+
+    def require_turn(self, record: GameRecord, user_id: int) -> m.Match:
+        """The match, if ``user_id`` may act in it now. Raises IllegalAction otherwise."""
+        if record.status != ACTIVE:
+            raise IllegalAction("error.game_not_running")
+        seat = GameService.seat_for(record, user_id)
+        match = load(record)
+        if seat not in m.to_act(self.spec.engine, match):
+            raise IllegalAction(self.spec.key("error.not_your_turn"))
+        return match
+
+    async def typed(
+        self, interaction: discord.Interaction[Any], game_id: int | None, text: str
+    ) -> None:
+        """A step typed in notation (or a meta action such as ``!resign``)."""
+        record = await self.game_for(interaction, game_id)
+        await self.act(interaction, record, text.strip(), None)
+
+    async def act(
+        self,
+        interaction: discord.Interaction[Any],
+        record: GameRecord,
+        text: str,
+        revision: int | None,
+        *,
+        decision: str | None = None,
+    ) -> None:
+        """Apply ``text`` for the user (a click: made for ``decision``, or for ``revision``),
+        show the board, then let the bot answer if it is due."""
+        if not text.startswith("!"):
+            self.require_turn(record, interaction.user.id)
+        turn = await self.games.act(
+            record.id, interaction.user.id, text, revision, decision=decision, record=record
+        )
+        lang = await lang_for(interaction)
+        steps = Steps()
+        steps.add(turn)
+        bot_due = self.games.bot_due(turn.record)
+        screen = await self.screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
+        edit: Edit
+        if interaction.type == discord.InteractionType.component and not is_private(interaction):
+            await interaction.response.edit_message(**edit_kwargs(screen))
+            edit = self._edit_original(interaction)
+        elif interaction.type == discord.InteractionType.component:  # an ephemeral prompt
+            await interaction.response.edit_message(
+                content=self._done_text(turn, lang), view=None, embed=None
+            )
+            edit = await self.post(turn.record, screen)
+        else:
+            await self.reply_new(interaction, turn.record, screen)
+            edit = self._edit_original(interaction)
+        # The bot's answer replaces this board: it narrates the player's step first.
+        if bot_due:
+            await self.play_bot(turn.record, lang, edit, steps)
+
+    def _done_text(self, turn: Any, lang: str) -> str:
+        """The answer to a private prompt: done, and what only the actor may read of it."""
+        info = self.info(turn.record)
+        ctx = self.context(turn.record, turn.match, lang, names=info.names)
+        own = Steps([(turn.actor, e) for e in turn.events if e.visible_to is not None])
+        lines = [self.text("done", lang)]
+        lines += [f"› {line}" for line in self.spec.narrate(own.visible(turn.actor), ctx)]
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ the bot
+
+    async def play_bot(
+        self, record: GameRecord, lang: str, edit: Edit | None, before: Steps | None = None
+    ) -> None:
+        """Let the service play everything the bot is due to play now (off the event loop;
+        the board said it is thinking), then show the board after it: through ``edit`` (the
+        message that said so), else as a new board."""
+        steps = before if before is not None else Steps()
+        record, turns = await self.games.play_bots(record)
+        for turn in turns:
+            steps.add(turn)
+        screen = await self.screen(record, load(record), lang, steps=steps)
+        if edit is not None:
+            await edit(screen)
+        else:
+            await self.post(record, screen)
+
+    def _edit_original(self, interaction: discord.Interaction[Any]) -> Edit:
+        async def edit(screen: Screen) -> None:
+            await interaction.edit_original_response(**edit_kwargs(screen))
+
+        return edit
+
+    # ------------------------------------------------------------------ idle games
+
+    async def sweep_idle(self, now: float) -> None:
+        """Resume bot turns left over (a restart), then remind the players who keep a game
+        waiting and forfeit for them after the configured times (decided by the service).
+        Only games in guilds of this process's shards: with several shard processes on one
+        database each game is swept by exactly one of them."""
+        mine = self.bot.owns_guild
+        for record in await self.bot.store.games_idle_since(now - BOT_GRACE_SECONDS):
+            if not mine(record.guild_id):
+                continue
+            if record.kind == self.spec.kind and self.games.bot_due(record):
+                await self.play_bot(record, await self.lang_of(record), None)
+        settings = self.bot.settings
+        due = await self.games.idle_due(
+            now,
+            settings.idle_reminder_minutes * 60,
+            settings.idle_forfeit_minutes * 60,
+            kind=self.spec.kind,
+            bots={self.bot_id()},
+        )
+        for idle in due:
+            if not mine(idle.record.guild_id):
+                continue
+            if idle.due == FORFEIT:
+                await self.forfeit(idle.record, idle.seat, idle.decision)
+            else:
+                await self.remind(idle.record, idle.seat)
+
+    async def forfeit(self, record: GameRecord, seat: int, decision: str | None) -> None:
+        try:
+            turn = await self.games.forfeit(record, seat, decision)
+        except StaleRevision:
+            return
+        steps = Steps()
+        steps.add(turn)
+        lang = await self.lang_of(record)
+        record = turn.record
+        bot_due = self.games.bot_due(record)
+        edit = await self.post(
+            record, await self.screen(record, turn.match, lang, steps=steps, thinking=bot_due)
+        )
+        if bot_due:  # a forfeit in a game of several can hand the turn to the bot
+            await self.play_bot(record, lang, edit, steps)
+
+    async def remind(self, record: GameRecord, seat: int) -> None:
+        minutes = self.bot.settings.idle_forfeit_minutes - self.bot.settings.idle_reminder_minutes
+        text = self.text(
+            "reminder",
+            await self.lang_of(record, seat),
+            mention=f"<@{record.players[seat]}>",
+            id=record.id,
+            hours=max(1, round(minutes / 60)),
+        )
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        await channel.send(text, allowed_mentions=pinging(record.players[seat]))
+        await self.games.mark_reminded(record)
+
+    # ------------------------------------------------------------------ showing
+
+    async def reply_new(
+        self, interaction: discord.Interaction[Any], record: GameRecord, screen: Screen
+    ) -> None:
+        """Answer with a new board message; the previous board loses its buttons."""
+        response = await interaction.response.send_message(**send_kwargs(screen))
+        message_id = response.message_id if response is not None else None
+        if message_id is not None:
+            await self.remember_board(record, message_id)
+
+    async def post(self, record: GameRecord, screen: Screen) -> Edit:
+        """A new board message without an interaction (a private prompt's step, bot resume,
+        forfeit). Returns how to edit it."""
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        message = await channel.send(**send_kwargs(screen))
+        await self.remember_board(record, message.id)
+
+        async def edit(screen: Screen) -> None:
+            await message.edit(**edit_kwargs(screen))
+
+        return edit
+
+    async def remember_board(self, record: GameRecord, message_id: int) -> None:
+        """``message_id`` is the game's live board now; the one before loses its buttons."""
+        info = self.info(record)
+        previous = info.board
+        info.board = message_id
+        await self.save_info(record.id, info)
+        if previous is not None and previous != message_id:
+            old = self.bot.get_partial_messageable(record.channel_id).get_partial_message(previous)
+            try:
+                await old.edit(content=None, view=None)  # no turn prompt on an old board
+            except discord.HTTPException:
+                log.info("could not clear the old board %s of game %s", previous, record.id)
+
+    async def show_board(self, interaction: discord.Interaction[Any], game_id: int | None) -> None:
+        """The current board again, as a new live board message."""
+        record = await self.game_for(interaction, game_id, running_only=False)
+        lang = await lang_for(interaction)
+        screen = await self.screen(record, load(record), lang)
+        await self.reply_new(interaction, record, screen)
+
+    def context(
+        self,
+        record: GameRecord,
+        match: m.Match,
+        lang: str,
+        *,
+        names: list[str] | None = None,
+        steps: Steps | None = None,
+        path: tuple[str, ...] = (),
+        tree: ChoiceTree[Any] | None = None,
+        thinking: bool = False,
+    ) -> BoardContext:
+        names = names if names is not None else self.info(record, lang).names
+        return BoardContext(record, match, names, lang, self.bot_id(), steps, path, tree, thinking)
+
+    async def screen(
+        self,
+        record: GameRecord,
+        match: m.Match,
+        lang: str,
+        *,
+        path: tuple[str, ...] = (),
+        tree: ChoiceTree[Any] | None = None,
+        steps: Steps | None = None,
+        thinking: bool = False,
+        page: int = 0,
+    ) -> Screen:
+        """The public board message: the spec's texts and image, and the components."""
+        ctx = self.context(
+            record, match, lang, steps=steps, path=path, tree=tree, thinking=thinking
+        )
+        board = await self.spec.board(ctx)
+        embed = discord.Embed(
+            title=board.title,
+            description="\n".join(board.lines)[:4000],
+            colour=discord.Colour(board.colour if board.colour is not None else NEUTRAL),
+        )
+        file = None
+        if board.image is not None:
+            file = discord.File(io.BytesIO(board.image), filename=board.filename)
+            embed.set_image(url=f"attachment://{board.filename}")
+        if board.footer:
+            embed.set_footer(text=board.footer)
+        return Screen(
+            board.content,
+            embed,
+            file,
+            self.components(ctx, page),
+            board.pings,
+        )
+
+    def components(self, ctx: BoardContext, page: int = 0) -> discord.ui.View | None:
+        """Rematch once over; while running, the click tree on the board (an open game with
+        one decision) or one private prompt button per open decision, and the meta row."""
+        record, match, lang = ctx.record, ctx.match, ctx.lang
+        if ctx.outcome is not None or record.status == FINISHED:
+            rematch = button(
+                self.text("button.rematch", lang),
+                custom_id(self.spec.prefix, record.id, record.revision, "r"),
+                "success",
+            )
+            return make_view([[rematch]])
+        if ctx.thinking or record.status != ACTIVE:
+            return None
+        open_ = [
+            d
+            for d in m.decisions(self.spec.engine, match)
+            if record.players[d.seat] != self.bot_id()
+        ]
+        if not open_:
+            return None
+        if self.spec.board_choices and len(open_) == 1:
+            decision = open_[0]
+            tree = ctx.tree or self.tree(match, decision.seat)
+            rows = self.choice_rows(
+                record, match, decision.seat, decision, lang, ctx.path, tree, page, meta=True
+            )
+            return make_view(rows)
+        if ctx.path:
+            return None
+        asks: list[discord.ui.Item[Any]] = [
+            button(
+                self.text("button.decide", lang, name=ctx.names[d.seat])[:80],
+                custom_id(self.spec.prefix, record.id, d.id, "o"),
+                "primary",
+            )
+            for d in open_[:ROW_BUTTONS]
+        ]
+        meta = self.meta_row(ctx, open_[0].seat, lambda *p: self._meta_id(record, *p))
+        if self.spec.private_view and len(meta) < ROW_BUTTONS:
+            meta.append(
+                button(
+                    self.text("button.private", lang),
+                    custom_id(self.spec.prefix, record.id, record.revision, "v"),
+                    "secondary",
+                    "🂠",
+                )
+            )
+        return make_view([asks, meta])
+
+    def _meta_id(self, record: GameRecord, *parts: object) -> str:
+        return custom_id(self.spec.prefix, record.id, record.revision, *parts)
+
+    def choice_rows(
+        self,
+        record: GameRecord,
+        match: m.Match,
+        seat: int,
+        decision: Decision,
+        lang: str,
+        path: tuple[str, ...],
+        tree: ChoiceTree[Any],
+        page: int,
+        *,
+        meta: bool,
+    ) -> list[list[discord.ui.Item[Any]]]:
+        """The click choices after ``path`` for ``decision``: buttons for a few, select menus
+        for many, a page button when even the menus do not hold them all; at the root the
+        meta row (``meta``), deeper a back button."""
+        ctx = self.context(record, match, lang, path=path, tree=tree)
+        options = self.spec.options(ctx, path, tree.options(path))
+        encoded = encode_path(tree, path)
+
+        def cid(*parts: object) -> str:
+            """A click choice carries its decision."""
+            return custom_id(self.spec.prefix, record.id, decision.id, *parts)
+
+        few = len(options) <= MAX_BUTTONS
+        on_buttons = [o for o in options if o.select is False or (o.select is None and few)]
+        in_selects = [o for o in options if o not in on_buttons]
+        on_buttons, spill = on_buttons[: ROW_BUTTONS * 2], on_buttons[ROW_BUTTONS * 2 :]
+        in_selects = spill + in_selects
+        items: list[discord.ui.Item[Any]] = [
+            button(o.label, cid("p", encode_path(tree, (*path, o.token))), o.style, o.emoji)
+            for o in on_buttons
+        ]
+        button_rows = [items[i : i + ROW_BUTTONS] for i in range(0, len(items), ROW_BUTTONS)]
+        last: list[discord.ui.Item[Any]] = []
+        if path:
+            back = encode_path(tree, tree.back(path))
+            last.append(button(self.text("button.back", lang), cid("p", back), "secondary", "↩"))
+        elif meta:
+            last = self.meta_row(ctx, seat, lambda *p: self._meta_id(record, *p))
+        room = MAX_ROWS - len(button_rows) - 1
+        chunks = [in_selects[i : i + SELECT_SIZE] for i in range(0, len(in_selects), SELECT_SIZE)]
+        pages = max(1, -(-len(chunks) // max(room, 1)))
+        page = min(max(page, 0), pages - 1)
+        shown = chunks[page * room : (page + 1) * room]
+        select_rows: list[list[discord.ui.Item[Any]]] = []
+        for index, chunk in enumerate(shown):
+            select: discord.ui.Select[Any] = discord.ui.Select(
+                custom_id=cid("p", encoded, page * room + index),
+                placeholder=self.spec.placeholder(path, lang)[:150],
+                options=[
+                    discord.SelectOption(
+                        label=o.label[:100],
+                        value=o.token
+                        if len(o.token) <= 100 and INDEX not in o.token
+                        else option_ref(tree, path, o.token),
+                        description=o.description[:100] if o.description else None,
+                        emoji=o.emoji,
+                    )
+                    for o in chunk
+                ],
+            )
+            select_rows.append([select])
+        if pages > 1:
+            following = (page + 1) % pages
+            label = self.text("button.more", lang, page=following + 1, pages=pages)
+            more = button(label, cid("pg", encoded, following), "secondary", "▶")
+            if len(last) < ROW_BUTTONS:
+                last.append(more)
+            else:
+                last[-1] = more
+        rows = select_rows + button_rows
+        if last:
+            rows.append(last)
+        return rows
+
+    def meta_row(
+        self, ctx: BoardContext, seat: int, cid: Callable[..., str]
+    ) -> list[discord.ui.Item[Any]]:
+        """Draw and resign buttons. A draw offer by the seat to act with one other player
+        left is answered by that player only: its buttons name who they are for."""
+        lang, match = ctx.lang, ctx.match
+        row: list[discord.ui.Item[Any]] = []
+        offerer = match.draw_offer_by
+        others = [s for s in match.remaining if s != seat]
+        if offerer is None:
+            row.append(
+                button(
+                    self.text("button.draw_offer", lang), cid("m", "draw-offer"), "secondary", "🤝"
+                )
+            )
+        elif offerer == seat and len(others) == 1:
+            answerer = ctx.names[others[0]]
+            row.append(
+                button(
+                    self.text("button.draw_accept_for", lang, name=answerer),
+                    cid("m", "draw-accept"),
+                    "success",
+                    "🤝",
+                )
+            )
+            row.append(
+                button(
+                    self.text("button.draw_decline_for", lang, name=answerer),
+                    cid("m", "draw-decline"),
+                    "secondary",
+                )
+            )
+        else:
+            row.append(
+                button(
+                    self.text("button.draw_accept", lang), cid("m", "draw-accept"), "success", "🤝"
+                )
+            )
+            row.append(
+                button(
+                    self.text("button.draw_decline", lang), cid("m", "draw-decline"), "secondary"
+                )
+            )
+        row.append(button(self.text("button.resign", lang), cid("m", "resign"), "danger", "🏳️"))
+        return row
+
+    # ------------------------------------------------------------------ records
+
+    async def export(self, interaction: discord.Interaction[Any], game_id: int | None) -> None:
+        """The game record as the requester may read it: while it runs only what they may
+        know (no seed, no other seat's secrets); once over the full record."""
+        lang = await lang_for(interaction)
+        record = await self.game_for(interaction, game_id, running_only=False)
+        data = await self.games.export(record, interaction.user.id)
+        await self.spec.export_extra(record, data, await self.bot.store.game_actions(record.id))
+        data["names"] = self.info(record).names
+        body = json.dumps(data, ensure_ascii=False, indent=1).encode()
+        file = discord.File(io.BytesIO(body), filename=f"{self.spec.prefix}-{record.id}.json")
+        text = self.text("export.done", lang, id=record.id, count=len(data["actions"]))
+        await send(interaction, text, file=file, ephemeral=True)
+
+    async def game_for(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int | None,
+        *,
+        running_only: bool = True,
+    ) -> GameRecord:
+        """The game a command means: the given id, else the caller's game in this channel.
+
+        Raises IllegalAction when there is none or several could be meant.
+        """
+        channel = channel_of(interaction)
+        kind = self.spec.kind
+        if game_id is not None:
+            record = await self.games.get(game_id)
+            if record.kind != kind or record.channel_id != channel:
+                raise IllegalAction(self.spec.key("error.not_here"), id=game_id)
+            return record
+        records = await self.games.running_in_channel(channel, kind)
+        if not running_only and not records:
+            records = await self.bot.store.games_in_channel(channel, kind=kind)
+            records = sorted(records, key=lambda r: r.updated_at)[-1:]
+        user = interaction.user.id
+        mine = [r for r in records if user in r.players] or (records if not running_only else [])
+        if running_only:  # a step or a meta action: an invitation beside it is not meant
+            mine = [r for r in mine if r.status == ACTIVE] or mine
+        if not mine:
+            raise IllegalAction(self.spec.key("error.no_game"))
+        if len(mine) > 1:
+            due = [r for r in mine if self.user_to_act(r, user)]
+            if len(due) != 1:
+                ids = ", ".join(f"#{r.id}" for r in mine)
+                raise IllegalAction(self.spec.key("error.which_game"), ids=ids)
+            mine = due
+        return mine[0]
+
+    def user_to_act(self, record: GameRecord, user: int) -> bool:
+        if record.status != ACTIVE:
+            return False
+        seats = m.to_act(self.spec.engine, load(record))
+        return any(record.players[s] == user for s in seats)
+
+    async def complete_game(self, interaction: discord.Interaction[Any]) -> list[tuple[str, int]]:
+        """(label, id) of the running games in the channel, for autocomplete."""
+        lang = await lang_for(interaction)
+        records = await self.games.running_in_channel(channel_of(interaction), self.spec.kind)
+        choices = []
+        for record in records[:AUTOCOMPLETE_LIMIT]:
+            label = self.spec.game_label(record.id, self.info(record, lang).names, lang)
+            choices.append((label[:100], record.id))
+        return choices
+
+    async def listing(self, interaction: discord.Interaction[Any]) -> None:
+        """The running games of this kind in the channel, ephemerally."""
+        lang = await lang_for(interaction)
+        records = await self.games.running_in_channel(channel_of(interaction), self.spec.kind)
+        if not records:
+            await send(interaction, self.text("list.empty", lang), ephemeral=True)
+            return
+        lines = []
+        for record in records:
+            match = load(record) if record.status == ACTIVE else None
+            names = self.info(record, lang).names
+            lines.append(self.spec.list_line(record, match, names, lang))
+        embed = discord.Embed(
+            title=self.text("list.title", lang),
+            description="\n".join(lines)[:4000],
+            colour=discord.Colour(NEUTRAL),
+        )
+        await send(interaction, embed=embed, ephemeral=True)
+
+    async def complete_notation(
+        self, interaction: discord.Interaction[Any], game_id: int | None, current: str
+    ) -> list[str]:
+        """The caller's legal actions in notation containing what they typed."""
+        try:
+            record = await self.game_for(interaction, game_id)
+            match = load(record)
+            seat = GameService.seat_for(record, interaction.user.id)
+        except (IllegalAction, BadInput):
+            return []
+        engine = self.spec.engine
+        typed = " ".join(current.lower().split())
+        texts = [engine.action_text(a) for a in engine.legal_actions(match.state, seat)]
+        return [text for text in texts if typed in text][:AUTOCOMPLETE_LIMIT]
+
+    # ------------------------------------------------------------------ per game data
+
+    def info(self, record: GameRecord, lang: str | None = None) -> GameInfo:
+        """Names and live board of a game (as stored with ``record``); with ``lang``, the bot
+        seats named in it (stored names carry the level in the starter's language)."""
+        data = record.display
+        if data:
+            info = GameInfo(list(data["names"]), data.get("board"))
+        else:
+            info = GameInfo([self.spec.seat_label(s) for s in range(len(record.players))])
+        if lang is not None:
+            for seat, level in record.config.get("ai_levels", {}).items():
+                if int(seat) < len(info.names):
+                    info.names[int(seat)] = self.spec.bot_name(self.bot_user_name(), level, lang)
+        return info
+
+    async def save_info(self, game_id: int, info: GameInfo) -> None:
+        await self.bot.store.set_game_display(game_id, info.dump())
+
+    async def lang_of(self, record: GameRecord, seat: int | None = None) -> str:
+        """The language of a human player of the game (``seat`` or the first human)."""
+        humans = [p for p in record.players if p != self.bot_id()]
+        user = record.players[seat] if seat is not None else (humans or record.players)[0]
+        return await self.bot.store.get_pref(user, LANGUAGE_PREF) or DEFAULT_LANGUAGE
+
+    def bot_id(self) -> int:
+        assert self.bot.user is not None
+        return int(self.bot.user.id)
+
+    def bot_user_name(self) -> str:
+        assert self.bot.user is not None
+        return str(self.bot.user.display_name)
+
+
+# ------------------------------------------------------------------------ helpers
+
+
+def channel_of(interaction: discord.Interaction[Any]) -> int:
+    return interaction.channel_id or interaction.user.id
+
+
+def is_private(interaction: discord.Interaction[Any]) -> bool:
+    """Whether a click came from an ephemeral message (a private prompt)."""
+    return interaction.message is not None and interaction.message.flags.ephemeral
+
+
+def lobby_seat_of(record: GameRecord, user_id: int) -> int | None:
+    """The seat ``user_id`` just took in an invitation (their accepted seat)."""
+    if "lobby" not in record.snapshot:
+        return record.seat_of(user_id)
+    lobby = lobby_of(record)
+    seats = [i for i, p in enumerate(record.players) if p == user_id]
+    return next((i for i in seats if lobby.seats[i] in (ACCEPTED, HOST)), None)
+
+
+def _middle_level(spec: GameSpec) -> str:
+    """The level a bot fills a seat at when the game names none: the middle one."""
+    engine = spec.engine
+    levels = engine.bot_levels if isinstance(engine, BotPlayer) else ()
+    return levels[len(levels) // 2] if levels else ""
+
+
+def _resolved_name(interaction: discord.Interaction[Any], user_id: int) -> str:
+    data: dict[str, Any] = dict(interaction.data or {})
+    resolved: dict[str, Any] = data.get("resolved") or {}
+    users: dict[str, Any] = resolved.get("users") or {}
+    user: dict[str, Any] = users.get(str(user_id)) or {}
+    return str(user.get("global_name") or user.get("username") or f"<@{user_id}>")
+
+
+def _with_display(record: GameRecord, info: GameInfo) -> GameRecord:
+    """``record`` with ``info`` as its display data (as just stored)."""
+    return replace(record, display=info.dump())
+
+
+__all__ = ["GameInfo", "GameTable", "Option", "Screen", "Steps"]

@@ -1,0 +1,381 @@
+"""The shared game table (``bot.play``) for a game that declares only its spec: the N-seat
+party engine (``tests/party.py``) through a test-only cog (``tests/party_cog.py``, added by
+the fixture below). Invitations for three seats, private prompts for reaction windows, a
+resign that lets the others play on, exports and hands that never leak."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+import bot.app
+from bot.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
+from bot.games import GameService, load
+from bot.i18n import t
+from engines.core import match as m
+from tests.harness import (
+    assert_components_valid,
+    assert_ephemeral,
+    assert_png_attachment,
+    assert_public,
+    running_bot,
+)
+from tests.party import PARTY
+
+ALICE, BOB, CAROL, DAVE = "alice", "bob", "carol", "dave"
+
+
+@pytest.fixture
+async def party_bot(
+    fake: FakeDiscord, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[Any]:
+    """The real bot with the party test cog added to its cogs."""
+    monkeypatch.setattr(bot.app, "COGS", (*bot.app.COGS, "tests.party_cog"))
+    async with running_bot(fake, settings) as client:
+        await fake.wait_for_sync()
+        yield client
+
+
+def button_for(message: StoredMessage, label: str) -> str:
+    for button in message.buttons:
+        if button.get("label") == label:
+            return str(button["custom_id"])
+    raise AssertionError(f"no button {label!r} among {[b.get('label') for b in message.buttons]}")
+
+
+def game_of(message: StoredMessage) -> int:
+    return int(message.custom_ids[0].split(":")[1])
+
+
+async def invite(fake: FakeDiscord, *, bot_seat: bool = False) -> StoredMessage:
+    options: dict[str, Any] = {"zweiter": BOB, "dritter": CAROL}
+    if bot_seat:
+        options["bot"] = True
+    invitation = await (await fake.slash("party start", options, user=ALICE)).message()
+    assert_public(invitation)
+    assert_components_valid(invitation)
+    return invitation
+
+
+async def accept(fake: FakeDiscord, invitation: StoredMessage, user: str, colour: str) -> Any:
+    (select,) = [s for s in invitation.selects if s["custom_id"].endswith(":inv:c")]
+    return await fake.select(invitation, select["custom_id"], [colour], user=user)
+
+
+async def three_humans(fake: FakeDiscord) -> StoredMessage:
+    """A started game of Alice, Bob and Carol: the board Alice is to act on."""
+    invitation = await invite(fake)
+    await (await accept(fake, invitation, BOB, "blue")).callback()
+    started = await accept(fake, invitation, CAROL, "gold")
+    assert (await started.callback()).type == 7
+    return await started.message()
+
+
+def hands_of(record: Any) -> list[list[str]]:
+    return [list(hand) for hand in load(record).state.hands]
+
+
+async def live_board(fake: FakeDiscord, bot: Any, game_id: int, decision: str) -> StoredMessage:
+    """The game's live board once it offers ``decision`` (an engine decision id)."""
+    for _attempt in range(200):
+        record = await bot.store.get_game(game_id)
+        board = record.display.get("board") if record is not None else None
+        message = fake.messages.get(board) if board is not None else None
+        if message is not None and f"party:{game_id}:{decision}:o" in message.custom_ids:
+            return message
+        await asyncio.sleep(0.025)
+    raise AssertionError("no new board was posted")
+
+
+async def decide(fake: FakeDiscord, board: StoredMessage, user: str, name: str) -> StoredMessage:
+    """``user`` opens their decision privately; returns the ephemeral prompt."""
+    opened = await fake.click(board, button_for(board, f"{name}: entscheiden"), user=user)
+    reply = await opened.callback()
+    assert_ephemeral(reply)
+    prompt = await opened.message()
+    assert_components_valid(prompt)
+    return prompt
+
+
+async def test_three_seats_one_decline_and_a_bot_fill(fake: FakeDiscord, party_bot: Any) -> None:
+    invitation = await invite(fake)
+    game_id = game_of(invitation)
+    assert f"<@{stable_user_id(BOB)}>" in invitation.content
+    assert f"<@{stable_user_id(CAROL)}>" in invitation.content
+    # Bob accepts with his colour; the invitation says so and still waits for Carol.
+    answered = await accept(fake, invitation, BOB, "blue")
+    assert (await answered.callback()).type == 7
+    assert t("play.seat.accepted", "de") in invitation.content
+    assert "(Blau)" in invitation.content
+    # A stranger cannot answer; Carol declines: her seat is open for a bot or someone else.
+    stranger = await (await fake.click(invitation, 1, user=DAVE)).callback()
+    assert_ephemeral(stranger)
+    assert stranger.content == t("error.not_invited", "de")
+    declined = await fake.click(invitation, button_for(invitation, "Ablehnen"), user=CAROL)
+    assert (await declined.callback()).type == 7
+    assert t("play.seat.declined", "de") in invitation.content
+    fill = button_for(invitation, t("play.button.fill_bot", "de", seat=3))
+    assert any(s["custom_id"].endswith(":inv:u:2") for s in invitation.selects)  # re-invite
+    # Only the host fills a seat.
+    not_host = await (await fake.click(invitation, fill, user=BOB)).callback()
+    assert_ephemeral(not_host)
+    assert not_host.content == t("error.not_host", "de")
+    filled = await fake.click(invitation, fill, user=ALICE)
+    assert (await filled.callback()).type == 7
+    board = await filled.message()  # every seat ready: the invitation became the board
+    assert_png_attachment(board)
+    assert_components_valid(board)
+    record = await GameService(party_bot.store).get(game_id)
+    assert record.status == "active"
+    assert record.players == [stable_user_id(ALICE), stable_user_id(BOB), BOT_ID]
+    assert record.config["ai_levels"] == {"2": "random"}
+    assert record.config["seat_choices"] == [None, "blue", None]
+    assert f"<@{stable_user_id(ALICE)}>" in board.content  # Alice begins
+
+
+async def test_a_declined_seat_can_be_reinvited(fake: FakeDiscord, party_bot: Any) -> None:
+    invitation = await invite(fake)
+    await (await fake.click(invitation, button_for(invitation, "Ablehnen"), user=CAROL)).callback()
+    (again,) = [s for s in invitation.selects if s["custom_id"].endswith(":inv:u:2")]
+    await (await fake.select(invitation, again["custom_id"], [DAVE], user=ALICE)).callback()
+    assert f"<@{stable_user_id(DAVE)}>" in invitation.content
+    await (await accept(fake, invitation, DAVE, "green")).callback()
+    await (await accept(fake, invitation, BOB, "red")).callback()
+    record = await GameService(party_bot.store).get(game_of(invitation))
+    assert record.status == "active"
+    assert record.players[2] == stable_user_id(DAVE)
+
+
+async def test_a_reaction_window_is_answered_in_either_order(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    service = GameService(party_bot.store)
+    hands = hands_of(await service.get(game_id))
+    # Bob may not open Alice's turn.
+    wrong = await (
+        await fake.click(board, button_for(board, "Alice: entscheiden"), user=BOB)
+    ).callback()
+    assert_ephemeral(wrong)
+    # Alice plays a card through her private prompt (it shows her hand only).
+    prompt = await decide(fake, board, ALICE, "Alice")
+    assert all(card in prompt.content for card in hands[0])
+    assert not any(card in prompt.content for card in hands[1] + hands[2])
+    played = await fake.click(prompt, button_for(prompt, hands[0][0]), user=ALICE)
+    assert (await played.callback()).type == 7
+    board = await fake.wait_for_message(
+        lambda msg: not msg.ephemeral and "Bob: entscheiden" in str(msg.buttons)
+    )
+    # Both open their decision before either answers; Carol answers first, then Bob.
+    bobs = await decide(fake, board, BOB, "Bob")
+    carols = await decide(fake, board, CAROL, "Carol")
+    kept = copy.deepcopy(carols)  # what Carol's client still shows after answering
+    passed = await fake.click(carols, button_for(carols, "Passen"), user=CAROL)
+    assert (await passed.callback()).type == 7
+    laid = await fake.click(bobs, button_for(bobs, "Verdeckt ablegen"), user=BOB)
+    assert (await laid.callback()).type == 7  # still good: Carol answered her own decision
+    bobs = await laid.message()
+    card = hands[1][1]
+    done = await fake.click(bobs, button_for(bobs, card), user=BOB)
+    reply = await done.callback()
+    assert reply.type == 7
+    assert f"{card} verdeckt" in (reply.content or "")  # told to Bob only
+    actions = await party_bot.store.game_actions(game_id)
+    assert actions == [(0, f"play {hands[0][0]}"), (2, "pass"), (1, f"add {card}")]
+    # A second click on an answered decision applies nothing.
+    again = await (await fake.click(kept, button_for(kept, "Passen"), user=CAROL)).callback()
+    assert_ephemeral(again)  # Carol has no open decision now
+    assert await party_bot.store.game_actions(game_id) == actions
+    # The other order in the next window: Bob's turn, Alice answers before Carol.
+    board = await live_board(fake, party_bot, game_id, "t2")  # Bob's turn
+    bobs = await decide(fake, board, BOB, "Bob")
+    await (await fake.click(bobs, button_for(bobs, hands[1][0]), user=BOB)).callback()
+    board = await live_board(fake, party_bot, game_id, "r2.2")  # Alice and Carol react
+    carols = await decide(fake, board, CAROL, "Carol")
+    alices = await decide(fake, board, ALICE, "Alice")
+    await (await fake.click(alices, button_for(alices, "Passen"), user=ALICE)).callback()
+    await (await fake.click(carols, button_for(carols, "Passen"), user=CAROL)).callback()
+    actions = await party_bot.store.game_actions(game_id)
+    assert actions[3:] == [(1, f"play {hands[1][0]}"), (0, "pass"), (2, "pass")]
+    # No public message ever showed a card of a hand that was not played face up.
+    secret = {card, hands[0][1], hands[0][2], *hands[2]}
+    public = [msg for msg in fake.channel_messages() if not msg.ephemeral]
+    assert not any(c in msg.text for msg in public for c in secret)
+
+
+async def test_a_resign_in_three_seats_lets_the_others_go_on(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    final = await (await fake.slash("party aufgeben", user=CAROL)).message()
+    assert_public(final)
+    assert t("play.event.resigned", "de", name="Carol") in final.text
+    record = await GameService(party_bot.store).get(game_id)
+    match = load(record)
+    assert record.status == "active" and m.outcome(PARTY, match) is None
+    assert match.eliminated == (2,)
+    # Alice and Bob play on; Carol is asked nothing any more.
+    hands = hands_of(record)
+    await (await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)).message()
+    record = await GameService(party_bot.store).get(game_id)
+    assert m.to_act(PARTY, load(record)) == frozenset({1})
+    late = await (await fake.slash("party zug", {"notation": "pass"}, user=CAROL)).callback()
+    assert_ephemeral(late)
+
+
+async def test_export_of_a_running_game_shows_nothing_hidden(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    service = GameService(party_bot.store)
+    hands = hands_of(await service.get(game_id))
+    await (await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)).message()
+    await (await fake.slash("party zug", {"notation": f"add {hands[1][0]}"}, user=BOB)).message()
+    exported = await (await fake.slash("party export", user=CAROL)).callback()
+    assert_ephemeral(exported)
+    (attachment,) = exported.files
+    text = attachment.data.decode()
+    data = json.loads(text)
+    assert "seed" not in data
+    assert data["actions"][1] == {"seat": 1, "action": None, "secret": True}
+    for card in hands[0][1:] + hands[1]:
+        assert card not in text  # Alice's and Bob's hidden cards, Bob's face-down card
+    assert data["view"]["hand"] == hands[2]  # Carol's own hand is hers to read
+
+
+async def test_a_hand_is_shown_only_to_its_owner_and_ephemerally(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    board = await three_humans(fake)
+    hands = hands_of(await GameService(party_bot.store).get(game_of(board)))
+    mine = button_for(board, t("play.button.private", "de"))
+    shown = await (await fake.click(board, mine, user=BOB, locale="en-US")).callback()
+    assert_ephemeral(shown)
+    assert all(card in (shown.content or "") for card in hands[1])
+    assert not any(card in (shown.content or "") for card in hands[0] + hands[2])
+    assert (shown.content or "").startswith("Your hand")
+    stranger = await (await fake.click(board, mine, user=DAVE)).callback()
+    assert_ephemeral(stranger)
+    assert stranger.content == t("error.not_a_player", "de")
+    public = [msg for msg in fake.channel_messages() if not msg.ephemeral]
+    assert not any(c in msg.text for msg in public for hand in hands for c in hand)
+
+
+async def test_bot_seats_answer_reactions_and_take_turns(fake: FakeDiscord, party_bot: Any) -> None:
+    """The bot plays its seat in a game of three (its reactions, its own turn) through the
+    engine's bot hook; the humans keep getting their prompts."""
+    invitation = await invite(fake, bot_seat=True)
+    await (await accept(fake, invitation, BOB, "red")).callback()
+    await (await accept(fake, invitation, CAROL, "green")).callback()
+    record = await GameService(party_bot.store).get(game_of(invitation))
+    assert record.status == "active" and len(record.players) == 4
+    hands = hands_of(record)
+    played = await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)
+    shown = await played.message()
+    assert t("play.bot.thinking", "de") in shown.text  # the board says the bot is at it
+    await played.wait_for(lambda r: r.kind == "edit")  # then shows its answer
+    assert t("play.bot.thinking", "de") not in shown.text
+    for user in (BOB, CAROL):
+        await (await fake.slash("party zug", {"notation": "pass"}, user=user)).message()
+    record = await GameService(party_bot.store).get(record.id)
+    seats = [seat for seat, _ in await party_bot.store.game_actions(record.id)]
+    assert 3 in seats  # the bot answered the window
+    assert m.to_act(PARTY, load(record)) == frozenset({1})  # Bob's turn now
+
+
+async def test_every_waiting_seat_is_reminded_then_forfeits(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    """A reaction window waits for two people: both are reminded, then both forfeit, and
+    Alice (the last side) wins; the finished board offers one rematch."""
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    hands = hands_of(await GameService(party_bot.store).get(game_id))
+    await (await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)).message()
+    table = party_bot.get_cog("PartyTest").table
+    settings = party_bot.settings
+    await table.sweep_idle(time.time() + settings.idle_reminder_minutes * 60 + 5)
+    reminders = [msg for msg in fake.channel_messages() if f"#{game_id}" in msg.content]
+    assert {u for msg in reminders for u in msg.pings} == {
+        str(stable_user_id(BOB)),
+        str(stable_user_id(CAROL)),
+    }
+    await table.sweep_idle(time.time() + settings.idle_forfeit_minutes * 60 + 5)
+    final = await fake.wait_for_message(lambda msg: "🏆" in msg.text)
+    told = "\n".join(msg.text for msg in fake.channel_messages())  # one board per forfeit
+    assert t("play.event.forfeited", "de", name="Bob") in told
+    assert t("play.event.forfeited", "de", name="Carol") in told
+    record = await GameService(party_bot.store).get(game_id)
+    assert record.status == "finished"
+    assert [b["label"] for b in final.buttons] == [t("play.button.rematch", "de")]
+    # The rematch: Bob hosts and invites the others; a second click gets no second game.
+    kept = copy.deepcopy(final)
+    rematch = await fake.click(final, 1, user=BOB)
+    invitation = (await rematch.followup()).message
+    assert invitation is not None and f"<@{stable_user_id(ALICE)}>" in invitation.content
+    again = await (await fake.click(kept, 1, user=CAROL)).callback()
+    assert_ephemeral(again)
+    assert again.content == t("play.rematch.taken", "de")
+    games = await party_bot.store.games_in_channel(fake.channel().id, kind=PARTY.name)
+    assert len(games) == 2
+    assert max(games, key=lambda r: r.id).players[0] == stable_user_id(BOB)
+
+
+async def test_the_host_starts_with_the_seats_that_accepted(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    invitation = await invite(fake)
+    start = button_for(invitation, t("play.button.start_now", "de"))
+    early = await (await fake.click(invitation, start, user=ALICE)).callback()
+    assert_ephemeral(early)  # only the host's seat is ready: too few
+    assert early.content == t("error.not_enough_players", "de", min=2)
+    await (await accept(fake, invitation, CAROL, "green")).callback()
+    start = button_for(invitation, t("play.button.start_now", "de"))  # the updated message
+    not_host = await (await fake.click(invitation, start, user=CAROL)).callback()
+    assert not_host.content == t("error.not_host", "de")
+    started = await fake.click(invitation, start, user=ALICE)
+    assert (await started.callback()).type == 7
+    board = await started.message()
+    assert_png_attachment(board)
+    record = await GameService(party_bot.store).get(game_of(invitation))
+    assert record.players == [stable_user_id(ALICE), stable_user_id(CAROL)]  # Bob dropped
+    assert record.config["seat_choices"] == [None, "green"]
+    assert "Carol: entscheiden" not in str(board.buttons)
+    assert record.display["names"] == ["Alice", "Carol"]
+
+
+async def test_forged_clicks_get_a_friendly_answer_and_change_nothing(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    before = await GameService(party_bot.store).get(game_id)
+    forged_ids = [
+        f"party:{game_id}:t1:p:#99",  # an option number that is not there
+        f"party:{game_id}:t1:pg::x",  # a page that is no number
+        f"party:{game_id}:t1:p:play.k00000",  # a card Alice does not hold
+        f"party:{game_id}:zz:o",  # a decision that never was
+        f"party:{game_id}:0:inv:b:9",  # the invitation is over
+        f"party:{game_id}:0:r",  # no rematch while it runs
+        f"party:{game_id}:0:m:resign!",  # a meta click for an old revision
+        f"party:{game_id}:0:q",  # no such click
+        "party:x:0:p",
+    ]
+    for forged in forged_ids:
+        message = copy.deepcopy(board)
+        message.components[0]["components"][0]["custom_id"] = forged
+        reply = await (await fake.click(message, forged, user=ALICE)).callback()
+        assert_ephemeral(reply)
+        assert reply.content and "party" not in reply.content, forged
+    after = await GameService(party_bot.store).get(game_id)
+    assert after.revision == before.revision
+    assert await party_bot.store.game_actions(game_id) == []
