@@ -12,7 +12,7 @@ import pytest
 
 from bot.fake_discord import FakeDiscord, StoredMessage
 from bot.i18n import t
-from cogs.combat import unpack
+from cogs.combat import active_combat, unpack
 from engines.w6 import CombatState
 from tests.cog.test_combat import ids_with
 from tests.cog.test_w6 import ALICE, BOB, GM, import_sheet, start_campaign, thoin_json
@@ -84,7 +84,7 @@ def option_values(message: StoredMessage, custom_id: str) -> dict[str, str]:
 
 
 async def state_of(fake: FakeDiscord, bot: Any) -> CombatState:
-    return unpack(await bot.store.active_combat(fake.channel().id)).state
+    return unpack(await active_combat(bot.store, fake.channel().id)).state
 
 
 async def force(fake: FakeDiscord, dice: str) -> StoredMessage:

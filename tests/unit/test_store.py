@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
@@ -193,22 +195,28 @@ async def test_campaign_characters_log_and_combat(store: SqliteStore) -> None:
     log = await store.campaign_log(campaign.id)
     assert [e["kind"] for e in log] == ["probe", "schaden"]
     assert log[0]["data"] == {"erfolge": 3}
-    combat = await store.create_combat(channel_id=5, campaign_id=campaign.id, state={"phase": 1})
-    assert (await store.active_combat(5)) == combat
+    # A game step writes its campaign-log rows in its own transaction: a stale one writes none.
+    game = await _new_game(store, channel=5)
     with pytest.raises(StaleRevision):
-        await store.update_combat(
-            combat.id, expected_revision=3, state={}, log=[(42, "combat", {"x": 1})]
+        await store.update_game(
+            game.id, expected_revision=3, snapshot={}, log=[(campaign.id, 42, "combat", {"x": 1})]
         )
     assert [e["kind"] for e in await store.campaign_log(campaign.id)] == ["probe", "schaden"]
-    ended = await store.update_combat(
-        combat.id,
+    ended = await store.update_game(
+        game.id,
         expected_revision=0,
-        state={"phase": 2},
-        status="ended",
-        log=[(42, "combat", {"action": "ende"})],
+        snapshot={"turn": 2},
+        status="finished",
+        display={"characters": {"thoin": hero.id}},
+        log=[(campaign.id, 42, "combat", {"action": "ende"})],
     )
     assert (await store.campaign_log(campaign.id))[-1]["data"] == {"action": "ende"}
-    assert ended.status == "ended" and await store.active_combat(5) is None
+    assert ended.status == "finished" and ended.display == {"characters": {"thoin": hero.id}}
+    undone = await store.drop_last_game_action(
+        game.id, expected_revision=1, snapshot={}, log=[(campaign.id, 42, "combat", {"u": 1})]
+    )
+    assert undone.display == ended.display
+    assert (await store.campaign_log(campaign.id))[-1]["data"] == {"u": 1}
     archived = await store.update_campaign(campaign.id, status="archived")
     assert archived.status == "archived" and await store.active_campaign(5) is None
     await store.delete_character(hero.id)
@@ -274,3 +282,69 @@ async def test_create_character_activates_and_logs_in_one_transaction(store: Sql
         )  # fmt: skip
     assert [c.name for c in await store.characters(campaign.id)] == ["Balin", "Thoin"]
     assert await store.active_character(campaign.id, 8) is None
+
+
+async def _v2_database_with_combats(path: Path) -> dict[str, Any]:
+    """A database of schema 2 (combats in their own table) with a running combat (schema 2
+    state, cog packing) in channel 5, a running one of schema 1 in channel 6 and an ended one
+    in channel 7; returns the running combat's state."""
+    from engines.w6 import apply, join_action, make, new_combat
+    from engines.w6.state import state_to_json
+    from tests.unit.test_w6_combat import fighter
+    from tests.unit.test_w6_engine import _as_v1
+
+    state = new_combat(42, seed=5)
+    state, _ = apply(state, join_action(fighter("held", 7, ab=8)), 7)
+    state, _ = apply(state, join_action(fighter("ork", ab=4, lp=17, lp_max=23)), 42)
+    state, _ = apply(state, make("beginnen"), 42)
+    state, _ = apply(state, make("angriff", "held", ("ork",), kw=3), 7)
+    packed = {"engine": state_to_json(state), "charaktere": {"held": 3}}
+    old = {"engine": _as_v1(state, [], {0: 42, 1: 7}), "charaktere": {}}
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        await migrate(db, 2)
+        await db.execute(
+            "INSERT INTO campaigns (guild_id, channel_id, name, gm_id, created_at)"
+            " VALUES (1, 5, 'Nebelreich', 42, 0)"
+        )
+        for channel, data, status in ((5, packed, "active"), (6, old, "active"),
+                                      (7, packed, "ended")):  # fmt: skip
+            await db.execute(
+                "INSERT INTO combats (channel_id, campaign_id, state, revision, status,"
+                " message_id, updated_at) VALUES (?, 1, ?, 9, ?, 77, 1000)",
+                (channel, json.dumps(data), status),
+            )
+    return {"state": state}
+
+
+async def test_stored_combats_become_games_that_replay_and_undo(tmp_path: Path) -> None:
+    """Migration 3 moves every combat to the games table with its action rows: a running one
+    goes on where it was (same state, campaign and characters), undoes by replaying its log,
+    and the combats table is gone."""
+    from bot.games import GameService, load
+
+    path = tmp_path / "v2.sqlite"
+    old = await _v2_database_with_combats(path)
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        service = GameService(store)
+        (running,) = await service.running_in_channel(5, "w6combat")
+        assert load(running).state == old["state"]
+        assert running.players == [42, 7] and running.guild_id == 1
+        assert running.display == {"campaign": 1, "characters": {"held": 3}}
+        actions = await store.game_actions(running.id)
+        assert actions == [(e.actor, e.action) for e in old["state"].log]
+        back = await service.undo_last(running)
+        assert load(back).state.pending is None and load(back).state.phase == 1
+        (carried,) = await service.running_in_channel(6, "w6combat")
+        assert load(carried).state.fighters == old["state"].fighters
+        assert load(carried).state.pending is not None
+        assert await service.running_in_channel(7, "w6combat") == []
+        (ended,) = await store.games_in_channel(7, kind="w6combat")
+        assert ended.status == "finished"
+        async with store.db.execute(
+            "SELECT name FROM sqlite_master WHERE name = 'combats'"
+        ) as cursor:
+            assert await cursor.fetchone() is None
+    finally:
+        await store.close()
