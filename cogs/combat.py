@@ -15,6 +15,7 @@ buttons of the old format (``kampf:…``) are answered as stale.
 
 from __future__ import annotations
 
+import io
 import re
 import unicodedata
 from dataclasses import dataclass, replace
@@ -28,12 +29,9 @@ from bot.app import SpielleiterBot
 from bot.components import custom_id, modal_fields, values_of
 from bot.games import ACTIVE, GameService, StepWrites, engine_of, load
 from bot.i18n import cmd, language_of, t
-from bot.render.combat_text import (
-    _cap,
-    log_entries,
-    narrate,
-    status_text,
-)
+from bot.render import render_async
+from bot.render.combat import render_combat
+from bot.render.combat_text import _cap, image_text, log_entries, narrate, status_text
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
 from bot.store import LogRow, Store
 from bot.store.base import AlreadyExists, CampaignRecord, GameRecord
@@ -92,6 +90,7 @@ MAX_SELECT = 25
 MAX_FIGHTERS_PER_ADD = 10
 MAX_ROWS = 5
 CONTENT_LIMIT = 1900
+IMAGE_NAME = "kampf.png"
 STAGE_ROWS = {"abwehr": 2, "entscheidung": 1, "ansage": 1, "rundum": 2, "nachschlagen": 1}
 
 
@@ -204,6 +203,24 @@ def status_embed(view: dict[str, Any], lang: str) -> discord.Embed:
 def public_embed(record: GameRecord, lang: str) -> discord.Embed:
     """The status everyone sees: ``view_for(None)`` (NPC values hidden)."""
     return status_embed(engine_of(record).view_for(load(record).state, None), lang)
+
+
+async def status_image(record: GameRecord, lang: str) -> discord.File:
+    """The status image (``bot.render.combat``) of ``view_for(None)``, drawn off the loop."""
+    view = engine_of(record).view_for(load(record).state, None)
+    png = await render_async(render_combat, view, image_text(view, lang))
+    return discord.File(io.BytesIO(png), filename=IMAGE_NAME)
+
+
+async def public_status(record: GameRecord, lang: str) -> dict[str, Any]:
+    """The ``send`` arguments of a public status: the embed with its image, the components."""
+    embed = public_embed(record, lang)
+    embed.set_image(url=f"attachment://{IMAGE_NAME}")
+    return {
+        "embed": embed,
+        "file": await status_image(record, lang),
+        "view": status_view_components(record, lang),
+    }
 
 
 def _decision_token(match: m.Match, seat: int, fighter_id: str | None, prefix: str = "") -> str:
@@ -525,8 +542,7 @@ class Combat(commands.Cog):
         await send(
             interaction,
             _cap(lines + list(pings.values()), CONTENT_LIMIT) or None,
-            embed=public_embed(record, lang),
-            view=status_view_components(record, lang),
+            **await public_status(record, lang),
             allowed_mentions=pinging(*pings),  # only those who must answer; names ping nobody
         )
 
@@ -889,8 +905,7 @@ class Combat(commands.Cog):
         await send(
             interaction,
             t("w6cog.combat.started", lang),
-            embed=public_embed(record, lang),
-            view=status_view_components(record, lang),
+            **await public_status(record, lang),
         )
 
     @kampf.command(
@@ -968,8 +983,7 @@ class Combat(commands.Cog):
         loaded = await self._load(interaction)
         await send(
             interaction,
-            embed=public_embed(loaded.record, lang),
-            view=status_view_components(loaded.record, lang),
+            **await public_status(loaded.record, lang),
         )
 
     @kampf.command(

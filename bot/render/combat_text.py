@@ -11,6 +11,7 @@ from typing import Any
 
 from bot import fit
 from bot.i18n import catalog, t
+from bot.render.combat import CombatImageText
 from cogs.w6 import step_words
 from cogs.w6_plural import tc
 from engines.core import BadInput, Event
@@ -160,7 +161,7 @@ def log_entries(
 def is_down(row: dict[str, Any]) -> bool:
     """Whether a fighter's row (of any view) shows them unable to fight: LP at or below zero
     (for an NPC in a player's view: dying), unconscious or dying."""
-    if any(c in DOWN_CONDITIONS for c in row["conditions"]):
+    if any(c in DOWN_CONDITIONS for c in row["conditions"]) or row.get("down"):
         return True
     if "lp" in row:
         return bool(row["lp"] <= 0)
@@ -243,3 +244,33 @@ def status_text(view: dict[str, Any], lang: str) -> tuple[str, str, str]:
         description += "\n\n" + t("w6cog.combat.to_act", lang, who=who)
     footer = t("w6cog.combat.footer", lang, step=view["step"])
     return title, fit.shorten(description, DESCRIPTION_LIMIT, lang), footer
+
+
+def image_text(view: dict[str, Any], lang: str) -> CombatImageText:
+    """The words of the status image (``bot.render.combat``) for ``view``."""
+    title, _description, footer = status_text(view, lang)
+    names = {row["id"]: row["name"] for row in view["fighters"]}
+    if view["to_act"] and not view["ended"]:
+        who = ", ".join(names.get(i, i) for i in view["to_act"])
+        footer = t("w6cog.combat.to_act", lang, who=who)
+    conditions = {}
+    for row in view["fighters"]:
+        words = [t(f"w6cog.cond.{c}", lang) for c in row["conditions"]]
+        if is_down(row) and not any(c in DOWN_CONDITIONS for c in row["conditions"]):
+            words.insert(0, down_words(row, lang))
+        if row["fertig"]:
+            words.append(t("w6cog.combat.done", lang))
+        conditions[row["id"]] = ", ".join(words)
+    return CombatImageText(
+        title=title,
+        lp=t("w6cog.image.lp", lang),
+        kw=t("w6cog.image.kw", lang),
+        handlungen=t("w6cog.image.handlungen", lang),
+        footer=footer,
+        lp_words={
+            row["id"]: t(f"w6cog.lp_state.{row['lp_state']}", lang)
+            for row in view["fighters"]
+            if "lp_state" in row
+        },
+        conditions=conditions,
+    )

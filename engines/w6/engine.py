@@ -323,6 +323,7 @@ def _npc_row(row: dict[str, Any], fighter: Fighter) -> dict[str, Any]:
         max(0, min(10, round(10 * fighter.lp / fighter.lp_max))) if fighter.lp_max else 0
     )
     shown["blockade"] = fighter.blockade > 0
+    shown["down"] = fighter.lp <= 0 or not fighter.conscious  # out of the fight, seen by all
     return shown
 
 

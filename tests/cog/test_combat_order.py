@@ -88,3 +88,25 @@ async def test_more_fighters_able_to_act_than_rows_are_all_offered(
         )
     ).message()
     assert menu.flags & 64 and _labelled(menu)
+
+
+async def test_each_status_carries_an_image_of_the_order(fake: FakeDiscord, bot: Any) -> None:
+    """Issue 10: a status image beside the embed (order, LP bars, KW, Handlungen, conditions,
+    whose turn), drawn from the public view; it grows with the fighters."""
+    status = await set_up(fake)
+    (image,) = status.files
+    assert image.filename == "kampf.png" and image.data.startswith(b"\x89PNG")
+    assert status.embeds[0]["image"]["url"] == "attachment://kampf.png"
+    more = await (
+        await fake.slash("kampf dazu", {"charakter": "Ork", "anzahl": 10}, user=GM)
+    ).message()
+    (bigger,) = more.files
+    assert _height(bigger.data) > _height(image.data)
+
+
+def _height(png: bytes) -> int:
+    from io import BytesIO
+
+    from PIL import Image
+
+    return Image.open(BytesIO(png)).height
