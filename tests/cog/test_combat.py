@@ -208,3 +208,24 @@ async def test_a_button_of_the_previous_version_is_answered_stale(
         assert_ephemeral(old)
         assert old.content == t("error.stale", lang)
     assert await active_combat(bot.store, fake.channel().id) == before
+
+
+async def test_undo_replays_the_log_at_most_undo_tiefe_steps_in_a_row(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """The GM's undo is ``GameService.undo_last`` (the log without its last step, replayed);
+    the combat's ``undo_tiefe`` still caps how many steps go back in a row, and a new step
+    starts the count again."""
+    await set_up(fake)
+    await (await fake.slash("kampf aktion", {"notation": "regel undo_tiefe=1"}, user=GM)).message()
+    await (await fake.slash("kampf phase", user=GM)).message()
+    back = await (await fake.slash("kampf zurück", user=GM)).message()
+    assert back.embeds[0]["title"] == t("w6cog.combat.title", "de", phase=1)
+    again = await (await fake.slash("kampf zurück", user=GM)).callback()
+    assert_ephemeral(again)
+    assert again.content == t("w6.combat.nothing_to_undo", "de")
+    refused = await (await fake.slash("kampf zurück", user=ALICE)).callback()
+    assert_ephemeral(refused)
+    await (await fake.slash("kampf phase", user=GM)).message()
+    forward = await (await fake.slash("kampf zurück", user=GM)).message()
+    assert forward.embeds[0]["title"] == t("w6cog.combat.title", "de", phase=1)
