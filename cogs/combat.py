@@ -123,6 +123,22 @@ async def active_combat(store: Store, channel_id: int) -> GameRecord | None:
 
 
 TOKEN = re.compile(r"(\d+)([a-z][0-9a-z]*)")
+TOKEN_ID = 6  # characters of a decision id a button carries (custom ids hold 100 at most)
+
+
+def _open_decision(record: GameRecord, token: str) -> tuple[int, str] | None:
+    """The (seat, full decision id) a ``<seat><decision id, cut>`` token names, when that
+    decision is open now."""
+    found = TOKEN.fullmatch(token)
+    if found is None:
+        return None
+    seat, cut = int(found[1]), found[2]
+    for decision in m.decisions(engine_of(record), load(record)):
+        if decision.seat != seat:
+            continue
+        if decision.id == cut or (len(cut) == TOKEN_ID and decision.id.startswith(cut)):
+            return seat, decision.id
+    return None
 
 
 def _still_open(record: GameRecord, token: str) -> bool:
@@ -133,20 +149,20 @@ def _still_open(record: GameRecord, token: str) -> bool:
         return True
     if token.startswith("u"):
         return token == f"u{record.revision}"
-    found = TOKEN.fullmatch(token)
-    if found is None:
-        return False
-    return bool(m.decision_open(engine_of(record), load(record), int(found[1]), found[2]))
+    return _open_decision(record, token) is not None
 
 
-def _judged_by(token: str) -> dict[str, Any]:
-    """The ``GameService.act`` arguments that judge a click made for ``token``."""
+def _judged_by(record: GameRecord, token: str) -> dict[str, Any]:
+    """The ``GameService.act`` arguments that judge a click made for ``token``. Raises
+    StaleAction when its decision is no longer open."""
     if token.startswith("u") and token[1:].isdigit():
         return {"revision": int(token[1:])}
-    found = TOKEN.fullmatch(token)
-    if found is None:
+    if token in ("", "-"):
         return {}
-    return {"decision": found[2], "decision_seat": int(found[1])}
+    found = _open_decision(record, token)
+    if found is None:
+        raise StaleAction()
+    return {"decision": found[1], "decision_seat": found[0]}
 
 
 def _display(loaded: Loaded, characters: dict[str, int], undos: int = 0) -> dict[str, Any]:
@@ -233,7 +249,7 @@ def _decision_token(match: m.Match, seat: int, fighter_id: str | None, prefix: s
             if decision.seat != candidate or not decision.id.startswith(prefix):
                 continue
             if fighter_id is None or fighter_id in decision.params.get("fighters", ()):
-                return f"{decision.seat}{decision.id}"
+                return f"{decision.seat}{decision.id[:TOKEN_ID]}"
     return ""
 
 
@@ -293,6 +309,12 @@ def _fighter_items(
         items.append(_styled(named("w6cog.btn.skip"), cid("verzichten", fighter_id), "secondary",
                              row))  # fmt: skip
     return items
+
+
+def _reflex_ready(state: CombatState) -> list[Any]:
+    """The fighters who may roll their Reflex now without being asked."""
+    acting = to_act(state)
+    return [f for f in state.fighters if f.id not in acting and "reflex" in verbs_for(state, f.id)]
 
 
 def _acting(state: CombatState) -> list[str]:
@@ -356,7 +378,7 @@ def status_view_components(record: GameRecord, lang: str) -> discord.ui.View:
         view.add_item(_styled(t("w6cog.btn.next_phase", lang), gm_cid("phase"), "secondary",
                               gm_row))  # fmt: skip
     reflex = _decision_token(match, 0, None, "r")
-    if reflex:
+    if reflex and any(f.reflex > 0 for f in _reflex_ready(state)):
         view.add_item(_styled(t("w6cog.btn.reflex_any", lang), custom_id(PREFIX, record.id,
                               reflex, "rfx", "alle"), "secondary", gm_row))  # fmt: skip
     if state.log:
@@ -489,7 +511,7 @@ class Combat(commands.Cog):
             loaded.record.id,
             user,
             action.text(),
-            **_judged_by(loaded.token),
+            **_judged_by(loaded.record, loaded.token),
             seat=self._seat(loaded.state, action, actor),
             writes=writes,
         )
@@ -711,7 +733,7 @@ class Combat(commands.Cog):
         found = tuple(
             f.id
             for f in state.fighters
-            if (gm or f.owner == user_id) and "reflex" in verbs_for(state, f.id)
+            if (gm or f.owner == user_id) and f.reflex > 0 and "reflex" in verbs_for(state, f.id)
         )
         if not found:
             raise IllegalAction("w6cog.combat.no_reflex")

@@ -59,7 +59,8 @@ async def test_an_npc_without_reflex_dice_is_not_offered_reflex_instead_of_defen
     ).message()
     assert ids_with(attacked, "abwehr")  # the Ork is asked for its defence
     assert not [c for c in ids_with(attacked, "refabw") if c.endswith(":ork")]
-    assert status.custom_ids  # the status before the attack had buttons at all
+    # Nor "Reflex anderer Kämpfer…" when the only fighter who could use it has no dice.
+    assert status.custom_ids and ids_with(status, "rfx") == []
 
 
 async def test_more_fighters_able_to_act_than_rows_are_all_offered(

@@ -47,11 +47,14 @@ def lyra_json() -> dict[str, Any]:
 
 
 async def set_up(fake: FakeDiscord, locale: str = "de") -> StoredMessage:
-    """Campaign; Thoin (alice), Lyra (bob), two Orks; begun. Lyra (AB 7) acts first."""
+    """Campaign; Thoin (alice), Lyra (bob), two Orks (with reflex dice); begun. Lyra (AB 7)
+    acts first."""
     await start_campaign(fake, locale)
     await import_sheet(fake, ALICE, thoin_json())
     await import_sheet(fake, BOB, lyra_json())
-    await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5 gs=2"}, user=GM)).callback()
+    # Issue 10: only fighters with reflex dice are offered the reflex, so these Orks have some.
+    orc = "Ork lp=20 kw=8 ab=5 gs=2 reflex=2"
+    await (await fake.slash("sl nsc", {"werte": orc}, user=GM)).callback()
     await (await fake.slash("kampf start", user=GM, locale=locale)).message()
     await (await fake.slash("kampf dazu", user=ALICE, locale=locale)).message()
     await (await fake.slash("kampf dazu", user=BOB, locale=locale)).message()
