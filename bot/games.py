@@ -37,7 +37,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from bot.store import GameRecord, StaleRevision, Store
+from bot.store import GameRecord, LogRow, StaleRevision, Store
 from engines.core import BadInput, Engine, Event, IllegalAction, Outcome, registry
 from engines.core import match as m
 from engines.core.contract import BotPlayer, Decision
@@ -49,6 +49,18 @@ HOST, PENDING, ACCEPTED, REFUSED, BOT = "host", "invited", "accepted", "declined
 READY = frozenset({HOST, ACCEPTED, BOT})
 BOT_BUDGET_S = 2.0  # CPU seconds a bot may think per decision
 RETRIES = 8  # re-reads after a concurrent write before a click is given up as stale
+
+
+@dataclass(frozen=True)
+class StepWrites:
+    """What a cog writes together with a step, in the step's transaction: campaign-log rows
+    made from the new match and its events (``log``), its presentation data (``display``) and,
+    for an engine whose seats open while it runs, the user ids of the seats after the step
+    (``players``)."""
+
+    log: Callable[[m.Match, list[Event]], Sequence[LogRow]] | None = None
+    display: dict[str, Any] | None = None
+    players: Callable[[m.Match], list[int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -131,10 +143,15 @@ class GameService:
         players: list[int],
         invited: bool,
         seed: int | None = None,
+        one_per_channel: bool = False,
+        display: dict[str, Any] | None = None,
     ) -> GameRecord:
         """A new game with one user id per seat (seat 0 is the host). ``invited`` games wait
         until every seat that is neither the host's, the host's own second seat nor a bot
         seat (``ai_levels``) has accepted; otherwise the game starts at once.
+
+        ``one_per_channel``: refused (AlreadyExists) while the channel has an invited or
+        active game of ``kind``; ``display``: the cog's presentation data.
 
         Raises BadInput for a config the engine does not accept.
         """
@@ -162,6 +179,8 @@ class GameService:
             players=players,
             status=status,
             snapshot=snapshot,
+            one_per_channel=one_per_channel,
+            display=display,
         )
 
     async def get(self, game_id: int) -> GameRecord:
@@ -320,8 +339,16 @@ class GameService:
         *,
         decision: str | None = None,
         record: GameRecord | None = None,
+        seat: int | None = None,
+        decision_seat: int | None = None,
+        writes: StepWrites | None = None,
     ) -> Turn:
         """Apply ``text`` (engine notation or a meta action) for ``user_id``'s seat.
+
+        ``seat``: the seat the cog decided the user acts as (a game whose seat holds several
+        people, such as a combat's GM and co-GMs); ``decision_seat``: the seat whose decision
+        ``decision`` is (default: the acting seat; a GM who answers for a player's fighter);
+        ``writes``: what the cog writes with the step (see :class:`StepWrites`).
 
         ``decision`` is the id of the decision the clicked button was made for: the click
         applies while that decision is open for the user's seat (re-read and retried after a
@@ -339,13 +366,14 @@ class GameService:
                 raise StaleRevision()
             if record.status != ACTIVE:
                 raise IllegalAction("error.game_not_running")
-            seat = self.seat_for(record, user_id, decision)
+            acting = self.seat_for(record, user_id, decision) if seat is None else seat
+            judged = acting if decision_seat is None else decision_seat
             if decision is not None and not m.decision_open(
-                engine_of(record), load(record), seat, decision
+                engine_of(record), load(record), judged, decision
             ):
                 raise StaleRevision()
-            try:
-                return await self.apply_for_seat(record, seat, text)  # never as the referee
+            try:  # never as the referee
+                return await self.apply_for_seat(record, acting, text, writes=writes)
             except StaleRevision:
                 if decision is None:
                     raise
@@ -367,19 +395,30 @@ class GameService:
         return seats[0]
 
     async def apply_for_seat(
-        self, record: GameRecord, seat: int, text: str, *, referee: bool = False
+        self,
+        record: GameRecord,
+        seat: int,
+        text: str,
+        *,
+        referee: bool = False,
+        writes: StepWrites | None = None,
     ) -> Turn:
-        """Apply ``text`` for ``seat``; ``referee`` only for the bot's own meta actions.
-        Raises StaleRevision when ``record`` is no longer the stored game."""
+        """Apply ``text`` for ``seat``; ``referee`` only for the bot's own meta actions;
+        ``writes`` as in :meth:`act`. Raises StaleRevision when ``record`` is no longer the
+        stored game."""
         engine = engine_of(record)
         match, events = m.apply(engine, load(record), text, seat, referee=referee)
         finished = m.outcome(engine, match) is not None
+        writes = writes or StepWrites()
         stored = await self.store.update_game(
             record.id,
             expected_revision=record.revision,
             snapshot=m.to_json(engine, match),
             actions=[(seat, text)],
             status=FINISHED if finished else None,
+            players=None if writes.players is None else writes.players(match),
+            display=writes.display,
+            log=() if writes.log is None else writes.log(match, events),
         )
         return Turn(stored, match, events, seat)
 
@@ -431,10 +470,17 @@ class GameService:
             record.id, expected_revision=revision, snapshot=record.snapshot
         )
 
-    async def undo_last(self, record: GameRecord) -> GameRecord:
+    async def undo_last(
+        self,
+        record: GameRecord,
+        *,
+        display: dict[str, Any] | None = None,
+        log: Sequence[LogRow] = (),
+    ) -> GameRecord:
         """The game without its last action, for every engine: the stored log without it,
         replayed from the same config and seed (so the same dice come again), stored with the
-        last action row deleted. Who may undo is the cog's rule. Raises IllegalAction
+        last action row deleted (with ``display`` and campaign-log rows ``log`` in the same
+        transaction). Who may undo is the cog's rule. Raises IllegalAction
         ("error.nothing_to_undo") for a game without actions, StaleRevision when the game
         moved on since ``record`` was read."""
         engine = engine_of(record)
@@ -450,6 +496,8 @@ class GameService:
             expected_revision=record.revision,
             snapshot=m.to_json(engine, match),
             status=FINISHED if finished else ACTIVE,
+            display=display,
+            log=log,
         )
 
     async def idle_due(
@@ -464,7 +512,9 @@ class GameService:
         """Every person (not a bot seat, not a user in ``bots``) whose open decision keeps a
         running game (of ``kind``, or all) waiting: forfeits for the games idle ``forfeit_s``
         seconds, then reminders for the games idle ``reminder_s`` seconds and not reminded
-        since their last move. A game due for forfeits is not listed for reminders as well."""
+        since their last move. A game due for forfeits is not listed for reminders as well.
+        Games whose engine says ``idle_sweep = False`` (they wait for the whole table, such as
+        a W6 combat) are never listed."""
         due: list[IdleGame] = []
         for record in await self.store.games_idle_since(now - forfeit_s):
             due += [IdleGame(record, FORFEIT, d.seat, d.id) for d in _waiting(record, kind, bots)]
@@ -573,7 +623,7 @@ def _waiting(record: GameRecord, kind: str | None, bots: Collection[int]) -> lis
     """The open decisions of people (not bot seats) that keep ``record`` waiting."""
     if kind is not None and record.kind != kind:
         return []
-    if record.status != ACTIVE:
+    if record.status != ACTIVE or not idle_sweep(engine_of(record)):
         return []
     robots = bot_seats(record)
     seen: set[int] = set()
@@ -584,6 +634,12 @@ def _waiting(record: GameRecord, kind: str | None, bots: Collection[int]) -> lis
             seen.add(decision.seat)
             waiting.append(decision)
     return waiting
+
+
+def idle_sweep(engine: Engine[Any, Any]) -> bool:
+    """Whether idle reminders and forfeits apply to the engine's games (an engine that waits
+    for the whole table rather than one player says ``idle_sweep = False``)."""
+    return bool(getattr(engine, "idle_sweep", True))
 
 
 def _engine_config(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -656,6 +712,7 @@ __all__: Sequence[str] = (
     "GameService",
     "IdleGame",
     "Lobby",
+    "StepWrites",
     "Turn",
     "bot_seats",
     "engine_of",

@@ -1,17 +1,22 @@
-"""``/kampf``: the W6 combat tracker of a channel (one at a time), on top of the pure reducer in
-``engines.w6``.
+"""``/kampf``: the W6 combat tracker of a channel (one at a time): a game of kind ``w6combat``
+stored and played through ``bot.games.GameService`` like every game.
 
-Every step is: load the stored combat, check the revision a button carries (a stale click gets
-the stale message), ``apply`` the engine action as the user (the GM and co-GMs act as the
-combat's GM), store it revision-guarded together with its campaign-log entries (one
-transaction, entries built without I/O by ``log_entries``), and post the narration with a fresh
-status embed whose buttons belong to whoever must act now. Buttons use
-``kampf:<combat>:<revision>:<code>:<fighter>[:<target>]``.
+Every step is: load the channel's running combat, map the user to a seat (the GM and co-GMs
+act as seat 0, a player as their seat, a player's join of their own fighters is admitted as
+seat 0), try the step on the loaded state for a friendly error, then ``GameService.act`` it
+(per-decision stale check, revision-guarded write with the campaign-log entries and the
+fighter → character map in the same transaction), and post the narration with a fresh
+status embed (what ``view_for(None)`` shows: no NPC values; the GM sees them with "GM view")
+whose buttons belong to whoever must act now. The words live in ``bot.render.combat_text``.
+Buttons use ``kf:<game>:<token>:<code>:<fighter>[:<target>]``: the token names the decision
+the button was made for (``<seat><decision id>``) or, for undo, the revision (``u<revision>``);
+buttons of the old format (``kampf:…``) are answered as stale.
 """
 
 from __future__ import annotations
 
-import json
+import io
+import re
 import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
@@ -20,12 +25,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import fit
 from bot.app import SpielleiterBot
 from bot.components import custom_id, modal_fields, values_of
-from bot.i18n import catalog, cmd, language_of, t
+from bot.games import ACTIVE, GameService, StepWrites, engine_of, load
+from bot.i18n import cmd, language_of, t
+from bot.render import render_async
+from bot.render.combat import render_combat
+from bot.render.combat_text import _cap, image_text, log_entries, narrate, status_text
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
-from bot.store.base import AlreadyExists, CampaignRecord, CombatRecord
+from bot.store import LogRow, Store
+from bot.store.base import AlreadyExists, CampaignRecord, GameRecord
 from cogs.combat_forms import (
     FIELDS,
     IMMEDIATE,
@@ -50,69 +59,114 @@ from cogs.w6 import (
     load_sheet,
     require_edit,
     require_gm,
-    step_words,
 )
 from cogs.w6_plural import tc
-from engines.core import BadInput, EngineError, Event, IllegalAction, StaleAction
+from engines.core import BadInput, EngineError, Event, IllegalAction, StaleAction, registry
+from engines.core import match as m
 from engines.w6 import (
     CombatAction,
     CombatState,
     Settings,
     apply,
-    can_undo,
     fighter_from_sheet,
     join_action,
     make,
-    new_combat,
     parse_action,
     refresh_action,
     set_field,
     sheet_to_json,
-    state_from_json,
-    state_to_json,
-    status_view,
     technique_options,
     to_act,
     verbs_for,
 )
 from engines.w6.actions import PAYLOAD_VERBS, SET_FIELDS
+from engines.w6.codec import encode
+from engines.w6.state import seat_of_owner
 
-PREFIX = "kampf"
-ENGINE_KEY = "engine"
-CHARACTERS_KEY = "charaktere"
+PREFIX = "kf"
+OLD_PREFIX = "kampf"  # buttons of the version that kept combats in their own table
+KIND = "w6combat"
 MAX_SELECT = 25
 MAX_FIGHTERS_PER_ADD = 10
 MAX_ROWS = 5
-DESCRIPTION_LIMIT = 4000
 CONTENT_LIMIT = 1900
-NAME_KEYS = ("fighter", "attacker", "target", "blocker")
-SILENT_EVENTS = ("attack_resolved",)  # the end of an attack already narrated step by step
-# Events told in one of several texts by one value: ``w6cog.ev.<type>.<value>``.
-# Event types whose text depends on one value (``<key>.<value>`` when the catalog has it):
-# an unbought check has no "+0", falling back reads as an attempt to fall back.
-EVENT_VARIANTS = {"defence_announced": "answer", "probe": "bought", "defence_roll": "how"}
-VERB_PARAMS = ("what",)  # event values naming a step (``probe`` of ``angriff``) in words
+IMAGE_NAME = "kampf.png"
 STAGE_ROWS = {"abwehr": 2, "entscheidung": 1, "ansage": 1, "rundum": 2, "nachschlagen": 1}
 
 
 @dataclass(frozen=True)
 class Loaded:
-    """A stored combat read back: the record, the engine state and fighter → character ids."""
+    """A stored combat read back: the game record, the engine state and fighter → character
+    ids."""
 
-    record: CombatRecord
+    record: GameRecord
     state: CombatState
     characters: dict[str, int]
+    token: str = ""  # the decision (or revision) the clicked button was made for
+
+    @property
+    def campaign_id(self) -> int | None:
+        campaign = self.record.display.get("campaign")
+        return campaign if isinstance(campaign, int) else None
 
 
-def pack(state: CombatState, characters: dict[str, int]) -> dict[str, Any]:
-    return {ENGINE_KEY: state_to_json(state), CHARACTERS_KEY: characters}
-
-
-def unpack(record: CombatRecord) -> Loaded:
+def unpack(record: GameRecord) -> Loaded:
     """Raises BadInput("w6.combat.bad_state") for a stored state of another shape."""
-    raw = record.state
-    characters = raw.get(CHARACTERS_KEY, {})
-    return Loaded(record, state_from_json(raw.get(ENGINE_KEY)), dict(characters))
+    characters = record.display.get("characters", {})
+    return Loaded(record, load(record).state, dict(characters))
+
+
+async def active_combat(store: Store, channel_id: int) -> GameRecord | None:
+    """The running combat of a channel (None: none)."""
+    found = await store.games_in_channel(channel_id, kind=KIND, statuses=(ACTIVE,))
+    return found[-1] if found else None
+
+
+TOKEN = re.compile(r"(\d+)([a-z][0-9a-z]*)")
+TOKEN_ID = 6  # characters of a decision id a button carries (custom ids hold 100 at most)
+
+
+def _open_decision(record: GameRecord, token: str) -> tuple[int, str] | None:
+    """The (seat, full decision id) a ``<seat><decision id, cut>`` token names, when that
+    decision is open now."""
+    found = TOKEN.fullmatch(token)
+    if found is None:
+        return None
+    seat, cut = int(found[1]), found[2]
+    for decision in m.decisions(engine_of(record), load(record)):
+        if decision.seat != seat:
+            continue
+        if decision.id == cut or (len(cut) == TOKEN_ID and decision.id.startswith(cut)):
+            return seat, decision.id
+    return None
+
+
+def _still_open(record: GameRecord, token: str) -> bool:
+    """Whether a button made for ``token`` still applies: its decision is open for its seat
+    (``<seat><decision id>``), its revision is the stored one (``u<revision>``), or it is
+    judged by nothing (``-``)."""
+    if token in ("", "-"):
+        return True
+    if token.startswith("u"):
+        return token == f"u{record.revision}"
+    return _open_decision(record, token) is not None
+
+
+def _judged_by(record: GameRecord, token: str) -> dict[str, Any]:
+    """The ``GameService.act`` arguments that judge a click made for ``token``. Raises
+    StaleAction when its decision is no longer open."""
+    if token.startswith("u") and token[1:].isdigit():
+        return {"revision": int(token[1:])}
+    if token in ("", "-"):
+        return {}
+    found = _open_decision(record, token)
+    if found is None:
+        raise StaleAction()
+    return {"decision": found[1], "decision_seat": found[0]}
+
+
+def _display(loaded: Loaded, characters: dict[str, int], undos: int = 0) -> dict[str, Any]:
+    return {**loaded.record.display, "characters": characters, "undos": undos}
 
 
 def fighter_id_for(name: str, taken: set[str]) -> str:
@@ -135,192 +189,6 @@ def copy_name(name: str, fighter_id: str) -> str:
     return f"{name} {number}" if number.isdigit() else name
 
 
-# ----------------------------------------------------------------------------- narration
-
-
-def _names(state: CombatState) -> dict[str, str]:
-    return {f.id: f.name for f in state.fighters}
-
-
-def _param(value: Any, names: dict[str, str], lang: str) -> Any:
-    if isinstance(value, bool):
-        return t("w6cog.ev.ok" if value else "w6cog.ev.not_ok", lang)
-    if isinstance(value, list):
-        if value and all(isinstance(v, str) for v in value):  # participants, conditions
-            return ", ".join(str(names.get(v, v)) for v in value)
-        return " ".join(str(v) for v in value) or "–"  # dice
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={v}" for k, v in value.items())
-    return value
-
-
-def verb_words(verb: str, lang: str) -> str:
-    """A verb (``angriff``) or step name (``schildblockade``) in words, else as it is."""
-    key = f"w6cog.verb.{verb}"
-    return t(key, lang) if key in catalog() else verb
-
-
-def _payload_names(payload: str) -> list[str]:
-    try:
-        data = json.loads(payload)
-    except ValueError:
-        return []
-    entries = data if isinstance(data, list) else [data]
-    return [str(e.get("name", "?")) for e in entries if isinstance(e, dict)]
-
-
-def action_who(action: CombatAction, names: dict[str, str]) -> str:
-    """Who takes a step: the acting participant, or the participants a payload brings in."""
-    if action.verb in PAYLOAD_VERBS:
-        return ", ".join(_payload_names(action.payload))
-    return names.get(action.fighter, action.fighter)
-
-
-def action_words(text: str, names: dict[str, str], lang: str) -> str:
-    """A step's notation in words with names (``Angriff: Thoin → Ork``)."""
-    try:
-        action = parse_action(text)
-    except BadInput:
-        return text[:100] or "–"
-    targets = [names.get(target, target) for target in action.targets]
-    return step_words(action.verb, action_who(action, names), targets, lang)
-
-
-def narrate(events: list[Event], before: CombatState, after: CombatState, lang: str) -> list[str]:
-    """One line per event in the user's language (names instead of ids, steps in words)."""
-    names = _names(before) | _names(after)
-    lines = []
-    for event in events:
-        if event.type in SILENT_EVENTS:
-            continue
-        params = {key: _param(value, names, lang) for key, value in event.data.items()}
-        for key in NAME_KEYS:
-            if key in event.data:
-                params[key] = names.get(str(event.data[key]), event.data[key])
-        for key in VERB_PARAMS:
-            value = event.data.get(key)
-            if isinstance(value, str):
-                own = f"w6cog.what.{value}"  # a name of its own where the verb would repeat
-                params[key] = t(own, lang) if own in catalog() else verb_words(value, lang)
-        if event.type == "undone":
-            params["action"] = action_words(str(event.data.get("action", "")), names, lang)
-        key = f"w6cog.ev.{event.type}"
-        variant = EVENT_VARIANTS.get(event.type)
-        if variant and f"{key}.{event.data.get(variant)}" in catalog():
-            key = f"{key}.{event.data.get(variant)}"
-        if key in catalog():
-            text = tc(key, lang, **params)
-        else:
-            detail = ", ".join(f"{k}={v}" for k, v in params.items())
-            text = t("w6cog.ev.generic", lang, type=event.type, detail=detail)
-        lines.append(text)
-    return lines
-
-
-def _cap(lines: list[str], limit: int) -> str:
-    text = "\n".join(lines)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-# ----------------------------------------------------------------------------- campaign log
-
-LogEntry = tuple[int | None, str, dict[str, Any]]
-CHECK_EVENTS = ("probe", "reflex", "kraft_check", "spell")
-
-
-def log_entries(
-    user_id: int, action: CombatAction, events: list[Event], state: CombatState
-) -> list[LogEntry]:
-    """The campaign-log entries of one step (written with the step in one transaction): the
-    action with its event types, then one ``damage`` per hit and one ``check`` per roll."""
-    names = _names(state)
-    text = action.text() if action.verb not in PAYLOAD_VERBS else action.verb
-    step = {
-        "action": text[:200],
-        "events": [e.type for e in events],
-        "verb": action.verb,
-        "who": action_who(action, names)[:200],
-        "targets": [names.get(target, target) for target in action.targets][:20],
-    }
-    entries: list[LogEntry] = [(user_id, "combat", step)]
-    for event in events:
-        data = event.data
-        name = names.get(str(data.get("fighter")), data.get("fighter"))
-        if event.type == "damage":
-            fighter = state.find(str(data["fighter"]))
-            lp_max = fighter.lp_max if fighter else data["lp"]
-            entry = {"name": name, "amount": data["lp_verlust"], "lp": data["lp"], "lp_max": lp_max}
-            entries.append((user_id, "damage", entry))
-        elif event.type in CHECK_EVENTS:
-            entry = {
-                "name": name,
-                "what": event.type,
-                "successes": data.get("successes", 0),
-                "required": data.get("required", 0),
-            }
-            entries.append((user_id, "check", entry))
-    return entries
-
-
-# ----------------------------------------------------------------------------- status
-
-
-def _fighter_line(row: dict[str, Any], lang: str) -> str:
-    mark = "▶" if row["is_turn"] else ("✋" if row["may_act"] else "•")
-    reflex = "✓" if row["reflex_available"] else "✗"
-    text = t(
-        "w6cog.combat.fighter_line", lang, mark=mark, name=row["name"], id=row["id"],
-        ab=row["ab"], lp=row["lp"], lp_max=row["lp_max"], kw=row["kw_left"],
-        kw_max=row["kw_phase"], h=row["handlungen_left"], h_max=row["handlungen_max"],
-        reflex=reflex,
-    )  # fmt: skip
-    conditions = [t(f"w6cog.cond.{c}", lang) for c in row["conditions"]]
-    if row["blockade"]:
-        conditions.append(t("w6cog.combat.blockade", lang, value=row["blockade"]))
-    if row["fertig"]:
-        conditions.append(t("w6cog.combat.done", lang))
-    return text + (f" · *{', '.join(conditions)}*" if conditions else "")
-
-
-def _pending_text(view: dict[str, Any], names: dict[str, str], lang: str) -> str:
-    pending = view["pending"]
-    if pending is None:
-        return ""
-    targets = ", ".join(names.get(d["target"], d["target"]) for d in pending["targets"])
-    return tc(
-        f"w6cog.combat.pending.{pending['stage']}", lang,
-        attacker=names.get(pending["attacker"], pending["attacker"]), targets=targets,
-        kw=pending["kw"], successes=pending["successes"], required=pending["defence_required"],
-        retreat=pending["retreat_required"],
-    )  # fmt: skip
-
-
-def status_embed(state: CombatState, lang: str) -> discord.Embed:
-    """Phase, the AB order with LP / KW / Handlungen left and conditions, the pending step."""
-    view = status_view(state)
-    names = _names(state)
-    if view["ended"]:
-        title = t("w6cog.combat.title_ended", lang)
-    elif view["started"]:
-        title = t("w6cog.combat.title", lang, phase=view["phase"])
-    else:
-        title = t("w6cog.combat.title_setup", lang)
-    lines = [_fighter_line(row, lang) for row in view["fighters"]]
-    description = "\n".join(lines) or t("w6cog.combat.empty", lang)
-    pending = _pending_text(view, names, lang)
-    if pending:
-        description += "\n\n" + pending
-    elif view["to_act"] and not view["ended"]:
-        who = ", ".join(names.get(i, i) for i in view["to_act"])
-        description += "\n\n" + t("w6cog.combat.to_act", lang, who=who)
-    embed = discord.Embed(
-        title=title, description=fit.shorten(description, DESCRIPTION_LIMIT, lang)
-    )
-    embed.colour = EMBED_COLOUR
-    embed.set_footer(text=t("w6cog.combat.footer", lang, step=view["step"]))
-    return embed
-
-
 def _position(state: CombatState, fighter_id: str) -> int:
     return state.order.index(fighter_id) if fighter_id in state.order else len(state.order)
 
@@ -339,127 +207,186 @@ def _kw_select(
     return discord.ui.Select(custom_id=cid, placeholder=placeholder[:150], options=options, row=row)
 
 
-def status_view_components(record: CombatRecord, state: CombatState, lang: str) -> discord.ui.View:
-    """Buttons and selects for whoever must act now, and the GM's row."""
+def status_embed(view: dict[str, Any], lang: str) -> discord.Embed:
+    """The status of a combat as ``view`` (a ``view_for``) shows it."""
+    title, description, footer = status_text(view, lang)
+    embed = discord.Embed(title=title, description=description)
+    embed.colour = EMBED_COLOUR
+    embed.set_footer(text=footer)
+    return embed
+
+
+def public_embed(record: GameRecord, lang: str) -> discord.Embed:
+    """The status everyone sees: ``view_for(None)`` (NPC values hidden)."""
+    return status_embed(engine_of(record).view_for(load(record).state, None), lang)
+
+
+async def status_image(record: GameRecord, lang: str) -> discord.File:
+    """The status image (``bot.render.combat``) of ``view_for(None)``, drawn off the loop."""
+    view = engine_of(record).view_for(load(record).state, None)
+    png = await render_async(render_combat, view, image_text(view, lang))
+    return discord.File(io.BytesIO(png), filename=IMAGE_NAME)
+
+
+async def public_status(record: GameRecord, lang: str) -> dict[str, Any]:
+    """The ``send`` arguments of a public status: the embed with its image, the components."""
+    embed = public_embed(record, lang)
+    embed.set_image(url=f"attachment://{IMAGE_NAME}")
+    return {
+        "embed": embed,
+        "file": await status_image(record, lang),
+        "view": status_view_components(record, lang),
+    }
+
+
+def _decision_token(match: m.Match, seat: int, fighter_id: str | None, prefix: str = "") -> str:
+    """``<seat><decision id>`` of the open decision of ``seat`` naming ``fighter_id`` (or, with
+    ``prefix``, the seat's decision whose id starts so); the GM's seat when ``seat`` has
+    none (a player who left). "" when there is none."""
+    engine = engine_of_match(match)
+    for candidate in (seat, 0):
+        for decision in m.decisions(engine, match):
+            if decision.seat != candidate or not decision.id.startswith(prefix):
+                continue
+            if fighter_id is None or fighter_id in decision.params.get("fighters", ()):
+                return f"{decision.seat}{decision.id[:TOKEN_ID]}"
+    return ""
+
+
+def engine_of_match(match: m.Match) -> Any:
+    return registry()[match.engine_name]
+
+
+def _fighter_items(
+    state: CombatState, fighter_id: str, cid: Any, lang: str, row: int
+) -> list[discord.ui.Item[Any]]:
+    """The buttons and selects of one fighter who must or may act now, from ``row`` on; every
+    button names the fighter."""
+    fighter = state.fighter(fighter_id)
+    name = fighter.name
+    pending = state.pending
+
+    def named(key: str) -> str:
+        return f"{name}: {t(key, lang)}"
+
+    reflex_dice = fighter.reflex > 0 and not fighter.reflex_used
+    items: list[discord.ui.Item[Any]] = []
+    if pending is None:
+        items.append(_styled(t("w6cog.btn.attack", lang, name=name), cid("atk", fighter_id),
+                             "danger", row))  # fmt: skip
+        if technique_options(state, fighter_id):
+            items.append(_styled(named("w6cog.btn.technique"), cid("tech", fighter_id),
+                                 "primary", row))  # fmt: skip
+        items.append(_styled(named("w6cog.btn.hold"), cid("weiter", fighter_id), "secondary", row))
+        items.append(_styled(named("w6cog.btn.done"), cid("fertig", fighter_id), "secondary", row))
+        if reflex_dice:
+            items.append(_styled(named("w6cog.btn.reflex"), cid("reflex", fighter_id),
+                                 "secondary", row))  # fmt: skip
+    elif pending.stage == "abwehr":
+        items.append(_kw_select(cid("abwehr", fighter_id), fighter.kw_left,
+                                t("w6cog.btn.defend", lang, name=name), row, lang))  # fmt: skip
+        items.append(_styled(t("w6cog.btn.no_defence", lang, name=name), cid("keine", fighter_id),
+                             "secondary", row + 1))  # fmt: skip
+        if reflex_dice:
+            items.append(_styled(named("w6cog.btn.reflex_defence"), cid("refabw", fighter_id),
+                                 "secondary", row + 1))  # fmt: skip
+    elif pending.stage == "entscheidung":
+        items.append(_styled(t("w6cog.btn.roll", lang, name=name), cid("wuerfeln", fighter_id),
+                             "primary", row))  # fmt: skip
+        items.append(_styled(named("w6cog.btn.retreat"), cid("zurueckweichen", fighter_id),
+                             "secondary", row))  # fmt: skip
+    elif pending.stage == "ansage":
+        items.append(_kw_select(cid("ansage", fighter_id), fighter.kw_left,
+                                t("w6cog.btn.announce", lang, name=name), row, lang))  # fmt: skip
+    elif pending.stage == "rundum":
+        items.append(_kw_select(cid("rundum_weiter", fighter_id), fighter.kw_left,
+                                t("w6cog.btn.sweep_on", lang, name=name), row, lang))  # fmt: skip
+        items.append(_styled(named("w6cog.btn.abort"), cid("abbruch", fighter_id), "secondary",
+                             row + 1))  # fmt: skip
+    elif pending.stage == "nachschlagen":
+        items.append(_styled(t("w6cog.btn.follow", lang, name=name),
+                             cid("nachschlagen", fighter_id), "danger", row))  # fmt: skip
+        items.append(_styled(named("w6cog.btn.skip"), cid("verzichten", fighter_id), "secondary",
+                             row))  # fmt: skip
+    return items
+
+
+def _reflex_ready(state: CombatState) -> list[Any]:
+    """The fighters who may roll their Reflex now without being asked."""
+    acting = to_act(state)
+    return [f for f in state.fighters if f.id not in acting and "reflex" in verbs_for(state, f.id)]
+
+
+def _acting(state: CombatState) -> list[str]:
+    return sorted(to_act(state), key=lambda i: _position(state, i))
+
+
+def _fighter_cid(record: GameRecord, match: m.Match) -> Any:
+    state = match.state
+
+    def cid(code: str, fighter_id: str, *args: object) -> str:
+        seat = seat_of_owner(state, state.fighter(fighter_id).owner)
+        token = _decision_token(match, seat, fighter_id)
+        return custom_id(PREFIX, record.id, token, code, fighter_id, *args)
+
+    return cid
+
+
+def status_view_components(record: GameRecord, lang: str) -> discord.ui.View:
+    """Buttons and selects for whoever must act now (fighters that do not fit in the rows are
+    offered in a select of their own, never dropped), and the GM's row."""
     view = discord.ui.View(timeout=None)
+    match = load(record)
+    state = match.state
     if state.ended:
         return view
-
-    def cid(code: str, *args: str) -> str:
-        return custom_id(PREFIX, record.id, record.revision, code, *args)
-
-    row = 0
+    cid = _fighter_cid(record, match)
     pending = state.pending
-    for fighter_id in sorted(
-        to_act(state), key=lambda i: state.order.index(i) if i in state.order else 99
-    ):
-        fighter = state.fighter(fighter_id)
-        need = STAGE_ROWS.get(pending.stage, 1) if pending else 1
-        if row + need > MAX_ROWS - 1:
-            break
-        name = fighter.name
-        if pending is None:
-            view.add_item(
-                _styled(
-                    t("w6cog.btn.attack", lang, name=name), cid("atk", fighter_id), "danger", row
-                )
-            )
-            if technique_options(state, fighter_id):
-                view.add_item(
-                    _styled(t("w6cog.btn.technique", lang), cid("tech", fighter_id), "primary", row)
-                )
-            view.add_item(
-                _styled(t("w6cog.btn.hold", lang), cid("weiter", fighter_id), "secondary", row)
-            )
-            view.add_item(
-                _styled(t("w6cog.btn.done", lang), cid("fertig", fighter_id), "secondary", row)
-            )
-            if not fighter.reflex_used:
-                view.add_item(
-                    _styled(
-                        t("w6cog.btn.reflex", lang), cid("reflex", fighter_id), "secondary", row
-                    )
-                )
-        elif pending.stage == "abwehr":
-            view.add_item(
-                _kw_select(cid("abwehr", fighter_id), fighter.kw_left,
-                           t("w6cog.btn.defend", lang, name=name), row, lang)
-            )  # fmt: skip
-            view.add_item(
-                _styled(
-                    t("w6cog.btn.no_defence", lang, name=name),
-                    cid("keine", fighter_id),
-                    "secondary",
-                    row + 1,
-                )
-            )
-            if not fighter.reflex_used:
-                view.add_item(
-                    _styled(
-                        t("w6cog.btn.reflex_defence", lang),
-                        cid("refabw", fighter_id),
-                        "secondary",
-                        row + 1,
-                    )
-                )
-        elif pending.stage == "entscheidung":
-            view.add_item(
-                _styled(
-                    t("w6cog.btn.roll", lang, name=name),
-                    cid("wuerfeln", fighter_id),
-                    "primary",
-                    row,
-                )
-            )
-            view.add_item(
-                _styled(
-                    t("w6cog.btn.retreat", lang),
-                    cid("zurueckweichen", fighter_id),
-                    "secondary",
-                    row,
-                )
-            )
-        elif pending.stage == "ansage":
-            view.add_item(
-                _kw_select(cid("ansage", fighter_id), fighter.kw_left,
-                           t("w6cog.btn.announce", lang, name=name), row, lang)
-            )  # fmt: skip
-        elif pending.stage == "rundum":
-            view.add_item(
-                _kw_select(cid("rundum_weiter", fighter_id), fighter.kw_left,
-                           t("w6cog.btn.sweep_on", lang, name=name), row, lang)
-            )  # fmt: skip
-            view.add_item(
-                _styled(
-                    t("w6cog.btn.abort", lang), cid("abbruch", fighter_id), "secondary", row + 1
-                )
-            )
-        elif pending.stage == "nachschlagen":
-            view.add_item(
-                _styled(
-                    t("w6cog.btn.follow", lang, name=name),
-                    cid("nachschlagen", fighter_id),
-                    "danger",
-                    row,
-                )
-            )
-            view.add_item(
-                _styled(t("w6cog.btn.skip", lang), cid("verzichten", fighter_id), "secondary", row)
-            )
+    need = STAGE_ROWS.get(pending.stage, 1) if pending else 1
+    acting = _acting(state)
+    rows = MAX_ROWS - 1  # the last row is the GM's
+    shown = acting if len(acting) * need <= rows else acting[: (rows - 1) // need]
+    row = 0
+    for fighter_id in shown:
+        for item in _fighter_items(state, fighter_id, cid, lang, row):
+            view.add_item(item)
         row += need
-    gm_row = min(row, MAX_ROWS - 1)
-    if state.phase < 1:
-        view.add_item(_styled(t("w6cog.btn.begin", lang), cid("beginnen", "sl"), "success", gm_row))
-    elif pending is None:
-        view.add_item(
-            _styled(t("w6cog.btn.next_phase", lang), cid("phase", "sl"), "secondary", gm_row)
+    rest = acting[len(shown) :]
+    if rest:
+        options = [
+            discord.SelectOption(label=state.fighter(i).name[:100], value=i)
+            for i in rest[:MAX_SELECT]
+        ]
+        token = _decision_token(match, 0, rest[0])
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=custom_id(PREFIX, record.id, token, "wer", "alle"),
+            placeholder=t("w6cog.btn.pick_fighter", lang)[:150],
+            options=options,
+            row=row,
         )
-    if any("reflex" in verbs_for(state, f.id) for f in state.fighters if f.id not in to_act(state)):
-        view.add_item(_styled(t("w6cog.btn.reflex_any", lang), cid("rfx", "alle"), "secondary",
+        view.add_item(select)
+        row += 1
+    gm_row = min(row, MAX_ROWS - 1)
+    gm = _decision_token(match, 0, None, "g")
+
+    def gm_cid(code: str, token: str = gm) -> str:
+        return custom_id(PREFIX, record.id, token, code, "sl")
+
+    if state.phase < 1:
+        view.add_item(_styled(t("w6cog.btn.begin", lang), gm_cid("beginnen"), "success", gm_row))
+    elif pending is None:
+        view.add_item(_styled(t("w6cog.btn.next_phase", lang), gm_cid("phase"), "secondary",
                               gm_row))  # fmt: skip
-    if can_undo(state):
-        view.add_item(_styled(t("w6cog.btn.undo", lang), cid("zurueck", "sl"), "secondary", gm_row))
-    view.add_item(_styled(t("w6cog.btn.end", lang), cid("ende", "sl"), "secondary", gm_row))
+    reflex = _decision_token(match, 0, None, "r")
+    if reflex and any(f.reflex > 0 for f in _reflex_ready(state)):
+        view.add_item(_styled(t("w6cog.btn.reflex_any", lang), custom_id(PREFIX, record.id,
+                              reflex, "rfx", "alle"), "secondary", gm_row))  # fmt: skip
+    if state.log:
+        view.add_item(_styled(t("w6cog.btn.undo", lang), gm_cid("zurueck", f"u{record.revision}"),
+                              "secondary", gm_row))  # fmt: skip
+    view.add_item(_styled(t("w6cog.btn.end", lang), gm_cid("ende"), "secondary", gm_row))
+    view.add_item(_styled(t("w6cog.btn.gm_view", lang), custom_id(PREFIX, record.id, "-", "slsicht",
+                          "sl"), "secondary", gm_row))  # fmt: skip
     return view
 
 
@@ -516,24 +443,36 @@ class Combat(commands.Cog):
 
     def __init__(self, bot: SpielleiterBot) -> None:
         self.bot = bot
+        self.games = GameService(bot.store)
 
     async def cog_load(self) -> None:
         self.bot.components.register(PREFIX, self.on_component)
+        self.bot.components.register(OLD_PREFIX, self.on_old_component)
 
     async def cog_unload(self) -> None:
         self.bot.components.unregister(PREFIX)
+        self.bot.components.unregister(OLD_PREFIX)
 
     # -- the one path every step takes ------------------------------------------------------
 
     async def _load(self, interaction: discord.Interaction[Any]) -> Loaded:
-        record = await self.bot.store.active_combat(interaction.channel_id or 0)
+        record = await active_combat(self.bot.store, interaction.channel_id or 0)
         if record is None:
             raise IllegalAction("w6cog.combat.none")
         return unpack(record)
 
-    def _actor(self, campaign: CampaignRecord, state: CombatState, user_id: int) -> int:
+    @staticmethod
+    def _actor(campaign: CampaignRecord, state: CombatState, user_id: int) -> int:
         """The GM and co-GMs act as the combat's GM; everyone else as themselves."""
         return state.gm if campaign.is_gm(user_id) else user_id
+
+    @staticmethod
+    def _seat(state: CombatState, action: CombatAction, actor: int) -> int:
+        """The seat ``actor`` (a user id, the GM's for co-GMs) takes ``action`` as: the GM's
+        seat 0; a player's join of their own fighters is admitted by the table (seat 0)."""
+        if actor == state.gm or action.verb == "beitritt":
+            return 0
+        return int(seat_of_owner(state, actor))
 
     async def step(
         self,
@@ -543,31 +482,89 @@ class Combat(commands.Cog):
         action: CombatAction,
         characters: dict[str, int] | None = None,
     ) -> None:
-        """Apply, store (revision-guarded), log and post the narration with the new status."""
+        """Check, apply through the game service (per-decision stale check with ``token``;
+        the campaign-log entries and the fighter → character map in the same transaction)
+        and post the narration with the new status."""
         lang = await lang_for(interaction)
+        if action.verb == "zurueck":
+            await self._undo(interaction, campaign, loaded, lang)
+            return
         actor = self._actor(campaign, loaded.state, interaction.user.id)
-        try:
-            state, events = apply(loaded.state, action, actor)
+        try:  # the engine's own user-level entry: the same friendly errors as ever
+            apply(loaded.state, action, actor)
         except EngineError as error:
             error.params = named_params(error.params, loaded.state, lang)
             raise
         chars = characters if characters is not None else loaded.characters
-        record = await self.bot.store.update_combat(
+        campaign_id = loaded.campaign_id or campaign.id
+        user = interaction.user.id
+
+        def log(match: m.Match, events: list[Event]) -> list[LogRow]:
+            entries = log_entries(user, action, events, match.state)
+            return [(campaign_id, actor_id, kind, data) for actor_id, kind, data in entries]
+
+        def players(match: m.Match) -> list[int]:
+            return [match.state.gm, *match.state.seats]
+
+        writes = StepWrites(log=log, display=_display(loaded, chars), players=players)
+        turn = await self.games.act(
             loaded.record.id,
-            expected_revision=loaded.record.revision,
-            state=pack(state, chars),
-            status="ended" if state.ended else None,
-            log=log_entries(interaction.user.id, action, events, state),
+            user,
+            action.text(),
+            **_judged_by(loaded.record, loaded.token),
+            seat=self._seat(loaded.state, action, actor),
+            writes=writes,
         )
+        state = turn.match.state
         if state.ended:
             await self._write_back(campaign, state, chars)
-        lines = narrate(events, loaded.state, state, lang)
+        lines = narrate(turn.events, loaded.state, state, lang)
+        await self._post(interaction, campaign, turn.record, lines, lang)
+
+    async def _undo(
+        self,
+        interaction: discord.Interaction[Any],
+        campaign: CampaignRecord,
+        loaded: Loaded,
+        lang: str,
+    ) -> None:
+        """The GM takes the last step back (``GameService.undo_last``: the log without it,
+        replayed), at most ``undo_tiefe`` steps in a row."""
+        require_gm(campaign, interaction.user.id)
+        record, state = loaded.record, loaded.state
+        if not _still_open(record, loaded.token):
+            raise StaleAction()
+        undos = int(record.display.get("undos", 0))
+        actions = await self.bot.store.game_actions(record.id)
+        if not actions or undos >= state.settings.undo_tiefe:
+            raise IllegalAction("w6.combat.nothing_to_undo")
+        last = actions[-1][1]
+        event = Event("undone", {"action": last, "step": state.step, "undone_step": state.step})
+        step = {"action": "zurueck", "events": ["undone"], "verb": "zurueck", "who": "",
+                "targets": []}  # fmt: skip
+        campaign_id = loaded.campaign_id or campaign.id
+        stored = await self.games.undo_last(
+            record,
+            display=_display(loaded, loaded.characters, undos + 1),
+            log=[(campaign_id, interaction.user.id, "combat", step)],
+        )
+        after = load(stored).state
+        await self._post(interaction, campaign, stored, narrate([event], state, after, lang), lang)
+
+    async def _post(
+        self,
+        interaction: discord.Interaction[Any],
+        campaign: CampaignRecord,
+        record: GameRecord,
+        lines: list[str],
+        lang: str,
+    ) -> None:
+        state = load(record).state
         pings = await self._pings(interaction, state, campaign, lang)
         await send(
             interaction,
             _cap(lines + list(pings.values()), CONTENT_LIMIT) or None,
-            embed=status_embed(state, lang),
-            view=status_view_components(record, state, lang),
+            **await public_status(record, lang),
             allowed_mentions=pinging(*pings),  # only those who must answer; names ping nobody
         )
 
@@ -620,15 +617,31 @@ class Combat(commands.Cog):
 
     # -- components --------------------------------------------------------------------------
 
+    async def on_old_component(
+        self, interaction: discord.Interaction[Any], args: list[str]
+    ) -> None:
+        """A button of the version that kept combats in their own table: stale."""
+        raise StaleAction()
+
     async def on_component(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
-        if len(args) < 4 or not args[0].isdigit() or not args[1].isdigit():
+        if len(args) < 4 or not args[0].isdigit():
             raise BadInput("w6cog.combat.bad_choice")
-        combat_id, revision, code, fighter_id = int(args[0]), int(args[1]), args[2], args[3]
+        game_id, token, code, fighter_id = int(args[0]), args[1], args[2], args[3]
         campaign = await campaign_here(interaction)
         loaded = await self._load(interaction)
-        if loaded.record.id != combat_id or loaded.record.revision != revision:
+        if loaded.record.id != game_id or not _still_open(loaded.record, token):
             raise StaleAction()
+        loaded = replace(loaded, token=token)
         values = values_of(interaction)
+        if code == "slsicht":
+            require_gm(campaign, interaction.user.id)
+            lang = await lang_for(interaction)
+            view = engine_of(loaded.record).view_for(loaded.state, 0)
+            await send(interaction, embed=status_embed(view, lang), ephemeral=True)
+            return
+        if code == "wer":
+            await self._fighter_menu(interaction, campaign, loaded, _one_value(values))
+            return
         if code == "atk":
             await self._choose_target(interaction, campaign, loaded, fighter_id)
         elif code == "ziel":
@@ -720,7 +733,7 @@ class Combat(commands.Cog):
         found = tuple(
             f.id
             for f in state.fighters
-            if (gm or f.owner == user_id) and "reflex" in verbs_for(state, f.id)
+            if (gm or f.owner == user_id) and f.reflex > 0 and "reflex" in verbs_for(state, f.id)
         )
         if not found:
             raise IllegalAction("w6cog.combat.no_reflex")
@@ -742,11 +755,31 @@ class Combat(commands.Cog):
             self._reflex_candidates(campaign, state, user) if form.technique == "reflex" else ()
         )
         record = loaded.record
-        text, view = form_message(record.id, record.revision, state, form, lang, candidates)
+        text, view = form_message(record.id, loaded.token, state, form, lang, candidates)
         if new:
             await send(interaction, text, view=view, ephemeral=True)
         else:
             await interaction.response.edit_message(content=text, view=view)
+
+    async def _fighter_menu(
+        self,
+        interaction: discord.Interaction[Any],
+        campaign: CampaignRecord,
+        loaded: Loaded,
+        fighter_id: str,
+    ) -> None:
+        """The buttons of one fighter chosen from the status message's select (more fighters
+        may act than fit in its rows), for their owner or the GM, privately."""
+        lang = await lang_for(interaction)
+        self._check_controls(campaign, loaded.state, fighter_id, interaction.user.id)
+        match = load(loaded.record)
+        view = discord.ui.View(timeout=None)
+        for item in _fighter_items(loaded.state, fighter_id, _fighter_cid(loaded.record, match),
+                                   lang, 0):  # fmt: skip
+            view.add_item(item)
+        name = loaded.state.fighter(fighter_id).name
+        await send(interaction, t("w6cog.combat.more_fighters", lang, name=name), view=view,
+                   ephemeral=True)  # fmt: skip
 
     async def _technique_menu(
         self, interaction: discord.Interaction[Any], loaded: Loaded, fighter_id: str
@@ -762,7 +795,7 @@ class Combat(commands.Cog):
             for name in technique_options(state, fighter_id)
         ]
         view = discord.ui.View(timeout=None)
-        cid = custom_id(PREFIX, loaded.record.id, loaded.record.revision, "tsel", fighter_id)
+        cid = custom_id(PREFIX, loaded.record.id, loaded.token, "tsel", fighter_id)
         placeholder = t("w6cog.btn.technique", lang)[:150]
         view.add_item(discord.ui.Select(custom_id=cid, placeholder=placeholder, options=options))
         name = state.fighter(fighter_id).name
@@ -798,9 +831,7 @@ class Combat(commands.Cog):
         view = discord.ui.View(timeout=None)
         view.add_item(
             discord.ui.Select(
-                custom_id=custom_id(
-                    PREFIX, loaded.record.id, loaded.record.revision, "ziel", fighter_id
-                ),
+                custom_id=custom_id(PREFIX, loaded.record.id, loaded.token, "ziel", fighter_id),
                 placeholder=t("w6cog.btn.target", lang)[:150],
                 options=options,
             )
@@ -827,9 +858,7 @@ class Combat(commands.Cog):
 
         def cid(code: str, *extra: object) -> str:
             record = loaded.record
-            return custom_id(
-                PREFIX, record.id, record.revision, code, fighter_id, target_id, *extra
-            )
+            return custom_id(PREFIX, record.id, loaded.token, code, fighter_id, target_id, *extra)
 
         weapons = eligible_weapons(fighter, "angriff")
         if weapon is not None and weapon not in weapons:
@@ -867,7 +896,7 @@ class Combat(commands.Cog):
         campaign = await campaign_here(interaction)
         require_gm(campaign, interaction.user.id)
         channel_id = interaction.channel_id or 0
-        if await self.bot.store.active_combat(channel_id) is not None:
+        if await active_combat(self.bot.store, channel_id) is not None:
             raise IllegalAction("w6cog.combat.exists")
         rules = campaign_rules(campaign)
         settings = Settings(
@@ -876,10 +905,16 @@ class Combat(commands.Cog):
             stabilitaet=rules.get("stabilitaet", False),
             freie_folgephasen=rules.get("freie_folgephasen", False),
         )
-        state = new_combat(campaign.gm_id, interaction.id, settings)
         try:
-            record = await self.bot.store.create_combat(
-                channel_id=channel_id, campaign_id=campaign.id, state=pack(state, {})
+            record = await self.games.create(
+                KIND,
+                {"gm": campaign.gm_id, "settings": encode(settings)},
+                channel_id=channel_id,
+                guild_id=interaction.guild_id,
+                players=[campaign.gm_id],
+                invited=False,
+                one_per_channel=True,
+                display={"campaign": campaign.id, "characters": {}},
             )
         except AlreadyExists:  # a second start in the same moment won
             raise IllegalAction("w6cog.combat.exists") from None
@@ -892,8 +927,7 @@ class Combat(commands.Cog):
         await send(
             interaction,
             t("w6cog.combat.started", lang),
-            embed=status_embed(state, lang),
-            view=status_view_components(record, state, lang),
+            **await public_status(record, lang),
         )
 
     @kampf.command(
@@ -971,8 +1005,7 @@ class Combat(commands.Cog):
         loaded = await self._load(interaction)
         await send(
             interaction,
-            embed=status_embed(loaded.state, lang),
-            view=status_view_components(loaded.record, loaded.state, lang),
+            **await public_status(loaded.record, lang),
         )
 
     @kampf.command(
@@ -1066,7 +1099,7 @@ class Combat(commands.Cog):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         """Autocomplete: the combat's participants whose name or id contains ``current``."""
-        record = await self.bot.store.active_combat(interaction.channel_id or 0)
+        record = await active_combat(self.bot.store, interaction.channel_id or 0)
         if record is None:
             return []
         try:
@@ -1084,7 +1117,7 @@ class Combat(commands.Cog):
     async def weapon_choices(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        record = await self.bot.store.active_combat(interaction.channel_id or 0)
+        record = await active_combat(self.bot.store, interaction.channel_id or 0)
         if record is None:
             return []
         try:
@@ -1120,7 +1153,7 @@ class Combat(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """What the user's participants (all of them for the GM) may do now, as notation."""
         campaign = await self.bot.store.active_campaign(interaction.channel_id or 0)
-        record = await self.bot.store.active_combat(interaction.channel_id or 0)
+        record = await active_combat(self.bot.store, interaction.channel_id or 0)
         if campaign is None or record is None:
             return []
         try:
@@ -1236,7 +1269,7 @@ def _distance_modal(loaded: Loaded, form: Form, lang: str) -> discord.ui.Modal:
     record = loaded.record
     modal = discord.ui.Modal(
         title=t("w6cog.modal.distance_title", lang)[:45],
-        custom_id=custom_id(PREFIX, record.id, record.revision, "fdsv", form.fighter,
+        custom_id=custom_id(PREFIX, record.id, loaded.token, "fdsv", form.fighter,
                             form.technique, form.encoded()),
     )  # fmt: skip
     modal.add_item(

@@ -2,7 +2,7 @@
 checks, mounting and the reflex by clicking, without engine notation.
 
 A form is a technique, the fighter who uses it and the choices made so far; all three travel in
-the custom_ids of its selects and buttons (``kampf:<combat>:<revision>:<code>:<fighter>:
+the custom_ids of its selects and buttons (``kf:<game>:<token>:<code>:<fighter>:
 <technique>:<choices>[:<key>]``), so nothing is kept in memory and a form opened before
 someone else acted is refused as stale. Choices are compact: ``t1-3.z0.p5`` (``t`` targets by
 their position among the fighters, ``w``/``x`` weapons by position, ``z`` zone, ``g`` size by
@@ -30,7 +30,7 @@ from engines.w6 import CombatAction, CombatState, make, probe_required, usable_w
 from engines.w6.state import Fighter, WeaponStats
 from engines.w6.tables import sizes, zones
 
-PREFIX = "kampf"
+PREFIX = "kf"
 MAX_OPTIONS = 25
 MAX_SELECT_ROWS = 4
 MAX_TARGETS = {"rundum": 6, "beidhaendig": 2}
@@ -311,7 +311,7 @@ def preview_error(state: CombatState, form: Form, lang: str) -> str:
 
 def form_message(
     record_id: int,
-    revision: int,
+    token: str,
     state: CombatState,
     form: Form,
     lang: str,
@@ -323,7 +323,7 @@ def form_message(
 
     def cid(code: str, *extra: str) -> str:
         return custom_id(
-            PREFIX, record_id, revision, code, form.fighter, form.technique, form.encoded(), *extra
+            PREFIX, record_id, token, code, form.fighter, form.technique, form.encoded(), *extra
         )
 
     view = discord.ui.View(timeout=None)

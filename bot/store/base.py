@@ -28,7 +28,7 @@ class StoreBusy(EngineError):
 
 
 class AlreadyExists(IllegalAction):
-    """A channel already has an active ``what`` ("campaign", "combat"): two starts at once,
+    """A channel already has an active ``what`` ("campaign", "game"): two starts at once,
     the second one refused by the store."""
 
     def __init__(self, what: str) -> None:
@@ -96,15 +96,8 @@ class CharacterRecord:
     revision: int
 
 
-@dataclass(frozen=True)
-class CombatRecord:
-    id: int
-    channel_id: int
-    campaign_id: int | None
-    state: Json
-    revision: int
-    status: str  # "active", "ended"
-    message_id: int | None
+# A campaign-log row written with a game step: (campaign id, actor id, kind, data).
+LogRow = tuple[int, int | None, str, Json]
 
 
 class Store(Protocol):
@@ -132,7 +125,13 @@ class Store(Protocol):
         players: list[int],
         status: str,
         snapshot: Json,
-    ) -> GameRecord: ...
+        one_per_channel: bool = False,
+        display: Json | None = None,
+    ) -> GameRecord:
+        """``one_per_channel``: raises AlreadyExists when the channel has an invited or active
+        game of ``kind`` (checked in the write's transaction)."""
+        ...
+
     async def get_game(self, game_id: int) -> GameRecord | None: ...
     async def games_in_channel(
         self, channel_id: int, *, kind: str | None = None, statuses: tuple[str, ...] = ()
@@ -152,10 +151,22 @@ class Store(Protocol):
         message_id: int | None = None,
         players: list[int] | None = None,
         config: Json | None = None,
-    ) -> GameRecord: ...
+        display: Json | None = None,
+        log: Sequence[LogRow] = (),
+    ) -> GameRecord:
+        """``log``: campaign-log rows written in the same transaction as the step."""
+        ...
+
     async def game_actions(self, game_id: int) -> list[tuple[int, str]]: ...
     async def drop_last_game_action(
-        self, game_id: int, *, expected_revision: int, snapshot: Json, status: str | None = None
+        self,
+        game_id: int,
+        *,
+        expected_revision: int,
+        snapshot: Json,
+        status: str | None = None,
+        display: Json | None = None,
+        log: Sequence[LogRow] = (),
     ) -> GameRecord: ...
     async def set_game_display(self, game_id: int, display: Json) -> None: ...
 
@@ -234,19 +245,3 @@ class Store(Protocol):
         self, campaign_id: int, user_id: int, character_id: int
     ) -> None: ...
     async def active_character(self, campaign_id: int, user_id: int) -> CharacterRecord | None: ...
-
-    # combats (one active per channel)
-    async def create_combat(
-        self, *, channel_id: int, campaign_id: int | None, state: Json
-    ) -> CombatRecord: ...
-    async def active_combat(self, channel_id: int) -> CombatRecord | None: ...
-    async def update_combat(
-        self,
-        combat_id: int,
-        *,
-        expected_revision: int,
-        state: Json,
-        status: str | None = None,
-        message_id: int | None = None,
-        log: Sequence[tuple[int | None, str, Json]] = (),
-    ) -> CombatRecord: ...

@@ -100,6 +100,12 @@ MIGRATIONS: list[str] = [
     CREATE UNIQUE INDEX one_active_combat_per_channel
         ON combats (channel_id) WHERE status = 'active';
     """,
+    # 3: every combat becomes a game of kind w6combat with its action log (moved by the data
+    # step ``bot.store.upgrades.combat_to_game`` before this script); the combats table goes
+    """
+    DROP INDEX one_active_combat_per_channel;
+    DROP TABLE combats;
+    """,
 ]
 
 
@@ -203,5 +209,14 @@ PG_MIGRATIONS: list[str] = [
     CREATE UNIQUE INDEX one_active_combat_per_channel
         ON combats (channel_id) WHERE status = 'active';
     """,
+    # 3: as MIGRATIONS[2] (the data step moves the combats first)
+    """
+    DROP INDEX one_active_combat_per_channel;
+    DROP TABLE combats;
+    """,
 ]
+
+# Migrations with a data step that runs (in the same transaction) before their script.
+COMBATS_TO_GAMES = 3
+
 SCHEMA_VERSION = len(MIGRATIONS)

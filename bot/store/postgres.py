@@ -24,14 +24,17 @@ from bot.store.base import (
     AlreadyExists,
     CampaignRecord,
     CharacterRecord,
-    CombatRecord,
     GameRecord,
     Json,
+    LogRow,
     StaleRevision,
     StoreBusy,
 )
-from bot.store.migrations import PG_MIGRATIONS
-from bot.store.rows import _campaign, _character, _combat, _dump, _game
+from bot.store.migrations import COMBATS_TO_GAMES, PG_MIGRATIONS
+from bot.store.rows import _campaign, _character, _dump, _game
+from bot.store.upgrades import COMBAT_KIND, combat_to_game
+from engines.core import EngineError
+from engines.w6.state import STATE_VERSION
 
 _GAME_COLUMNS = (
     "id, kind, engine_version, config, seed, guild_id, channel_id, players, status,"
@@ -39,7 +42,6 @@ _GAME_COLUMNS = (
 )
 _CAMPAIGN_COLUMNS = "id, guild_id, channel_id, name, gm_id, co_gm_ids, settings, status, created_at"
 _CHARACTER_COLUMNS = "id, campaign_id, owner_id, name, sheet, revision"
-_COMBAT_COLUMNS = "id, channel_id, campaign_id, state, revision, status, message_id"
 
 # pg_advisory_xact_lock key: processes starting together migrate one after the other
 MIGRATION_LOCK = 0x5350_4945_4C4C  # "SPIELL"
@@ -185,23 +187,44 @@ class PostgresStore:
         players: list[int],
         status: str,
         snapshot: Json,
+        one_per_channel: bool = False,
+        display: Json | None = None,
     ) -> GameRecord:
+        """A new game. ``one_per_channel``: refused with AlreadyExists("game") when the channel
+        has an invited or active game of ``kind`` (checked under a transaction-scoped advisory
+        lock on channel and kind, so two starts at once make one)."""
         now = time.time()
-        row = await self.pool.fetchrow(
-            "INSERT INTO games (kind, engine_version, config, seed, guild_id, channel_id,"
-            " players, status, snapshot, revision, created_at, updated_at)"
-            f" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $10) RETURNING {_GAME_COLUMNS}",
-            _text(kind),
-            engine_version,
-            _dump(config),
-            seed,
-            guild_id,
-            channel_id,
-            _dump(players),
-            _text(status),
-            _dump(snapshot),
-            now,
-        )
+        async with self._transaction() as conn:
+            if one_per_channel:
+                await conn.execute(
+                    "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
+                    f"one-game:{channel_id}:{kind}",
+                )
+                found = await conn.fetchval(
+                    "SELECT 1 FROM games WHERE channel_id = $1 AND kind = $2"
+                    " AND status IN ('invited', 'active')",
+                    channel_id,
+                    _text(kind),
+                )
+                if found is not None:
+                    raise AlreadyExists("game")
+            row = await conn.fetchrow(
+                "INSERT INTO games (kind, engine_version, config, seed, guild_id, channel_id,"
+                " players, status, snapshot, revision, created_at, updated_at, display)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $10, $11)"
+                f" RETURNING {_GAME_COLUMNS}",
+                _text(kind),
+                engine_version,
+                _dump(config),
+                seed,
+                guild_id,
+                channel_id,
+                _dump(players),
+                _text(status),
+                _dump(snapshot),
+                now,
+                _dump(display or {}),
+            )
         return _game(row)
 
     async def get_game(self, game_id: int) -> GameRecord | None:
@@ -248,18 +271,23 @@ class PostgresStore:
         message_id: int | None = None,
         players: list[int] | None = None,
         config: Json | None = None,
+        display: Json | None = None,
+        log: Sequence[LogRow] = (),
     ) -> GameRecord:
         """Write a new snapshot and append ``actions`` to the log, in one transaction.
 
-        ``players`` and ``config`` replace the seats and the config. Raises StaleRevision when
-        the stored revision is not ``expected_revision``.
+        ``players`` and ``config`` replace the seats and the config; ``display`` the cog's
+        presentation data; ``log`` rows (campaign id, actor, kind, data) go to the campaign
+        log in the same transaction. Raises StaleRevision when the stored revision is not
+        ``expected_revision``.
         """
         now = time.time()
         async with self._transaction() as conn:
             row = await conn.fetchrow(
                 "UPDATE games SET snapshot = $1, revision = revision + 1, updated_at = $2,"
                 " status = COALESCE($3, status), message_id = COALESCE($4, message_id),"
-                " players = COALESCE($5, players), config = COALESCE($6, config)"
+                " players = COALESCE($5, players), config = COALESCE($6, config),"
+                " display = COALESCE($9, display)"
                 f" WHERE id = $7 AND revision = $8 RETURNING {_GAME_COLUMNS}",
                 _dump(snapshot),
                 now,
@@ -269,9 +297,11 @@ class PostgresStore:
                 None if config is None else _dump(config),
                 game_id,
                 expected_revision,
+                None if display is None else _dump(display),
             )
             if row is None:
                 raise StaleRevision()
+            await _write_log(conn, now, log)
             if actions:
                 last = await conn.fetchval(
                     "SELECT COALESCE(MAX(seq), 0) FROM game_actions WHERE game_id = $1", game_id
@@ -284,23 +314,34 @@ class PostgresStore:
         return _game(row)
 
     async def drop_last_game_action(
-        self, game_id: int, *, expected_revision: int, snapshot: Json, status: str | None = None
+        self,
+        game_id: int,
+        *,
+        expected_revision: int,
+        snapshot: Json,
+        status: str | None = None,
+        display: Json | None = None,
+        log: Sequence[LogRow] = (),
     ) -> GameRecord:
-        """Undo: delete the last logged action and write ``snapshot`` in one transaction.
-        Raises StaleRevision when the game moved on since it was read."""
+        """Undo: delete the last logged action and write ``snapshot`` (with ``display`` and
+        ``log`` as in ``update_game``) in one transaction. Raises StaleRevision when the game
+        moved on since it was read."""
+        now = time.time()
         async with self._transaction() as conn:
             row = await conn.fetchrow(
                 "UPDATE games SET snapshot = $1, revision = revision + 1, updated_at = $2,"
-                " status = COALESCE($3, status)"
+                " status = COALESCE($3, status), display = COALESCE($6, display)"
                 f" WHERE id = $4 AND revision = $5 RETURNING {_GAME_COLUMNS}",
                 _dump(snapshot),
-                time.time(),
+                now,
                 _opt_text(status),
                 game_id,
                 expected_revision,
+                None if display is None else _dump(display),
             )
             if row is None:
                 raise StaleRevision()
+            await _write_log(conn, now, log)
             await conn.execute(
                 "DELETE FROM game_actions WHERE game_id = $1 AND seq ="
                 " (SELECT MAX(seq) FROM game_actions WHERE game_id = $1)",
@@ -587,68 +628,6 @@ class PostgresStore:
         )
         return None if row is None else _character(row)
 
-    # combats ------------------------------------------------------------------------------
-
-    async def create_combat(
-        self, *, channel_id: int, campaign_id: int | None, state: Json
-    ) -> CombatRecord:
-        """Raises AlreadyExists when the channel has an active combat."""
-        async with self._transaction() as conn, _one_active("combat"):
-            row = await conn.fetchrow(
-                "INSERT INTO combats (channel_id, campaign_id, state, updated_at)"
-                f" VALUES ($1, $2, $3, $4) RETURNING {_COMBAT_COLUMNS}",
-                channel_id,
-                campaign_id,
-                _dump(state),
-                time.time(),
-            )
-        return _combat(row)
-
-    async def active_combat(self, channel_id: int) -> CombatRecord | None:
-        row = await self.pool.fetchrow(
-            f"SELECT {_COMBAT_COLUMNS} FROM combats WHERE channel_id = $1 AND status = 'active'",
-            channel_id,
-        )
-        return None if row is None else _combat(row)
-
-    async def update_combat(
-        self,
-        combat_id: int,
-        *,
-        expected_revision: int,
-        state: Json,
-        status: str | None = None,
-        message_id: int | None = None,
-        log: Sequence[tuple[int | None, str, Json]] = (),
-    ) -> CombatRecord:
-        """Write the new combat state and its campaign-log entries (actor, kind, data) in one
-        transaction. Raises StaleRevision when the combat moved on since it was read."""
-        now = time.time()
-        async with self._transaction() as conn:
-            row = await conn.fetchrow(
-                "UPDATE combats SET state = $1, revision = revision + 1, updated_at = $2,"
-                " status = COALESCE($3, status), message_id = COALESCE($4, message_id)"
-                f" WHERE id = $5 AND revision = $6 RETURNING {_COMBAT_COLUMNS}",
-                _dump(state),
-                now,
-                _opt_text(status),
-                message_id,
-                combat_id,
-                expected_revision,
-            )
-            if row is None:
-                raise StaleRevision()
-            if log and row["campaign_id"] is not None:
-                await conn.executemany(
-                    "INSERT INTO campaign_log (campaign_id, at, actor_id, kind, data)"
-                    " VALUES ($1, $2, $3, $4, $5)",
-                    [
-                        (row["campaign_id"], now, actor, _text(kind), _dump(data))
-                        for actor, kind, data in log
-                    ],
-                )
-        return _combat(row)
-
 
 async def schema_version(conn: asyncpg.Connection) -> int:
     """The migration the database is at (0: none, or no ``schema_version`` table yet)."""
@@ -671,9 +650,60 @@ async def migrate(conn: asyncpg.Connection, target: int = len(PG_MIGRATIONS)) ->
             before = version if before is None else before
             if version >= target:
                 return before, version
+            if version + 1 == COMBATS_TO_GAMES:
+                await _combats_to_games(conn)
             await conn.execute(PG_MIGRATIONS[version])
             await conn.execute("DELETE FROM schema_version")
             await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", version + 1)
+
+
+async def _combats_to_games(conn: asyncpg.Connection) -> None:
+    """Each stored combat as a game with its action rows (``combat_to_game``), in the
+    migration's transaction."""
+    rows = await conn.fetch(
+        "SELECT c.channel_id, c.campaign_id, c.state, c.revision, c.status, c.message_id,"
+        " c.updated_at, p.guild_id FROM combats c LEFT JOIN campaigns p ON p.id = c.campaign_id"
+        " ORDER BY c.id"
+    )
+    for row in rows:
+        try:
+            game = combat_to_game(json.loads(row["state"]), row["campaign_id"], row["status"])
+        except (ValueError, EngineError):
+            continue  # a state no version could read stays out (it never loaded either)
+        at = row["updated_at"]
+        game_id = await conn.fetchval(
+            "INSERT INTO games (kind, engine_version, config, seed, guild_id, channel_id,"
+            " players, status, snapshot, revision, message_id, display, created_at, updated_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) RETURNING id",
+            COMBAT_KIND,
+            STATE_VERSION,
+            _dump(game.config),
+            game.seed,
+            row["guild_id"],
+            row["channel_id"],
+            _dump(game.players),
+            game.status,
+            _dump(game.snapshot),
+            row["revision"],
+            row["message_id"],
+            _dump(game.display),
+            at,
+        )
+        await conn.executemany(
+            "INSERT INTO game_actions (game_id, seq, player, action, at)"
+            " VALUES ($1, $2, $3, $4, $5)",
+            [(game_id, i + 1, seat, text, at) for i, (seat, text) in enumerate(game.actions)],
+        )
+
+
+async def _write_log(conn: asyncpg.Connection, now: float, log: Sequence[LogRow]) -> None:
+    """Campaign-log rows (campaign id, actor, kind, data) written in the caller's transaction;
+    a row for a campaign that is gone is dropped."""
+    await conn.executemany(
+        "INSERT INTO campaign_log (campaign_id, at, actor_id, kind, data)"
+        " SELECT id, $2, $3, $4, $5 FROM campaigns WHERE id = $1",
+        [(campaign, now, actor, _text(kind), _dump(data)) for campaign, actor, kind, data in log],
+    )
 
 
 def _ident(name: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.store.base import CampaignRecord, CharacterRecord, CombatRecord, GameRecord
+from bot.store.base import CampaignRecord, CharacterRecord, GameRecord
 
 Row = Any  # read by column name: row["id"]
 
@@ -57,16 +57,4 @@ def _character(row: Row) -> CharacterRecord:
         name=row["name"],
         sheet=json.loads(row["sheet"]),
         revision=row["revision"],
-    )
-
-
-def _combat(row: Row) -> CombatRecord:
-    return CombatRecord(
-        id=row["id"],
-        channel_id=row["channel_id"],
-        campaign_id=row["campaign_id"],
-        state=json.loads(row["state"]),
-        revision=row["revision"],
-        status=row["status"],
-        message_id=row["message_id"],
     )

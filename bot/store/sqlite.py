@@ -18,7 +18,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -29,15 +29,18 @@ from bot.store.base import (
     AlreadyExists,
     CampaignRecord,
     CharacterRecord,
-    CombatRecord,
     GameRecord,
     Json,
+    LogRow,
     StaleRevision,
     StoreBusy,
     StoreUnavailable,
 )
-from bot.store.migrations import MIGRATIONS
-from bot.store.rows import _campaign, _character, _combat, _dump, _game
+from bot.store.migrations import COMBATS_TO_GAMES, MIGRATIONS
+from bot.store.rows import _campaign, _character, _dump, _game
+from bot.store.upgrades import COMBAT_KIND, combat_to_game
+from engines.core import EngineError
+from engines.w6.state import STATE_VERSION
 
 _GAME_COLUMNS = (
     "id, kind, engine_version, config, seed, guild_id, channel_id, players, status,"
@@ -45,7 +48,6 @@ _GAME_COLUMNS = (
 )
 _CAMPAIGN_COLUMNS = "id, guild_id, channel_id, name, gm_id, co_gm_ids, settings, status, created_at"
 _CHARACTER_COLUMNS = "id, campaign_id, owner_id, name, sheet, revision"
-_COMBAT_COLUMNS = "id, channel_id, campaign_id, state, revision, status, message_id"
 
 
 WRITE_WAIT = 2.0  # seconds a write may wait for the lock before StoreBusy
@@ -211,13 +213,26 @@ class SqliteStore:
         players: list[int],
         status: str,
         snapshot: Json,
+        one_per_channel: bool = False,
+        display: Json | None = None,
     ) -> GameRecord:
+        """A new game. ``one_per_channel``: refused with AlreadyExists("game") when the channel
+        has an invited or active game of ``kind`` (checked in the write's transaction, so two
+        starts at once make one)."""
         now = time.time()
         async with self._transaction() as db:
+            if one_per_channel:
+                async with db.execute(
+                    "SELECT 1 FROM games WHERE channel_id = ? AND kind = ?"
+                    " AND status IN ('invited', 'active')",
+                    (channel_id, kind),
+                ) as found:
+                    if await found.fetchone() is not None:
+                        raise AlreadyExists("game")
             cursor = await db.execute(
                 "INSERT INTO games (kind, engine_version, config, seed, guild_id, channel_id,"
-                " players, status, snapshot, revision, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+                " players, status, snapshot, revision, created_at, updated_at, display)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
                 (
                     kind,
                     engine_version,
@@ -230,6 +245,7 @@ class SqliteStore:
                     _dump(snapshot),
                     now,
                     now,
+                    _dump(display or {}),
                 ),
             )
             game_id = cursor.lastrowid
@@ -283,21 +299,27 @@ class SqliteStore:
         message_id: int | None = None,
         players: list[int] | None = None,
         config: Json | None = None,
+        display: Json | None = None,
+        log: Sequence[LogRow] = (),
     ) -> GameRecord:
         """Write a new snapshot and append ``actions`` to the log, in one transaction.
 
         ``players`` and ``config`` replace the seats and the config (an invitation whose seats
-        change before the game starts). Raises StaleRevision when the stored revision is not
-        ``expected_revision``.
+        change before the game starts; seats that open while a game runs); ``display`` the
+        cog's presentation data; ``log`` rows (campaign id, actor, kind, data) go to the
+        campaign log in the same transaction. Raises StaleRevision when the stored revision is
+        not ``expected_revision``.
         """
         now = time.time()
         new_players = None if players is None else _dump(players)
         new_config = None if config is None else _dump(config)
+        new_display = None if display is None else _dump(display)
         async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE games SET snapshot = ?, revision = revision + 1, updated_at = ?,"
                 " status = COALESCE(?, status), message_id = COALESCE(?, message_id),"
-                " players = COALESCE(?, players), config = COALESCE(?, config)"
+                " players = COALESCE(?, players), config = COALESCE(?, config),"
+                " display = COALESCE(?, display)"
                 " WHERE id = ? AND revision = ?",
                 (
                     _dump(snapshot),
@@ -306,12 +328,14 @@ class SqliteStore:
                     message_id,
                     new_players,
                     new_config,
+                    new_display,
                     game_id,
                     expected_revision,
                 ),
             )
             if cursor.rowcount != 1:
                 raise StaleRevision()
+            await _write_log(db, now, log)
             async with db.execute(
                 "SELECT COALESCE(MAX(seq), 0) AS last FROM game_actions WHERE game_id = ?",
                 (game_id,),
@@ -328,21 +352,31 @@ class SqliteStore:
         return record
 
     async def drop_last_game_action(
-        self, game_id: int, *, expected_revision: int, snapshot: Json, status: str | None = None
+        self,
+        game_id: int,
+        *,
+        expected_revision: int,
+        snapshot: Json,
+        status: str | None = None,
+        display: Json | None = None,
+        log: Sequence[LogRow] = (),
     ) -> GameRecord:
         """Undo for every game: delete the last logged action and write ``snapshot`` (the log
-        without it, replayed) in one transaction; the revision moves on, so buttons made for
-        the undone position are stale. Raises StaleRevision when the game moved on since it
-        was read."""
+        without it, replayed) in one transaction, with ``display`` and ``log`` as in
+        ``update_game``; the revision moves on, so buttons made for the undone position are
+        stale. Raises StaleRevision when the game moved on since it was read."""
         now = time.time()
+        new_display = None if display is None else _dump(display)
         async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE games SET snapshot = ?, revision = revision + 1, updated_at = ?,"
-                " status = COALESCE(?, status) WHERE id = ? AND revision = ?",
-                (_dump(snapshot), now, status, game_id, expected_revision),
+                " status = COALESCE(?, status), display = COALESCE(?, display)"
+                " WHERE id = ? AND revision = ?",
+                (_dump(snapshot), now, status, new_display, game_id, expected_revision),
             )
             if cursor.rowcount != 1:
                 raise StaleRevision()
+            await _write_log(db, now, log)
             await db.execute(
                 "DELETE FROM game_actions WHERE game_id = ? AND seq ="
                 " (SELECT MAX(seq) FROM game_actions WHERE game_id = ?)",
@@ -615,61 +649,15 @@ class SqliteStore:
         )
         return None if row is None else _character(row)
 
-    # combats ------------------------------------------------------------------------------
 
-    async def create_combat(
-        self, *, channel_id: int, campaign_id: int | None, state: Json
-    ) -> CombatRecord:
-        """Raises AlreadyExists when the channel has an active combat (see create_campaign)."""
-        async with self._transaction() as db, _one_active("combat"):
-            cursor = await db.execute(
-                "INSERT INTO combats (channel_id, campaign_id, state, updated_at)"
-                " VALUES (?, ?, ?, ?)",
-                (channel_id, campaign_id, _dump(state), time.time()),
-            )
-            combat_id = cursor.lastrowid
-        row = await self._one(f"SELECT {_COMBAT_COLUMNS} FROM combats WHERE id = ?", (combat_id,))
-        assert row is not None
-        return _combat(row)
-
-    async def active_combat(self, channel_id: int) -> CombatRecord | None:
-        row = await self._one(
-            f"SELECT {_COMBAT_COLUMNS} FROM combats WHERE channel_id = ? AND status = 'active'",
-            (channel_id,),
-        )
-        return None if row is None else _combat(row)
-
-    async def update_combat(
-        self,
-        combat_id: int,
-        *,
-        expected_revision: int,
-        state: Json,
-        status: str | None = None,
-        message_id: int | None = None,
-        log: Sequence[tuple[int | None, str, Json]] = (),
-    ) -> CombatRecord:
-        """Write the new combat state and its campaign-log entries (actor, kind, data) in one
-        transaction. Raises StaleRevision when the combat moved on since it was read."""
-        now = time.time()
-        async with self._transaction() as db:
-            cursor = await db.execute(
-                "UPDATE combats SET state = ?, revision = revision + 1, updated_at = ?,"
-                " status = COALESCE(?, status), message_id = COALESCE(?, message_id)"
-                " WHERE id = ? AND revision = ?",
-                (_dump(state), now, status, message_id, combat_id, expected_revision),
-            )
-            if cursor.rowcount != 1:
-                raise StaleRevision()
-            await db.executemany(
-                "INSERT INTO campaign_log (campaign_id, at, actor_id, kind, data)"
-                " SELECT campaign_id, ?, ?, ?, ? FROM combats"
-                " WHERE id = ? AND campaign_id IS NOT NULL",
-                [(now, actor, kind, _dump(data), combat_id) for actor, kind, data in log],
-            )
-        row = await self._one(f"SELECT {_COMBAT_COLUMNS} FROM combats WHERE id = ?", (combat_id,))
-        assert row is not None
-        return _combat(row)
+async def _write_log(db: aiosqlite.Connection, now: float, log: Sequence[LogRow]) -> None:
+    """Campaign-log rows (campaign id, actor, kind, data) written in the caller's transaction;
+    a row for a campaign that is gone is dropped."""
+    await db.executemany(
+        "INSERT INTO campaign_log (campaign_id, at, actor_id, kind, data)"
+        " SELECT id, ?, ?, ?, ? FROM campaigns WHERE id = ?",
+        [(now, actor, kind, _dump(data), campaign) for campaign, actor, kind, data in log],
+    )
 
 
 def _retrieve(future: asyncio.Future[Any]) -> None:
@@ -725,5 +713,71 @@ async def migrate(db: aiosqlite.Connection, target: int = len(MIGRATIONS)) -> in
     version = int(row[0]) if row else 0
     for number in range(version + 1, target + 1):
         script = MIGRATIONS[number - 1]
+        if number == COMBATS_TO_GAMES:
+            await _with_data_step(db, number, script, _combats_to_games)
+            continue
         await db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
     return max(version, target)
+
+
+async def _with_data_step(
+    db: aiosqlite.Connection,
+    number: int,
+    script: str,
+    data_step: Callable[[aiosqlite.Connection], Awaitable[None]],
+) -> None:
+    """One migration whose data step runs before its script, all in one transaction."""
+    await db.execute("BEGIN")
+    try:
+        await data_step(db)
+        for statement in script.split(";"):
+            if statement.strip():
+                await db.execute(statement)
+        await db.execute(f"PRAGMA user_version = {number}")
+    except BaseException:
+        await db.execute("ROLLBACK")
+        raise
+    await db.execute("COMMIT")
+
+
+async def _combats_to_games(db: aiosqlite.Connection) -> None:
+    """Each stored combat as a game with its action rows (see ``combat_to_game``)."""
+    async with db.execute(
+        "SELECT c.channel_id, c.campaign_id, c.state, c.revision, c.status, c.message_id,"
+        " c.updated_at, p.guild_id FROM combats c LEFT JOIN campaigns p ON p.id = c.campaign_id"
+        " ORDER BY c.id"
+    ) as cursor:
+        rows = list(await cursor.fetchall())
+    for channel, campaign, state, revision, status, message_id, at, guild in rows:
+        try:
+            game = combat_to_game(json.loads(state), campaign, status)
+        except (ValueError, EngineError):
+            continue  # a state no version could read stays out (it never loaded either)
+        cursor = await db.execute(
+            "INSERT INTO games (kind, engine_version, config, seed, guild_id, channel_id,"
+            " players, status, snapshot, revision, message_id, display, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                COMBAT_KIND,
+                STATE_VERSION,
+                _dump(game.config),
+                game.seed,
+                guild,
+                channel,
+                _dump(game.players),
+                game.status,
+                _dump(game.snapshot),
+                revision,
+                message_id,
+                _dump(game.display),
+                at,
+                at,
+            ),
+        )
+        await db.executemany(
+            "INSERT INTO game_actions (game_id, seq, player, action, at) VALUES (?, ?, ?, ?, ?)",
+            [
+                (cursor.lastrowid, i + 1, seat, text, at)
+                for i, (seat, text) in enumerate(game.actions)
+            ],
+        )

@@ -173,6 +173,11 @@ class SecretActions(Protocol):
         ...
 
 
+# An engine may also set the class attribute ``idle_sweep = False`` when its games wait for the
+# whole table rather than for one player (a W6 combat): the service then never reminds or
+# forfeits a seat of it (``bot.games.idle_sweep``).
+
+
 @runtime_checkable
 class BotPlayer(Protocol):
     """An engine that can play a seat itself (the AI hook). The service runs it off the event

@@ -39,7 +39,7 @@ from engines.core import BadInput, EngineError, Event, IllegalAction, Outcome, r
 from engines.core.contract import Decision, DecisionKind, JsonDict, PlayerId
 from engines.w6.actions import GM_VERBS, CombatAction, make, parse_action
 from engines.w6.codec import decode, encode
-from engines.w6.combat import probe_required, step, to_act, usable_weapons
+from engines.w6.combat import initial_of, probe_required, step, to_act, usable_weapons
 from engines.w6.state import (
     CONDITIONS,
     RANGED_DEFENCE,
@@ -54,7 +54,7 @@ from engines.w6.state import (
 )
 from engines.w6.view import join_action, refresh_action, status_view, verbs_for
 
-CONFIG_KEYS = ("gm", "settings", "roster")
+CONFIG_KEYS = ("gm", "settings", "roster", "base")
 MAX_SEATS = 64
 _TOGGLES = ("schwere_treffer", "kaufen", "stabilitaet", "freie_folgephasen")
 # What a player's view shows of an NPC (the GM's secret values are left out).
@@ -102,12 +102,17 @@ class W6Combat:
     version = STATE_VERSION
     min_players = 1
     max_players = MAX_SEATS
+    # A combat waits for the table (the GM paces it), not for one player: the service's idle
+    # reminders and forfeits leave it alone.
+    idle_sweep = False
 
     # -- start -------------------------------------------------------------------------------
 
     def initial_state(self, config: Mapping[str, Any], seed: int, players: int) -> CombatState:
         """An empty combat; ``config``: ``gm`` (the GM's user id, default 0), ``settings``
-        (Settings fields), ``roster`` (fighters as JSON the GM may bring in with a click).
+        (Settings fields), ``roster`` (fighters as JSON the GM may bring in with a click),
+        ``base`` (a stored combat's JSON text the log replays from, for a combat carried over
+        from storage whose own log does not replay: see ``initial_of``).
         ``players`` is ignored: seats open as players' fighters join."""
         unknown = set(config) - set(CONFIG_KEYS)
         if unknown:
@@ -123,7 +128,16 @@ class W6Combat:
         if not isinstance(roster_data, list):
             raise BadInput("w6.combat.bad_config", option="roster")
         roster = tuple(decode(Fighter, item, "roster") for item in roster_data)
-        return new_combat(gm, seed, settings, roster)
+        fresh = new_combat(gm, seed, settings, roster)
+        base = config.get("base", "")
+        if not isinstance(base, str):
+            raise BadInput("w6.combat.bad_config", option="base")
+        if not base:
+            return fresh
+        try:
+            return initial_of(replace(fresh, base=base))
+        except ValueError:
+            raise BadInput("w6.combat.bad_config", option="base") from None
 
     def seat_count(self, state: CombatState) -> int:
         """Seats now: the GM and one per player whose fighter joined."""
@@ -309,6 +323,7 @@ def _npc_row(row: dict[str, Any], fighter: Fighter) -> dict[str, Any]:
         max(0, min(10, round(10 * fighter.lp / fighter.lp_max))) if fighter.lp_max else 0
     )
     shown["blockade"] = fighter.blockade > 0
+    shown["down"] = fighter.lp <= 0 or not fighter.conscious  # out of the fight, seen by all
     return shown
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.fake_discord import FakeDiscord, StoredMessage
 from bot.i18n import t
+from cogs.combat import active_combat
 from engines.w6.sheet_io import sheet_from_json
 from tests.cog.test_w6 import ALICE, BOB, GM, import_sheet, start_campaign, thoin_json
 from tests.harness import assert_components_valid, assert_ephemeral, assert_public, embed_text
@@ -73,7 +74,16 @@ async def test_attack_defence_damage_phase_undo_end(fake: FakeDiscord, bot: Any)
         t("w6cog.ev.damage", "de", fighter="Ork", sp=11, ruestung=2, lp_verlust=9, lp=11)
         in hit.text
     )
-    assert "LP 11/20" in embed_text(hit)
+    # Issue 9: the public status hides the NPC's values (its LP in words); the GM reads them
+    # privately through "SL-Ansicht".
+    assert "LP 11/20" not in embed_text(hit)
+    assert f"**Ork** `ork` · {t('w6cog.lp_state.verletzt', 'de')}" in embed_text(hit)
+    (gm_view,) = ids_with(hit, "slsicht")
+    refused_view = await (await fake.click(hit, gm_view, user=ALICE)).callback()
+    assert_ephemeral(refused_view)
+    private = await (await fake.click(hit, gm_view, user=GM)).message()
+    assert_ephemeral(private)
+    assert "LP 11/20" in embed_text(private)
 
     # Stale: a button of an older status message is refused and changes nothing.
     (old_end,) = ids_with(first_status, "ende")
@@ -179,29 +189,43 @@ async def test_campaign_rules_reach_the_combat_and_a_character_joins_once(
     twice = await (await fake.slash("kampf dazu", user=ALICE)).callback()
     assert_ephemeral(twice)
     assert twice.content == t("w6cog.combat.already_in", "de", name="Thoin")
-    state = unpack(await bot.store.active_combat(fake.channel().id)).state
+    state = unpack(await active_combat(bot.store, fake.channel().id)).state
     assert state.settings.schwere_treffer and not state.settings.kaufen
     assert [f.id for f in state.fighters] == ["thoin"]
 
 
-async def test_a_combat_stored_before_the_seats_goes_on_and_undoes(
+async def test_a_button_of_the_previous_version_is_answered_stale(
     fake: FakeDiscord, bot: Any
 ) -> None:
-    """A running combat written by the previous version (schema 1: undo snapshots in the
-    state, users in the log) is carried over when it is next loaded."""
-    from cogs.combat import pack, unpack
-    from tests.unit.test_w6_engine import _as_v1
+    """Status messages posted before combats became games carry ``kampf:<combat>:<revision>``
+    buttons: a click on one is told it is outdated, in the user's language, and changes
+    nothing (the migration of the stored combat is tested in tests/unit/test_store.py)."""
+    status = await set_up(fake)
+    before = await active_combat(bot.store, fake.channel().id)
+    for locale, lang in (("de", "de"), ("en-US", "en")):
+        button = {"type": 2, "custom_id": "kampf:1:4:phase:sl"}  # as the old status had it
+        old = await (await fake._component(status, button, [], GM, locale)).callback()
+        assert_ephemeral(old)
+        assert old.content == t("error.stale", lang)
+    assert await active_combat(bot.store, fake.channel().id) == before
 
+
+async def test_undo_replays_the_log_at_most_undo_tiefe_steps_in_a_row(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """The GM's undo is ``GameService.undo_last`` (the log without its last step, replayed);
+    the combat's ``undo_tiefe`` still caps how many steps go back in a row, and a new step
+    starts the count again."""
     await set_up(fake)
-    record = await bot.store.active_combat(fake.channel().id)
-    loaded = unpack(record)
-    users = {0: loaded.state.gm, **{i + 1: u for i, u in enumerate(loaded.state.seats)}}
-    old = pack(loaded.state, loaded.characters)
-    old["engine"] = _as_v1(loaded.state, [], users)
-    await bot.store.update_combat(record.id, expected_revision=record.revision, state=old)
-    undone = await (await fake.slash("kampf zurück", user=GM)).message()
-    assert undone.embeds[0]["title"] == t("w6cog.combat.title_setup", "de")
-    state = unpack(await bot.store.active_combat(fake.channel().id)).state
-    assert state.phase == 0 and [f.name for f in state.fighters] == ["Thoin", "Ork"]
-    begun = await (await fake.slash("kampf beginnen", user=GM)).message()
-    assert begun.embeds[0]["title"] == t("w6cog.combat.title", "de", phase=1)
+    await (await fake.slash("kampf aktion", {"notation": "regel undo_tiefe=1"}, user=GM)).message()
+    await (await fake.slash("kampf phase", user=GM)).message()
+    back = await (await fake.slash("kampf zurück", user=GM)).message()
+    assert back.embeds[0]["title"] == t("w6cog.combat.title", "de", phase=1)
+    again = await (await fake.slash("kampf zurück", user=GM)).callback()
+    assert_ephemeral(again)
+    assert again.content == t("w6.combat.nothing_to_undo", "de")
+    refused = await (await fake.slash("kampf zurück", user=ALICE)).callback()
+    assert_ephemeral(refused)
+    await (await fake.slash("kampf phase", user=GM)).message()
+    forward = await (await fake.slash("kampf zurück", user=GM)).message()
+    assert forward.embeds[0]["title"] == t("w6cog.combat.title", "de", phase=1)

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.fake_discord import FakeDiscord
 from bot.i18n import catalog, t
-from cogs.combat import narrate, unpack
+from cogs.combat import active_combat, narrate, unpack
 from cogs.w6_plural import COUNTED, tc
 from engines.core import Event, Rng
 from engines.w6.state import CombatState
@@ -32,7 +32,7 @@ async def _combat(fake: FakeDiscord, thoin: dict[str, Any], ork: str, copies: in
 
 
 async def _state(fake: FakeDiscord, bot: Any) -> Any:
-    return unpack(await bot.store.active_combat(fake.channel().id)).state
+    return unpack(await active_combat(bot.store, fake.channel().id)).state
 
 
 async def _force(fake: FakeDiscord, dice: str) -> Any:
@@ -88,7 +88,7 @@ async def test_a_quick_npc_is_not_knocked_out_by_a_plain_hit(fake: FakeDiscord, 
     ).message()
     hit = await (await fake.click(attacked, ids_with(attacked, "keine")[0], user=GM)).message()
     # Axt 1-2: 6 6 = 4 + Zusatz K 4 + Fertigkeit 2 = 10 LP, far above a Schwelle of 0.
-    assert "LP 10/20" in embed_text(hit)
+    assert (await _state(fake, bot)).fighter("ork").lp == 10  # issue 9: not in the public embed
     assert t("w6cog.ev.unconscious", "de", fighter="Ork") not in hit.text
     assert (await _state(fake, bot)).fighter("ork").conscious
 

@@ -12,7 +12,7 @@ import pytest
 
 from bot.fake_discord import FakeDiscord, StoredMessage
 from bot.i18n import t
-from cogs.combat import unpack
+from cogs.combat import active_combat, unpack
 from engines.w6 import CombatState
 from tests.cog.test_combat import ids_with
 from tests.cog.test_w6 import ALICE, BOB, GM, import_sheet, start_campaign, thoin_json
@@ -47,11 +47,14 @@ def lyra_json() -> dict[str, Any]:
 
 
 async def set_up(fake: FakeDiscord, locale: str = "de") -> StoredMessage:
-    """Campaign; Thoin (alice), Lyra (bob), two Orks; begun. Lyra (AB 7) acts first."""
+    """Campaign; Thoin (alice), Lyra (bob), two Orks (with reflex dice); begun. Lyra (AB 7)
+    acts first."""
     await start_campaign(fake, locale)
     await import_sheet(fake, ALICE, thoin_json())
     await import_sheet(fake, BOB, lyra_json())
-    await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5 gs=2"}, user=GM)).callback()
+    # Issue 10: only fighters with reflex dice are offered the reflex, so these Orks have some.
+    orc = "Ork lp=20 kw=8 ab=5 gs=2 reflex=2"
+    await (await fake.slash("sl nsc", {"werte": orc}, user=GM)).callback()
     await (await fake.slash("kampf start", user=GM, locale=locale)).message()
     await (await fake.slash("kampf dazu", user=ALICE, locale=locale)).message()
     await (await fake.slash("kampf dazu", user=BOB, locale=locale)).message()
@@ -84,7 +87,7 @@ def option_values(message: StoredMessage, custom_id: str) -> dict[str, str]:
 
 
 async def state_of(fake: FakeDiscord, bot: Any) -> CombatState:
-    return unpack(await bot.store.active_combat(fake.channel().id)).state
+    return unpack(await active_combat(bot.store, fake.channel().id)).state
 
 
 async def force(fake: FakeDiscord, dice: str) -> StoredMessage:
@@ -149,8 +152,10 @@ async def test_aimed_attack_at_the_head_by_clicks(fake: FakeDiscord, bot: Any, l
     await choose(fake, form, "z", [option_values(form, field(form, "z"))[head]], locale)
     assert t("w6cog.form.probe", lang, required=5) in (form.content or "")
     forced = await force(fake, "5 5 5 5 6 1 6 6 5 1")
-    stale = await (await fake.click(form, ids_with(form, "fdo")[0], user=BOB)).callback()
-    assert stale.content == t("error.stale", "de")  # the forced dice were a step
+    # Issue 9: a click is judged by its decision: the GM's forced dice do not answer Lyra's
+    # turn, so her open form still applies (and asks for its Erschwernisprobe).
+    still = await (await fake.click(form, ids_with(form, "fdo")[0], user=BOB)).callback()
+    assert still.content == t("w6cog.form.missing.p", "de")
 
     form = await open_form(fake, forced, "gezielt", locale=locale)
     await choose(

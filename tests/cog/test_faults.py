@@ -87,10 +87,13 @@ async def test_a_start_that_loses_the_race_to_the_store_is_told_so(
     unique index refuses the second, and the user reads why, not "unexpected error"."""
     store = bot.store
     await start_campaign(fake)
-    real_campaign, real_combat = store.active_campaign, store.active_combat
+    real_campaign, real_games = store.active_campaign, store.games_in_channel
 
     async def nothing_yet(channel_id: int) -> None:
         return None
+
+    async def no_games_yet(channel_id: int, **_kw: Any) -> list[Any]:
+        return []
 
     store.active_campaign = nothing_yet
     try:
@@ -103,14 +106,14 @@ async def test_a_start_that_loses_the_race_to_the_store_is_told_so(
     finally:
         store.active_campaign = real_campaign
     await (await fake.slash("kampf start", user=GM)).callback()
-    store.active_combat = nothing_yet
+    store.games_in_channel = no_games_yet
     try:
         for locale, lang in (("de", "de"), ("en-US", "en")):
             again = await (await fake.slash("kampf start", user=GM, locale=locale)).callback()
             assert_ephemeral(again)
             assert again.content == t("w6cog.combat.exists", lang)
     finally:
-        store.active_combat = real_combat
+        store.games_in_channel = real_games
 
 
 async def test_two_combat_starts_at_once_make_one(fake: FakeDiscord, bot: Any) -> None:

@@ -416,3 +416,49 @@ async def test_a_decision_the_game_does_not_wait_for_keeps_nobody_waiting(
     assert 0 in open_seats and open_seats - {0}, "the GM and a party both have a decision"
     due = await _due(service, 100)
     assert due and {seat for _, _, seat in due} == open_seats - {0}
+
+
+async def test_a_combat_waits_for_the_table_not_for_a_forfeit(service: GameService) -> None:
+    """A W6 combat (its engine says ``idle_sweep = False``) is never reminded or forfeited,
+    however long its open decisions wait; another game in the same sweep still is."""
+    import engines.w6.engine  # registers w6combat
+
+    combat = await service.create(
+        "w6combat", {"gm": ALICE}, channel_id=9, guild_id=None, players=[ALICE], invited=False
+    )
+    assert m.decisions(engines.w6.engine.W6Combat(), load(combat))  # the GM's decision is open
+    nim = await service.create(
+        "nim-test", {}, channel_id=8, guild_id=None, players=[ALICE, BOB], invited=False
+    )
+    assert await _due(service, 1000) == [(nim.id, FORFEIT, 0)]
+
+
+async def test_a_step_writes_its_campaign_log_seats_and_display_with_it(
+    service: GameService,
+) -> None:
+    """``StepWrites``: the log rows (made from the new match and events), the seats after the
+    step and the display data are written with the step; a stale step writes none of them."""
+    from bot.games import StepWrites
+    from engines.w6 import join_action
+    from tests.unit.test_w6_combat import fighter
+
+    store = service.store
+    campaign = await store.create_campaign(
+        guild_id=None, channel_id=9, name="K", gm_id=ALICE, settings={}
+    )
+    combat = await service.create(
+        "w6combat", {"gm": ALICE}, channel_id=9, guild_id=None, players=[ALICE], invited=False
+    )
+    join = join_action(fighter("held", BOB)).text()
+    writes = StepWrites(
+        log=lambda match, events: [(campaign.id, BOB, "combat", {"n": len(events)})],
+        display={"characters": {"held": 5}},
+        players=lambda match: [match.state.gm, *match.state.seats],
+    )
+    turn = await service.act(combat.id, BOB, join, seat=0, writes=writes)
+    assert turn.record.players == [ALICE, BOB]
+    assert turn.record.display == {"characters": {"held": 5}}
+    assert [e["kind"] for e in await store.campaign_log(campaign.id)] == ["combat"]
+    with pytest.raises(StaleRevision):
+        await service.act(combat.id, BOB, join, combat.revision, seat=0, writes=writes)
+    assert len(await store.campaign_log(campaign.id)) == 1

@@ -3,7 +3,9 @@ What every backend must do (revision-guarded writes, records) is in test_store_c
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
@@ -69,3 +71,79 @@ async def test_opening_twice_keeps_data_and_settings(tmp_path: Path) -> None:
             assert (await cursor.fetchone())[0] == 1
     finally:
         await second.close()
+
+
+def old_combats() -> tuple[Any, list[tuple[int, str, str]]]:
+    """Combats as the previous version stored them (channel, state JSON, status): a running
+    one (schema 2 state, the cog's packing) in channel 5, a running one of schema 1 in
+    channel 6 and an ended one in channel 7, all of campaign 1; and the running state."""
+    from engines.w6 import apply, join_action, make, new_combat
+    from engines.w6.state import state_to_json
+    from tests.unit.test_w6_combat import fighter
+    from tests.unit.test_w6_engine import _as_v1
+
+    state = new_combat(42, seed=5)
+    state, _ = apply(state, join_action(fighter("held", 7, ab=8)), 7)
+    state, _ = apply(state, join_action(fighter("ork", ab=4, lp=17, lp_max=23)), 42)
+    state, _ = apply(state, make("beginnen"), 42)
+    state, _ = apply(state, make("angriff", "held", ("ork",), kw=3), 7)
+    packed = json.dumps({"engine": state_to_json(state), "charaktere": {"held": 3}})
+    old = json.dumps({"engine": _as_v1(state, [], {0: 42, 1: 7}), "charaktere": {}})
+    return state, [(5, packed, "active"), (6, old, "active"), (7, packed, "ended")]
+
+
+async def _v2_database_with_combats(path: Path) -> dict[str, Any]:
+    """A database of schema 2 (combats in their own table) holding ``old_combats``."""
+    state, combats = old_combats()
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        await migrate(db, 2)
+        await db.execute(
+            "INSERT INTO campaigns (guild_id, channel_id, name, gm_id, created_at)"
+            " VALUES (1, 5, 'Nebelreich', 42, 0)"
+        )
+        for channel, data, status in combats:
+            await db.execute(
+                "INSERT INTO combats (channel_id, campaign_id, state, revision, status,"
+                " message_id, updated_at) VALUES (?, 1, ?, 9, ?, 77, 1000)",
+                (channel, data, status),
+            )
+    return {"state": state}
+
+
+async def check_upgraded_combats(store: Any, old_state: Any) -> None:
+    """What every backend holds after migration 3 (see ``old_combats``)."""
+    from bot.games import GameService, load
+
+    service = GameService(store)
+    (running,) = await service.running_in_channel(5, "w6combat")
+    assert load(running).state == old_state
+    assert running.players == [42, 7] and running.guild_id == 1
+    assert running.display == {"campaign": 1, "characters": {"held": 3}}
+    actions = await store.game_actions(running.id)
+    assert actions == [(e.actor, e.action) for e in old_state.log]
+    back = await service.undo_last(running)
+    assert load(back).state.pending is None and load(back).state.phase == 1
+    (carried,) = await service.running_in_channel(6, "w6combat")
+    assert load(carried).state.fighters == old_state.fighters
+    assert load(carried).state.pending is not None
+    assert await service.running_in_channel(7, "w6combat") == []
+    (ended,) = await store.games_in_channel(7, kind="w6combat")
+    assert ended.status == "finished"
+
+
+async def test_stored_combats_become_games_that_replay_and_undo(tmp_path: Path) -> None:
+    """Migration 3 moves every combat to the games table with its action rows: a running one
+    goes on where it was (same state, campaign and characters), undoes by replaying its log,
+    and the combats table is gone."""
+    path = tmp_path / "v2.sqlite"
+    old = await _v2_database_with_combats(path)
+    store = SqliteStore(path)
+    await store.open()
+    try:
+        await check_upgraded_combats(store, old["state"])
+        async with store.db.execute(
+            "SELECT name FROM sqlite_master WHERE name = 'combats'"
+        ) as cursor:
+            assert await cursor.fetchone() is None
+    finally:
+        await store.close()

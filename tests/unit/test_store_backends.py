@@ -126,3 +126,37 @@ async def test_a_write_waits_only_so_long_for_a_row_another_process_holds() -> N
                 assert await conn.fetchval("SHOW idle_in_transaction_session_timeout") == "1min"
         finally:
             await store.close()
+
+
+async def test_postgres_moves_stored_combats_to_games() -> None:
+    """Migration 3 on PostgreSQL: the combats of schema 2 become games with their action rows
+    (as on SQLite, tests/unit/test_store.py), and the combats table goes."""
+    from tests.unit.test_store import check_upgraded_combats, old_combats
+
+    state, combats = old_combats()
+    async with fresh_schema("combats") as schema:
+        conn = await asyncpg.connect(PG_URL, server_settings={"search_path": schema})
+        try:
+            await migrate(conn, 2)
+            await conn.execute(
+                "INSERT INTO campaigns (id, guild_id, channel_id, name, gm_id, created_at)"
+                " VALUES (1, 1, 5, 'Nebelreich', 42, 0)"
+            )
+            for channel, data, status in combats:
+                await conn.execute(
+                    "INSERT INTO combats (channel_id, campaign_id, state, revision, status,"
+                    " message_id, updated_at) VALUES ($1, 1, $2, 9, $3, 77, 1000)",
+                    channel,
+                    data,
+                    status,
+                )
+        finally:
+            await conn.close()
+        store = PostgresStore(PG_URL, schema=schema)
+        await store.open()
+        try:
+            await check_upgraded_combats(store, state)
+            async with store.pool.acquire() as conn:
+                assert await conn.fetchval("SELECT to_regclass('combats')") is None
+        finally:
+            await store.close()

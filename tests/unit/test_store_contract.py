@@ -8,11 +8,12 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
 
-from bot.store import SqliteStore, StaleRevision, Store
+from bot.store import AlreadyExists, SqliteStore, StaleRevision, Store
 from bot.store.postgres import PostgresStore
 from tests.pg import PG_URL, fresh_schema
 
@@ -177,22 +178,28 @@ async def test_campaign_characters_log_and_combat(store: Store) -> None:
     log = await store.campaign_log(campaign.id)
     assert [e["kind"] for e in log] == ["probe", "schaden"]
     assert log[0]["data"] == {"erfolge": 3}
-    combat = await store.create_combat(channel_id=5, campaign_id=campaign.id, state={"phase": 1})
-    assert (await store.active_combat(5)) == combat
+    # A game step writes its campaign-log rows in its own transaction: a stale one writes none.
+    game = await _new_game(store, channel=5)
     with pytest.raises(StaleRevision):
-        await store.update_combat(
-            combat.id, expected_revision=3, state={}, log=[(42, "combat", {"x": 1})]
+        await store.update_game(
+            game.id, expected_revision=3, snapshot={}, log=[(campaign.id, 42, "combat", {"x": 1})]
         )
     assert [e["kind"] for e in await store.campaign_log(campaign.id)] == ["probe", "schaden"]
-    ended = await store.update_combat(
-        combat.id,
+    ended = await store.update_game(
+        game.id,
         expected_revision=0,
-        state={"phase": 2},
-        status="ended",
-        log=[(42, "combat", {"action": "ende"})],
+        snapshot={"turn": 2},
+        status="finished",
+        display={"characters": {"thoin": hero.id}},
+        log=[(campaign.id, 42, "combat", {"action": "ende"})],
     )
     assert (await store.campaign_log(campaign.id))[-1]["data"] == {"action": "ende"}
-    assert ended.status == "ended" and await store.active_combat(5) is None
+    assert ended.status == "finished" and ended.display == {"characters": {"thoin": hero.id}}
+    undone = await store.drop_last_game_action(
+        game.id, expected_revision=1, snapshot={}, log=[(campaign.id, 42, "combat", {"u": 1})]
+    )
+    assert undone.display == ended.display
+    assert (await store.campaign_log(campaign.id))[-1]["data"] == {"u": 1}
     archived = await store.update_campaign(campaign.id, status="archived")
     assert archived.status == "archived" and await store.active_campaign(5) is None
     await store.delete_character(hero.id)
@@ -263,12 +270,21 @@ async def test_a_nul_character_typed_by_a_user_does_not_break_a_write(store: Sto
     assert await store.get_pref(1, "note") in ("a\x00b", "ab")
 
 
-async def test_combat_log_without_a_campaign_and_a_limited_log(store: Store) -> None:
-    combat = await store.create_combat(channel_id=9, campaign_id=None, state={"r": 1})
-    updated = await store.update_combat(
-        combat.id, expected_revision=0, state={"r": 2}, log=[(1, "combat", {"x": 1})]
+async def test_log_rows_of_a_campaign_that_is_gone_and_a_limited_log(store: Store) -> None:
+    game = await _new_game(store, channel=9)
+    updated = await store.update_game(
+        game.id, expected_revision=0, snapshot={}, log=[(999, 1, "combat", {"x": 1})]
     )
-    assert updated.revision == 1 and updated.campaign_id is None
+    assert updated.revision == 1
+
+    async def start(i: int) -> Any:
+        return await store.create_game(
+            kind="w6combat", engine_version=2, config={}, seed=i, guild_id=1, channel_id=4,
+            players=[1], status="active", snapshot={"n": i}, one_per_channel=True,
+        )  # fmt: skip
+
+    results = await asyncio.gather(*(start(i) for i in range(3)), return_exceptions=True)
+    assert sum(isinstance(r, AlreadyExists) for r in results) == 2
     campaign = await store.create_campaign(guild_id=1, channel_id=8, name="K", gm_id=1, settings={})
     for i in range(5):
         await store.add_log(campaign.id, None, "n", {"i": i})

@@ -40,8 +40,9 @@ async def _fill(store: Store) -> dict[str, int]:
     await store.create_character(campaign_id=campaign.id, owner_id=None, name="Ork", sheet={})
     await store.set_active_character(campaign.id, 2, hero.id)
     await store.add_log(campaign.id, 2, "probe", {"erfolge": 3})
-    combat = await store.create_combat(channel_id=3, campaign_id=campaign.id, state={"r": 1})
-    await store.update_combat(combat.id, expected_revision=0, state={"r": 2}, log=[(1, "k", {})])
+    await store.update_game(
+        game.id, expected_revision=1, snapshot={"turn": 3}, log=[(campaign.id, 1, "k", {})]
+    )
     await store.save_roll("user:2", "feuerball", "8W6", 2)
     await store.set_pref(2, "language", "en")
     await store.set_meta("command_schema_hash", "abc")
@@ -56,7 +57,6 @@ async def _snapshot(store: Store, ids: dict[str, int]) -> list[object]:
         await store.characters(ids["campaign"]),
         await store.active_character(ids["campaign"], 2),
         await store.campaign_log(ids["campaign"]),
-        await store.active_combat(3),
         await store.saved_rolls(["user:2"]),
         await store.get_pref(2, "language"),
         await store.get_meta("command_schema_hash"),

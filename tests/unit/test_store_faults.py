@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -84,12 +85,20 @@ async def test_two_campaigns_started_at_once_in_one_channel_make_one(store: Sqli
 
 
 async def test_two_combats_started_at_once_in_one_channel_make_one(store: SqliteStore) -> None:
-    results = await asyncio.gather(
-        *(store.create_combat(channel_id=5, campaign_id=None, state={"n": i}) for i in range(2)),
-        return_exceptions=True,
-    )
+    def start(i: int) -> Any:
+        return store.create_game(
+            kind="w6combat", engine_version=2, config={}, seed=i, guild_id=1, channel_id=5,
+            players=[1], status="active", snapshot={"n": i}, one_per_channel=True,
+        )  # fmt: skip
+
+    results = await asyncio.gather(*(start(i) for i in range(2)), return_exceptions=True)
     assert sum(isinstance(r, AlreadyExists) for r in results) == 1
-    assert await store.active_combat(5) is not None
+    assert len(await store.games_in_channel(5, kind="w6combat", statuses=("active",))) == 1
+    other = await store.create_game(
+        kind="essence", engine_version=1, config={}, seed=1, guild_id=1, channel_id=5,
+        players=[1, 2], status="active", snapshot={}, one_per_channel=True,
+    )  # fmt: skip
+    assert other.kind == "essence"  # one per channel and kind
 
 
 async def test_a_database_that_cannot_be_opened_says_why_in_one_line(tmp_path: Path) -> None:
