@@ -374,7 +374,7 @@ def status_view_components(record: CombatRecord, state: CombatState, lang: str) 
             view.add_item(
                 _styled(t("w6cog.btn.done", lang), cid("fertig", fighter_id), "secondary", row)
             )
-            if not fighter.reflex_used:
+            if not fighter.reflex_used and fighter.reflex > 0:
                 view.add_item(
                     _styled(
                         t("w6cog.btn.reflex", lang), cid("reflex", fighter_id), "secondary", row
@@ -393,7 +393,7 @@ def status_view_components(record: CombatRecord, state: CombatState, lang: str) 
                     row + 1,
                 )
             )
-            if not fighter.reflex_used:
+            if not fighter.reflex_used and fighter.reflex > 0:
                 view.add_item(
                     _styled(
                         t("w6cog.btn.reflex_defence", lang),

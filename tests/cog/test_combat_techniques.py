@@ -51,7 +51,9 @@ async def set_up(fake: FakeDiscord, locale: str = "de") -> StoredMessage:
     await start_campaign(fake, locale)
     await import_sheet(fake, ALICE, thoin_json())
     await import_sheet(fake, BOB, lyra_json())
-    await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5 gs=2"}, user=GM)).callback()
+    await (
+        await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5 gs=2 reflex=2"}, user=GM)
+    ).callback()
     await (await fake.slash("kampf start", user=GM, locale=locale)).message()
     await (await fake.slash("kampf dazu", user=ALICE, locale=locale)).message()
     await (await fake.slash("kampf dazu", user=BOB, locale=locale)).message()
