@@ -625,7 +625,7 @@ def npc_sheet(
         "name": name,
         "pm": {"K": k, "G": g, "M": 0, "B": 0},
         "lp": lp,
-        "lp_max": lp,
+        "lp_max": max(lp, 0),  # an NPC brought in already down (lp=-5) has no negative maximum
         "rlp": rlp,
         "kw": kw,
         "reflex": reflex,

@@ -138,7 +138,7 @@ def _fighter_row(state: CombatState, fighter: Fighter) -> dict[str, Any]:
         "kw_phase": fighter.phase_kw(),
         "handlungen_left": fighter.handlungen_left,
         "handlungen_max": fighter.handlungen_max,
-        "reflex_available": not fighter.reflex_used,
+        "reflex_available": not fighter.reflex_used and fighter.reflex > 0,
         "gesamtschutz": fighter.gesamtschutz,
         "conditions": list(fighter.conditions),
         "blockade": fighter.blockade,

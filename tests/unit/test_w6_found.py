@@ -10,7 +10,14 @@ import pytest
 
 from engines.core import BadInput, IllegalAction
 from engines.core.contract import DecisionKind
-from engines.w6 import derive, fighter_from_sheet, npc_from_text, sheet_from_json, status_view
+from engines.w6 import (
+    derive,
+    fighter_from_sheet,
+    join_action,
+    npc_from_text,
+    sheet_from_json,
+    status_view,
+)
 from engines.w6.engine import W6Combat
 from engines.w6.state import ShieldStats, state_from_json, state_to_json
 from tests.unit.test_w6_combat import (
@@ -168,15 +175,17 @@ def test_a_fighter_out_of_the_fight_does_not_act() -> None:
     with pytest.raises(IllegalAction):
         act(zero, "@goblin handlung")
     joined = combat(fighter("held", PLAYER, ab=3))
-    from engines.w6 import join_action
-
-    joined, _ = act(joined, join_action(fighter("late", lp=-2, ab=9)).text())
+    goblin = fighter_from_sheet(npc_from_text("Goblin lp=-2 kw=4 ab=9"), "late", None)
+    joined, events = act(joined, join_action(goblin).text())
+    assert only(events, "dying")["lp"] == -2
     assert joined.fighter("late").has("sterbend") and "late" not in to_act(joined)
 
 
 def test_a_fighter_without_reflex_dice_is_not_offered_the_reflex() -> None:
     state = duel(b={"reflex": 0})
     assert "reflex" not in verbs_for(state, "ork")
+    rows = {row["id"]: row for row in status_view(state)["fighters"]}
+    assert not rows["ork"]["reflex_available"] and rows["held"]["reflex_available"]
     assert all(d.prompt != "w6.decision.reflex" or "ork" not in d.params["fighters"]
                for d in ENGINE.decisions(state))  # fmt: skip
     with pytest.raises(IllegalAction) as error:
