@@ -291,12 +291,6 @@ def _locked_by_series(state: CombatState, fighter_id: str) -> bool:
     )
 
 
-def locked_by_series(state: CombatState, fighter_id: str) -> bool:
-    """Whether ``fighter_id`` is the defender of an Angriffsserie whose attacker can go on
-    («mit Ausnahme des Zurückweichens zu keiner Aktion fähig, die eine Handlung benötigt»)."""
-    return _locked_by_series(state, fighter_id)
-
-
 def turn_holder(state: CombatState) -> str:
     """Whose turn it is as the table sees it: ``state.current``, but while that fighter is
     held in an Angriffsserie, the attacker who holds the series ('' when nobody)."""
@@ -482,10 +476,10 @@ def _tie_choice(ctx: Ctx, action: CombatAction) -> None:
         raise IllegalAction("w6.combat.not_asked", fighter=action.fighter, stage=pending.stage)
     ctx.state = replace(ctx.state, pending=None)
     first = action.verb == "zuerst"
-    if not first:
-        order = [i for i in ctx.state.order if i != pending.attacker]
-        last = max(order.index(d.target) for d in pending.targets if d.target in order)
-        order.insert(last + 1, pending.attacker)
+    order = [i for i in ctx.state.order if i != pending.attacker]
+    others = [order.index(d.target) for d in pending.targets if d.target in order]
+    if not first and others:
+        order.insert(max(others) + 1, pending.attacker)
         ctx.state = replace(ctx.state, order=tuple(order))
     ctx.emit("order_chosen", fighter=pending.attacker, what=action.verb)
 
