@@ -1327,7 +1327,9 @@ class Dice(commands.Cog):
         fertigkeit: str | None = None,
     ) -> tuple[Source, Pool]:
         """The roller's pool: Eigenschaft (sheet or value) + Fertigkeit + bonus − Erschwernis,
-        the Fertigkeit's points added as dice as ``/charakter probe`` does."""
+        the Fertigkeit's points added as dice as ``/charakter probe`` does: one Fertigkeit point
+        adds one W6 (our reading of «Durch geeignete Fertigkeiten und Hilfsmittel kann die
+        Anzahl der Würfel … erhöht werden», which names no amount; data/w6/RULES.md)."""
         source = await self._source(
             campaign,
             interaction.user,

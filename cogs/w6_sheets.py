@@ -190,8 +190,9 @@ def roll_check(
     schwierigkeit: str | None, rng: Rng,
 ) -> tuple[str, str | None, ProbeResult]:  # fmt: skip
     """A check of the engine's dice module with the sheet's values; returns the Eigenschaft
-    and Fertigkeit as the sheet spells them (any case is accepted) and the result. Raises
-    BadInput (``w6cog.check.unknown_trait`` / ``unknown_skill``, or the engine's)."""
+    and Fertigkeit as the sheet spells them (any case is accepted) and the result; one
+    Fertigkeit point adds one W6 (the reading in data/w6/RULES.md). Raises BadInput
+    (``w6cog.check.unknown_trait`` / ``unknown_skill``, or the engine's)."""
     names = dict(sheet.eigenschaften) | dict(sheet.pm)
     trait = _named(names, eigenschaft)
     if trait is None:

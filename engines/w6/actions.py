@@ -116,6 +116,8 @@ SPECS: dict[str, Spec] = {
     "verzichten": _spec(True),
     "rundum_weiter": _spec(True, kw=INT),
     "abbruch": _spec(True),
+    "zuerst": _spec(True),
+    "danach": _spec(True),
 }
 GM_VERBS = frozenset(verb for verb, spec in SPECS.items() if not spec.fighter)
 ANSWER_VERBS = frozenset(
@@ -128,6 +130,8 @@ ANSWER_VERBS = frozenset(
         "verzichten",
         "rundum_weiter",
         "abbruch",
+        "zuerst",
+        "danach",
     )
 )
 PAYLOAD_VERBS = ("beitritt", "aktualisieren")  # followed by participant JSON, not options

@@ -1,7 +1,9 @@
 """A small exact JSON codec for the frozen dataclasses of the combat state.
 
 Supports int, str, bool, None, ``X | None``, ``tuple[X, ...]``, fixed tuples and nested
-dataclasses. Raises BadInput("w6.combat.bad_state", field=...) for data of another shape.
+dataclasses. A field with a default may be missing (data stored before the field was added
+reads back with the default); any other missing or unknown key raises
+BadInput("w6.combat.bad_state", field=...), as does data of another shape.
 """
 
 from __future__ import annotations
@@ -121,10 +123,14 @@ def _class_decoder(kind: type) -> Decoder:
     wanted = set(names)
     hints = _hints(kind)
     fields = [(name, _decoder(hints[name])) for name in names]
+    # a field added later with a default may be missing from data stored before it existed
+    optional = {f.name for f in dataclasses.fields(kind) if f.default is not dataclasses.MISSING}
 
     def instance(data: Any, path: str) -> Any:
-        if not isinstance(data, dict) or data.keys() != wanted:
+        if not isinstance(data, dict) or not wanted - optional <= data.keys() <= wanted:
             raise _bad(path or kind.__name__ if isinstance(data, dict) else path)
-        return kind(**{name: dec(data[name], f"{path}.{name}") for name, dec in fields})
+        return kind(
+            **{name: dec(data[name], f"{path}.{name}") for name, dec in fields if name in data}
+        )
 
     return instance

@@ -279,14 +279,26 @@ def _joined(action: str) -> list[dict[str, Any]]:
 
 
 def can_still_act(state: CombatState, fighter: Fighter) -> bool:
-    """Whether ``fighter`` could still use a Handlung this phase."""
-    return fighter.conscious and not fighter.fertig and fighter.handlungen_left > 0
+    """Whether ``fighter`` could still use a Handlung this phase (never while unconscious,
+    dying or at LP 0 or below)."""
+    return fighter.able and not fighter.fertig and fighter.handlungen_left > 0
 
 
 def _locked_by_series(state: CombatState, fighter_id: str) -> bool:
     return any(
         f.serie_ziel == fighter_id and f.serie_zahl > 0 and can_still_act(state, f)
         for f in state.fighters
+    )
+
+
+def turn_holder(state: CombatState) -> str:
+    """Whose turn it is as the table sees it: ``state.current``, but while that fighter is
+    held in an Angriffsserie, the attacker who holds the series ('' when nobody)."""
+    current = state.current
+    if not current or not _locked_by_series(state, current):
+        return current
+    return next(
+        (f.id for f in state.fighters if f.serie_ziel == current and can_still_act(state, f)), ""
     )
 
 
@@ -299,6 +311,8 @@ def may_act_now(state: CombatState, fighter: Fighter) -> bool:
         return False
     if state.current == fighter.id:
         return True
+    if fighter.serie_zahl and state.find(fighter.serie_ziel) is not None:
+        return True  # ANGRIFFSSERIE: «mehrere Angriffe gegen denselben Gegner in Folge»
     if not fighter.turn_done:
         return False
     alone = not any(can_still_act(state, f) for f in state.fighters if f.id != fighter.id)
@@ -311,7 +325,7 @@ def to_act(state: CombatState) -> frozenset[str]:
         return frozenset()
     pending = state.pending
     if pending is not None:
-        if pending.stage in ("ansage", "rundum", "nachschlagen"):
+        if pending.stage in ("ansage", "rundum", "nachschlagen", "reihenfolge"):
             return frozenset({pending.attacker})
         wanted = "offen" if pending.stage == "abwehr" else "entscheidung"
         return frozenset(d.target for d in pending.targets if d.state == wanted)
@@ -326,6 +340,8 @@ def _begin_active(ctx: Ctx, action: CombatAction, handlungen: int = 1) -> Fighte
         raise IllegalAction("w6.combat.not_started")
     if not fighter.conscious:
         raise IllegalAction("w6.combat.unconscious", fighter=fighter.id)
+    if not fighter.able:
+        raise IllegalAction("w6.combat.out_of_fight", fighter=fighter.id, lp=fighter.lp)
     if _locked_by_series(state, fighter.id):
         raise IllegalAction("w6.combat.in_series", fighter=fighter.id)
     if not may_act_now(state, fighter):
@@ -384,6 +400,7 @@ def _new_phase(ctx: Ctx) -> None:
         phase=state.phase + 1,
         turn=0,
         last_actor="",
+        tie_asked=(),
     )
     ctx.emit("phase_started", phase=ctx.state.phase, order=list(ctx.state.order))
 
@@ -410,12 +427,61 @@ def _settle(ctx: Ctx) -> None:
             turn=-1,
             fighters=tuple(replace(f, turn_done=True) for f in ctx.state.fighters),
         )
+    if ctx.state.current and _ask_tie(ctx):
+        return
     if ctx.state.turn == -1 and not any(can_still_act(ctx.state, f) for f in ctx.state.fighters):
-        if not any(f.conscious and f.handlungen_max > 0 for f in ctx.state.fighters):
+        if not any(f.able and f.handlungen_max > 0 for f in ctx.state.fighters):
             return  # nobody could act in a new phase either: the GM decides how it goes on
         ctx.emit("phase_ended", phase=ctx.state.phase)
         _new_phase(ctx)
         _settle(ctx)
+
+
+def _ask_tie(ctx: Ctx) -> bool:
+    """KAMPFPHASEN UND AKTIONSBASIS: when the turn reaches fighters of the same AB who can
+    still act, «derjenige mit der höheren Intuition (IN) [darf] entscheiden, ob er zuerst
+    oder nachfolgend handelt»: the one with the highest Intuition (strictly; equal Intuition
+    keeps the join order) is asked once per phase. Returns whether a question is pending."""
+    state = ctx.state
+    first = state.fighter(state.current)
+    if first.id in state.tie_asked:
+        return False
+    group = [
+        f
+        for f in (state.fighter(i) for i in state.order)
+        if f.ab == first.ab and can_still_act(state, f) and not f.turn_done
+    ]
+    others = [f for f in group if f.id != first.id]
+    if first not in group or not others or first.intuition <= max(f.intuition for f in others):
+        return False
+    ctx.state = replace(
+        state,
+        tie_asked=(*state.tie_asked, first.id),
+        pending=Pending(
+            stage="reihenfolge",
+            kind="reihenfolge",
+            attacker=first.id,
+            targets=tuple(Defence(f.id) for f in others),
+            nr=state.step + 1,
+        ),
+    )
+    ctx.emit("order_asked", fighter=first.id, others=[f.id for f in others], ab=first.ab)
+    return True
+
+
+def _tie_choice(ctx: Ctx, action: CombatAction) -> None:
+    """``zuerst``: act now; ``danach``: act after the others of the same AB."""
+    pending = _pending(ctx)
+    if pending.stage != "reihenfolge":
+        raise IllegalAction("w6.combat.not_asked", fighter=action.fighter, stage=pending.stage)
+    ctx.state = replace(ctx.state, pending=None)
+    first = action.verb == "zuerst"
+    order = [i for i in ctx.state.order if i != pending.attacker]
+    others = [order.index(d.target) for d in pending.targets if d.target in order]
+    if not first and others:
+        order.insert(max(others) + 1, pending.attacker)
+        ctx.state = replace(ctx.state, order=tuple(order))
+    ctx.emit("order_chosen", fighter=pending.attacker, what=action.verb)
 
 
 # ----------------------------------------------------------------------------- GM commands
@@ -452,6 +518,9 @@ def _join_one(ctx: Ctx, fighter: Fighter) -> None:
         handlungen_left=fighter.handlungen_max if started else 0,
         turn_done=started,
     )
+    dying = fighter.lp < 0 and not fighter.has(DYING)
+    if dying:  # SCHADEN: «Sinken die LP auf einen Wert kleiner als Null …» applies at once
+        fighter = replace(fighter, conditions=(*fighter.conditions, DYING))
     order = (*ctx.state.order, fighter.id) if started else ctx.state.order
     seats = ctx.state.seats
     if seat_of_owner(ctx.state, fighter.owner) > len(seats):
@@ -460,6 +529,8 @@ def _join_one(ctx: Ctx, fighter: Fighter) -> None:
         ctx.state, fighters=(*ctx.state.fighters, fighter), order=order, seats=seats
     )
     ctx.emit("joined", fighter=fighter.id, name=fighter.name, ab=fighter.ab, lp=fighter.lp)
+    if dying:
+        ctx.emit("dying", fighter=fighter.id, lp=fighter.lp)
 
 
 # What a refresh takes from the sheet; everything else (LP, KW and Handlungen left, conditions,
@@ -708,12 +779,16 @@ def _reflex(ctx: Ctx, action: CombatAction) -> None:
             "w6.combat.not_started" if ctx.state.phase < 1 else "w6.combat.unconscious",
             fighter=fighter.id,
         )
+    if not fighter.able:
+        raise IllegalAction("w6.combat.out_of_fight", fighter=fighter.id, lp=fighter.lp)
     roll = _reflex_roll(ctx, fighter.id)
     ctx.emit_roll("reflex", roll, action.num("erfolge", MIN_SUCCESSES), fighter=fighter.id)
 
 
 def _reflex_roll(ctx: Ctx, fighter_id: str) -> PoolRoll:
     fighter = ctx.f(fighter_id)
+    if fighter.reflex <= 0:
+        raise IllegalAction("w6.combat.no_reflex", fighter=fighter_id)
     if fighter.reflex_used:
         raise IllegalAction("w6.combat.reflex_used", fighter=fighter_id)
     roll = ctx.roll(fighter.reflex)
@@ -803,9 +878,16 @@ def _shield_wall(ctx: Ctx, action: CombatAction) -> None:
         return
     _spend_kw(ctx, fighter.id, action.num("kw"))
     roll = ctx.roll(action.num("kw"))
-    value = roll.successes + block
+    # the second throw of the Komplexe Probe needs its successes like every throw
+    ok = roll.successes >= MIN_SUCCESSES
+    value = roll.successes + block if ok else 0
     ctx.change(fighter.id, blockade=value)
-    ctx.emit("shield_wall", fighter=fighter.id, **roll_data(roll), block=block, value=value)
+    if ok:
+        ctx.emit("shield_wall", fighter=fighter.id, **roll_data(roll), block=block, value=value)
+    else:
+        ctx.emit(
+            "shield_wall_failed", fighter=fighter.id, **roll_data(roll), required=MIN_SUCCESSES
+        )
 
 
 def _shield_wall_required(fighter: Fighter) -> int:
@@ -1112,6 +1194,7 @@ def _attack(ctx: Ctx, action: CombatAction) -> None:
         zweihaendig=plan.zweihaendig,
         fert=plan.fert,
         dual_same=plan.dual_same,
+        weapon2=plan.weapons[1] if plan.dual_same else "",
         serie=plan.serie,
         nr=ctx.state.step + 1,
     )
@@ -1203,7 +1286,17 @@ def _sweep_choice(ctx: Ctx, action: CombatAction) -> None:
     if action.verb == "abbruch":
         ctx.emit("action_failed", fighter=pending.attacker, what="rundum")
         return
-    single = replace(pending, kind="angriff", stage="ansage", targets=pending.targets[:1])
+    # RUNDUMSCHLAG: «als ein gewöhnlicher Angriff auf das erste Hexfeld»: no Erschwerter
+    # Angriff stays on it (its probe failed with the sweep's)
+    single = replace(
+        pending,
+        kind="angriff",
+        stage="ansage",
+        targets=pending.targets[:1],
+        erschwert=0,
+        defence_mod=pending.defence_mod
+        - technique("erschwerter_angriff", "abwehr_je_stufe") * pending.erschwert,
+    )
     _announce_attack(ctx, single, action.num("kw"))
 
 
@@ -1220,7 +1313,7 @@ def _announce_attack(ctx: Ctx, pending: Pending, kw: int) -> None:
         target = ctx.f(defence.target)
         if target.blockade > 0:
             defence = replace(defence, answer="blockade", state="angesagt")
-        elif not target.conscious:
+        elif not target.able:  # unconscious, dying or at LP 0: no defence
             defence = replace(defence, answer="keine", state="angesagt")
         answered.append(defence)
     pending = replace(pending, stage="abwehr", kw=kw, targets=tuple(answered))
@@ -1288,7 +1381,7 @@ def defence_required(pending: Pending, retreat: bool = False) -> int:
 
 def _can_retreat(ctx: Ctx, defence: Defence) -> bool:
     target = ctx.f(defence.target)
-    return defence.answer == "kw" and target.conscious and target.handlungen_left >= 1
+    return defence.answer == "kw" and target.able and target.handlungen_left >= 1
 
 
 def _evaluate(ctx: Ctx, pending: Pending, defence: Defence) -> Defence:
@@ -1321,7 +1414,9 @@ def _defence_outcome(
     ok = ctx.emit_roll("defence_roll", roll, required, fighter=defence.target, how=how)
     if how != "reflex":
         _wear_defender(ctx, defence.target, roll.successes)
-    if ok and pending.serie and roll.successes >= 2 * pending.successes:
+    # ANGRIFFSSERIE: Zurückweichen «kann … diese jedoch … nicht beenden»
+    doubled = roll.successes >= 2 * pending.successes
+    if ok and pending.serie and doubled and how != "zurueckweichen":
         _end_series(ctx, pending.attacker, "defended_twice")
     if not ok:
         _hit(ctx, pending, defence)
@@ -1405,6 +1500,8 @@ def _answer(ctx: Ctx, action: CombatAction) -> None:
     if action.has("keine"):
         defence = replace(defence, answer="keine", state="angesagt")
     elif action.has("reflex"):
+        if target.reflex <= 0:
+            raise IllegalAction("w6.combat.no_reflex", fighter=target.id)
         if target.reflex_used:
             raise IllegalAction("w6.combat.reflex_used", fighter=target.id)
         defence = replace(defence, answer="reflex", state="angesagt")
@@ -1437,11 +1534,9 @@ def _answer_with_kw(
 def _hit(ctx: Ctx, pending: Pending, defence: Defence) -> None:
     attacker = ctx.f(pending.attacker)
     names = [defence.weapon]
-    if pending.dual_same:
-        names = [d.weapon for d in pending.targets] + [
-            w.name for w in attacker.waffen if w.name != defence.weapon and not w.fernkampf
-        ][:1]
-    for name in names[:2]:
+    if pending.dual_same:  # «der Basisschaden für beide Waffen»: the two the attacker chose
+        names.append(pending.weapon2)
+    for name in names:
         weapon = attacker.weapon(name)
         if weapon is not None:
             _damage(ctx, pending, attacker, weapon, defence.target)
@@ -1646,4 +1741,6 @@ HANDLERS: dict[str, Any] = {
     "verzichten": _follow_up,
     "rundum_weiter": _sweep_choice,
     "abbruch": _sweep_choice,
+    "zuerst": _tie_choice,
+    "danach": _tie_choice,
 }

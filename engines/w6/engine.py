@@ -8,8 +8,9 @@ user to a seat); the players are seats 1, 2, ... in the order their first fighte
 Decisions (``decisions``), in this order:
 
 - the fighters who must answer a pending step (announce attack dice, announce or roll a
-  defence, go on with a Rundumschlag, follow up): ``CHOICE`` for the seat of each fighter's
-  owner, and for seat 0, who may answer for anyone;
+  defence, go on with a Rundumschlag, follow up, act first or after on a tie of the
+  Aktionsbasis): ``CHOICE`` for the seat of each fighter's owner, and for seat 0, who may
+  answer for anyone;
 - else the fighters who may act now (the one whose turn it is, held Handlungen): ``TURN`` for
   their owners' seats and for seat 0;
 - the Reflex of every other conscious fighter who still has it (any time): ``REACTION``;
@@ -58,7 +59,10 @@ CONFIG_KEYS = ("gm", "settings", "roster", "base")
 MAX_SEATS = 64
 _TOGGLES = ("schwere_treffer", "kaufen", "stabilitaet", "freie_folgephasen")
 # What a player's view shows of an NPC (the GM's secret values are left out).
-NPC_PUBLIC = ("id", "name", "owner", "conditions", "is_turn", "may_act", "fertig", "beritten")
+NPC_PUBLIC = (
+    "id", "name", "owner", "conditions", "is_turn", "may_act", "fertig", "beritten",
+    "out_of_fight",
+)  # fmt: skip
 
 
 def _digest(*parts: Any) -> str:

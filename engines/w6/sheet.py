@@ -198,8 +198,10 @@ def zusatzschaden(sheet: Sheet, weapon: Weapon) -> int:
 
 
 def fertigkeitsschaden(sheet: Sheet, weapon: Weapon) -> int:
-    """Waffenfertigkeit (counted up to the weapon's cap) times the Faktor."""
-    return min(sheet.fertigkeit(weapon.fertigkeit), weapon.cap) * sheet.faktor
+    """Waffenfertigkeit (counted up to the weapon's cap; a weapon without a stated cap, 0,
+    counts it all) times the Faktor."""
+    skill = sheet.fertigkeit(weapon.fertigkeit)
+    return (min(skill, weapon.cap) if weapon.cap else skill) * sheet.faktor
 
 
 def handlungen(sheet: Sheet) -> int:

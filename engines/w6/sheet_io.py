@@ -608,11 +608,13 @@ def npc_sheet(
     k: int = 0,
     g: int = 0,
     schwelle: int | None = None,
+    rlp: int = 0,
 ) -> Sheet:
     """A quick NPC stat block: the GM's numbers taken as they are (Gesamtschutz and
     Handlungen fixed, Zusatzschaden a fixed number). ``k``/``g`` are the PM K and G (the
     heavy-hit threshold (K + G) x Faktor follows from them); ``schwelle`` fixes the threshold.
-    An NPC without K, G and ``schwelle`` is not subject to heavy hits (see RULES.md).
+    An NPC without K, G and ``schwelle`` is not subject to heavy hits (see RULES.md); ``rlp``
+    (the daily LP regeneration) is what the Kraft-Probe at «LP … kleiner als … RLP» compares.
     Raises BadInput for a bad value."""
     fix = {"gesamtschutz": gesamtschutz, "handlungen": handlungen}
     if schwelle is not None:
@@ -623,7 +625,8 @@ def npc_sheet(
         "name": name,
         "pm": {"K": k, "G": g, "M": 0, "B": 0},
         "lp": lp,
-        "lp_max": lp,
+        "lp_max": max(lp, 0),  # an NPC brought in already down (lp=-5) has no negative maximum
+        "rlp": rlp,
         "kw": kw,
         "reflex": reflex,
         "ab": ab,
@@ -635,12 +638,14 @@ def npc_sheet(
     return sheet_from_json(data)
 
 
-_NPC_NUMBERS = ("lp", "kw", "ab", "gs", "zusatz", "handlungen", "reflex", "k", "g", "schwelle")
+_NPC_NUMBERS = (
+    "lp", "kw", "ab", "gs", "zusatz", "handlungen", "reflex", "k", "g", "schwelle", "rlp",
+)  # fmt: skip
 _NPC_KEYS = {*_NPC_NUMBERS, "waffe", "schaden"}
 
 
 def npc_from_text(text: str) -> Sheet:
-    """``Ork lp=20 kw=8 ab=5 gs=2 waffe=Säbel schaden=2-3 zusatz=2 handlungen=2 k=4 g=3``
+    """``Ork lp=20 kw=8 ab=5 gs=2 waffe=Säbel schaden=2-3 zusatz=2 handlungen=2 k=4 g=3 rlp=4``
     (``schwelle=7`` fixes the heavy-hit threshold instead of (K + G) x Faktor).
 
     Raises BadInput("w6.sheet.bad_npc") for unknown or missing parts, as npc_sheet else.
@@ -666,4 +671,5 @@ def npc_from_text(text: str) -> Sheet:
         k=numbers.get("k", 0),
         g=numbers.get("g", 0),
         schwelle=numbers.get("schwelle"),
+        rlp=numbers.get("rlp", 0),
     )

@@ -110,6 +110,11 @@ class Fighter:
     def conscious(self) -> bool:
         return UNCONSCIOUS not in self.conditions
 
+    @property
+    def able(self) -> bool:
+        """Whether the fighter can act at all: conscious, not dying, LP above 0."""
+        return self.conscious and DYING not in self.conditions and self.lp > 0
+
     def zone_rs(self, zone: str) -> int:
         return dict(self.zonen).get(zone, 0)
 
@@ -184,6 +189,7 @@ class Pending:
     dice: tuple[int, ...] = ()
     successes: int = 0
     dual_same: bool = False
+    weapon2: str = ""  # the second weapon of a two-weapon attack on one target
     serie: bool = False
     retreated: str = ""
     nr: int = 0  # the step that began this attack (names its decisions)
@@ -215,7 +221,8 @@ class CombatState:
     click), or, for a combat carried over from schema 1 whose history does not replay, from
     ``base`` (that state's JSON; its own log cannot be undone). ``undone`` counts the undos
     in a row (``Settings.undo_tiefe`` caps it); ``gone`` the player seats that left (the GM
-    runs their fighters).
+    runs their fighters); ``tie_asked`` the fighters asked this phase whether they act first
+    on a tie of the Aktionsbasis.
     """
 
     gm: int
@@ -237,6 +244,7 @@ class CombatState:
     base: str = ""
     undone: int = 0
     gone: tuple[int, ...] = ()
+    tie_asked: tuple[str, ...] = ()
 
     def fighter(self, fighter_id: str) -> Fighter:
         """The participant ``fighter_id``. Raises IllegalAction("w6.combat.no_such_fighter")."""

@@ -14,6 +14,7 @@ from engines.w6.combat import (
     hand_free,
     may_act_now,
     to_act,
+    turn_holder,
     usable_weapons,
 )
 from engines.w6.state import CombatState, Fighter
@@ -46,9 +47,9 @@ def verbs_for(state: CombatState, fighter_id: str) -> tuple[str, ...]:
     pending = state.pending
     if fighter_id not in to_act(state):
         other = state.find(fighter_id)
-        if other is None or state.phase < 1 or state.ended or not other.conscious:
+        if other is None or state.phase < 1 or state.ended or not other.able:
             return ()
-        return () if other.reflex_used else ("reflex",)
+        return () if other.reflex_used or other.reflex <= 0 else ("reflex",)
     if pending is not None:
         return {
             "ansage": ("ansage",),
@@ -56,6 +57,7 @@ def verbs_for(state: CombatState, fighter_id: str) -> tuple[str, ...]:
             "entscheidung": ("wuerfeln", "zurueckweichen"),
             "rundum": ("rundum_weiter", "abbruch"),
             "nachschlagen": ("nachschlagen", "verzichten"),
+            "reihenfolge": ("zuerst", "danach"),
         }[pending.stage]
     fighter = state.fighter(fighter_id)
     verbs = list(ACTIVE_VERBS)
@@ -69,7 +71,7 @@ def verbs_for(state: CombatState, fighter_id: str) -> tuple[str, ...]:
         verbs.remove("aufsitzen" if fighter.beritten else "absitzen")
     else:
         verbs.remove("absitzen")
-    if not fighter.reflex_used:
+    if not fighter.reflex_used and fighter.reflex > 0:
         verbs.append("reflex")
     if fighter.blockade > 0:
         verbs.append("blockade_ende")
@@ -136,7 +138,7 @@ def _fighter_row(state: CombatState, fighter: Fighter) -> dict[str, Any]:
         "kw_phase": fighter.phase_kw(),
         "handlungen_left": fighter.handlungen_left,
         "handlungen_max": fighter.handlungen_max,
-        "reflex_available": not fighter.reflex_used,
+        "reflex_available": not fighter.reflex_used and fighter.reflex > 0,
         "gesamtschutz": fighter.gesamtschutz,
         "conditions": list(fighter.conditions),
         "blockade": fighter.blockade,
@@ -147,7 +149,8 @@ def _fighter_row(state: CombatState, fighter: Fighter) -> dict[str, Any]:
         "serie": {"target": fighter.serie_ziel, "count": fighter.serie_zahl}
         if fighter.serie_zahl
         else None,
-        "is_turn": not state.ended and state.current == fighter.id,
+        "is_turn": not state.ended and turn_holder(state) == fighter.id,
+        "out_of_fight": not fighter.able,
         "may_act": may_act_now(state, fighter),
         "fertig": fighter.fertig,
         "stability": {w.name: w.stab for w in fighter.waffen if w.stab_je}
@@ -199,7 +202,7 @@ def status_view(state: CombatState) -> dict[str, Any]:
         "phase": state.phase,
         "started": state.phase >= 1,
         "ended": state.ended,
-        "turn": state.current,
+        "turn": turn_holder(state),
         "to_act": sorted(to_act(state)),
         "gm": state.gm,
         "fighters": [_fighter_row(state, f) for f in ordered],
