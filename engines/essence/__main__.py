@@ -15,8 +15,9 @@ play against other programs, the way chess and Go engines speak a line protocol:
   lines, the driver sends the answer back to get the next step);
 - a line it cannot answer (unreadable, or a finished game) gets one line
   ``error <key> <name>=<value> ...`` on stdout instead (the key as in
-  ``data/i18n/essence.json``, e.g. ``error essence.error.bad_position reason=fields``), and the engine reads on; so every non-blank line in gets one
-  line out and a driver never loses step;
+  ``data/i18n/essence.json``, e.g. ``error essence.error.bad_position reason=fields``), and
+  the engine reads on; so every non-blank line in gets one line out and a driver never
+  loses step;
 - end of input ends it (exit status 0).
 
 The answer depends only on the level, the seed (default 0) and the position, so a session
