@@ -8,8 +8,10 @@ Matches (colours alternate with the seed's parity; seeds fixed, so the figures r
 - each match reports the win share overall and per seat (as player 1 and as player 2).
 
 ``ESSENCE_GAMES`` (default 100) sets the games per match, ``ESSENCE_MATCHES`` (default all:
-``random,normal,greedy,normal-greedy``) which matches run, e.g. ``ESSENCE_GAMES=20
-ESSENCE_MATCHES=greedy python -m bench.run essence`` for a quick look. All games share one pool
+``greedy,normal,normal-greedy,random``) which matches run, e.g. ``ESSENCE_GAMES=20
+ESSENCE_MATCHES=greedy python -m bench.run essence`` for a quick look, and
+``ESSENCE_FIRST_SEED`` (default 0) the first game's seed, so a long sample can be played in
+chunks (seeds 0-19, then ``ESSENCE_FIRST_SEED=20`` ...) and added up. All games share one pool
 of 2 worker processes, the long ones first, so both cores stay busy to the end.
 
 A step's time is the CPU time of the process choosing it (the target: the bot's own cost); its
@@ -30,6 +32,7 @@ from engines.essence.engine import ENGINE
 from engines.essence.rules import legal_steps, perft, play
 
 GAMES = int(os.environ.get("ESSENCE_GAMES", "100"))
+FIRST_SEED = int(os.environ.get("ESSENCE_FIRST_SEED", "0"))
 WORKERS = 2
 # name: (level measured, its opponent, target win share in %)
 MATCHES = {
@@ -66,7 +69,8 @@ def _job(args: tuple[str, str, int]) -> Result:
 
 def _matches(names: list[str], games: int) -> tuple[dict[str, list[Result]], float]:
     """The results of the named matches, ``games`` each, and the wall seconds taken."""
-    jobs = [(MATCHES[name][0], MATCHES[name][1], seed) for name in names for seed in range(games)]
+    seeds = range(FIRST_SEED, FIRST_SEED + games)
+    jobs = [(MATCHES[name][0], MATCHES[name][1], seed) for name in names for seed in seeds]
     started = time.perf_counter()
     with ProcessPoolExecutor(WORKERS) as pool:
         results = list(pool.map(_job, jobs))

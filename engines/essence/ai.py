@@ -205,9 +205,9 @@ def _greedy_step(state: Position, rng: random.Random) -> Step:
 
 
 def _cluster_penalty(pos: Position, player: int) -> float:
-    """What ``player`` risks by motes one enemy destabilize could take together: nothing for a
-    single mote (the evaluation weighs that), half their value for two or more, and a lost
-    game's worth when they are all of its motes."""
+    """What ``player`` risks by motes one enemy destabilize could take together: half their
+    value when it could take two or more (a single mote the evaluation weighs already), and
+    a lost game's worth when they are all of its motes."""
     taken, value, total = destab_exposure(pos, player)
     if taken < 2:
         return 0.0
@@ -215,15 +215,16 @@ def _cluster_penalty(pos: Position, player: int) -> float:
 
 
 def destab_exposure(pos: Position, player: int) -> tuple[int, float, int]:
-    """The most motes of ``player`` one enemy destabilize in the enemy's next turn could take
-    (with their value), and how many motes ``player`` has. The enemy source may grow by 1 and
-    move first along the lines of its face before or after growth; the amount is its
-    strength."""
+    """How many motes of ``player`` one enemy destabilize in the enemy's next turn could take
+    together at most, their value, and how many motes ``player`` has. Where the source could
+    take two or more, the most it takes is counted (the most value where counts tie). The
+    source may grow by 1 and move first along the lines of its face before or after growth;
+    the amount is then its strength."""
     cells = pos.cells
     geo = geometry_of(pos)
     mine_positive = player == 0
     own = [sq for sq in compress(range(len(cells)), cells) if (cells[sq] > 0) == mine_positive]
-    best_taken, best_value = 0, 0.0
+    best = (0, 0.0)
     for square in compress(range(len(cells)), cells):
         code = cells[square]
         if (code > 0) == mine_positive:
@@ -247,9 +248,8 @@ def destab_exposure(pos: Position, player: int) -> tuple[int, float, int]:
                     if hit <= power:
                         taken += 1
                         value += _VALUES[hit]
-            if value > best_value:
-                best_taken, best_value = taken, value
-    return best_taken, best_value, len(own)
+            best = max(best, (taken, value))
+    return best[0], best[1], len(own)
 
 
 def _planned_step(state: Position, rng: random.Random, budget: Budget) -> Step:
