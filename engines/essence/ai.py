@@ -4,12 +4,19 @@
 
 - ``easy``: a uniformly random legal step.
 - ``normal``: greedy, one step at a time: the step whose result scores best on the static
-  evaluation (ties broken by the seed).
-- ``hard``: plans the whole rest of the turn (a beam of the best positions after growth and
-  after the first action). Every distinct end of turn is scored by the static evaluation; the
-  best few are then checked against the opponent's replies (their best growth, then every
-  first and second action) and the plan with the best worst case is played. The
-  :class:`Budget` is counted in positions, not seconds, so a choice reproduces anywhere.
+  evaluation, less a penalty when one enemy destabilize next turn could take two or more of
+  its motes together (ties broken by the seed).
+- ``hard``: first, a way to eliminate the opponent this turn if there is one. Otherwise it
+  plans the whole rest of the turn (a beam of the best positions after growth and after the
+  first action); every distinct end of turn is scored by the static evaluation. The best few
+  ends after which the opponent has no way at all to eliminate it in its next turn (every
+  growth, every first action, every capturing second action: ``engines.essence.safety``) are
+  then checked against the opponent's replies (their best growth, every first action, every
+  capturing second action) and the plan with the best worst case is played; only when no
+  safe end is found are unsafe ones considered. The :class:`Budget` is counted in positions,
+  not seconds, so a choice reproduces anywhere.
+- ``greedy`` (for the bench and tests, not offered to players): the first step of the whole
+  turn that ends with the most material (:func:`material`); it never looks at the reply.
 """
 
 from __future__ import annotations
@@ -20,11 +27,12 @@ from itertools import compress
 
 from engines.core.errors import BadInput, IllegalAction
 from engines.essence.actions import Action
-from engines.essence.board import Position
+from engines.essence.board import DESTAB, FACE_DIRECTIONS, MOVE, VOID, Position
 from engines.essence.resolve import step_actions
 from engines.essence.rules import Step, geometry_of, legal_steps, play
+from engines.essence.safety import Counter, can_eliminate, winning_step
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "greedy")
 WIN = 1_000_000.0
 
 
@@ -32,11 +40,13 @@ WIN = 1_000_000.0
 class Budget:
     """How much the hard level looks at: ``beam`` positions kept per layer of its own turn,
     ``reply_candidates`` plans checked against every reply, ``reply_budget`` positions per
-    check. Counted in positions, so a choice is the same on every machine."""
+    check, ``safety_budget`` positions for all elimination checks of one step together.
+    Counted in positions, so a choice is the same on every machine."""
 
     beam: int = 30
     reply_candidates: int = 5
     reply_budget: int = 3000
+    safety_budget: int = 40_000
 
 
 HARD = Budget()
@@ -59,7 +69,12 @@ def choose_step(
     rng = rng_seed if isinstance(rng_seed, random.Random) else random.Random(rng_seed)
     if level == "easy":
         return rng.choice(pairs)[0]
-    step = _greedy_step(state, rng) if level == "normal" else _planned_step(state, rng, budget)
+    if level == "normal":
+        step = _greedy_step(state, rng)
+    elif level == "greedy":
+        step = _material_turn_step(state, rng)
+    else:
+        step = _planned_step(state, rng, budget)
     return next(action for action, candidate in pairs if candidate == step)
 
 
@@ -111,26 +126,175 @@ def evaluate(pos: Position, player: int) -> float:
     return score + swing if pos.side == player else score - swing
 
 
+def material(pos: Position, player: int) -> float:
+    """Mote values of ``player`` minus the opponent's (a won or lost game scores +-WIN, a draw
+    0): what the greedy level maximizes, without any look at threats or replies."""
+    if pos.phase == "end":
+        if pos.side < 0:
+            return 0.0
+        return WIN - pos.turn if pos.side == player else -WIN + pos.turn
+    total = 0.0
+    for code in pos.cells:
+        if code > 0:
+            total += _VALUES[code >> 1]
+        elif code < 0:
+            total -= _VALUES[-code >> 1]
+    return total if player == 0 else -total
+
+
+def _material_turn_step(state: Position, rng: random.Random) -> Step:
+    """The greedy level: the first step of a whole turn that ends with the most material
+    (every way through the turn is looked at; ties broken by the seed). It never looks at
+    the opponent's reply."""
+    player = state.side
+    memo: dict[tuple[object, ...], float] = {}
+    best: list[Step] = []
+    best_value = -2 * WIN
+    for step in legal_steps(state):
+        value = _material_rest(play(state, step), state.turn, player, memo)
+        if value > best_value:
+            best_value, best = value, [step]
+        elif value == best_value:
+            best.append(step)
+    return rng.choice(best)
+
+
+def _material_rest(
+    pos: Position, turn: int, player: int, memo: dict[tuple[object, ...], float]
+) -> float:
+    """The most material ``player`` can end the turn ``turn`` with from ``pos``."""
+    if pos.phase == "end" or pos.turn != turn:
+        return material(pos, player)
+    key = pos.key
+    known = memo.get(key)
+    if known is not None:
+        return known
+    # Orientations after an action only steer later moves, and moves never change material
+    # (except passing the void under Bestimmt), so one orientation of each action will do;
+    # after growth they steer the moves of this very turn, so all are tried.
+    exact = pos.phase == "g" or "bestimmt" in pos.variants
+    last = pos.phase == "a2" and not exact
+    best = -2 * WIN
+    group: tuple[int, ...] | None = None
+    move_value: float | None = None
+    for step in legal_steps(pos):
+        if not exact:
+            if step[:4] == group:
+                continue
+            group = step[:4]
+        if last and step[0] == MOVE:
+            if move_value is None:  # every last move ends the turn with the same material
+                move_value = _material_rest(play(pos, step), turn, player, memo)
+            value = move_value
+        else:
+            value = _material_rest(play(pos, step), turn, player, memo)
+        best = max(best, value)
+    memo[key] = best
+    return best
+
+
 def _greedy_step(state: Position, rng: random.Random) -> Step:
+    player = state.side
     steps = legal_steps(state)
     rng.shuffle(steps)
-    return max(steps, key=lambda step: evaluate(play(state, step), state.side))
+
+    def score(step: Step) -> float:
+        after = play(state, step)
+        if after.phase == "end":
+            return evaluate(after, player)
+        return evaluate(after, player) - _cluster_penalty(after, player)
+
+    return max(steps, key=score)
+
+
+def _cluster_penalty(pos: Position, player: int) -> float:
+    """What ``player`` risks by motes one enemy destabilize could take together: half their
+    value when it could take two or more (a single mote the evaluation weighs already), and
+    a lost game's worth when they are all of its motes."""
+    taken, value, total = destab_exposure(pos, player)
+    if taken < 2:
+        return 0.0
+    return WIN / 10 if taken == total else 0.5 * value
+
+
+def destab_exposure(pos: Position, player: int) -> tuple[int, float, int]:
+    """How many motes of ``player`` one enemy destabilize in the enemy's next turn could take
+    together at most, their value, and how many motes ``player`` has. Where the source could
+    take two or more, the most it takes is counted (the most value where counts tie). The
+    source may grow by 1 and move first along the lines of its face before or after growth;
+    the amount is then its strength."""
+    cells = pos.cells
+    geo = geometry_of(pos)
+    mine_positive = player == 0
+    own = [sq for sq in compress(range(len(cells)), cells) if (cells[sq] > 0) == mine_positive]
+    best = (0, 0.0)
+    for square in compress(range(len(cells)), cells):
+        code = cells[square]
+        if (code > 0) == mine_positive:
+            continue
+        strength = (code if code > 0 else -code) >> 1
+        power = min(6, strength + 1)
+        faces = (*FACE_DIRECTIONS[strength], *FACE_DIRECTIONS[power])
+        directions = {direction for face in faces for direction in face}
+        sources = [square]
+        for direction in directions:
+            for target in geo.rays[square][direction][:power]:
+                if cells[target] or target == pos.void:
+                    break
+                sources.append(target)
+        for source in sources:
+            taken, value = 0, 0.0
+            for other in geo.neighbours[source]:
+                near = cells[other]
+                if near and (near > 0) == mine_positive:
+                    hit = (near if near > 0 else -near) >> 1
+                    if hit <= power:
+                        taken += 1
+                        value += _VALUES[hit]
+            best = max(best, (taken, value))
+    return best[0], best[1], len(own)
 
 
 def _planned_step(state: Position, rng: random.Random, budget: Budget) -> Step:
     player = state.side
+    win = winning_step(state, Counter(budget.safety_budget))
+    if win is not None:
+        return win
     ends = list(_turn_ends(state, rng, budget.beam).values())
     rng.shuffle(ends)
     scored = sorted(ends, key=lambda end: end[2], reverse=True)
     best_step, best_pos, _score = scored[0]
     if best_pos.phase == "end":
         return best_step
+    candidates = _safe_plans(scored, player, budget) or scored[: budget.reply_candidates]
+    best_step = candidates[0][0]
     best_score = -2 * WIN
-    for step, pos, _score in scored[: budget.reply_candidates]:
+    for step, pos, _score in candidates:
         worst = _worst_reply(pos, player, best_score, budget.reply_budget)
         if worst > best_score:
             best_score, best_step = worst, step
     return best_step
+
+
+def _safe_plans(scored: list[Plan], player: int, budget: Budget) -> list[Plan]:
+    """The best-scoring plans (at most ``budget.reply_candidates``) after which the opponent
+    has no way to eliminate us in its next turn, whatever it grows and plays (empty when none
+    is found within ``budget.safety_budget`` positions)."""
+    counter = Counter(budget.safety_budget)
+    safe: list[Plan] = []
+    for plan in scored:
+        pos = plan[1]
+        if pos.phase == "end":
+            if pos.side != 1 - player:  # a draw, or (never here) our win
+                safe.append(plan)
+        elif counter.left <= 0:
+            break
+        # A search cut short by the budget answers nothing: that plan is not called safe.
+        elif not can_eliminate(pos, counter) and counter.left > 0:
+            safe.append(plan)
+        if len(safe) == budget.reply_candidates:
+            break
+    return safe
 
 
 Plan = tuple[Step, Position, float]  # the turn's first step, where it leads, its score
@@ -170,7 +334,13 @@ def _turn_ends(state: Position, rng: random.Random, beam: int) -> dict[tuple[obj
 
 def _worst_reply(pos: Position, player: int, cutoff: float, limit: int) -> float:
     """The lowest score the opponent's next turn can leave ``player`` with (pruned once it
-    falls to ``cutoff``; at most ``limit`` positions looked at)."""
+    falls to ``cutoff``; at most ``limit`` positions looked at).
+
+    Only a void shift or a destabilize takes anything of ours, so after each first action
+    (every one, orientations apart) the turn is scored as it stands and after each second
+    action that can capture; the other second actions only rearrange the opponent's side.
+    First actions that capture come first, then those that end beside one of our motes, so
+    a budget cut leaves out the quiet ones."""
 
     def score(reply: Position) -> float:
         return evaluate(reply, player)
@@ -180,25 +350,54 @@ def _worst_reply(pos: Position, player: int, cutoff: float, limit: int) -> float
     worst = 2 * WIN
     budget = limit
     seen: set[tuple[object, ...]] = set()  # turn ends already scored (A then B = B then A)
-    for first in legal_steps(pos):
+    for first in _reply_order(pos, player):
         middle = play(pos, first)
         budget -= 1
+        worst = min(worst, score(middle))
         seconds = legal_steps(middle) if middle.phase == "a2" else []
         scored: tuple[int, ...] | None = None
         for second in seconds:
             # Steps apart only in orientations (listed together) end turns that score the
-            # same: the evaluation reads strengths only. Each still counts against the budget.
-            if second[:4] == scored:
+            # same: the evaluation reads strengths only.
+            if second[0] not in (DESTAB, VOID) or second[:4] == scored:
                 continue
             scored = second[:4]
             reply = play(middle, second)
+            budget -= 1
             key = reply.key
             if key not in seen:
                 seen.add(key)
                 worst = min(worst, score(reply))
-        budget -= len(seconds)
-        if not seconds:
-            worst = min(worst, score(middle))
         if worst <= cutoff or budget <= 0:
             break
     return worst
+
+
+def _reply_order(pos: Position, player: int) -> list[Step]:
+    """The opponent's first actions (one per orientation group): captures first, then the
+    ones whose mote ends beside a mote of ``player``, then the rest."""
+    cells = pos.cells
+    geo = geometry_of(pos)
+    mine_positive = player == 0
+    near_mine = {
+        other
+        for square in compress(range(len(cells)), cells)
+        if (cells[square] > 0) == mine_positive
+        for other in geo.neighbours[square]
+    }
+    ranked: list[tuple[int, int, Step]] = []
+    group: tuple[int, ...] | None = None
+    for index, step in enumerate(legal_steps(pos)):
+        if step[:4] == group:
+            continue
+        group = step[:4]
+        kind = step[0]
+        if kind in (DESTAB, VOID):
+            rank = 0
+        elif kind == MOVE:
+            rank = 1 if geo.rays[step[1]][step[2]][step[3] - 1] in near_mine else 2
+        else:  # split and heal reach the square in p2; summon only frees its square
+            rank = 1 if step[2] in near_mine or step[1] in near_mine else 2
+        ranked.append((rank, index, step))
+    ranked.sort()
+    return [step for _rank, _index, step in ranked]
