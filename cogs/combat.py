@@ -518,7 +518,7 @@ class Combat(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.components.register(PREFIX, self.on_component)
+        self.bot.components.register(PREFIX, self.on_component, forms=True)
 
     async def cog_unload(self) -> None:
         self.bot.components.unregister(PREFIX)

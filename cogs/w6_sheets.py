@@ -237,7 +237,7 @@ class W6Sheets(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.components.register(MODAL_PREFIX, self.on_new_modal)
+        self.bot.components.register(MODAL_PREFIX, self.on_new_modal, buttons=False, forms=True)
 
     async def cog_unload(self) -> None:
         self.bot.components.unregister(MODAL_PREFIX)
