@@ -22,6 +22,7 @@ from typing import Any
 
 import discord
 
+from bot import fit
 from bot.components import custom_id
 from bot.i18n import t
 from cogs.w6_plural import tc
@@ -302,7 +303,7 @@ def preview_error(state: CombatState, form: Form, lang: str) -> str:
         if action is not None:
             probe_required(state, action)
     except EngineError as error:
-        return t(error.key, lang, **named_params(error.params, state, lang))
+        return t(error.key, lang, **fit.fit_params(named_params(error.params, state, lang), lang))
     return ""
 
 
