@@ -68,6 +68,9 @@ MALLORY = "mallory"
 USERS = [GM, ALICE, BOB, MALLORY]
 LOCALES = ["de", "en-US"]
 
+# What ends the combat or game in the random walk over the live buttons.
+ENDING = (":ende:", "resign", ":inv:0")
+
 # Commands whose success ends or hands away the state the others need: run them last.
 LAST = ("kampf ende", "kampagne archivieren", "kampagne übergeben", "essenz aufgeben",
         "charakter löschen", "kampagne import")  # fmt: skip
@@ -213,6 +216,8 @@ def ordered(commands: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
 
 
 WHO = st.tuples(st.sampled_from(USERS), st.sampled_from(LOCALES))
+# Mostly the channel of the campaign, combat and game; sometimes another one, or a DM.
+WHERE = st.sampled_from(["allgemein", "allgemein", "allgemein", "allgemein", "spieltisch", "dm"])
 
 
 # --------------------------------------------------------------------------- checking a case
@@ -365,9 +370,12 @@ async def submit_hostile_forms(h: Hostile, salt: str) -> None:
 
 async def realistic_state(fake: FakeDiscord) -> None:
     """A campaign (GM), Thoin (alice) and an Ork NPC in a begun combat, an Essence game
-    alice against bob, saved rolls (alice's and the campaign's), a roll with its buttons."""
+    alice against bob (accepted), saved rolls (alice's and the campaign's), a roll with its
+    buttons."""
     await set_up(fake)
-    await (await fake.slash("essenz start", {"gegner": BOB}, user=ALICE)).message()
+    invitation = await (await fake.slash("essenz start", {"gegner": BOB}, user=ALICE)).message()
+    accept = next(c for c in invitation.custom_ids if c.endswith(":inv:1"))
+    await (await fake.click(invitation, accept, user=BOB)).message()
     for name, expression, campaign, user in (
         ("feuerball", "8W6", False, ALICE),
         ("falle", "2W6+3", True, GM),
@@ -392,11 +400,12 @@ async def test_every_command_with_hostile_options(
     commands = ordered(list(leaf_commands(fake)))
     assert len(commands) > 40
     for name, schema in commands:
-        cases = draw(st.tuples(options_for(schema), WHO), EXAMPLES, name)
-        for options, (user, locale) in cases:
+        cases = draw(st.tuples(options_for(schema), WHO, WHERE), EXAMPLES, name)
+        for options, (user, locale), where in cases:
+            channel = fake.dm_channel(user) if where == "dm" else fake.channel(where)
             await hostile.run(
-                (name, options, user, locale),
-                partial(fake.slash, name, options, user=user, locale=locale),
+                (name, options, user, locale, where),
+                partial(fake.slash, name, options, user=user, locale=locale, channel=channel),
             )
         await submit_hostile_forms(hostile, name)
     hostile.check()
@@ -477,6 +486,19 @@ def real_component_ids(fake: FakeDiscord) -> list[str]:
     return sorted({cid for m in fake.messages.values() for cid in m.custom_ids if ":" in cid})
 
 
+def recently_changed(fake: FakeDiscord, count: int) -> dict[str, list[StoredMessage]]:
+    """Per component prefix (``roll``, ``kampf``, ``essenz``…), the ``count`` messages with
+    such components that were sent or edited last."""
+    messages = messages_with_components(fake)
+    messages.sort(key=lambda m: (m.edited_at or m.created_at, m.id), reverse=True)
+    found: dict[str, list[StoredMessage]] = {}
+    for message in messages:
+        for prefix in {cid.split(":")[0] for cid in message.custom_ids}:
+            if len(found.setdefault(prefix, [])) < count:
+                found[prefix].append(message)
+    return found
+
+
 def messages_with_components(fake: FakeDiscord) -> list[StoredMessage]:
     return [m for m in fake.messages.values() if m.components and not m.deleted]
 
@@ -508,37 +530,47 @@ async def test_forged_component_ids_and_values(
     hostile.check()
 
 
-async def test_real_components_pressed_by_anyone(
+async def test_a_random_walk_over_the_live_buttons_and_menus(
     fake: FakeDiscord, bot: Any, hostile: Hostile
 ) -> None:
-    """Every button and select on the messages of the realistic state, by each user, with
-    hostile select values; then every form they opened filled with hostile values."""
+    """Press what is on screen now (the newest messages' buttons and menus, ephemeral ones
+    included), mostly as the GM and the player so that the game goes on, sometimes as a
+    stranger; menus get a real option or hostile values; every form opened on the way is
+    filled with hostile values."""
     await realistic_state(fake)
-    targets = [
-        (message, comp)
-        for message in messages_with_components(fake)
-        for comp in message.walk_components()
-        if comp.get("custom_id") and not comp.get("disabled")
-    ]
-    assert targets
-    for index, (message, comp) in enumerate(targets):
-        if message.deleted:
-            continue
-        cases = draw(
-            st.tuples(st.lists(hostile_text(0, 100), min_size=1, max_size=2), WHO),
-            max(2, EXAMPLES // 2),
-            f"real:{index}:{comp['custom_id']}",
-        )
-        for values, (user, locale) in cases:
-            kind = STRING_SELECT if comp["type"] == STRING_SELECT else BUTTON
-            await hostile.run(
-                ("real", comp["custom_id"], values, user, locale),
-                partial(
-                    fake.forge_component, message, comp["custom_id"], component_type=kind,
-                    values=values if kind == STRING_SELECT else (), user=user, locale=locale,
-                ),
-            )  # fmt: skip
-    await submit_hostile_forms(hostile, "real")
+    step = st.tuples(
+        st.integers(0, 10**6),
+        st.booleans(),
+        st.lists(hostile_text(0, 100), min_size=1, max_size=2),
+        st.sampled_from([GM, ALICE, BOB, GM, ALICE, BOB, MALLORY]),
+        st.sampled_from(LOCALES),
+    )
+    for pick, real_option, values, user, locale in draw(step, EXAMPLES * 16, "walk"):
+        live: dict[str, list[tuple[StoredMessage, dict[str, Any]]]] = {}
+        for prefix, messages in recently_changed(fake, 3).items():
+            for message in messages:
+                live[prefix] = live.get(prefix, []) + [
+                    (message, comp)
+                    for comp in message.walk_components()
+                    if comp.get("custom_id") and not comp.get("disabled")
+                ]
+        assert live, "no button or menu left on screen"
+        kinds = sorted(live)  # each kind (dice, combat, game) as often, however many buttons
+        on_screen = live[kinds[pick % len(kinds)]]
+        message, comp = on_screen[(pick // len(kinds)) % len(on_screen)]
+        if any(word in comp["custom_id"] for word in ENDING):
+            user = MALLORY  # the game goes on: only a stranger presses what ends it
+        kind = STRING_SELECT if comp["type"] == STRING_SELECT else BUTTON
+        if kind == STRING_SELECT and real_option and comp.get("options"):
+            values = [comp["options"][pick % len(comp["options"])]["value"]]
+        await hostile.run(
+            ("live", comp["custom_id"], values, user, locale),
+            partial(
+                fake.forge_component, message, comp["custom_id"], component_type=kind,
+                values=values if kind == STRING_SELECT else (), user=user, locale=locale,
+            ),
+        )  # fmt: skip
+        await submit_hostile_forms(hostile, f"walk:{comp['custom_id']}")
     hostile.check()
 
 
