@@ -43,6 +43,7 @@ from hypothesis import strategies as st
 import bot.components as components_module
 import bot.replies as replies_module
 from bot.fake_discord import (
+    BOT_ID,
     BUTTON,
     CALLBACK_DEFER,
     CALLBACK_DEFER_UPDATE,
@@ -65,7 +66,8 @@ SEED = int(os.environ.get("SPIELLEITER_HOSTILE_SEED", "8"))
 OPT_SUBCOMMAND, OPT_GROUP, OPT_STRING, OPT_INTEGER, OPT_BOOLEAN, OPT_USER = 1, 2, 3, 4, 5, 6
 OPT_NUMBER, OPT_ATTACHMENT = 10, 11
 MALLORY = "mallory"
-USERS = [GM, ALICE, BOB, MALLORY]
+EVIL = "**<@1>** `||x"  # a stranger whose name is markdown and mention syntax
+USERS = [GM, ALICE, BOB, MALLORY, EVIL]
 LOCALES = ["de", "en-US"]
 
 # What ends the combat or game in the random walk over the live buttons.
@@ -182,7 +184,7 @@ def option_value(opt: dict[str, Any]) -> st.SearchStrategy[Any]:
     if kind == OPT_BOOLEAN:
         return st.booleans()
     if kind == OPT_USER:
-        return st.sampled_from(USERS)
+        return st.sampled_from([*USERS, BOT_ID])  # the bot itself can be picked too
     if kind == OPT_ATTACHMENT:
         return ATTACHMENTS
     raise AssertionError(f"no hostile values for option type {kind} ({opt['name']}): add them")
@@ -370,12 +372,14 @@ async def submit_hostile_forms(h: Hostile, salt: str) -> None:
 
 async def realistic_state(fake: FakeDiscord) -> None:
     """A campaign (GM), Thoin (alice) and an Ork NPC in a begun combat, an Essence game
-    alice against bob (accepted), saved rolls (alice's and the campaign's), a roll with its
-    buttons."""
+    alice against bob (accepted) and an invitation in another channel, saved rolls (alice's
+    and the campaign's), a roll with its buttons."""
     await set_up(fake)
     invitation = await (await fake.slash("essenz start", {"gegner": BOB}, user=ALICE)).message()
     accept = next(c for c in invitation.custom_ids if c.endswith(":inv:1"))
     await (await fake.click(invitation, accept, user=BOB)).message()
+    other = {"gegner": MALLORY}  # another game elsewhere: forged ids may name it
+    await (await fake.slash("essenz start", other, user=GM, channel="spieltisch")).message()
     for name, expression, campaign, user in (
         ("feuerball", "8W6", False, ALICE),
         ("falle", "2W6+3", True, GM),
@@ -416,20 +420,23 @@ async def test_every_autocomplete_with_hostile_text(
 ) -> None:
     await realistic_state(fake)
     focused_options = [
-        (name, opt)
+        (name, opt, schema)
         for name, schema in leaf_commands(fake)
         for opt in schema
         if opt.get("autocomplete")
     ]
     assert focused_options
-    for name, opt in focused_options:
-        cases = draw(st.tuples(hostile_text(0, 100), WHO), EXAMPLES, f"auto:{name}:{opt['name']}")
-        for typed, (user, locale) in cases:
+    for name, opt, schema in focused_options:
+        others = options_for([o for o in schema if o["name"] != opt["name"]])
+        case = st.tuples(hostile_text(0, 100), others, WHO)
+        salt = f"auto:{name}:{opt['name']}"
+        for typed, typed_before, (user, locale) in draw(case, EXAMPLES, salt):
             before = digest(hostile.database)
-            label = ("autocomplete", name, opt["name"], typed, user, locale)
+            label = ("autocomplete", name, opt["name"], typed, typed_before, user, locale)
+            options = {**typed_before, opt["name"]: typed}  # what else the user typed so far, too
             try:
                 choices = await fake.autocomplete(
-                    name, {opt["name"]: typed}, user=user, locale=locale
+                    name, options, focused=opt["name"], user=user, locale=locale
                 )
             except Exception as error:
                 raise AssertionError(f"hostile case {label!r}: {error}") from error
