@@ -501,7 +501,7 @@ def button_action(code: str, fighter_id: str, values: list[str]) -> CombatAction
 
 
 def _one_number(values: list[str]) -> int:
-    if len(values) != 1 or not values[0].isdigit():
+    if len(values) != 1 or not values[0].isdecimal():
         raise BadInput("w6cog.combat.bad_choice")
     return int(values[0])
 
@@ -621,7 +621,7 @@ class Combat(commands.Cog):
     # -- components --------------------------------------------------------------------------
 
     async def on_component(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
-        if len(args) < 4 or not args[0].isdigit() or not args[1].isdigit():
+        if len(args) < 4 or not args[0].isdecimal() or not args[1].isdecimal():
             raise BadInput("w6cog.combat.bad_choice")
         combat_id, revision, code, fighter_id = int(args[0]), int(args[1]), args[2], args[3]
         campaign = await campaign_here(interaction)
@@ -1217,7 +1217,7 @@ def _plain_weapon(state: CombatState, fighter_id: str, chosen: str) -> str | Non
     fighter = state.fighter(fighter_id)
     weapons = eligible_weapons(fighter, "angriff")
     if chosen:
-        if not chosen.isdigit() or int(chosen) not in weapons:
+        if not chosen.isdecimal() or int(chosen) not in weapons:
             raise BadInput("w6cog.combat.bad_choice")
         return fighter.waffen[int(chosen)].name
     return fighter.waffen[weapons[0]].name if weapons else None

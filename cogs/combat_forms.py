@@ -157,7 +157,7 @@ def choice_value(key: str, values: list[str]) -> str:
 def distance_value(text: str) -> str:
     """The modal's distance. Raises BadInput("w6cog.form.bad_number")."""
     stripped = text.strip()
-    if not stripped.isdigit() or not 0 <= int(stripped) <= MAX_DISTANCE:
+    if not stripped.isdecimal() or not 0 <= int(stripped) <= MAX_DISTANCE:
         raise BadInput("w6cog.form.bad_number", min=0, max=MAX_DISTANCE)
     return str(int(stripped))
 
@@ -420,7 +420,7 @@ def _position(state: CombatState, fighter_id: str) -> int:
 
 def fighter_at(state: CombatState, value: str) -> str:
     """The fighter a position choice names. Raises BadInput("w6cog.combat.bad_choice")."""
-    if not value.isdigit() or not 0 <= int(value) < len(state.fighters):
+    if not value.isdecimal() or not 0 <= int(value) < len(state.fighters):
         raise BadInput("w6cog.combat.bad_choice")
     return state.fighters[int(value)].id
 

@@ -360,14 +360,14 @@ class Essence(commands.Cog):
         """``<game>:<token>:<op>:…`` — op ``p`` (a click choice; the token is the id of the
         decision it was made for), ``inv`` (invitation, answered per seat), ``m`` (resign /
         draw; the token is the revision) and ``r`` (rematch)."""
-        if len(args) < 3 or not args[0].isdigit() or not args[1]:
+        if len(args) < 3 or not args[0].isdecimal() or not args[1]:
             raise BadInput("essenzcog.error.bad_choice")
         game_id, token, op, rest = int(args[0]), args[1], args[2], args[3:]
         record = await self.games.get(game_id)
         if record.kind != KIND:
             raise BadInput("essenzcog.error.bad_choice")
         if op == "r":
-            if not token.isdigit():  # the rematch button carries the finished game's revision
+            if not token.isdecimal():  # the rematch button carries the finished game's revision
                 raise BadInput("essenzcog.error.bad_choice")
             await self._rematch(interaction, record, int(token))
         elif op == "inv":
@@ -377,7 +377,7 @@ class Essence(commands.Cog):
             path = _parse_path(rest[0] if rest else "") + tuple(chosen)
             await self._choose(interaction, record, path, token)
         elif op == "m" and rest:
-            if not token.isdigit() or record.revision != int(token):
+            if not token.isdecimal() or record.revision != int(token):
                 raise StaleRevision()
             await self._meta_click(interaction, record, rest[0])
         else:
@@ -1175,7 +1175,7 @@ def _option_label(
         if path and path[-1] == KIND_TOKENS["void"]:
             return _void_target_label(match, square, lang)
         return t("essenzcog.via", lang, square=square, way=ARROWS[via]) if via else square
-    if option.isdigit():
+    if option.isdecimal():
         return t("essenzcog.amount", lang, amount=int(option))
     return _orientation_label(match, tree, (*path, option), lang)
 
@@ -1234,7 +1234,7 @@ def _prompt(path: tuple[str, ...], tree: ChoiceTree[Action], lang: str) -> str:
     if _is_square(first):
         kind = "void" if last == "vd" else TOKEN_KINDS.get(last, "move")
         return t(f"essenzcog.prompt.target.{kind}", lang, square=path[0])
-    if first.isdigit():
+    if first.isdecimal():
         return t("essenzcog.prompt.amount", lang, square=path[0])
     square = _oriented_square((*path, first))
     return t("essenzcog.prompt.orientation", lang, square=square)

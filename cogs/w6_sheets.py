@@ -87,7 +87,7 @@ def _numbers(text: str, count: int, key: str) -> list[int]:
     parts = text.replace(",", " ").replace("/", " ").split()
     if not parts:
         return []
-    if len(parts) > count or not all(p.lstrip("-").isdigit() for p in parts):
+    if len(parts) > count or not all(p.lstrip("-").isdecimal() for p in parts):
         raise BadInput(key, value=text[:60])
     return [int(p) for p in parts]
 
