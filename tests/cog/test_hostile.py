@@ -54,6 +54,7 @@ from bot.fake_discord import (
     StoredMessage,
 )
 from bot.i18n import t
+from engines.w6.actions import SPECS
 from tests.cog.test_combat import set_up
 from tests.cog.test_w6 import ALICE, BOB, GM
 
@@ -108,8 +109,10 @@ ODD_STRINGS = [
     "[]", "{name}", "{0}", "%s", "a:b:c", ":", "::::", "=", "lp=", "lp=-5", "kw=99999",
     "Ork lp=999999999", "3W6", "1W6", "0W6", "W", "99999W99999", "1d6+" * 40, "(" * 300,
     "8W6>=5", "feuerball", "Thoin", "thoin", "Ork", "ork", "Ork 2", "all", "a1", "d4-d5",
-    "resign!", "x" * 101, "ß" * 1000, "🎲" * 300, "1" * 5000,
+    "resign!", "x" * 101, "ß" * 1000, "🎲" * 300, "1" * 5000, "²", "٣", "１２", "⅕", "𝟗",
 ]  # fmt: skip
+# Digits that str.isdigit() accepts and int() does not ("²"), or reads as another digit.
+ODD_DIGITS = ["²", "٣", "１", "⅕", "𝟗", "³³"]
 
 NOTATION = st.from_regex(
     r"[0-9]{0,4}[WwDd][0-9]{0,7}([+\-*x/>=<]{1,2}[0-9]{0,5}){0,3}",
@@ -117,6 +120,26 @@ NOTATION = st.from_regex(
 )
 FIELDS = st.from_regex(r"[a-zäöü]{1,6}=-?[0-9]{0,12}( [a-z]{1,4}=[0-9]{1,3}){0,3}", fullmatch=True)
 ANY_TEXT = st.text(st.characters(blacklist_categories=["Cs"]), max_size=60)
+ESSENCE = st.from_regex(
+    r"(grow|move|split|heal|void|destab|summon|bewege|teile) ?[a-h][0-9](/[0-9]|')?"
+    r"([ -][a-h][0-9](/[0-9])?)?( [0-9]{1,3}| n[oe]| w| so)?",
+    fullmatch=True,
+)
+NUMBERS = ["0", "-1", "1", "5", "999", "1000", "99999999999999999999", "", "x", "1e5", *ODD_DIGITS]
+
+
+@st.composite
+def w6_action(draw_: Any) -> str:
+    """Combat notation from the engine's own verb table: a verb, maybe an actor, targets,
+    options with odd numbers."""
+    verb = draw_(st.sampled_from(sorted(SPECS)))
+    keys = [key for key, _ in SPECS[verb].opts] or ["x"]
+    actor = draw_(st.sampled_from(["", "@thoin ", "@ork ", "@x ", "@ ", "@sl "]))
+    targets = draw_(st.lists(st.sampled_from(["thoin", "ork", "alle", "x", "1", *ODD_DIGITS])))
+    options = draw_(
+        st.lists(st.tuples(st.sampled_from(keys), st.sampled_from(NUMBERS)), max_size=3)
+    )
+    return actor + " ".join([verb, *targets[:3], *(f"{k}={v}" for k, v in options)])
 
 
 def hostile_text(min_size: int = 0, max_size: int = 6000) -> st.SearchStrategy[str]:
@@ -125,6 +148,8 @@ def hostile_text(min_size: int = 0, max_size: int = 6000) -> st.SearchStrategy[s
         ANY_TEXT,
         NOTATION,
         FIELDS,
+        ESSENCE,
+        w6_action(),
         st.lists(st.sampled_from(ODD_STRINGS[:40]), max_size=6).map("".join),
         st.integers(1, 8000).map(lambda n: "W" * n),
     )
@@ -315,7 +340,10 @@ class Hostile:
             assert not any(text.startswith(u) for u in UNEXPECTED), f"{where}: {text!r}"
         if keys:
             last = [r for r in ex.replies if r.kind in ("callback", "followup")][-1]
-            assert last.ephemeral, f"{where}: the refusal is public: {last!r}"
+            # As the user sees it: after a public deferral the first followup fills the public
+            # "thinking" message, whatever flags it asks for.
+            seen = last.message if last.message is not None else last
+            assert seen.ephemeral, f"{where}: the refusal is public: {last!r}"
             posted = [self.fake.messages[m].content for m in public_messages(self.fake) - public]
             posted += [r.content for r in ex.replies if r.kind == "followup" and not r.ephemeral]
             assert not posted, f"{where}: posted a public message: {posted}"
@@ -456,6 +484,7 @@ def forged_ids(prefixes: list[str], real: list[str]) -> st.SearchStrategy[str]:
         st.sampled_from(["", "0", "1", "-1", "999999999999", "x", "resign!", "a1", "ziel", "atk",
                          "m", "r", "inv", "tsel", "fdsv", "again", "basis", "ork", "🎲", " "]),
         st.integers(-5, 10**12).map(str),
+        st.sampled_from(ODD_DIGITS),
         ANY_TEXT.map(lambda s: s.replace(":", "")[:30]),
     )  # fmt: skip
 
@@ -647,3 +676,37 @@ def test_a_form_preview_cuts_the_parameters_of_its_error(monkeypatch: pytest.Mon
     shown = combat_forms.preview_error(duel(), combat_forms.Form("finte", "held"), "de")
     assert shown == t("w6cog.combat.not_yours", "de", name=fit.cut("Ork" * 200))
     assert len(shown) < 200
+
+
+async def test_digits_that_int_does_not_read_are_refused(
+    fake: FakeDiscord, bot: Any, hostile: Hostile
+) -> None:
+    """ "²" passes ``str.isdigit()`` but not ``int()``: ids, menu values, form fields and
+    notation that checked with ``isdigit`` crashed on it ("unexpected error")."""
+    await realistic_state(fake)
+    source = recently_changed(fake, 1)["kampf"][0]
+    revision = source.custom_ids[0].split(":")[2]
+    game = recently_changed(fake, 1)["essenz"][0]
+    for custom_id, values in (
+        ("kampf:5128:²:fdsv:x", ()),
+        (f"kampf:1:{revision}:ziel:thoin", ["²"]),
+        ("essenz:²:1:x", ()),
+        ("essenz:1:²:r", ()),
+    ):
+        kind = STRING_SELECT if values else BUTTON
+        push = partial(fake.forge_component, source if "kampf" in custom_id else game,
+                       custom_id, component_type=kind, values=values, user=GM)  # fmt: skip
+        await hostile.run(custom_id, push)
+    for name, options in (
+        ("essenz zug", {"notation": "a² b2"}),
+        ("essenz zug", {"notation": "heal a1 b1 ²"}),
+        ("probe-komplex", {"aufteilung": "2 2", "erfolge": "²", "wert": 6}),
+    ):
+        await hostile.run((name, options), partial(fake.slash, name, options, user=ALICE))
+    opened = await fake.slash("charakter neu", user=BOB)
+    modal = await opened.modal()
+    fields = {c["custom_id"]: "Xaver" for c in text_inputs(modal) if c.get("required", True)}
+    fields["pm"] = "²"
+    await hostile.run(("form", fields), partial(fake.submit_modal, opened, fields))
+    hostile.check()
+    assert len(hostile.watch.keys) == hostile.cases  # every one of them refused, kindly
