@@ -56,7 +56,7 @@ from bot.fake_discord import (
 from bot.i18n import t
 from engines.w6.actions import SPECS
 from tests.cog.test_combat import set_up
-from tests.cog.test_w6 import ALICE, BOB, GM
+from tests.cog.test_w6 import ALICE, BOB, GM, thoin_json
 
 # --------------------------------------------------------------------------- profile
 
@@ -167,6 +167,36 @@ def _json_bytes(value: Any) -> bytes:
     return json.dumps(value).encode()
 
 
+ODD_JSON = st.one_of(
+    st.sampled_from([None, True, -1, 0, 2**63, -(2**63), 1e308, "", [], {}, [[]], {"": None}]),
+    st.integers(),
+    ANY_TEXT,
+    st.sampled_from(ODD_STRINGS),
+    st.lists(st.integers(-(10**6), 10**6), max_size=30),
+)
+
+
+@st.composite
+def odd_sheet(draw_: Any) -> tuple[str, bytes]:
+    """A real character sheet with one to three values (at any depth) made odd."""
+    sheet: Any = thoin_json()
+    for _ in range(draw_(st.integers(1, 3))):
+        holder = sheet
+        while True:
+            keys = list(holder) if isinstance(holder, dict) else list(range(len(holder)))
+            if not keys:
+                break
+            key = draw_(st.sampled_from(keys))
+            if isinstance(holder[key], dict | list) and draw_(st.booleans()):
+                holder = holder[key]
+                continue
+            holder[key] = draw_(ODD_JSON)
+            break
+        if draw_(st.booleans()):  # and a key nobody expects
+            sheet[draw_(st.sampled_from(["", "name\u0000", "__proto__", "x" * 300]))] = 1
+    return ("sheet.json", _json_bytes(sheet))
+
+
 ATTACHMENTS = st.one_of(
     st.sampled_from(
         [
@@ -192,6 +222,8 @@ ATTACHMENTS = st.one_of(
         lambda inner: st.lists(inner, max_size=4) | st.dictionaries(ANY_TEXT, inner, max_size=4),
         max_leaves=12,
     ).map(lambda v: ("zufall.json", _json_bytes(v))),
+    odd_sheet(),
+    odd_sheet(),
 )
 
 
