@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterator
@@ -345,6 +346,7 @@ class Hostile:
         self.cases = 0
         self.modals: list[tuple[Exchange, dict[str, Any]]] = []
         self.failures: list[str] = []
+        self.tracebacks = Tracebacks()
 
     async def run(self, label: Any, push: Callable[[], Awaitable[Exchange]]) -> None:
         """Run one case; a failure is collected (see :meth:`check`), the run goes on."""
@@ -366,6 +368,8 @@ class Hostile:
         await self.answered(ex)
         keys = self.watch.keys.get(ex.id, [])
         where = f"refused with {keys}"
+        logged, self.tracebacks.records = self.tracebacks.records, []
+        assert not logged, f"{where}: logged a traceback: {[r.getMessage() for r in logged]}"
         assert "error.unexpected" not in keys, where
         for reply in ex.replies:
             text = reply.content or ""
@@ -449,9 +453,28 @@ async def realistic_state(fake: FakeDiscord) -> None:
     await (await fake.slash("roll", {"ausdruck": "3W6"}, user=ALICE)).message()
 
 
+class Tracebacks(logging.Handler):
+    """Every log record below ERROR that carries a traceback (ERROR ones fail the harness's
+    waits already): a handler that swallowed an exception it should not have met."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info and record.levelno < logging.ERROR:
+            self.records.append(record)
+
+
 @pytest.fixture
-def hostile(fake: FakeDiscord, settings: Any, monkeypatch: pytest.MonkeyPatch) -> Hostile:
-    return Hostile(fake, Path(settings.database_path), Watch(monkeypatch))
+def hostile(fake: FakeDiscord, settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Hostile]:
+    runner = Hostile(fake, Path(settings.database_path), Watch(monkeypatch))
+    root = logging.getLogger()
+    root.addHandler(runner.tracebacks)
+    try:
+        yield runner
+    finally:
+        root.removeHandler(runner.tracebacks)
 
 
 # --------------------------------------------------------------------------- the suite
