@@ -168,6 +168,10 @@ def _json_bytes(value: Any) -> bytes:
     return json.dumps(value).encode()
 
 
+def _nested(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.lists(inner, max_size=4) | st.dictionaries(ANY_TEXT, inner, max_size=4)
+
+
 ODD_JSON = st.one_of(
     st.sampled_from([None, True, -1, 0, 2**63, -(2**63), 1e308, "", [], {}, [[]], {"": None}]),
     st.integers(),
@@ -220,7 +224,7 @@ ATTACHMENTS = st.one_of(
     ),
     st.recursive(
         st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | ANY_TEXT,
-        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(ANY_TEXT, inner, max_size=4),
+        _nested,
         max_leaves=12,
     ).map(lambda v: ("zufall.json", _json_bytes(v))),
     odd_sheet(),
@@ -534,43 +538,45 @@ def _prefixes(bot: Any) -> list[str]:
     return sorted(bot.components._handlers)
 
 
-def forged_ids(prefixes: list[str], real: list[str]) -> st.SearchStrategy[str]:
-    segment = st.one_of(
-        st.sampled_from(["", "0", "1", "-1", "999999999999", "x", "resign!", "a1", "ziel", "atk",
-                         "m", "r", "inv", "tsel", "fdsv", "again", "basis", "ork", "🎲", " "]),
-        st.integers(-5, 10**12).map(str),
-        st.sampled_from(ODD_DIGITS),
-        ANY_TEXT.map(lambda s: s.replace(":", "")[:30]),
-    )  # fmt: skip
+SEGMENT = st.one_of(
+    st.sampled_from(["", "0", "1", "-1", "999999999999", "x", "resign!", "a1", "ziel", "atk",
+                     "m", "r", "inv", "tsel", "fdsv", "again", "basis", "ork", "🎲", " "]),
+    st.integers(-5, 10**12).map(str),
+    st.sampled_from(ODD_DIGITS),
+    ANY_TEXT.map(lambda s: s.replace(":", "")[:30]),
+)  # fmt: skip
 
+
+@st.composite
+def mutated_id(draw: Any, real: list[str]) -> str:
+    """A real custom_id with a segment replaced, cut off, added, its numbers (ids, revisions)
+    shifted, or made over-long."""
+    parts = draw(st.sampled_from(real)).split(":")
+    how = draw(st.sampled_from(["replace", "drop", "add", "shift", "long", "same"]))
+    if how == "replace" and len(parts) > 1:
+        parts[draw(st.integers(1, len(parts) - 1))] = draw(SEGMENT)
+    elif how == "drop":
+        parts = parts[: draw(st.integers(1, len(parts)))]
+    elif how == "add":
+        parts += draw(st.lists(SEGMENT, min_size=1, max_size=4))
+    elif how == "shift":
+        numeric = [i for i, p in enumerate(parts) if p.lstrip("-").isdecimal()]
+        if numeric:
+            i = draw(st.sampled_from(numeric))
+            parts[i] = str(int(parts[i]) + draw(st.sampled_from([-2, -1, 1, 2, 1000])))
+    elif how == "long":
+        parts.append("x" * draw(st.integers(80, 300)))
+    return ":".join(parts)
+
+
+def forged_ids(prefixes: list[str], real: list[str]) -> st.SearchStrategy[str]:
+    """A registered prefix with random segments, or a mutated real id."""
     by_prefix = st.builds(
         lambda p, segs: ":".join([p, *segs]),
         st.sampled_from(prefixes),
-        st.lists(segment, max_size=8),
+        st.lists(SEGMENT, max_size=8),
     )
-    if not real:
-        return by_prefix
-
-    @st.composite
-    def from_real(draw_: Any) -> str:
-        parts = draw_(st.sampled_from(real)).split(":")
-        how = draw_(st.sampled_from(["replace", "drop", "add", "shift", "long", "same"]))
-        if how == "replace" and len(parts) > 1:
-            parts[draw_(st.integers(1, len(parts) - 1))] = draw_(segment)
-        elif how == "drop":
-            parts = parts[: draw_(st.integers(1, len(parts)))]
-        elif how == "add":
-            parts += draw_(st.lists(segment, min_size=1, max_size=4))
-        elif how == "shift":
-            numeric = [i for i, p in enumerate(parts) if p.lstrip("-").isdigit()]
-            if numeric:
-                i = draw_(st.sampled_from(numeric))
-                parts[i] = str(int(parts[i]) + draw_(st.sampled_from([-2, -1, 1, 2, 1000])))
-        elif how == "long":
-            parts.append("x" * draw_(st.integers(80, 300)))
-        return ":".join(parts)
-
-    return st.one_of(by_prefix, from_real())
+    return st.one_of(by_prefix, mutated_id(real)) if real else by_prefix
 
 
 def real_component_ids(fake: FakeDiscord) -> list[str]:
