@@ -28,24 +28,36 @@ def custom_id(prefix: str, *args: object) -> str:
     return value
 
 
+COMPONENT = discord.InteractionType.component
+FORM = discord.InteractionType.modal_submit
+
+
 class ComponentRouter:
     def __init__(self) -> None:
         self._handlers: dict[str, Handler] = {}
+        self._kinds: dict[str, frozenset[discord.InteractionType]] = {}
 
-    def register(self, prefix: str, handler: Handler) -> None:
+    def register(
+        self, prefix: str, handler: Handler, *, buttons: bool = True, forms: bool = False
+    ) -> None:
+        """Route ``prefix:…`` to ``handler``: clicks and selects (``buttons``) and submitted
+        modals (``forms``). Anything else with that prefix (a forged or stale client) is
+        refused before the handler runs: a form's handler must not answer a click, a
+        button's handler cannot update a message that a form submission does not carry."""
         if prefix in self._handlers:
             raise ValueError(f"component prefix {prefix!r} is registered twice")
         self._handlers[prefix] = handler
+        self._kinds[prefix] = frozenset(
+            kind for kind, wanted in ((COMPONENT, buttons), (FORM, forms)) if wanted
+        )
 
     def unregister(self, prefix: str) -> None:
         self._handlers.pop(prefix, None)
+        self._kinds.pop(prefix, None)
 
     async def dispatch(self, interaction: discord.Interaction[Any]) -> bool:
         """Route a component/modal interaction; False when it is not one of ours."""
-        if interaction.type not in (
-            discord.InteractionType.component,
-            discord.InteractionType.modal_submit,
-        ):
+        if interaction.type not in (COMPONENT, FORM):
             return False
         raw = str(_data(interaction).get("custom_id", ""))
         prefix, _, rest = raw.partition(SEPARATOR)
@@ -53,6 +65,9 @@ class ComponentRouter:
         if handler is None:
             if SEPARATOR not in raw:  # a discord.ui View or Modal of discord.py's own store
                 return False
+            await send_error(interaction, "error.unknown_component")
+            return True
+        if interaction.type not in self._kinds[prefix]:
             await send_error(interaction, "error.unknown_component")
             return True
         try:

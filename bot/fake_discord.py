@@ -1772,6 +1772,45 @@ class FakeDiscord:
         payload["message"] = msg.payload(self.api_base)
         return await self._push(payload, u, chan, source=msg, shard=shard)
 
+    async def forge_component(
+        self,
+        message: StoredMessage | int,
+        custom_id: str,
+        *,
+        component_type: int = BUTTON,
+        values: Sequence[str] = (),
+        user: FakeUser | str | int | None = None,
+        locale: str = "de",
+    ) -> Exchange:
+        """Push a component interaction for ``custom_id`` on ``message`` whether or not the
+        message has that component (a crafted or stale client): no checks on the id, the
+        values or the component's state; select values are sent as given."""
+        comp = {"custom_id": custom_id, "type": component_type}
+        if component_type in SELECT_TYPES and component_type != STRING_SELECT:
+            comp["type"] = STRING_SELECT  # raw values only: no resolved users or channels
+        ex = await self._component(self._message(message), comp, list(values), user, locale)
+        return ex
+
+    async def forge_modal(
+        self,
+        custom_id: str,
+        fields: Mapping[str, str],
+        *,
+        user: FakeUser | str | int | None = None,
+        channel: FakeChannel | str | int | None = None,
+        locale: str = "de",
+    ) -> Exchange:
+        """Push a modal submission the bot never opened: ``custom_id`` and text inputs
+        ``fields`` (input custom_id → value) exactly as given."""
+        u, chan = self.user(user), self.channel(channel)
+        payload = self._base_interaction(MODAL_SUBMIT, u, chan, locale)
+        rows = [
+            {"type": ACTION_ROW, "components": [{"type": TEXT_INPUT, "custom_id": k, "value": v}]}
+            for k, v in fields.items()
+        ]
+        payload["data"] = {"custom_id": custom_id, "components": rows}
+        return await self._push(payload, u, chan)
+
     async def submit_modal(
         self,
         opened_by: Exchange,

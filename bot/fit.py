@@ -78,14 +78,19 @@ def join_limited(items: Iterable[object], limit: int, lang: str, sep: str = ", "
     used = -len(sep)  # the characters of sep.join(shown)
     for part in parts:
         rest = len(parts) - len(shown) - 1
-        note = joiner + t("core.fit.more", lang, n=rest)
+        note = joiner + more(rest, lang)
         if used + len(sep) + len(part) + len(note) > limit:
             break
         shown.append(part)
         used += len(sep) + len(part)
     if not shown:
         return shorten(whole, limit, lang)
-    return sep.join(shown) + joiner + t("core.fit.more", lang, n=len(parts) - len(shown))
+    return sep.join(shown) + joiner + more(len(parts) - len(shown), lang)
+
+
+def more(n: int, lang: str) -> str:
+    """The note "und N weitere" / "and N more", with its own wording for one ("und noch 1")."""
+    return t("core.fit.more.one" if n == 1 else "core.fit.more", lang, n=n)
 
 
 def fit_params(params: Mapping[str, Any], lang: str) -> dict[str, Any]:

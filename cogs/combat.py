@@ -155,7 +155,7 @@ def _still_open(record: GameRecord, token: str) -> bool:
 def _judged_by(record: GameRecord, token: str) -> dict[str, Any]:
     """The ``GameService.act`` arguments that judge a click made for ``token``. Raises
     StaleAction when its decision is no longer open."""
-    if token.startswith("u") and token[1:].isdigit():
+    if token.startswith("u") and token[1:].isdecimal():
         return {"revision": int(token[1:])}
     if token in ("", "-"):
         return {}
@@ -186,7 +186,7 @@ def copy_name(name: str, fighter_id: str) -> str:
     """The name of one copy of an NPC: ``Ork`` for ``ork``, ``Ork 2`` for ``ork2`` (the
     narration and the selects tell copies apart by name)."""
     number = fighter_id[len(fighter_id_for(name, set())) :]
-    return f"{name} {number}" if number.isdigit() else name
+    return f"{name} {number}" if number.isdecimal() else name
 
 
 def _position(state: CombatState, fighter_id: str) -> int:
@@ -428,7 +428,7 @@ def button_action(code: str, fighter_id: str, values: list[str]) -> CombatAction
 
 
 def _one_number(values: list[str]) -> int:
-    if len(values) != 1 or not values[0].isdigit():
+    if len(values) != 1 or not values[0].isdecimal():
         raise BadInput("w6cog.combat.bad_choice")
     return int(values[0])
 
@@ -446,8 +446,8 @@ class Combat(commands.Cog):
         self.games = GameService(bot.store)
 
     async def cog_load(self) -> None:
-        self.bot.components.register(PREFIX, self.on_component)
-        self.bot.components.register(OLD_PREFIX, self.on_old_component)
+        self.bot.components.register(PREFIX, self.on_component, forms=True)
+        self.bot.components.register(OLD_PREFIX, self.on_old_component, forms=True)
 
     async def cog_unload(self) -> None:
         self.bot.components.unregister(PREFIX)
@@ -624,7 +624,7 @@ class Combat(commands.Cog):
         raise StaleAction()
 
     async def on_component(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
-        if len(args) < 4 or not args[0].isdigit():
+        if len(args) < 4 or not args[0].isdecimal():
             raise BadInput("w6cog.combat.bad_choice")
         game_id, token, code, fighter_id = int(args[0]), args[1], args[2], args[3]
         campaign = await campaign_here(interaction)
@@ -1250,7 +1250,7 @@ def _plain_weapon(state: CombatState, fighter_id: str, chosen: str) -> str | Non
     fighter = state.fighter(fighter_id)
     weapons = eligible_weapons(fighter, "angriff")
     if chosen:
-        if not chosen.isdigit() or int(chosen) not in weapons:
+        if not chosen.isdecimal() or int(chosen) not in weapons:
             raise BadInput("w6cog.combat.bad_choice")
         return fighter.waffen[int(chosen)].name
     return fighter.waffen[weapons[0]].name if weapons else None

@@ -22,6 +22,7 @@ from typing import Any
 
 import discord
 
+from bot import fit
 from bot.components import custom_id
 from bot.i18n import t
 from cogs.w6_plural import tc
@@ -156,7 +157,7 @@ def choice_value(key: str, values: list[str]) -> str:
 def distance_value(text: str) -> str:
     """The modal's distance. Raises BadInput("w6cog.form.bad_number")."""
     stripped = text.strip()
-    if not stripped.isdigit() or not 0 <= int(stripped) <= MAX_DISTANCE:
+    if not stripped.isdecimal() or not 0 <= int(stripped) <= MAX_DISTANCE:
         raise BadInput("w6cog.form.bad_number", min=0, max=MAX_DISTANCE)
     return str(int(stripped))
 
@@ -302,7 +303,7 @@ def preview_error(state: CombatState, form: Form, lang: str) -> str:
         if action is not None:
             probe_required(state, action)
     except EngineError as error:
-        return t(error.key, lang, **named_params(error.params, state, lang))
+        return t(error.key, lang, **fit.fit_params(named_params(error.params, state, lang), lang))
     return ""
 
 
@@ -419,7 +420,7 @@ def _position(state: CombatState, fighter_id: str) -> int:
 
 def fighter_at(state: CombatState, value: str) -> str:
     """The fighter a position choice names. Raises BadInput("w6cog.combat.bad_choice")."""
-    if not value.isdigit() or not 0 <= int(value) < len(state.fighters):
+    if not value.isdecimal() or not 0 <= int(value) < len(state.fighters):
         raise BadInput("w6cog.combat.bad_choice")
     return state.fighters[int(value)].id
 

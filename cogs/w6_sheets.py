@@ -86,7 +86,7 @@ def _numbers(text: str, count: int, key: str) -> list[int]:
     parts = text.replace(",", " ").replace("/", " ").split()
     if not parts:
         return []
-    if len(parts) > count or not all(p.lstrip("-").isdigit() for p in parts):
+    if len(parts) > count or not all(p.lstrip("-").isdecimal() for p in parts):
         raise BadInput(key, value=text[:60])
     return [int(p) for p in parts]
 
@@ -237,7 +237,7 @@ class W6Sheets(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.components.register(MODAL_PREFIX, self.on_new_modal)
+        self.bot.components.register(MODAL_PREFIX, self.on_new_modal, buttons=False, forms=True)
 
     async def cog_unload(self) -> None:
         self.bot.components.unregister(MODAL_PREFIX)

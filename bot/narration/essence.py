@@ -240,7 +240,7 @@ def _option_label(
         if path and path[-1] == KIND_TOKENS["void"]:
             return _void_target_label(match, square, lang)
         return t("essenzcog.via", lang, square=square, way=ARROWS[via]) if via else square
-    if option.isdigit():
+    if option.isdecimal():
         return t("essenzcog.amount", lang, amount=int(option))
     return _orientation_label(match, tree, (*path, option), lang)
 
@@ -299,7 +299,7 @@ def _prompt(path: tuple[str, ...], tree: ChoiceTree[Action], lang: str) -> str:
     if _is_square(first):
         kind = "void" if last == "vd" else TOKEN_KINDS.get(last, "move")
         return t(f"essenzcog.prompt.target.{kind}", lang, square=path[0])
-    if first.isdigit():
+    if first.isdecimal():
         return t("essenzcog.prompt.amount", lang, square=path[0])
     square = _oriented_square((*path, first))
     return t("essenzcog.prompt.orientation", lang, square=square)

@@ -271,15 +271,15 @@ class GameTable:
             record = await self.games.start_now(record.id, user)
             if len(keep) == len(record.players):
                 info = GameInfo([info.names[i] for i in keep], info.board)
-        elif what == "b" and rest[1:2] and rest[1].isdigit():
+        elif what == "b" and rest[1:2] and rest[1].isdecimal():
             seat = int(rest[1])
             level = self.spec.default_level or _middle_level(self.spec)
             record = await self.games.fill_with_bot(record.id, user, seat, self.bot_id(), level)
             info.names[seat] = self.spec.bot_name(self.bot_user_name(), level, lang)
-        elif what == "u" and rest[1:2] and rest[1].isdigit():
+        elif what == "u" and rest[1:2] and rest[1].isdecimal():
             seat = int(rest[1])
             chosen = values_of(interaction)[:1]
-            if not chosen or not chosen[0].isdigit():
+            if not chosen or not chosen[0].isdecimal():
                 raise BadInput(self.spec.key("error.bad_choice"))
             guest = int(chosen[0])
             if guest == self.bot_id():
@@ -329,14 +329,14 @@ class GameTable:
     # ------------------------------------------------------------------ components
 
     async def on_component(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
-        if len(args) < 3 or not args[0].isdigit() or not args[1]:
+        if len(args) < 3 or not args[0].isdecimal() or not args[1]:
             raise BadInput(self.spec.key("error.bad_choice"))
         game_id, token, op, rest = int(args[0]), args[1], args[2], args[3:]
         record = await self.games.get(game_id)
         if record.kind != self.spec.kind:
             raise BadInput(self.spec.key("error.bad_choice"))
         if op == "r":
-            if not token.isdigit():  # the rematch button carries the finished game's revision
+            if not token.isdecimal():  # the rematch button carries the finished game's revision
                 raise BadInput(self.spec.key("error.bad_choice"))
             await self.rematch(interaction, record, int(token))
         elif op == "inv":
@@ -347,14 +347,14 @@ class GameTable:
             chosen = values_of(interaction)[:1]
             path = parse_path(rest[0] if rest else "") + tuple(chosen)
             await self.choose(interaction, record, path, token)
-        elif op == "pg" and len(rest) == 2 and rest[1].isdigit():
+        elif op == "pg" and len(rest) == 2 and rest[1].isdecimal():
             await self.choose(interaction, record, parse_path(rest[0]), token, page=int(rest[1]))
         elif op == "o":
             await self.open_prompt(interaction, record, token)
         elif op == "v":
             await self.show_private(interaction, record)
         elif op == "m" and rest:
-            if not token.isdigit() or record.revision != int(token):
+            if not token.isdecimal() or record.revision != int(token):
                 raise StaleRevision()
             await self.meta_click(interaction, record, rest[0])
         else:

@@ -58,7 +58,7 @@ def decode_path(tree: ChoiceTree[Any], tokens: tuple[str, ...], error: str) -> t
         if token.startswith(INDEX):
             options = tree.options(path)
             number = token[len(INDEX) :]
-            if not number.isdigit() or int(number) >= len(options):
+            if not number.isdecimal() or int(number) >= len(options):
                 raise BadInput(error)
             token = options[int(number)]
         path += (token,)

@@ -178,7 +178,7 @@ def _apply_meta(
             )
             return replace(match, ended=ended, draw_votes=()), [Event("draw_agreed", {})]
         return replace(match, draw_votes=votes), [Event("draw_accepted", {"player": player})]
-    if verb == "forfeit" and len(words) == 2 and words[1].isdigit():
+    if verb == "forfeit" and len(words) == 2 and words[1].isdecimal():
         loser = int(words[1])
         if loser != player:  # the seat that kept the game waiting is the one that forfeits
             raise BadInput("error.bad_notation", text=" ".join(words))

@@ -418,7 +418,7 @@ def _part_spec(match: re.Match[str]) -> ProbeSpec:
 
 def _apply_requirements(specs: list[ProbeSpec], requirements: str) -> list[ProbeSpec]:
     values = [t for t in _LIST_SEPARATORS.split(requirements.strip()) if t]
-    if not all(v.isdigit() for v in values):
+    if not all(v.isdecimal() for v in values):
         raise BadInput("dice.w6.komplex_requirements_syntax", text=requirements.strip()[:_QUOTED])
     if len(values) == 1:
         values = values * len(specs)

@@ -128,7 +128,7 @@ def parse(text: str) -> Action:
             orient = 1 if match.group(4) else int(match.group(3) or 0)
             marked = bool(match.group(3) or match.group(4))
             squares.append(_Square(match.group(1) + match.group(2), orient, marked))
-        elif word.isdigit() and len(word) <= 2:
+        elif word.isdecimal() and len(word) <= 2:
             numbers.append(int(word))
         elif word in DIRECTION_NAMES or word in _GERMAN_DIRECTIONS:
             directions.append(_GERMAN_DIRECTIONS.get(word, word))

@@ -102,7 +102,7 @@ def square_name(square: int, size: int) -> str:
 
 def square_index(name: str, size: int) -> int | None:
     """The index of ``name`` on a board of ``size``, or None when it is off the board."""
-    if len(name) != 2 or name[0] not in "abcdefghijklmnopqrstuvwxyz" or not name[1].isdigit():
+    if len(name) != 2 or name[0] not in "abcdefghijklmnopqrstuvwxyz" or not name[1].isdecimal():
         return None
     file, rank = ord(name[0]) - ord("a"), int(name[1]) - 1
     if not (0 <= file < size and 0 <= rank < size):
@@ -244,7 +244,7 @@ def _parse_board(board: str, text: str) -> tuple[int, list[int], int]:
 
 
 def _int_field(value: str, text: str, reason: str) -> int:
-    if not value.isdigit():
+    if not value.isdecimal():
         raise _bad(reason, text)
     return int(value)
 

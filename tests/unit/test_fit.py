@@ -45,6 +45,13 @@ def test_join_limited_names_how_many_more(lang: str, word: str) -> None:
     assert f" {word} {50 - shown} " in joined
 
 
+def test_join_limited_says_one_more_in_the_singular() -> None:
+    items = ["Aaaaaaaaaa", "Bbbbbbbbbb", "Cccccccccc"]  # 34 characters together
+    assert fit.join_limited(items, 33, "de") == "Aaaaaaaaaa, Bbbbbbbbbb und noch 1"
+    assert fit.join_limited(items, 33, "en") == "Aaaaaaaaaa, Bbbbbbbbbb and 1 more"
+    assert fit.join_limited([*items, "Dddddddddd"], 40, "de").endswith(" und 2 weitere")
+
+
 def test_join_limited_on_lines_puts_the_note_on_its_own_line() -> None:
     joined = fit.join_limited([f"Zeile {i}" for i in range(300)], 1024, "de", sep="\n")
     assert len(joined) <= 1024
