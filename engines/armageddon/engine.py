@@ -334,7 +334,7 @@ def _setup_actions(state: State) -> list[Action]:
 
 
 def _party_arg(state: State, token: str) -> int:
-    if not token.isdigit() or not 1 <= int(token) <= state.parties:
+    if not token.isdecimal() or not 1 <= int(token) <= state.parties:
         raise fail("bad_party", party=token)
     return int(token)
 
@@ -940,7 +940,7 @@ def _cast_actions(state: State, idx: Index, w: Figure, party: int) -> list[Actio
 
 def _field_level(sc: Any, token: str) -> tuple[str, int]:
     fld, _s, lvl = token.partition("/")
-    if fld not in sc.terrain or (lvl and (not lvl.isdigit() or fld not in sc.towers)):
+    if fld not in sc.terrain or (lvl and (not lvl.isdecimal() or fld not in sc.towers)):
         raise fail("bad_field", field=token)
     level = int(lvl) if lvl else 0
     if fld in sc.towers and level > sc.towers[fld].floors:

@@ -122,7 +122,7 @@ class _Reader:
 
 
 def _int(reader: _Reader, token: str, low: int, high: int) -> int:
-    if not token.isdigit() or not low <= int(token) <= high:
+    if not token.isdecimal() or not low <= int(token) <= high:
         raise reader.fail("bad_number", token=token, low=low, high=high)
     return int(token)
 
@@ -194,7 +194,7 @@ def _parse_cached(text: str, file: str) -> Scenario:
             raise r.fail("row_length", found=len(tokens), expected=cols)
         for col, token in enumerate(tokens):
             letter, digits = token[0], token[1:]
-            if letter not in TERRAINS or (digits and not digits.isdigit()) or len(digits) > 1:
+            if letter not in TERRAINS or (digits and not digits.isdecimal()) or len(digits) > 1:
                 raise r.fail("bad_terrain", token=token[:10])
             terrain[field_name(col, row)] = letter
             height[field_name(col, row)] = int(digits or 0)
@@ -399,7 +399,7 @@ def _placement(
             level = _int(r, rest.pop(0), 0, 6)
         elif word == "auf" and rest:
             token = rest.pop(0)
-            if not token.isdigit() or not 1 <= int(token) <= len(earlier):
+            if not token.isdecimal() or not 1 <= int(token) <= len(earlier):
                 raise r.fail("bad_carrier", token=token[:10])
             carrier = int(token) - 1
             holder = tables.kinds[earlier[carrier].kind]
