@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.chance import Chance
 from bot.play.spec import GameSpec
 from bot.play.table import GameTable
 from bot.play.ui import decode_path, encode_path, make_view, parse_path
@@ -46,7 +47,9 @@ def rows_for(count: int, page: int) -> list[dict[str, Any]]:
         def engine(self) -> Any:
             return stub
 
-    table = GameTable(SimpleNamespace(user=SimpleNamespace(id=1), store=None), Spec())
+    table = GameTable(
+        SimpleNamespace(user=SimpleNamespace(id=1), store=None, chance=Chance()), Spec()
+    )
     record = GameRecord(1, stub.name, 1, {}, 0, None, 5, [2, 3], "active", {}, 4, None, 0, 0)
     tree: ChoiceTree[Any] = ChoiceTree(stub, stub.legal_actions(None, 0))  # type: ignore[arg-type]
     decision = Decision(0, "d" * 20)
