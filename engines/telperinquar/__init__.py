@@ -1,0 +1,2 @@
+"""Telperinquár – Battle of Fame: cards as data (heroes, level cards, support cards), decks
+as the players' plain text lists with their validation, and the engine."""
