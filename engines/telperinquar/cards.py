@@ -418,10 +418,17 @@ class Catalogue:
 def catalogue(extra: Sequence[Card] = ()) -> Catalogue:
     """The built-in cards plus ``extra`` (user cards; their names must be new: a clash is
     the caller's BadInput, see :func:`check_extra`)."""
+    if not extra:
+        return _builtin_catalogue()
     cards = {c.name: c for c in builtin_cards()}
     for card in extra:
         cards.setdefault(card.name, card)
     return Catalogue(cards)
+
+
+@cache
+def _builtin_catalogue() -> Catalogue:
+    return Catalogue({c.name: c for c in builtin_cards()})
 
 
 def check_extra(extra: Sequence[Card]) -> list[str]:
