@@ -321,7 +321,7 @@ def _draw(d: JsonDict, seat: int, events: list[Event] | None = None) -> None:
             events.append(Event("drew", {"player": seat}))
 
 
-def _start_turn(d: JsonDict, first_turn: bool = False) -> None:
+def _start_turn(d: JsonDict, first_turn: bool = False, events: list[Event] | None = None) -> None:
     seat = mover(d)
     p = d["players"][seat]
     if not first_turn:
@@ -331,7 +331,7 @@ def _start_turn(d: JsonDict, first_turn: bool = False) -> None:
     d["level_done"] = False
     d["combat"] = "none"
     if not _level_cards(d, seat):
-        _supply(d)
+        _supply(d, events)
 
 
 def _level_cards(d: JsonDict, seat: int) -> list[str]:
@@ -424,7 +424,7 @@ def _end_turn(d: JsonDict, events: list[Event]) -> None:
     ):
         d["svo_on"] = True
     d["turns"] += 1
-    _start_turn(d)
+    _start_turn(d, events=events)
 
 
 def _next_mover(d: JsonDict) -> None:

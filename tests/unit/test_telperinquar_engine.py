@@ -1,0 +1,372 @@
+"""Telperinquár rules with forced dice: the rulebook's critical-hit example, wounds per turn,
+fumbles, threat ranges, reactions, phases, levels, 2 vs 2, double class, SVO, secrecy, and
+one scenario per support card."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from engines.core import IllegalAction
+from engines.core.contract import DecisionKind
+from engines.telperinquar.cards import builtin_cards, heroes
+from engines.telperinquar.engine import (
+    ENGINE,
+    Act,
+    TqState,
+    armour,
+    attribute,
+    resistance,
+    targets,
+)
+
+DOUBLE = (
+    "1 Zauberer\n1 Schurke\n5 Stufenkarte Zauberer\n5 Stufenkarte Schurke\n"
+    "4 Dolch\n4 Feuerpfeil\n4 Wolf\n4 Heiltrank\n4 Irrlicht\n4 Kurzbogen\n4 Ausweichen\n"
+    "2 Hinterhalt\n"
+)
+
+
+def fresh(decks: tuple[str, ...] = ("kaempfer", "schurke"), **config: Any) -> dict[str, Any]:
+    players = len(decks)
+    state = ENGINE.initial_state({"decks": list(decks), **config}, 1, players)
+    return json.loads(json.dumps(ENGINE.state_to_json(state)))
+
+
+def main_phase(d: dict[str, Any], seat: int = 0, round_: int = 2) -> dict[str, Any]:
+    """Seat ``seat`` in its Hauptphase of round ``round_`` with 30 actions, nothing pending."""
+    d["cur"] = d["order"].index(seat)
+    d["round"], d["phase"], d["combat"] = round_, "main", "none"
+    d["stack"], d["ask"] = [], None
+    for p in d["players"]:
+        p["actions"] = 30
+    return d
+
+
+_counter = [0]
+
+
+def give(d: dict[str, Any], seat: int, name: str, zone: str = "hand", **info: Any) -> str:
+    _counter[0] += 1
+    cid = f"t{_counter[0]}"
+    d["cards"][cid] = {"name": name, "owner": seat, **info}
+    d["players"][seat][zone].append(cid)
+    return cid
+
+
+def st(d: dict[str, Any]) -> TqState:
+    return ENGINE.state_from_json(d)
+
+
+def do(d: dict[str, Any], seat: int, text: str) -> tuple[dict[str, Any], list[Any]]:
+    state, events = ENGINE.apply(st(d), ENGINE.parse_action(text), seat)
+    return ENGINE.state_to_json(state), events
+
+
+def levels_to(d: dict[str, Any], seat: int, level: int) -> None:
+    for cls in d["players"][seat]["levels"]:
+        d["players"][seat]["levels"][cls] = level
+
+
+def test_rulebook_critical_hit_example() -> None:
+    """Sword +3 against an unwounded Wesen with 20 LP and Rüstung 2; a 10 is rolled: wounded
+    at once, 13 - 2 = 11 damage (9 left), it strikes back, and dies at the end of the turn."""
+    d = main_phase(fresh())
+    levels_to(d, 0, 3)
+    sword = give(d, 0, "Langschwert", "equip")
+    golem = give(d, 1, "Steingolem", "row")
+    d["forced"] = [10, 4]
+    d, events = do(d, 0, f"use {sword} {golem}")
+    assert d["cards"][golem]["wounded"] is True
+    assert d["cards"][golem]["dmg"] == 11
+    counter = next(e for e in events if e.type == "counter")
+    assert counter.data == {"die": 4, "bonus": 3, "target": "h0"}
+    assert d["players"][0]["life"] == 20 - (4 + 3 - armour(d, 0))
+    d, _ = do(d, 0, "next")
+    assert golem not in d["players"][1]["row"] and golem in d["players"][1]["discard"]
+
+
+def test_half_damage_wounds_then_a_second_wounding_kills() -> None:
+    d = main_phase(fresh())
+    levels_to(d, 0, 3)
+    sword = give(d, 0, "Langschwert", "equip")
+    golem = give(d, 1, "Steingolem", "row")
+    d["forced"] = [9, 1]  # 9 + 3 - 2 = 10: exactly half, not more
+    d, _ = do(d, 0, f"use {sword} {golem}")
+    d, _ = do(d, 0, "next")
+    assert golem in d["players"][1]["row"] and "wounded" not in d["cards"][golem]
+    d = main_phase(d)
+    d["forced"] = [10 - 1, 1, 2, 1]
+    d, _ = do(d, 0, f"use {sword} {golem}")  # 10 again ...
+    d, _ = do(d, 0, f"use {sword} {golem}")  # ... + 3 = 13 in this turn: more than half
+    d, _ = do(d, 0, "next")
+    assert d["cards"][golem]["wounded"] is True
+    d = main_phase(d)
+    d["forced"] = [9, 1, 2, 1]
+    d, _ = do(d, 0, f"use {sword} {golem}")
+    d, _ = do(d, 0, f"use {sword} {golem}")
+    d, _ = do(d, 0, "next")
+    assert golem in d["players"][1]["discard"]
+
+
+def test_critical_hit_on_a_wounded_wesen_kills_at_once() -> None:
+    d = main_phase(fresh())
+    sword = give(d, 0, "Dolch", "equip")
+    wolf = give(d, 1, "Wolf", "row", wounded=True)
+    d["forced"] = [10, 5]
+    d, events = do(d, 0, f"use {sword} {wolf}")
+    assert wolf in d["players"][1]["discard"]
+    assert any(e.type == "counter" for e in events)  # still owed when the defender dies
+
+
+def test_fumble_deals_nothing_and_crit_ignores_hero_armour() -> None:
+    d = main_phase(fresh())
+    levels_to(d, 1, 5)
+    d["players"][1]["life"] = 30
+    sword = give(d, 0, "Dolch", "equip")
+    give(d, 1, "Lederrüstung", "equip")
+    d["forced"] = [1, 1]
+    d, _ = do(d, 0, f"use {sword} h1")
+    assert d["players"][1]["life"] == 30
+    d["forced"] = [10, 1]
+    d, _ = do(d, 0, f"use {sword} h1")
+    assert armour(d, 1) == 2  # Schurke level 5: Rüstung 1, leather +1; a critical ignores it
+    assert d["players"][1]["life"] == 30 - 11
+
+
+def test_hero_is_protected_by_its_wesen_and_flying_and_mist_rules() -> None:
+    d = main_phase(fresh())
+    wolf = give(d, 1, "Wolf", "row")
+    assert targets(d, "h0", "melee", 0) == [wolf]
+    d["players"][1]["row"] = []
+    hawk = give(d, 1, "Falke", "row")
+    assert targets(d, "h0", "melee", 0) == ["h1"]  # the flying Wesen cannot be hit in melee
+    assert set(targets(d, "h0", "ranged", 0)) == {hawk}
+    d["players"][1]["row"] = []
+    wisp = give(d, 1, "Irrlicht", "row")
+    assert targets(d, "h0", "ranged", 0) == ["h1"]  # mist form: no ranged target
+    assert wisp not in targets(d, "h0", "ranged", 0)
+
+
+def test_no_offensive_action_in_the_first_round() -> None:
+    d = main_phase(fresh(), round_=1)
+    sword = give(d, 0, "Dolch", "equip")
+    acts = [str(a) for a in ENGINE.legal_actions(st(d), 0)]
+    assert not any(a.startswith(f"use {sword}") for a in acts)
+    with pytest.raises(IllegalAction):
+        do(d, 0, f"use {sword} h1")
+
+
+def test_reaction_is_asked_only_of_a_seat_that_can_answer() -> None:
+    d = main_phase(fresh())
+    sword = give(d, 0, "Dolch", "equip")
+    d["forced"] = [5, 5]
+    d, _ = do(d, 0, f"use {sword} h1")  # the Schurke has no defensive card: no question
+    assert d["ask"] is None and d["players"][1]["life"] == 20 - 6
+    dodge = give(d, 1, "Ausweichen", "field")
+    levels_to(d, 1, 3)
+    d, _ = do(d, 0, f"use {sword} h1")
+    (decision,) = ENGINE.decisions(st(d))
+    assert (decision.seat, decision.kind) == (1, DecisionKind.REACTION)
+    assert {str(a) for a in ENGINE.legal_actions(st(d), 1)} == {"pass", f"react {dodge}"}
+    life = d["players"][1]["life"]
+    d, events = do(d, 1, f"react {dodge}")
+    assert d["players"][1]["life"] == life and any(e.type == "parried" for e in events)
+    assert d["cards"][dodge]["inaktion"] is True
+    assert d["players"][1]["actions"] == 30 - 2
+
+
+def test_a_reaction_can_be_answered() -> None:
+    d = main_phase(fresh(("zauberer", "zauberer")))
+    levels_to(d, 0, 5)
+    levels_to(d, 1, 5)
+    bolt = give(d, 0, "Feuerpfeil", "field")
+    shield = give(d, 1, "Magischer Schild", "field")
+    counter = give(d, 0, "Gegenzauber", "field", charges=2)
+    d["forced"] = [6, 6]
+    d, _ = do(d, 0, f"use {bolt} h1")
+    d, _ = do(d, 1, f"react {shield}")  # the shield answers the bolt ...
+    assert d["ask"] == 0  # ... and the caster may answer the shield
+    d, events = do(d, 0, f"react {counter}")
+    assert any(e.type == "parried" for e in events)
+    assert d["players"][1]["life"] == 20 - (6 + 2 - 1)  # level 5 resistance 1, no shield
+
+
+def test_level_cards_only_in_the_entry_phase_and_life_rises() -> None:
+    d = fresh()
+    seat = d["order"][0]
+    d["cur"], d["phase"], d["ask"] = 0, "entry", None
+    cls = d["players"][seat]["classes"][0]
+    level = give(d, seat, f"Stufenkarte {heroes()[cls].name}", level=cls)
+    d, _ = do(d, seat, f"level {level}")
+    p = d["players"][seat]
+    assert list(p["levels"].values()) == [2] and p["life"] == 22 and d["phase"] == "main"
+    again = give(d, seat, d["cards"][level]["name"], level=cls)
+    assert f"level {again}" not in [str(a) for a in ENGINE.legal_actions(st(d), seat)]
+
+
+def test_double_class_life_once_per_level() -> None:
+    d = fresh((DOUBLE, "kaempfer"))
+    p = d["players"][0]
+    assert set(p["classes"]) == {"zauberer", "schurke"}
+    d["cur"] = d["order"].index(0)
+    d["phase"], d["ask"] = "entry", None
+    first = give(d, 0, "Stufenkarte Zauberer", level="zauberer")
+    d, _ = do(d, 0, f"level {first}")
+    assert d["players"][0]["life"] == 22
+    d["phase"] = "entry"
+    second = give(d, 0, "Stufenkarte Schurke", level="schurke")
+    d, _ = do(d, 0, f"level {second}")
+    assert d["players"][0]["levels"] == {"zauberer": 2, "schurke": 2}
+    assert d["players"][0]["life"] == 22  # level 2 was reached already
+
+
+def test_two_vs_two_order_alternates_and_skips_a_fallen_hero() -> None:
+    state = ENGINE.initial_state({"mode": "2v2"}, 3, 4)
+    d = ENGINE.state_to_json(state)
+    order = d["order"]
+    assert [d["teams"][s] for s in order] in ([0, 1, 0, 1], [1, 0, 1, 0])
+    fallen = order[1]
+    d["players"][fallen]["life"] = 0
+    d = main_phase(d, order[0])
+    d, events = do(d, order[0], "next")
+    assert any(e.type == "hero_fell" for e in events)
+    assert d["order"][d["cur"]] == order[2]
+
+
+def test_team_mate_wesen_may_take_the_attack() -> None:
+    d = ENGINE.state_to_json(ENGINE.initial_state({"mode": "2v2"}, 3, 4))
+    attacker = d["order"][0]
+    victim = d["order"][1]
+    mate = next(s for s in range(4) if d["teams"][s] == d["teams"][victim] and s != victim)
+    d = main_phase(d, attacker)
+    sword = give(d, attacker, "Dolch", "equip")
+    guard = give(d, mate, "Wolf", "row")
+    d["forced"] = [5, 5]
+    d, _ = do(d, attacker, f"use {sword} h{victim}")
+    assert d["ask"] == mate
+    d, _ = do(d, mate, f"intercept {guard}")
+    assert d["players"][victim]["life"] == 20 and d["cards"][guard]["dmg"] == 6
+
+
+def test_svo_deals_w20_in_the_supply_phase() -> None:
+    d = fresh(svo=True)
+    d["svo_on"] = True
+    d = main_phase(d)
+    d["forced"] = [13]
+    life = d["players"][d["order"][1]]["life"]
+    nxt = d["order"][(d["order"].index(0) + 1) % 2]
+    d["players"][nxt]["hand"] = [
+        c for c in d["players"][nxt]["hand"] if "level" not in d["cards"][c]
+    ]
+    d["players"][nxt]["deck"] = []
+    d, events = do(d, 0, "next")
+    assert any(e.type == "svo" and e.data["damage"] == 13 for e in events)
+    assert d["players"][nxt]["life"] == life - 13
+
+
+def test_hands_and_piles_are_secret_in_views() -> None:
+    state = ENGINE.initial_state({}, 5, 2)
+    mine = ENGINE.view_for(state, 0)
+    theirs = json.dumps(ENGINE.view_for(state, 1))
+    assert len(mine["players"][0]["hand"]) in (7, 8)
+    assert "hand" not in ENGINE.view_for(state, 1)["players"][0]
+    assert not any(c in theirs for c in ENGINE.secrets_of(state, 0))
+    assert (
+        ENGINE.view_for(state, None)["players"][0]["hand_count"] == mine["players"][0]["hand_count"]
+    )
+
+
+def test_taking_equipment_back_keeps_charges_and_a_new_secret_id() -> None:
+    d = main_phase(fresh(("schurke", "kaempfer")))
+    knives = give(d, 0, "Wurfmesser", "equip", charges=2)
+    d, _ = do(d, 0, f"take {knives}")
+    assert knives not in d["cards"]
+    (back,) = [c for c in d["players"][0]["hand"] if d["cards"][c]["name"] == "Wurfmesser"]
+    assert d["cards"][back]["charges"] == 2
+
+
+# ---------------------------------------------------------------- one scenario per card
+
+
+def _hero_for(card_classes: tuple[str, ...]) -> str:
+    return card_classes[0] if card_classes else "kaempfer"
+
+
+@pytest.mark.parametrize("card", builtin_cards(), ids=lambda c: c.name)
+def test_card_scenario(card: Any) -> None:
+    """Each card is played by a level-10 hero of its class and used once with forced dice
+    (6 on every die); its effect shows as its steps say."""
+    cls = _hero_for(card.classes)
+    d = main_phase(fresh((cls, "kaempfer")))
+    levels_to(d, 0, 10)
+    d["players"][0]["life"] = 10
+    cid = give(d, 0, card.name)
+    d["forced"] = [6] * 12
+    verb = "hide" if card.type == "trap" else "play"
+    base = {"armour": armour(d, 0), "resistance": resistance(d, 0)}
+    base |= {a: attribute(d, 0, a) for a in ("kraft", "reflexe", "geist", "aura")}
+    d, _ = do(d, 0, f"{verb} {cid}")
+    assert d["players"][0]["actions"] == 30 - card.play
+    zone = next(z for z in ("equip", "field", "row") if cid in d["players"][0][z])
+    assert zone == {"wesen": "row", "trap": "row", "talent": "field", "spell": "field"}.get(
+        card.type, "equip"
+    )
+    steps = {s["do"]: s for s in card.steps}
+    if "bonus" in steps:
+        now = {"armour": armour(d, 0), "resistance": resistance(d, 0)}
+        now |= {a: attribute(d, 0, a) for a in ("kraft", "reflexe", "geist", "aura")}
+        for step in card.steps:
+            base[step["stat"]] += step["amount"]
+        assert now == base
+        return
+    if card.type == "trap":
+        # the enemy hero attacks ours in melee; the trap springs as a reaction
+        d = main_phase(d, 1)
+        sword = give(d, 1, "Dolch", "equip")
+        d, _ = do(d, 1, f"use {sword} h0")
+        assert d["ask"] == 0
+        before = d["players"][1]["life"]
+        d, _ = do(d, 0, f"reveal {cid}")
+        assert cid in d["players"][0]["discard"]
+        assert d["players"][1]["life"] < before
+        return
+    uses = [a for a in ENGINE.legal_actions(st(d), 0) if a.words[:2] == ("use", cid)]
+    if "cancel" in steps:
+        assert not uses  # only as an answer
+        return
+    assert uses, "a card with an effect can be used"
+    use: Act = next((a for a in uses if a.words[-1] == "h1"), uses[0])
+    before = json.loads(json.dumps(d))
+    d, events = do(d, 0, str(use))
+    while d["ask"] is not None:
+        d, _ = do(d, d["ask"], "pass")
+    cost = 0 if card.type == "wesen" and "free" in before["cards"][cid] else card.use
+    gained = steps["actions"]["amount"] if "actions" in steps else 0
+    assert d["players"][0]["actions"] == 30 - card.play - cost + gained
+    if "strike" in steps:
+        step = steps["strike"]
+        target = use.words[-1]
+        guard = armour if step["kind"] == "physical" else resistance
+        reduction = guard(before, 1)
+        if target == "h1":
+            assert d["players"][1]["life"] == 20 - (6 + step["bonus"] - reduction)
+        assert any(e.type == "roll" for e in events)
+    elif "heal" in steps:
+        assert d["players"][0]["life"] > 10 or use.words[-1] != "h0"
+    elif "over_time" in steps:
+        step = steps["over_time"]
+        if step["effect"] == "damage":
+            assert d["players"][1]["life"] == 20 - step["amount"]
+        else:
+            assert d["players"][0]["life"] == 10 + step["amount"]
+        assert d["players"][0]["ot"][0]["left"] == step["rounds"]
+    elif "buff" in steps:
+        step = steps["buff"]
+        assert {"stat": step["stat"], "amount": step["amount"], "until": step["duration"]} in d[
+            "players"
+        ][0]["mods"]
+    if card.inaktion:
+        assert d["cards"][cid]["inaktion"] is True
