@@ -4,17 +4,25 @@
 cards, support cards; ``--extra`` adds a user card file in the same format, checked first);
 ``python -m engines.telperinquar validate FILE [--extra CARDS]`` checks a deck list (exit 0 when
 legal, 1 with each reason otherwise); ``python -m engines.telperinquar check-cards FILE`` checks
-a user card file (exit 0 when sound, 1 with each mistake as ``FILE: line N: <card>: <what>``).
+a user card file (exit 0 when sound, 1 with each mistake as ``FILE: line N: <card>: <what>``);
+``python -m engines.telperinquar selfplay [--mode duel|2v2] --games G --seed S [--levels a,b]``
+plays bot games with the starter decks to the end, prints each result and a summary (exit 1 on
+any error).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
+import traceback
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from engines.telperinquar.cards import (
+    CLASSES,
     Card,
     card_json,
     catalogue,
@@ -23,6 +31,7 @@ from engines.telperinquar.cards import (
     load_cards_text,
 )
 from engines.telperinquar.decks import describe, parse_list, problem, validate
+from engines.telperinquar.engine import ENGINE
 
 
 def _extra(path: str | None) -> tuple[list[Card], int]:
@@ -48,7 +57,14 @@ def main(argv: list[str] | None = None) -> int:
     val.add_argument("--lang", choices=("de", "en"), default="de")
     chk = sub.add_parser("check-cards", help="check a user card file")
     chk.add_argument("file")
+    play = sub.add_parser("selfplay", help="bot games with the starter decks")
+    play.add_argument("--mode", choices=("duel", "2v2"), default="duel")
+    play.add_argument("--games", type=int, default=10)
+    play.add_argument("--seed", type=int, default=1)
+    play.add_argument("--levels", default="normal,normal", help="bot level per side")
     args = parser.parse_args(argv)
+    if args.command == "selfplay":
+        return selfplay(args.mode, args.games, args.seed, args.levels.split(","))
     try:
         if args.command == "check-cards":
             _, failed = _extra(args.file)
@@ -79,6 +95,50 @@ def main(argv: list[str] | None = None) -> int:
         classes = " / ".join(heroes()[c].name for c in info.classes)
         print(f"{args.file}: {describe(problem('tq.deck.legal', classes=classes), args.lang)}")
     return 0 if info.legal else 1
+
+
+def play_game(
+    mode: str, seed: int, levels: list[str], decks: list[str] | None = None
+) -> tuple[Any, int, int]:
+    """One bot game to the end: (outcome, actions, rounds)."""
+    players = 2 if mode == "duel" else 4
+    classes = list(CLASSES)
+    decks = decks or [classes[(seed + s) % 4] for s in range(players)]
+    state = ENGINE.initial_state({"mode": mode, "decks": decks, "turn_limit": 400}, seed, players)
+    rng = random.Random(seed)
+    steps = 0
+    while ENGINE.outcome(state) is None:
+        (decision,) = ENGINE.decisions(state)
+        level = levels[state.data["teams"][decision.seat] % len(levels)]
+        action = ENGINE.choose_action(state, decision.seat, level, 1.0, rng)
+        state, _ = ENGINE.apply(state, action, decision.seat)
+        steps += 1
+    return ENGINE.outcome(state), steps, int(state.data["round"])
+
+
+def selfplay(mode: str, games: int, seed: int, levels: list[str]) -> int:
+    wins: Counter[str] = Counter()
+    failed = 0
+    for number in range(games):
+        game_seed = seed + number
+        try:
+            result, steps, rounds = play_game(mode, game_seed, levels)
+        except Exception:  # every error is reported and counted
+            failed += 1
+            print(f"game {number + 1} (seed {game_seed}): ERROR")
+            traceback.print_exc()
+            continue
+        winners = ",".join(str(s) for s in sorted(result.winners)) or "-"
+        wins[result.reason if not result.winners else f"side of {winners}"] += 1
+        print(
+            f"game {number + 1} (seed {game_seed}): {result.reason}, winners {winners}, "
+            f"{rounds} rounds, {steps} actions"
+        )
+    print(
+        f"summary: {games} games, {failed} errors, "
+        + ", ".join(f"{k}: {v}" for k, v in sorted(wins.items()))
+    )
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -402,6 +402,7 @@ def _end_turn(d: JsonDict, events: list[Event]) -> None:
                     continue
                 info["wounded"] = True
             info.pop("free", None)
+            info.pop("attacked", None)
         p["mods"] = [m for m in p["mods"] if m["until"] != "turn"]
     seat = mover(d)
     _draw(d, seat, events)
@@ -452,7 +453,7 @@ def _kill(d: JsonDict, cid: str, events: list[Event] | None) -> None:
         return
     p["row"].remove(cid)  # gaps close at once
     p["discard"].append(cid)
-    for key in ("wounded", "dmg", "hidden", "free", "inaktion"):
+    for key in ("wounded", "dmg", "hidden", "free", "attacked", "inaktion"):
         d["cards"][cid].pop(key, None)
     if events is not None:
         events.append(Event("wesen_died", {"player": owner, "card": _card(d, cid).name}))
@@ -676,6 +677,8 @@ def _uses(d: JsonDict, seat: int) -> list[Act]:
         if info.get("hidden") or card.type == "trap":
             continue
         free = card.type == "wesen" and info.get("free", 0) > 0
+        if card.type == "wesen" and info.get("attacked") and not free:
+            continue  # a Wesen attacks once per turn (Beidhändigkeit: twice for one payment)
         if not free and not _usable(d, seat, cid):
             continue
         if free and info.get("inaktion"):
@@ -936,8 +939,10 @@ class Telperinquar:
                 info["free"] -= 1
             else:
                 p["actions"] -= card.use
-                if card.type == "wesen" and "beidhaendigkeit" in card.get("abilities", []):
-                    info["free"] = 1
+                if card.type == "wesen":
+                    info["attacked"] = True
+                    if "beidhaendigkeit" in card.get("abilities", []):
+                        info["free"] = 1
             if card.inaktion:
                 info["inaktion"] = True
             entry = {"seat": seat, "kind": "use", "cards": [cid]}

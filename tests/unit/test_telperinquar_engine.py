@@ -370,3 +370,18 @@ def test_card_scenario(card: Any) -> None:
         ][0]["mods"]
     if card.inaktion:
         assert d["cards"][cid]["inaktion"] is True
+
+
+def test_a_wesen_attacks_once_per_turn_twice_with_beidhaendigkeit() -> None:
+    d = main_phase(fresh(("schurke", "kaempfer")))
+    levels_to(d, 0, 10)
+    wolf = give(d, 0, "Wolf", "row")
+    dancer = give(d, 0, "Klingentänzerin", "row")
+    d["forced"] = [2] * 20
+    d, _ = do(d, 0, f"use {wolf} h1")
+    d, _ = do(d, 0, f"use {dancer} h1")
+    d, _ = do(d, 0, f"use {dancer} h1")  # the second attack is paid with the first
+    uses = [str(a) for a in ENGINE.legal_actions(st(d), 0) if a.words[0] == "use"]
+    assert not any(wolf in u or dancer in u for u in uses)
+    assert d["players"][0]["actions"] == 30 - 1 - 2
+    assert d["players"][1]["life"] == 20 - 3 - 3 - 3
