@@ -177,3 +177,24 @@ def test_cli_validate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     assert "at most 4 times" in out and "at least 40" in out
     assert main(["validate", str(tmp_path / "missing.txt")]) == 1
+
+
+def test_at_least_100_support_cards_of_every_type() -> None:
+    cards = builtin_cards()
+    assert len(cards) >= 100
+    types = {c.type for c in cards}
+    assert types == {
+        "weapon",
+        "armour",
+        "shield",
+        "gear",
+        "artifact",
+        "wesen",
+        "talent",
+        "spell",
+        "trap",
+    }
+    for ability in ("beidhaendigkeit", "fliegen", "verstecken", "nebelgestalt", "rundumschlag"):
+        assert any(ability in c.get("abilities", []) for c in cards), ability
+    assert any(c.defensive for c in cards) and any(c.inaktion for c in cards)
+    assert any(c.get("chain") for c in cards)
