@@ -227,6 +227,7 @@ _COMMON = {
     "test",
 }
 _OPTIONAL = {"chain", "abilities", "immune", "double"}
+_TEST_KEYS = {"hero", "enemy", "action", "target", "attack", "dice", "expect"}
 
 
 def _is_int(value: Any) -> bool:
@@ -278,6 +279,11 @@ def check_card(entry: Mapping[str, Any]) -> list[str]:
     unknown = set(entry) - _COMMON - _OPTIONAL - set(wanted)
     if unknown:
         errors.append(f"unknown key(s) {sorted(unknown)}")
+    test = entry.get("test", {})
+    if not isinstance(test, dict) or set(test) - _TEST_KEYS:
+        errors.append(f"test: a table with {sorted(_TEST_KEYS)}")
+    elif not isinstance(test.get("expect", {}), dict) or not isinstance(test.get("dice", []), list):
+        errors.append("test: expect is a table, dice a list of numbers")
     if kind == "wesen" and _is_int(entry.get("life")) and entry["life"] < 1:
         errors.append("life: at least 1")
     return errors

@@ -5,6 +5,7 @@ one scenario per support card."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,13 +15,11 @@ from engines.core.contract import DecisionKind
 from engines.telperinquar.cards import builtin_cards, heroes
 from engines.telperinquar.engine import (
     ENGINE,
-    Act,
     TqState,
     armour,
-    attribute,
-    resistance,
     targets,
 )
+from engines.telperinquar.scenario import run as run_scenario
 
 DOUBLE = (
     "1 Zauberer\n1 Schurke\n5 Stufenkarte Zauberer\n5 Stufenkarte Schurke\n"
@@ -291,85 +290,18 @@ def test_taking_equipment_back_keeps_charges_and_a_new_secret_id() -> None:
 # ---------------------------------------------------------------- one scenario per card
 
 
-def _hero_for(card_classes: tuple[str, ...]) -> str:
-    return card_classes[0] if card_classes else "kaempfer"
-
-
 @pytest.mark.parametrize("card", builtin_cards(), ids=lambda c: c.name)
 def test_card_scenario(card: Any) -> None:
-    """Each card is played by a level-10 hero of its class and used once with forced dice
-    (6 on every die); its effect shows as its steps say."""
-    cls = _hero_for(card.classes)
-    d = main_phase(fresh((cls, "kaempfer")))
-    levels_to(d, 0, 10)
-    d["players"][0]["life"] = 10
-    cid = give(d, 0, card.name)
-    d["forced"] = [6] * 12
-    verb = "hide" if card.type == "trap" else "play"
-    base = {"armour": armour(d, 0), "resistance": resistance(d, 0)}
-    base |= {a: attribute(d, 0, a) for a in ("kraft", "reflexe", "geist", "aura")}
-    d, _ = do(d, 0, f"{verb} {cid}")
-    assert d["players"][0]["actions"] == 30 - card.play
-    zone = next(z for z in ("equip", "field", "row") if cid in d["players"][0][z])
-    assert zone == {"wesen": "row", "trap": "row", "talent": "field", "spell": "field"}.get(
-        card.type, "equip"
-    )
-    steps = {s["do"]: s for s in card.steps}
-    if "bonus" in steps:
-        now = {"armour": armour(d, 0), "resistance": resistance(d, 0)}
-        now |= {a: attribute(d, 0, a) for a in ("kraft", "reflexe", "geist", "aura")}
-        for step in card.steps:
-            base[step["stat"]] += step["amount"]
-        assert now == base
-        return
-    if card.type == "trap":
-        # the enemy hero attacks ours in melee; the trap springs as a reaction
-        d = main_phase(d, 1)
-        sword = give(d, 1, "Dolch", "equip")
-        d, _ = do(d, 1, f"use {sword} h0")
-        assert d["ask"] == 0
-        before = d["players"][1]["life"]
-        d, _ = do(d, 0, f"reveal {cid}")
-        assert cid in d["players"][0]["discard"]
-        assert d["players"][1]["life"] < before
-        return
-    uses = [a for a in ENGINE.legal_actions(st(d), 0) if a.words[:2] == ("use", cid)]
-    if "cancel" in steps:
-        assert not uses  # only as an answer
-        return
-    assert uses, "a card with an effect can be used"
-    use: Act = next((a for a in uses if a.words[-1] == "h1"), uses[0])
-    before = json.loads(json.dumps(d))
-    d, events = do(d, 0, str(use))
-    while d["ask"] is not None:
-        d, _ = do(d, d["ask"], "pass")
-    cost = 0 if card.type == "wesen" and "free" in before["cards"][cid] else card.use
-    gained = steps["actions"]["amount"] if "actions" in steps else 0
-    assert d["players"][0]["actions"] == 30 - card.play - cost + gained
-    if "strike" in steps:
-        step = steps["strike"]
-        target = use.words[-1]
-        guard = armour if step["kind"] == "physical" else resistance
-        reduction = guard(before, 1)
-        if target == "h1":
-            assert d["players"][1]["life"] == 20 - (6 + step["bonus"] - reduction)
-        assert any(e.type == "roll" for e in events)
-    elif "heal" in steps:
-        assert d["players"][0]["life"] > 10 or use.words[-1] != "h0"
-    elif "over_time" in steps:
-        step = steps["over_time"]
-        if step["effect"] == "damage":
-            assert d["players"][1]["life"] == 20 - step["amount"]
-        else:
-            assert d["players"][0]["life"] == 10 + step["amount"]
-        assert d["players"][0]["ot"][0]["left"] == step["rounds"]
-    elif "buff" in steps:
-        step = steps["buff"]
-        assert {"stat": step["stat"], "amount": step["amount"], "until": step["duration"]} in d[
-            "players"
-        ][0]["mods"]
-    if card.inaktion:
-        assert d["cards"][cid]["inaktion"] is True
+    """Each card's own [card.test] (forced dice, expectations in its data) holds."""
+    assert run_scenario(card) == []
+
+
+def test_a_broken_expectation_is_reported() -> None:
+    card = next(c for c in builtin_cards() if c.name == "Langschwert")
+    test = dict(card.get("test"))
+    test["expect"] = {"h1.life": 99}
+    wrong = replace(card, data={**card.data, "test": test})
+    assert run_scenario(wrong) == ["Langschwert: h1.life is 11, expected 99"]
 
 
 def test_a_wesen_attacks_once_per_turn_twice_with_beidhaendigkeit() -> None:
