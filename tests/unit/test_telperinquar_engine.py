@@ -317,3 +317,116 @@ def test_a_wesen_attacks_once_per_turn_twice_with_beidhaendigkeit() -> None:
     assert not any(wolf in u or dancer in u for u in uses)
     assert d["players"][0]["actions"] == 30 - 1 - 2
     assert d["players"][1]["life"] == 20 - 3 - 3 - 3
+
+
+def test_flying_wesen_intercepts_and_a_hidden_wesen_steps_in() -> None:
+    d = main_phase(fresh())
+    sword = give(d, 0, "Dolch", "equip")
+    hawk = give(d, 1, "Falke", "row")
+    d["forced"] = [5, 1, 1, 1]
+    d, _ = do(d, 0, f"use {sword} h1")  # the hawk does not protect against melee
+    assert f"intercept {hawk}" in [str(a) for a in ENGINE.legal_actions(st(d), 1)]
+    d, _ = do(d, 1, f"intercept {hawk}")
+    assert d["players"][1]["life"] == 20 and hawk in d["players"][1]["discard"]  # 6 >= 4 LP
+    cat = give(d, 1, "Schattenkatze", "row", hidden=True)
+    d, _ = do(d, 0, f"use {sword} h1")
+    d, _ = do(d, 1, f"reveal {cat}")
+    assert "hidden" not in d["cards"][cat] and d["players"][1]["life"] == 20
+
+
+def test_area_effect_hits_neighbours_and_a_critical_only_the_target() -> None:
+    d = main_phase(fresh(("zauberer", "kaempfer")))
+    levels_to(d, 0, 10)
+    ball = give(d, 0, "Feuerball", "field")
+    left, middle, right, far = (give(d, 1, "Steingolem", "row") for _ in range(4))
+    d["forced"] = [10]
+    d, _ = do(d, 0, f"use {ball} {middle}")
+    assert d["cards"][middle]["wounded"] is True  # the critical hit: only the direct target
+    assert "wounded" not in d["cards"][left] and "wounded" not in d["cards"][right]
+    assert d["cards"][left]["dmg"] == d["cards"][right]["dmg"] == 13  # magical: Resistenz 0
+    assert d["cards"][middle]["dmg"] == 13 and "dmg" not in d["cards"][far]
+    d = main_phase(d)
+    d["forced"] = [1]
+    d, _ = do(d, 0, f"use {ball} {far}")  # a fumble: nothing for anyone
+    assert d["cards"][far]["dmg"] == 0 and d["cards"][right]["dmg"] == 13
+
+
+def test_immunity_double_damage_and_shadowiness() -> None:
+    d = main_phase(fresh(("zauberer", "kaempfer")))
+    levels_to(d, 0, 10)
+    bolt = give(d, 0, "Feuerpfeil", "field")
+    fire = give(d, 1, "Feuerelementar", "row")
+    ice = give(d, 1, "Eiselementar", "row")
+    d["forced"] = [6]
+    d, _ = do(d, 0, f"use {bolt} {fire}")
+    assert d["cards"][fire]["dmg"] == 0  # immune to fire
+    d["forced"] = [4]
+    d, _ = do(d, 0, f"use {bolt} {ice}")
+    assert d["cards"][ice]["dmg"] == (4 + 2 - 2) * 2  # resistance 2, double fire damage
+    d = main_phase(fresh(("zauberer", "kaempfer")))
+    levels_to(d, 0, 10)
+    bolt = give(d, 0, "Feuerpfeil", "field")
+    ghost = give(d, 1, "Schattenkatze", "row")
+    d["forced"] = [5, 2]  # 7 damage, but the W10 for Schattenhaftigkeit shows 2
+    d, _ = do(d, 0, f"use {bolt} {ghost}")
+    assert d["cards"][ghost]["dmg"] == 0 and ghost in d["players"][1]["row"]
+
+
+def test_healing_a_wesen_over_half_unwounds_it() -> None:
+    d = main_phase(fresh(("geistlicher", "kaempfer")))
+    levels_to(d, 0, 10)
+    guard = give(d, 0, "Tempelwächter", "row", wounded=True)
+    heal = give(d, 0, "Große Heilung", "field")
+    d["forced"] = [4]  # 4 + 5 = 9 magical, − resistance 1 = 8: exactly half of 16, not more
+    d, _ = do(d, 0, f"use {heal} {guard}")
+    assert d["cards"][guard]["wounded"] is True
+    d["forced"] = [10]  # a critical healing un-wounds whatever the amount
+    d, _ = do(d, 0, f"use {heal} {guard}")
+    assert "wounded" not in d["cards"][guard]
+
+
+def test_two_weapon_attack_adds_both_bonuses_and_draws_one_counter() -> None:
+    d = main_phase(fresh(("schurke", "kaempfer")))
+    levels_to(d, 0, 10)
+    a = give(d, 0, "Dolch", "equip")
+    b = give(d, 0, "Schattendolch", "equip")
+    d["forced"] = [5, 3]
+    d, events = do(d, 0, f"dual {a} {b} h1")
+    assert d["players"][1]["life"] == 20 - (5 + 1 + 2)
+    assert [e.type for e in events].count("counter") == 1
+    assert d["players"][0]["actions"] == 30 - 2
+
+
+def test_equipment_limits_follow_the_hero_card() -> None:
+    d = main_phase(fresh(("zauberer", "kaempfer")))
+    levels_to(d, 0, 10)
+    give(d, 0, "Zauberstab", "equip")
+    second = give(d, 0, "Dolch")
+    shield = give(d, 0, "Holzschild")
+    plate = give(d, 0, "Kettenhemd")
+    acts = {str(a) for a in ENGINE.legal_actions(st(d), 0)}
+    assert not {f"play {second}", f"play {shield}", f"play {plate}"} & acts
+    d = main_phase(fresh(("kaempfer", "schurke")))
+    levels_to(d, 0, 10)
+    give(d, 0, "Zweihänder", "equip")
+    dagger = give(d, 0, "Dolch")
+    assert f"play {dagger}" not in {str(a) for a in ENGINE.legal_actions(st(d), 0)}
+
+
+def test_long_term_effects_resolve_in_the_supply_phase_and_inaktion_resets() -> None:
+    d = main_phase(fresh(("schurke", "kaempfer")))
+    levels_to(d, 0, 10)
+    poison = give(d, 0, "Giftklinge", "field", charges=3)
+    ambush = give(d, 0, "Hinterhalt", "field")
+    d, _ = do(d, 0, f"use {poison} h1")
+    d, _ = do(d, 0, f"use {ambush}")
+    assert d["players"][1]["life"] == 18 and d["cards"][ambush]["inaktion"] is True
+    for seat in (1, 0):  # the other player's turn, then ours again
+        p = d["players"][seat]
+        p["hand"] = [c for c in p["hand"] if "level" not in d["cards"][c]]
+        p["deck"] = [c for c in p["deck"] if "level" not in d["cards"][c]]
+    d, _ = do(d, 0, "next")
+    d, _ = do(d, d["order"][d["cur"]], "next")
+    assert d["order"][d["cur"]] == 0 and d["phase"] == "main"
+    assert d["players"][1]["life"] == 16  # the poison again, in our Versorgungsphase
+    assert "inaktion" not in d["cards"][ambush]
