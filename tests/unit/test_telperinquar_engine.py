@@ -430,3 +430,29 @@ def test_long_term_effects_resolve_in_the_supply_phase_and_inaktion_resets() -> 
     assert d["order"][d["cur"]] == 0 and d["phase"] == "main"
     assert d["players"][1]["life"] == 16  # the poison again, in our Versorgungsphase
     assert "inaktion" not in d["cards"][ambush]
+
+
+def test_bot_choice_does_not_depend_on_hidden_cards() -> None:
+    import random as stdlib_random
+
+    d = main_phase(fresh())
+    levels_to(d, 0, 3)
+    give(d, 0, "Dolch", "equip")
+    other = dict(json.loads(json.dumps(d)))
+    p = other["players"][1]
+    p["hand"], p["deck"] = p["deck"][: len(p["hand"])], p["hand"] + p["deck"][len(p["hand"]) :]
+    assert ENGINE.view_for(st(d), 0) == ENGINE.view_for(st(other), 0)
+    picks = {
+        str(ENGINE.choose_action(st(x), 0, "normal", 1.0, stdlib_random.Random(5)))
+        for x in (d, other)
+    }
+    assert len(picks) == 1
+
+
+def test_selfplay_cli_plays_to_the_end(capsys: pytest.CaptureFixture[str]) -> None:
+    from engines.telperinquar.__main__ import main
+
+    assert main(["selfplay", "--games", "2", "--seed", "4"]) == 0
+    assert main(["selfplay", "--mode", "2v2", "--games", "1", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "summary: 2 games, 0 errors" in out and "summary: 1 games, 0 errors" in out
