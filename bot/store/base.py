@@ -100,6 +100,20 @@ class CharacterRecord:
 LogRow = tuple[int, int | None, str, Json]
 
 
+@dataclass(frozen=True)
+class DeckRecord:
+    """A user's Telperinquár deck: card names (German) with their counts, in list order."""
+
+    id: int
+    owner_id: int
+    name: str
+    cards: tuple[tuple[str, int], ...]
+
+    @property
+    def size(self) -> int:
+        return sum(count for _, count in self.cards)
+
+
 class Store(Protocol):
     async def open(self) -> None: ...
     async def close(self) -> None: ...
@@ -245,3 +259,38 @@ class Store(Protocol):
         self, campaign_id: int, user_id: int, character_id: int
     ) -> None: ...
     async def active_character(self, campaign_id: int, user_id: int) -> CharacterRecord | None: ...
+
+    # Telperinquár decks (per user; names unique per owner; card names are not checked here)
+    async def create_deck(
+        self, owner_id: int, name: str, cards: Sequence[tuple[str, int]] = ()
+    ) -> DeckRecord:
+        """Create a deck (empty, or with ``cards``: an imported list or a starter deck).
+        Raises AlreadyExists("deck") when the owner has a deck of that name."""
+        ...
+
+    async def get_deck(self, owner_id: int, name: str) -> DeckRecord | None: ...
+    async def decks(self, owner_id: int) -> list[DeckRecord]:
+        """The owner's decks by name."""
+        ...
+
+    async def rename_deck(self, owner_id: int, name: str, new_name: str) -> DeckRecord | None:
+        """None when there is no such deck; AlreadyExists("deck") when ``new_name`` is taken."""
+        ...
+
+    async def copy_deck(self, owner_id: int, name: str, new_name: str) -> DeckRecord | None:
+        """A new deck with the same cards; None / AlreadyExists as for renaming."""
+        ...
+
+    async def delete_deck(self, owner_id: int, name: str) -> bool: ...
+    async def change_deck_card(
+        self, owner_id: int, name: str, card: str, delta: int
+    ) -> DeckRecord | None:
+        """Add (``delta`` > 0) or remove copies of ``card`` in one transaction (the count stays
+        at least 0; a card at 0 leaves the list). None when there is no such deck."""
+        ...
+
+    async def set_deck_cards(
+        self, owner_id: int, name: str, cards: Sequence[tuple[str, int]]
+    ) -> DeckRecord | None:
+        """Replace the whole list (an import over an existing deck)."""
+        ...

@@ -24,6 +24,7 @@ from bot.store.base import (
     AlreadyExists,
     CampaignRecord,
     CharacterRecord,
+    DeckRecord,
     GameRecord,
     Json,
     LogRow,
@@ -31,7 +32,7 @@ from bot.store.base import (
     StoreBusy,
 )
 from bot.store.migrations import COMBATS_TO_GAMES, PG_MIGRATIONS
-from bot.store.rows import _campaign, _character, _dump, _game
+from bot.store.rows import _campaign, _changed, _character, _deck, _dump, _game
 from bot.store.upgrades import COMBAT_KIND, combat_to_game
 from engines.core import EngineError
 from engines.w6.state import STATE_VERSION
@@ -42,6 +43,7 @@ _GAME_COLUMNS = (
 )
 _CAMPAIGN_COLUMNS = "id, guild_id, channel_id, name, gm_id, co_gm_ids, settings, status, created_at"
 _CHARACTER_COLUMNS = "id, campaign_id, owner_id, name, sheet, revision"
+_DECK_COLUMNS = "id, owner_id, name, cards"
 
 # pg_advisory_xact_lock key: processes starting together migrate one after the other
 MIGRATION_LOCK = 0x5350_4945_4C4C  # "SPIELL"
@@ -627,6 +629,109 @@ class PostgresStore:
             user_id,
         )
         return None if row is None else _character(row)
+
+    # Telperinquár decks -----------------------------------------------------------------
+
+    async def create_deck(
+        self, owner_id: int, name: str, cards: Sequence[tuple[str, int]] = ()
+    ) -> DeckRecord:
+        async with _one_active("deck"):
+            row = await self.pool.fetchrow(
+                "INSERT INTO tq_decks (owner_id, name, cards, updated_at) VALUES ($1, $2, $3, $4)"
+                f" RETURNING {_DECK_COLUMNS}",
+                owner_id,
+                _text(name),
+                _text(_dump([list(c) for c in cards])),
+                time.time(),
+            )
+        return _deck(row)
+
+    async def get_deck(self, owner_id: int, name: str) -> DeckRecord | None:
+        row = await self.pool.fetchrow(
+            f"SELECT {_DECK_COLUMNS} FROM tq_decks WHERE owner_id = $1 AND name = $2",
+            owner_id,
+            _text(name),
+        )
+        return None if row is None else _deck(row)
+
+    async def decks(self, owner_id: int) -> list[DeckRecord]:
+        rows = await self.pool.fetch(
+            f"SELECT {_DECK_COLUMNS} FROM tq_decks WHERE owner_id = $1"
+            ' ORDER BY name COLLATE "C", id',
+            owner_id,
+        )
+        return [_deck(row) for row in rows]
+
+    async def rename_deck(self, owner_id: int, name: str, new_name: str) -> DeckRecord | None:
+        async with _one_active("deck"):
+            row = await self.pool.fetchrow(
+                "UPDATE tq_decks SET name = $1, updated_at = $2 WHERE owner_id = $3 AND name = $4"
+                f" RETURNING {_DECK_COLUMNS}",
+                _text(new_name),
+                time.time(),
+                owner_id,
+                _text(name),
+            )
+        return None if row is None else _deck(row)
+
+    async def copy_deck(self, owner_id: int, name: str, new_name: str) -> DeckRecord | None:
+        async with _one_active("deck"):
+            row = await self.pool.fetchrow(
+                "INSERT INTO tq_decks (owner_id, name, cards, updated_at)"
+                " SELECT owner_id, $1, cards, $2 FROM tq_decks WHERE owner_id = $3 AND name = $4"
+                f" RETURNING {_DECK_COLUMNS}",
+                _text(new_name),
+                time.time(),
+                owner_id,
+                _text(name),
+            )
+        return None if row is None else _deck(row)
+
+    async def delete_deck(self, owner_id: int, name: str) -> bool:
+        status = await self.pool.execute(
+            "DELETE FROM tq_decks WHERE owner_id = $1 AND name = $2", owner_id, _text(name)
+        )
+        return _count(status) > 0
+
+    async def change_deck_card(
+        self, owner_id: int, name: str, card: str, delta: int
+    ) -> DeckRecord | None:
+        async with self._transaction() as conn:
+            deck = await self._locked_deck(conn, owner_id, name)
+            if deck is None:
+                return None
+            return await self._write_cards(conn, deck, _changed(deck.cards, _text(card), delta))
+
+    async def set_deck_cards(
+        self, owner_id: int, name: str, cards: Sequence[tuple[str, int]]
+    ) -> DeckRecord | None:
+        async with self._transaction() as conn:
+            deck = await self._locked_deck(conn, owner_id, name)
+            if deck is None:
+                return None
+            kept = [(_text(n), c) for n, c in cards if c > 0]
+            return await self._write_cards(conn, deck, kept)
+
+    async def _locked_deck(
+        self, conn: asyncpg.Connection, owner_id: int, name: str
+    ) -> DeckRecord | None:
+        row = await conn.fetchrow(
+            f"SELECT {_DECK_COLUMNS} FROM tq_decks WHERE owner_id = $1 AND name = $2 FOR UPDATE",
+            owner_id,
+            _text(name),
+        )
+        return None if row is None else _deck(row)
+
+    async def _write_cards(
+        self, conn: asyncpg.Connection, deck: DeckRecord, cards: list[tuple[str, int]]
+    ) -> DeckRecord:
+        await conn.execute(
+            "UPDATE tq_decks SET cards = $1, updated_at = $2 WHERE id = $3",
+            _dump([list(c) for c in cards]),
+            time.time(),
+            deck.id,
+        )
+        return DeckRecord(deck.id, deck.owner_id, deck.name, tuple(cards))
 
 
 async def schema_version(conn: asyncpg.Connection) -> int:

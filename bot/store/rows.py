@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.store.base import CampaignRecord, CharacterRecord, GameRecord
+from bot.store.base import CampaignRecord, CharacterRecord, DeckRecord, GameRecord
 
 Row = Any  # read by column name: row["id"]
 
@@ -58,3 +58,15 @@ def _character(row: Row) -> CharacterRecord:
         sheet=json.loads(row["sheet"]),
         revision=row["revision"],
     )
+
+
+def _deck(row: Row) -> DeckRecord:
+    cards = tuple((str(name), int(count)) for name, count in json.loads(row["cards"]))
+    return DeckRecord(id=row["id"], owner_id=row["owner_id"], name=row["name"], cards=cards)
+
+
+def _changed(cards: tuple[tuple[str, int], ...], card: str, delta: int) -> list[tuple[str, int]]:
+    """``cards`` with ``delta`` copies of ``card`` more (at least 0; a 0 leaves the list)."""
+    counts = dict(cards)
+    counts[card] = max(0, counts.get(card, 0) + delta)
+    return [(name, count) for name, count in counts.items() if count > 0]

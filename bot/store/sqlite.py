@@ -29,6 +29,7 @@ from bot.store.base import (
     AlreadyExists,
     CampaignRecord,
     CharacterRecord,
+    DeckRecord,
     GameRecord,
     Json,
     LogRow,
@@ -37,7 +38,7 @@ from bot.store.base import (
     StoreUnavailable,
 )
 from bot.store.migrations import COMBATS_TO_GAMES, MIGRATIONS
-from bot.store.rows import _campaign, _character, _dump, _game
+from bot.store.rows import _campaign, _changed, _character, _deck, _dump, _game
 from bot.store.upgrades import COMBAT_KIND, combat_to_game
 from engines.core import EngineError
 from engines.w6.state import STATE_VERSION
@@ -48,6 +49,7 @@ _GAME_COLUMNS = (
 )
 _CAMPAIGN_COLUMNS = "id, guild_id, channel_id, name, gm_id, co_gm_ids, settings, status, created_at"
 _CHARACTER_COLUMNS = "id, campaign_id, owner_id, name, sheet, revision"
+_DECK_COLUMNS = "id, owner_id, name, cards"
 
 
 WRITE_WAIT = 2.0  # seconds a write may wait for the lock before StoreBusy
@@ -648,6 +650,99 @@ class SqliteStore:
             (campaign_id, user_id),
         )
         return None if row is None else _character(row)
+
+    # Telperinquár decks -----------------------------------------------------------------
+
+    async def _deck_in(
+        self, db: aiosqlite.Connection, owner_id: int, name: str
+    ) -> DeckRecord | None:
+        async with db.execute(
+            f"SELECT {_DECK_COLUMNS} FROM tq_decks WHERE owner_id = ? AND name = ?",
+            (owner_id, name),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else _deck(row)
+
+    async def create_deck(
+        self, owner_id: int, name: str, cards: Sequence[tuple[str, int]] = ()
+    ) -> DeckRecord:
+        async with self._transaction() as db, _one_active("deck"):
+            await db.execute(
+                "INSERT INTO tq_decks (owner_id, name, cards, updated_at) VALUES (?, ?, ?, ?)",
+                (owner_id, name, _dump([list(c) for c in cards]), time.time()),
+            )
+            deck = await self._deck_in(db, owner_id, name)
+        assert deck is not None
+        return deck
+
+    async def get_deck(self, owner_id: int, name: str) -> DeckRecord | None:
+        row = await self._one(
+            f"SELECT {_DECK_COLUMNS} FROM tq_decks WHERE owner_id = ? AND name = ?",
+            (owner_id, name),
+        )
+        return None if row is None else _deck(row)
+
+    async def decks(self, owner_id: int) -> list[DeckRecord]:
+        rows = await self._all(
+            f"SELECT {_DECK_COLUMNS} FROM tq_decks WHERE owner_id = ? ORDER BY name, id",
+            (owner_id,),
+        )
+        return [_deck(row) for row in rows]
+
+    async def rename_deck(self, owner_id: int, name: str, new_name: str) -> DeckRecord | None:
+        async with self._transaction() as db, _one_active("deck"):
+            cursor = await db.execute(
+                "UPDATE tq_decks SET name = ?, updated_at = ? WHERE owner_id = ? AND name = ?",
+                (new_name, time.time(), owner_id, name),
+            )
+            if cursor.rowcount == 0:
+                return None
+            return await self._deck_in(db, owner_id, new_name)
+
+    async def copy_deck(self, owner_id: int, name: str, new_name: str) -> DeckRecord | None:
+        async with self._transaction() as db, _one_active("deck"):
+            cursor = await db.execute(
+                "INSERT INTO tq_decks (owner_id, name, cards, updated_at)"
+                " SELECT owner_id, ?, cards, ? FROM tq_decks WHERE owner_id = ? AND name = ?",
+                (new_name, time.time(), owner_id, name),
+            )
+            if cursor.rowcount == 0:
+                return None
+            return await self._deck_in(db, owner_id, new_name)
+
+    async def delete_deck(self, owner_id: int, name: str) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM tq_decks WHERE owner_id = ? AND name = ?", (owner_id, name)
+            )
+            return cursor.rowcount > 0
+
+    async def change_deck_card(
+        self, owner_id: int, name: str, card: str, delta: int
+    ) -> DeckRecord | None:
+        async with self._transaction() as db:
+            deck = await self._deck_in(db, owner_id, name)
+            if deck is None:
+                return None
+            return await self._write_cards(db, deck, _changed(deck.cards, card, delta))
+
+    async def set_deck_cards(
+        self, owner_id: int, name: str, cards: Sequence[tuple[str, int]]
+    ) -> DeckRecord | None:
+        async with self._transaction() as db:
+            deck = await self._deck_in(db, owner_id, name)
+            if deck is None:
+                return None
+            return await self._write_cards(db, deck, [(n, c) for n, c in cards if c > 0])
+
+    async def _write_cards(
+        self, db: aiosqlite.Connection, deck: DeckRecord, cards: list[tuple[str, int]]
+    ) -> DeckRecord:
+        await db.execute(
+            "UPDATE tq_decks SET cards = ?, updated_at = ? WHERE id = ?",
+            (_dump([list(c) for c in cards]), time.time(), deck.id),
+        )
+        return DeckRecord(deck.id, deck.owner_id, deck.name, tuple(cards))
 
 
 async def _write_log(db: aiosqlite.Connection, now: float, log: Sequence[LogRow]) -> None:

@@ -35,6 +35,14 @@ CASES: list[KitCase] = [
     KitCase(
         "felsenfeuer", {"mode": "gilde", "rules": "magister", "phase_limit": 5}, players=6, seeds=2
     ),
+    KitCase("telperinquar", {"turn_limit": 50}, players=2, seeds=4),
+    KitCase("telperinquar", {"mode": "2v2", "turn_limit": 30}, players=4, seeds=2),
+    KitCase(
+        "telperinquar",
+        {"decks": ["zauberer", "geistlicher"], "svo": True, "turn_limit": 40},
+        players=2,
+        seeds=2,
+    ),
     KitCase("party-test", {}, players=2, seeds=20),
     KitCase("party-test", {"hand": 4}, players=3, seeds=20),
     KitCase("party-test", {"hand": 2}, players=4, seeds=20),

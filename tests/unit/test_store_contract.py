@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import nullcontext
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -362,3 +363,52 @@ async def test_create_character_activates_and_logs_in_one_transaction(store: Sto
         )  # fmt: skip
     assert [c.name for c in await store.characters(campaign.id)] == ["Balin", "Thoin"]
     assert await store.active_character(campaign.id, 8) is None
+
+
+async def test_decks_create_rename_copy_delete(store: Store) -> None:
+    starter = [("Kämpfer", 1), ("Stufenkarte Kämpfer", 10), ("Langschwert", 3)]
+    deck = await store.create_deck(7, "Klinge", starter)
+    assert (deck.owner_id, deck.name, deck.cards, deck.size) == (7, "Klinge", tuple(starter), 14)
+    with pytest.raises(AlreadyExists):
+        await store.create_deck(7, "Klinge")
+    other = await store.create_deck(8, "Klinge")  # names are per owner
+    assert other.cards == () and other.id != deck.id
+    assert await store.rename_deck(7, "Klinge", "Stahl") == replace(deck, name="Stahl")
+    assert await store.rename_deck(7, "Klinge", "X") is None
+    copy = await store.copy_deck(7, "Stahl", "Ästhetik")
+    assert copy is not None and copy.cards == deck.cards and copy.id != deck.id
+    with pytest.raises(AlreadyExists):
+        await store.rename_deck(7, "Ästhetik", "Stahl")
+    with pytest.raises(AlreadyExists):
+        await store.copy_deck(7, "Ästhetik", "Stahl")
+    assert await store.copy_deck(7, "fehlt", "neu") is None
+    assert [d.name for d in await store.decks(7)] == ["Stahl", "Ästhetik"]
+    assert await store.delete_deck(7, "Stahl") is True
+    assert await store.delete_deck(7, "Stahl") is False
+    assert await store.get_deck(7, "Stahl") is None
+    assert await store.get_deck(7, "Ästhetik") == copy
+    assert [d.name for d in await store.decks(8)] == ["Klinge"]
+
+
+async def test_deck_cards_are_added_removed_and_replaced(store: Store) -> None:
+    await store.create_deck(7, "Feuer", [("Zauberer", 1)])
+    assert await store.change_deck_card(7, "Feuer", "Feuerpfeil", 3) is not None
+    after = await store.change_deck_card(7, "Feuer", "Feuerpfeil", 1)
+    assert after is not None and after.cards == (("Zauberer", 1), ("Feuerpfeil", 4))
+    after = await store.change_deck_card(7, "Feuer", "Zauberer", -5)  # never below 0
+    assert after is not None and after.cards == (("Feuerpfeil", 4),)
+    assert await store.get_deck(7, "Feuer") == after
+    assert await store.change_deck_card(7, "fehlt", "Dolch", 1) is None
+    replaced = await store.set_deck_cards(7, "Feuer", [("Dolch", 2), ("Wolf", 0)])
+    assert replaced is not None and replaced.cards == (("Dolch", 2),)
+    assert await store.get_deck(7, "Feuer") == replaced
+
+
+async def test_deck_card_changes_from_two_stores_all_count(opener: Opener) -> None:
+    first, second = await opener(), await opener()
+    await first.create_deck(7, "Eile")
+    await asyncio.gather(
+        *(s.change_deck_card(7, "Eile", "Dolch", 1) for s in (first, second, first, second))
+    )
+    deck = await second.get_deck(7, "Eile")
+    assert deck is not None and deck.cards == (("Dolch", 4),)

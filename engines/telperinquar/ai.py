@@ -1,0 +1,81 @@
+"""The Telperinquár bot: a heuristic that reads only its own view (its hand, the open field,
+counts of the others' hands and piles) and the legal actions.
+
+``random`` picks any legal action (ending the phase less often, so that games move);
+``normal`` levels up whenever it can, plays the most expensive card it can afford, attacks
+the target with the least life (a hero when it can, a wounded Wesen first), heals when hurt,
+answers an attack with a parry, a buff or a trap, and otherwise ends the phase.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engines.core import IllegalAction
+from engines.telperinquar.cards import Card, catalogue
+
+
+def _known(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every card id the view shows, with what it shows (hand cards and cards in play)."""
+    cards: dict[str, dict[str, Any]] = {}
+    for seat in view["players"]:
+        for zone in ("hand", "equip", "field", "row"):
+            for card in seat.get(zone, []):
+                cards[card["id"]] = card
+    return cards
+
+
+def _score(view: dict[str, Any], player: int, act: Any) -> float:
+    verb, *args = act.words
+    if verb == "level":
+        return 100
+    if verb in ("go", "next", "end", "pass"):
+        return 0
+    if verb == "swap":
+        return -1
+    if verb == "take":
+        return -5
+    if verb in ("react", "reveal", "intercept"):
+        return 50
+    known = _known(view)
+    card: Card = catalogue().cards[known[args[0]]["name"]]
+    if verb in ("play", "hide"):
+        if card.type == "trap" and verb == "play":
+            return -1
+        return 10 + card.play + (5 if card.type in ("weapon", "wesen") else 0)
+    if verb == "dual":
+        return 40
+    target = args[-1] if len(args) > 1 else None
+    if any(s.get("do") == "strike" for s in card.steps) and target:
+        if target.startswith("h"):
+            life = int(view["players"][int(target[1:])]["life"])
+            return 30 + max(0, 40 - life) / 4
+        return 25 + (5 if known.get(target, {}).get("wounded") else 0)
+    if any(s.get("do") == "heal" for s in card.steps):
+        if target and target.startswith("h"):
+            seat = view["players"][int(target[1:])]
+            missing = int(seat["max_life"]) - int(seat["life"])
+            return 5 + missing if missing >= 4 else -1
+        if target:
+            return 6 if known.get(target, {}).get("wounded") else -1
+        me = view["players"][player]
+        return 5 if int(me["max_life"]) - int(me["life"]) >= 6 else -1
+    if any(s.get("do") in ("buff", "actions") for s in card.steps):
+        return 3
+    return 2
+
+
+def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random) -> Any:
+    actions = list(engine.legal_actions(state, player))
+    if not actions:
+        raise IllegalAction("error.not_your_turn")
+    if level == "random":
+        moving = [a for a in actions if a.words[0] not in ("next", "end")]
+        if moving and rng.random() < 0.8:
+            return rng.choice(moving)
+        return rng.choice(actions)
+    view = engine.view_for(state, player)
+    scored = [(_score(view, player, a) + rng.random() * 0.1, a) for a in actions]
+    best = max(s for s, _ in scored)
+    return next(a for s, a in scored if s == best)

@@ -1,0 +1,477 @@
+"""Telperinquár's cards as data: heroes, level cards and support cards from data/telperinquar.
+
+``heroes.toml`` holds one ``[[hero]]`` per class and one ``[[level]]`` per class and level;
+``cards.toml`` holds the support cards (``[[card]]`` with ``[[card.step]]`` tables in the effect
+language below). A user may write their own cards in the same format: :func:`load_cards_text`
+validates them with the line of every mistake, and :func:`catalogue` merges them with the
+built-in ones (a name must be new).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any
+
+from engines.core.content import data_dir
+from engines.effects import Item, Language, LoadError, Param, Verb, load_toml
+
+CLASSES = ("kaempfer", "schurke", "zauberer", "geistlicher")
+ATTRIBUTES = ("kraft", "reflexe", "geist", "aura")
+CARD_TYPES = ("weapon", "armour", "shield", "gear", "artifact", "wesen", "talent", "spell", "trap")
+EQUIPMENT = ("weapon", "armour", "shield", "gear", "artifact")
+SIZES = ("k", "m", "g")
+WEIGHTS = ("l", "m", "s")
+ATTACKS = ("melee", "ranged", "melee_magic", "ranged_magic")
+ABILITIES = (
+    "beidhaendigkeit",
+    "fliegen",
+    "verstecken",
+    "nebelgestalt",
+    "rundumschlag",
+    "schattenhaftigkeit",
+)
+SOURCES = ("feuer", "eis", "blitz", "gift", "heilig", "schatten")
+MAX_LEVEL = 10
+LEVEL_PREFIX = ("Stufenkarte ", "Level Card ")
+
+_TARGET = Param(
+    "str",
+    default="enemy",
+    choices=("enemy", "enemy_hero", "enemy_wesen", "self", "friend", "attacker"),
+    doc="enemy: an enemy hero or Wesen (attack rules apply); friend: own hero or Wesen",
+)
+
+VERBS = {
+    v.name: v
+    for v in (
+        Verb(
+            "strike",
+            {
+                "kind": Param("str", required=True, choices=("physical", "magical")),
+                "range": Param("str", required=True, choices=("melee", "ranged")),
+                "bonus": Param("int", default=0),
+                "source": Param("str", default="", choices=("", *SOURCES)),
+                "area": Param("bool", default=False),
+            },
+            "an attack: W10 + bonus against an enemy (critical 10, fumble 1)",
+        ),
+        Verb(
+            "harm",
+            {
+                "amount": Param("value", required=True),
+                "kind": Param("str", default="simple", choices=("simple", "physical", "magical")),
+                "target": _TARGET,
+                "source": Param("str", default="", choices=("", *SOURCES)),
+            },
+            "damage without an attack roll",
+        ),
+        Verb(
+            "heal",
+            {
+                "kind": Param("str", required=True, choices=("natural", "magical")),
+                "bonus": Param("int", default=0),
+                "target": _TARGET,
+            },
+            "a healing roll: W10 + bonus (critical 10 un-wounds a Wesen, 1 heals nothing)",
+        ),
+        Verb(
+            "bonus",
+            {
+                "stat": Param("str", required=True, choices=("armour", "resistance", *ATTRIBUTES)),
+                "amount": Param("int", required=True),
+            },
+            "a passive bonus to the bearer while the card is in play",
+        ),
+        Verb(
+            "buff",
+            {
+                "stat": Param("str", required=True, choices=("armour", "resistance", "bonus")),
+                "amount": Param("int", required=True),
+                "duration": Param("str", default="turn", choices=("turn", "attack", "round")),
+            },
+            "a temporary modifier on the own hero (this turn, the next attack, a round)",
+        ),
+        Verb(
+            "over_time",
+            {
+                "effect": Param("str", required=True, choices=("damage", "heal")),
+                "amount": Param("int", required=True),
+                "rounds": Param("int", required=True),
+                "target": _TARGET,
+                "source": Param("str", default="", choices=("", *SOURCES)),
+            },
+            "now and in the user's next Versorgungsphasen (each resolved on its own)",
+        ),
+        Verb("actions", {"amount": Param("int", required=True)}, "gain actions this turn"),
+        Verb(
+            "cancel",
+            {"what": Param("str", required=True, choices=("melee", "ranged", "spell", "any"))},
+            "a reaction: the answered attack on the own hero (or spell) does not happen",
+        ),
+        Verb("draw", {"count": Param("int", default=1)}, "draw cards"),
+    )
+}
+
+LANGUAGE = Language(
+    verbs=VERBS,
+    dice_keys={"@names": ""},
+    player_values=(),
+    condition_keys={},
+    value_keys={"roll": "str"},
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Hero:
+    name: str
+    name_en: str
+    cls: str
+    symbol: str
+    weapons: tuple[str, ...]
+    second: tuple[str, ...]
+    armour: tuple[str, ...]
+    unarmed: int
+    text_de: str
+    text_en: str
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    cls: str
+    level: int
+    actions: int
+    life: int  # gained on reaching this level (level 1: the start)
+    life_max: int
+    resistance: int
+    armour: int
+    kraft: int
+    reflexe: int
+    geist: int
+    aura: int
+
+    def attribute(self, name: str) -> int:
+        return int(getattr(self, name))
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A support card; ``data`` is its TOML table (type values and steps)."""
+
+    name: str
+    name_en: str
+    type: str
+    classes: tuple[str, ...]
+    play: int
+    use: int
+    requires: Mapping[str, int]
+    defensive: bool
+    inaktion: bool
+    charges: int  # 0: no charges (unlimited uses)
+    text_de: str
+    text_en: str
+    data: Mapping[str, Any]
+
+    @property
+    def steps(self) -> list[Mapping[str, Any]]:
+        return list(self.data.get("step", []))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "name_en": self.name_en,
+            "type": self.type,
+            "classes": list(self.classes),
+            "play": self.play,
+            "use": self.use,
+            "requires": dict(self.requires),
+            "defensive": self.defensive,
+            "inaktion": self.inaktion,
+            "charges": self.charges,
+            "text_de": self.text_de,
+            "text_en": self.text_en,
+        }
+
+
+_TYPE_KEYS: dict[str, dict[str, tuple[str, ...] | type]] = {
+    "weapon": {"size": SIZES, "bonus": int, "attack": ATTACKS},
+    "armour": {"weight": WEIGHTS, "armour": int, "resistance": int},
+    "shield": {"armour": int},
+    "wesen": {
+        "life": int,
+        "armour": int,
+        "resistance": int,
+        "attack": ATTACKS,
+        "bonus": int,
+    },
+}
+_COMMON = {
+    "name",
+    "name_en",
+    "type",
+    "classes",
+    "play",
+    "use",
+    "requires",
+    "defensive",
+    "inaktion",
+    "charges",
+    "text_de",
+    "text_en",
+    "step",
+    "test",
+}
+_OPTIONAL = {"chain", "abilities", "immune", "double"}
+_TEST_KEYS = {"hero", "enemy", "action", "target", "attack", "dice", "expect"}
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_card(entry: Mapping[str, Any]) -> list[str]:
+    """The mistakes of one card table beyond its steps (types, values, known keys)."""
+    errors: list[str] = []
+    kind = entry.get("type")
+    if kind not in CARD_TYPES:
+        return [f"type: {kind!r} is not one of {list(CARD_TYPES)}"]
+    for key in ("name", "name_en", "text_de", "text_en"):
+        if not isinstance(entry.get(key), str) or not entry.get(key):
+            errors.append(f"{key}: a non-empty text")
+    name = str(entry.get("name", ""))
+    if name.startswith(LEVEL_PREFIX) or name.casefold() in {c.casefold() for c in _hero_names()}:
+        errors.append("name: taken by a hero or level card")
+    for key in ("play", "use"):
+        value = entry.get(key, 0)
+        if not _is_int(value) or not 0 <= value <= 20:
+            errors.append(f"{key}: an action cost 0-20")
+    charges = entry.get("charges", 0)
+    if not _is_int(charges) or charges < 0:
+        errors.append("charges: a count of 0 or more")
+    classes = entry.get("classes", [])
+    if not isinstance(classes, list) or any(c not in CLASSES for c in classes):
+        errors.append(f"classes: a list of {list(CLASSES)}")
+    requires = entry.get("requires", {})
+    if not isinstance(requires, dict) or any(
+        k not in ATTRIBUTES or not _is_int(v) for k, v in requires.items()
+    ):
+        errors.append(f"requires: attribute values ({', '.join(ATTRIBUTES)})")
+    for key in ("defensive", "inaktion", "chain"):
+        if key in entry and not isinstance(entry[key], bool):
+            errors.append(f"{key}: true or false")
+    wanted = _TYPE_KEYS.get(str(kind), {})
+    for key, spec in wanted.items():
+        value = entry.get(key)
+        if spec is int:
+            if not _is_int(value):
+                errors.append(f"{key}: an integer (needed for a {kind})")
+        elif isinstance(spec, tuple) and value not in spec:
+            errors.append(f"{key}: one of {list(spec)}")
+    for key, allowed in (("abilities", ABILITIES), ("immune", SOURCES), ("double", SOURCES)):
+        values = entry.get(key, [])
+        if not isinstance(values, list) or any(v not in allowed for v in values):
+            errors.append(f"{key}: a list of {list(allowed)}")
+    unknown = set(entry) - _COMMON - _OPTIONAL - set(wanted)
+    if unknown:
+        errors.append(f"unknown key(s) {sorted(unknown)}")
+    test = entry.get("test", {})
+    if not isinstance(test, dict) or set(test) - _TEST_KEYS:
+        errors.append(f"test: a table with {sorted(_TEST_KEYS)}")
+    elif not isinstance(test.get("expect", {}), dict) or not isinstance(test.get("dice", []), list):
+        errors.append("test: expect is a table, dice a list of numbers")
+    if kind == "wesen" and _is_int(entry.get("life")) and entry["life"] < 1:
+        errors.append("life: at least 1")
+    return errors
+
+
+def _card(item: Item) -> Card:
+    d = item.data
+    return Card(
+        name=str(d["name"]),
+        name_en=str(d["name_en"]),
+        type=str(d["type"]),
+        classes=tuple(d.get("classes", [])),
+        play=int(d.get("play", 0)),
+        use=int(d.get("use", 0)),
+        requires=dict(d.get("requires", {})),
+        defensive=bool(d.get("defensive", False)),
+        inaktion=bool(d.get("inaktion", False)),
+        charges=int(d.get("charges", 0)),
+        text_de=str(d["text_de"]),
+        text_en=str(d["text_en"]),
+        data=d,
+    )
+
+
+def load_cards_text(text: str) -> tuple[list[Card], list[LoadError]]:
+    """The cards of a TOML text and its mistakes (cards with mistakes are left out)."""
+    items, errors = load_toml(text, LANGUAGE, table="card", check_item=check_card)
+    return [_card(item) for item in items], errors
+
+
+@cache
+def _hero_data() -> Mapping[str, Any]:
+    with open(data_dir("telperinquar", "heroes.toml"), "rb") as handle:
+        heroes = tomllib.load(handle)
+    with open(data_dir("telperinquar", "levels.toml"), "rb") as handle:
+        levels = tomllib.load(handle)
+    return {"hero": heroes["hero"], "level": levels["level"]}
+
+
+def _hero_names() -> list[str]:
+    return [h["name"] for h in _hero_data()["hero"]] + [h["name_en"] for h in _hero_data()["hero"]]
+
+
+@cache
+def heroes() -> dict[str, Hero]:
+    """The heroes by class."""
+    out = {}
+    for h in _hero_data()["hero"]:
+        out[h["class"]] = Hero(
+            h["name"],
+            h["name_en"],
+            h["class"],
+            h["symbol"],
+            tuple(h["weapons"]),
+            tuple(h["second"]),
+            tuple(h["armour"]),
+            int(h["unarmed"]),
+            h["text_de"],
+            h["text_en"],
+        )
+    return out
+
+
+@cache
+def levels() -> dict[str, tuple[Level, ...]]:
+    """Each class's level card rows, level 1 first."""
+    rows: dict[str, list[Level]] = {c: [] for c in CLASSES}
+    for r in _hero_data()["level"]:
+        rows[r["class"]].append(
+            Level(
+                r["class"],
+                r["level"],
+                r["actions"],
+                r["life"],
+                r["life_max"],
+                r["resistance"],
+                r["armour"],
+                r["kraft"],
+                r["reflexe"],
+                r["geist"],
+                r["aura"],
+            )
+        )
+    return {c: tuple(sorted(v, key=lambda lv: lv.level)) for c, v in rows.items()}
+
+
+_LEVEL_KEYS = tuple(f.name for f in fields(Level) if f.name != "cls")
+
+
+def level_card_name(cls: str, lang: str = "de") -> str:
+    hero = heroes()[cls]
+    return f"{LEVEL_PREFIX[0]}{hero.name}" if lang == "de" else f"{LEVEL_PREFIX[1]}{hero.name_en}"
+
+
+@cache
+def builtin_cards() -> tuple[Card, ...]:
+    text = data_dir("telperinquar", "cards.toml").read_text(encoding="utf-8")
+    cards, errors = load_cards_text(text)
+    if errors:  # the project's own data: a mistake is a bug the tests catch
+        raise ValueError("; ".join(str(e) for e in errors))
+    return tuple(cards)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """Every card a deck may name: heroes, level cards, support cards (German names are the
+    keys; English names are accepted on import)."""
+
+    cards: Mapping[str, Card]
+
+    def support(self, name: str) -> Card | None:
+        return self.cards.get(name)
+
+    def all_names(self) -> list[str]:
+        """Every name a list may use (German and English)."""
+        names: list[str] = []
+        for cls, hero in heroes().items():
+            names += [hero.name, hero.name_en, level_card_name(cls), level_card_name(cls, "en")]
+        for card in self.cards.values():
+            names += [card.name, card.name_en]
+        return names
+
+    def resolve(self, name: str) -> tuple[str, str, str] | None:
+        """``(kind, key, german name)`` for a name in either language, case-insensitive:
+        kind ``hero``/``level`` (key: the class) or ``card`` (key: the German name)."""
+        folded = name.strip().casefold()
+        for cls, hero in heroes().items():
+            if folded in (hero.name.casefold(), hero.name_en.casefold()):
+                return "hero", cls, hero.name
+            if folded in (level_card_name(cls).casefold(), level_card_name(cls, "en").casefold()):
+                return "level", cls, level_card_name(cls)
+        for card in self.cards.values():
+            if folded in (card.name.casefold(), card.name_en.casefold()):
+                return "card", card.name, card.name
+        return None
+
+
+def catalogue(extra: Sequence[Card] = ()) -> Catalogue:
+    """The built-in cards plus ``extra`` (user cards; their names must be new: a clash is
+    the caller's BadInput, see :func:`check_extra`)."""
+    if not extra:
+        return _builtin_catalogue()
+    cards = {c.name: c for c in builtin_cards()}
+    for card in extra:
+        cards.setdefault(card.name, card)
+    return Catalogue(cards)
+
+
+@cache
+def _builtin_catalogue() -> Catalogue:
+    return Catalogue({c.name: c for c in builtin_cards()})
+
+
+def check_extra(extra: Sequence[Card]) -> list[str]:
+    """Names of user cards that clash with a built-in name (either language)."""
+    base = catalogue()
+    return [c.name for c in extra if base.resolve(c.name) or base.resolve(c.name_en)]
+
+
+def card_json(cat: Catalogue) -> list[dict[str, Any]]:
+    """Every card as plain data (heroes, level cards, support cards)."""
+    out: list[dict[str, Any]] = []
+    for cls, hero in heroes().items():
+        out.append(
+            {
+                "name": hero.name,
+                "name_en": hero.name_en,
+                "type": "hero",
+                "classes": [cls],
+                "symbol": hero.symbol,
+                "weapons": list(hero.weapons),
+                "second": list(hero.second),
+                "armour": list(hero.armour),
+                "unarmed": hero.unarmed,
+                "text_de": hero.text_de,
+                "text_en": hero.text_en,
+            }
+        )
+        out.append(
+            {
+                "name": level_card_name(cls),
+                "name_en": level_card_name(cls, "en"),
+                "type": "level",
+                "classes": [cls],
+                "levels": [{k: getattr(r, k) for k in _LEVEL_KEYS} for r in levels()[cls]],
+                "text_de": f"Stufenkarte: {hero.name}, Stufe 1-10.",
+                "text_en": f"Level card: {hero.name_en}, levels 1-10.",
+            }
+        )
+    out += [card.to_json() for card in cat.cards.values()]
+    return out

@@ -1,0 +1,123 @@
+"""A card's own test (``[card.test]`` in its data), run with forced dice.
+
+The scene: seat 0, a level-10 hero of the card's first class (``hero`` overrides; free cards:
+a Kämpfer) with 10 LP and 30 actions, in its Hauptphase of round 2; seat 1, a level-1 hero
+(``enemy``, default Kämpfer) with 20 LP and no Wesen. The card is played from the hand (a trap
+face down) and then, by ``action``:
+
+- ``use`` (default): used against ``target`` (``h1``: the enemy hero, ``h0``: the own hero, or
+  none); every question asked of the other seat is passed;
+- ``react``: the enemy attacks our hero with ``attack`` (a card it holds: ``Dolch``,
+  ``Kurzbogen`` or ``Feuerpfeil``) and we answer with the card;
+- ``reveal``: the enemy attacks our hero in melee with a Dolch and the trap springs;
+- ``none``: only played.
+
+``dice`` are the W10/W6/W20 results in the order they are rolled. ``expect`` maps
+``h0.life``, ``h1.life``, ``h0.actions``, ``card.zone``, ``card.charges``, ``card.inaktion``,
+or a delta from before the card was played (``h0.armour+``, ``h0.resistance+``, ``h0.bonus+``,
+``h0.<attribute>+``, ``h0.hand+``) to its value.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from engines.core.contract import JsonDict
+from engines.telperinquar.cards import Card
+from engines.telperinquar.engine import (
+    ENGINE,
+    TqState,
+    _mods,
+    armour,
+    attribute,
+    resistance,
+)
+
+
+def _scene(card: Card, test: Mapping[str, Any]) -> JsonDict:
+    hero = str(test.get("hero") or (card.classes[0] if card.classes else "kaempfer"))
+    enemy = str(test.get("enemy", "kaempfer"))
+    state = ENGINE.initial_state({"decks": [hero, enemy]}, 1, 2)
+    d = copy.deepcopy(state.data)
+    d["cur"] = d["order"].index(0)
+    d["round"], d["phase"], d["combat"], d["stack"], d["ask"] = 2, "main", "none", [], None
+    for p in d["players"]:
+        p["actions"] = 30
+    for cls in d["players"][0]["levels"]:
+        d["players"][0]["levels"][cls] = 10
+    d["players"][0]["life"] = 10
+    d["forced"] = [int(x) for x in test.get("dice", [])]
+    return d
+
+
+def _put(d: JsonDict, seat: int, name: str, zone: str) -> str:
+    cid = f"s{len(d['cards'])}"
+    d["cards"][cid] = {"name": name, "owner": seat}
+    d["players"][seat][zone].append(cid)
+    return cid
+
+
+def _act(d: JsonDict, seat: int, text: str) -> JsonDict:
+    state, _ = ENGINE.apply(TqState(d), ENGINE.parse_action(text), seat)
+    return copy.deepcopy(state.data)
+
+
+def _pass_all(d: JsonDict, seat: int) -> JsonDict:
+    while d["ask"] is not None and d["ask"] != seat:
+        d = _act(d, d["ask"], "pass")
+    return d
+
+
+def _measure(d: JsonDict, cid: str) -> dict[str, Any]:
+    info = d["cards"].get(cid, {})
+    owner = d["players"][0]
+    zone = next((z for z in ("hand", "equip", "field", "row", "discard") if cid in owner[z]), "")
+    out: dict[str, Any] = {
+        "h0.life": owner["life"],
+        "h1.life": d["players"][1]["life"],
+        "h0.actions": owner["actions"],
+        "h0.armour": armour(d, 0),
+        "h0.resistance": resistance(d, 0),
+        "h0.bonus": _mods(d, 0, "bonus"),
+        "h0.hand": len(owner["hand"]),
+        "card.zone": zone,
+        "card.charges": info.get("charges", 0),
+        "card.inaktion": bool(info.get("inaktion", False)),
+    }
+    for attr in ("kraft", "reflexe", "geist", "aura"):
+        out[f"h0.{attr}"] = attribute(d, 0, attr)
+    return out
+
+
+def run(card: Card) -> list[str]:
+    """The card's test; each expectation that does not hold, as a sentence (empty: passed).
+    A card without a test reports that."""
+    test = card.get("test")
+    if not isinstance(test, Mapping):
+        return [f"{card.name}: no [card.test]"]
+    d = _scene(card, test)
+    cid = _put(d, 0, card.name, "hand")
+    before = _measure(d, cid)
+    d = _act(d, 0, f"{'hide' if card.type == 'trap' else 'play'} {cid}")
+    action = str(test.get("action", "use"))
+    if action == "use":
+        target = str(test.get("target", ""))
+        d = _pass_all(_act(d, 0, f"use {cid} {target}".strip()), 0)
+    elif action in ("react", "reveal"):
+        attack = str(test.get("attack", "Dolch"))
+        zone = "field" if attack == "Feuerpfeil" else "equip"
+        weapon = _put(d, 1, attack, zone)
+        d["cur"] = d["order"].index(1)
+        d = _act(d, 1, f"use {weapon} h0")
+        if d["ask"] != 0:
+            return [f"{card.name}: not asked to answer the attack"]
+        d = _pass_all(_act(d, 0, f"{'react' if action == 'react' else 'reveal'} {cid}"), 0)
+    after = _measure(d, cid)
+    wrong = []
+    for key, want in dict(test.get("expect", {})).items():
+        got = after[key[:-1]] - before[key[:-1]] if key.endswith("+") else after[key]
+        if got != want:
+            wrong.append(f"{card.name}: {key} is {got!r}, expected {want!r}")
+    return wrong

@@ -1,0 +1,200 @@
+"""Telperinquár cards and decks: the data loads, the level tables follow RULES.md, deck lists
+parse, export and validate with a reason per problem, and the command line says so."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from engines.telperinquar.__main__ import main
+from engines.telperinquar.cards import (
+    CLASSES,
+    builtin_cards,
+    catalogue,
+    heroes,
+    level_card_name,
+    levels,
+    load_cards_text,
+)
+from engines.telperinquar.decks import describe, export_list, parse_list, starter, validate
+
+
+def keys(text: str) -> list[str]:
+    return [p.key for p in validate(parse_list(text)).problems]
+
+
+def test_builtin_cards_load_with_distinct_names() -> None:
+    cards = builtin_cards()
+    owner: dict[str, str] = {}
+    for card in cards:  # a name in either language names one card (Wolf is Wolf in both)
+        for name in {card.name.casefold(), card.name_en.casefold()}:
+            assert owner.setdefault(name, card.name) == card.name, name
+    assert all(c.steps for c in cards)
+
+
+def test_heroes_unarmed_values_are_the_rulebooks() -> None:
+    assert {c: h.unarmed for c, h in heroes().items()} == {
+        "kaempfer": -1,
+        "schurke": -2,
+        "zauberer": -4,
+        "geistlicher": -3,
+    }
+
+
+def test_level_tables_start_at_20_and_add_the_printed_gains() -> None:
+    for cls in CLASSES:
+        rows = levels()[cls]
+        assert [r.level for r in rows] == list(range(1, 11))
+        assert rows[0].life == rows[0].life_max == 20
+        for before, row in itertools.pairwise(rows):
+            assert row.life_max == before.life_max + row.life
+        assert [r.life_max for r in rows] == [20, 22, 25, 29, 34, 40, 46, 53, 61, 70]
+        assert [r.actions for r in rows] == [3, 3, 4, 5, 7, 7, 9, 9, 11, 12]
+
+
+@pytest.mark.parametrize(
+    ("cls", "main"),
+    [("kaempfer", "kraft"), ("schurke", "reflexe"), ("zauberer", "geist")],
+)
+def test_main_attribute_rises_by_three(cls: str, main: str) -> None:
+    assert [r.attribute(main) for r in levels()[cls]] == [3 * n for n in range(1, 11)]
+
+
+def test_geistlicher_is_the_printed_table() -> None:
+    rows = levels()["geistlicher"]
+    assert [r.aura for r in rows] == [2, 7, 9, 11, 13, 15, 20, 22, 24, 26]
+    assert [r.kraft for r in rows] == [2, 3, 5, 7, 9, 11, 12, 14, 16, 18]
+    assert [(r.resistance, r.armour) for r in rows][3:5] == [(1, 0), (1, 1)]
+    assert [(r.resistance, r.armour) for r in levels()["kaempfer"]][3] == (0, 1)
+
+
+@pytest.mark.parametrize("cls", CLASSES)
+def test_starter_decks_are_legal(cls: str) -> None:
+    info = validate(starter(cls))
+    assert info.legal, info.problems
+    assert info.classes == (cls,)
+
+
+def test_export_then_import_is_the_same_deck() -> None:
+    cat = catalogue()
+    deck = starter("zauberer")
+    text = export_list(deck.entries, cat)
+    assert text.splitlines()[:2] == ["1 Zauberer", "10 Stufenkarte Zauberer"]
+    assert parse_list(text).counts() == deck.counts()
+
+
+def test_english_names_and_3x_are_read() -> None:
+    deck = parse_list("1 Fighter\n3x Long Sword\n2 level card fighter\n")
+    assert not deck.problems
+    assert dict(deck.entries) == {"Kämpfer": 1, "Langschwert": 3, level_card_name("kaempfer"): 2}
+
+
+def test_each_problem_has_its_reason() -> None:
+    assert keys("40 Dolch\n") == ["tq.deck.too_many_copies", "tq.deck.no_hero"]
+    base = "1 Kämpfer\n1 Stufenkarte Kämpfer\n"
+    assert keys(base) == ["tq.deck.too_few"]
+    assert keys("1 Kämpfer\n" + "4 Dolch\n" * 1 + "36 Stufenkarte Kämpfer\n") == []
+    assert "tq.deck.no_level" in keys("1 Kämpfer\n39 Wolf\n")
+    assert "tq.deck.foreign_level" in keys(base + "1 Stufenkarte Zauberer\n38 Stufenkarte Kämpfer")
+    assert "tq.deck.hero_count" in keys("2 Kämpfer\n38 Stufenkarte Kämpfer\n")
+
+
+def test_double_class_deck() -> None:
+    text = "1 Zauberer\n1 Schurke\n5 Stufenkarte Zauberer\n5 Stufenkarte Schurke\n"
+    text += "".join(f"4 {n}\n" for n in ["Dolch", "Feuerpfeil", "Wolf", "Heiltrank"])
+    text += "".join(f"4 {n}\n" for n in ["Irrlicht", "Kurzbogen", "Ausweichen"])
+    text += "2 Hinterhalt\n"
+    info = validate(parse_list(text))
+    assert info.legal, info.problems
+    assert set(info.classes) == {"zauberer", "schurke"}
+    assert keys(text.replace("5 Stufenkarte Schurke", "5 Stufenkarte Kämpfer")) == [
+        "tq.deck.no_level",
+        "tq.deck.foreign_level",
+    ]
+
+
+def test_unknown_name_names_the_nearest() -> None:
+    deck = parse_list("1 Kämpfer\n3 Langschwrt\nkein Zähler\n")
+    unknown, bad = deck.problems
+    assert unknown.key == "tq.deck.unknown_card"
+    assert "Langschwert" in unknown.kwargs["near"]
+    assert unknown.kwargs["line"] == 2
+    assert bad.key == "tq.deck.bad_line"
+    assert "Langschwert" in describe(unknown, "de") and "Ähnliche" in describe(unknown, "de")
+
+
+def test_user_cards_are_checked_with_lines() -> None:
+    text = """
+[[card]]
+name = "Eigenes Schwert"
+name_en = "Own Sword"
+type = "weapon"
+play = 2
+use = 1
+size = "x"
+bonus = 2
+attack = "melee"
+text_de = "Eine Waffe."
+text_en = "A weapon."
+[[card.step]]
+text_de = "Angriff."
+text_en = "Attack."
+do = "strik"
+"""
+    cards, errors = load_cards_text(text)
+    assert not cards
+    messages = [str(e) for e in errors]
+    assert any("size" in m and "line 2" in m for m in messages)
+    assert any("did you mean 'strike'" in m and "line 16" in m for m in messages)
+    fixed, errors = load_cards_text(
+        text.replace('"x"', '"m"').replace(
+            '"strik"', '"strike"\nkind = "physical"\nrange = "melee"'
+        )
+    )
+    assert not errors and fixed[0].name == "Eigenes Schwert"
+    cat = catalogue(fixed)
+    assert cat.resolve("own sword") == ("card", "Eigenes Schwert", "Eigenes Schwert")
+
+
+def test_cli_cards_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cards", "--json"]) == 0
+    cards = json.loads(capsys.readouterr().out)
+    kinds = {c["type"] for c in cards}
+    assert {"hero", "level", "weapon", "wesen", "spell", "trap"} <= kinds
+    assert all({"name", "type", "classes", "text_de", "text_en"} <= set(c) for c in cards)
+
+
+def test_cli_validate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text(export_list(starter("kaempfer").entries, catalogue()), encoding="utf-8")
+    assert main(["validate", str(good)]) == 0
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 Kämpfer\n5 Dolch\n", encoding="utf-8")
+    assert main(["validate", str(bad), "--lang", "en"]) == 1
+    out = capsys.readouterr().out
+    assert "at most 4 times" in out and "at least 40" in out
+    assert main(["validate", str(tmp_path / "missing.txt")]) == 1
+
+
+def test_at_least_100_support_cards_of_every_type() -> None:
+    cards = builtin_cards()
+    assert len(cards) >= 100
+    types = {c.type for c in cards}
+    assert types == {
+        "weapon",
+        "armour",
+        "shield",
+        "gear",
+        "artifact",
+        "wesen",
+        "talent",
+        "spell",
+        "trap",
+    }
+    for ability in ("beidhaendigkeit", "fliegen", "verstecken", "nebelgestalt", "rundumschlag"):
+        assert any(ability in c.get("abilities", []) for c in cards), ability
+    assert any(c.defensive for c in cards) and any(c.inaktion for c in cards)
+    assert any(c.get("chain") for c in cards)
