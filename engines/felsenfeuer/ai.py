@@ -29,7 +29,8 @@ def spell_power(slug: str, spells: str = "") -> float:
             base = _POWER.get(part["do"], 0.3)
             times = part.get("times", 1)
             amount = part.get("amount", 1)
-            power += base * times * (amount if isinstance(amount, int) else 1)
+            likely = 0.3 if "if" in step or "if" in part else 1.0  # a condition seldom holds
+            power += base * times * (amount if isinstance(amount, int) else 1) * likely
     return power
 
 
