@@ -1,12 +1,14 @@
-"""Felsenfeuer: bot-vs-bot duels per second (2 and 4 seats, heuristic bots) and the strength
-of the bots: hard (rollouts) vs normal (heuristic) and hard vs random, seats alternating.
+"""Felsenfeuer: bot-vs-bot duels per second (2 and 4 seats, heuristic bots), the strength
+of the bots (hard vs normal, hard vs random, seats alternating), each colour's win share and
+the time to draw a six-seat board image.
 
 ``FELSENFEUER_GAMES`` sets the games per match (default 20; the speed figures play the same
-number of heuristic duels). The colour figures play every pair of one-colour Auswahls (8 dice of
-one colour, magister rules, the whole Kompendium) against each other, both seatings, heuristic
-bots: a colour's win share is its wins over its duels (draws count half); balanced colours sit
-near 50 %. The six-seat render time draws the board image of a real six-seat duel. Seeds are fixed, so the figures reproduce. Times are CPU seconds
-of the process playing the games (the bots' own cost)."""
+number of heuristic duels). The colour figures play every pair of one-colour Auswahls (8 dice
+of one colour, magister rules, the whole Kompendium) against each other, both seatings,
+heuristic bots: a colour's win share is its wins over its duels (draws count half); balanced
+colours sit near 50 %. The render figure draws the views of a real six-seat Gilden-Duell.
+Seeds are fixed, so the figures reproduce. Times are CPU seconds of the process playing the
+games (the bots' own cost)."""
 
 from __future__ import annotations
 
@@ -84,6 +86,31 @@ def _colours(pool: ProcessPoolExecutor) -> list[Figure]:
     ]  # fmt: skip
 
 
+def six_seat_views(limit: int = 40) -> list[dict[str, object]]:
+    """Views of a real six-seat duel (Gilden-Duell, heuristic bots), one per action."""
+    match = m.start(ENGINE, {"rules": "magister", "mode": "gilde"}, 3, 6)
+    rng = random.Random(3)
+    views = []
+    while m.outcome(ENGINE, match) is None and len(views) < limit:
+        seat = m.decisions(ENGINE, match)[0].seat
+        match, _ = m.apply(
+            ENGINE, match, ENGINE.action_text(choose(match.state, seat, "normal", rng)), seat
+        )
+        views.append(ENGINE.view_for(match.state, 0))
+    return views
+
+
+def _render() -> list[Figure]:
+    from bot.render.felsenfeuer import render_board
+
+    views = six_seat_views()[-20:]
+    started = time.process_time()
+    for view in views:
+        render_board(view, "de")
+    per_image = (time.process_time() - started) / len(views) * 1000
+    return [Figure("felsenfeuer six-seat board image: render time", per_image, "ms", 150.0)]
+
+
 def _speed(pool: ProcessPoolExecutor, players: int) -> list[Figure]:
     jobs = [(players, ("normal",) * players, seed) for seed in range(GAMES)]
     results = list(pool.map(_duel, jobs))
@@ -118,4 +145,5 @@ def run() -> list[Figure]:
             *_match(pool, "hard", "normal", 55.0),
             *_match(pool, "hard", "random", 80.0),
             *_colours(pool),
+            *_render(),
         ]
