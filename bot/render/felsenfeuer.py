@@ -315,7 +315,7 @@ def _seat_band(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: Mapping
         _text(draw, (x, y + 14), label, 12, PALETTE.muted)
         for k, die_colour in enumerate(hand[:8]):
             draw_die(draw, (x + 9 + 22 * (k % 8), y + 38), 18, die_colour, None)
-        x += max(70, 22 * min(8, len(hand)) + 12)
+        x += max(font(12).getlength(label) + 16, 22 * min(8, len(hand)) + 12)
     # bag (and cauldron)
     label = _tr("cauldron" if seat.get("cauldron") is not None else "bag", lang)
     if seat.get("cauldron") is not None:
@@ -399,7 +399,7 @@ def _row_width(row: Sequence[Mapping[str, Any]], dice: Sequence[Mapping[str, Any
         if die["shrine_of"] is not None:
             continue
         shrines = sum(1 for d in dice if d["shrine_of"] == die["id"])
-        width += max(20 * shrines, 30) + 12 if shrines else (42 if die["frozen"] else 38)
+        width += 46 + 22 * shrines if shrines else (42 if die["frozen"] else 38)
     return width - 6
 
 
@@ -410,21 +410,17 @@ def _dice_row(draw: ImageDraw.ImageDraw, row: Sequence[Mapping[str, Any]],
     tops = [d for d in row if d["shrine_of"] is None]
     for die in tops:
         shrines = [d for d in dice if d["shrine_of"] == die["id"]]
-        if shrines:
-            width = 20 * len(shrines)
+        if shrines:  # a temple: its rune, then its shrines, in one gold frame
+            width = 36 + 22 * len(shrines)
+            draw.rounded_rectangle((x - 2, y - 18, x + width, y + 18), radius=6,
+                                   outline=GOLD, width=2)  # fmt: skip
+            draw_die(draw, (x + 16, y), 26, die["colour"], die["pips"],
+                     frozen=bool(die["frozen"]), ring=GOLD if die["spruchrune"] else None)
             for k, shrine in enumerate(shrines):
-                draw_die(draw, (x + 10 + 20 * k, y + 10), 18, shrine["colour"], shrine["pips"])
-            draw.line((x, y - 2, x + width, y - 2), fill=GOLD, width=2)
-            draw_die(
-                draw,
-                (x + width / 2, y - 8),
-                26,
-                die["colour"],
-                die["pips"],
-                frozen=bool(die["frozen"]),
-                ring=GOLD if die["spruchrune"] else None,
-            )
-            x += max(width, 30) + 12
+                draw_die(draw, (x + 42 + 22 * k, y + 5), 18, shrine["colour"], shrine["pips"])
+            draw.polygon([(x + 32, y - 6), (x + width - 4, y - 6), (x + 18 + width / 2, y - 15)],
+                         fill=GOLD)  # fmt: skip
+            x += width + 10
             continue
         draw_die(draw, (x + 16, y), 26 if pale else 30, die["colour"], die["pips"],
                  frozen=bool(die["frozen"]), pale=pale,
