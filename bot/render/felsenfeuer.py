@@ -414,8 +414,15 @@ def _dice_row(draw: ImageDraw.ImageDraw, row: Sequence[Mapping[str, Any]],
             width = 36 + 22 * len(shrines)
             draw.rounded_rectangle((x - 2, y - 18, x + width, y + 18), radius=6,
                                    outline=GOLD, width=2)  # fmt: skip
-            draw_die(draw, (x + 16, y), 26, die["colour"], die["pips"],
-                     frozen=bool(die["frozen"]), ring=GOLD if die["spruchrune"] else None)
+            draw_die(
+                draw,
+                (x + 16, y),
+                26,
+                die["colour"],
+                die["pips"],
+                frozen=bool(die["frozen"]),
+                ring=GOLD if die["spruchrune"] else None,
+            )
             for k, shrine in enumerate(shrines):
                 draw_die(draw, (x + 42 + 22 * k, y + 5), 18, shrine["colour"], shrine["pips"])
             draw.polygon([(x + 32, y - 6), (x + width - 4, y - 6), (x + 18 + width / 2, y - 15)],

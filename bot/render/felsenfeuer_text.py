@@ -71,6 +71,8 @@ def _params(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], l
             out[key] = die_text(view, value, lang, data.get("pips"))
         elif key == "colour":
             out[key] = colour_name(str(value), lang)
+        elif key == "token":
+            out[key] = option_label(str(value), view, lang, names, spells)
         elif key == "shrines":
             out["count"] = len(value)
         elif key == "winners":
