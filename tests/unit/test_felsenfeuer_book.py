@@ -3,6 +3,10 @@ own spell file: validated like the shipped ones, merged for one duel through its
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from engines.core.errors import BadInput
@@ -171,3 +175,20 @@ def test_the_config_refuses_spells_that_are_not_text() -> None:
 
 def test_merged_books_are_cached_per_text() -> None:
     assert merged(NEW_SPELL) is merged(NEW_SPELL)
+
+
+def test_the_command_line_checks_an_upload_and_plays_with_it(tmp_path: Path) -> None:
+    good, bad = tmp_path / "good.toml", tmp_path / "bad.toml"
+    good.write_text(NEW_SPELL, encoding="utf-8")
+    bad.write_text(FAILING_TEST, encoding="utf-8")
+    ok = _cli("validate", "--upload", str(good))
+    assert ok.returncode == 0 and f"{len(spellbook()) + 1} spells" in ok.stdout
+    refused = _cli("validate", "--upload", str(bad))
+    assert refused.returncode == 1 and "essence.1 is 6, expected 2" in refused.stdout
+    played = _cli("selfplay", "--rules", "magister", "--spells", str(good), "--seed", "4")
+    assert played.returncode == 0 and "1 games, 0 errors" in played.stdout
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "engines.felsenfeuer", *args],
+                          capture_output=True, text=True, check=False)  # fmt: skip
