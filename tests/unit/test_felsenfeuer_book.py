@@ -48,6 +48,11 @@ def test_the_kompendium_holds_the_named_spells_and_sixty_in_all() -> None:
             "new_matrix"} <= verbs_used  # fmt: skip
     allied = [s.name for s in book.values() if "Verbündet" in s.text_de]
     assert len(allied) >= 3
+    rituals = [s for s in book.values() if s.ritual]
+    assert len(rituals) >= 2 and all(s.meta_de and s.meta_en for s in rituals)
+    for spell in book.values():  # a keyword abbreviates the sentence that follows it
+        if spell.keyword:
+            assert f"{spell.keyword}: " in spell.text_de, spell.name
 
 
 def test_every_spell_reads_in_both_languages() -> None:
