@@ -232,6 +232,9 @@ def _legend(draw: ImageDraw.ImageDraw, y: float, lang: str) -> None:
     x += 36 + font(12).getlength(_tr("legend.frozen", lang)) + 14
     draw_die(draw, (x + 10, cy), 14, "grau", 3, ring=GOLD)
     _text(draw, (x + 26, cy), _tr("legend.spruchrune", lang), 12, PALETTE.muted)
+    x += 36 + font(12).getlength(_tr("legend.spruchrune", lang)) + 14
+    draw.ellipse((x + 2, cy - 4, x + 10, cy + 4), fill=ICE, outline="#111111")
+    _text(draw, (x + 16, cy), _tr("legend.effect", lang), 12, PALETTE.muted)
 
 
 def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], lang: str,
@@ -393,6 +396,20 @@ def _matrix_panel(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
     return y + height
 
 
+def _effect_marks(draw: ImageDraw.ImageDraw, die: Mapping[str, Any], x: float, y: float) -> None:
+    """A 'zählt als' effect on a die: dots of the colours it counts as (below it) and an ice
+    dot when its pips count other than they show (top right)."""
+    counted = list(die.get("counts_as_colours") or [])
+    if counted and counted != [die["colour"]]:
+        left = x - 4 * (len(counted) - 1)
+        for k, colour in enumerate(counted):
+            fill = DIE.get(colour, DIE["grau"])[0]
+            draw.ellipse((left + 8 * k - 3, y + 17, left + 8 * k + 3, y + 23), fill=fill,
+                         outline="#111111")  # fmt: skip
+    if die.get("base_pips") is not None and die.get("pips") != die.get("base_pips"):
+        draw.ellipse((x + 11, y - 19, x + 19, y - 11), fill=ICE, outline="#111111")
+
+
 def _row_width(row: Sequence[Mapping[str, Any]], dice: Sequence[Mapping[str, Any]]) -> float:
     width = 0.0
     for die in row:
@@ -432,6 +449,7 @@ def _dice_row(draw: ImageDraw.ImageDraw, row: Sequence[Mapping[str, Any]],
         draw_die(draw, (x + 16, y), 26 if pale else 30, die["colour"], die["pips"],
                  frozen=bool(die["frozen"]), pale=pale,
                  ring=GOLD if die["spruchrune"] else None)  # fmt: skip
+        _effect_marks(draw, die, x + 16, y)
         x += 42 if die["frozen"] else 38
     return x
 
