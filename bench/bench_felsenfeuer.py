@@ -1,9 +1,14 @@
-"""Felsenfeuer: bot-vs-bot duels per second (2 and 4 seats, heuristic bots) and the strength
-of the bots: hard (rollouts) vs normal (heuristic) and hard vs random, seats alternating.
+"""Felsenfeuer: bot-vs-bot duels per second (2 and 4 seats, heuristic bots), the strength
+of the bots (hard vs normal, hard vs random, seats alternating), each colour's win share and
+the time to draw a six-seat board image.
 
 ``FELSENFEUER_GAMES`` sets the games per match (default 20; the speed figures play the same
-number of heuristic duels). Seeds are fixed, so the figures reproduce. Times are CPU seconds
-of the process playing the games (the bots' own cost)."""
+number of heuristic duels). The colour figures play every pair of one-colour Auswahls (8 dice
+of one colour, magister rules, the whole Kompendium) against each other, both seatings,
+heuristic bots: a colour's win share is its wins over its duels (draws count half); balanced
+colours sit near 50 %. The render figure draws the views of a real six-seat Gilden-Duell.
+Seeds are fixed, so the figures reproduce. Times are CPU seconds of the process playing the
+games (the bots' own cost)."""
 
 from __future__ import annotations
 
@@ -15,7 +20,8 @@ from concurrent.futures import ProcessPoolExecutor
 from bench.common import Figure
 from engines.core import match as m
 from engines.felsenfeuer.ai import choose
-from engines.felsenfeuer.engine import ENGINE
+from engines.felsenfeuer.engine import ENGINE, Act
+from engines.felsenfeuer.model import COLOURS
 
 GAMES = int(os.environ.get("FELSENFEUER_GAMES", "20"))
 WORKERS = 2
@@ -34,6 +40,75 @@ def _duel(args: tuple[int, tuple[str, ...], int]) -> tuple[list[int], float, int
         match, _ = m.apply(ENGINE, match, ENGINE.action_text(action), seat)
         steps += 1
     return sorted(result.winners), time.process_time() - started, steps
+
+
+def _colour_duel(args: tuple[str, str, int]) -> list[int]:
+    """A one-colour Auswahl for each seat (seat 0 plays ``a``, seat 1 ``b``); the winners."""
+    a, b, seed = args
+    match = m.start(ENGINE, {"rules": "magister", "supply": 16, "start": 0}, seed, 2)
+    for seat, colour in ((0, a), (1, b)):
+        counts = "-".join("8" if c == colour else "0" for c in COLOURS)
+        match, _ = m.apply(ENGINE, match, ENGINE.action_text(Act("auswahl", (counts,))), seat)
+    rng = random.Random(seed)
+    while (result := m.outcome(ENGINE, match)) is None:
+        seat = m.decisions(ENGINE, match)[0].seat
+        action = choose(match.state, seat, "normal", rng)
+        match, _ = m.apply(ENGINE, match, ENGINE.action_text(action), seat)
+    return sorted(result.winners)
+
+
+def colour_shares(pool: ProcessPoolExecutor | None, rounds: int) -> dict[str, float]:
+    """Each colour's win share (%) over ``rounds`` of every ordered pair of colours."""
+    jobs = [(a, b, seed) for seed in range(rounds) for a in COLOURS for b in COLOURS if a != b]
+    results = list(pool.map(_colour_duel, jobs) if pool else map(_colour_duel, jobs))
+    score = dict.fromkeys(COLOURS, 0.0)
+    played = dict.fromkeys(COLOURS, 0)
+    for (a, b, _seed), winners in zip(jobs, results, strict=True):
+        played[a] += 1
+        played[b] += 1
+        if not winners:
+            score[a] += 0.5
+            score[b] += 0.5
+        else:
+            score[a if winners == [0] else b] += 1.0
+    return {c: 100.0 * score[c] / played[c] for c in COLOURS}
+
+
+def _colours(pool: ProcessPoolExecutor) -> list[Figure]:
+    rounds = max(1, GAMES // 10)
+    shares = colour_shares(pool, rounds)
+    spread = max(shares.values()) - min(shares.values())
+    return [
+        *[Figure(f"felsenfeuer colour {c}: win share ({rounds * 8} one-colour duels)", v, "%")
+          for c, v in shares.items()],
+        Figure("felsenfeuer colours: spread of win shares", spread, "points", 30.0,
+               higher_is_better=False),
+    ]  # fmt: skip
+
+
+def six_seat_views(limit: int = 40) -> list[dict[str, object]]:
+    """Views of a real six-seat duel (Gilden-Duell, heuristic bots), one per action."""
+    match = m.start(ENGINE, {"rules": "magister", "mode": "gilde"}, 3, 6)
+    rng = random.Random(3)
+    views = []
+    while m.outcome(ENGINE, match) is None and len(views) < limit:
+        seat = m.decisions(ENGINE, match)[0].seat
+        match, _ = m.apply(
+            ENGINE, match, ENGINE.action_text(choose(match.state, seat, "normal", rng)), seat
+        )
+        views.append(ENGINE.view_for(match.state, 0))
+    return views
+
+
+def _render() -> list[Figure]:
+    from bot.render.felsenfeuer import render_board
+
+    views = six_seat_views()[-20:]
+    started = time.process_time()
+    for view in views:
+        render_board(view, "de")
+    per_image = (time.process_time() - started) / len(views) * 1000
+    return [Figure("felsenfeuer six-seat board image: render time", per_image, "ms", 150.0)]
 
 
 def _speed(pool: ProcessPoolExecutor, players: int) -> list[Figure]:
@@ -69,4 +144,6 @@ def run() -> list[Figure]:
             *_match(pool, "normal", "random", 80.0),
             *_match(pool, "hard", "normal", 55.0),
             *_match(pool, "hard", "random", 80.0),
+            *_colours(pool),
+            *_render(),
         ]

@@ -2,10 +2,12 @@
 
 ``python -m engines.felsenfeuer spells [--json]`` prints the spellbook;
 ``python -m engines.felsenfeuer validate FILE`` checks a spell file (exit 0 when sound, 1 with
-each mistake as ``FILE: line N: <spell>: <what>``);
+each mistake as ``FILE: line N: <spell>: <what>``); ``validate --upload FILE`` checks it as a
+group's own spell file is checked on upload (``spellbook_with``: also the size and every spell's
+own test against the merged book);
 ``python -m engines.felsenfeuer selfplay --players N [--teams 0,1,0,1] [--mode pentagramm|gilde]
-[--rules adept|magister] [--levels normal,hard] [--auswahl draft] [--weltentor] --games G
---seed S`` plays bot games to the end
+[--rules adept|magister] [--levels normal,hard] [--auswahl draft] [--weltentor] [--spells FILE]
+--games G --seed S`` plays bot games to the end (``--spells``: with a group's own spell file)
 and prints each result and a summary (exit 1 on any error).
 """
 
@@ -21,10 +23,17 @@ from pathlib import Path
 from typing import Any
 
 from engines.core import match as m
+from engines.core.errors import BadInput
 from engines.effects import load_toml
 from engines.felsenfeuer.ai import choose
 from engines.felsenfeuer.engine import ENGINE
-from engines.felsenfeuer.spells import LANGUAGE, check_sphere, load_file, spellbook
+from engines.felsenfeuer.spells import (
+    LANGUAGE,
+    check_sphere,
+    load_file,
+    spellbook,
+    spellbook_with,
+)
 
 
 def _spells(as_json: bool) -> int:
@@ -38,12 +47,21 @@ def _spells(as_json: bool) -> int:
     return 0
 
 
-def _validate(path: str) -> int:
+def _validate(path: str, upload: bool = False) -> int:
     file = Path(path)
     if not file.is_file():
         print(f"{path}: no such file", file=sys.stderr)
         return 1
     text = file.read_text(encoding="utf-8")
+    if upload:
+        try:
+            book = spellbook_with(text)
+        except BadInput as refused:
+            problem, count = refused.params["problem"], refused.params["count"]
+            print(f"{path}: {problem} ({count} mistake(s))")
+            return 1
+        print(f"{path}: sound; the merged spellbook has {len(book)} spells")
+        return 0
     if "[[sphere]]" in text:
         items, errors = load_toml(text, LANGUAGE, table="sphere", check_item=check_sphere)
         count = f"{len(items)} sphere(s)"
@@ -79,6 +97,8 @@ def _selfplay(args: argparse.Namespace) -> int:
         config["teams"] = [int(t) for t in args.teams.split(",")]
     if args.mode:
         config["mode"] = args.mode
+    if args.spells:
+        config["spells"] = Path(args.spells).read_text(encoding="utf-8")
     levels = args.levels.split(",")
     wins: Counter[str] = Counter()
     failed = 0
@@ -110,6 +130,7 @@ def main(argv: list[str]) -> int:
     spells.add_argument("--json", action="store_true")
     validate = sub.add_parser("validate")
     validate.add_argument("file")
+    validate.add_argument("--upload", action="store_true")
     selfplay = sub.add_parser("selfplay")
     selfplay.add_argument("--players", type=int, default=2)
     selfplay.add_argument("--teams", default="")
@@ -118,13 +139,14 @@ def main(argv: list[str]) -> int:
     selfplay.add_argument("--levels", default="normal")
     selfplay.add_argument("--auswahl", default="sealed", choices=["sealed", "draft"])
     selfplay.add_argument("--weltentor", action="store_true")
+    selfplay.add_argument("--spells", default="")
     selfplay.add_argument("--games", type=int, default=1)
     selfplay.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if args.command == "spells":
         return _spells(args.json)
     if args.command == "validate":
-        return _validate(args.file)
+        return _validate(args.file, args.upload)
     return _selfplay(args)
 
 

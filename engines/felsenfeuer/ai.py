@@ -13,7 +13,7 @@ from functools import cache
 from engines.core.errors import BadInput, IllegalAction
 from engines.felsenfeuer.engine import Act, decisions_of, legal, play
 from engines.felsenfeuer.model import State
-from engines.felsenfeuer.spells import spellbook
+from engines.felsenfeuer.spells import book_for
 from engines.felsenfeuer.work import Work
 
 _POWER = {"attack": 2.0, "lose_essence": 3.0, "gain_essence": 2.0, "destroy": 1.5,
@@ -21,15 +21,16 @@ _POWER = {"attack": 2.0, "lose_essence": 3.0, "gain_essence": 2.0, "destroy": 1.
 
 
 @cache
-def spell_power(slug: str) -> float:
-    spell = spellbook()[slug]
+def spell_power(slug: str, spells: str = "") -> float:
+    spell = book_for(spells)[slug]
     power = 0.0
     for step in spell.steps:
         for part in step.get("parts", [step]):
             base = _POWER.get(part["do"], 0.3)
             times = part.get("times", 1)
             amount = part.get("amount", 1)
-            power += base * times * (amount if isinstance(amount, int) else 1)
+            likely = 0.3 if "if" in step or "if" in part else 1.0  # a condition seldom holds
+            power += base * times * (amount if isinstance(amount, int) else 1) * likely
     return power
 
 
@@ -58,7 +59,7 @@ def ranked_lays(state: State, seat: int, acts: list[Act]) -> list[Act]:
     w = Work(state)
     warded = any(d.owner == seat and d.zone == "matrix" and w.pips_of(d) == 5 and
                  d.matrix == state.markers[seat] for d in state.dice)  # fmt: skip
-    book = spellbook()
+    book = book_for(state.settings.spells)
     adept = state.settings.rules == "adept"
     scored: list[tuple[float, int, Act]] = []
     for index, act in enumerate(lays):
@@ -69,7 +70,7 @@ def ranked_lays(state: State, seat: int, acts: list[Act]) -> list[Act]:
                   if s.colour == colour and s.pips == pips and (s.star or not adept)]  # fmt: skip
         if not spells:
             continue
-        score = max(spell_power(s.slug) for s in spells) - 0.25 * pips
+        score = max(spell_power(s.slug, state.settings.spells) for s in spells) - 0.25 * pips
         if pips == 5 and not warded:
             score += 3.0
         scored.append((score, -index, act))

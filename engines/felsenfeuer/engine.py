@@ -15,13 +15,13 @@ from engines.core.rng import Rng
 from engines.effects import NeedDecision
 from engines.felsenfeuer import verbs
 from engines.felsenfeuer.model import COLOURS, Die, Entry, Pending, Settings, State
-from engines.felsenfeuer.spells import spellbook
+from engines.felsenfeuer.spells import book_for, spellbook_with
 from engines.felsenfeuer.work import Work
 
 SCHEMA = 1
 HAND_SIZE = 8  # dice in an Auswahl
 _CONFIG = {"teams", "mode", "rules", "auswahl", "supply", "start", "phase_limit", "quiet_limit",
-           "weltentor"}  # fmt: skip
+           "weltentor", "spells"}  # fmt: skip
 VORSTEHER = {0: 1, 1: 4}  # Gilden-Duell: the Vorsteher of each team (seats 0-2 and 3-5)
 MAX_UNITS = 5000  # resolution units in one apply before the remaining magic fizzles
 
@@ -40,6 +40,16 @@ def _int(config: Mapping[str, Any], key: str, default: int, low: int, high: int)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise BadInput("felsenfeuer.error.bad_config", option=key)
     return value
+
+
+def _spells(config: Mapping[str, Any]) -> str:
+    """The config's own spell file (``spells``: TOML text), checked like the shipped ones."""
+    text = config.get("spells", "") or ""
+    if not isinstance(text, str):
+        raise BadInput("felsenfeuer.error.bad_config", option="spells")
+    if text:
+        spellbook_with(text)
+    return text
 
 
 def settings_of(config: Mapping[str, Any], seed: int, players: int) -> tuple[Settings, Rng]:
@@ -80,7 +90,7 @@ def settings_of(config: Mapping[str, Any], seed: int, players: int) -> tuple[Set
         supply=(per_colour,) * len(COLOURS),
         phase_limit=_int(config, "phase_limit", 60, 1, 1000),
         quiet_limit=_int(config, "quiet_limit", 16, 1, 1000), start=start,
-        weltentor=config.get("weltentor", False) is True,
+        weltentor=config.get("weltentor", False) is True, spells=_spells(config),
     )  # fmt: skip
     return settings, rng
 
@@ -156,7 +166,7 @@ def _run_entry(ctx: verbs.Ctx) -> Entry | None:
     """One unit of the top entry; returns its replacement (None: it is done)."""
     w, entry = ctx.w, ctx.entry
     if entry.kind == "spell":
-        spell = spellbook()[entry.spell]
+        spell = book_for(w.base.settings.spells)[entry.spell]
         if entry.step >= len(spell.steps) or not w.alive(entry.caster):
             if not entry.blood and w.phase == "spell" and w.alive(entry.caster):
                 give_initiative(w, entry.caster)
@@ -202,7 +212,7 @@ def _run_entry(ctx: verbs.Ctx) -> Entry | None:
         w.emit("cast", player=die.owner, spell=slug, nested=nested)
         return Entry("spell", spell=slug, caster=die.owner)
     if entry.kind == "blood":
-        spell = spellbook()[entry.spell]
+        spell = book_for(w.base.settings.spells)[entry.spell]
         for _ in range(spell.pips):
             paying = [d for d in w.dice if d.owner == entry.caster and d.zone == "essence"
                       and d.colour == spell.colour and d.pips > 0]  # fmt: skip
@@ -393,7 +403,7 @@ def raw_actions(state: State, player: PlayerId) -> list[Act]:
                     acts.append(Act("lege", (colour, str(pips), f"m{m}", *extra)))
     acts.append(Act("ende"))
     if state.settings.rules == "magister":
-        for spell in spellbook().values():
+        for spell in book_for(state.settings.spells).values():
             if not spell.blood:
                 continue
             paid = sum(d.pips for d in state.dice if d.owner == player and d.zone == "essence"

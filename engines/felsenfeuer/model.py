@@ -124,12 +124,14 @@ class Settings:
     quiet_limit: int = 16  # phases in a row without essence lost before it is judged
     start: int = 0
     weltentor: bool = False  # floating runes may be laid while choosing essences
+    spells: str = ""  # a group's own spell file (TOML) merged into the shipped spellbook
 
     def to_json(self) -> dict[str, Any]:
         return {"players": self.players, "rules": self.rules, "mode": self.mode,
                 "teams": list(self.teams), "auswahl": self.auswahl, "supply": list(self.supply),
                 "phase_limit": self.phase_limit, "quiet_limit": self.quiet_limit,
-                "start": self.start, "weltentor": self.weltentor}  # fmt: skip
+                "start": self.start, "weltentor": self.weltentor,
+                **({"spells": self.spells} if self.spells else {})}  # fmt: skip
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Settings:
@@ -137,7 +139,8 @@ class Settings:
                         tuple(int(t) for t in data["teams"]), str(data["auswahl"]),
                         tuple(int(s) for s in data["supply"]), int(data["phase_limit"]),
                         int(data["quiet_limit"]), int(data["start"]),
-                        bool(data.get("weltentor", False)))  # fmt: skip
+                        bool(data.get("weltentor", False)),
+                        str(data.get("spells", "")))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ BASE = (
 
 
 def build(lines: Sequence[str], players: int = 2, *, stone: int = 0, rules: str = "magister",
-          mode: str = "", teams: tuple[int, ...] = ()) -> State:  # fmt: skip
+          mode: str = "", teams: tuple[int, ...] = (), spells: str = "") -> State:  # fmt: skip
     """A duel in its action phase from lines ``<seat> <colour> <where> [pips] [matrix]`` with
     where = essence | hand | hand1 | bag | glyph | frozen (a frozen glyph) | rune | float; the
     die id is the line's index."""
@@ -46,7 +46,7 @@ def build(lines: Sequence[str], players: int = 2, *, stone: int = 0, rules: str 
         else:
             raise ValueError(f"unknown place {where!r} in {line!r}")
         dice.append(die)
-    settings = Settings(players, rules, mode, teams, supply=(8,) * 5, start=stone)
+    settings = Settings(players, rules, mode, teams, supply=(8,) * 5, start=stone, spells=spells)
     return State(settings, "action", dice=tuple(dice), markers=(0,) * players,
                  cauldrons=(-1,) * players, stone=stone, auswahl=("",) * players,
                  matrices=1 + max((d.matrix for d in dice), default=0))  # fmt: skip
@@ -99,14 +99,17 @@ def _actual(state: State, key: str) -> Any:
     return getattr(state.dice[int(die[1:])], field)
 
 
-def run_spell_test(spell: Spell) -> list[str]:
-    """The mismatches of ``spell``'s own test (empty: it passed)."""
+def run_spell_test(spell: Spell, spells: str = "") -> list[str]:
+    """The mismatches of ``spell``'s own test (empty: it passed); ``spells``: the duel's own
+    spell file (config ``spells``) the spell comes from."""
     test = spell.test
     if not test:
         return [f"{spell.name}: no [spell.test]"]
     lines = test.get("dice") or [line.format(colour=spell.colour, pips=spell.pips)
                                  for line in BASE]  # fmt: skip
-    state = build([*lines, *test.get("extra", [])], rules=test.get("rules", "magister"))
+    teams = tuple(int(t) for t in test.get("teams", ()))
+    state = build([*lines, *test.get("extra", [])], players=len(teams) or 2,
+                  rules=test.get("rules", "magister"), teams=teams, spells=spells)  # fmt: skip
     state, _ = cast(state, spell.slug, int(test.get("caster", 0)), int(test.get("rune", 0)))
     for token in test.get("answers", []):
         state = answer(state, str(token))

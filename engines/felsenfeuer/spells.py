@@ -13,10 +13,11 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from engines.core.errors import BadInput
 from engines.effects import Item, Language, LoadError, Param, Verb, load_toml
 from engines.felsenfeuer.model import COLOURS
 
@@ -200,7 +201,7 @@ def slug_of(name: str) -> str:
 
 _ITEM_KEYS = {"name", "colour", "pips", "star", "blood", "ritual", "keyword", "text_de",
               "text_en", "meta_de", "meta_en", "step", "own", "test"}  # fmt: skip
-_TEST_KEYS = {"dice", "extra", "rune", "caster", "answers", "expect", "rules"}
+_TEST_KEYS = {"dice", "extra", "rune", "caster", "answers", "expect", "rules", "teams"}
 
 
 def _is_count(value: Any) -> bool:
@@ -363,3 +364,64 @@ def spellbook() -> Mapping[str, Spell]:
     if problems:
         raise ValueError("; ".join(problems))
     return book
+
+
+# --- a group's own spells (uploaded TOML in the same format) ----------------------------------
+Spellbook = Mapping[str, Spell]
+MAX_EXTRA_BYTES = 128_000  # an uploaded spell file at most (the whole shipped book is ~60 kB)
+MAX_EXTRA_SPELLS = 200
+
+
+def _extra_problems(extra_toml: str) -> tuple[list[Spell], list[str]]:
+    """The spells of an uploaded file and its mistakes (each ``line N: Name: message``)."""
+    size = len(extra_toml.encode("utf-8"))
+    if size > MAX_EXTRA_BYTES:
+        return [], [f"the file has {size} bytes, at most {MAX_EXTRA_BYTES} are allowed"]
+    spells, errors = load_text(extra_toml, "upload")
+    problems = [str(e) for e in errors]
+    if not spells and not errors:
+        problems.append("the file holds no [[spell]] table")
+    if len(spells) > MAX_EXTRA_SPELLS:
+        problems.append(f"{len(spells)} spells, at most {MAX_EXTRA_SPELLS} in one file")
+    return spells, problems
+
+
+@lru_cache(maxsize=32)
+def merged(extra_toml: str) -> Spellbook:
+    """The shipped spellbook with an uploaded file's spells added or put in place of the
+    shipped spell of the same name (loader checks only; ValueError on a mistake)."""
+    spells, problems = _extra_problems(extra_toml)
+    if problems:
+        raise ValueError("; ".join(problems))
+    book = dict(spellbook())
+    for spell in spells:
+        book[spell.slug] = spell
+    return book
+
+
+def book_for(extra_toml: str) -> Spellbook:
+    """The spellbook a duel plays with (its config's ``spells``: an uploaded file or "")."""
+    return merged(extra_toml) if extra_toml else spellbook()
+
+
+def spellbook_with(extra_toml: str) -> Spellbook:
+    """Validate an uploaded spell file exactly like the shipped ones and return the merged
+    spellbook: the loader's checks (every mistake with its line and spell), a size limit, and
+    every uploaded spell's own ``[spell.test]`` run against the merged book. Raises BadInput
+    (``felsenfeuer.error.spellbook``: the first problem, how many there are) and changes
+    nothing on any mistake."""
+    spells, problems = _extra_problems(extra_toml)
+    if not problems:
+        from engines.felsenfeuer.scenario import run_spell_test  # the engine needs this module
+
+        book = merged(extra_toml)
+        for spell in spells:
+            try:
+                problems += [f"line {spell.line}: {p}" for p in run_spell_test(
+                    book[spell.slug], extra_toml)]  # fmt: skip
+            except Exception as error:  # a test that cannot run is a mistake of the file
+                problems.append(f"line {spell.line}: {spell.name}: its test fails: {error}")
+    if problems:
+        raise BadInput("felsenfeuer.error.spellbook", problem=problems[0],
+                       count=len(problems))  # fmt: skip
+    return merged(extra_toml)

@@ -12,7 +12,7 @@ from typing import Any
 
 from engines.effects import Answers
 from engines.felsenfeuer.model import COLOURS, Die, Entry, Mod
-from engines.felsenfeuer.spells import VERBS, Spell, spellbook
+from engines.felsenfeuer.spells import VERBS, Spell, book_for
 from engines.felsenfeuer.work import Work
 
 MAX_DEPTH = 12  # spells running inside each other at most (deeper casts lapse)
@@ -415,7 +415,7 @@ def castable(w: Work, seat: int, colours: frozenset[str], pips: int, nested: boo
     depth = sum(1 for e in w.stack if e.kind == "spell")
     if depth >= MAX_DEPTH:
         return []
-    return [s for s in spellbook().values()
+    return [s for s in book_for(w.base.settings.spells).values()
             if s.colour in colours and s.pips == pips and (s.star or not adept)
             and not (s.ritual and nested)]  # fmt: skip
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from engines.core.contract import JsonDict
 from engines.felsenfeuer.model import Die, State
-from engines.felsenfeuer.spells import spellbook, spheres
+from engines.felsenfeuer.spells import book_for, spheres
 from engines.felsenfeuer.work import Work
 
 VORSTEHER = (1, 4)
@@ -47,7 +47,7 @@ def _die(w: Work, d: Die) -> dict[str, Any]:
 def view(state: State, player: int | None) -> JsonDict:
     w = Work(state)
     s = state.settings
-    book = spellbook()
+    book = book_for(s.spells)
     seats = []
     for seat in range(s.players):
         own = [d for d in state.dice if d.owner == seat]

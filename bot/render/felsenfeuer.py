@@ -1,0 +1,465 @@
+"""The Felsenfeuer board image, drawn from ``FelsenfeuerEngine.view_for`` (plain data only).
+
+Top: the phase, the spell-phase counter, who holds the wizard stone and the initiative. Then
+one band per seat (up to six): essences as large dice with their pips and the essence points,
+the hand (a second hand beside it), the bag and a cauldron, the stone. Then one panel per
+matrix: the Duellplatz marked, each owner's glyph row (glyphs stand at the edge; runes that are
+no glyph lie a little forward, paler), frozen glyphs turned on a corner (as the rulebook turns
+them), temples as a rune on its shrines, floating runes over the matrix's middle, the markers
+and cauldrons lying there. The Spruchrune has a gold ring. Last: the spell being resolved and
+the sentence about to run, the open decision, and the spheres in force.
+
+Dice are coloured dice with pips: grün, grau, rot, schwarz, violett. The image's size is
+bounded: at most ``MAX_MATRICES`` matrix panels (the rest summed up in one line), every row of
+a seat holds at most its eight dice.
+"""
+
+from __future__ import annotations
+
+import io
+import textwrap
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.i18n import t
+from bot.render.base import PALETTE, draw_text, font
+
+WIDTH = 1000
+MARGIN = 16
+HEADER = 58
+SEAT_ROW = 62
+MATRIX_TITLE = 26
+MATRIX_ROW = 44
+MAX_MATRICES = 4
+PALETTE_COLOURS = 128
+
+DIE = {  # fill, pip, edge
+    "gruen": ("#3f9b4f", "#ffffff", "#1f5a2a"),
+    "grau": ("#a3a8ae", "#1e1f22", "#5c6166"),
+    "rot": ("#d64541", "#ffffff", "#7a1e1b"),
+    "schwarz": ("#1b1b1f", "#ffffff", "#8a8d93"),
+    "violett": ("#8a55c9", "#ffffff", "#4a2576"),
+}
+SEAT_COLOURS = ("#e69f00", "#56b4e9", "#009e73", "#f0e442", "#cc79a7", "#d55e00")
+GOLD = "#f5c542"
+ICE = "#9fe3ff"
+PANEL = "#383a40"
+DUELLPLATZ = "#4a4330"
+EDGE = "#24221c"  # the edge of a matrix, where glyphs lie
+GOLD_DIM = "#8c7a3c"
+_PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def _tr(key: str, lang: str, **params: Any) -> str:
+    return t(f"felsenfeuer.render.{key}", lang, **params)
+
+
+def seat_name(seat: int, names: Sequence[str] | None) -> str:
+    if names and seat < len(names) and names[seat]:
+        return str(names[seat])[:18]
+    return f"P{seat + 1}"
+
+
+def draw_die(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    size: float,
+    colour: str,
+    pips: int | None,
+    *,
+    frozen: bool = False,
+    pale: bool = False,
+    ring: str | None = None,
+) -> None:
+    """A die of ``colour`` with ``pips`` (None: no face, in a hand or bag). A frozen die is
+    turned on a corner; a pale one lies forward (a rune that is no glyph)."""
+    fill, pip, edge = DIE.get(colour, ("#777777", "#ffffff", "#333333"))
+    x, y = centre
+    h = size / 2
+    if ring:
+        r = h + 4 if not frozen else h * 1.42 + 4
+        draw.ellipse((x - r, y - r, x + r, y + r), outline=ring, width=3)
+    if frozen:
+        d = h * 1.3
+        points = [(x, y - d), (x + d, y), (x, y + d), (x - d, y)]
+        draw.polygon(points, fill=fill, outline=ICE)
+        draw.line([*points, points[0]], fill=ICE, width=2)
+    else:
+        draw.rounded_rectangle(
+            (x - h, y - h, x + h, y + h), radius=size * 0.18, fill=fill, outline=edge, width=2
+        )
+        if pale:
+            draw.rounded_rectangle(
+                (x - h + 3, y - h + 3, x + h - 3, y + h - 3), radius=size * 0.12,
+                outline=PALETTE.background, width=2,
+            )  # fmt: skip
+    if pips:
+        step = size * 0.26
+        dot = max(2.0, size * 0.09)
+        for dx, dy in _PIPS.get(int(pips), []):
+            px, py = x + dx * step, y + dy * step
+            draw.ellipse((px - dot, py - dot, px + dot, py + dot), fill=pip)
+
+
+def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], value: str, size: int,
+          fill: str = PALETTE.text, style: str = "regular", anchor: str = "lm",
+          limit: float = 0) -> None:  # fmt: skip
+    face = font(size, style)
+    if limit and face.getlength(value) > limit:  # too long: cut with an ellipsis
+        while value and face.getlength(value + "…") > limit:
+            value = value[:-1]
+        value += "…"
+    draw_text(draw, xy, value, face, fill, anchor=anchor)
+
+
+def _matrix_rows(view: Mapping[str, Any], matrix: Mapping[str, Any]) -> list[int]:
+    """The seats that have glyphs or runes on ``matrix`` (one glyph row each)."""
+    dice = view["dice"]
+    owners = {dice[i]["owner"] for i in [*matrix["glyphs"], *matrix["runes"]]}
+    return sorted(owners)
+
+
+def _shown_matrices(view: Mapping[str, Any]) -> tuple[list[Mapping[str, Any]], int]:
+    """The matrix panels drawn (the Duellplatz and the start first, then those with most
+    dice) and how many more there are."""
+    dp = view.get("duellplatz")
+    used = [m for m in view["matrices"]
+            if m["glyphs"] or m["runes"] or m["floating"] or m["markers"] or m["cauldrons"]
+            or m["index"] == dp or m["start"]]  # fmt: skip
+    used.sort(key=lambda m: (m["index"] != dp, not m["start"],
+                             -len(m["glyphs"]) - len(m["runes"]), m["index"]))  # fmt: skip
+    shown = sorted(used[:MAX_MATRICES], key=lambda m: m["index"])
+    return shown, len(used) - len(shown)
+
+
+def _matrix_height(view: Mapping[str, Any], matrix: Mapping[str, Any]) -> int:
+    rows = len(_matrix_rows(view, matrix)) + (1 if matrix["floating"] else 0)
+    return MATRIX_TITLE + max(1, rows) * MATRIX_ROW + 10
+
+
+def _stack_lines(view: Mapping[str, Any], lang: str) -> list[tuple[str, str, str]]:
+    """(kind, text, colour) lines of the spells being resolved, innermost last."""
+    lines: list[tuple[str, str, str]] = []
+    for entry in view.get("stack") or []:
+        if entry.get("kind") not in ("spell", "blood"):
+            continue
+        caster = int(entry.get("caster", -1))
+        label = _tr("blood" if entry.get("kind") == "blood" or entry.get("blood") else "spell",
+                    lang, name=entry.get("name", "?"))  # fmt: skip
+        lines.append(("spell", label, SEAT_COLOURS[caster % 6] if caster >= 0 else GOLD))
+        sentence = entry.get(f"text_{lang}") or entry.get("text_de")
+        if sentence:
+            lines.append(("sentence", f"„{sentence}“" if lang == "de" else f"“{sentence}”",
+                          PALETTE.text))  # fmt: skip
+    return lines[-6:]
+
+
+def _wrap(value: str, width: int) -> list[str]:
+    return textwrap.wrap(value, width=width) or [""]
+
+
+def draw_board(
+    view: Mapping[str, Any], lang: str = "de", names: Sequence[str] | None = None
+) -> Image.Image:
+    seats = view["seats"]
+    shown, hidden = _shown_matrices(view)
+    stack = _stack_lines(view, lang)
+    stack_rows = sum(len(_wrap(text, 95)) for kind, text, _ in stack if kind == "sentence")
+    stack_rows += sum(1 for kind, _, _ in stack if kind == "spell")
+    decision = view.get("decision")
+    spheres = view.get("spheres") or []
+    footer = 36 + 22 * (stack_rows + (1 if decision else 0) + len(spheres) + (1 if hidden else 0))
+    height = (HEADER + len(seats) * SEAT_ROW + 12
+              + sum(_matrix_height(view, m) + 8 for m in shown) + footer + MARGIN)  # fmt: skip
+    image = Image.new("RGB", (WIDTH, height), PALETTE.background)
+    draw = ImageDraw.Draw(image)
+    _header(draw, view, lang, names)
+    y = HEADER
+    for seat in seats:
+        _seat_band(draw, view, seat, y, lang, names)
+        y += SEAT_ROW
+    y += 12
+    for matrix in shown:
+        y = _matrix_panel(draw, view, matrix, y, lang, names) + 8
+    y += 6
+    for kind, text, colour in stack:
+        if kind == "spell":
+            _text(draw, (MARGIN, y + 10), text, 16, colour, "bold")
+            y += 22
+        else:
+            for line in _wrap(text, 95):
+                _text(draw, (MARGIN + 18, y + 10), line, 15, colour)
+                y += 22
+    if decision:
+        who = seat_name(int(decision["seat"]), names)
+        _text(draw, (MARGIN, y + 10), _tr("decision", lang, player=who), 15, GOLD, "bold")
+        y += 22
+    for sphere in spheres:
+        label = _tr("sphere", lang, name=sphere.get("name", "?"),
+                    text=sphere.get(f"text_{lang}") or sphere.get("text_de", ""))  # fmt: skip
+        _text(draw, (MARGIN, y + 10), label, 14, ICE)
+        y += 22
+    if hidden:
+        _text(draw, (MARGIN, y + 10), _tr("more_matrices", lang, count=hidden), 14,
+              PALETTE.muted)  # fmt: skip
+        y += 22
+    _legend(draw, y + 6, lang)
+    return image
+
+
+def _legend(draw: ImageDraw.ImageDraw, y: float, lang: str) -> None:
+    """What the marks mean: the edge with glyphs, a rune, a frozen glyph, the Spruchrune."""
+    x = float(MARGIN)
+    cy = y + 12
+    draw.rounded_rectangle((x, cy - 11, x + 24, cy + 11), radius=4, fill=EDGE, outline=GOLD_DIM)
+    draw_die(draw, (x + 12, cy), 16, "grau", 3)
+    _text(draw, (x + 30, cy), _tr("legend.glyph", lang), 12, PALETTE.muted)
+    x += 40 + font(12).getlength(_tr("legend.glyph", lang)) + 14
+    draw_die(draw, (x + 8, cy), 16, "grau", 3, pale=True)
+    _text(draw, (x + 22, cy), _tr("legend.rune", lang), 12, PALETTE.muted)
+    x += 32 + font(12).getlength(_tr("legend.rune", lang)) + 14
+    draw_die(draw, (x + 10, cy), 13, "grau", 3, frozen=True)
+    _text(draw, (x + 26, cy), _tr("legend.frozen", lang), 12, PALETTE.muted)
+    x += 36 + font(12).getlength(_tr("legend.frozen", lang)) + 14
+    draw_die(draw, (x + 10, cy), 14, "grau", 3, ring=GOLD)
+    _text(draw, (x + 26, cy), _tr("legend.spruchrune", lang), 12, PALETTE.muted)
+    x += 36 + font(12).getlength(_tr("legend.spruchrune", lang)) + 14
+    draw.ellipse((x + 2, cy - 4, x + 10, cy + 4), fill=ICE, outline="#111111")
+    _text(draw, (x + 16, cy), _tr("legend.effect", lang), 12, PALETTE.muted)
+
+
+def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], lang: str,
+            names: Sequence[str] | None) -> None:  # fmt: skip
+    _text(draw, (MARGIN, 20), "Felsenfeuer", 22, GOLD, "bold")
+    phase = _tr(f"phase.{view['phase']}", lang)
+    rules = _tr(f"rules.{view.get('rules', 'adept')}", lang)
+    _text(draw, (190, 20), f"{phase} · {rules}", 17, PALETTE.text)
+    counter = _tr("phases", lang, phases=view.get("phases", 0), limit=view.get("phase_limit", 0))
+    _text(draw, (WIDTH - MARGIN, 20), counter, 15, PALETTE.muted, anchor="rm")
+    parts = []
+    stone = view.get("stone")
+    if stone is not None and view["phase"] in ("action", "spell"):
+        key = "stone_marker" if view.get("stone_on_marker") else "stone"
+        parts.append(_tr(key, lang, player=seat_name(int(stone), names)))
+    if view.get("initiative") is not None:
+        parts.append(_tr("initiative", lang, player=seat_name(int(view["initiative"]), names)))
+    if view.get("winners"):
+        who = ", ".join(seat_name(int(s), names) for s in view["winners"])
+        parts.append(_tr("winners", lang, players=who))
+    elif view["phase"] == "end":
+        parts.append(_tr("draw", lang))
+    _text(draw, (MARGIN, 44), "   ".join(parts), 15, PALETTE.text)
+
+
+def _stone(draw: ImageDraw.ImageDraw, x: float, y: float, on_marker: bool) -> None:
+    """The wizard stone: a grey-gold pentagon (on the marker: with a gold ring)."""
+    r = 11
+    points = [(x, y - r), (x + r, y - 3), (x + 7, y + r), (x - 7, y + r), (x - r, y - 3)]
+    draw.polygon(points, fill="#c9c2a8", outline="#5d5640")
+    if on_marker:
+        draw.ellipse((x - r - 4, y - r - 4, x + r + 4, y + r + 4), outline=GOLD, width=2)
+
+
+def _seat_band(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: Mapping[str, Any],
+               y: int, lang: str, names: Sequence[str] | None) -> None:  # fmt: skip
+    index = int(seat["seat"])
+    colour = SEAT_COLOURS[index % 6]
+    out = bool(seat["out"])
+    draw.rounded_rectangle((MARGIN, y + 3, WIDTH - MARGIN, y + SEAT_ROW - 3), radius=8,
+                           fill=PANEL if not out else "#2f3034")  # fmt: skip
+    draw.rectangle((MARGIN, y + 3, MARGIN + 6, y + SEAT_ROW - 3), fill=colour)
+    name = seat_name(index, names)
+    _text(
+        draw,
+        (MARGIN + 16, y + 20),
+        name,
+        17,
+        colour if not out else PALETTE.muted,
+        "bold",
+        limit=150,
+    )
+    info = []
+    if view.get("teams"):
+        info.append(_tr("team", lang, team=int(seat["team"]) + 1))
+    if seat.get("role"):
+        info.append(_tr(f"role.{seat['role']}", lang))
+    if out:
+        info.append(_tr("out", lang))
+    if info:
+        _text(draw, (MARGIN + 16, y + 42), " · ".join(info), 13, PALETTE.muted, limit=150)
+    # the stone and the initiative
+    if view.get("stone") == index and view["phase"] in ("action", "spell"):
+        _stone(draw, MARGIN + 176, y + SEAT_ROW / 2, bool(view.get("stone_on_marker")))
+    # essences and points
+    x = 232.0
+    points = int(seat["essence_points"])
+    _text(draw, (x, y + SEAT_ROW / 2), str(points), 24, PALETTE.text, "bold", anchor="mm")
+    _text(draw, (x, y + SEAT_ROW - 10), _tr("points", lang), 10, PALETTE.muted, anchor="mm")
+    x += 36
+    for essence in seat["essences"]:
+        draw_die(draw, (x, y + SEAT_ROW / 2), 36, essence["colour"], essence["pips"] or None)
+        x += 42
+    x = max(x, 268 + 2 * 42) + 10
+    # hands
+    hands = seat["hands"]
+    for number, hand in enumerate(hands):
+        if number == 1 and not hand:
+            continue
+        label = _tr("hand2" if number else "hand", lang)
+        _text(draw, (x, y + 14), label, 12, PALETTE.muted)
+        for k, die_colour in enumerate(hand[:8]):
+            draw_die(draw, (x + 9 + 22 * (k % 8), y + 38), 18, die_colour, None)
+        x += max(font(12).getlength(label) + 16, 22 * min(8, len(hand)) + 12)
+    # bag (and cauldron)
+    label = _tr("cauldron" if seat.get("cauldron") is not None else "bag", lang)
+    if seat.get("cauldron") is not None:
+        label += f" (M{int(seat['cauldron'])})"
+    _text(draw, (x, y + 14), label, 12, PALETTE.muted)
+    for k, die_colour in enumerate(seat["bag"][:8]):
+        cx, cy = x + 8 + 18 * k, y + 38
+        fill = DIE.get(die_colour, DIE["grau"])[0]
+        draw.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=fill, outline="#111111")
+    if view["phase"] in ("auswahl", "draft", "essence"):
+        picked = seat.get("picked") or []
+        px = WIDTH - MARGIN - 20 - 20 * len(picked[:8])
+        for k, die_colour in enumerate(picked[:8]):
+            draw_die(draw, (px + 20 * k, y + 38), 16, die_colour, None)
+        if view["phase"] == "auswahl":
+            done = _tr("chosen" if seat.get("auswahl_done") else "choosing", lang)
+            _text(draw, (WIDTH - MARGIN - 12, y + 14), done, 12, PALETTE.muted, anchor="rm")
+
+
+def _matrix_panel(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
+                  matrix: Mapping[str, Any], y: int, lang: str,
+                  names: Sequence[str] | None) -> int:  # fmt: skip
+    index = int(matrix["index"])
+    is_dp = view.get("duellplatz") == index
+    height = _matrix_height(view, matrix)
+    draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + height), radius=10,
+                           fill=DUELLPLATZ if is_dp else PANEL,
+                           outline=GOLD if is_dp else "#4e5058", width=2)  # fmt: skip
+    title = _tr("matrix", lang, index=index)
+    if matrix["start"]:
+        title += " · " + _tr("start", lang)
+    if is_dp:
+        title += " · " + _tr("duellplatz", lang)
+    _text(draw, (MARGIN + 12, y + 14), title, 15, GOLD if is_dp else PALETTE.text, "bold")
+    extra = []
+    if matrix["markers"]:
+        extra.append(_tr("markers", lang, players=", ".join(
+            seat_name(int(s), names) for s in matrix["markers"])))  # fmt: skip
+    if matrix["cauldrons"]:
+        extra.append(_tr("cauldrons", lang, players=", ".join(
+            seat_name(int(s), names) for s in matrix["cauldrons"])))  # fmt: skip
+    if extra:
+        room = WIDTH - 2 * MARGIN - 60 - font(15, "bold").getlength(title)
+        _text(draw, (WIDTH - MARGIN - 12, y + 14), " · ".join(extra), 13, PALETTE.muted,
+              anchor="rm", limit=room)  # fmt: skip
+    dice = view["dice"]
+    row_y = y + MATRIX_TITLE + MATRIX_ROW / 2
+    for owner in _matrix_rows(view, matrix):
+        colour = SEAT_COLOURS[owner % 6]
+        _text(draw, (MARGIN + 12, row_y), seat_name(owner, names), 14, colour, "bold", limit=118)
+        x = 150.0
+        glyphs = [dice[i] for i in matrix["glyphs"] if dice[i]["owner"] == owner]
+        runes = [dice[i] for i in matrix["runes"] if dice[i]["owner"] == owner]
+        # the glyph row at the matrix's edge (a dark strip); temples: a rune on its shrines
+        if glyphs:
+            width = _row_width(glyphs, dice)
+            draw.rounded_rectangle((x - 4, row_y - 21, x + width + 2, row_y + 19), radius=6,
+                                   fill=EDGE, outline=GOLD_DIM)  # fmt: skip
+        x = _dice_row(draw, glyphs, dice, x, row_y - 1)
+        if runes:
+            x += 14
+            _dice_row(draw, runes, dice, x, row_y + 3, pale=True)
+        row_y += MATRIX_ROW
+    if matrix["floating"]:
+        _text(draw, (MARGIN + 12, row_y), _tr("floating", lang), 13, ICE, "bold")
+        x = 150.0
+        for i in matrix["floating"]:
+            die = dice[i]
+            cx = x + 16
+            owner_colour = SEAT_COLOURS[int(die["owner"]) % 6]  # whose rune floats
+            draw.ellipse((cx - 21, row_y - 8, cx + 21, row_y + 16), outline=owner_colour, width=2)
+            draw_die(draw, (cx, row_y - 2), 28, die["colour"], die["pips"],
+                     ring=GOLD if die["spruchrune"] else None)  # fmt: skip
+            x += 44
+    return y + height
+
+
+def _effect_marks(draw: ImageDraw.ImageDraw, die: Mapping[str, Any], x: float, y: float) -> None:
+    """A 'zählt als' effect on a die: dots of the colours it counts as (below it) and an ice
+    dot when its pips count other than they show (top right)."""
+    counted = list(die.get("counts_as_colours") or [])
+    if counted and counted != [die["colour"]]:
+        left = x - 4 * (len(counted) - 1)
+        for k, colour in enumerate(counted):
+            fill = DIE.get(colour, DIE["grau"])[0]
+            draw.ellipse((left + 8 * k - 3, y + 17, left + 8 * k + 3, y + 23), fill=fill,
+                         outline="#111111")  # fmt: skip
+    if die.get("base_pips") is not None and die.get("pips") != die.get("base_pips"):
+        draw.ellipse((x + 11, y - 19, x + 19, y - 11), fill=ICE, outline="#111111")
+
+
+def _row_width(row: Sequence[Mapping[str, Any]], dice: Sequence[Mapping[str, Any]]) -> float:
+    width = 0.0
+    for die in row:
+        if die["shrine_of"] is not None:
+            continue
+        shrines = sum(1 for d in dice if d["shrine_of"] == die["id"])
+        width += 46 + 22 * shrines if shrines else (42 if die["frozen"] else 38)
+    return width - 6
+
+
+def _dice_row(draw: ImageDraw.ImageDraw, row: Sequence[Mapping[str, Any]],
+              dice: Sequence[Mapping[str, Any]], x: float, y: float,
+              pale: bool = False) -> float:  # fmt: skip
+    """Draw ``row`` from ``x``; shrines sit under their temple rune. Returns the next x."""
+    tops = [d for d in row if d["shrine_of"] is None]
+    for die in tops:
+        shrines = [d for d in dice if d["shrine_of"] == die["id"]]
+        if shrines:  # a temple: its rune, then its shrines, in one gold frame
+            width = 36 + 22 * len(shrines)
+            draw.rounded_rectangle((x - 2, y - 18, x + width, y + 18), radius=6,
+                                   outline=GOLD, width=2)  # fmt: skip
+            draw_die(
+                draw,
+                (x + 16, y),
+                26,
+                die["colour"],
+                die["pips"],
+                frozen=bool(die["frozen"]),
+                ring=GOLD if die["spruchrune"] else None,
+            )
+            for k, shrine in enumerate(shrines):
+                draw_die(draw, (x + 42 + 22 * k, y + 5), 18, shrine["colour"], shrine["pips"])
+            draw.polygon([(x + 32, y - 6), (x + width - 4, y - 6), (x + 18 + width / 2, y - 15)],
+                         fill=GOLD)  # fmt: skip
+            x += width + 10
+            continue
+        draw_die(draw, (x + 16, y), 26 if pale else 30, die["colour"], die["pips"],
+                 frozen=bool(die["frozen"]), pale=pale,
+                 ring=GOLD if die["spruchrune"] else None)  # fmt: skip
+        _effect_marks(draw, die, x + 16, y)
+        x += 42 if die["frozen"] else 38
+    return x
+
+
+def render_board(
+    view: Mapping[str, Any], lang: str = "de", names: Sequence[str] | None = None
+) -> bytes:
+    """The PNG of ``view`` in ``lang`` (seat names optional, else P1…P6)."""
+    image = draw_board(view, lang, names)
+    palette = image.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
+    buffer = io.BytesIO()
+    palette.save(buffer, format="PNG", compress_level=3)
+    return buffer.getvalue()

@@ -1,0 +1,201 @@
+"""Felsenfeuer in words: a sentence for every event the engine emits, the prompt of every
+open decision and a label for each of its options, in German and English
+(``data/i18n/felsenfeuer.json``). Discord-free: it reads the view (``view_for``) and events
+as plain data, so the cog only wires commands and buttons to the shared game layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.i18n import t
+from bot.render.felsenfeuer import seat_name
+from engines.felsenfeuer.model import COLOURS
+from engines.felsenfeuer.spells import book_for
+
+# Every event type FelsenfeuerEngine emits (tests/unit/test_felsenfeuer_render.py checks that
+# a random duel emits no other and that each has its sentence in both languages).
+EVENT_TYPES = (
+    "attack_missed", "attack_warded", "attacked", "auswahl_chosen", "auswahl_shown", "banned",
+    "blood_magic", "cast", "caster", "cauldron", "chose", "destroyed", "drafted",
+    "duel_started", "eliminated", "essence_chosen", "essence_destroyed", "essence_gained",
+    "essence_lost", "fizzled", "floated", "frozen", "thawed", "game_over", "laid",
+    "manifested", "moved", "new_matrix", "no_spell", "pips", "reactivated", "renewal",
+    "second_hand", "spell_done", "spell_phase", "step", "taken", "temple_moved",
+    "temple_dissolved", "triggered", "turn_ended",
+)  # fmt: skip
+
+
+def _k(key: str, lang: str, **params: Any) -> str:
+    return t(f"felsenfeuer.{key}", lang, **params)
+
+
+def colour_name(colour: str, lang: str) -> str:
+    return _k(f"colour.{colour}", lang) if colour in COLOURS else colour
+
+
+def spell_name(slug: str, view: Mapping[str, Any] | None = None, spells: str = "") -> str:
+    """The spell's name (the running stack's name first, then the duel's spellbook)."""
+    for entry in (view or {}).get("stack") or []:
+        if entry.get("spell") == slug and entry.get("name"):
+            return str(entry["name"])
+    spell = book_for(spells).get(slug)
+    return spell.name if spell else slug
+
+
+def die_text(view: Mapping[str, Any], die: Any, lang: str, pips: Any = None) -> str:
+    """A die as the players read it: its colour and (on a matrix) its pips, e.g. "rot 3"."""
+    dice = view.get("dice") or []
+    try:
+        index = int(str(die).lstrip("d"))
+        data = dice[index]
+    except (ValueError, IndexError, TypeError):
+        return str(die)
+    shown = pips if pips is not None else data.get("pips")
+    colour = colour_name(str(data.get("colour", "")), lang)
+    if shown is None:
+        return _k("die.nopips", lang, colour=colour)
+    return _k("die", lang, colour=colour, pips=shown)
+
+
+def _params(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], lang: str,
+            names: Sequence[str] | None, spells: str) -> dict[str, Any]:  # fmt: skip
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in ("player", "by") and isinstance(value, int):
+            out[key] = seat_name(value, names)
+        elif key == "spell":
+            out[key] = spell_name(str(value), view, spells)
+        elif key == "die":
+            out[key] = die_text(view, value, lang, data.get("pips"))
+        elif key == "colour":
+            out[key] = colour_name(str(value), lang)
+        elif key == "token":
+            out[key] = option_label(str(value), view, lang, names, spells)
+        elif key == "shrines":
+            out["count"] = len(value)
+        elif key == "winners":
+            out[key] = ", ".join(seat_name(int(s), names) for s in value)
+        elif key == "auswahl":
+            out[key] = "; ".join(
+                f"{seat_name(seat, names)} {_counts(str(counts), lang)}"
+                for seat, counts in enumerate(value)
+            )
+        else:
+            out[key] = value
+    if event_type == "step":
+        out["number"] = int(data.get("step", 0)) + 1
+    if event_type == "game_over":
+        reason = str(data.get("reason") or view.get("result") or "")
+        winners = data.get("winners") or []
+        who = ", ".join(seat_name(int(s), names) for s in winners)
+        out["result"] = t(f"felsenfeuer.reason.{reason}", lang, players=who, winners=who)
+    return out
+
+
+def _counts(counts: str, lang: str) -> str:
+    """``2-2-4-0-0`` as "2 grün, 2 grau, 4 rot"."""
+    parts = counts.split("-")
+    return ", ".join(f"{n} {colour_name(c, lang)}" for n, c in zip(parts, COLOURS, strict=False)
+                     if n.isdigit() and int(n))  # fmt: skip
+
+
+def narrate(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], lang: str,
+            names: Sequence[str] | None = None, spells: str = "") -> str:  # fmt: skip
+    """The sentence for one event (``view``: the view after it, for dice and names)."""
+    key = event_type
+    if event_type == "step" and data.get("lapsed"):
+        key = "step_lapsed"
+    if event_type == "turn_ended" and data.get("passed"):
+        key = "passed"
+    return _k(f"event.{key}", lang, **_params(event_type, data, view, lang, names, spells))
+
+
+def option_label(token: str, view: Mapping[str, Any], lang: str,
+                 names: Sequence[str] | None = None, spells: str = "") -> str:  # fmt: skip
+    """A button's label for an answer token of the open decision."""
+    if token == "keiner":
+        return _k("option.none", lang)
+    if token == "fertig":
+        return _k("option.done", lang)
+    if token in ("ja", "nein"):
+        return _k("option.yes" if token == "ja" else "option.no", lang)
+    if token in ("h0", "h1"):
+        return _k("option.hand", lang, number=int(token[1]) + 1)
+    if token in ("h0h1", "h1h0"):
+        return _k("option.hands", lang, first=int(token[1]) + 1, second=int(token[3]) + 1)
+    if token.isdigit():
+        return _k("option.pips", lang, pips=token)
+    if token.startswith("p") and token[1:].isdigit():
+        return seat_name(int(token[1:]), names)
+    if token.startswith("d") and token[1:].isdigit():
+        return _die_option(int(token[1:]), view, lang, names)
+    return spell_name(token, view, spells)
+
+
+def _die_option(index: int, view: Mapping[str, Any], lang: str,
+                names: Sequence[str] | None) -> str:  # fmt: skip
+    dice = view.get("dice") or []
+    if not 0 <= index < len(dice):
+        return f"d{index}"
+    data = dice[index]
+    zone = str(data.get("zone"))
+    matrix = data.get("matrix")
+    if zone == "matrix":
+        place = _k("place.glyph" if data.get("glyph") else "place.rune", lang, matrix=matrix)
+    elif zone == "float":
+        place = _k("place.float", lang, matrix=matrix)
+    else:
+        place = _k(f"place.{zone}", lang) if zone in ("hand", "bag", "essence") else zone
+    return _k("option.where", lang, die=die_text(view, index, lang),
+              player=seat_name(int(data.get("owner", 0)), names), place=place)  # fmt: skip
+
+
+def action_label(text: str, view: Mapping[str, Any], lang: str,
+                 names: Sequence[str] | None = None, spells: str = "") -> str:  # fmt: skip
+    """A label for an action in notation (``lege rot 3 m0``, ``ende``, ``blut puls``,
+    ``essenz rot``, ``schwebe rot 3``, ``draft rot``, ``auswahl 2-2-4-0-0``, ``wahl d12``)."""
+    words = text.split()
+    verb, args = (words[0], words[1:]) if words else ("", [])
+    if verb == "lege" and len(args) >= 3:
+        die = _k("die", lang, colour=colour_name(args[0], lang), pips=args[1])
+        key = "option.lay2" if "h1" in args[3:] else "option.lay"
+        return _k(key, lang, die=die, matrix=args[2].lstrip("m"))
+    if verb == "ende":
+        return _k("option.end", lang)
+    if verb == "blut" and args:
+        return _k("option.blood", lang, spell=spell_name(args[0], view, spells))
+    if verb == "essenz" and args:
+        return _k("option.essence", lang, colour=colour_name(args[0], lang))
+    if verb == "schwebe" and len(args) >= 2:
+        die = _k("die", lang, colour=colour_name(args[0], lang), pips=args[1])
+        return _k("option.float", lang, die=die)
+    if verb == "draft" and args:
+        return _k("option.draft", lang, colour=colour_name(args[0], lang))
+    if verb == "auswahl" and args:
+        return _k("option.auswahl", lang, counts=_counts(args[0], lang))
+    if verb == "wahl" and args:
+        return option_label(args[0], view, lang, names, spells)
+    return text
+
+
+def prompt(view: Mapping[str, Any], lang: str, names: Sequence[str] | None = None) -> str:
+    """The open decision's question (for the seat that decides), or whose turn it is."""
+    decision = view.get("decision")
+    if decision:
+        params = dict(decision.get("params") or {})
+        if "die" in params:
+            params["die"] = die_text(view, params["die"], lang)
+        return t(str(decision["prompt"]), lang, **params)
+    phase = view.get("phase")
+    if phase == "action" and view.get("stone") is not None:
+        return t("felsenfeuer.ask.turn", lang)
+    if phase in ("auswahl", "draft", "essence"):
+        return t(f"felsenfeuer.ask.{phase}", lang)
+    return ""
+
+
+def waiting(seat: int, lang: str, names: Sequence[str] | None = None) -> str:
+    """What the others read while ``seat`` decides."""
+    return _k("prompt.waiting", lang, player=seat_name(seat, names))

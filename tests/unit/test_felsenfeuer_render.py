@@ -1,0 +1,129 @@
+"""The Felsenfeuer board image and its narration: every view random duels produce is drawn
+(2 to 6 seats, the modes, Weltentor, the draft), the image stays bounded with six seats, and
+every event and decision has its words in German and English."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.i18n import catalog
+from bot.render.felsenfeuer import MAX_MATRICES, WIDTH, draw_board, render_board
+from bot.render.felsenfeuer_text import (
+    EVENT_TYPES,
+    action_label,
+    narrate,
+    option_label,
+    prompt,
+)
+from engines.core import match as m
+from engines.felsenfeuer.engine import ENGINE
+from engines.felsenfeuer.scenario import build
+
+CASES = [
+    (2, {"rules": "adept", "phase_limit": 6}),
+    (2, {"rules": "magister", "weltentor": True, "auswahl": "draft", "phase_limit": 6}),
+    (4, {"rules": "magister", "teams": [0, 1, 0, 1], "phase_limit": 5}),
+    (5, {"rules": "magister", "mode": "pentagramm", "phase_limit": 4}),
+    (6, {"rules": "magister", "mode": "gilde", "phase_limit": 4}),
+]
+
+
+def random_duel(players: int, config: dict[str, Any], seed: int) -> Iterator[tuple[Any, list[Any]]]:
+    """Every state of a random duel (the kit's way: a random decision, a random action) with
+    the events that led to it."""
+    chooser = random.Random(seed)
+    match = m.start(ENGINE, config, seed, players)
+    yield match.state, []
+    for _ in range(3000):
+        if m.outcome(ENGINE, match) is not None:
+            return
+        decision = chooser.choice(m.decisions(ENGINE, match))
+        action = chooser.choice(list(ENGINE.legal_actions(match.state, decision.seat)))
+        match, events = m.apply(ENGINE, match, ENGINE.action_text(action), decision.seat)
+        yield match.state, events
+    raise AssertionError("the duel did not end")
+
+
+@pytest.mark.parametrize(("players", "config"), CASES, ids=[f"{p}-{c}" for p, c in CASES])
+def test_every_view_of_random_duels_is_drawn_and_narrated(
+    players: int, config: dict[str, Any]
+) -> None:
+    names = ["Alrik", "Borbarad", "Cassia", "Dschinn", "Eleonora von Sternenfall", "Fex"]
+    seen: set[str] = set()
+    for number, (state, events) in enumerate(random_duel(players, config, players)):
+        viewer = number % players
+        view = ENGINE.view_for(state, viewer)
+        lang = ("de", "en")[number % 2]
+        image = draw_board(view, lang, names[:players] if number % 3 else None)
+        assert image.width == WIDTH
+        for event in events:
+            assert event.type in EVENT_TYPES, event.type
+            seen.add(event.type)
+            for language in ("de", "en"):
+                line = narrate(event.type, event.data, view, language, names)
+                assert line and "felsenfeuer." not in line and "{" not in line, line
+        asked = prompt(view, lang, names)
+        assert "felsenfeuer." not in asked and "{" not in asked
+        if view["decision"] and view["decision"]["seat"] == viewer:
+            for token in view["decision"]["options"]:
+                label = option_label(token, view, lang, names)
+                assert label and "felsenfeuer." not in label
+                assert not (token.startswith(("d", "p")) and token[1:].isdigit()
+                            and label == token)  # fmt: skip
+        for action in list(ENGINE.legal_actions(state, viewer))[:40]:
+            text = ENGINE.action_text(action)
+            label = action_label(text, view, lang, names)
+            assert "felsenfeuer." not in label and "{" not in label
+    assert "game_over" in seen
+
+
+def test_the_png_is_a_real_image() -> None:
+    state = next(random_duel(2, {"rules": "adept"}, 1))[0]
+    png = render_board(ENGINE.view_for(state, 0), "de")
+    Image.open(io.BytesIO(png)).verify()
+
+
+def crowded_six() -> Any:
+    """Six seats with every kind of die on more matrices than the image shows."""
+    colours = ("gruen", "grau", "rot", "schwarz", "violett")
+    lines = []
+    for seat in range(6):
+        lines += [f"{seat} rot essence 6", f"{seat} violett essence 5"]
+        for k in range(6):
+            where = ("glyph", "frozen", "rune", "float", "glyph", "rune")[k]
+            lines.append(f"{seat} {colours[(seat + k) % 5]} {where} {1 + k % 6} {(seat + k) % 8}")
+    return build(lines, 6)
+
+
+def test_six_seats_stay_bounded_and_legible() -> None:
+    state = crowded_six()
+    view = ENGINE.view_for(state, 0)
+    assert len(view["matrices"]) == 8
+    image = draw_board(view, "de", ["Ein sehr, sehr langer Discord-Name ✨"] * 6)
+    assert image.width == WIDTH
+    # header, six seat bands, at most MAX_MATRICES panels of at most seven rows, the footer
+    assert image.height <= 58 + 6 * 62 + 12 + MAX_MATRICES * (26 + 7 * 44 + 18) + 400
+    assert len(render_board(view, "en")) < 400_000
+
+
+def test_every_event_and_prompt_has_both_languages() -> None:
+    texts = catalog()
+    for event_type in EVENT_TYPES:
+        entry = texts[f"felsenfeuer.event.{event_type}"]
+        assert entry["de"] and entry["en"]
+    prompts = {key for key in texts if key.startswith("felsenfeuer.ask.")}
+    import engines.felsenfeuer.engine as engine_module
+    import engines.felsenfeuer.verbs as verbs_module
+
+    source = "".join(Path(str(module.__file__)).read_text(encoding="utf-8")
+                     for module in (engine_module, verbs_module))  # fmt: skip
+    used = set(re.findall(r'"(felsenfeuer\.ask\.[a-z_]+)"', source))
+    assert used <= prompts
