@@ -745,17 +745,17 @@ async def test_digits_that_int_does_not_read_are_refused(
     """ "²" passes ``str.isdigit()`` but not ``int()``: ids, menu values, form fields and
     notation that checked with ``isdigit`` crashed on it ("unexpected error")."""
     await realistic_state(fake)
-    source = recently_changed(fake, 1)["kampf"][0]
-    revision = source.custom_ids[0].split(":")[2]
+    source = recently_changed(fake, 1)["kf"][0]
+    _prefix, combat_id, token = source.custom_ids[0].split(":")[:3]
     game = recently_changed(fake, 1)["essenz"][0]
     for custom_id, values in (
-        ("kampf:5128:²:fdsv:x", ()),
-        (f"kampf:1:{revision}:ziel:thoin", ["²"]),
+        (f"kf:²:{token}:fdsv:x", ()),
+        (f"kf:{combat_id}:{token}:ziel:thoin", ["²"]),
         ("essenz:²:1:x", ()),
         ("essenz:1:²:r", ()),
     ):
         kind = STRING_SELECT if values else BUTTON
-        push = partial(fake.forge_component, source if "kampf" in custom_id else game,
+        push = partial(fake.forge_component, source if custom_id.startswith("kf:") else game,
                        custom_id, component_type=kind, values=values, user=GM)  # fmt: skip
         await hostile.run(custom_id, push)
     for name, options in (
