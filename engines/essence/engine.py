@@ -11,7 +11,7 @@ from engines.core.contract import Decision, DecisionKind, Event, JsonDict, Outco
 from engines.core.errors import BadInput, IllegalAction
 from engines.essence import actions
 from engines.essence.actions import Action, Destab, Grow, Heal, Move, Split, Summon, VoidShift
-from engines.essence.ai import LEVELS, choose_step
+from engines.essence.ai import choose_step
 from engines.essence.board import (
     DIRECTION_NAMES,
     FACE_DIRECTIONS,
@@ -123,7 +123,7 @@ class EssenceEngine:
         ``t`` + 0/1)."""
         return _path(action)
 
-    bot_levels = LEVELS
+    bot_levels = ("easy", "normal", "hard")  # offered to players; "greedy" is a bench opponent
 
     def choose_action(
         self, state: Position, player: PlayerId, level: str, budget_s: float, rng: random.Random
