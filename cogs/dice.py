@@ -39,7 +39,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SpielleiterBot
-from bot.i18n import DEFAULT_LANGUAGE, cmd, t
+from bot.i18n import DEFAULT_LANGUAGE, cmd, options, t
 from bot.limits import MAX_SAVED_ROLLS
 from bot.render import render_async, run_heavy
 from bot.render.dice import DiceImage, DiceRow, DieView, render_dice
@@ -566,27 +566,16 @@ def _name_choices(values: Mapping[str, Any], current: str) -> list[app_commands.
 # ---- the cog -------------------------------------------------------------------------------
 
 
-VISIBILITY_RENAMES = {"privat": cmd("roll.opt.private.name"), "geheim": cmd("roll.opt.secret.name")}
-VISIBILITY_DESCRIPTIONS = {
-    "privat": cmd("roll.opt.private.desc"),
-    "geheim": cmd("roll.opt.secret.desc"),
+# option groups several commands share (parameter -> catalog stem under "roll.opt", see options)
+VISIBILITY = {"privat": "private", "geheim": "secret"}
+POOL = {
+    "eigenschaft": "attribute",
+    "wert": "value",
+    "bonus": "bonus",
+    "charakter": "character",
+    "erschwernis": "difficulty",
 }
-POOL_RENAMES = {
-    "eigenschaft": cmd("roll.opt.attribute.name"),
-    "wert": cmd("roll.opt.value.name"),
-    "bonus": cmd("roll.opt.bonus.name"),
-    "charakter": cmd("roll.opt.character.name"),
-    "erschwernis": cmd("roll.opt.difficulty.name"),
-}
-SKILL_RENAMES = {"fertigkeit": cmd("roll.opt.skill.name")}
-SKILL_DESCRIPTIONS = {"fertigkeit": cmd("roll.opt.skill.desc")}
-POOL_DESCRIPTIONS = {
-    "eigenschaft": cmd("roll.opt.attribute.desc"),
-    "wert": cmd("roll.opt.value.desc"),
-    "bonus": cmd("roll.opt.bonus.desc"),
-    "charakter": cmd("roll.opt.character.desc"),
-    "erschwernis": cmd("roll.opt.difficulty.desc"),
-}
+SKILL = {"fertigkeit": "skill"}
 PoolSize = app_commands.Range[int, 0, 100]
 Required = app_commands.Range[int, 1, 100]
 TqNumber = app_commands.Range[int, -1000, 1000]
@@ -614,8 +603,7 @@ class Dice(commands.Cog):
     # ---- /roll ---------------------------------------------------------------------------
 
     @app_commands.command(name=cmd("roll.cmd.roll.name"), description=cmd("roll.cmd.roll.desc"))
-    @app_commands.rename(ausdruck=cmd("roll.opt.expression.name"), **VISIBILITY_RENAMES)
-    @app_commands.describe(ausdruck=cmd("roll.opt.expression.desc"), **VISIBILITY_DESCRIPTIONS)
+    @options("roll.opt", ausdruck="expression", **VISIBILITY)
     async def roll(
         self,
         interaction: discord.Interaction[Any],
@@ -728,15 +716,8 @@ class Dice(commands.Cog):
     # ---- /würfel speichern | löschen | liste -------------------------------------------------
 
     @saved.command(name=cmd("roll.cmd.save.name"), description=cmd("roll.cmd.save.desc"))
-    @app_commands.rename(
-        name=cmd("roll.opt.name.name"),
-        ausdruck=cmd("roll.opt.expression.name"),
-        kampagne=cmd("roll.opt.campaign.name"),
-    )
-    @app_commands.describe(
-        name=cmd("roll.opt.name.desc"),
-        ausdruck=cmd("roll.opt.saved_expression.desc"),
-        kampagne=cmd("roll.opt.campaign.desc"),
+    @options(
+        "roll.opt", name="name", ausdruck=("expression", "saved_expression"), kampagne="campaign"
     )
     async def save(
         self,
@@ -764,10 +745,7 @@ class Dice(commands.Cog):
         await send(interaction, t(message, lang, **params), ephemeral=True)
 
     @saved.command(name=cmd("roll.cmd.delete.name"), description=cmd("roll.cmd.delete.desc"))
-    @app_commands.rename(name=cmd("roll.opt.name.name"), kampagne=cmd("roll.opt.campaign.name"))
-    @app_commands.describe(
-        name=cmd("roll.opt.delete_name.desc"), kampagne=cmd("roll.opt.campaign.desc")
-    )
+    @options("roll.opt", name=("name", "delete_name"), kampagne="campaign")
     async def delete(
         self, interaction: discord.Interaction[Any], name: str, kampagne: bool = False
     ) -> None:
@@ -829,18 +807,7 @@ class Dice(commands.Cog):
     # ---- /probe, /probe-komplex, /probe-konkurrierend ------------------------------------
 
     @app_commands.command(name=cmd("roll.cmd.probe.name"), description=cmd("roll.cmd.probe.desc"))
-    @app_commands.rename(
-        erfolge=cmd("roll.opt.required.name"),
-        **POOL_RENAMES,
-        **SKILL_RENAMES,
-        **VISIBILITY_RENAMES,
-    )
-    @app_commands.describe(
-        erfolge=cmd("roll.opt.required.desc"),
-        **POOL_DESCRIPTIONS,
-        **SKILL_DESCRIPTIONS,
-        **VISIBILITY_DESCRIPTIONS,
-    )
+    @options("roll.opt", erfolge="required", **POOL, **SKILL, **VISIBILITY)
     async def probe_command(
         self,
         interaction: discord.Interaction[Any],
@@ -886,18 +853,7 @@ class Dice(commands.Cog):
     @app_commands.command(
         name=cmd("roll.cmd.komplex.name"), description=cmd("roll.cmd.komplex.desc")
     )
-    @app_commands.rename(
-        aufteilung=cmd("roll.opt.split.name"),
-        erfolge=cmd("roll.opt.requirements.name"),
-        **POOL_RENAMES,
-        **VISIBILITY_RENAMES,
-    )
-    @app_commands.describe(
-        aufteilung=cmd("roll.opt.split.desc"),
-        erfolge=cmd("roll.opt.requirements.desc"),
-        **POOL_DESCRIPTIONS,
-        **VISIBILITY_DESCRIPTIONS,
-    )
+    @options("roll.opt", aufteilung="split", erfolge="requirements", **POOL, **VISIBILITY)
     async def probe_komplex(
         self,
         interaction: discord.Interaction[Any],
@@ -947,29 +903,18 @@ class Dice(commands.Cog):
     @app_commands.command(
         name=cmd("roll.cmd.contest.name"), description=cmd("roll.cmd.contest.desc")
     )
-    @app_commands.rename(
-        gegner=cmd("roll.opt.opponent.name"),
-        gegner_charakter=cmd("roll.opt.opponent_character.name"),
-        gegner_eigenschaft=cmd("roll.opt.opponent_attribute.name"),
-        gegner_wert=cmd("roll.opt.opponent_value.name"),
-        gegner_bonus=cmd("roll.opt.opponent_bonus.name"),
-        eigenschaft=cmd("roll.opt.attribute.name"),
-        wert=cmd("roll.opt.value.name"),
-        bonus=cmd("roll.opt.bonus.name"),
-        charakter=cmd("roll.opt.character.name"),
-        **VISIBILITY_RENAMES,
-    )
-    @app_commands.describe(
-        gegner=cmd("roll.opt.opponent.desc"),
-        gegner_charakter=cmd("roll.opt.opponent_character.desc"),
-        gegner_eigenschaft=cmd("roll.opt.opponent_attribute.desc"),
-        gegner_wert=cmd("roll.opt.opponent_value.desc"),
-        gegner_bonus=cmd("roll.opt.opponent_bonus.desc"),
-        eigenschaft=cmd("roll.opt.contest_attribute.desc"),
-        wert=cmd("roll.opt.value.desc"),
-        bonus=cmd("roll.opt.bonus.desc"),
-        charakter=cmd("roll.opt.character.desc"),
-        **VISIBILITY_DESCRIPTIONS,
+    @options(
+        "roll.opt",
+        gegner="opponent",
+        gegner_charakter="opponent_character",
+        gegner_eigenschaft="opponent_attribute",
+        gegner_wert="opponent_value",
+        gegner_bonus="opponent_bonus",
+        eigenschaft=("attribute", "contest_attribute"),
+        wert="value",
+        bonus="bonus",
+        charakter="character",
+        **VISIBILITY,
     )
     async def probe_contest(
         self,
@@ -1239,17 +1184,8 @@ class Dice(commands.Cog):
     @telperinquar.command(
         name=cmd("roll.cmd.tq_attack.name"), description=cmd("roll.cmd.tq_attack.desc")
     )
-    @app_commands.rename(
-        bonus=cmd("roll.opt.bonus.name"),
-        ruestung=cmd("roll.opt.armour.name"),
-        gegen=cmd("roll.opt.against.name"),
-        **VISIBILITY_RENAMES,
-    )
-    @app_commands.describe(
-        bonus=cmd("roll.opt.tq_bonus.desc"),
-        ruestung=cmd("roll.opt.armour.desc"),
-        gegen=cmd("roll.opt.against.desc"),
-        **VISIBILITY_DESCRIPTIONS,
+    @options(
+        "roll.opt", bonus=("bonus", "tq_bonus"), ruestung="armour", gegen="against", **VISIBILITY
     )
     @app_commands.choices(
         gegen=[
@@ -1275,14 +1211,7 @@ class Dice(commands.Cog):
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     @telperinquar.command(name=cmd("roll.cmd.tq_ew.name"), description=cmd("roll.cmd.tq_ew.desc"))
-    @app_commands.rename(
-        stufe=cmd("roll.opt.level.name"), ziel=cmd("roll.opt.target.name"), **VISIBILITY_RENAMES
-    )
-    @app_commands.describe(
-        stufe=cmd("roll.opt.level.desc"),
-        ziel=cmd("roll.opt.target.desc"),
-        **VISIBILITY_DESCRIPTIONS,
-    )
+    @options("roll.opt", stufe="level", ziel="target", **VISIBILITY)
     async def tq_erfolgswurf(
         self,
         interaction: discord.Interaction[Any],
