@@ -30,8 +30,7 @@ import difflib
 import io
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 import discord
@@ -41,23 +40,36 @@ from discord.ext import commands
 from bot.app import SpielleiterBot
 from bot.i18n import DEFAULT_LANGUAGE, cmd, options, t
 from bot.limits import MAX_SAVED_ROLLS
+from bot.narration.dice import (
+    BACKTICK_STANDIN,
+    Shown,
+    Source,
+    attack_text,
+    code,
+    contest_text,
+    erfolgswurf_text,
+    fit_message,
+    image_alt,
+    komplex_text,
+    plain,
+    pool_image,
+    probe_text,
+    roll_image,
+    roll_text,
+)
 from bot.render import render_async, run_heavy
-from bot.render.dice import DiceImage, DiceRow, DieView, render_dice
+from bot.render.dice import render_dice
 from bot.replies import LANGUAGE_PREF, lang_for, send
 from bot.store.base import CampaignRecord, CharacterRecord
 from cogs.w6 import load_sheet
 from engines.core import BadInput, IllegalAction, Rng
-from engines.dice.notation import DiceRoll, check_comment, check_notation, roll_notation
-from engines.dice.pool import SUCCESS_MIN
+from engines.dice.notation import check_comment, check_notation, roll_notation
 from engines.dice.saved import expand_saved
-from engines.dice.telperinquar import AttackRoll, ErfolgswurfResult, attack_roll, erfolgswurf
+from engines.dice.telperinquar import attack_roll, erfolgswurf
 from engines.dice.w6 import (
-    ContestResult,
     ContestSide,
     Difficulty,
-    KomplexResult,
     Pool,
-    ProbeResult,
     ProbeSpec,
     komplexe_probe,
     konkurrierende_probe,
@@ -67,6 +79,8 @@ from engines.dice.w6 import (
 )
 
 log = logging.getLogger("spielleiter.dice")
+# cogs.w6_sheets imports these two from here (they now live in bot.narration.dice)
+__all__ = ["Dice", "Source", "probe_text", "setup"]
 
 Visibility = Literal["open", "private", "secret"]
 MODE_LETTERS: dict[Visibility, str] = {"open": "o", "private": "p", "secret": "s"}
@@ -74,80 +88,19 @@ LETTER_MODES: dict[str, Visibility] = {v: k for k, v in MODE_LETTERS.items()}
 PREFIX = "roll"
 AGAIN = "again"
 MAX_CUSTOM_ID = 100
-MESSAGE_LIMIT = 2000
 CHOICE_LIMIT = 100
 AUTOCOMPLETE_LIMIT = 25
 MAX_SAVED = MAX_SAVED_ROLLS
-IMAGE_FROM_DICE = 7  # an image only when a throw has more dice than a glance takes in
 HEAVY_DICE = 100  # from here a roll and its image are made off the event loop, after a defer
 IMAGE_NAME = "wuerfel"
 NAME_PATTERN = re.compile(r"[^\W\d_][\w-]{0,31}")
 LEADING_WORD = re.compile(r"\s*([^\W\d_][\w-]*)(.*)", re.DOTALL)
 CODE_SPAN = re.compile(r"`([^`]+)`")
 NUMBER = re.compile(r"[-+]?\d{1,4}")
-BACKTICK_STANDIN = "ˋ"
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What a roll shows: the text per language, an optional dice image and re-roll button."""
-
-    text: Callable[[str], str]
-    image: DiceImage | None = None
-    reroll: str | None = None  # custom_id of the "Nochmal würfeln" button
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where a W6 pool comes from: ``label`` names the side (character or user), ``attribute``
-    the Eigenschaft (``None`` for a plain value), ``character`` the character if one was used,
-    ``skill`` a Fertigkeit of its sheet whose ``skill_value`` adds dice; ``hidden``: an NPC a
-    player rolls against, shown only by its name and successes (its sheet is the GM's)."""
-
-    label: str
-    attribute: str | None
-    value: int
-    character: str | None = None
-    skill: str | None = None
-    skill_value: int = 0
-    hidden: bool = False
-
-
-# ---- small formatting helpers ------------------------------------------------------------
 
 
 def _display(user: discord.abc.User) -> str:
     return discord.utils.escape_markdown(user.display_name.replace("`", BACKTICK_STANDIN))
-
-
-def _plain(text: str) -> str:
-    return discord.utils.escape_markdown(text.replace("`", BACKTICK_STANDIN))
-
-
-def _code(text: str) -> str:
-    return f"`{text.replace('`', BACKTICK_STANDIN)}`"
-
-
-def _fit(text: str) -> str:
-    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
-
-
-def _signed(number: int) -> str:
-    return f"+{number}" if number >= 0 else f"−{-number}"
-
-
-def _number(number: int) -> str:
-    """A count as printed: a typographic minus for the negative pool an Erschwernis leaves."""
-    return str(number) if number >= 0 else f"−{-number}"
-
-
-def _successes(lang: str, count: int) -> str:
-    key = "roll.count.success" if count == 1 else "roll.count.successes"
-    return t(key, lang, count=count)
-
-
-def _faces(dice: Sequence[int]) -> str:
-    return ", ".join(f"**{d}**" if d >= SUCCESS_MIN else str(d) for d in dice)
 
 
 def _visibility(privat: bool, geheim: bool) -> Visibility:
@@ -276,268 +229,6 @@ def _skill(character: CharacterRecord, skill: str) -> tuple[str, int]:
         name=skill.strip()[:40],
         character=character.name,
         skills=sorted(skills),
-    )
-
-
-def _die_views(dice: Sequence[int]) -> tuple[DieView, ...]:
-    return tuple(DieView(d, marked=d >= SUCCESS_MIN) for d in dice)
-
-
-def _pool_image(rows: Sequence[tuple[str, Sequence[int]]]) -> DiceImage | None:
-    image = DiceImage(tuple(DiceRow(label, _die_views(dice)) for label, dice in rows))
-    return image if image.dice_count >= IMAGE_FROM_DICE else None
-
-
-def roll_image(result: DiceRoll) -> DiceImage | None:
-    """The dice of a /roll with many dice, every die size in its shape, the result on top:
-    successes marked, dropped dice dimmed, exploded dice starred; a summary for huge pools."""
-    if not result.groups:
-        return None
-    rows = tuple(
-        DiceRow(
-            group.label or group.notation,
-            tuple(
-                DieView(
-                    d.value,
-                    marked=bool(d.success),
-                    dropped=not (d.kept and group.kept),
-                    sides=group.sides,
-                    exploded=d.exploded,
-                    crit=result.mode != "successes" and d.crit,
-                    fumble=result.mode != "successes" and d.fumble,
-                )
-                for d in group.dice
-            ),
-        )
-        for group in result.groups
-    )
-    image = DiceImage(rows, caption=_roll_caption(result))
-    return image if image.dice_count >= IMAGE_FROM_DICE else None
-
-
-def _roll_caption(result: DiceRoll) -> str:
-    """The result in symbols every reader knows: ``Σ 17``, ``✓ 7``, ``17 ≥ 15 ✓``."""
-    if result.mode == "successes":
-        return f"✓ {result.total}"
-    if result.mode == "target":
-        rule = (result.notation.success_rule or "").replace(">=", "≥").replace("<=", "≤")
-        return f"{result.total} {rule} {'✓' if result.target_met else '✗'}"
-    return f"Σ {result.total}"
-
-
-def _image_alt(lang: str, image: DiceImage) -> str:
-    faces = "; ".join(", ".join(str(d.value) for d in row.dice) for row in image.rows)
-    only_w6 = all(d.sides == 6 for row in image.rows for d in row.dice)
-    return t("roll.image.alt" if only_w6 else "roll.image.alt_any", lang, faces=faces)[:1000]
-
-
-# ---- texts ---------------------------------------------------------------------------------
-
-
-def roll_text(lang: str, who: str, expression: str, result: DiceRoll) -> str:
-    lines = [t("roll.roll.header", lang, name=who, expression=_code(expression)), result.breakdown]
-    if result.hidden_dice:
-        lines.append(t("roll.roll.hidden", lang, count=result.hidden_dice))
-    rule = result.notation.success_rule or ""
-    if result.mode == "successes":
-        lines.append(
-            t("roll.roll.successes", lang, count=_successes(lang, result.total), rule=rule)
-        )
-    elif result.mode == "target":
-        key = "roll.roll.target_met" if result.target_met else "roll.roll.target_missed"
-        lines.append(t(key, lang, total=result.total, rule=rule))
-    else:
-        lines.append(t("roll.roll.total", lang, total=result.total))
-    if result.crit:
-        lines.append(t("roll.roll.crit", lang))
-    if result.fumble:
-        lines.append(t("roll.roll.fumble", lang))
-    return "\n".join(lines)
-
-
-def _what(lang: str, source: Source) -> str:
-    if source.attribute is None:
-        what = t("roll.probe.what_value", lang, value=source.value)
-    else:
-        what = t("roll.probe.what_attribute", lang, attribute=source.attribute, value=source.value)
-    if source.skill is not None:
-        skill = t(
-            "roll.probe.what_attribute", lang, attribute=source.skill, value=source.skill_value
-        )
-        what += f" + {skill}"
-    if source.character:
-        what += f" ({_plain(source.character)})"
-    return what
-
-
-def _formula(lang: str, pool: Pool) -> str:
-    parts = [str(pool.base)]
-    if pool.bonus:
-        parts.append(f"+ {pool.bonus}")
-    if pool.penalty:
-        parts.append(f"− {pool.penalty}")
-    if pool.difficulty is not None:
-        level = t(f"roll.difficulty.{pool.difficulty.name.lower()}", lang)
-        parts.append(f"− {pool.difficulty.dice} ({level})")
-    return " ".join(parts)
-
-
-def _pool_line(lang: str, pool: Pool) -> str:
-    formula = _formula(lang, pool)
-    if formula == str(pool.dice):
-        return t("roll.pool.plain", lang, dice=_number(pool.dice))
-    return t("roll.pool.formula", lang, formula=formula, dice=_number(pool.dice))
-
-
-def _verdict(lang: str, result: ProbeResult) -> str:
-    key = "roll.probe.passed" if result.passed else "roll.probe.failed"
-    return t(
-        key,
-        lang,
-        successes=_successes(lang, result.successes),
-        required=result.required,
-        margin=_signed(result.margin),
-    )
-
-
-def probe_text(lang: str, who: str, source: Source, result: ProbeResult) -> str:
-    lines = [
-        t("roll.probe.header", lang, name=who, what=_what(lang, source)),
-        t(
-            "roll.probe.pool",
-            lang,
-            pool=_pool_line(lang, result.spec.pool),
-            required=result.required,
-        ),
-    ]
-    if not result.rolled:
-        lines.append(t("roll.probe.no_dice", lang, dice=_number(result.dice_count)))
-        return "\n".join(lines)
-    lines.append(t("roll.probe.dice", lang, faces=_faces(result.dice)))
-    lines.append(_verdict(lang, result))
-    return "\n".join(lines)
-
-
-def komplex_text(lang: str, who: str, source: Source, pool: Pool, result: KomplexResult) -> str:
-    lines = [
-        t("roll.komplex.header", lang, name=who, what=_what(lang, source)),
-        t("roll.komplex.pool", lang, pool=_pool_line(lang, pool), parts=len(result.parts)),
-    ]
-    if result.available <= 0:
-        lines.append(t("roll.komplex.no_dice", lang, dice=_number(result.available)))
-        return "\n".join(lines)
-    for index, part in enumerate(result.parts, start=1):
-        head = t(
-            "roll.komplex.part", lang, index=index, dice=part.dice_count, required=part.required
-        )
-        if not part.rolled:
-            lines.append(f"{head} {t('roll.komplex.part_no_dice', lang)}")
-            continue
-        lines.append(f"{head} {_faces(part.dice)} → {_verdict(lang, part)}")
-    if result.unused:
-        lines.append(t("roll.komplex.unused", lang, dice=result.unused))
-    passed = sum(1 for part in result.parts if part.passed)
-    if result.passed:
-        lines.append(t("roll.komplex.passed", lang))
-    else:
-        lines.append(t("roll.komplex.failed", lang, passed=passed, parts=len(result.parts)))
-    return "\n".join(lines)
-
-
-def _side_detail(lang: str, source: Source, bonus: int) -> str:
-    if source.hidden:
-        return t("roll.contest.hidden", lang)
-    if source.attribute is None:
-        detail = t("roll.contest.value", lang, value=source.value)
-    else:
-        detail = f"{_plain(source.attribute)} {source.value}"
-    return f"{detail} + {bonus}" if bonus else detail
-
-
-def contest_text(
-    lang: str,
-    who: str,
-    sources: tuple[Source, Source],
-    bonuses: tuple[int, int],
-    result: ContestResult,
-) -> str:
-    names = [_plain(s.label) for s in sources]
-    lines = [
-        t(
-            "roll.contest.header",
-            lang,
-            name=who,
-            first=names[0],
-            first_detail=_side_detail(lang, sources[0], bonuses[0]),
-            second=names[1],
-            second_detail=_side_detail(lang, sources[1], bonuses[1]),
-        )
-    ]
-    for name, source, side in zip(names, sources, result.sides, strict=True):
-        if source.hidden:
-            successes = _successes(lang, side.successes)
-            lines.append(t("roll.contest.side_hidden", lang, name=name, successes=successes))
-        elif side.rolled:
-            lines.append(
-                t(
-                    "roll.contest.side",
-                    lang,
-                    name=name,
-                    dice=side.dice_count,
-                    faces=_faces(side.roll.dice),
-                    successes=_successes(lang, side.successes),
-                )
-            )
-        else:
-            lines.append(
-                t("roll.contest.side_no_dice", lang, name=name, dice=_number(side.dice_count))
-            )
-    first, second = (side.successes for side in result.sides)
-    if result.winner is None:
-        lines.append(t("roll.contest.tie", lang, first=first, second=second))
-    else:
-        lines.append(
-            t(
-                "roll.contest.winner",
-                lang,
-                name=names[result.winner],
-                first=first,
-                second=second,
-                margin=result.margin,
-            )
-        )
-    return "\n".join(lines)
-
-
-def attack_text(
-    lang: str, who: str, roll: AttackRoll, armour: int | None, against_hero: bool
-) -> str:
-    die = f"**{roll.die}**"
-    lines = [
-        t("roll.tq.attack", lang, name=who, die=die, bonus=_signed(roll.bonus), value=roll.value)
-    ]
-    if roll.critical:
-        lines.append(t("roll.tq.critical", lang))
-    if roll.fumble:
-        lines.append(t("roll.tq.fumble", lang))
-    if armour is not None:
-        target = t("roll.tq.hero" if against_hero else "roll.tq.creature", lang)
-        damage = roll.damage(armour, target_is_hero=against_hero)
-        lines.append(t("roll.tq.damage", lang, target=target, armour=armour, damage=damage))
-    return "\n".join(lines)
-
-
-def erfolgswurf_text(lang: str, who: str, result: ErfolgswurfResult) -> str:
-    key = "roll.tq.ew_success" if result.success else "roll.tq.ew_failure"
-    return t(
-        key,
-        lang,
-        name=who,
-        die=result.die,
-        level=result.level,
-        value=result.value,
-        target=result.target,
-        margin=_signed(result.margin),
     )
 
 
@@ -738,10 +429,10 @@ class Dice(commands.Cog):
         if not saved:  # counted inside the write, so concurrent saves cannot pass the limit
             raise BadInput("roll.saved.too_many", limit=MAX_SAVED)
         message = "roll.saved.saved_campaign" if kampagne else "roll.saved.saved"
-        params: dict[str, str] = {"name": key, "expression": _code(expression)}
+        params: dict[str, str] = {"name": key, "expression": code(expression)}
         if old is not None and old != expression:  # say what the name meant before
             message = "roll.saved.replaced_campaign" if kampagne else "roll.saved.replaced"
-            params["old"] = _code(old)
+            params["old"] = code(old)
         await send(interaction, t(message, lang, **params), ephemeral=True)
 
     @saved.command(name=cmd("roll.cmd.delete.name"), description=cmd("roll.cmd.delete.desc"))
@@ -756,11 +447,9 @@ class Dice(commands.Cog):
         if not deleted:
             nearest = _nearest(key, await self.bot.store.saved_rolls([scope]))
             if nearest:
-                raise BadInput("roll.saved.not_found_near", name=_plain(key[:40]), nearest=nearest)
-            raise BadInput("roll.saved.not_found", name=_plain(key[:40]))
-        await send(
-            interaction, t("roll.saved.deleted", lang, name=_plain(key[:40])), ephemeral=True
-        )
+                raise BadInput("roll.saved.not_found_near", name=plain(key[:40]), nearest=nearest)
+            raise BadInput("roll.saved.not_found", name=plain(key[:40]))
+        await send(interaction, t("roll.saved.deleted", lang, name=plain(key[:40])), ephemeral=True)
 
     @delete.autocomplete("name")
     async def _delete_autocomplete(
@@ -781,15 +470,15 @@ class Dice(commands.Cog):
         campaign = await self._campaign(interaction)
         mine, theirs = await self._saved_by_scope(interaction)
         lines = [t("roll.saved.list_mine", lang)]
-        lines += [f"• **{n}** — {_code(e)}" for n, e in sorted(mine.items())] or [
+        lines += [f"• **{n}** — {code(e)}" for n, e in sorted(mine.items())] or [
             t("roll.saved.list_empty", lang)
         ]
         if campaign is not None:
-            lines.append(t("roll.saved.list_campaign", lang, campaign=_plain(campaign.name)))
-            lines += [f"• **{n}** — {_code(e)}" for n, e in sorted(theirs.items())] or [
+            lines.append(t("roll.saved.list_campaign", lang, campaign=plain(campaign.name)))
+            lines += [f"• **{n}** — {code(e)}" for n, e in sorted(theirs.items())] or [
                 t("roll.saved.list_campaign_empty", lang)
             ]
-        await send(interaction, _fit("\n".join(lines)), ephemeral=True)
+        await send(interaction, fit_message("\n".join(lines)), ephemeral=True)
 
     async def _writable_scope(
         self, interaction: discord.Interaction[Any], campaign_wide: bool
@@ -830,7 +519,7 @@ class Dice(commands.Cog):
         who = _display(interaction.user)
         shown = Shown(
             text=lambda lg: probe_text(lg, who, source, result),
-            image=_pool_image([("", result.dice)]),
+            image=pool_image([("", result.dice)]),
         )
         await self._log(
             campaign,
@@ -880,7 +569,7 @@ class Dice(commands.Cog):
         ]
         shown = Shown(
             text=lambda lg: komplex_text(lg, who, source, pool, result),
-            image=_pool_image(rows),
+            image=pool_image(rows),
         )
         await self._log(
             campaign,
@@ -957,7 +646,7 @@ class Dice(commands.Cog):
         sources, bonuses = (first, second), (bonus, gegner_bonus)
         shown = Shown(
             text=lambda lg: contest_text(lg, who, sources, bonuses, result),
-            image=_pool_image(
+            image=pool_image(
                 [
                     (side.label, side.roll.dice)
                     for side, source in zip(result.sides, sources, strict=True)
@@ -1314,7 +1003,7 @@ class Dice(commands.Cog):
             extras["file"] = discord.File(
                 io.BytesIO(png),
                 filename=f"{IMAGE_NAME}.png",
-                description=_image_alt(lang, shown.image),
+                description=image_alt(lang, shown.image),
             )
         return extras
 
@@ -1332,7 +1021,7 @@ class Dice(commands.Cog):
             png = await run_heavy(render_dice, shown.image)
         elif shown.image is not None:
             png = await render_async(render_dice, shown.image)
-        text = _fit(shown.text(lang))
+        text = fit_message(shown.text(lang))
         extras = self._extras(lang, shown, png)
         quiet = discord.AllowedMentions.none()
         if visibility != "secret" or campaign is None:
@@ -1375,19 +1064,19 @@ class Dice(commands.Cog):
             lang,
             name=_display(interaction.user),
             channel=f"<#{interaction.channel_id}>",
-            campaign=_plain(campaign.name),
+            campaign=plain(campaign.name),
         )
         extras: dict[str, Any] = {}
         if png is not None and shown.image is not None:
             extras["file"] = discord.File(
                 io.BytesIO(png),
                 filename=f"{IMAGE_NAME}.png",
-                description=_image_alt(lang, shown.image),
+                description=image_alt(lang, shown.image),
             )
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             await user.send(
-                _fit(f"{header}\n{shown.text(lang)}"),
+                fit_message(f"{header}\n{shown.text(lang)}"),
                 allowed_mentions=discord.AllowedMentions.none(),
                 **extras,
             )

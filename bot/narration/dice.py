@@ -1,0 +1,337 @@
+"""The dice texts and images beside their renderer: ``/roll``, the W6 checks (``/probe``,
+``/probe-komplex``, ``/probe-konkurrierend``) and the Telperinquár rolls, in the reader's
+language, and the dice images (:mod:`bot.render.dice`) a roll with many dice shows.
+Discord-free: plain data and texts (Discord's markdown escaped for echoed names).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from discord.utils import escape_markdown
+
+from bot.i18n import t
+from bot.render.dice import DiceImage, DiceRow, DieView
+from engines.dice.notation import DiceRoll
+from engines.dice.pool import SUCCESS_MIN
+from engines.dice.telperinquar import AttackRoll, ErfolgswurfResult
+from engines.dice.w6 import ContestResult, KomplexResult, Pool, ProbeResult
+
+MESSAGE_LIMIT = 2000
+IMAGE_FROM_DICE = 7  # an image only when a throw has more dice than a glance takes in
+BACKTICK_STANDIN = "ˋ"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a roll shows: the text per language, an optional dice image and re-roll button."""
+
+    text: Callable[[str], str]
+    image: DiceImage | None = None
+    reroll: str | None = None  # custom_id of the "Nochmal würfeln" button
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a W6 pool comes from: ``label`` names the side (character or user), ``attribute``
+    the Eigenschaft (``None`` for a plain value), ``character`` the character if one was used,
+    ``skill`` a Fertigkeit of its sheet whose ``skill_value`` adds dice; ``hidden``: an NPC a
+    player rolls against, shown only by its name and successes (its sheet is the GM's)."""
+
+    label: str
+    attribute: str | None
+    value: int
+    character: str | None = None
+    skill: str | None = None
+    skill_value: int = 0
+    hidden: bool = False
+
+
+def plain(text: str) -> str:
+    return escape_markdown(text.replace("`", BACKTICK_STANDIN))
+
+
+def code(text: str) -> str:
+    return f"`{text.replace('`', BACKTICK_STANDIN)}`"
+
+
+def fit_message(text: str) -> str:
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+
+
+def _signed(number: int) -> str:
+    return f"+{number}" if number >= 0 else f"−{-number}"
+
+
+def _number(number: int) -> str:
+    """A count as printed: a typographic minus for the negative pool an Erschwernis leaves."""
+    return str(number) if number >= 0 else f"−{-number}"
+
+
+def _successes(lang: str, count: int) -> str:
+    key = "roll.count.success" if count == 1 else "roll.count.successes"
+    return t(key, lang, count=count)
+
+
+def _faces(dice: Sequence[int]) -> str:
+    return ", ".join(f"**{d}**" if d >= SUCCESS_MIN else str(d) for d in dice)
+
+
+def _die_views(dice: Sequence[int]) -> tuple[DieView, ...]:
+    return tuple(DieView(d, marked=d >= SUCCESS_MIN) for d in dice)
+
+
+def pool_image(rows: Sequence[tuple[str, Sequence[int]]]) -> DiceImage | None:
+    image = DiceImage(tuple(DiceRow(label, _die_views(dice)) for label, dice in rows))
+    return image if image.dice_count >= IMAGE_FROM_DICE else None
+
+
+def roll_image(result: DiceRoll) -> DiceImage | None:
+    """The dice of a /roll with many dice, every die size in its shape, the result on top:
+    successes marked, dropped dice dimmed, exploded dice starred; a summary for huge pools."""
+    if not result.groups:
+        return None
+    rows = tuple(
+        DiceRow(
+            group.label or group.notation,
+            tuple(
+                DieView(
+                    d.value,
+                    marked=bool(d.success),
+                    dropped=not (d.kept and group.kept),
+                    sides=group.sides,
+                    exploded=d.exploded,
+                    crit=result.mode != "successes" and d.crit,
+                    fumble=result.mode != "successes" and d.fumble,
+                )
+                for d in group.dice
+            ),
+        )
+        for group in result.groups
+    )
+    image = DiceImage(rows, caption=_roll_caption(result))
+    return image if image.dice_count >= IMAGE_FROM_DICE else None
+
+
+def _roll_caption(result: DiceRoll) -> str:
+    """The result in symbols every reader knows: ``Σ 17``, ``✓ 7``, ``17 ≥ 15 ✓``."""
+    if result.mode == "successes":
+        return f"✓ {result.total}"
+    if result.mode == "target":
+        rule = (result.notation.success_rule or "").replace(">=", "≥").replace("<=", "≤")
+        return f"{result.total} {rule} {'✓' if result.target_met else '✗'}"
+    return f"Σ {result.total}"
+
+
+def image_alt(lang: str, image: DiceImage) -> str:
+    faces = "; ".join(", ".join(str(d.value) for d in row.dice) for row in image.rows)
+    only_w6 = all(d.sides == 6 for row in image.rows for d in row.dice)
+    return t("roll.image.alt" if only_w6 else "roll.image.alt_any", lang, faces=faces)[:1000]
+
+
+def roll_text(lang: str, who: str, expression: str, result: DiceRoll) -> str:
+    lines = [t("roll.roll.header", lang, name=who, expression=code(expression)), result.breakdown]
+    if result.hidden_dice:
+        lines.append(t("roll.roll.hidden", lang, count=result.hidden_dice))
+    rule = result.notation.success_rule or ""
+    if result.mode == "successes":
+        lines.append(
+            t("roll.roll.successes", lang, count=_successes(lang, result.total), rule=rule)
+        )
+    elif result.mode == "target":
+        key = "roll.roll.target_met" if result.target_met else "roll.roll.target_missed"
+        lines.append(t(key, lang, total=result.total, rule=rule))
+    else:
+        lines.append(t("roll.roll.total", lang, total=result.total))
+    if result.crit:
+        lines.append(t("roll.roll.crit", lang))
+    if result.fumble:
+        lines.append(t("roll.roll.fumble", lang))
+    return "\n".join(lines)
+
+
+def _what(lang: str, source: Source) -> str:
+    if source.attribute is None:
+        what = t("roll.probe.what_value", lang, value=source.value)
+    else:
+        what = t("roll.probe.what_attribute", lang, attribute=source.attribute, value=source.value)
+    if source.skill is not None:
+        skill = t(
+            "roll.probe.what_attribute", lang, attribute=source.skill, value=source.skill_value
+        )
+        what += f" + {skill}"
+    if source.character:
+        what += f" ({plain(source.character)})"
+    return what
+
+
+def _formula(lang: str, pool: Pool) -> str:
+    parts = [str(pool.base)]
+    if pool.bonus:
+        parts.append(f"+ {pool.bonus}")
+    if pool.penalty:
+        parts.append(f"− {pool.penalty}")
+    if pool.difficulty is not None:
+        level = t(f"roll.difficulty.{pool.difficulty.name.lower()}", lang)
+        parts.append(f"− {pool.difficulty.dice} ({level})")
+    return " ".join(parts)
+
+
+def _pool_line(lang: str, pool: Pool) -> str:
+    formula = _formula(lang, pool)
+    if formula == str(pool.dice):
+        return t("roll.pool.plain", lang, dice=_number(pool.dice))
+    return t("roll.pool.formula", lang, formula=formula, dice=_number(pool.dice))
+
+
+def _verdict(lang: str, result: ProbeResult) -> str:
+    key = "roll.probe.passed" if result.passed else "roll.probe.failed"
+    return t(
+        key,
+        lang,
+        successes=_successes(lang, result.successes),
+        required=result.required,
+        margin=_signed(result.margin),
+    )
+
+
+def probe_text(lang: str, who: str, source: Source, result: ProbeResult) -> str:
+    lines = [
+        t("roll.probe.header", lang, name=who, what=_what(lang, source)),
+        t(
+            "roll.probe.pool",
+            lang,
+            pool=_pool_line(lang, result.spec.pool),
+            required=result.required,
+        ),
+    ]
+    if not result.rolled:
+        lines.append(t("roll.probe.no_dice", lang, dice=_number(result.dice_count)))
+        return "\n".join(lines)
+    lines.append(t("roll.probe.dice", lang, faces=_faces(result.dice)))
+    lines.append(_verdict(lang, result))
+    return "\n".join(lines)
+
+
+def komplex_text(lang: str, who: str, source: Source, pool: Pool, result: KomplexResult) -> str:
+    lines = [
+        t("roll.komplex.header", lang, name=who, what=_what(lang, source)),
+        t("roll.komplex.pool", lang, pool=_pool_line(lang, pool), parts=len(result.parts)),
+    ]
+    if result.available <= 0:
+        lines.append(t("roll.komplex.no_dice", lang, dice=_number(result.available)))
+        return "\n".join(lines)
+    for index, part in enumerate(result.parts, start=1):
+        head = t(
+            "roll.komplex.part", lang, index=index, dice=part.dice_count, required=part.required
+        )
+        if not part.rolled:
+            lines.append(f"{head} {t('roll.komplex.part_no_dice', lang)}")
+            continue
+        lines.append(f"{head} {_faces(part.dice)} → {_verdict(lang, part)}")
+    if result.unused:
+        lines.append(t("roll.komplex.unused", lang, dice=result.unused))
+    passed = sum(1 for part in result.parts if part.passed)
+    if result.passed:
+        lines.append(t("roll.komplex.passed", lang))
+    else:
+        lines.append(t("roll.komplex.failed", lang, passed=passed, parts=len(result.parts)))
+    return "\n".join(lines)
+
+
+def _side_detail(lang: str, source: Source, bonus: int) -> str:
+    if source.hidden:
+        return t("roll.contest.hidden", lang)
+    if source.attribute is None:
+        detail = t("roll.contest.value", lang, value=source.value)
+    else:
+        detail = f"{plain(source.attribute)} {source.value}"
+    return f"{detail} + {bonus}" if bonus else detail
+
+
+def contest_text(
+    lang: str,
+    who: str,
+    sources: tuple[Source, Source],
+    bonuses: tuple[int, int],
+    result: ContestResult,
+) -> str:
+    names = [plain(s.label) for s in sources]
+    lines = [
+        t(
+            "roll.contest.header",
+            lang,
+            name=who,
+            first=names[0],
+            first_detail=_side_detail(lang, sources[0], bonuses[0]),
+            second=names[1],
+            second_detail=_side_detail(lang, sources[1], bonuses[1]),
+        )
+    ]
+    for name, source, side in zip(names, sources, result.sides, strict=True):
+        if source.hidden:
+            successes = _successes(lang, side.successes)
+            lines.append(t("roll.contest.side_hidden", lang, name=name, successes=successes))
+        elif side.rolled:
+            lines.append(
+                t(
+                    "roll.contest.side",
+                    lang,
+                    name=name,
+                    dice=side.dice_count,
+                    faces=_faces(side.roll.dice),
+                    successes=_successes(lang, side.successes),
+                )
+            )
+        else:
+            lines.append(
+                t("roll.contest.side_no_dice", lang, name=name, dice=_number(side.dice_count))
+            )
+    first, second = (side.successes for side in result.sides)
+    if result.winner is None:
+        lines.append(t("roll.contest.tie", lang, first=first, second=second))
+    else:
+        lines.append(
+            t(
+                "roll.contest.winner",
+                lang,
+                name=names[result.winner],
+                first=first,
+                second=second,
+                margin=result.margin,
+            )
+        )
+    return "\n".join(lines)
+
+
+def attack_text(
+    lang: str, who: str, roll: AttackRoll, armour: int | None, against_hero: bool
+) -> str:
+    die = f"**{roll.die}**"
+    lines = [
+        t("roll.tq.attack", lang, name=who, die=die, bonus=_signed(roll.bonus), value=roll.value)
+    ]
+    if roll.critical:
+        lines.append(t("roll.tq.critical", lang))
+    if roll.fumble:
+        lines.append(t("roll.tq.fumble", lang))
+    if armour is not None:
+        target = t("roll.tq.hero" if against_hero else "roll.tq.creature", lang)
+        damage = roll.damage(armour, target_is_hero=against_hero)
+        lines.append(t("roll.tq.damage", lang, target=target, armour=armour, damage=damage))
+    return "\n".join(lines)
+
+
+def erfolgswurf_text(lang: str, who: str, result: ErfolgswurfResult) -> str:
+    key = "roll.tq.ew_success" if result.success else "roll.tq.ew_failure"
+    return t(
+        key,
+        lang,
+        name=who,
+        die=result.die,
+        level=result.level,
+        value=result.value,
+        target=result.target,
+        margin=_signed(result.margin),
+    )
