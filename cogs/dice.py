@@ -26,7 +26,6 @@ message the button is on. Nothing is kept in memory, so the button works after a
 from __future__ import annotations
 
 import asyncio
-import difflib
 import io
 import logging
 import re
@@ -46,16 +45,16 @@ from bot.narration.dice import (
     Source,
     attack_text,
     code,
-    contest_text,
+    contest_shown,
     erfolgswurf_text,
     fit_message,
     image_alt,
-    komplex_text,
+    komplex_shown,
     plain,
-    pool_image,
+    probe_shown,
     probe_text,
-    roll_image,
-    roll_text,
+    roll_shown,
+    saved_list_text,
 )
 from bot.render import render_async, run_heavy
 from bot.render.dice import render_dice
@@ -63,8 +62,16 @@ from bot.replies import LANGUAGE_PREF, lang_for, send
 from bot.store.base import CampaignRecord, CharacterRecord
 from cogs.w6 import load_sheet
 from engines.core import BadInput, IllegalAction, Rng
-from engines.dice.notation import check_comment, check_notation, roll_notation
-from engines.dice.saved import expand_saved
+from engines.dice.notation import check_notation, roll_notation
+from engines.dice.saved import (
+    LEADING_WORD,
+    check_name,
+    check_unknown_name,
+    expand_saved,
+    is_notation,
+    nearest_names,
+    saved_name,
+)
 from engines.dice.telperinquar import attack_roll, erfolgswurf
 from engines.dice.w6 import (
     ContestSide,
@@ -93,8 +100,6 @@ AUTOCOMPLETE_LIMIT = 25
 MAX_SAVED = MAX_SAVED_ROLLS
 HEAVY_DICE = 100  # from here a roll and its image are made off the event loop, after a defer
 IMAGE_NAME = "wuerfel"
-NAME_PATTERN = re.compile(r"[^\W\d_][\w-]{0,31}")
-LEADING_WORD = re.compile(r"\s*([^\W\d_][\w-]*)(.*)", re.DOTALL)
 CODE_SPAN = re.compile(r"`([^`]+)`")
 NUMBER = re.compile(r"[-+]?\d{1,4}")
 
@@ -109,62 +114,8 @@ def _visibility(privat: bool, geheim: bool) -> Visibility:
     return "private" if privat else "open"
 
 
-def _is_notation(text: str) -> bool:
-    try:
-        check_notation(text)
-    except BadInput:
-        return False
-    return True
-
-
-def _reads_as_dice(name: str) -> bool:
-    """Notation itself (``w20``), or a word that could not lead a comment (``kh3``, ``x2``):
-    a saved roll's name leads the comment of what it expands to."""
-    try:
-        check_comment(name, 1)
-    except BadInput:
-        return True
-    return _is_notation(name)
-
-
 def _scopes(user_id: int, campaign: CampaignRecord | None) -> tuple[str, str | None]:
     return f"user:{user_id}", (f"campaign:{campaign.id}" if campaign else None)
-
-
-def _check_name(name: str) -> str:
-    """The stored form of a saved-roll name. Raises BadInput for a name that cannot be one."""
-    key = name.strip().lower()
-    if not NAME_PATTERN.fullmatch(key):
-        raise BadInput("roll.saved.bad_name", name=name.strip()[:40])
-    if _reads_as_dice(key):
-        raise BadInput("roll.saved.name_is_dice", name=key)
-    return key
-
-
-def _saved_name(word: str, saved: Mapping[str, str]) -> str | None:
-    """The saved name ``word`` starts with: the whole word, else the part before one of its
-    ``-`` (names may contain ``-``, and ``feuerball-2`` means ``feuerball`` minus 2)."""
-    cuts = [len(word)] + [i for i in range(len(word) - 1, 0, -1) if word[i] == "-"]
-    return next((word[:cut] for cut in cuts if word[:cut] in saved), None)
-
-
-def _nearest(word: str, saved: Mapping[str, str]) -> str:
-    """The saved names closest to ``word`` (spelling or start), as a readable list."""
-    near = difflib.get_close_matches(word, list(saved), n=3, cutoff=0.5)
-    near += [n for n in sorted(saved) if n.startswith(word[:3]) and n not in near][: 3 - len(near)]
-    return ", ".join(f"`{n}`" for n in near)
-
-
-def _check_unknown_name(expression: str, word: str, saved: Mapping[str, str]) -> None:
-    """An expression that starts with a name-like word and is no dice notation either: a
-    saved roll that is gone or mistyped. Raises BadInput naming the nearest saved names (a
-    syntax error about column 1 would not help)."""
-    if _is_notation(expression) or not NAME_PATTERN.fullmatch(word) or _reads_as_dice(word):
-        return
-    nearest = _nearest(word, saved)
-    if nearest:
-        raise BadInput("roll.saved.unknown", name=word[:40], nearest=nearest)
-    raise BadInput("roll.saved.unknown_none", name=word[:40])
 
 
 def reroll_id(visibility: Visibility, expression: str) -> str:
@@ -334,23 +285,8 @@ class Dice(commands.Cog):
             result, _ = await run_heavy(roll_notation, expression, self.new_rng())
         else:
             result, _ = roll_notation(expression, self.new_rng())
-        who = _display(interaction.user)
-        shown = Shown(
-            text=lambda lg: roll_text(lg, who, expression, result),
-            image=roll_image(result),
-            reroll=reroll_id(visibility, expression),
-        )
-        await self._log(
-            campaign,
-            interaction.user.id,
-            "roll",
-            {
-                "expression": expression,
-                "total": result.total,
-                "mode": result.mode,
-                "visibility": visibility,
-            },
-        )
+        who, again = _display(interaction.user), reroll_id(visibility, expression)
+        shown = roll_shown(who, expression, result, visibility, again)
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     async def _expand_saved(
@@ -360,13 +296,13 @@ class Dice(commands.Cog):
         if match is None:
             return expression
         word = match.group(1).lower()
-        if _is_notation(word):
+        if is_notation(word):
             return expression
         mine, theirs = _scopes(user_id, campaign)
         saved = await self.bot.store.saved_rolls([mine] + ([theirs] if theirs else []))
-        name = _saved_name(word, saved)
+        name = saved_name(word, saved)
         if name is None:
-            _check_unknown_name(expression, word, saved)
+            check_unknown_name(expression, word, saved)
             return expression
         start = len(expression) - len(match.group(1)) - len(match.group(2))
         return expand_saved(name, saved[name], expression[start + len(name) :])
@@ -418,7 +354,7 @@ class Dice(commands.Cog):
         kampagne: bool = False,
     ) -> None:
         lang = await lang_for(interaction)
-        key = _check_name(name)
+        key = check_name(name)
         expression = " ".join(ausdruck.split())
         check_notation(expression)
         scope = await self._writable_scope(interaction, kampagne)
@@ -445,7 +381,7 @@ class Dice(commands.Cog):
         scope = await self._writable_scope(interaction, kampagne)
         deleted = await self.bot.store.delete_roll(scope, key)
         if not deleted:
-            nearest = _nearest(key, await self.bot.store.saved_rolls([scope]))
+            nearest = nearest_names(key, await self.bot.store.saved_rolls([scope]))
             if nearest:
                 raise BadInput("roll.saved.not_found_near", name=plain(key[:40]), nearest=nearest)
             raise BadInput("roll.saved.not_found", name=plain(key[:40]))
@@ -469,16 +405,8 @@ class Dice(commands.Cog):
         lang = await lang_for(interaction)
         campaign = await self._campaign(interaction)
         mine, theirs = await self._saved_by_scope(interaction)
-        lines = [t("roll.saved.list_mine", lang)]
-        lines += [f"• **{n}** — {code(e)}" for n, e in sorted(mine.items())] or [
-            t("roll.saved.list_empty", lang)
-        ]
-        if campaign is not None:
-            lines.append(t("roll.saved.list_campaign", lang, campaign=plain(campaign.name)))
-            lines += [f"• **{n}** — {code(e)}" for n, e in sorted(theirs.items())] or [
-                t("roll.saved.list_campaign_empty", lang)
-            ]
-        await send(interaction, fit_message("\n".join(lines)), ephemeral=True)
+        name = campaign.name if campaign is not None else None
+        await send(interaction, saved_list_text(lang, mine, theirs, name), ephemeral=True)
 
     async def _writable_scope(
         self, interaction: discord.Interaction[Any], campaign_wide: bool
@@ -516,27 +444,7 @@ class Dice(commands.Cog):
         )
         spec = ProbeSpec(pool, erfolge)
         result, _ = probe(spec, self.new_rng())
-        who = _display(interaction.user)
-        shown = Shown(
-            text=lambda lg: probe_text(lg, who, source, result),
-            image=pool_image([("", result.dice)]),
-        )
-        await self._log(
-            campaign,
-            interaction.user.id,
-            "probe",
-            {
-                "attribute": source.attribute,
-                "skill": source.skill,
-                "character": source.character,
-                "pool": result.dice_count,
-                "dice": list(result.dice),
-                "successes": result.successes,
-                "required": result.required,
-                "passed": result.passed,
-                "visibility": visibility,
-            },
-        )
+        shown = probe_shown(_display(interaction.user), source, result, visibility)
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     @app_commands.command(
@@ -563,30 +471,7 @@ class Dice(commands.Cog):
         parts = parse_komplex(aufteilung, erfolge)
         result, _ = komplexe_probe(pool, parts, self.new_rng())
         who = _display(interaction.user)
-        rows = [
-            (t("roll.komplex.part_label", lang, index=i), part.dice)
-            for i, part in enumerate(result.parts, start=1)
-        ]
-        shown = Shown(
-            text=lambda lg: komplex_text(lg, who, source, pool, result),
-            image=pool_image(rows),
-        )
-        await self._log(
-            campaign,
-            interaction.user.id,
-            "probe_komplex",
-            {
-                "attribute": source.attribute,
-                "character": source.character,
-                "available": result.available,
-                "parts": [
-                    {"dice": list(p.dice), "successes": p.successes, "required": p.required}
-                    for p in result.parts
-                ],
-                "passed": result.passed,
-                "visibility": visibility,
-            },
-        )
+        shown = komplex_shown(lang, who, source, pool, result, visibility)
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     @app_commands.command(
@@ -643,30 +528,7 @@ class Dice(commands.Cog):
         )
         result, _ = konkurrierende_probe(*sides, self.new_rng())
         who = _display(interaction.user)
-        sources, bonuses = (first, second), (bonus, gegner_bonus)
-        shown = Shown(
-            text=lambda lg: contest_text(lg, who, sources, bonuses, result),
-            image=pool_image(
-                [
-                    (side.label, side.roll.dice)
-                    for side, source in zip(result.sides, sources, strict=True)
-                    if not source.hidden  # the count of an NPC's dice would tell its values
-                ]
-            ),
-        )
-        await self._log(
-            campaign,
-            interaction.user.id,
-            "probe_konkurrierend",
-            {
-                "sides": [
-                    {"label": s.label, "dice": list(s.roll.dice), "successes": s.successes}
-                    for s in result.sides
-                ],
-                "winner": result.winner,
-                "visibility": visibility,
-            },
-        )
+        shown = contest_shown(who, (first, second), (bonus, gegner_bonus), result, visibility)
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     async def _source(
@@ -1015,6 +877,8 @@ class Dice(commands.Cog):
         visibility: Visibility,
         campaign: CampaignRecord | None,
     ) -> None:
+        if shown.log is not None:  # written before the reply
+            await self._log(campaign, interaction.user.id, *shown.log)
         png = None
         if shown.image is not None and shown.image.dice_count >= HEAVY_DICE:
             await self._defer(interaction, visibility)

@@ -6,8 +6,9 @@ Discord-free: plain data and texts (Discord's markdown escaped for echoed names)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from discord.utils import escape_markdown
 
@@ -25,11 +26,13 @@ BACKTICK_STANDIN = "ˋ"
 
 @dataclass(frozen=True)
 class Shown:
-    """What a roll shows: the text per language, an optional dice image and re-roll button."""
+    """What a roll shows: the text per language, an optional dice image and re-roll button,
+    and what it writes to the campaign log (kind and data; ``None``: nothing)."""
 
     text: Callable[[str], str]
     image: DiceImage | None = None
     reroll: str | None = None  # custom_id of the "Nochmal würfeln" button
+    log: tuple[str, dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -335,3 +338,118 @@ def erfolgswurf_text(lang: str, who: str, result: ErfolgswurfResult) -> str:
         target=result.target,
         margin=_signed(result.margin),
     )
+
+
+# ---- what each roll shows (and logs) ---------------------------------------------------------
+
+
+def roll_shown(who: str, expression: str, result: DiceRoll, visibility: str, reroll: str) -> Shown:
+    return Shown(
+        text=lambda lg: roll_text(lg, who, expression, result),
+        image=roll_image(result),
+        reroll=reroll,
+        log=(
+            "roll",
+            {
+                "expression": expression,
+                "total": result.total,
+                "mode": result.mode,
+                "visibility": visibility,
+            },
+        ),
+    )
+
+
+def probe_shown(who: str, source: Source, result: ProbeResult, visibility: str) -> Shown:
+    return Shown(
+        text=lambda lg: probe_text(lg, who, source, result),
+        image=pool_image([("", result.dice)]),
+        log=(
+            "probe",
+            {
+                "attribute": source.attribute,
+                "skill": source.skill,
+                "character": source.character,
+                "pool": result.dice_count,
+                "dice": list(result.dice),
+                "successes": result.successes,
+                "required": result.required,
+                "passed": result.passed,
+                "visibility": visibility,
+            },
+        ),
+    )
+
+
+def komplex_shown(
+    lang: str, who: str, source: Source, pool: Pool, result: KomplexResult, visibility: str
+) -> Shown:
+    """``lang``: the roller's, for the labels of the parts in the image."""
+    rows = [
+        (t("roll.komplex.part_label", lang, index=i), part.dice)
+        for i, part in enumerate(result.parts, start=1)
+    ]
+    return Shown(
+        text=lambda lg: komplex_text(lg, who, source, pool, result),
+        image=pool_image(rows),
+        log=(
+            "probe_komplex",
+            {
+                "attribute": source.attribute,
+                "character": source.character,
+                "available": result.available,
+                "parts": [
+                    {"dice": list(p.dice), "successes": p.successes, "required": p.required}
+                    for p in result.parts
+                ],
+                "passed": result.passed,
+                "visibility": visibility,
+            },
+        ),
+    )
+
+
+def contest_shown(
+    who: str,
+    sources: tuple[Source, Source],
+    bonuses: tuple[int, int],
+    result: ContestResult,
+    visibility: str,
+) -> Shown:
+    return Shown(
+        text=lambda lg: contest_text(lg, who, sources, bonuses, result),
+        image=pool_image(
+            [
+                (side.label, side.roll.dice)
+                for side, source in zip(result.sides, sources, strict=True)
+                if not source.hidden  # the count of an NPC's dice would tell its values
+            ]
+        ),
+        log=(
+            "probe_konkurrierend",
+            {
+                "sides": [
+                    {"label": s.label, "dice": list(s.roll.dice), "successes": s.successes}
+                    for s in result.sides
+                ],
+                "winner": result.winner,
+                "visibility": visibility,
+            },
+        ),
+    )
+
+
+def saved_list_text(
+    lang: str, mine: Mapping[str, str], theirs: Mapping[str, str], campaign: str | None
+) -> str:
+    """``/würfel liste``: the user's saved rolls, and the campaign's (``campaign``: its name)."""
+    lines = [t("roll.saved.list_mine", lang)]
+    lines += [f"• **{n}** — {code(e)}" for n, e in sorted(mine.items())] or [
+        t("roll.saved.list_empty", lang)
+    ]
+    if campaign is not None:
+        lines.append(t("roll.saved.list_campaign", lang, campaign=plain(campaign)))
+        lines += [f"• **{n}** — {code(e)}" for n, e in sorted(theirs.items())] or [
+            t("roll.saved.list_campaign_empty", lang)
+        ]
+    return fit_message("\n".join(lines))
