@@ -41,20 +41,26 @@ from bot.i18n import DEFAULT_LANGUAGE, cmd, options, t
 from bot.limits import MAX_SAVED_ROLLS
 from bot.narration.dice import (
     BACKTICK_STANDIN,
+    LEADING_WORD,
     Shown,
     Source,
     attack_text,
+    check_name,
+    check_unknown_name,
     code,
     contest_shown,
     erfolgswurf_text,
     fit_message,
     image_alt,
+    is_notation,
     komplex_shown,
+    nearest_names,
     plain,
     probe_shown,
     probe_text,
     roll_shown,
     saved_list_text,
+    saved_name,
 )
 from bot.render import render_async, run_heavy
 from bot.render.dice import render_dice
@@ -63,15 +69,7 @@ from bot.store.base import CampaignRecord, CharacterRecord
 from cogs.w6 import load_sheet
 from engines.core import BadInput, IllegalAction, Rng
 from engines.dice.notation import check_notation, roll_notation
-from engines.dice.saved import (
-    LEADING_WORD,
-    check_name,
-    check_unknown_name,
-    expand_saved,
-    is_notation,
-    nearest_names,
-    saved_name,
-)
+from engines.dice.saved import expand_saved
 from engines.dice.telperinquar import attack_roll, erfolgswurf
 from engines.dice.w6 import (
     ContestSide,

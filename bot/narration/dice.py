@@ -6,6 +6,8 @@ Discord-free: plain data and texts (Discord's markdown escaped for echoed names)
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +16,8 @@ from discord.utils import escape_markdown
 
 from bot.i18n import t
 from bot.render.dice import DiceImage, DiceRow, DieView
-from engines.dice.notation import DiceRoll
+from engines.core import BadInput
+from engines.dice.notation import DiceRoll, check_comment, check_notation
 from engines.dice.pool import SUCCESS_MIN
 from engines.dice.telperinquar import AttackRoll, ErfolgswurfResult
 from engines.dice.w6 import ContestResult, KomplexResult, Pool, ProbeResult
@@ -453,3 +456,64 @@ def saved_list_text(
             t("roll.saved.list_campaign_empty", lang)
         ]
     return fit_message("\n".join(lines))
+
+
+NAME_PATTERN = re.compile(r"[^\W\d_][\w-]{0,31}")
+LEADING_WORD = re.compile(r"\s*([^\W\d_][\w-]*)(.*)", re.DOTALL)
+
+
+# ---- the names of saved rolls (/würfel speichern, a name leading /roll) ---------------------
+
+
+def is_notation(text: str) -> bool:
+    try:
+        check_notation(text)
+    except BadInput:
+        return False
+    return True
+
+
+def reads_as_dice(name: str) -> bool:
+    """Notation itself (``w20``), or a word that could not lead a comment (``kh3``, ``x2``):
+    a saved roll's name leads the comment of what it expands to."""
+    try:
+        check_comment(name, 1)
+    except BadInput:
+        return True
+    return is_notation(name)
+
+
+def check_name(name: str) -> str:
+    """The stored form of a saved-roll name. Raises BadInput for a name that cannot be one."""
+    key = name.strip().lower()
+    if not NAME_PATTERN.fullmatch(key):
+        raise BadInput("roll.saved.bad_name", name=name.strip()[:40])
+    if reads_as_dice(key):
+        raise BadInput("roll.saved.name_is_dice", name=key)
+    return key
+
+
+def saved_name(word: str, saved: Mapping[str, str]) -> str | None:
+    """The saved name ``word`` starts with: the whole word, else the part before one of its
+    ``-`` (names may contain ``-``, and ``feuerball-2`` means ``feuerball`` minus 2)."""
+    cuts = [len(word)] + [i for i in range(len(word) - 1, 0, -1) if word[i] == "-"]
+    return next((word[:cut] for cut in cuts if word[:cut] in saved), None)
+
+
+def nearest_names(word: str, saved: Mapping[str, str]) -> str:
+    """The saved names closest to ``word`` (spelling or start), as a readable list."""
+    near = difflib.get_close_matches(word, list(saved), n=3, cutoff=0.5)
+    near += [n for n in sorted(saved) if n.startswith(word[:3]) and n not in near][: 3 - len(near)]
+    return ", ".join(f"`{n}`" for n in near)
+
+
+def check_unknown_name(expression: str, word: str, saved: Mapping[str, str]) -> None:
+    """An expression that starts with a name-like word and is no dice notation either: a
+    saved roll that is gone or mistyped. Raises BadInput naming the nearest saved names (a
+    syntax error about column 1 would not help)."""
+    if is_notation(expression) or not NAME_PATTERN.fullmatch(word) or reads_as_dice(word):
+        return
+    nearest = nearest_names(word, saved)
+    if nearest:
+        raise BadInput("roll.saved.unknown", name=word[:40], nearest=nearest)
+    raise BadInput("roll.saved.unknown_none", name=word[:40])

@@ -21,20 +21,11 @@ API:
     expression) for another operator after a success roll; ``dice.zero_dice`` when ``-N``
     leaves no die; ``dice.syntax_text`` (column, got) for text glued to the name or a comment
     that starts like dice notation.
-
-The names (``/würfel speichern``): ``check_name(name) -> str`` the stored form, one word (a
-letter first, then letters, digits, ``-``/``_``, at most 32, lower-case) that neither is nor
-reads like notation (``roll.saved.bad_name``, ``roll.saved.name_is_dice``);
-``saved_name(word, saved)`` the saved name a word starts with (``feuerball-2`` → ``feuerball``);
-``check_unknown_name(expression, word, saved)`` raises ``roll.saved.unknown[_none]`` with the
-``nearest_names`` for a name-like word that is no saved roll and no notation.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections.abc import Mapping
 
 from engines.core import BadInput
 from engines.dice.notation import Notation, check_comment, check_notation
@@ -42,8 +33,6 @@ from engines.dice.notation import Notation, check_comment, check_notation
 _OPERATOR_START = re.compile(r"\s*[-+*/%<>=!]")
 _COUNT_CHANGE = re.compile(r"\s*([+-])\s*(\d{1,4})(?=\s|$)(.*)", re.DOTALL)
 _LEADING_COUNT = re.compile(r"(\d*)([dwWD])")
-NAME_PATTERN = re.compile(r"[^\W\d_][\w-]{0,31}")
-LEADING_WORD = re.compile(r"\s*([^\W\d_][\w-]*)(.*)", re.DOTALL)
 
 
 def expand_saved(name: str, saved: str, rest: str) -> str:
@@ -98,60 +87,3 @@ def _shifted(error: BadInput, wrapped: int, name: int) -> BadInput:
     if not isinstance(column, int) or column <= wrapped:
         return error
     return BadInput(error.key, **{**error.params, "column": column - wrapped + name})
-
-
-# ---- the names of saved rolls --------------------------------------------------------------
-
-
-def is_notation(text: str) -> bool:
-    try:
-        check_notation(text)
-    except BadInput:
-        return False
-    return True
-
-
-def reads_as_dice(name: str) -> bool:
-    """Notation itself (``w20``), or a word that could not lead a comment (``kh3``, ``x2``):
-    a saved roll's name leads the comment of what it expands to."""
-    try:
-        check_comment(name, 1)
-    except BadInput:
-        return True
-    return is_notation(name)
-
-
-def check_name(name: str) -> str:
-    """The stored form of a saved-roll name. Raises BadInput for a name that cannot be one."""
-    key = name.strip().lower()
-    if not NAME_PATTERN.fullmatch(key):
-        raise BadInput("roll.saved.bad_name", name=name.strip()[:40])
-    if reads_as_dice(key):
-        raise BadInput("roll.saved.name_is_dice", name=key)
-    return key
-
-
-def saved_name(word: str, saved: Mapping[str, str]) -> str | None:
-    """The saved name ``word`` starts with: the whole word, else the part before one of its
-    ``-`` (names may contain ``-``, and ``feuerball-2`` means ``feuerball`` minus 2)."""
-    cuts = [len(word)] + [i for i in range(len(word) - 1, 0, -1) if word[i] == "-"]
-    return next((word[:cut] for cut in cuts if word[:cut] in saved), None)
-
-
-def nearest_names(word: str, saved: Mapping[str, str]) -> str:
-    """The saved names closest to ``word`` (spelling or start), as a readable list."""
-    near = difflib.get_close_matches(word, list(saved), n=3, cutoff=0.5)
-    near += [n for n in sorted(saved) if n.startswith(word[:3]) and n not in near][: 3 - len(near)]
-    return ", ".join(f"`{n}`" for n in near)
-
-
-def check_unknown_name(expression: str, word: str, saved: Mapping[str, str]) -> None:
-    """An expression that starts with a name-like word and is no dice notation either: a
-    saved roll that is gone or mistyped. Raises BadInput naming the nearest saved names (a
-    syntax error about column 1 would not help)."""
-    if is_notation(expression) or not NAME_PATTERN.fullmatch(word) or reads_as_dice(word):
-        return
-    nearest = nearest_names(word, saved)
-    if nearest:
-        raise BadInput("roll.saved.unknown", name=word[:40], nearest=nearest)
-    raise BadInput("roll.saved.unknown_none", name=word[:40])
