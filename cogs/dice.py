@@ -42,6 +42,7 @@ from bot.limits import MAX_SAVED_ROLLS
 from bot.narration.dice import (
     BACKTICK_STANDIN,
     LEADING_WORD,
+    NUMBER,
     Shown,
     Source,
     attack_text,
@@ -49,11 +50,14 @@ from bot.narration.dice import (
     check_unknown_name,
     code,
     contest_shown,
+    difficulty_of,
     erfolgswurf_text,
     fit_message,
     image_alt,
     is_notation,
     komplex_shown,
+    limited,
+    may_use,
     nearest_names,
     plain,
     probe_shown,
@@ -61,12 +65,14 @@ from bot.narration.dice import (
     roll_shown,
     saved_list_text,
     saved_name,
+    sheet_attribute,
+    sheet_skill,
+    sheet_skills,
 )
 from bot.render import render_async, run_heavy
 from bot.render.dice import render_dice
 from bot.replies import LANGUAGE_PREF, lang_for, send
 from bot.store.base import CampaignRecord, CharacterRecord
-from cogs.w6 import load_sheet
 from engines.core import BadInput, IllegalAction, Rng
 from engines.dice.notation import check_notation, roll_notation
 from engines.dice.saved import expand_saved
@@ -78,7 +84,6 @@ from engines.dice.w6 import (
     ProbeSpec,
     komplexe_probe,
     konkurrierende_probe,
-    parse_difficulty,
     parse_komplex,
     probe,
 )
@@ -99,7 +104,6 @@ MAX_SAVED = MAX_SAVED_ROLLS
 HEAVY_DICE = 100  # from here a roll and its image are made off the event loop, after a defer
 IMAGE_NAME = "wuerfel"
 CODE_SPAN = re.compile(r"`([^`]+)`")
-NUMBER = re.compile(r"[-+]?\d{1,4}")
 
 
 def _display(user: discord.abc.User) -> str:
@@ -129,68 +133,6 @@ def _expression_from(message: discord.Message | None) -> str:
     if found is None:
         raise BadInput("roll.again.lost")
     return found.group(1)
-
-
-def _erschwernis(text: str | None) -> tuple[int, Difficulty | None]:
-    """``"Schwer"``/``"sehr_schwer"`` → a named level; ``"4"``/``"-4"`` → 4 W6 removed."""
-    if text is None or not text.strip():
-        return 0, None
-    cleaned = text.strip().replace("−", "-").replace(" ", "")
-    if NUMBER.fullmatch(cleaned):
-        return abs(int(cleaned)), None
-    return 0, parse_difficulty(text)
-
-
-def _attribute(character: CharacterRecord, attribute: str) -> tuple[str, int]:
-    """The Eigenschaft ``attribute`` (any case) of a W6 sheet (``sheet["eigenschaften"]``)."""
-    values = character.sheet.get("eigenschaften")
-    known = values if isinstance(values, dict) else {}
-    wanted = attribute.strip().casefold()
-    for name, value in known.items():
-        if str(name).casefold() == wanted and isinstance(value, int):
-            return str(name), value
-    skills = _skills(character)
-    is_skill = any(name.casefold() == wanted for name in skills)
-    raise BadInput(
-        "roll.probe.skill_as_attribute" if is_skill else "roll.probe.unknown_attribute",
-        name=attribute.strip()[:40],
-        character=character.name,
-        known=sorted(str(k) for k in known),  # a whole sheet: cut to a list with "und N weitere"
-        skills=sorted(skills),
-    )
-
-
-def _skills(character: CharacterRecord) -> dict[str, int]:
-    """The Fertigkeiten of a W6 sheet. Raises BadInput (a sheet that no longer validates)."""
-    return dict(load_sheet(character).fertigkeiten)
-
-
-def _skill(character: CharacterRecord, skill: str) -> tuple[str, int]:
-    """The Fertigkeit ``skill`` (any case) of a W6 sheet. Raises BadInput
-    (``roll.probe.unknown_skill``, naming the character and its Fertigkeiten)."""
-    skills = _skills(character)
-    wanted = skill.strip().casefold()
-    for name, value in skills.items():
-        if name.casefold() == wanted:
-            return name, value
-    raise BadInput(
-        "roll.probe.unknown_skill",
-        name=skill.strip()[:40],
-        character=character.name,
-        skills=sorted(skills),
-    )
-
-
-def _limited(campaign: CampaignRecord, viewer: int, opponent: bool) -> bool:
-    """Whether ``viewer`` may roll only with their own characters (a player's own side)."""
-    return not opponent and not campaign.is_gm(viewer)
-
-
-def _may_use(
-    campaign: CampaignRecord, character: CharacterRecord, viewer: int, opponent: bool
-) -> bool:
-    """The GMs use every character; a player their own, and as an opponent any character."""
-    return not _limited(campaign, viewer, opponent) or character.owner_id == viewer
 
 
 def _name_choices(values: Mapping[str, Any], current: str) -> list[app_commands.Choice[str]]:
@@ -559,16 +501,16 @@ class Dice(commands.Cog):
         character = await self._character(campaign, user, character_name, viewer, opponent)
         if character.owner_id is None and not campaign.is_gm(viewer):  # an NPC opponent
             try:
-                name, number = _attribute(character, attribute)
+                name, number = sheet_attribute(character, attribute)
             except BadInput:  # its error would list the sheet's attributes and skills
                 raise BadInput(
                     "roll.contest.npc_cannot", name=character.name, attribute=attribute.strip()[:40]
                 ) from None
             return Source(character.name, name, number, character.name, hidden=True)
-        name, number = _attribute(character, attribute)
+        name, number = sheet_attribute(character, attribute)
         if not skill:
             return Source(character.name, name, number, character.name)
-        skill_name, points = _skill(character, skill)
+        skill_name, points = sheet_skill(character, skill)
         return Source(character.name, name, number, character.name, skill_name, points)
 
     async def _character(
@@ -584,11 +526,11 @@ class Dice(commands.Cog):
         if character_name:
             wanted = character_name.strip().casefold()
             for character in await self.bot.store.characters(campaign.id):
-                if character.name.casefold() == wanted and _may_use(
+                if character.name.casefold() == wanted and may_use(
                     campaign, character, viewer, opponent
                 ):
                     return character
-            key = "roll.probe.not_yours" if _limited(campaign, viewer, opponent) else None
+            key = "roll.probe.not_yours" if limited(campaign, viewer, opponent) else None
             raise BadInput(key or "roll.probe.unknown_character", name=character_name.strip()[:40])
         if user is None:
             raise BadInput("roll.contest.no_opponent")
@@ -640,7 +582,7 @@ class Dice(commands.Cog):
         if character is None:
             return []
         try:
-            return _name_choices(_skills(character), current)
+            return _name_choices(sheet_skills(character), current)
         except BadInput:  # a stored sheet that no longer validates offers nothing
             return []
 
@@ -665,7 +607,7 @@ class Dice(commands.Cog):
                 (
                     c
                     for c in everyone
-                    if c.name.casefold() == wanted and _may_use(campaign, c, viewer, opponent)
+                    if c.name.casefold() == wanted and may_use(campaign, c, viewer, opponent)
                 ),
                 None,
             )
@@ -702,7 +644,7 @@ class Dice(commands.Cog):
         return [
             app_commands.Choice(name=c.name[:CHOICE_LIMIT], value=c.name[:CHOICE_LIMIT])
             for c in sorted(await self.bot.store.characters(campaign.id), key=lambda c: c.name)
-            if c.name.casefold().startswith(word) and _may_use(campaign, c, viewer, opponent)
+            if c.name.casefold().startswith(word) and may_use(campaign, c, viewer, opponent)
         ][:AUTOCOMPLETE_LIMIT]
 
     @probe_command.autocomplete("erschwernis")
@@ -818,7 +760,7 @@ class Dice(commands.Cog):
             viewer=interaction.user.id,
             skill=fertigkeit,
         )
-        penalty, difficulty = _erschwernis(erschwernis)
+        penalty, difficulty = difficulty_of(erschwernis)
         return source, Pool(source.value, bonus + source.skill_value, penalty, difficulty)
 
     async def _campaign(self, interaction: discord.Interaction[Any]) -> CampaignRecord | None:

@@ -16,11 +16,20 @@ from discord.utils import escape_markdown
 
 from bot.i18n import t
 from bot.render.dice import DiceImage, DiceRow, DieView
+from bot.store.base import CampaignRecord, CharacterRecord
 from engines.core import BadInput
 from engines.dice.notation import DiceRoll, check_comment, check_notation
 from engines.dice.pool import SUCCESS_MIN
 from engines.dice.telperinquar import AttackRoll, ErfolgswurfResult
-from engines.dice.w6 import ContestResult, KomplexResult, Pool, ProbeResult
+from engines.dice.w6 import (
+    ContestResult,
+    Difficulty,
+    KomplexResult,
+    Pool,
+    ProbeResult,
+    parse_difficulty,
+)
+from engines.w6.sheet_io import sheet_from_stored
 
 MESSAGE_LIMIT = 2000
 IMAGE_FROM_DICE = 7  # an image only when a throw has more dice than a glance takes in
@@ -517,3 +526,71 @@ def check_unknown_name(expression: str, word: str, saved: Mapping[str, str]) -> 
     if nearest:
         raise BadInput("roll.saved.unknown", name=word[:40], nearest=nearest)
     raise BadInput("roll.saved.unknown_none", name=word[:40])
+
+
+# ---- a W6 pool from a character's sheet -------------------------------------------------
+
+
+NUMBER = re.compile(r"[-+]?\d{1,4}")
+
+
+def difficulty_of(text: str | None) -> tuple[int, Difficulty | None]:
+    """``"Schwer"``/``"sehr_schwer"`` → a named level; ``"4"``/``"-4"`` → 4 W6 removed."""
+    if text is None or not text.strip():
+        return 0, None
+    cleaned = text.strip().replace("−", "-").replace(" ", "")
+    if NUMBER.fullmatch(cleaned):
+        return abs(int(cleaned)), None
+    return 0, parse_difficulty(text)
+
+
+def sheet_attribute(character: CharacterRecord, attribute: str) -> tuple[str, int]:
+    """The Eigenschaft ``attribute`` (any case) of a W6 sheet (``sheet["eigenschaften"]``)."""
+    values = character.sheet.get("eigenschaften")
+    known = values if isinstance(values, dict) else {}
+    wanted = attribute.strip().casefold()
+    for name, value in known.items():
+        if str(name).casefold() == wanted and isinstance(value, int):
+            return str(name), value
+    skills = sheet_skills(character)
+    is_skill = any(name.casefold() == wanted for name in skills)
+    raise BadInput(
+        "roll.probe.skill_as_attribute" if is_skill else "roll.probe.unknown_attribute",
+        name=attribute.strip()[:40],
+        character=character.name,
+        known=sorted(str(k) for k in known),  # a whole sheet: cut to a list with "und N weitere"
+        skills=sorted(skills),
+    )
+
+
+def sheet_skills(character: CharacterRecord) -> dict[str, int]:
+    """The Fertigkeiten of a W6 sheet. Raises BadInput (a sheet that no longer validates)."""
+    return dict(sheet_from_stored(character.sheet).fertigkeiten)
+
+
+def sheet_skill(character: CharacterRecord, skill: str) -> tuple[str, int]:
+    """The Fertigkeit ``skill`` (any case) of a W6 sheet. Raises BadInput
+    (``roll.probe.unknown_skill``, naming the character and its Fertigkeiten)."""
+    skills = sheet_skills(character)
+    wanted = skill.strip().casefold()
+    for name, value in skills.items():
+        if name.casefold() == wanted:
+            return name, value
+    raise BadInput(
+        "roll.probe.unknown_skill",
+        name=skill.strip()[:40],
+        character=character.name,
+        skills=sorted(skills),
+    )
+
+
+def limited(campaign: CampaignRecord, viewer: int, opponent: bool) -> bool:
+    """Whether ``viewer`` may roll only with their own characters (a player's own side)."""
+    return not opponent and not campaign.is_gm(viewer)
+
+
+def may_use(
+    campaign: CampaignRecord, character: CharacterRecord, viewer: int, opponent: bool
+) -> bool:
+    """The GMs use every character; a player their own, and as an opponent any character."""
+    return not limited(campaign, viewer, opponent) or character.owner_id == viewer
