@@ -9,13 +9,9 @@ co-GM (except the roller) a DM in their own language, and the channel a notice w
 result. Rolls and W6 checks are written to the campaign log (before the reply) when the
 channel has a campaign.
 
-Saved rolls: names are one word (a letter first, then letters, digits, ``-``/``_``, at most 32,
-stored lower-case) that is not dice notation and does not read like it (``d20``, ``w6``, ``kh3``
-or ``x2`` cannot be names: the name leads the comment of what it expands to). When
-the ``/roll`` expression starts with a saved name (yours first, then the campaign's; for
-``feuerball-2`` also the name before a ``-``), :func:`engines.dice.saved.expand_saved` replaces
-it: the saved roll as it was typed, the name leading the comment (``8W6>=5 feuerball auf den
-Ork``, ``(2W6+3)+2 feuerball``, ``10W6>=5 feuerball+2`` for two more dice of a success roll).
+Saved rolls: when the ``/roll`` expression starts with a saved name (yours first, then the
+campaign's), :func:`engines.dice.saved.expand_saved` replaces it; the names' rules are in
+:mod:`bot.narration.dice`, as are every text, image and log entry of a roll.
 
 "Nochmal würfeln" button: ``roll:again:<o|p|s>:<expression>`` (open, private, secret) holds the
 expression after the saved name was replaced; when that would pass Discord's 100 characters it
@@ -41,8 +37,8 @@ from bot.i18n import DEFAULT_LANGUAGE, cmd, options, t
 from bot.limits import MAX_SAVED_ROLLS
 from bot.narration.dice import (
     BACKTICK_STANDIN,
+    CHOICE_LIMIT,
     LEADING_WORD,
-    NUMBER,
     Shown,
     Source,
     attack_text,
@@ -50,8 +46,10 @@ from bot.narration.dice import (
     check_unknown_name,
     code,
     contest_shown,
+    difficulty_choices,
     difficulty_of,
     erfolgswurf_text,
+    expression_choices,
     fit_message,
     image_alt,
     is_notation,
@@ -70,7 +68,7 @@ from bot.narration.dice import (
     sheet_skills,
 )
 from bot.render import render_async, run_heavy
-from bot.render.dice import render_dice
+from bot.render.dice import DiceImage, render_dice
 from bot.replies import LANGUAGE_PREF, lang_for, send
 from bot.store.base import CampaignRecord, CharacterRecord
 from engines.core import BadInput, IllegalAction, Rng
@@ -79,7 +77,6 @@ from engines.dice.saved import expand_saved
 from engines.dice.telperinquar import attack_roll, erfolgswurf
 from engines.dice.w6 import (
     ContestSide,
-    Difficulty,
     Pool,
     ProbeSpec,
     komplexe_probe,
@@ -98,7 +95,6 @@ LETTER_MODES: dict[str, Visibility] = {v: k for k, v in MODE_LETTERS.items()}
 PREFIX = "roll"
 AGAIN = "again"
 MAX_CUSTOM_ID = 100
-CHOICE_LIMIT = 100
 AUTOCOMPLETE_LIMIT = 25
 MAX_SAVED = MAX_SAVED_ROLLS
 HEAVY_DICE = 100  # from here a roll and its image are made off the event loop, after a defer
@@ -108,6 +104,12 @@ CODE_SPAN = re.compile(r"`([^`]+)`")
 
 def _display(user: discord.abc.User) -> str:
     return discord.utils.escape_markdown(user.display_name.replace("`", BACKTICK_STANDIN))
+
+
+def _image_file(lang: str, image: DiceImage, png: bytes) -> discord.File:
+    return discord.File(
+        io.BytesIO(png), filename=f"{IMAGE_NAME}.png", description=image_alt(lang, image)
+    )
 
 
 def _visibility(privat: bool, geheim: bool) -> Visibility:
@@ -251,24 +253,9 @@ class Dice(commands.Cog):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         """The user's and the campaign's saved rolls whose name starts like ``current``."""
-        typed = " ".join(current.split())
-        match = LEADING_WORD.fullmatch(typed)
-        word, rest = (match.group(1).lower(), match.group(2)) if match else (typed.lower(), "")
         mine, theirs = await self._saved_by_scope(interaction)
-        lang = await lang_for(interaction)
-        choices: list[app_commands.Choice[str]] = []
-        if typed and len(typed) <= CHOICE_LIMIT and word not in mine and word not in theirs:
-            choices.append(app_commands.Choice(name=typed, value=typed))
-        tag = t("roll.saved.campaign_tag", lang)
-        entries = [(n, e, "") for n, e in mine.items()]
-        entries += [(n, e, f" ({tag})") for n, e in theirs.items() if n not in mine]
-        for name, expression, suffix in sorted(entries):
-            value = name + rest
-            if name.startswith(word) and len(value) <= CHOICE_LIMIT:
-                label = f"{name} — {expression}"
-                label = label[: CHOICE_LIMIT - len(suffix)] + suffix
-                choices.append(app_commands.Choice(name=label, value=value))
-        return choices[:AUTOCOMPLETE_LIMIT]
+        pairs = expression_choices(await lang_for(interaction), current, mine, theirs)
+        return [app_commands.Choice(name=n, value=v) for n, v in pairs[:AUTOCOMPLETE_LIMIT]]
 
     async def _saved_by_scope(
         self, interaction: discord.Interaction[Any]
@@ -654,21 +641,8 @@ class Dice(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """A typed number as "−N W6", and the named levels that start like the text (all of
         them for an empty text or a number)."""
-        lang = await lang_for(interaction)
-        typed = current.strip().replace("−", "-").replace(" ", "")
-        choices = []
-        number = NUMBER.fullmatch(typed) is not None
-        if number:
-            count = abs(int(typed))
-            label = t("roll.difficulty.dice", lang, dice=count)
-            choices.append(app_commands.Choice(name=label, value=str(count)))
-        word = current.strip().casefold()
-        for level in Difficulty:
-            name = t(f"roll.difficulty.{level.name.lower()}", lang)
-            if number or name.casefold().startswith(word):
-                label = t("roll.difficulty.choice", lang, name=name, dice=level.dice)
-                choices.append(app_commands.Choice(name=label, value=level.name.lower()))
-        return choices[:AUTOCOMPLETE_LIMIT]
+        pairs = difficulty_choices(await lang_for(interaction), current)
+        return [app_commands.Choice(name=n, value=v) for n, v in pairs[:AUTOCOMPLETE_LIMIT]]
 
     # ---- /telperinquar-wurf angriff | erfolgswurf ----------------------------------------
 
@@ -802,11 +776,7 @@ class Dice(commands.Cog):
             view.stop()  # answered by the component router; not kept in discord.py's store
             extras["view"] = view
         if png is not None and shown.image is not None:
-            extras["file"] = discord.File(
-                io.BytesIO(png),
-                filename=f"{IMAGE_NAME}.png",
-                description=image_alt(lang, shown.image),
-            )
+            extras["file"] = _image_file(lang, shown.image, png)
         return extras
 
     async def _deliver(
@@ -872,11 +842,7 @@ class Dice(commands.Cog):
         )
         extras: dict[str, Any] = {}
         if png is not None and shown.image is not None:
-            extras["file"] = discord.File(
-                io.BytesIO(png),
-                filename=f"{IMAGE_NAME}.png",
-                description=image_alt(lang, shown.image),
-            )
+            extras["file"] = _image_file(lang, shown.image, png)
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             await user.send(

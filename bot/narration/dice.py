@@ -32,6 +32,7 @@ from engines.dice.w6 import (
 from engines.w6.sheet_io import sheet_from_stored
 
 MESSAGE_LIMIT = 2000
+CHOICE_LIMIT = 100  # an autocomplete choice's name and value
 IMAGE_FROM_DICE = 7  # an image only when a throw has more dice than a glance takes in
 BACKTICK_STANDIN = "ˋ"
 
@@ -472,6 +473,12 @@ LEADING_WORD = re.compile(r"\s*([^\W\d_][\w-]*)(.*)", re.DOTALL)
 
 
 # ---- the names of saved rolls (/würfel speichern, a name leading /roll) ---------------------
+# Names are one word (a letter first, then letters, digits, ``-``/``_``, at most 32, stored
+# lower-case) that is not dice notation and does not read like it (``d20``, ``w6``, ``kh3`` or
+# ``x2`` cannot be names: the name leads the comment of what it expands to). An expression
+# starting with a saved name (for ``feuerball-2`` also the name before a ``-``) is expanded by
+# engines.dice.saved.expand_saved: ``8W6>=5 feuerball auf den Ork``, ``(2W6+3)+2 feuerball``,
+# ``10W6>=5 feuerball+2`` for two more dice of a success roll.
 
 
 def is_notation(text: str) -> bool:
@@ -594,3 +601,43 @@ def may_use(
 ) -> bool:
     """The GMs use every character; a player their own, and as an opponent any character."""
     return not limited(campaign, viewer, opponent) or character.owner_id == viewer
+
+
+def expression_choices(
+    lang: str, current: str, mine: Mapping[str, str], theirs: Mapping[str, str]
+) -> list[tuple[str, str]]:
+    """``/roll`` autocomplete as (label, value): what was typed (unless it is a saved name),
+    then the user's and the campaign's saved rolls whose name starts like it."""
+    typed = " ".join(current.split())
+    match = LEADING_WORD.fullmatch(typed)
+    word, rest = (match.group(1).lower(), match.group(2)) if match else (typed.lower(), "")
+    choices: list[tuple[str, str]] = []
+    if typed and len(typed) <= CHOICE_LIMIT and word not in mine and word not in theirs:
+        choices.append((typed, typed))
+    tag = t("roll.saved.campaign_tag", lang)
+    entries = [(n, e, "") for n, e in mine.items()]
+    entries += [(n, e, f" ({tag})") for n, e in theirs.items() if n not in mine]
+    for name, expression, suffix in sorted(entries):
+        value = name + rest
+        if name.startswith(word) and len(value) <= CHOICE_LIMIT:
+            label = f"{name} — {expression}"
+            choices.append((label[: CHOICE_LIMIT - len(suffix)] + suffix, value))
+    return choices
+
+
+def difficulty_choices(lang: str, current: str) -> list[tuple[str, str]]:
+    """Erschwernis autocomplete as (label, value): a typed number as "−N W6", and the named
+    levels that start like the text (all of them for an empty text or a number)."""
+    typed = current.strip().replace("−", "-").replace(" ", "")
+    choices = []
+    number = NUMBER.fullmatch(typed) is not None
+    if number:
+        count = abs(int(typed))
+        choices.append((t("roll.difficulty.dice", lang, dice=count), str(count)))
+    word = current.strip().casefold()
+    for level in Difficulty:
+        name = t(f"roll.difficulty.{level.name.lower()}", lang)
+        if number or name.casefold().startswith(word):
+            label = t("roll.difficulty.choice", lang, name=name, dice=level.dice)
+            choices.append((label, level.name.lower()))
+    return choices
