@@ -36,7 +36,6 @@ from bot.app import SpielleiterBot
 from bot.i18n import DEFAULT_LANGUAGE, cmd, options, t
 from bot.limits import MAX_SAVED_ROLLS
 from bot.narration.dice import (
-    BACKTICK_STANDIN,
     CHOICE_LIMIT,
     LEADING_WORD,
     Shown,
@@ -44,17 +43,19 @@ from bot.narration.dice import (
     attack_text,
     check_name,
     check_unknown_name,
+    choice_character,
     code,
     contest_shown,
     difficulty_choices,
     difficulty_of,
+    display,
     erfolgswurf_text,
     expression_choices,
+    find_source,
     fit_message,
     image_alt,
     is_notation,
     komplex_shown,
-    limited,
     may_use,
     nearest_names,
     plain,
@@ -63,8 +64,6 @@ from bot.narration.dice import (
     roll_shown,
     saved_list_text,
     saved_name,
-    sheet_attribute,
-    sheet_skill,
     sheet_skills,
 )
 from bot.render import render_async, run_heavy
@@ -100,10 +99,6 @@ MAX_SAVED = MAX_SAVED_ROLLS
 HEAVY_DICE = 100  # from here a roll and its image are made off the event loop, after a defer
 IMAGE_NAME = "wuerfel"
 CODE_SPAN = re.compile(r"`([^`]+)`")
-
-
-def _display(user: discord.abc.User) -> str:
-    return discord.utils.escape_markdown(user.display_name.replace("`", BACKTICK_STANDIN))
 
 
 def _image_file(lang: str, image: DiceImage, png: bytes) -> discord.File:
@@ -227,7 +222,7 @@ class Dice(commands.Cog):
             result, _ = await run_heavy(roll_notation, expression, self.new_rng())
         else:
             result, _ = roll_notation(expression, self.new_rng())
-        who, again = _display(interaction.user), reroll_id(visibility, expression)
+        who, again = display(interaction.user), reroll_id(visibility, expression)
         shown = roll_shown(who, expression, result, visibility, again)
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
@@ -371,7 +366,7 @@ class Dice(commands.Cog):
         )
         spec = ProbeSpec(pool, erfolge)
         result, _ = probe(spec, self.new_rng())
-        shown = probe_shown(_display(interaction.user), source, result, visibility)
+        shown = probe_shown(display(interaction.user), source, result, visibility)
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     @app_commands.command(
@@ -397,7 +392,7 @@ class Dice(commands.Cog):
         )
         parts = parse_komplex(aufteilung, erfolge)
         result, _ = komplexe_probe(pool, parts, self.new_rng())
-        who = _display(interaction.user)
+        who = display(interaction.user)
         shown = komplex_shown(lang, who, source, pool, result, visibility)
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
@@ -436,10 +431,18 @@ class Dice(commands.Cog):
         if gegner is None and gegner_charakter is None and gegner_wert is None:
             raise BadInput("roll.contest.no_opponent")
         viewer = interaction.user.id
-        first = await self._source(
-            campaign, interaction.user, charakter, eigenschaft, wert, fallback="", viewer=viewer
+        first = await find_source(
+            self.bot.store,
+            campaign,
+            interaction.user,
+            charakter,
+            eigenschaft,
+            wert,
+            fallback="",
+            viewer=viewer,
         )
-        second = await self._source(
+        second = await find_source(
+            self.bot.store,
             campaign,
             gegner,
             gegner_charakter,
@@ -454,77 +457,9 @@ class Dice(commands.Cog):
             ContestSide(second.label, Pool(second.value, gegner_bonus)),
         )
         result, _ = konkurrierende_probe(*sides, self.new_rng())
-        who = _display(interaction.user)
+        who = display(interaction.user)
         shown = contest_shown(who, (first, second), (bonus, gegner_bonus), result, visibility)
         await self._deliver(interaction, lang, shown, visibility, campaign)
-
-    async def _source(
-        self,
-        campaign: CampaignRecord | None,
-        user: discord.abc.User | None,
-        character_name: str | None,
-        attribute: str | None,
-        value: int | None,
-        *,
-        fallback: str,
-        viewer: int,
-        skill: str | None = None,
-        opponent: bool = False,
-    ) -> Source:
-        """A pool from a plain ``value``, or from ``attribute`` (and ``skill``) of a character:
-        the one named, else the active character of ``user`` in the channel's campaign.
-
-        NPC sheets are the GM's: a player (``viewer`` not a GM) rolls only with their own
-        characters, and an NPC ``opponent`` is rolled with its values but ``hidden``."""
-        if skill and (value is not None or not attribute):
-            raise BadInput("roll.probe.skill_needs_attribute")
-        if value is not None:
-            label = character_name or (user.display_name if user else fallback)
-            return Source(label, attribute.strip() if attribute else None, value, character_name)
-        if not attribute:
-            raise BadInput("roll.probe.no_pool")
-        if campaign is None:
-            raise BadInput("roll.probe.no_campaign")
-        character = await self._character(campaign, user, character_name, viewer, opponent)
-        if character.owner_id is None and not campaign.is_gm(viewer):  # an NPC opponent
-            try:
-                name, number = sheet_attribute(character, attribute)
-            except BadInput:  # its error would list the sheet's attributes and skills
-                raise BadInput(
-                    "roll.contest.npc_cannot", name=character.name, attribute=attribute.strip()[:40]
-                ) from None
-            return Source(character.name, name, number, character.name, hidden=True)
-        name, number = sheet_attribute(character, attribute)
-        if not skill:
-            return Source(character.name, name, number, character.name)
-        skill_name, points = sheet_skill(character, skill)
-        return Source(character.name, name, number, character.name, skill_name, points)
-
-    async def _character(
-        self,
-        campaign: CampaignRecord,
-        user: discord.abc.User | None,
-        character_name: str | None,
-        viewer: int,
-        opponent: bool = False,
-    ) -> CharacterRecord:
-        """The character named, else ``user``'s active one. A player may name only their own
-        characters (an opponent: any); an NPC or another's character reads as no such name."""
-        if character_name:
-            wanted = character_name.strip().casefold()
-            for character in await self.bot.store.characters(campaign.id):
-                if character.name.casefold() == wanted and may_use(
-                    campaign, character, viewer, opponent
-                ):
-                    return character
-            key = "roll.probe.not_yours" if limited(campaign, viewer, opponent) else None
-            raise BadInput(key or "roll.probe.unknown_character", name=character_name.strip()[:40])
-        if user is None:
-            raise BadInput("roll.contest.no_opponent")
-        active = await self.bot.store.active_character(campaign.id, user.id)
-        if active is None:
-            raise BadInput("roll.probe.no_character", name=_display(user))
-        return active
 
     @probe_command.autocomplete("eigenschaft")
     @probe_komplex.autocomplete("eigenschaft")
@@ -585,24 +520,10 @@ class Dice(commands.Cog):
         campaign = await self._campaign(interaction)
         if campaign is None:
             return None
-        viewer = interaction.user.id
-        found = None
-        if character_name:
-            wanted = str(character_name).strip().casefold()
-            everyone = await self.bot.store.characters(campaign.id)
-            found = next(
-                (
-                    c
-                    for c in everyone
-                    if c.name.casefold() == wanted and may_use(campaign, c, viewer, opponent)
-                ),
-                None,
-            )
-        elif isinstance(user, discord.abc.User):
-            found = await self.bot.store.active_character(campaign.id, user.id)
-        if found is not None and found.owner_id is None and not campaign.is_gm(viewer):
-            return None
-        return found
+        person = user if isinstance(user, discord.abc.User) else None
+        return await choice_character(
+            self.bot.store, campaign, interaction.user.id, person, character_name, opponent
+        )
 
     @probe_command.autocomplete("charakter")
     @probe_komplex.autocomplete("charakter")
@@ -671,7 +592,7 @@ class Dice(commands.Cog):
         result, _ = attack_roll(bonus, self.new_rng())
         if ruestung is not None:
             result.damage(ruestung, target_is_hero=True)  # range check before anything is sent
-        who = _display(interaction.user)
+        who = display(interaction.user)
         shown = Shown(text=lambda lg: attack_text(lg, who, result, ruestung, gegen != "wesen"))
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
@@ -687,7 +608,7 @@ class Dice(commands.Cog):
     ) -> None:
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
         result, _ = erfolgswurf(stufe, ziel, self.new_rng())
-        who = _display(interaction.user)
+        who = display(interaction.user)
         shown = Shown(text=lambda lg: erfolgswurf_text(lg, who, result))
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
@@ -724,7 +645,8 @@ class Dice(commands.Cog):
         the Fertigkeit's points added as dice as ``/charakter probe`` does: one Fertigkeit point
         adds one W6 (our reading of «Durch geeignete Fertigkeiten und Hilfsmittel kann die
         Anzahl der Würfel … erhöht werden», which names no amount; data/w6/RULES.md)."""
-        source = await self._source(
+        source = await find_source(
+            self.bot.store,
             campaign,
             interaction.user,
             charakter,
@@ -804,7 +726,7 @@ class Dice(commands.Cog):
             return
         await send(interaction, text, ephemeral=True, allowed_mentions=quiet, **extras)
         reached = await self._tell_gms(interaction, campaign, shown, png)
-        notice = t("roll.secret.notice", lang, name=_display(interaction.user))
+        notice = t("roll.secret.notice", lang, name=display(interaction.user))
         await interaction.followup.send(notice, allowed_mentions=quiet)
         if not reached:
             await interaction.followup.send(t("roll.secret.dm_failed", lang), ephemeral=True)
@@ -836,7 +758,7 @@ class Dice(commands.Cog):
         header = t(
             "roll.secret.dm_header",
             lang,
-            name=_display(interaction.user),
+            name=display(interaction.user),
             channel=f"<#{interaction.channel_id}>",
             campaign=plain(campaign.name),
         )

@@ -10,13 +10,13 @@ import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from discord.utils import escape_markdown
 
 from bot.i18n import t
 from bot.render.dice import DiceImage, DiceRow, DieView
-from bot.store.base import CampaignRecord, CharacterRecord
+from bot.store.base import CampaignRecord, CharacterRecord, Store
 from engines.core import BadInput
 from engines.dice.notation import DiceRoll, check_comment, check_notation
 from engines.dice.pool import SUCCESS_MIN
@@ -641,3 +641,120 @@ def difficulty_choices(lang: str, current: str) -> list[tuple[str, str]]:
             label = t("roll.difficulty.choice", lang, name=name, dice=level.dice)
             choices.append((label, level.name.lower()))
     return choices
+
+
+# ---- the character a pool comes from (reads the store) ----------------------------------------
+
+
+class Person(Protocol):
+    """Who rolls or is rolled against (a Discord user, but any id and name will do)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def display_name(self) -> str: ...
+
+
+def display(user: Person) -> str:
+    """A user's name as shown in a message (markdown escaped, backticks stood in for)."""
+    return escape_markdown(user.display_name.replace("`", BACKTICK_STANDIN))
+
+
+async def find_source(
+    store: Store,
+    campaign: CampaignRecord | None,
+    user: Person | None,
+    character_name: str | None,
+    attribute: str | None,
+    value: int | None,
+    *,
+    fallback: str,
+    viewer: int,
+    skill: str | None = None,
+    opponent: bool = False,
+) -> Source:
+    """A pool from a plain ``value``, or from ``attribute`` (and ``skill``) of a character:
+    the one named, else the active character of ``user`` in the channel's campaign.
+
+    NPC sheets are the GM's: a player (``viewer`` not a GM) rolls only with their own
+    characters, and an NPC ``opponent`` is rolled with its values but ``hidden``."""
+    if skill and (value is not None or not attribute):
+        raise BadInput("roll.probe.skill_needs_attribute")
+    if value is not None:
+        label = character_name or (user.display_name if user else fallback)
+        return Source(label, attribute.strip() if attribute else None, value, character_name)
+    if not attribute:
+        raise BadInput("roll.probe.no_pool")
+    if campaign is None:
+        raise BadInput("roll.probe.no_campaign")
+    character = await find_character(store, campaign, user, character_name, viewer, opponent)
+    if character.owner_id is None and not campaign.is_gm(viewer):  # an NPC opponent
+        try:
+            name, number = sheet_attribute(character, attribute)
+        except BadInput:  # its error would list the sheet's attributes and skills
+            raise BadInput(
+                "roll.contest.npc_cannot", name=character.name, attribute=attribute.strip()[:40]
+            ) from None
+        return Source(character.name, name, number, character.name, hidden=True)
+    name, number = sheet_attribute(character, attribute)
+    if not skill:
+        return Source(character.name, name, number, character.name)
+    skill_name, points = sheet_skill(character, skill)
+    return Source(character.name, name, number, character.name, skill_name, points)
+
+
+async def find_character(
+    store: Store,
+    campaign: CampaignRecord,
+    user: Person | None,
+    character_name: str | None,
+    viewer: int,
+    opponent: bool = False,
+) -> CharacterRecord:
+    """The character named, else ``user``'s active one. A player may name only their own
+    characters (an opponent: any); an NPC or another's character reads as no such name."""
+    if character_name:
+        wanted = character_name.strip().casefold()
+        for character in await store.characters(campaign.id):
+            if character.name.casefold() == wanted and may_use(
+                campaign, character, viewer, opponent
+            ):
+                return character
+        key = "roll.probe.not_yours" if limited(campaign, viewer, opponent) else None
+        raise BadInput(key or "roll.probe.unknown_character", name=character_name.strip()[:40])
+    if user is None:
+        raise BadInput("roll.contest.no_opponent")
+    active = await store.active_character(campaign.id, user.id)
+    if active is None:
+        raise BadInput("roll.probe.no_character", name=display(user))
+    return active
+
+
+async def choice_character(
+    store: Store,
+    campaign: CampaignRecord,
+    viewer: int,
+    user: Person | None,
+    character_name: str | None,
+    opponent: bool,
+) -> CharacterRecord | None:
+    """The character whose values autocomplete may offer ``viewer``: as the commands find it,
+    never an NPC's to a player (its values and names are the GM's)."""
+    found = None
+    if character_name:
+        wanted = str(character_name).strip().casefold()
+        everyone = await store.characters(campaign.id)
+        found = next(
+            (
+                c
+                for c in everyone
+                if c.name.casefold() == wanted and may_use(campaign, c, viewer, opponent)
+            ),
+            None,
+        )
+    elif user is not None:
+        found = await store.active_character(campaign.id, user.id)
+    if found is not None and found.owner_id is None and not campaign.is_gm(viewer):
+        return None
+    return found
