@@ -35,37 +35,8 @@ from discord.ext import commands
 from bot.app import SpielleiterBot
 from bot.i18n import DEFAULT_LANGUAGE, cmd, options, t
 from bot.limits import MAX_SAVED_ROLLS
-from bot.narration.dice import (
-    CHOICE_LIMIT,
-    LEADING_WORD,
-    Shown,
-    Source,
-    attack_text,
-    check_name,
-    check_unknown_name,
-    choice_character,
-    code,
-    contest_shown,
-    difficulty_choices,
-    difficulty_of,
-    display,
-    erfolgswurf_text,
-    expression_choices,
-    find_source,
-    fit_message,
-    image_alt,
-    is_notation,
-    komplex_shown,
-    may_use,
-    nearest_names,
-    plain,
-    probe_shown,
-    probe_text,
-    roll_shown,
-    saved_list_text,
-    saved_name,
-    sheet_skills,
-)
+from bot.narration import dice as narration
+from bot.narration.dice import Source, probe_text
 from bot.render import render_async, run_heavy
 from bot.render.dice import DiceImage, render_dice
 from bot.replies import LANGUAGE_PREF, lang_for, send
@@ -103,7 +74,7 @@ CODE_SPAN = re.compile(r"`([^`]+)`")
 
 def _image_file(lang: str, image: DiceImage, png: bytes) -> discord.File:
     return discord.File(
-        io.BytesIO(png), filename=f"{IMAGE_NAME}.png", description=image_alt(lang, image)
+        io.BytesIO(png), filename=f"{IMAGE_NAME}.png", description=narration.image_alt(lang, image)
     )
 
 
@@ -136,7 +107,7 @@ def _name_choices(values: Mapping[str, Any], current: str) -> list[app_commands.
     """``Name (value)`` choices for the names starting with ``current`` (any case)."""
     word = current.strip().casefold()
     return [
-        app_commands.Choice(name=f"{name} ({value})"[:CHOICE_LIMIT], value=str(name))
+        app_commands.Choice(name=f"{name} ({value})"[: narration.CHOICE_LIMIT], value=str(name))
         for name, value in sorted(values.items())
         if str(name).casefold().startswith(word)
     ][:AUTOCOMPLETE_LIMIT]
@@ -222,24 +193,24 @@ class Dice(commands.Cog):
             result, _ = await run_heavy(roll_notation, expression, self.new_rng())
         else:
             result, _ = roll_notation(expression, self.new_rng())
-        who, again = display(interaction.user), reroll_id(visibility, expression)
-        shown = roll_shown(who, expression, result, visibility, again)
+        who, again = narration.display(interaction.user), reroll_id(visibility, expression)
+        shown = narration.roll_shown(who, expression, result, visibility, again)
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     async def _expand_saved(
         self, expression: str, user_id: int, campaign: CampaignRecord | None
     ) -> str:
-        match = LEADING_WORD.fullmatch(expression)
+        match = narration.LEADING_WORD.fullmatch(expression)
         if match is None:
             return expression
         word = match.group(1).lower()
-        if is_notation(word):
+        if narration.is_notation(word):
             return expression
         mine, theirs = _scopes(user_id, campaign)
         saved = await self.bot.store.saved_rolls([mine] + ([theirs] if theirs else []))
-        name = saved_name(word, saved)
+        name = narration.saved_name(word, saved)
         if name is None:
-            check_unknown_name(expression, word, saved)
+            narration.check_unknown_name(expression, word, saved)
             return expression
         start = len(expression) - len(match.group(1)) - len(match.group(2))
         return expand_saved(name, saved[name], expression[start + len(name) :])
@@ -249,7 +220,7 @@ class Dice(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """The user's and the campaign's saved rolls whose name starts like ``current``."""
         mine, theirs = await self._saved_by_scope(interaction)
-        pairs = expression_choices(await lang_for(interaction), current, mine, theirs)
+        pairs = narration.expression_choices(await lang_for(interaction), current, mine, theirs)
         return [app_commands.Choice(name=n, value=v) for n, v in pairs[:AUTOCOMPLETE_LIMIT]]
 
     async def _saved_by_scope(
@@ -276,7 +247,7 @@ class Dice(commands.Cog):
         kampagne: bool = False,
     ) -> None:
         lang = await lang_for(interaction)
-        key = check_name(name)
+        key = narration.check_name(name)
         expression = " ".join(ausdruck.split())
         check_notation(expression)
         scope = await self._writable_scope(interaction, kampagne)
@@ -287,10 +258,10 @@ class Dice(commands.Cog):
         if not saved:  # counted inside the write, so concurrent saves cannot pass the limit
             raise BadInput("roll.saved.too_many", limit=MAX_SAVED)
         message = "roll.saved.saved_campaign" if kampagne else "roll.saved.saved"
-        params: dict[str, str] = {"name": key, "expression": code(expression)}
+        params: dict[str, str] = {"name": key, "expression": narration.code(expression)}
         if old is not None and old != expression:  # say what the name meant before
             message = "roll.saved.replaced_campaign" if kampagne else "roll.saved.replaced"
-            params["old"] = code(old)
+            params["old"] = narration.code(old)
         await send(interaction, t(message, lang, **params), ephemeral=True)
 
     @saved.command(name=cmd("roll.cmd.delete.name"), description=cmd("roll.cmd.delete.desc"))
@@ -303,11 +274,17 @@ class Dice(commands.Cog):
         scope = await self._writable_scope(interaction, kampagne)
         deleted = await self.bot.store.delete_roll(scope, key)
         if not deleted:
-            nearest = nearest_names(key, await self.bot.store.saved_rolls([scope]))
+            nearest = narration.nearest_names(key, await self.bot.store.saved_rolls([scope]))
             if nearest:
-                raise BadInput("roll.saved.not_found_near", name=plain(key[:40]), nearest=nearest)
-            raise BadInput("roll.saved.not_found", name=plain(key[:40]))
-        await send(interaction, t("roll.saved.deleted", lang, name=plain(key[:40])), ephemeral=True)
+                raise BadInput(
+                    "roll.saved.not_found_near", name=narration.plain(key[:40]), nearest=nearest
+                )
+            raise BadInput("roll.saved.not_found", name=narration.plain(key[:40]))
+        await send(
+            interaction,
+            t("roll.saved.deleted", lang, name=narration.plain(key[:40])),
+            ephemeral=True,
+        )
 
     @delete.autocomplete("name")
     async def _delete_autocomplete(
@@ -317,7 +294,7 @@ class Dice(commands.Cog):
         names = theirs if getattr(interaction.namespace, "kampagne", False) else mine
         word = current.strip().lower()
         return [
-            app_commands.Choice(name=f"{n} — {e}"[:CHOICE_LIMIT], value=n)
+            app_commands.Choice(name=f"{n} — {e}"[: narration.CHOICE_LIMIT], value=n)
             for n, e in sorted(names.items())
             if n.startswith(word)
         ][:AUTOCOMPLETE_LIMIT]
@@ -328,7 +305,7 @@ class Dice(commands.Cog):
         campaign = await self._campaign(interaction)
         mine, theirs = await self._saved_by_scope(interaction)
         name = campaign.name if campaign is not None else None
-        await send(interaction, saved_list_text(lang, mine, theirs, name), ephemeral=True)
+        await send(interaction, narration.saved_list_text(lang, mine, theirs, name), ephemeral=True)
 
     async def _writable_scope(
         self, interaction: discord.Interaction[Any], campaign_wide: bool
@@ -366,7 +343,9 @@ class Dice(commands.Cog):
         )
         spec = ProbeSpec(pool, erfolge)
         result, _ = probe(spec, self.new_rng())
-        shown = probe_shown(display(interaction.user), source, result, visibility)
+        shown = narration.probe_shown(
+            narration.display(interaction.user), source, result, visibility
+        )
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     @app_commands.command(
@@ -392,8 +371,8 @@ class Dice(commands.Cog):
         )
         parts = parse_komplex(aufteilung, erfolge)
         result, _ = komplexe_probe(pool, parts, self.new_rng())
-        who = display(interaction.user)
-        shown = komplex_shown(lang, who, source, pool, result, visibility)
+        who = narration.display(interaction.user)
+        shown = narration.komplex_shown(lang, who, source, pool, result, visibility)
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     @app_commands.command(
@@ -431,7 +410,7 @@ class Dice(commands.Cog):
         if gegner is None and gegner_charakter is None and gegner_wert is None:
             raise BadInput("roll.contest.no_opponent")
         viewer = interaction.user.id
-        first = await find_source(
+        first = await narration.find_source(
             self.bot.store,
             campaign,
             interaction.user,
@@ -441,7 +420,7 @@ class Dice(commands.Cog):
             fallback="",
             viewer=viewer,
         )
-        second = await find_source(
+        second = await narration.find_source(
             self.bot.store,
             campaign,
             gegner,
@@ -457,8 +436,10 @@ class Dice(commands.Cog):
             ContestSide(second.label, Pool(second.value, gegner_bonus)),
         )
         result, _ = konkurrierende_probe(*sides, self.new_rng())
-        who = display(interaction.user)
-        shown = contest_shown(who, (first, second), (bonus, gegner_bonus), result, visibility)
+        who = narration.display(interaction.user)
+        shown = narration.contest_shown(
+            who, (first, second), (bonus, gegner_bonus), result, visibility
+        )
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     @probe_command.autocomplete("eigenschaft")
@@ -504,7 +485,7 @@ class Dice(commands.Cog):
         if character is None:
             return []
         try:
-            return _name_choices(sheet_skills(character), current)
+            return _name_choices(narration.sheet_skills(character), current)
         except BadInput:  # a stored sheet that no longer validates offers nothing
             return []
 
@@ -521,7 +502,7 @@ class Dice(commands.Cog):
         if campaign is None:
             return None
         person = user if isinstance(user, discord.abc.User) else None
-        return await choice_character(
+        return await narration.choice_character(
             self.bot.store, campaign, interaction.user.id, person, character_name, opponent
         )
 
@@ -550,9 +531,12 @@ class Dice(commands.Cog):
         word = current.strip().casefold()
         viewer = interaction.user.id
         return [
-            app_commands.Choice(name=c.name[:CHOICE_LIMIT], value=c.name[:CHOICE_LIMIT])
+            app_commands.Choice(
+                name=c.name[: narration.CHOICE_LIMIT], value=c.name[: narration.CHOICE_LIMIT]
+            )
             for c in sorted(await self.bot.store.characters(campaign.id), key=lambda c: c.name)
-            if c.name.casefold().startswith(word) and may_use(campaign, c, viewer, opponent)
+            if c.name.casefold().startswith(word)
+            and narration.may_use(campaign, c, viewer, opponent)
         ][:AUTOCOMPLETE_LIMIT]
 
     @probe_command.autocomplete("erschwernis")
@@ -562,7 +546,7 @@ class Dice(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """A typed number as "−N W6", and the named levels that start like the text (all of
         them for an empty text or a number)."""
-        pairs = difficulty_choices(await lang_for(interaction), current)
+        pairs = narration.difficulty_choices(await lang_for(interaction), current)
         return [app_commands.Choice(name=n, value=v) for n, v in pairs[:AUTOCOMPLETE_LIMIT]]
 
     # ---- /telperinquar-wurf angriff | erfolgswurf ----------------------------------------
@@ -592,8 +576,10 @@ class Dice(commands.Cog):
         result, _ = attack_roll(bonus, self.new_rng())
         if ruestung is not None:
             result.damage(ruestung, target_is_hero=True)  # range check before anything is sent
-        who = display(interaction.user)
-        shown = Shown(text=lambda lg: attack_text(lg, who, result, ruestung, gegen != "wesen"))
+        who = narration.display(interaction.user)
+        shown = narration.Shown(
+            text=lambda lg: narration.attack_text(lg, who, result, ruestung, gegen != "wesen")
+        )
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     @telperinquar.command(name=cmd("roll.cmd.tq_ew.name"), description=cmd("roll.cmd.tq_ew.desc"))
@@ -608,8 +594,8 @@ class Dice(commands.Cog):
     ) -> None:
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
         result, _ = erfolgswurf(stufe, ziel, self.new_rng())
-        who = display(interaction.user)
-        shown = Shown(text=lambda lg: erfolgswurf_text(lg, who, result))
+        who = narration.display(interaction.user)
+        shown = narration.Shown(text=lambda lg: narration.erfolgswurf_text(lg, who, result))
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     # ---- delivery ------------------------------------------------------------------------
@@ -645,7 +631,7 @@ class Dice(commands.Cog):
         the Fertigkeit's points added as dice as ``/charakter probe`` does: one Fertigkeit point
         adds one W6 (our reading of «Durch geeignete Fertigkeiten und Hilfsmittel kann die
         Anzahl der Würfel … erhöht werden», which names no amount; data/w6/RULES.md)."""
-        source = await find_source(
+        source = await narration.find_source(
             self.bot.store,
             campaign,
             interaction.user,
@@ -656,7 +642,7 @@ class Dice(commands.Cog):
             viewer=interaction.user.id,
             skill=fertigkeit,
         )
-        penalty, difficulty = difficulty_of(erschwernis)
+        penalty, difficulty = narration.difficulty_of(erschwernis)
         return source, Pool(source.value, bonus + source.skill_value, penalty, difficulty)
 
     async def _campaign(self, interaction: discord.Interaction[Any]) -> CampaignRecord | None:
@@ -683,7 +669,7 @@ class Dice(commands.Cog):
             await interaction.response.defer(ephemeral=visibility != "open", thinking=True)
 
     @staticmethod
-    def _extras(lang: str, shown: Shown, png: bytes | None) -> dict[str, Any]:
+    def _extras(lang: str, shown: narration.Shown, png: bytes | None) -> dict[str, Any]:
         extras: dict[str, Any] = {}
         if shown.reroll is not None:
             view = discord.ui.View(timeout=None)
@@ -705,7 +691,7 @@ class Dice(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         lang: str,
-        shown: Shown,
+        shown: narration.Shown,
         visibility: Visibility,
         campaign: CampaignRecord | None,
     ) -> None:
@@ -717,7 +703,7 @@ class Dice(commands.Cog):
             png = await run_heavy(render_dice, shown.image)
         elif shown.image is not None:
             png = await render_async(render_dice, shown.image)
-        text = fit_message(shown.text(lang))
+        text = narration.fit_message(shown.text(lang))
         extras = self._extras(lang, shown, png)
         quiet = discord.AllowedMentions.none()
         if visibility != "secret" or campaign is None:
@@ -726,7 +712,7 @@ class Dice(commands.Cog):
             return
         await send(interaction, text, ephemeral=True, allowed_mentions=quiet, **extras)
         reached = await self._tell_gms(interaction, campaign, shown, png)
-        notice = t("roll.secret.notice", lang, name=display(interaction.user))
+        notice = t("roll.secret.notice", lang, name=narration.display(interaction.user))
         await interaction.followup.send(notice, allowed_mentions=quiet)
         if not reached:
             await interaction.followup.send(t("roll.secret.dm_failed", lang), ephemeral=True)
@@ -735,7 +721,7 @@ class Dice(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         campaign: CampaignRecord,
-        shown: Shown,
+        shown: narration.Shown,
         png: bytes | None,
     ) -> bool:
         """DM the result to every GM of the campaign except the roller; False if one failed."""
@@ -751,16 +737,16 @@ class Dice(commands.Cog):
         user_id: int,
         interaction: discord.Interaction[Any],
         campaign: CampaignRecord,
-        shown: Shown,
+        shown: narration.Shown,
         png: bytes | None,
     ) -> bool:
         lang = await self.bot.store.get_pref(user_id, LANGUAGE_PREF) or DEFAULT_LANGUAGE
         header = t(
             "roll.secret.dm_header",
             lang,
-            name=display(interaction.user),
+            name=narration.display(interaction.user),
             channel=f"<#{interaction.channel_id}>",
-            campaign=plain(campaign.name),
+            campaign=narration.plain(campaign.name),
         )
         extras: dict[str, Any] = {}
         if png is not None and shown.image is not None:
@@ -768,7 +754,7 @@ class Dice(commands.Cog):
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             await user.send(
-                fit_message(f"{header}\n{shown.text(lang)}"),
+                narration.fit_message(f"{header}\n{shown.text(lang)}"),
                 allowed_mentions=discord.AllowedMentions.none(),
                 **extras,
             )
