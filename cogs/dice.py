@@ -43,7 +43,6 @@ from bot.replies import LANGUAGE_PREF, lang_for, send
 from bot.store.base import CampaignRecord, CharacterRecord
 from engines.core import BadInput, IllegalAction, Rng
 from engines.dice.notation import check_notation, roll_notation
-from engines.dice.saved import expand_saved
 from engines.dice.telperinquar import attack_roll, erfolgswurf
 from engines.dice.w6 import (
     ContestSide,
@@ -200,20 +199,11 @@ class Dice(commands.Cog):
     async def _expand_saved(
         self, expression: str, user_id: int, campaign: CampaignRecord | None
     ) -> str:
-        match = narration.LEADING_WORD.fullmatch(expression)
-        if match is None:
-            return expression
-        word = match.group(1).lower()
-        if narration.is_notation(word):
+        if narration.leading_name(expression) is None:
             return expression
         mine, theirs = _scopes(user_id, campaign)
         saved = await self.bot.store.saved_rolls([mine] + ([theirs] if theirs else []))
-        name = narration.saved_name(word, saved)
-        if name is None:
-            narration.check_unknown_name(expression, word, saved)
-            return expression
-        start = len(expression) - len(match.group(1)) - len(match.group(2))
-        return expand_saved(name, saved[name], expression[start + len(name) :])
+        return narration.with_saved(expression, saved)
 
     async def expression_choices(
         self, interaction: discord.Interaction[Any], current: str
@@ -257,12 +247,8 @@ class Dice(commands.Cog):
         )
         if not saved:  # counted inside the write, so concurrent saves cannot pass the limit
             raise BadInput("roll.saved.too_many", limit=MAX_SAVED)
-        message = "roll.saved.saved_campaign" if kampagne else "roll.saved.saved"
-        params: dict[str, str] = {"name": key, "expression": narration.code(expression)}
-        if old is not None and old != expression:  # say what the name meant before
-            message = "roll.saved.replaced_campaign" if kampagne else "roll.saved.replaced"
-            params["old"] = narration.code(old)
-        await send(interaction, t(message, lang, **params), ephemeral=True)
+        text = narration.saved_text(lang, key, expression, old, campaign_wide=kampagne)
+        await send(interaction, text, ephemeral=True)
 
     @saved.command(name=cmd("roll.cmd.delete.name"), description=cmd("roll.cmd.delete.desc"))
     @options("roll.opt", name=("name", "delete_name"), kampagne="campaign")
@@ -338,8 +324,16 @@ class Dice(commands.Cog):
         geheim: bool = False,
     ) -> None:
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
-        source, pool = await self._own_pool(
-            interaction, campaign, charakter, eigenschaft, wert, bonus, erschwernis, fertigkeit
+        source, pool = await narration.own_pool(
+            self.bot.store,
+            campaign,
+            interaction.user,
+            charakter,
+            eigenschaft,
+            wert,
+            bonus,
+            erschwernis,
+            fertigkeit,
         )
         spec = ProbeSpec(pool, erfolge)
         result, _ = probe(spec, self.new_rng())
@@ -366,8 +360,15 @@ class Dice(commands.Cog):
         geheim: bool = False,
     ) -> None:
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
-        source, pool = await self._own_pool(
-            interaction, campaign, charakter, eigenschaft, wert, bonus, erschwernis
+        source, pool = await narration.own_pool(
+            self.bot.store,
+            campaign,
+            interaction.user,
+            charakter,
+            eigenschaft,
+            wert,
+            bonus,
+            erschwernis,
         )
         parts = parse_komplex(aufteilung, erfolge)
         result, _ = komplexe_probe(pool, parts, self.new_rng())
@@ -615,35 +616,6 @@ class Dice(commands.Cog):
         campaign = await self._campaign(interaction)
         self._check_secret(visibility, campaign)
         return lang, campaign
-
-    async def _own_pool(
-        self,
-        interaction: discord.Interaction[Any],
-        campaign: CampaignRecord | None,
-        charakter: str | None,
-        eigenschaft: str | None,
-        wert: int | None,
-        bonus: int,
-        erschwernis: str | None,
-        fertigkeit: str | None = None,
-    ) -> tuple[Source, Pool]:
-        """The roller's pool: Eigenschaft (sheet or value) + Fertigkeit + bonus − Erschwernis,
-        the Fertigkeit's points added as dice as ``/charakter probe`` does: one Fertigkeit point
-        adds one W6 (our reading of «Durch geeignete Fertigkeiten und Hilfsmittel kann die
-        Anzahl der Würfel … erhöht werden», which names no amount; data/w6/RULES.md)."""
-        source = await narration.find_source(
-            self.bot.store,
-            campaign,
-            interaction.user,
-            charakter,
-            eigenschaft,
-            wert,
-            fallback="",
-            viewer=interaction.user.id,
-            skill=fertigkeit,
-        )
-        penalty, difficulty = narration.difficulty_of(erschwernis)
-        return source, Pool(source.value, bonus + source.skill_value, penalty, difficulty)
 
     async def _campaign(self, interaction: discord.Interaction[Any]) -> CampaignRecord | None:
         if interaction.channel_id is None:

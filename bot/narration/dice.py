@@ -20,6 +20,7 @@ from bot.store.base import CampaignRecord, CharacterRecord, Store
 from engines.core import BadInput
 from engines.dice.notation import DiceRoll, check_comment, check_notation
 from engines.dice.pool import SUCCESS_MIN
+from engines.dice.saved import expand_saved
 from engines.dice.telperinquar import AttackRoll, ErfolgswurfResult
 from engines.dice.w6 import (
     ContestResult,
@@ -603,6 +604,43 @@ def may_use(
     return not limited(campaign, viewer, opponent) or character.owner_id == viewer
 
 
+def leading_name(expression: str) -> str | None:
+    """The word an expression starts with if it may be a saved roll's name (not notation)."""
+    match = LEADING_WORD.fullmatch(expression)
+    if match is None:
+        return None
+    word = match.group(1).lower()
+    return None if is_notation(word) else word
+
+
+def with_saved(expression: str, saved: Mapping[str, str]) -> str:
+    """The expression with the saved roll it starts with replaced (``saved``: the user's and
+    the campaign's rolls); unchanged when it names none. Raises BadInput for a name-like word
+    that is neither a saved roll nor notation (naming the nearest saved names)."""
+    match = LEADING_WORD.fullmatch(expression)
+    word = leading_name(expression)
+    if match is None or word is None:
+        return expression
+    name = saved_name(word, saved)
+    if name is None:
+        check_unknown_name(expression, word, saved)
+        return expression
+    start = len(expression) - len(match.group(1)) - len(match.group(2))
+    return expand_saved(name, saved[name], expression[start + len(name) :])
+
+
+def saved_text(
+    lang: str, name: str, expression: str, old: str | None, *, campaign_wide: bool
+) -> str:
+    """``/würfel speichern``'s answer; ``old``: what the name meant before (if anything)."""
+    message = "roll.saved.saved_campaign" if campaign_wide else "roll.saved.saved"
+    params: dict[str, str] = {"name": name, "expression": code(expression)}
+    if old is not None and old != expression:  # say what the name meant before
+        message = "roll.saved.replaced_campaign" if campaign_wide else "roll.saved.replaced"
+        params["old"] = code(old)
+    return t(message, lang, **params)
+
+
 def expression_choices(
     lang: str, current: str, mine: Mapping[str, str], theirs: Mapping[str, str]
 ) -> list[tuple[str, str]]:
@@ -758,3 +796,33 @@ async def choice_character(
     if found is not None and found.owner_id is None and not campaign.is_gm(viewer):
         return None
     return found
+
+
+async def own_pool(
+    store: Store,
+    campaign: CampaignRecord | None,
+    user: Person,
+    charakter: str | None,
+    eigenschaft: str | None,
+    wert: int | None,
+    bonus: int,
+    erschwernis: str | None,
+    fertigkeit: str | None = None,
+) -> tuple[Source, Pool]:
+    """The roller's pool: Eigenschaft (sheet or value) + Fertigkeit + bonus − Erschwernis,
+    the Fertigkeit's points added as dice as ``/charakter probe`` does: one Fertigkeit point
+    adds one W6 (our reading of «Durch geeignete Fertigkeiten und Hilfsmittel kann die
+    Anzahl der Würfel … erhöht werden», which names no amount; data/w6/RULES.md)."""
+    source = await find_source(
+        store,
+        campaign,
+        user,
+        charakter,
+        eigenschaft,
+        wert,
+        fallback="",
+        viewer=user.id,
+        skill=fertigkeit,
+    )
+    penalty, difficulty = difficulty_of(erschwernis)
+    return source, Pool(source.value, bonus + source.skill_value, penalty, difficulty)
