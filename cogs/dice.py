@@ -25,7 +25,7 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import discord
@@ -102,14 +102,9 @@ def _expression_from(message: discord.Message | None) -> str:
     return found.group(1)
 
 
-def _name_choices(values: Mapping[str, Any], current: str) -> list[app_commands.Choice[str]]:
-    """``Name (value)`` choices for the names starting with ``current`` (any case)."""
-    word = current.strip().casefold()
-    return [
-        app_commands.Choice(name=f"{name} ({value})"[: narration.CHOICE_LIMIT], value=str(name))
-        for name, value in sorted(values.items())
-        if str(name).casefold().startswith(word)
-    ][:AUTOCOMPLETE_LIMIT]
+def _choices(pairs: Sequence[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+    """Autocomplete choices from (label, value) pairs, as many as Discord shows."""
+    return [app_commands.Choice(name=n, value=v) for n, v in pairs[:AUTOCOMPLETE_LIMIT]]
 
 
 # ---- the cog -------------------------------------------------------------------------------
@@ -210,8 +205,9 @@ class Dice(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """The user's and the campaign's saved rolls whose name starts like ``current``."""
         mine, theirs = await self._saved_by_scope(interaction)
-        pairs = narration.expression_choices(await lang_for(interaction), current, mine, theirs)
-        return [app_commands.Choice(name=n, value=v) for n, v in pairs[:AUTOCOMPLETE_LIMIT]]
+        return _choices(
+            narration.expression_choices(await lang_for(interaction), current, mine, theirs)
+        )
 
     async def _saved_by_scope(
         self, interaction: discord.Interaction[Any]
@@ -278,12 +274,7 @@ class Dice(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         mine, theirs = await self._saved_by_scope(interaction)
         names = theirs if getattr(interaction.namespace, "kampagne", False) else mine
-        word = current.strip().lower()
-        return [
-            app_commands.Choice(name=f"{n} — {e}"[: narration.CHOICE_LIMIT], value=n)
-            for n, e in sorted(names.items())
-            if n.startswith(word)
-        ][:AUTOCOMPLETE_LIMIT]
+        return _choices(narration.saved_choices(names, current))
 
     @saved.command(name=cmd("roll.cmd.list.name"), description=cmd("roll.cmd.list.desc"))
     async def list_saved(self, interaction: discord.Interaction[Any]) -> None:
@@ -474,7 +465,7 @@ class Dice(commands.Cog):
         values = character.sheet.get("eigenschaften") if character else None
         if not isinstance(values, dict):
             return []
-        return _name_choices(values, current)
+        return _choices(narration.name_choices(values, current))
 
     @probe_command.autocomplete("fertigkeit")
     async def _skill_autocomplete(
@@ -486,7 +477,7 @@ class Dice(commands.Cog):
         if character is None:
             return []
         try:
-            return _name_choices(narration.sheet_skills(character), current)
+            return _choices(narration.name_choices(narration.sheet_skills(character), current))
         except BadInput:  # a stored sheet that no longer validates offers nothing
             return []
 
@@ -529,16 +520,9 @@ class Dice(commands.Cog):
         campaign = await self._campaign(interaction)
         if campaign is None:
             return []
-        word = current.strip().casefold()
+        everyone = await self.bot.store.characters(campaign.id)
         viewer = interaction.user.id
-        return [
-            app_commands.Choice(
-                name=c.name[: narration.CHOICE_LIMIT], value=c.name[: narration.CHOICE_LIMIT]
-            )
-            for c in sorted(await self.bot.store.characters(campaign.id), key=lambda c: c.name)
-            if c.name.casefold().startswith(word)
-            and narration.may_use(campaign, c, viewer, opponent)
-        ][:AUTOCOMPLETE_LIMIT]
+        return _choices(narration.character_choices(everyone, campaign, viewer, current, opponent))
 
     @probe_command.autocomplete("erschwernis")
     @probe_komplex.autocomplete("erschwernis")
@@ -547,8 +531,7 @@ class Dice(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """A typed number as "−N W6", and the named levels that start like the text (all of
         them for an empty text or a number)."""
-        pairs = narration.difficulty_choices(await lang_for(interaction), current)
-        return [app_commands.Choice(name=n, value=v) for n, v in pairs[:AUTOCOMPLETE_LIMIT]]
+        return _choices(narration.difficulty_choices(await lang_for(interaction), current))
 
     # ---- /telperinquar-wurf angriff | erfolgswurf ----------------------------------------
 
@@ -577,9 +560,9 @@ class Dice(commands.Cog):
         result, _ = attack_roll(bonus, self.new_rng())
         if ruestung is not None:
             result.damage(ruestung, target_is_hero=True)  # range check before anything is sent
-        who = narration.display(interaction.user)
+        who, hero = narration.display(interaction.user), gegen != "wesen"
         shown = narration.Shown(
-            text=lambda lg: narration.attack_text(lg, who, result, ruestung, gegen != "wesen")
+            text=lambda lg: narration.attack_text(lg, who, result, ruestung, hero)
         )
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
@@ -713,13 +696,8 @@ class Dice(commands.Cog):
         png: bytes | None,
     ) -> bool:
         lang = await self.bot.store.get_pref(user_id, LANGUAGE_PREF) or DEFAULT_LANGUAGE
-        header = t(
-            "roll.secret.dm_header",
-            lang,
-            name=narration.display(interaction.user),
-            channel=f"<#{interaction.channel_id}>",
-            campaign=narration.plain(campaign.name),
-        )
+        who, channel = narration.display(interaction.user), f"<#{interaction.channel_id}>"
+        header = narration.secret_header(lang, who, channel, campaign.name)
         extras: dict[str, Any] = {}
         if png is not None and shown.image is not None:
             extras["file"] = _image_file(lang, shown.image, png)

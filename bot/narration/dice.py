@@ -826,3 +826,42 @@ async def own_pool(
     )
     penalty, difficulty = difficulty_of(erschwernis)
     return source, Pool(source.value, bonus + source.skill_value, penalty, difficulty)
+
+
+def name_choices(values: Mapping[str, Any], current: str) -> list[tuple[str, str]]:
+    """``Name (value)`` choices for the names starting with ``current`` (any case)."""
+    word = current.strip().casefold()
+    return [
+        (f"{name} ({value})"[:CHOICE_LIMIT], str(name))
+        for name, value in sorted(values.items())
+        if str(name).casefold().startswith(word)
+    ]
+
+
+def saved_choices(names: Mapping[str, str], current: str) -> list[tuple[str, str]]:
+    """``name — expression`` choices for the saved rolls whose name starts like ``current``."""
+    word = current.strip().lower()
+    return [
+        (f"{n} — {e}"[:CHOICE_LIMIT], n) for n, e in sorted(names.items()) if n.startswith(word)
+    ]
+
+
+def character_choices(
+    characters: Sequence[CharacterRecord],
+    campaign: CampaignRecord,
+    viewer: int,
+    current: str,
+    opponent: bool,
+) -> list[tuple[str, str]]:
+    """The characters ``viewer`` may roll with (or against) whose name starts like ``current``."""
+    word = current.strip().casefold()
+    return [
+        (c.name[:CHOICE_LIMIT], c.name[:CHOICE_LIMIT])
+        for c in sorted(characters, key=lambda c: c.name)
+        if c.name.casefold().startswith(word) and may_use(campaign, c, viewer, opponent)
+    ]
+
+
+def secret_header(lang: str, who: str, channel: str, campaign: str) -> str:
+    """The first line of a secret roll's DM to a GM."""
+    return t("roll.secret.dm_header", lang, name=who, channel=channel, campaign=plain(campaign))
