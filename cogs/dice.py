@@ -26,7 +26,8 @@ import io
 import logging
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from functools import partial
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -58,7 +59,7 @@ log = logging.getLogger("spielleiter.dice")
 # cogs.w6_sheets imports these two from here (they now live in bot.narration.dice)
 __all__ = ["Dice", "Source", "probe_text", "setup"]
 
-Visibility = Literal["open", "private", "secret"]
+Visibility = narration.Visibility
 MODE_LETTERS: dict[Visibility, str] = {"open": "o", "private": "p", "secret": "s"}
 LETTER_MODES: dict[str, Visibility] = {v: k for k, v in MODE_LETTERS.items()}
 PREFIX = "roll"
@@ -75,16 +76,6 @@ def _image_file(lang: str, image: DiceImage, png: bytes) -> discord.File:
     return discord.File(
         io.BytesIO(png), filename=f"{IMAGE_NAME}.png", description=narration.image_alt(lang, image)
     )
-
-
-def _visibility(privat: bool, geheim: bool) -> Visibility:
-    if geheim:
-        return "secret"
-    return "private" if privat else "open"
-
-
-def _scopes(user_id: int, campaign: CampaignRecord | None) -> tuple[str, str | None]:
-    return f"user:{user_id}", (f"campaign:{campaign.id}" if campaign else None)
 
 
 def reroll_id(visibility: Visibility, expression: str) -> str:
@@ -155,7 +146,7 @@ class Dice(commands.Cog):
         privat: bool = False,
         geheim: bool = False,
     ) -> None:
-        await self.roll_expression(interaction, ausdruck, _visibility(privat, geheim))
+        await self.roll_expression(interaction, ausdruck, narration.visibility_of(privat, geheim))
 
     @roll.autocomplete("ausdruck")
     async def _roll_autocomplete(
@@ -196,7 +187,7 @@ class Dice(commands.Cog):
     ) -> str:
         if narration.leading_name(expression) is None:
             return expression
-        mine, theirs = _scopes(user_id, campaign)
+        mine, theirs = narration.scopes(user_id, campaign)
         saved = await self.bot.store.saved_rolls([mine] + ([theirs] if theirs else []))
         return narration.with_saved(expression, saved)
 
@@ -213,7 +204,7 @@ class Dice(commands.Cog):
         self, interaction: discord.Interaction[Any]
     ) -> tuple[dict[str, str], dict[str, str]]:
         campaign = await self._campaign(interaction)
-        mine, theirs = _scopes(interaction.user.id, campaign)
+        mine, theirs = narration.scopes(interaction.user.id, campaign)
         store = self.bot.store
         return await store.saved_rolls([mine]), (
             await store.saved_rolls([theirs]) if theirs else {}
@@ -401,27 +392,12 @@ class Dice(commands.Cog):
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
         if gegner is None and gegner_charakter is None and gegner_wert is None:
             raise BadInput("roll.contest.no_opponent")
-        viewer = interaction.user.id
-        first = await narration.find_source(
-            self.bot.store,
-            campaign,
-            interaction.user,
-            charakter,
-            eigenschaft,
-            wert,
-            fallback="",
-            viewer=viewer,
-        )
-        second = await narration.find_source(
-            self.bot.store,
-            campaign,
-            gegner,
-            gegner_charakter,
-            gegner_eigenschaft or eigenschaft,
-            gegner_wert,
-            fallback=t("roll.contest.opponent", lang),
-            viewer=viewer,
-            opponent=True,
+        find = partial(narration.find_source, self.bot.store, campaign, viewer=interaction.user.id)
+        first = await find(interaction.user, charakter, eigenschaft, wert, fallback="")
+        opponent = t("roll.contest.opponent", lang)
+        attribute = gegner_eigenschaft or eigenschaft
+        second = await find(
+            gegner, gegner_charakter, attribute, gegner_wert, fallback=opponent, opponent=True
         )
         sides = (
             ContestSide(first.label, Pool(first.value, bonus)),
@@ -561,9 +537,7 @@ class Dice(commands.Cog):
         if ruestung is not None:
             result.damage(ruestung, target_is_hero=True)  # range check before anything is sent
         who, hero = narration.display(interaction.user), gegen != "wesen"
-        shown = narration.Shown(
-            text=lambda lg: narration.attack_text(lg, who, result, ruestung, hero)
-        )
+        shown = narration.attack_shown(who, result, ruestung, hero)
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     @telperinquar.command(name=cmd("roll.cmd.tq_ew.name"), description=cmd("roll.cmd.tq_ew.desc"))
@@ -578,8 +552,7 @@ class Dice(commands.Cog):
     ) -> None:
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
         result, _ = erfolgswurf(stufe, ziel, self.new_rng())
-        who = narration.display(interaction.user)
-        shown = narration.Shown(text=lambda lg: narration.erfolgswurf_text(lg, who, result))
+        shown = narration.erfolgswurf_shown(narration.display(interaction.user), result)
         await self._deliver(interaction, lang, shown, visibility, campaign)
 
     # ---- delivery ------------------------------------------------------------------------
@@ -588,7 +561,7 @@ class Dice(commands.Cog):
         self, interaction: discord.Interaction[Any], privat: bool, geheim: bool
     ) -> tuple[str, Visibility, CampaignRecord | None]:
         """Language, visibility and campaign of a roll; a secret roll needs a campaign."""
-        visibility = _visibility(privat, geheim)
+        visibility = narration.visibility_of(privat, geheim)
         lang, campaign = await self._lang_and_campaign(interaction, visibility)
         return lang, visibility, campaign
 

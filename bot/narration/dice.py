@@ -10,7 +10,7 @@ import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from discord.utils import escape_markdown
 
@@ -32,6 +32,7 @@ from engines.dice.w6 import (
 )
 from engines.w6.sheet_io import sheet_from_stored
 
+Visibility = Literal["open", "private", "secret"]
 MESSAGE_LIMIT = 2000
 CHOICE_LIMIT = 100  # an autocomplete choice's name and value
 IMAGE_FROM_DICE = 7  # an image only when a throw has more dice than a glance takes in
@@ -865,3 +866,23 @@ def character_choices(
 def secret_header(lang: str, who: str, channel: str, campaign: str) -> str:
     """The first line of a secret roll's DM to a GM."""
     return t("roll.secret.dm_header", lang, name=who, channel=channel, campaign=plain(campaign))
+
+
+def visibility_of(privat: bool, geheim: bool) -> Visibility:
+    """A roll's visibility from its options (``geheim`` wins)."""
+    if geheim:
+        return "secret"
+    return "private" if privat else "open"
+
+
+def scopes(user_id: int, campaign: CampaignRecord | None) -> tuple[str, str | None]:
+    """Where saved rolls are kept: the user's scope, and the channel's campaign's if any."""
+    return f"user:{user_id}", (f"campaign:{campaign.id}" if campaign else None)
+
+
+def attack_shown(who: str, result: AttackRoll, armour: int | None, hero: bool) -> Shown:
+    return Shown(text=lambda lg: attack_text(lg, who, result, armour, hero))
+
+
+def erfolgswurf_shown(who: str, result: ErfolgswurfResult) -> Shown:
+    return Shown(text=lambda lg: erfolgswurf_text(lg, who, result))
