@@ -1,7 +1,10 @@
-"""The dice texts and images beside their renderer: ``/roll``, the W6 checks (``/probe``,
-``/probe-komplex``, ``/probe-konkurrierend``) and the Telperinquár rolls, in the reader's
-language, and the dice images (:mod:`bot.render.dice`) a roll with many dice shows.
-Discord-free: plain data and texts (Discord's markdown escaped for echoed names).
+"""The dice cog's Discord-free half, beside its renderer: the texts of ``/roll``, the W6 checks
+(``/probe``, ``/probe-komplex``, ``/probe-konkurrierend``) and the Telperinquár rolls in the
+reader's language, the dice images (:mod:`bot.render.dice`), what each roll shows and writes to
+the campaign log (:class:`Shown`), the names of saved rolls and their expansion, a W6 pool read
+from a character's sheet and the character it comes from (read from the store), and the
+autocomplete choices as (label, value) pairs. No Discord objects: the cog parses, calls these
+and replies (Discord's markdown is escaped here for echoed names).
 """
 
 from __future__ import annotations
