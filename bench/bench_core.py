@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from bench.common import Figure, latency_figures
-from bot.fake_discord import FakeDiscord
+from bot.sandbox.fake_discord import FakeDiscord
 
 RUNS = 300
 WARMUP = 20

@@ -10,7 +10,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bench.common import Figure, latency_figures
-from bot.fake_discord import Exchange
+from bot.sandbox.fake_discord import Exchange
 from tests.harness import bot_on_fake
 
 RUNS = 200

@@ -70,7 +70,7 @@ def _ai_figures() -> list[Figure]:
 
 
 async def _end_to_end() -> list[Figure]:
-    from bot.fake_discord import FakeDiscord
+    from bot.sandbox.fake_discord import FakeDiscord
     from tests.harness import running_bot, settings_for
 
     typed: list[float] = []

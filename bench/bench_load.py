@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 
 from bench.common import Figure, latency_figures
-from bot.fake_discord import Exchange, FakeDiscord, Reply
+from bot.sandbox.fake_discord import Exchange, FakeDiscord, Reply
 
 HEAVY = "1000d6>=5"
 LIGHT = "3d6"

@@ -120,7 +120,7 @@ async def _commands_per_second(folder: Path, database: str) -> tuple[float, floa
     """/roll 3W6+2 from many users, ``IN_FLIGHT`` at a time, answered by a real bot process:
     (commands per wall second, commands per CPU second of the bot process). On a shared
     machine the wall figure shows the load; the CPU figure is what one process can do per core."""
-    from bot.fake_discord import FakeDiscord
+    from bot.sandbox.fake_discord import FakeDiscord
     from tests.e2e.test_process import BotProcess
 
     fake = FakeDiscord()

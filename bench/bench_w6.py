@@ -14,8 +14,8 @@ import time
 from typing import Any
 
 from bench.common import Figure, latency_figures, time_ms
-from bot.fake_discord import FakeDiscord, StoredMessage
 from bot.render.sheet import render_sheet
+from bot.sandbox.fake_discord import FakeDiscord, StoredMessage
 
 CYCLES = 40
 FIGHTERS = 10

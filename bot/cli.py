@@ -87,7 +87,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     if words[:1] == ["play"]:  # the playground parses its own options (--db, --out, ...)
-        from bot.playground import main as play_main
+        from bot.sandbox.playground import main as play_main
 
         return int(play_main(words[1:]))
     args = parser().parse_args(words)

@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 import logging
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -27,6 +27,7 @@ LANGUAGES = ("de", "en")
 DEFAULT_LANGUAGE = "de"
 CATALOG_DIR = data_dir("i18n")
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @lru_cache(maxsize=1)
@@ -87,6 +88,33 @@ def _placeholders(text: str) -> set[str]:
 def cmd(key: str) -> app_commands.locale_str:
     """A command/option/choice string: German text as the default, English by translation."""
     return app_commands.locale_str(t(key, DEFAULT_LANGUAGE), key=key)
+
+
+def options(prefix: str, **params: str | tuple[str, str]) -> Callable[[T], T]:
+    """Name and describe a command's options from the catalog, each written once.
+
+    ``@options("roll.opt", ausdruck="expression")`` is ``@app_commands.rename(ausdruck=
+    cmd("roll.opt.expression.name"))`` plus ``@app_commands.describe(ausdruck=
+    cmd("roll.opt.expression.desc"))``; a pair ``("expression", "saved_expression")`` takes the
+    name and the description from two entries (one name, a description that says more). A key
+    missing from the catalog raises ``KeyError`` when the cog is imported.
+    """
+    names: dict[str, str | app_commands.locale_str] = {}
+    descriptions: dict[str, str | app_commands.locale_str] = {}
+    for param, stem in params.items():
+        name_stem, desc_stem = (stem, stem) if isinstance(stem, str) else stem
+        name_key, desc_key = f"{prefix}.{name_stem}.name", f"{prefix}.{desc_stem}.desc"
+        for key in (name_key, desc_key):
+            if key not in catalog():
+                raise KeyError(f"option {param}: no catalog entry {key}")
+        names[param] = cmd(name_key)
+        descriptions[param] = cmd(desc_key)
+
+    def decorator(func: T) -> T:
+        described: T = app_commands.describe(**descriptions)(func)
+        return app_commands.rename(**names)(described)
+
+    return decorator
 
 
 class CatalogTranslator(app_commands.Translator):

@@ -28,7 +28,7 @@ from discord.ext import commands
 from bot.app import SpielleiterBot
 from bot.components import custom_id, modal_fields, values_of
 from bot.games import ACTIVE, GameService, StepWrites, engine_of, load
-from bot.i18n import cmd, language_of, t
+from bot.i18n import cmd, language_of, options, t
 from bot.render import render_async
 from bot.render.combat import render_combat
 from bot.render.combat_text import _cap, image_text, log_entries, narrate, status_text
@@ -933,12 +933,7 @@ class Combat(commands.Cog):
     @kampf.command(
         name=cmd("w6cog.cmd.combat.add.name"), description=cmd("w6cog.cmd.combat.add.desc")
     )
-    @app_commands.rename(
-        charakter=cmd("w6cog.opt.character.name"), anzahl=cmd("w6cog.opt.copies.name")
-    )
-    @app_commands.describe(
-        charakter=cmd("w6cog.opt.character.desc"), anzahl=cmd("w6cog.opt.copies.desc")
-    )
+    @options("w6cog.opt", charakter="character", anzahl="copies")
     async def dazu(
         self,
         interaction: discord.Interaction[Any],
@@ -973,8 +968,7 @@ class Combat(commands.Cog):
         name=cmd("w6cog.cmd.combat.refresh.name"),
         description=cmd("w6cog.cmd.combat.refresh.desc"),
     )
-    @app_commands.rename(kaempfer=cmd("w6cog.opt.fighter.name"))
-    @app_commands.describe(kaempfer=cmd("w6cog.opt.fighter.desc"))
+    @options("w6cog.opt", kaempfer="fighter")
     async def aktualisieren(self, interaction: discord.Interaction[Any], kaempfer: str) -> None:
         """The GM takes a participant's current sheet into the combat (a weapon added, a value
         fixed); LP, spent KW and Handlungen stay as the combat left them."""
@@ -1011,16 +1005,7 @@ class Combat(commands.Cog):
     @kampf.command(
         name=cmd("w6cog.cmd.combat.attack.name"), description=cmd("w6cog.cmd.combat.attack.desc")
     )
-    @app_commands.rename(
-        ziel=cmd("w6cog.opt.target.name"), kw=cmd("w6cog.opt.kw.name"),
-        angreifer=cmd("w6cog.opt.attacker.name"), waffe=cmd("w6cog.opt.weapon.name"),
-        zone=cmd("w6cog.opt.zone.name"),
-    )  # fmt: skip
-    @app_commands.describe(
-        ziel=cmd("w6cog.opt.target.desc"), kw=cmd("w6cog.opt.kw.desc"),
-        angreifer=cmd("w6cog.opt.attacker.desc"), waffe=cmd("w6cog.opt.weapon.desc"),
-        zone=cmd("w6cog.opt.zone.desc"),
-    )  # fmt: skip
+    @options("w6cog.opt", ziel="target", kw="kw", angreifer="attacker", waffe="weapon", zone="zone")
     @app_commands.choices(
         zone=[
             app_commands.Choice(name=cmd(f"w6cog.zone.{z}"), value=v)
@@ -1051,12 +1036,7 @@ class Combat(commands.Cog):
     @kampf.command(
         name=cmd("w6cog.cmd.combat.reflex.name"), description=cmd("w6cog.cmd.combat.reflex.desc")
     )
-    @app_commands.rename(
-        kaempfer=cmd("w6cog.opt.fighter.name"), erfolge=cmd("w6cog.opt.successes.name")
-    )
-    @app_commands.describe(
-        kaempfer=cmd("w6cog.opt.fighter.desc"), erfolge=cmd("w6cog.opt.successes.desc")
-    )
+    @options("w6cog.opt", kaempfer="fighter", erfolge="successes")
     async def reflex(
         self,
         interaction: discord.Interaction[Any],
@@ -1135,8 +1115,7 @@ class Combat(commands.Cog):
     @kampf.command(
         name=cmd("w6cog.cmd.combat.action.name"), description=cmd("w6cog.cmd.combat.action.desc")
     )
-    @app_commands.rename(notation=cmd("w6cog.opt.notation.name"))
-    @app_commands.describe(notation=cmd("w6cog.opt.notation.desc"))
+    @options("w6cog.opt", notation="notation")
     async def aktion(
         self, interaction: discord.Interaction[Any], notation: app_commands.Range[str, 1, 300]
     ) -> None:
@@ -1175,14 +1154,7 @@ class Combat(commands.Cog):
     @kampf.command(
         name=cmd("w6cog.cmd.combat.set.name"), description=cmd("w6cog.cmd.combat.set.desc")
     )
-    @app_commands.rename(
-        kaempfer=cmd("w6cog.opt.fighter.name"), feld=cmd("w6cog.opt.combat_field.name"),
-        wert=cmd("w6cog.opt.number.name"),
-    )  # fmt: skip
-    @app_commands.describe(
-        kaempfer=cmd("w6cog.opt.fighter.desc"), feld=cmd("w6cog.opt.combat_field.desc"),
-        wert=cmd("w6cog.opt.number.desc"),
-    )  # fmt: skip
+    @options("w6cog.opt", kaempfer="fighter", feld="combat_field", wert="number")
     @app_commands.choices(
         feld=[
             app_commands.Choice(name=cmd(f"w6cog.setfield.{name}"), value=name)

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SpielleiterBot
-from bot.i18n import cmd, language_of, t
+from bot.i18n import cmd, language_of, options, t
 from bot.replies import LANGUAGE_PREF, lang_for, send
 
 EMBED_COLOUR = discord.Colour(0x8A5CF6)
@@ -26,8 +26,7 @@ class Core(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name=cmd("core.cmd.help.name"), description=cmd("core.cmd.help.desc"))
-    @app_commands.describe(thema=cmd("core.opt.topic.desc"))
-    @app_commands.rename(thema=cmd("core.opt.topic.name"))
+    @options("core.opt", thema="topic")
     @app_commands.choices(
         thema=[
             app_commands.Choice(name=cmd(f"core.choice.topic.{topic}"), value=topic)
@@ -63,8 +62,7 @@ class Core(commands.Cog):
     @app_commands.command(
         name=cmd("core.cmd.language.name"), description=cmd("core.cmd.language.desc")
     )
-    @app_commands.describe(sprache=cmd("core.opt.language.desc"))
-    @app_commands.rename(sprache=cmd("core.opt.language.name"))
+    @options("core.opt", sprache="language")
     @app_commands.choices(
         sprache=[
             app_commands.Choice(name=cmd("core.choice.language.de"), value="de"),

@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.app import SpielleiterBot
 from bot.games import load
-from bot.i18n import cmd, t
+from bot.i18n import cmd, options, t
 from bot.narration.essence import DEFAULT_LEVEL, LEVELS, SPEC, position_text
 from bot.play.table import GameTable
 from bot.replies import lang_for, send
@@ -55,18 +55,7 @@ class Essence(commands.Cog):
     @essenz.command(
         name=cmd("essenzcog.cmd.start.name"), description=cmd("essenzcog.cmd.start.desc")
     )
-    @app_commands.rename(
-        gegner=cmd("essenzcog.opt.opponent.name"),
-        bot=cmd("essenzcog.opt.bot.name"),
-        varianten=cmd("essenzcog.opt.variants.name"),
-        schnell=cmd("essenzcog.opt.quick.name"),
-    )
-    @app_commands.describe(
-        gegner=cmd("essenzcog.opt.opponent.desc"),
-        bot=cmd("essenzcog.opt.bot.desc"),
-        varianten=cmd("essenzcog.opt.variants.desc"),
-        schnell=cmd("essenzcog.opt.quick.desc"),
-    )
+    @options("essenzcog.opt", gegner="opponent", bot="bot", varianten="variants", schnell="quick")
     @app_commands.choices(
         bot=[
             app_commands.Choice(name=cmd(f"essenzcog.choice.level.{level}"), value=level)
@@ -108,12 +97,7 @@ class Essence(commands.Cog):
         await self.table.create(interaction, config, players, names, invited=invited)
 
     @essenz.command(name=cmd("essenzcog.cmd.move.name"), description=cmd("essenzcog.cmd.move.desc"))
-    @app_commands.rename(
-        notation=cmd("essenzcog.opt.notation.name"), spiel=cmd("essenzcog.opt.game.name")
-    )
-    @app_commands.describe(
-        notation=cmd("essenzcog.opt.notation.desc"), spiel=cmd("essenzcog.opt.game.desc")
-    )
+    @options("essenzcog.opt", notation="notation", spiel="game")
     async def zug(
         self, interaction: discord.Interaction[Any], notation: str, spiel: int | None = None
     ) -> None:
@@ -131,20 +115,14 @@ class Essence(commands.Cog):
     @essenz.command(
         name=cmd("essenzcog.cmd.resign.name"), description=cmd("essenzcog.cmd.resign.desc")
     )
-    @app_commands.rename(spiel=cmd("essenzcog.opt.game.name"))
-    @app_commands.describe(spiel=cmd("essenzcog.opt.game.desc"))
+    @options("essenzcog.opt", spiel="game")
     async def aufgeben(
         self, interaction: discord.Interaction[Any], spiel: int | None = None
     ) -> None:
         await self.table.typed(interaction, spiel, "!resign")
 
     @essenz.command(name=cmd("essenzcog.cmd.draw.name"), description=cmd("essenzcog.cmd.draw.desc"))
-    @app_commands.rename(
-        aktion=cmd("essenzcog.opt.draw.name"), spiel=cmd("essenzcog.opt.game.name")
-    )
-    @app_commands.describe(
-        aktion=cmd("essenzcog.opt.draw.desc"), spiel=cmd("essenzcog.opt.game.desc")
-    )
+    @options("essenzcog.opt", aktion="draw", spiel="game")
     @app_commands.choices(
         aktion=[
             app_commands.Choice(name=cmd(f"essenzcog.choice.draw.{verb}"), value=verb)
@@ -163,16 +141,14 @@ class Essence(commands.Cog):
     @essenz.command(
         name=cmd("essenzcog.cmd.export.name"), description=cmd("essenzcog.cmd.export.desc")
     )
-    @app_commands.rename(spiel=cmd("essenzcog.opt.game.name"))
-    @app_commands.describe(spiel=cmd("essenzcog.opt.game.desc"))
+    @options("essenzcog.opt", spiel="game")
     async def export(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
         await self.table.export(interaction, spiel)
 
     @essenz.command(
         name=cmd("essenzcog.cmd.position.name"), description=cmd("essenzcog.cmd.position.desc")
     )
-    @app_commands.rename(spiel=cmd("essenzcog.opt.game.name"))
-    @app_commands.describe(spiel=cmd("essenzcog.opt.game.desc"))
+    @options("essenzcog.opt", spiel="game")
     async def position(
         self, interaction: discord.Interaction[Any], spiel: int | None = None
     ) -> None:
@@ -184,8 +160,7 @@ class Essence(commands.Cog):
     @essenz.command(
         name=cmd("essenzcog.cmd.board.name"), description=cmd("essenzcog.cmd.board.desc")
     )
-    @app_commands.rename(spiel=cmd("essenzcog.opt.game.name"))
-    @app_commands.describe(spiel=cmd("essenzcog.opt.game.desc"))
+    @options("essenzcog.opt", spiel="game")
     async def brett(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
         await self.table.show_board(interaction, spiel)
 

@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot import fit
 from bot.app import SpielleiterBot
-from bot.i18n import cmd, t
+from bot.i18n import cmd, options, t
 from bot.limits import (
     DEFER_IMPORT_BYTES,
     MAX_CHARACTERS_PER_CAMPAIGN,
@@ -331,8 +331,7 @@ class W6Campaign(commands.Cog):
     @kampagne.command(
         name=cmd("w6cog.cmd.campaign.start.name"), description=cmd("w6cog.cmd.campaign.start.desc")
     )
-    @app_commands.rename(name=cmd("w6cog.opt.campaign_name.name"))
-    @app_commands.describe(name=cmd("w6cog.opt.campaign_name.desc"))
+    @options("w6cog.opt", name="campaign_name")
     async def start(
         self,
         interaction: discord.Interaction[Any],
@@ -433,8 +432,7 @@ class W6Campaign(commands.Cog):
         name=cmd("w6cog.cmd.campaign.handover.name"),
         description=cmd("w6cog.cmd.campaign.handover.desc"),
     )
-    @app_commands.rename(nutzer=cmd("w6cog.opt.user.name"))
-    @app_commands.describe(nutzer=cmd("w6cog.opt.user.desc"))
+    @options("w6cog.opt", nutzer="user")
     async def uebergeben(self, interaction: discord.Interaction[Any], nutzer: discord.User) -> None:
         lang, campaign = await _main_gm_here(interaction, nutzer)
         co = [u for u in campaign.co_gm_ids if u != nutzer.id]
@@ -446,10 +444,7 @@ class W6Campaign(commands.Cog):
     @kampagne.command(
         name=cmd("w6cog.cmd.campaign.cogm.name"), description=cmd("w6cog.cmd.campaign.cogm.desc")
     )
-    @app_commands.rename(nutzer=cmd("w6cog.opt.user.name"), entfernen=cmd("w6cog.opt.remove.name"))
-    @app_commands.describe(
-        nutzer=cmd("w6cog.opt.user.desc"), entfernen=cmd("w6cog.opt.remove.desc")
-    )
+    @options("w6cog.opt", nutzer="user", entfernen="remove")
     async def co_sl(
         self, interaction: discord.Interaction[Any], nutzer: discord.User, entfernen: bool = False
     ) -> None:
@@ -472,8 +467,7 @@ class W6Campaign(commands.Cog):
     @kampagne.command(
         name=cmd("w6cog.cmd.campaign.rule.name"), description=cmd("w6cog.cmd.campaign.rule.desc")
     )
-    @app_commands.rename(regel=cmd("w6cog.opt.rule.name"), an=cmd("w6cog.opt.on.name"))
-    @app_commands.describe(regel=cmd("w6cog.opt.rule.desc"), an=cmd("w6cog.opt.on.desc"))
+    @options("w6cog.opt", regel="rule", an="on")
     @app_commands.choices(
         regel=[
             app_commands.Choice(name=cmd(f"w6cog.rule.{name}"), value=name) for name in BOOL_RULES
@@ -495,8 +489,7 @@ class W6Campaign(commands.Cog):
     @kampagne.command(
         name=cmd("w6cog.cmd.campaign.log.name"), description=cmd("w6cog.cmd.campaign.log.desc")
     )
-    @app_commands.rename(anzahl=cmd("w6cog.opt.count.name"), datei=cmd("w6cog.opt.file.name"))
-    @app_commands.describe(anzahl=cmd("w6cog.opt.count.desc"), datei=cmd("w6cog.opt.file.desc"))
+    @options("w6cog.opt", anzahl="count", datei="file")
     async def protokoll(
         self,
         interaction: discord.Interaction[Any],
@@ -542,8 +535,7 @@ class W6Campaign(commands.Cog):
         name=cmd("w6cog.cmd.campaign.import.name"),
         description=cmd("w6cog.cmd.campaign.import.desc"),
     )
-    @app_commands.rename(datei=cmd("w6cog.opt.attachment.name"))
-    @app_commands.describe(datei=cmd("w6cog.opt.attachment.desc"))
+    @options("w6cog.opt", datei="attachment")
     async def import_(
         self, interaction: discord.Interaction[Any], datei: discord.Attachment
     ) -> None:

@@ -3,9 +3,9 @@
 All fixtures are function-scoped (pytest-asyncio 1.x runs each test in its own loop; a bot
 shared across loops fails with "Timeout context manager should be used inside a task").
 
-- ``fake``: a started :class:`bot.fake_discord.FakeDiscord`; after the test it fails the test if
-  the bot logged an unexpected error that no wait noticed, or a message pinged @everyone, @here
-  or a role.
+- ``fake``: a started :class:`bot.sandbox.fake_discord.FakeDiscord`; after the test it fails the
+  test if the bot logged an unexpected error that no wait noticed, or a message pinged
+  @everyone, @here or a role.
 - ``settings``: ``Settings`` pointing at ``fake`` with a fresh database in ``tmp_path`` (with
   ``SPIELLEITER_TEST_BACKEND=postgres``: a fresh PostgreSQL schema, to run the cog tests there).
 - ``bot``: ``create_bot(settings)`` started, connected, commands synced, ready.
@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from bot.fake_discord import FakeDiscord
+from bot.sandbox.fake_discord import FakeDiscord
 from tests.harness import running_bot, settings_for
 from tests.pg import fresh_schema, schema_url
 

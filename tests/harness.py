@@ -32,7 +32,7 @@ from typing import Any
 import discord
 from PIL import Image
 
-from bot.fake_discord import (
+from bot.sandbox.fake_discord import (
     EPHEMERAL,
     FakeDiscord,
     Reply,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.fake_discord import FakeDiscord, StoredMessage
 from bot.i18n import t
+from bot.sandbox.fake_discord import FakeDiscord, StoredMessage
 from cogs.combat import active_combat
 from engines.w6.sheet_io import sheet_from_json
 from tests.cog.test_w6 import ALICE, BOB, GM, import_sheet, start_campaign, thoin_json

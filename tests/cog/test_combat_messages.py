@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.fake_discord import FakeDiscord
 from bot.i18n import catalog, t
+from bot.sandbox.fake_discord import FakeDiscord
 from cogs.combat import active_combat, narrate, unpack
 from cogs.w6_plural import COUNTED, tc
 from engines.core import Event, Rng

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.fake_discord import FakeDiscord, StoredMessage
 from bot.i18n import t
+from bot.sandbox.fake_discord import FakeDiscord, StoredMessage
 from cogs.combat import active_combat, unpack
 from engines.w6 import to_act
 from tests.cog.test_combat import ids_with, set_up

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.fake_discord import FakeDiscord, StoredMessage
 from bot.i18n import t
+from bot.sandbox.fake_discord import FakeDiscord, StoredMessage
 from cogs.combat import active_combat, unpack
 from engines.w6 import CombatState
 from tests.cog.test_combat import ids_with

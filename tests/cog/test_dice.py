@@ -8,11 +8,11 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from bot.fake_discord import FakeDiscord, stable_user_id
 from bot.i18n import t
 from bot.limits import MAX_SAVED_ROLLS
+from bot.narration.dice import roll_image
+from bot.sandbox.fake_discord import FakeDiscord, stable_user_id
 from bot.store.base import CampaignRecord
-from cogs.dice import roll_image
 from engines.core import BadInput, Rng
 from engines.dice.notation import roll_notation
 from tests.harness import (

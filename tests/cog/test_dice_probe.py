@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.fake_discord import FakeDiscord, stable_user_id
 from bot.i18n import t
+from bot.sandbox.fake_discord import FakeDiscord, stable_user_id
 from bot.store.base import CampaignRecord
 from engines.core import BadInput, Rng
 from engines.dice.pool import roll_pool

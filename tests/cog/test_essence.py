@@ -10,11 +10,11 @@ import json
 import time
 from typing import Any
 
-from bot.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from bot.games import GameService, Turn, load
 from bot.i18n import t
 from bot.narration.essence import _option_label, _touched, _touched_by_action, choice_tree
 from bot.play.spec import Steps
+from bot.sandbox.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from engines.core import Event
 from engines.core import match as m
 from engines.essence import ENGINE

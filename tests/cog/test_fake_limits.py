@@ -10,7 +10,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.fake_discord import BotFailed, Exchange, FakeDiscord
+from bot.sandbox.fake_discord import BotFailed, Exchange, FakeDiscord
 
 ROW = 1
 

@@ -12,9 +12,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.app import SCHEMA_META_KEY, create_bot
-from bot.fake_discord import FakeDiscord, stable_user_id
 from bot.games import GameService
 from bot.i18n import t
+from bot.sandbox.fake_discord import FakeDiscord, stable_user_id
 from bot.store import SqliteStore
 from tests.cog.test_essence import ALICE, BOB, accepted_game, game_id_of
 from tests.cog.test_w6 import GM, start_campaign

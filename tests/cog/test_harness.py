@@ -18,7 +18,7 @@ import yarl
 from discord import app_commands
 from PIL import Image
 
-from bot.fake_discord import FakeDiscord, FakeTimeout, stable_user_id
+from bot.sandbox.fake_discord import FakeDiscord, FakeTimeout, stable_user_id
 from tests.harness import (
     assert_components_valid,
     assert_ephemeral,
@@ -351,7 +351,7 @@ async def test_double_acknowledge_is_refused(fake: FakeDiscord, tiny: TinyBot) -
 
 
 async def test_unexpected_error_fails_fast(fake: FakeDiscord, tiny: TinyBot) -> None:
-    from bot.fake_discord import BotFailed
+    from bot.sandbox.fake_discord import BotFailed
 
     ex = await fake.slash("kaputt")
     with pytest.raises(BotFailed, match="absichtlich"):

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.fake_discord import BotFailed, FakeDiscord
 from bot.i18n import t
+from bot.sandbox.fake_discord import BotFailed, FakeDiscord
 from cogs.core import CHEAT_SHEETS, _localized
 from engines.core import Rng
 from engines.dice.notation import roll_notation

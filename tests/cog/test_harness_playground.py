@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from bot.fake_discord import FakeDiscord
 from bot.i18n import t
-from bot.playground import main, parse_command, render_embed
+from bot.sandbox.fake_discord import FakeDiscord
+from bot.sandbox.playground import main, parse_command, render_embed
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -216,7 +216,7 @@ def test_older_buttons_files_and_channel_mentions(tmp_path: Path) -> None:
 def test_a_reply_discord_would_refuse_is_shown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot import fake_limits
+    from bot.sandbox import fake_limits
 
     monkeypatch.setattr(fake_limits, "EMBED_TITLE", 3)  # every help embed is now too long
     text = _play(tmp_path, "/hilfe\n/roll ausdruck:1W6\n")

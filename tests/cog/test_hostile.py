@@ -43,7 +43,8 @@ from hypothesis import strategies as st
 
 import bot.components as components_module
 import bot.replies as replies_module
-from bot.fake_discord import (
+from bot.i18n import t
+from bot.sandbox.fake_discord import (
     BOT_ID,
     BUTTON,
     CALLBACK_DEFER,
@@ -54,7 +55,6 @@ from bot.fake_discord import (
     FakeDiscord,
     StoredMessage,
 )
-from bot.i18n import t
 from engines.w6.actions import SPECS
 from tests.cog.test_combat import set_up
 from tests.cog.test_w6 import ALICE, BOB, GM, thoin_json

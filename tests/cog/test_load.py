@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from bench.bench_load import HEAVY, LIGHT, mixed_load
-from bot.fake_discord import FakeDiscord
 from bot.i18n import t
+from bot.sandbox.fake_discord import FakeDiscord
 from cogs.dice import HEAVY_DICE
 from tests.cog.test_w6 import start_campaign
 from tests.harness import assert_ephemeral, assert_png_attachment, assert_public

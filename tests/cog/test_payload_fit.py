@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.fake_discord import FakeDiscord, stable_user_id
 from bot.fit import CONTENT, FIELD_VALUE, PARAM
 from bot.i18n import t
+from bot.sandbox.fake_discord import FakeDiscord, stable_user_id
 from tests.cog.test_w6 import ALICE, GM, import_sheet, start_campaign, thoin_json
 from tests.harness import assert_ephemeral
 

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 import bot.app
-from bot.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from bot.games import GameService, load
 from bot.i18n import t
+from bot.sandbox.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from engines.core import match as m
 from tests.harness import (
     assert_components_valid,

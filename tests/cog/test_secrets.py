@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from bot.cli import configure_logging
-from bot.fake_discord import FakeDiscord, stable_user_id
 from bot.i18n import t
+from bot.sandbox.fake_discord import FakeDiscord, stable_user_id
 from bot.store.base import CampaignRecord
 from engines.core import Rng
 from engines.dice.pool import roll_pool

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from bot.app import shard_of
-from bot.fake_discord import FakeDiscord, guild_on_shard, stable_user_id
 from bot.games import GameService
+from bot.sandbox.fake_discord import FakeDiscord, guild_on_shard, stable_user_id
 from tests.harness import running_bot, settings_for
 
 ALICE, BOB = stable_user_id("alice"), stable_user_id("bob")

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from bot.fake_discord import GUILD_ID, FakeDiscord, stable_user_id
 from bot.i18n import t
 from bot.limits import (
     DEFER_IMPORT_BYTES,
     MAX_CHARACTERS_PER_CAMPAIGN,
     MAX_CHARACTERS_PER_PLAYER,
 )
+from bot.sandbox.fake_discord import GUILD_ID, FakeDiscord, stable_user_id
 from tests.cog.test_w6 import GM, import_sheet, start_campaign, thoin_json
 from tests.harness import assert_ephemeral, assert_public, embed_text
 

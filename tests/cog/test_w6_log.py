@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.fake_discord import FakeDiscord
 from bot.i18n import t
+from bot.sandbox.fake_discord import FakeDiscord
 from cogs.w6_campaign import may_see, readable
 from tests.cog.test_w6 import ALICE, BOB, GM, import_sheet, start_campaign, thoin_json
 from tests.harness import assert_ephemeral, embed_text

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.fake_discord import Exchange, FakeDiscord, StoredMessage
+from bot.sandbox.fake_discord import Exchange, FakeDiscord, StoredMessage
 from tests.harness import assert_ephemeral
 
 pytestmark = pytest.mark.e2e

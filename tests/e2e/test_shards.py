@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from bot.fake_discord import (
+from bot.games import GameService
+from bot.sandbox.fake_discord import (
     BOT_ID,
     FakeChannel,
     FakeDiscord,
@@ -21,7 +22,6 @@ from bot.fake_discord import (
     guild_on_shard,
     stable_user_id,
 )
-from bot.games import GameService
 from bot.store.postgres import PostgresStore
 from engines.essence import ENGINE
 from tests.e2e.test_process import ESSENCE_ID, MENTION, START_TIMEOUT, BotProcess, _tokens

@@ -83,3 +83,26 @@ def test_every_message_key_used_in_code_exists() -> None:
                 if key not in catalog():
                     missing.append(f"{key} ({path.relative_to(root)})")
     assert not missing, "message keys without a translation: " + ", ".join(sorted(missing))
+
+
+def test_options_names_and_describes_from_the_catalog() -> None:
+    """``options`` writes each option once: name and description keys by convention, a pair
+    when the description comes from another entry, and a typo fails at import, not at sync."""
+    from discord import app_commands
+
+    from bot.i18n import options
+
+    @app_commands.command(name="probe", description="probe")
+    @options("roll.opt", ausdruck=("expression", "saved_expression"), privat="private")
+    async def probe(interaction: Any, ausdruck: str, privat: bool = False) -> None:
+        return None
+
+    params = {p.name: p for p in probe.parameters}
+    assert params["ausdruck"].locale_name is not None
+    assert params["ausdruck"].locale_name.extras["key"] == "roll.opt.expression.name"
+    assert params["ausdruck"].locale_description is not None
+    assert params["ausdruck"].locale_description.extras["key"] == "roll.opt.saved_expression.desc"
+    assert params["privat"].locale_description is not None
+    assert params["privat"].locale_description.extras["key"] == "roll.opt.private.desc"
+    with pytest.raises(KeyError, match=r"roll\.opt\.nothing\.name"):
+        options("roll.opt", privat="nothing")

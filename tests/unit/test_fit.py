@@ -9,8 +9,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot import fake_limits, fit
+from bot import fit
 from bot.i18n import t
+from bot.sandbox import fake_limits
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])

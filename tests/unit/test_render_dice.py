@@ -8,8 +8,8 @@ import io
 import pytest
 from PIL import Image
 
+from bot.narration.dice import roll_image
 from bot.render.dice import SUMMARY_FROM, DiceImage, DiceRow, DieView, _face_counts, render_dice
-from cogs.dice import roll_image
 from engines.core import Rng
 from engines.dice.notation import roll_notation
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.cli import DB_UNUSABLE
-from bot.fake_discord import (
+from bot.sandbox.fake_discord import (
     BUTTON,
     CALLBACK_MODAL,
     OPT_ATTACHMENT,

@@ -19,8 +19,8 @@ Typical use::
     await click.callback()                # the raw callback (type 7 for an update)
     await fake.stop()
 
-Like Discord, it refuses bodies over Discord's payload limits (:mod:`bot.fake_limits`: content,
-embeds, components, modals, autocomplete choices, flags, command schemas, file sizes) with
+Like Discord, it refuses bodies over Discord's payload limits (:mod:`bot.sandbox.fake_limits`:
+content, embeds, components, modals, autocomplete choices, flags, command schemas, file sizes) with
 HTTP 400 ``{"code": 50035, "message": "Invalid Form Body", "errors": {...}}``; each refusal is
 kept in :attr:`FakeDiscord.refused` and (unless ``report_refusals=False``) reported as a bot
 error, so no test passes with a reply Discord would refuse.
@@ -46,7 +46,7 @@ from typing import Any, TypeVar
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
-from bot import fake_limits
+from bot.sandbox import fake_limits
 
 T = TypeVar("T")
 
