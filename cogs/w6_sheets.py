@@ -91,15 +91,42 @@ def _numbers(text: str, count: int, key: str) -> list[int]:
     return [int(p) for p in parts]
 
 
-def sheet_from_modal(fields: dict[str, str]) -> Sheet:
-    """The basics of the creation modal as a sheet. Raises BadInput (the engine's keys, or
-    ``w6cog.sheet.bad_pm`` / ``w6cog.sheet.bad_values`` for the number lines)."""
-    base = sheet_from_json({"schema": SCHEMA, "version": VERSION, "name": fields.get("name", "")})
+# the creation form's lines and the sheet paths each fills: an error names the form's label
+# (and the part of the line), never the internal path (``kw``, ``pm.K``)
+MODAL_PARTS: dict[str, tuple[str, str | None]] = {
+    "name": ("name", None),
+    "rasse": ("rasse", None),
+    **{f"pm.{name}": ("pm", name) for name in ("K", "G", "M", "B")},
+    "lp_max": ("werte", "LP"),
+    "lp": ("werte", "LP"),
+    "kw": ("werte", "KW"),
+    "reflex": ("werte", "Reflex"),
+    "ab": ("werte", "AB"),
+    "handlungen": ("handlungen", None),
+}
+
+
+def modal_label(path: str, lang: str) -> str:
+    """The form's words for the sheet ``path`` the creation form filled (else ``path``)."""
+    if path not in MODAL_PARTS:
+        return path
+    line, part = MODAL_PARTS[path]
+    label = t(f"w6cog.modal.{line}", lang)
+    return t("w6cog.modal.part", lang, label=label, part=part) if part else label
+
+
+def sheet_from_modal(fields: dict[str, str], lang: str = "de") -> Sheet:
+    """The basics of the creation modal as a sheet. Raises BadInput (the engine's keys with
+    the form's labels as ``field``, or ``w6cog.sheet.bad_pm`` / ``bad_values`` /
+    ``bad_thresholds`` for the number lines: exactly four numbers on the PM line, none or
+    exactly four on the values line)."""
     pm = _numbers(fields.get("pm", ""), 4, "w6cog.sheet.bad_pm")
     if len(pm) != 4:
         raise BadInput("w6cog.sheet.bad_pm", value=fields.get("pm", "")[:60])
     edits = [f"pm.{name}={value}" for name, value in zip(("K", "G", "M", "B"), pm, strict=True)]
     values = _numbers(fields.get("werte", ""), 4, "w6cog.sheet.bad_values")
+    if values and len(values) != 4:
+        raise BadInput("w6cog.sheet.bad_values", value=fields["werte"][:60])
     for path, value in zip(("lp_max", "kw", "reflex", "ab"), values, strict=False):
         edits.append(f"{path}={value}")
         if path == "lp_max":
@@ -111,7 +138,16 @@ def sheet_from_modal(fields: dict[str, str]) -> Sheet:
         raise BadInput("w6cog.sheet.bad_thresholds", value=fields["handlungen"][:60])
     if thresholds:
         edits.append("handlungen=" + ",".join(str(n) for n in thresholds))
-    return edit_many(base, edits)
+    try:
+        base = sheet_from_json(
+            {"schema": SCHEMA, "version": VERSION, "name": fields.get("name", "")}
+        )
+        return edit_many(base, edits)
+    except BadInput as error:
+        field = error.params.get("field")
+        if isinstance(field, str):
+            error.params["field"] = modal_label(field, lang)
+        raise
 
 
 def sheet_view(record: CharacterRecord, sheet: Sheet, lang: str) -> SheetView:
@@ -325,7 +361,7 @@ class W6Sheets(commands.Cog):
     async def on_new_modal(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
         lang = await lang_for(interaction)
         campaign = await campaign_here(interaction)
-        sheet = sheet_from_modal(modal_fields(interaction))
+        sheet = sheet_from_modal(modal_fields(interaction), lang)
         record = await self._create(interaction, campaign, sheet, interaction.user.id)
         embed = sheet_embed(record, sheet, lang)
         await send(interaction, t("w6cog.sheet.created", lang, name=sheet.name), embed=embed)

@@ -146,6 +146,45 @@ async def test_modal_thresholds_with_spaces_and_a_bad_line_names_the_form_field(
     assert bad.content.startswith(t("w6cog.modal.handlungen", "de"))
 
 
+async def test_modal_values_line_is_as_strict_as_the_pm_line_and_names_form_labels(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Issue 10: "20 8" on the "LP KW Reflex AB" line was taken as LP 20, KW 8 and defaults
+    for the rest; a value out of range named the internal path (``kw``, ``pm.K``)."""
+    await start_campaign(fake)
+    for locale, lang in (("de", "de"), ("en-US", "en")):
+        short = {"name": "Alrik", "pm": "3 2 4 3", "werte": "20 8"}
+        bad = await (
+            await fake.submit_modal(
+                await fake.slash("charakter neu", user=ALICE, locale=locale), short, locale=locale
+            )
+        ).callback()
+        assert_ephemeral(bad)
+        assert bad.content == t("w6cog.sheet.bad_values", lang, value="20 8")
+        assert bad.content.startswith(t("w6cog.modal.werte", lang))
+        huge = {"name": "Alrik", "pm": "3 2 4 3", "werte": "20 5000 4 5"}
+        bad = await (
+            await fake.submit_modal(
+                await fake.slash("charakter neu", user=ALICE, locale=locale), huge, locale=locale
+            )
+        ).callback()
+        assert_ephemeral(bad)
+        label = t("w6cog.modal.part", lang, label=t("w6cog.modal.werte", lang), part="KW")
+        assert bad.content.startswith(label + ":"), bad.content
+        assert "kw" not in bad.content.replace("KW", "")
+        pm = {"name": "Alrik", "pm": "3 2 4 1000"}
+        bad = await (
+            await fake.submit_modal(
+                await fake.slash("charakter neu", user=ALICE, locale=locale), pm, locale=locale
+            )
+        ).callback()
+        label = t("w6cog.modal.part", lang, label=t("w6cog.modal.pm", lang), part="B")
+        assert bad.content.startswith(label + ":"), bad.content
+        assert "pm.B" not in bad.content
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    assert await bot.store.characters(campaign.id) == []
+
+
 async def test_invalid_value_is_a_friendly_ephemeral_and_changes_nothing(
     fake: FakeDiscord, bot: Any
 ) -> None:
