@@ -287,12 +287,24 @@ class W6Sheets(commands.Cog):
         record: CharacterRecord,
         sheet: Sheet,
     ) -> CharacterRecord:
+        await self._require_free_name(campaign, sheet.name, record.id)
         return await self.bot.store.update_character(
             record.id,
             expected_revision=record.revision,
             name=sheet.name,
             sheet=sheet_to_json(sheet),
         )
+
+    async def _require_free_name(
+        self, campaign: CampaignRecord, name: str, keep: int | None
+    ) -> None:
+        """A name is one character per campaign, whatever its case (character ``keep`` may keep
+        its own), so every lookup by name finds the one meant. Raises
+        BadInput("w6cog.error.name_taken")."""
+        wanted = name.strip().casefold()
+        for other in await self.bot.store.characters(campaign.id):
+            if other.id != keep and other.name.strip().casefold() == wanted:
+                raise BadInput("w6cog.error.name_taken", name=name.strip()[:64])
 
     async def _create(
         self,
@@ -303,6 +315,7 @@ class W6Sheets(commands.Cog):
     ) -> CharacterRecord:
         store = self.bot.store
         characters = await store.characters(campaign.id)
+        await self._require_free_name(campaign, sheet.name, None)
         if len(characters) >= MAX_CHARACTERS_PER_CAMPAIGN:
             raise BadInput("w6cog.error.campaign_full", max=MAX_CHARACTERS_PER_CAMPAIGN)
         if owner_id is not None:

@@ -185,6 +185,48 @@ async def test_modal_values_line_is_as_strict_as_the_pm_line_and_names_form_labe
     assert await bot.store.characters(campaign.id) == []
 
 
+async def test_character_names_are_unique_per_campaign_ignoring_case(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Issue 10: a GM's NPC copy "Thoin" next to alice's Thoin made every lookup by name a
+    guess; a second character of the same name (any case) is refused at creation, import,
+    quick NPC and rename, and changes nothing."""
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    for locale, lang in (("de", "de"), ("en-US", "en")):
+        copy = await import_sheet(fake, GM, thoin_json() | {"name": "THOIN"}, npc=True)
+        assert_ephemeral(copy)
+        assert copy.content == t("w6cog.error.name_taken", "de", name="THOIN")
+        npc = await (
+            await fake.slash("sl nsc", {"werte": "thoin lp=20 kw=8 ab=5"}, user=GM, locale=locale)
+        ).callback()
+        assert_ephemeral(npc)
+        assert npc.content == t("w6cog.error.name_taken", lang, name="thoin")
+        form = {"name": " Thoin ", "pm": "3 2 4 3"}
+        made = await (
+            await fake.submit_modal(
+                await fake.slash("charakter neu", user=BOB, locale=locale), form, locale=locale
+            )
+        ).callback()
+        assert_ephemeral(made)
+        assert made.content == t("w6cog.error.name_taken", lang, name="Thoin")
+    await import_sheet(fake, BOB, thoin_json() | {"name": "Borin"})
+    renamed = await (
+        await fake.slash("charakter feld", {"feld": "name", "wert": "thoin"}, user=BOB)
+    ).callback()
+    assert_ephemeral(renamed)
+    assert renamed.content == t("w6cog.error.name_taken", "de", name="thoin")
+    own_case = await (
+        await fake.slash("charakter feld", {"feld": "name", "wert": "THOIN"}, user=ALICE)
+    ).callback()
+    assert own_case.content.startswith(
+        t("w6cog.sheet.field_set", "de", name="THOIN", field="name", value="THOIN")[:20]
+    )
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    names = sorted(r.name for r in await bot.store.characters(campaign.id))
+    assert names == ["Borin", "THOIN"]
+
+
 async def test_invalid_value_is_a_friendly_ephemeral_and_changes_nothing(
     fake: FakeDiscord, bot: Any
 ) -> None:
@@ -339,10 +381,12 @@ async def test_sheet_export_reimports_to_the_same_sheet(fake: FakeDiscord, bot: 
     (file,) = exported.files
     assert file.filename == "Thoin.json"
     assert json.loads(file.data) == sheet_to_json(sheet_from_json(thoin_json()))
-    again = await import_sheet(fake, BOB, json.loads(file.data))
-    assert again.content == t("w6cog.sheet.imported", "de", name="Thoin")
+    twin = await import_sheet(fake, BOB, json.loads(file.data))
+    assert twin.content == t("w6cog.error.name_taken", "de", name="Thoin")  # names are unique
+    again = await import_sheet(fake, BOB, json.loads(file.data) | {"name": "Thoin 2"})
+    assert again.content == t("w6cog.sheet.imported", "de", name="Thoin 2")
     listing = await (await fake.slash("charakter liste", user=BOB)).callback()
-    assert listing.content.count("**Thoin**") == 2 and "★" in listing.content
+    assert listing.content.count("**Thoin") == 2 and "★" in listing.content
 
 
 async def test_broken_sheet_import_names_the_field(fake: FakeDiscord, bot: Any) -> None:
