@@ -35,7 +35,7 @@ from cogs.w6 import (
     schwelle_text,
     sheet_embed,
 )
-from engines.core import BadInput, Rng
+from engines.core import BadInput, IllegalAction, Rng
 from engines.dice.w6 import Difficulty, Pool, ProbeResult, ProbeSpec, probe
 from engines.w6.sheet import FIXABLE, Sheet, derive
 from engines.w6.sheet_io import (
@@ -57,6 +57,7 @@ from engines.w6.sheet_io import (
 )
 
 MODAL_PREFIX = "w6neu"
+BUTTON_PREFIX = "w6bogen"  # w6bogen:<zeigen|loeschen|abbrechen>:<character id>:<asker id>[:rev]
 IMAGE_NAME = "charakter"
 TEXT_FIELDS = ("name", "rasse", "notizen", "handlungen", "be_fertigkeiten")
 DIFFICULTIES = {d.name.lower(): d for d in Difficulty}
@@ -210,6 +211,32 @@ async def sheet_image(record: CharacterRecord, sheet: Sheet, lang: str) -> disco
     return discord.File(io.BytesIO(data), filename=f"{IMAGE_NAME}.png")
 
 
+def derived_changes(before: Sheet, after: Sheet, lang: str) -> str:
+    """The derived values an edit changed, ``Gesamtschutz 2 → 3 · …`` (empty: none)."""
+    old, new = derive(before), derive(after)
+    pairs = (
+        ("gesamtschutz", old.gesamtschutz, new.gesamtschutz),
+        ("behinderung", old.behinderung_kw, new.behinderung_kw),
+        ("kw_eff", old.kw_effektiv, new.kw_effektiv),
+        ("reflex_eff", old.reflex_effektiv, new.reflex_effektiv),
+        ("handlungen", old.handlungen, new.handlungen),
+        ("schwelle", schwelle_text(before, old), schwelle_text(after, new)),
+        ("kraft", old.kraft, new.kraft),
+    )
+    return " · ".join(
+        f"{t(f'w6cog.sheet.{key}', lang)} {was} → {now}" for key, was, now in pairs if was != now
+    )
+
+
+def _buttons(*specs: tuple[str, str, discord.ButtonStyle]) -> discord.ui.View:
+    """A view of buttons answered by the component router (label, custom id, style)."""
+    view = discord.ui.View(timeout=None)
+    for label, cid, style in specs:
+        view.add_item(discord.ui.Button(label=label[:80], custom_id=cid, style=style))
+    view.stop()  # not kept in discord.py's view store: the router answers, also after a restart
+    return view
+
+
 def _json_file(text: str, name: str) -> discord.File:
     safe = "".join(c if c.isalnum() else "_" for c in name)[:40] or "charakter"
     return discord.File(io.BytesIO(text.encode()), filename=f"{safe}.json")
@@ -274,9 +301,11 @@ class W6Sheets(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.components.register(MODAL_PREFIX, self.on_new_modal, buttons=False, forms=True)
+        self.bot.components.register(BUTTON_PREFIX, self.on_button)
 
     async def cog_unload(self) -> None:
         self.bot.components.unregister(MODAL_PREFIX)
+        self.bot.components.unregister(BUTTON_PREFIX)
 
     # -- shared steps ------------------------------------------------------------------------
 
@@ -425,15 +454,24 @@ class W6Sheets(commands.Cog):
     ) -> None:
         lang = await lang_for(interaction)
         campaign, record = await self._editable(interaction, charakter)
-        sheet = set_field(load_sheet(record), feld, wert)
+        before = load_sheet(record)
+        sheet = set_field(before, feld, wert)
         record = await self._save(interaction, campaign, record, sheet)
         await log(interaction, campaign, "sheet", event="edited", name=sheet.name, field=feld)
-        await send(
-            interaction,
-            t("w6cog.sheet.field_set", lang, name=sheet.name, field=feld, value=wert[:200]),
-            embed=sheet_embed(record, sheet, lang),
-            ephemeral=record.owner_id is None,
+        # a sheet is built field by field: each answer is the editor's alone, with what changed
+        # (the field and the values derived from it); the whole sheet on a button
+        text = t("w6cog.sheet.field_set", lang, name=sheet.name, field=feld, value=wert[:200])
+        changes = derived_changes(before, sheet, lang)
+        if changes:
+            text += "\n" + t("w6cog.sheet.derived_changed", lang, changes=changes)
+        view = _buttons(
+            (
+                t("w6cog.sheet.show_button", lang),
+                custom_id(BUTTON_PREFIX, "zeigen", record.id, interaction.user.id),
+                discord.ButtonStyle.secondary,
+            )
         )
+        await send(interaction, text, view=view, ephemeral=True)
 
     @feld.autocomplete("feld")
     async def feld_paths(
@@ -530,10 +568,55 @@ class W6Sheets(commands.Cog):
     @character_option
     async def loeschen(self, interaction: discord.Interaction[Any], charakter: str) -> None:
         lang = await lang_for(interaction)
-        campaign, record = await self._editable(interaction, charakter)
+        _, record = await self._editable(interaction, charakter)
+        asker = interaction.user.id
+        view = _buttons(
+            (
+                t("w6cog.sheet.delete_button", lang),
+                custom_id(BUTTON_PREFIX, "loeschen", record.id, asker, record.revision),
+                discord.ButtonStyle.danger,
+            ),
+            (
+                t("w6cog.sheet.cancel_button", lang),
+                custom_id(BUTTON_PREFIX, "abbrechen", record.id, asker),
+                discord.ButtonStyle.secondary,
+            ),
+        )
+        text = t("w6cog.sheet.delete_confirm", lang, name=record.name)
+        await send(interaction, text, view=view, ephemeral=True)
+
+    async def on_button(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
+        """The buttons of ``/charakter feld`` (the whole sheet) and ``/charakter löschen``
+        (confirm, cancel): only the user who asked; a button of a character deleted or changed
+        since is answered kindly and changes nothing."""
+        lang = await lang_for(interaction)
+        if len(args) < 3 or not all(a.isdecimal() for a in args[1:]):
+            raise BadInput("error.unknown_component")
+        what, char_id, asker = args[0], int(args[1]), int(args[2])
+        if asker != interaction.user.id:
+            raise IllegalAction("w6cog.sheet.not_your_button")
+        record = await self.bot.store.get_character(char_id)
+        if what == "abbrechen":
+            name = record.name if record else "–"
+            text = t("w6cog.sheet.delete_cancelled", lang, name=name)
+            await interaction.response.edit_message(content=text, view=None)
+            return
+        campaign = await campaign_here(interaction)
+        if record is None or record.campaign_id != campaign.id:
+            raise BadInput("w6cog.sheet.gone")
+        require_edit(campaign, record, interaction.user.id)
+        if what == "zeigen":
+            sheet = load_sheet(record)
+            await send(interaction, embed=sheet_embed(record, sheet, lang), ephemeral=True)
+            return
+        if what != "loeschen" or len(args) != 4:
+            raise BadInput("error.unknown_component")
+        if record.revision != int(args[3]):
+            raise BadInput("w6cog.sheet.changed_since", name=record.name)
         await self.bot.store.delete_character(record.id)
         await log(interaction, campaign, "sheet", event="deleted", name=record.name)
-        await send(interaction, t("w6cog.sheet.deleted", lang, name=record.name), ephemeral=True)
+        text = t("w6cog.sheet.deleted", lang, name=record.name)
+        await interaction.response.edit_message(content=text, view=None)
 
     @charakter.command(
         name=cmd("w6cog.cmd.char.check.name"), description=cmd("w6cog.cmd.char.check.desc")

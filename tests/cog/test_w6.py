@@ -443,8 +443,8 @@ async def test_weapon_fields_by_the_sheets_words_and_unknown_ones_listed(
     assert_ephemeral(bad)
     assert bad.content == t("w6.sheet.bad_ratio", "de", field="waffen.Axt.basis", value="3")
     done = await edit("waffen.Axt.basis", "2-4")
-    assert_public(done)
-    assert "2-4" in embed_text(done)
+    assert_ephemeral(done)  # a sheet is built field by field: the editor's alone
+    assert "2-4" in done.content
     unknown = await edit("waffen.Axt.gewicht", "2-4")
     allowed = "name, fertigkeit, schaden, zusatz, cap, reichweite, techniken, fernkampf, "
     allowed += "zielen, block, stabilitaet"
@@ -461,3 +461,71 @@ async def test_npc_threshold_from_k_and_g_and_rest_without_rlp(fake: FakeDiscord
     rest = await (await fake.slash("sl rast", {"charakter": "Ork"}, user=GM)).callback()
     assert rest.content.startswith(t("w6cog.gm.rest", "de", name="Ork", amount=0, lp=20, lp_max=20))
     assert t("w6cog.gm.rest_no_rlp", "de", name="Ork") in rest.content
+
+
+async def test_field_edit_answers_the_editor_alone_with_what_changed(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Issue 10: every ``/charakter feld`` posted the whole sheet in the channel; building a
+    sheet flooded it. The answer is ephemeral: the field, the derived values it changed, and
+    a button for the whole sheet."""
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    for locale, lang in (("de", "de"), ("en-US", "en")):
+        options = {"feld": "pm.M", "wert": "7" if lang == "de" else "1"}  # 3 then 1 Handlung
+        edit = await fake.slash("charakter feld", options, user=ALICE, locale=locale)
+        reply = await edit.callback()
+        assert_ephemeral(reply)
+        assert reply.embeds == []
+        assert reply.content.startswith(
+            t("w6cog.sheet.field_set", lang, name="Thoin", field="pm.M", value=options["wert"])
+        )
+        assert t("w6cog.sheet.handlungen", lang) in reply.content.splitlines()[1]
+    message = await edit.message()
+    (show,) = message.custom_ids
+    refused = await (await fake.click(message, show, user=BOB)).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("w6cog.sheet.not_your_button", "de")
+    whole = await (await fake.click(message, show, user=ALICE)).callback()
+    assert_ephemeral(whole)
+    assert whole.embeds[0]["title"] == "Thoin"
+
+
+async def test_delete_asks_first_and_an_old_confirm_is_kind(fake: FakeDiscord, bot: Any) -> None:
+    """Issue 10: ``/charakter löschen`` deleted at once. Now it asks with a confirm button that
+    only the asker may press; cancel keeps the sheet; a confirm for a sheet changed or
+    deleted since is refused kindly and changes nothing."""
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    campaign = await bot.store.active_campaign(fake.channel().id)
+
+    async def ask(locale: str = "de") -> Any:
+        return await (
+            await fake.slash("charakter löschen", {"charakter": "Thoin"}, user=ALICE, locale=locale)
+        ).message()
+
+    asked = await ask("en-US")
+    assert asked.content == t("w6cog.sheet.delete_confirm", "en", name="Thoin")
+    confirm, cancel = asked.custom_ids
+    assert len(await bot.store.characters(campaign.id)) == 1
+    cancelled = await (await fake.click(asked, cancel, user=ALICE)).message()
+    assert cancelled.content == t("w6cog.sheet.delete_cancelled", "de", name="Thoin")
+    assert len(await bot.store.characters(campaign.id)) == 1
+    asked = await ask()
+    confirm, _ = asked.custom_ids
+    foreign = await (await fake.click(asked, confirm, user=GM)).callback()
+    assert foreign.content == t("w6cog.sheet.not_your_button", "de")
+    await (await fake.slash("charakter feld", {"feld": "kw", "wert": "11"}, user=ALICE)).callback()
+    changed = await (await fake.click(asked, confirm, user=ALICE)).callback()
+    assert_ephemeral(changed)
+    assert changed.content == t("w6cog.sheet.changed_since", "de", name="Thoin")
+    assert len(await bot.store.characters(campaign.id)) == 1
+    asked, twice = await ask(), await ask()
+    confirm, _ = asked.custom_ids
+    done = await (await fake.click(asked, confirm, user=ALICE)).message()
+    assert done.content == t("w6cog.sheet.deleted", "de", name="Thoin")
+    assert done.components == []
+    assert await bot.store.characters(campaign.id) == []
+    again = await (await fake.click(twice, twice.custom_ids[0], user=ALICE)).callback()
+    assert_ephemeral(again)
+    assert again.content == t("w6cog.sheet.gone", "de")

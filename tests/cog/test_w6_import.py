@@ -293,6 +293,6 @@ async def test_a_stored_name_with_a_line_break_still_loads_and_can_be_renamed(
     renamed = await (
         await fake.slash("charakter feld", {"feld": "name", "wert": "Thoin"}, user="alice")
     ).callback()
-    assert_public(renamed)
+    assert_ephemeral(renamed)
     stored = await bot.store.get_character(record.id)
     assert (stored.name, stored.sheet["notizen"]) == ("Thoin", "Zeile 1\nZeile 2 ")
