@@ -36,6 +36,7 @@ from cogs.w6 import (
     sheet_embed,
 )
 from engines.core import BadInput, IllegalAction, Rng
+from engines.core.content import data_dir
 from engines.dice.w6 import Difficulty, Pool, ProbeResult, ProbeSpec, probe
 from engines.w6.sheet import FIXABLE, Sheet, derive
 from engines.w6.sheet_io import (
@@ -61,6 +62,7 @@ BUTTON_PREFIX = "w6bogen"  # w6bogen:<zeigen|loeschen|abbrechen>:<character id>:
 IMAGE_NAME = "charakter"
 TEXT_FIELDS = ("name", "rasse", "notizen", "handlungen", "be_fertigkeiten")
 DIFFICULTIES = {d.name.lower(): d for d in Difficulty}
+TEMPLATE_FILE = data_dir("w6") / "vorlage.json"  # documented in data/w6/SHEET.md
 
 
 # ----------------------------------------------------------------------------- pure helpers
@@ -178,14 +180,18 @@ def sheet_view(record: CharacterRecord, sheet: Sheet, lang: str) -> SheetView:
         Row(t("w6cog.sheet.schwelle", lang), schwelle_text(sheet, derived), True),
         Row(t("w6cog.sheet.kraft", lang), str(derived.kraft), True),
     )
+    # a heading row names the columns of the weapon lines (Basis · Zusatz · Fertigkeit)
+    heading = (Row(t("w6cog.sheet.weapon", lang), t("w6cog.sheet.weapon_columns", lang)),)
     weapons = tuple(
         Row(
             w.name,
-            f"{w.basisschaden[0]}-{w.basisschaden[1]} +{w.zusatzschaden} +{w.fertigkeitsschaden}",
+            f"{w.basisschaden[0]}-{w.basisschaden[1]} · +{w.zusatzschaden} · "
+            f"+{w.fertigkeitsschaden}",
             True,
         )
         for w in derived.waffen
     )
+    weapons = heading + weapons if weapons else ()
     armour = tuple(Row(f"{a.name} ({a.zone})", f"RS {a.rs} / BE {a.be}") for a in sheet.ruestung)
     if sheet.schild is not None:
         armour += (Row(sheet.schild.name, f"KW +{sheet.schild.kw_bonus} / RS {sheet.schild.rs}"),)
@@ -542,6 +548,16 @@ class W6Sheets(commands.Cog):
             file=_json_file(text, record.name),
             ephemeral=True,
         )
+
+    @charakter.command(
+        name=cmd("w6cog.cmd.char.template.name"), description=cmd("w6cog.cmd.char.template.desc")
+    )
+    async def vorlage(self, interaction: discord.Interaction[Any]) -> None:
+        """A filled example sheet (weapons, armour, shield) that ``/charakter import`` takes
+        as it is; the fields are explained in data/w6/SHEET.md."""
+        lang = await lang_for(interaction)
+        file = discord.File(io.BytesIO(TEMPLATE_FILE.read_bytes()), filename=TEMPLATE_FILE.name)
+        await send(interaction, t("w6cog.sheet.template", lang), file=file, ephemeral=True)
 
     @charakter.command(
         name=cmd("w6cog.cmd.char.list.name"), description=cmd("w6cog.cmd.char.list.desc")

@@ -529,3 +529,33 @@ async def test_delete_asks_first_and_an_old_confirm_is_kind(fake: FakeDiscord, b
     again = await (await fake.click(twice, twice.custom_ids[0], user=ALICE)).callback()
     assert_ephemeral(again)
     assert again.content == t("w6cog.sheet.gone", "de")
+
+
+async def test_template_file_imports_cleanly_and_is_documented(fake: FakeDiscord, bot: Any) -> None:
+    """Issue 10: players guessed the sheet format. ``/charakter vorlage`` sends a filled
+    example (weapons, armour, shield) that imports as it is; SHEET.md names every field."""
+    from cogs.w6_sheets import TEMPLATE_FILE, sheet_view
+    from engines.w6.sheet_io import ARMOUR_KEYS, SHIELD_KEYS, TOP_KEYS, WEAPON_KEYS
+
+    await start_campaign(fake)
+    for locale, lang in (("de", "de"), ("en-US", "en")):
+        sent = await (await fake.slash("charakter vorlage", user=ALICE, locale=locale)).callback()
+        assert_ephemeral(sent)
+        assert sent.content == t("w6cog.sheet.template", lang)
+    (file,) = sent.files
+    data = json.loads(file.data)
+    imported = await import_sheet(fake, ALICE, data)
+    assert imported.content == t("w6cog.sheet.imported", "de", name=data["name"])
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    (record,) = await bot.store.characters(campaign.id)
+    assert record.sheet == data  # the export format, unchanged by the import
+    sheet = sheet_from_json(record.sheet)
+    assert len(sheet.waffen) >= 2 and any(w.fernkampf for w in sheet.waffen)
+    assert sheet.ruestung and sheet.schild is not None
+    doc = (TEMPLATE_FILE.parent / "SHEET.md").read_text()
+    for key in {*TOP_KEYS, *WEAPON_KEYS, *ARMOUR_KEYS, *SHIELD_KEYS}:
+        assert f"`{key}`" in doc, key
+    # the image's weapon box names its columns before the weapon lines
+    (weapons,) = [s for s in sheet_view(record, sheet, "en").sections if s.title == "Weapons"]
+    assert (weapons.rows[0].label, weapons.rows[0].value) == ("Weapon", "Base · Bonus · Skill")
+    assert weapons.rows[1].label == sheet.waffen[0].name
