@@ -4,6 +4,7 @@ healing, rest, secret checks)."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 from typing import Any
 
@@ -58,7 +59,9 @@ from engines.w6.sheet_io import (
 )
 
 MODAL_PREFIX = "w6neu"
-BUTTON_PREFIX = "w6bogen"  # w6bogen:<zeigen|loeschen|abbrechen>:<character id>:<asker id>[:rev]
+BUTTON_PREFIX = (
+    "w6bogen"  # w6bogen:<zeigen/loeschen/abbrechen>:<character>:<asker>[:rev:name digest]
+)
 IMAGE_NAME = "charakter"
 TEXT_FIELDS = ("name", "rasse", "notizen", "handlungen", "be_fertigkeiten")
 DIFFICULTIES = {d.name.lower(): d for d in Difficulty}
@@ -232,6 +235,12 @@ def derived_changes(before: Sheet, after: Sheet, lang: str) -> str:
     return " · ".join(
         f"{t(f'w6cog.sheet.{key}', lang)} {was} → {now}" for key, was, now in pairs if was != now
     )
+
+
+def _fingerprint(record: CharacterRecord) -> str:
+    """A short digest of the character's name: a store may give a deleted character's id to a
+    new one, and an old confirm must not delete that one (revision 1 again)."""
+    return hashlib.sha256(f"{record.id}:{record.name}".encode()).hexdigest()[:10]
 
 
 def _buttons(*specs: tuple[str, str, discord.ButtonStyle]) -> discord.ui.View:
@@ -586,10 +595,11 @@ class W6Sheets(commands.Cog):
         lang = await lang_for(interaction)
         _, record = await self._editable(interaction, charakter)
         asker = interaction.user.id
+        digest = _fingerprint(record)
         view = _buttons(
             (
                 t("w6cog.sheet.delete_button", lang),
-                custom_id(BUTTON_PREFIX, "loeschen", record.id, asker, record.revision),
+                custom_id(BUTTON_PREFIX, "loeschen", record.id, asker, record.revision, digest),
                 discord.ButtonStyle.danger,
             ),
             (
@@ -606,7 +616,7 @@ class W6Sheets(commands.Cog):
         (confirm, cancel): only the user who asked; a button of a character deleted or changed
         since is answered kindly and changes nothing."""
         lang = await lang_for(interaction)
-        if len(args) < 3 or not all(a.isdecimal() for a in args[1:]):
+        if len(args) < 3 or not all(a.isdecimal() for a in args[1:4]):
             raise BadInput("error.unknown_component")
         what, char_id, asker = args[0], int(args[1]), int(args[2])
         if asker != interaction.user.id:
@@ -625,8 +635,10 @@ class W6Sheets(commands.Cog):
             sheet = load_sheet(record)
             await send(interaction, embed=sheet_embed(record, sheet, lang), ephemeral=True)
             return
-        if what != "loeschen" or len(args) != 4:
+        if what != "loeschen" or len(args) != 5:
             raise BadInput("error.unknown_component")
+        if _fingerprint(record) != args[4]:  # the id of a deleted one, given to another
+            raise BadInput("w6cog.sheet.gone")
         if record.revision != int(args[3]):
             raise BadInput("w6cog.sheet.changed_since", name=record.name)
         await self.bot.store.delete_character(record.id)

@@ -504,6 +504,10 @@ async def test_delete_asks_first_and_an_old_confirm_is_kind(fake: FakeDiscord, b
             await fake.slash("charakter löschen", {"charakter": "Thoin"}, user=ALICE, locale=locale)
         ).message()
 
+    async def ask_for(name: str) -> Any:
+        options = {"charakter": name}
+        return await (await fake.slash("charakter löschen", options, user=ALICE)).message()
+
     asked = await ask("en-US")
     assert asked.content == t("w6cog.sheet.delete_confirm", "en", name="Thoin")
     confirm, cancel = asked.custom_ids
@@ -529,6 +533,17 @@ async def test_delete_asks_first_and_an_old_confirm_is_kind(fake: FakeDiscord, b
     again = await (await fake.click(twice, twice.custom_ids[0], user=ALICE)).callback()
     assert_ephemeral(again)
     assert again.content == t("w6cog.sheet.gone", "de")
+    # a store may give a deleted id to the next character (revision 1 again): an old confirm
+    # leaves that one alone
+    await import_sheet(fake, ALICE, thoin_json() | {"name": "Dain"})
+    stale, fresh = await ask_for("Dain"), await ask_for("Dain")
+    await (await fake.click(fresh, fresh.custom_ids[0], user=ALICE)).message()
+    await import_sheet(fake, ALICE, thoin_json() | {"name": "Borin"})
+    (borin,) = await bot.store.characters(campaign.id)
+    assert f":{borin.id}:" in stale.custom_ids[0]  # the id came back
+    reused = await (await fake.click(stale, stale.custom_ids[0], user=ALICE)).callback()
+    assert reused.content == t("w6cog.sheet.gone", "de")  # the one asked about is gone
+    assert [r.name for r in await bot.store.characters(campaign.id)] == ["Borin"]
 
 
 async def test_template_file_imports_cleanly_and_is_documented(fake: FakeDiscord, bot: Any) -> None:
