@@ -598,11 +598,12 @@ class Combat(commands.Cog):
     async def _write_back(
         self, campaign: CampaignRecord, state: CombatState, characters: dict[str, int]
     ) -> None:
-        """After the combat, each character's sheet keeps the LP the combat left it with."""
+        """After the combat, each player's character keeps the LP the combat left it with;
+        an NPC is a template (its copies join fresh), so its sheet stays as the GM wrote it."""
         for fighter in state.fighters:
             char_id = characters.get(fighter.id)
             record = await self.bot.store.get_character(char_id) if char_id else None
-            if record is None:
+            if record is None or record.owner_id is None:
                 continue
             try:
                 sheet = set_field(load_sheet(record), "lp", str(max(-999, fighter.lp)))
@@ -947,6 +948,8 @@ class Combat(commands.Cog):
         if record.owner_id is not None and record.id in loaded.characters.values():
             raise IllegalAction("w6cog.combat.already_in", name=record.name)
         sheet = load_sheet(record)
+        if record.owner_id is None and sheet.lp_max > 0:
+            sheet = replace(sheet, lp=sheet.lp_max)  # an NPC is a template: fresh copies
         characters = dict(loaded.characters)
         fighters = []
         taken = {f.id for f in loaded.state.fighters}

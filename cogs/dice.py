@@ -37,7 +37,6 @@ from bot.app import SpielleiterBot
 from bot.i18n import DEFAULT_LANGUAGE, cmd, options, t
 from bot.limits import MAX_SAVED_ROLLS
 from bot.narration import dice as narration
-from bot.narration.dice import Source, probe_text
 from bot.render import render_async, run_heavy
 from bot.render.dice import DiceImage, render_dice
 from bot.replies import LANGUAGE_PREF, lang_for, send
@@ -57,7 +56,7 @@ from engines.dice.w6 import (
 
 log = logging.getLogger("spielleiter.dice")
 # cogs.w6_sheets imports these two from here (they now live in bot.narration.dice)
-__all__ = ["Dice", "Source", "probe_text", "setup"]
+__all__ = ["Dice", "setup"]
 
 Visibility = narration.Visibility
 MODE_LETTERS: dict[Visibility, str] = {"open": "o", "private": "p", "secret": "s"}

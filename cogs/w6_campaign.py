@@ -218,6 +218,7 @@ def parse_import(raw: bytes) -> dict[str, Any]:
     characters = _entries(data, "characters", with_owner=True)
     npcs = _entries(data, "npcs", with_owner=False)
     _check_counts(characters + npcs)
+    _check_names(characters, npcs)
     entries = data.get("log", [])
     if not isinstance(entries, list):
         raise BadInput("w6cog.import.bad_field", field="log")
@@ -257,6 +258,22 @@ def _entries(data: dict[str, Any], key: str, *, with_owner: bool) -> list[dict[s
             raise
         checked.append({"owner_id": owner, "name": sheet.name, "sheet": sheet_to_json(sheet)})
     return checked
+
+
+def _check_names(characters: list[dict[str, Any]], npcs: list[dict[str, Any]]) -> None:
+    """A name is one character per campaign, whatever its case (as ``/charakter`` keeps it).
+    Raises BadInput("w6cog.import.duplicate_name") naming both places in the file."""
+    seen: dict[str, str] = {}
+    for key, items in (("characters", characters), ("npcs", npcs)):
+        for index, item in enumerate(items):
+            folded = str(item["name"]).strip().casefold()
+            place = f"{key}[{index}]"
+            if folded in seen:
+                raise BadInput(
+                    "w6cog.import.duplicate_name",
+                    name=str(item["name"])[:64], first=seen[folded], second=place,
+                )  # fmt: skip
+            seen[folded] = place
 
 
 def _check_counts(characters: list[dict[str, Any]]) -> None:

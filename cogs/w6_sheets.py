@@ -4,6 +4,7 @@ healing, rest, secret checks)."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 from typing import Any
 
@@ -16,11 +17,11 @@ from bot.app import SpielleiterBot
 from bot.components import custom_id, modal_fields
 from bot.i18n import cmd, t
 from bot.limits import MAX_CHARACTERS_PER_CAMPAIGN, MAX_CHARACTERS_PER_PLAYER
+from bot.narration.dice import Source, probe_text
 from bot.render.base import render_async
 from bot.render.sheet import Row, Section, SheetView, render_sheet
 from bot.replies import lang_for, send
 from bot.store.base import CampaignRecord, CharacterRecord
-from cogs.dice import Source, probe_text
 from cogs.w6 import (
     AUTOCOMPLETE_LIMIT,
     campaign_here,
@@ -35,7 +36,8 @@ from cogs.w6 import (
     schwelle_text,
     sheet_embed,
 )
-from engines.core import BadInput, Rng
+from engines.core import BadInput, IllegalAction, Rng
+from engines.core.content import data_dir
 from engines.dice.w6 import Difficulty, Pool, ProbeResult, ProbeSpec, probe
 from engines.w6.sheet import FIXABLE, Sheet, derive
 from engines.w6.sheet_io import (
@@ -57,9 +59,13 @@ from engines.w6.sheet_io import (
 )
 
 MODAL_PREFIX = "w6neu"
+BUTTON_PREFIX = (
+    "w6bogen"  # w6bogen:<zeigen/loeschen/abbrechen>:<character>:<asker>[:rev:name digest]
+)
 IMAGE_NAME = "charakter"
 TEXT_FIELDS = ("name", "rasse", "notizen", "handlungen", "be_fertigkeiten")
 DIFFICULTIES = {d.name.lower(): d for d in Difficulty}
+TEMPLATE_FILE = data_dir("w6") / "vorlage.json"  # documented in data/w6/SHEET.md
 
 
 # ----------------------------------------------------------------------------- pure helpers
@@ -91,15 +97,42 @@ def _numbers(text: str, count: int, key: str) -> list[int]:
     return [int(p) for p in parts]
 
 
-def sheet_from_modal(fields: dict[str, str]) -> Sheet:
-    """The basics of the creation modal as a sheet. Raises BadInput (the engine's keys, or
-    ``w6cog.sheet.bad_pm`` / ``w6cog.sheet.bad_values`` for the number lines)."""
-    base = sheet_from_json({"schema": SCHEMA, "version": VERSION, "name": fields.get("name", "")})
+# the creation form's lines and the sheet paths each fills: an error names the form's label
+# (and the part of the line), never the internal path (``kw``, ``pm.K``)
+MODAL_PARTS: dict[str, tuple[str, str | None]] = {
+    "name": ("name", None),
+    "rasse": ("rasse", None),
+    **{f"pm.{name}": ("pm", name) for name in ("K", "G", "M", "B")},
+    "lp_max": ("werte", "LP"),
+    "lp": ("werte", "LP"),
+    "kw": ("werte", "KW"),
+    "reflex": ("werte", "Reflex"),
+    "ab": ("werte", "AB"),
+    "handlungen": ("handlungen", None),
+}
+
+
+def modal_label(path: str, lang: str) -> str:
+    """The form's words for the sheet ``path`` the creation form filled (else ``path``)."""
+    if path not in MODAL_PARTS:
+        return path
+    line, part = MODAL_PARTS[path]
+    label = t(f"w6cog.modal.{line}", lang)
+    return t("w6cog.modal.part", lang, label=label, part=part) if part else label
+
+
+def sheet_from_modal(fields: dict[str, str], lang: str = "de") -> Sheet:
+    """The basics of the creation modal as a sheet. Raises BadInput (the engine's keys with
+    the form's labels as ``field``, or ``w6cog.sheet.bad_pm`` / ``bad_values`` /
+    ``bad_thresholds`` for the number lines: exactly four numbers on the PM line, none or
+    exactly four on the values line)."""
     pm = _numbers(fields.get("pm", ""), 4, "w6cog.sheet.bad_pm")
     if len(pm) != 4:
         raise BadInput("w6cog.sheet.bad_pm", value=fields.get("pm", "")[:60])
     edits = [f"pm.{name}={value}" for name, value in zip(("K", "G", "M", "B"), pm, strict=True)]
     values = _numbers(fields.get("werte", ""), 4, "w6cog.sheet.bad_values")
+    if values and len(values) != 4:
+        raise BadInput("w6cog.sheet.bad_values", value=fields["werte"][:60])
     for path, value in zip(("lp_max", "kw", "reflex", "ab"), values, strict=False):
         edits.append(f"{path}={value}")
         if path == "lp_max":
@@ -111,7 +144,16 @@ def sheet_from_modal(fields: dict[str, str]) -> Sheet:
         raise BadInput("w6cog.sheet.bad_thresholds", value=fields["handlungen"][:60])
     if thresholds:
         edits.append("handlungen=" + ",".join(str(n) for n in thresholds))
-    return edit_many(base, edits)
+    try:
+        base = sheet_from_json(
+            {"schema": SCHEMA, "version": VERSION, "name": fields.get("name", "")}
+        )
+        return edit_many(base, edits)
+    except BadInput as error:
+        field = error.params.get("field")
+        if isinstance(field, str):
+            error.params["field"] = modal_label(field, lang)
+        raise
 
 
 def sheet_view(record: CharacterRecord, sheet: Sheet, lang: str) -> SheetView:
@@ -141,14 +183,18 @@ def sheet_view(record: CharacterRecord, sheet: Sheet, lang: str) -> SheetView:
         Row(t("w6cog.sheet.schwelle", lang), schwelle_text(sheet, derived), True),
         Row(t("w6cog.sheet.kraft", lang), str(derived.kraft), True),
     )
+    # a heading row names the columns of the weapon lines (Basis · Zusatz · Fertigkeit)
+    heading = (Row(t("w6cog.sheet.weapon", lang), t("w6cog.sheet.weapon_columns", lang)),)
     weapons = tuple(
         Row(
             w.name,
-            f"{w.basisschaden[0]}-{w.basisschaden[1]} +{w.zusatzschaden} +{w.fertigkeitsschaden}",
+            f"{w.basisschaden[0]}-{w.basisschaden[1]} · +{w.zusatzschaden} · "
+            f"+{w.fertigkeitsschaden}",
             True,
         )
         for w in derived.waffen
     )
+    weapons = heading + weapons if weapons else ()
     armour = tuple(Row(f"{a.name} ({a.zone})", f"RS {a.rs} / BE {a.be}") for a in sheet.ruestung)
     if sheet.schild is not None:
         armour += (Row(sheet.schild.name, f"KW +{sheet.schild.kw_bonus} / RS {sheet.schild.rs}"),)
@@ -172,6 +218,38 @@ async def sheet_image(record: CharacterRecord, sheet: Sheet, lang: str) -> disco
     """The rendered sheet (in a worker thread) as an attachment."""
     data = await render_async(render_sheet, sheet_view(record, sheet, lang))
     return discord.File(io.BytesIO(data), filename=f"{IMAGE_NAME}.png")
+
+
+def derived_changes(before: Sheet, after: Sheet, lang: str) -> str:
+    """The derived values an edit changed, ``Gesamtschutz 2 → 3 · …`` (empty: none)."""
+    old, new = derive(before), derive(after)
+    pairs = (
+        ("gesamtschutz", old.gesamtschutz, new.gesamtschutz),
+        ("behinderung", old.behinderung_kw, new.behinderung_kw),
+        ("kw_eff", old.kw_effektiv, new.kw_effektiv),
+        ("reflex_eff", old.reflex_effektiv, new.reflex_effektiv),
+        ("handlungen", old.handlungen, new.handlungen),
+        ("schwelle", schwelle_text(before, old), schwelle_text(after, new)),
+        ("kraft", old.kraft, new.kraft),
+    )
+    return " · ".join(
+        f"{t(f'w6cog.sheet.{key}', lang)} {was} → {now}" for key, was, now in pairs if was != now
+    )
+
+
+def _fingerprint(record: CharacterRecord) -> str:
+    """A short digest of the character's name: a store may give a deleted character's id to a
+    new one, and an old confirm must not delete that one (revision 1 again)."""
+    return hashlib.sha256(f"{record.id}:{record.name}".encode()).hexdigest()[:10]
+
+
+def _buttons(*specs: tuple[str, str, discord.ButtonStyle]) -> discord.ui.View:
+    """A view of buttons answered by the component router (label, custom id, style)."""
+    view = discord.ui.View(timeout=None)
+    for label, cid, style in specs:
+        view.add_item(discord.ui.Button(label=label[:80], custom_id=cid, style=style))
+    view.stop()  # not kept in discord.py's view store: the router answers, also after a restart
+    return view
 
 
 def _json_file(text: str, name: str) -> discord.File:
@@ -238,9 +316,11 @@ class W6Sheets(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.components.register(MODAL_PREFIX, self.on_new_modal, buttons=False, forms=True)
+        self.bot.components.register(BUTTON_PREFIX, self.on_button)
 
     async def cog_unload(self) -> None:
         self.bot.components.unregister(MODAL_PREFIX)
+        self.bot.components.unregister(BUTTON_PREFIX)
 
     # -- shared steps ------------------------------------------------------------------------
 
@@ -251,12 +331,24 @@ class W6Sheets(commands.Cog):
         record: CharacterRecord,
         sheet: Sheet,
     ) -> CharacterRecord:
+        await self._require_free_name(campaign, sheet.name, record.id)
         return await self.bot.store.update_character(
             record.id,
             expected_revision=record.revision,
             name=sheet.name,
             sheet=sheet_to_json(sheet),
         )
+
+    async def _require_free_name(
+        self, campaign: CampaignRecord, name: str, keep: int | None
+    ) -> None:
+        """A name is one character per campaign, whatever its case (character ``keep`` may keep
+        its own), so every lookup by name finds the one meant. Raises
+        BadInput("w6cog.error.name_taken")."""
+        wanted = name.strip().casefold()
+        for other in await self.bot.store.characters(campaign.id):
+            if other.id != keep and other.name.strip().casefold() == wanted:
+                raise BadInput("w6cog.error.name_taken", name=name.strip()[:64])
 
     async def _create(
         self,
@@ -267,6 +359,7 @@ class W6Sheets(commands.Cog):
     ) -> CharacterRecord:
         store = self.bot.store
         characters = await store.characters(campaign.id)
+        await self._require_free_name(campaign, sheet.name, None)
         if len(characters) >= MAX_CHARACTERS_PER_CAMPAIGN:
             raise BadInput("w6cog.error.campaign_full", max=MAX_CHARACTERS_PER_CAMPAIGN)
         if owner_id is not None:
@@ -325,7 +418,7 @@ class W6Sheets(commands.Cog):
     async def on_new_modal(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
         lang = await lang_for(interaction)
         campaign = await campaign_here(interaction)
-        sheet = sheet_from_modal(modal_fields(interaction))
+        sheet = sheet_from_modal(modal_fields(interaction), lang)
         record = await self._create(interaction, campaign, sheet, interaction.user.id)
         embed = sheet_embed(record, sheet, lang)
         await send(interaction, t("w6cog.sheet.created", lang, name=sheet.name), embed=embed)
@@ -376,15 +469,24 @@ class W6Sheets(commands.Cog):
     ) -> None:
         lang = await lang_for(interaction)
         campaign, record = await self._editable(interaction, charakter)
-        sheet = set_field(load_sheet(record), feld, wert)
+        before = load_sheet(record)
+        sheet = set_field(before, feld, wert)
         record = await self._save(interaction, campaign, record, sheet)
         await log(interaction, campaign, "sheet", event="edited", name=sheet.name, field=feld)
-        await send(
-            interaction,
-            t("w6cog.sheet.field_set", lang, name=sheet.name, field=feld, value=wert[:200]),
-            embed=sheet_embed(record, sheet, lang),
-            ephemeral=record.owner_id is None,
+        # a sheet is built field by field: each answer is the editor's alone, with what changed
+        # (the field and the values derived from it); the whole sheet on a button
+        text = t("w6cog.sheet.field_set", lang, name=sheet.name, field=feld, value=wert[:200])
+        changes = derived_changes(before, sheet, lang)
+        if changes:
+            text += "\n" + t("w6cog.sheet.derived_changed", lang, changes=changes)
+        view = _buttons(
+            (
+                t("w6cog.sheet.show_button", lang),
+                custom_id(BUTTON_PREFIX, "zeigen", record.id, interaction.user.id),
+                discord.ButtonStyle.secondary,
+            )
         )
+        await send(interaction, text, view=view, ephemeral=True)
 
     @feld.autocomplete("feld")
     async def feld_paths(
@@ -457,6 +559,16 @@ class W6Sheets(commands.Cog):
         )
 
     @charakter.command(
+        name=cmd("w6cog.cmd.char.template.name"), description=cmd("w6cog.cmd.char.template.desc")
+    )
+    async def vorlage(self, interaction: discord.Interaction[Any]) -> None:
+        """A filled example sheet (weapons, armour, shield) that ``/charakter import`` takes
+        as it is; the fields are explained in data/w6/SHEET.md."""
+        lang = await lang_for(interaction)
+        file = discord.File(io.BytesIO(TEMPLATE_FILE.read_bytes()), filename=TEMPLATE_FILE.name)
+        await send(interaction, t("w6cog.sheet.template", lang), file=file, ephemeral=True)
+
+    @charakter.command(
         name=cmd("w6cog.cmd.char.list.name"), description=cmd("w6cog.cmd.char.list.desc")
     )
     async def liste(self, interaction: discord.Interaction[Any]) -> None:
@@ -481,10 +593,58 @@ class W6Sheets(commands.Cog):
     @character_option
     async def loeschen(self, interaction: discord.Interaction[Any], charakter: str) -> None:
         lang = await lang_for(interaction)
-        campaign, record = await self._editable(interaction, charakter)
+        _, record = await self._editable(interaction, charakter)
+        asker = interaction.user.id
+        digest = _fingerprint(record)
+        view = _buttons(
+            (
+                t("w6cog.sheet.delete_button", lang),
+                custom_id(BUTTON_PREFIX, "loeschen", record.id, asker, record.revision, digest),
+                discord.ButtonStyle.danger,
+            ),
+            (
+                t("w6cog.sheet.cancel_button", lang),
+                custom_id(BUTTON_PREFIX, "abbrechen", record.id, asker),
+                discord.ButtonStyle.secondary,
+            ),
+        )
+        text = t("w6cog.sheet.delete_confirm", lang, name=record.name)
+        await send(interaction, text, view=view, ephemeral=True)
+
+    async def on_button(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
+        """The buttons of ``/charakter feld`` (the whole sheet) and ``/charakter löschen``
+        (confirm, cancel): only the user who asked; a button of a character deleted or changed
+        since is answered kindly and changes nothing."""
+        lang = await lang_for(interaction)
+        if len(args) < 3 or not all(a.isdecimal() for a in args[1:4]):
+            raise BadInput("error.unknown_component")
+        what, char_id, asker = args[0], int(args[1]), int(args[2])
+        if asker != interaction.user.id:
+            raise IllegalAction("w6cog.sheet.not_your_button")
+        record = await self.bot.store.get_character(char_id)
+        if what == "abbrechen":
+            name = record.name if record else "–"
+            text = t("w6cog.sheet.delete_cancelled", lang, name=name)
+            await interaction.response.edit_message(content=text, view=None)
+            return
+        campaign = await campaign_here(interaction)
+        if record is None or record.campaign_id != campaign.id:
+            raise BadInput("w6cog.sheet.gone")
+        require_edit(campaign, record, interaction.user.id)
+        if what == "zeigen":
+            sheet = load_sheet(record)
+            await send(interaction, embed=sheet_embed(record, sheet, lang), ephemeral=True)
+            return
+        if what != "loeschen" or len(args) != 5:
+            raise BadInput("error.unknown_component")
+        if _fingerprint(record) != args[4]:  # the id of a deleted one, given to another
+            raise BadInput("w6cog.sheet.gone")
+        if record.revision != int(args[3]):
+            raise BadInput("w6cog.sheet.changed_since", name=record.name)
         await self.bot.store.delete_character(record.id)
         await log(interaction, campaign, "sheet", event="deleted", name=record.name)
-        await send(interaction, t("w6cog.sheet.deleted", lang, name=record.name), ephemeral=True)
+        text = t("w6cog.sheet.deleted", lang, name=record.name)
+        await interaction.response.edit_message(content=text, view=None)
 
     @charakter.command(
         name=cmd("w6cog.cmd.char.check.name"), description=cmd("w6cog.cmd.char.check.desc")

@@ -726,6 +726,9 @@ async def find_source(
     if value is not None:
         label = character_name or (user.display_name if user else fallback)
         return Source(label, attribute.strip() if attribute else None, value, character_name)
+    if not attribute and opponent:  # the opponent's side is missing, not mine
+        who = character_name or (display(user) if user else fallback)
+        raise BadInput("roll.contest.opponent_no_pool", name=who.strip()[:40])
     if not attribute:
         raise BadInput("roll.probe.no_pool")
     if campaign is None:

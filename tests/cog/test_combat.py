@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord, StoredMessage
-from cogs.combat import active_combat
+from cogs.combat import active_combat, unpack
 from engines.w6.sheet_io import sheet_from_json
 from tests.cog.test_w6 import ALICE, BOB, GM, import_sheet, start_campaign, thoin_json
 from tests.harness import assert_components_valid, assert_ephemeral, assert_public, embed_text
@@ -107,7 +107,7 @@ async def test_attack_defence_damage_phase_undo_end(fake: FakeDiscord, bot: Any)
     assert ended.components == []
     campaign = await bot.store.active_campaign(fake.channel().id)
     ork = next(r for r in await bot.store.characters(campaign.id) if r.name == "Ork")
-    assert sheet_from_json(ork.sheet).lp == 11
+    assert sheet_from_json(ork.sheet).lp == 20  # an NPC is a template: the fight leaves it
     kinds = [e["kind"] for e in await bot.store.campaign_log(campaign.id, limit=0)]
     assert "damage" in kinds and kinds.count("combat") >= 8
 
@@ -229,3 +229,33 @@ async def test_undo_replays_the_log_at_most_undo_tiefe_steps_in_a_row(
     await (await fake.slash("kampf phase", user=GM)).message()
     forward = await (await fake.slash("kampf zurück", user=GM)).message()
     assert forward.embeds[0]["title"] == t("w6cog.combat.title", "de", phase=1)
+
+
+async def test_an_npc_is_a_template_copies_join_fresh_and_the_fight_leaves_it_whole(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Issue 10: a fight wrote the last copy's LP back onto the NPC, so the next
+    ``dazu anzahl:3`` brought three wounded orks; copies join at the template's full LP and
+    the template keeps its values after the fight."""
+    await start_campaign(fake)
+    await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5"}, user=GM)).callback()
+    await (await fake.slash("kampf start", user=GM)).message()
+    await (await fake.slash("kampf dazu", {"charakter": "Ork"}, user=GM)).message()
+    hit = {"kaempfer": "ork", "feld": "lp", "wert": 3}
+    await (await fake.slash("kampf setzen", hit, user=GM)).message()
+    await (await fake.slash("kampf ende", user=GM)).message()
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    (ork,) = await bot.store.characters(campaign.id)
+    assert sheet_from_json(ork.sheet).lp == 20
+    # a template worn down by hand (or by a fight before this fix) still gives fresh copies
+    await (await fake.slash("sl schaden", {"charakter": "Ork", "punkte": 12}, user=GM)).callback()
+    await (await fake.slash("kampf start", user=GM)).message()
+    three = {"charakter": "Ork", "anzahl": 3}
+    await (await fake.slash("kampf dazu", three, user=GM)).message()
+    record = await active_combat(bot.store, fake.channel().id)
+    fighters = unpack(record).state.fighters
+    assert [(f.id, f.lp, f.lp_max) for f in fighters] == [
+        ("ork", 20, 20),
+        ("ork2", 20, 20),
+        ("ork3", 20, 20),
+    ]

@@ -411,3 +411,16 @@ async def test_probe_rolls_a_skill_of_the_sheet(fake: FakeDiscord, bot: Any) -> 
     assert lines[2] == f"Wurf: {faces(pool.dice)}"
     log = [e for e in await bot.store.campaign_log(campaign.id) if e["kind"] == "probe"]
     assert log[-1]["data"]["skill"] == "Schwertkampf"
+
+
+async def test_konkurrierende_probe_names_the_missing_opponent_side(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """A value for me and a player as opponent, but nothing for the opponent to roll with:
+    the message asks for the opponent's value or attribute (issue 10), not for mine."""
+    for locale, lang in (("de", "de"), ("en-US", "en")):
+        reply = await (
+            await fake.slash("probe-konkurrierend", {"wert": 6, "gegner": BOB}, locale=locale)
+        ).callback()
+        assert_ephemeral(reply)
+        assert reply.content == t("roll.contest.opponent_no_pool", lang, name="Bob")

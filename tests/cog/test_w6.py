@@ -146,6 +146,87 @@ async def test_modal_thresholds_with_spaces_and_a_bad_line_names_the_form_field(
     assert bad.content.startswith(t("w6cog.modal.handlungen", "de"))
 
 
+async def test_modal_values_line_is_as_strict_as_the_pm_line_and_names_form_labels(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Issue 10: "20 8" on the "LP KW Reflex AB" line was taken as LP 20, KW 8 and defaults
+    for the rest; a value out of range named the internal path (``kw``, ``pm.K``)."""
+    await start_campaign(fake)
+    for locale, lang in (("de", "de"), ("en-US", "en")):
+        short = {"name": "Alrik", "pm": "3 2 4 3", "werte": "20 8"}
+        bad = await (
+            await fake.submit_modal(
+                await fake.slash("charakter neu", user=ALICE, locale=locale), short, locale=locale
+            )
+        ).callback()
+        assert_ephemeral(bad)
+        assert bad.content == t("w6cog.sheet.bad_values", lang, value="20 8")
+        assert bad.content.startswith(t("w6cog.modal.werte", lang))
+        huge = {"name": "Alrik", "pm": "3 2 4 3", "werte": "20 5000 4 5"}
+        bad = await (
+            await fake.submit_modal(
+                await fake.slash("charakter neu", user=ALICE, locale=locale), huge, locale=locale
+            )
+        ).callback()
+        assert_ephemeral(bad)
+        label = t("w6cog.modal.part", lang, label=t("w6cog.modal.werte", lang), part="KW")
+        assert bad.content.startswith(label + ":"), bad.content
+        assert "kw" not in bad.content.replace("KW", "")
+        pm = {"name": "Alrik", "pm": "3 2 4 1000"}
+        bad = await (
+            await fake.submit_modal(
+                await fake.slash("charakter neu", user=ALICE, locale=locale), pm, locale=locale
+            )
+        ).callback()
+        label = t("w6cog.modal.part", lang, label=t("w6cog.modal.pm", lang), part="B")
+        assert bad.content.startswith(label + ":"), bad.content
+        assert "pm.B" not in bad.content
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    assert await bot.store.characters(campaign.id) == []
+
+
+async def test_character_names_are_unique_per_campaign_ignoring_case(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Issue 10: a GM's NPC copy "Thoin" next to alice's Thoin made every lookup by name a
+    guess; a second character of the same name (any case) is refused at creation, import,
+    quick NPC and rename, and changes nothing."""
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    for locale, lang in (("de", "de"), ("en-US", "en")):
+        copy = await import_sheet(fake, GM, thoin_json() | {"name": "THOIN"}, npc=True)
+        assert_ephemeral(copy)
+        assert copy.content == t("w6cog.error.name_taken", "de", name="THOIN")
+        npc = await (
+            await fake.slash("sl nsc", {"werte": "thoin lp=20 kw=8 ab=5"}, user=GM, locale=locale)
+        ).callback()
+        assert_ephemeral(npc)
+        assert npc.content == t("w6cog.error.name_taken", lang, name="thoin")
+        form = {"name": " Thoin ", "pm": "3 2 4 3"}
+        made = await (
+            await fake.submit_modal(
+                await fake.slash("charakter neu", user=BOB, locale=locale), form, locale=locale
+            )
+        ).callback()
+        assert_ephemeral(made)
+        assert made.content == t("w6cog.error.name_taken", lang, name="Thoin")
+    await import_sheet(fake, BOB, thoin_json() | {"name": "Borin"})
+    renamed = await (
+        await fake.slash("charakter feld", {"feld": "name", "wert": "thoin"}, user=BOB)
+    ).callback()
+    assert_ephemeral(renamed)
+    assert renamed.content == t("w6cog.error.name_taken", "de", name="thoin")
+    own_case = await (
+        await fake.slash("charakter feld", {"feld": "name", "wert": "THOIN"}, user=ALICE)
+    ).callback()
+    assert own_case.content.startswith(
+        t("w6cog.sheet.field_set", "de", name="THOIN", field="name", value="THOIN")[:20]
+    )
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    names = sorted(r.name for r in await bot.store.characters(campaign.id))
+    assert names == ["Borin", "THOIN"]
+
+
 async def test_invalid_value_is_a_friendly_ephemeral_and_changes_nothing(
     fake: FakeDiscord, bot: Any
 ) -> None:
@@ -300,10 +381,12 @@ async def test_sheet_export_reimports_to_the_same_sheet(fake: FakeDiscord, bot: 
     (file,) = exported.files
     assert file.filename == "Thoin.json"
     assert json.loads(file.data) == sheet_to_json(sheet_from_json(thoin_json()))
-    again = await import_sheet(fake, BOB, json.loads(file.data))
-    assert again.content == t("w6cog.sheet.imported", "de", name="Thoin")
+    twin = await import_sheet(fake, BOB, json.loads(file.data))
+    assert twin.content == t("w6cog.error.name_taken", "de", name="Thoin")  # names are unique
+    again = await import_sheet(fake, BOB, json.loads(file.data) | {"name": "Thoin 2"})
+    assert again.content == t("w6cog.sheet.imported", "de", name="Thoin 2")
     listing = await (await fake.slash("charakter liste", user=BOB)).callback()
-    assert listing.content.count("**Thoin**") == 2 and "★" in listing.content
+    assert listing.content.count("**Thoin") == 2 and "★" in listing.content
 
 
 async def test_broken_sheet_import_names_the_field(fake: FakeDiscord, bot: Any) -> None:
@@ -360,8 +443,8 @@ async def test_weapon_fields_by_the_sheets_words_and_unknown_ones_listed(
     assert_ephemeral(bad)
     assert bad.content == t("w6.sheet.bad_ratio", "de", field="waffen.Axt.basis", value="3")
     done = await edit("waffen.Axt.basis", "2-4")
-    assert_public(done)
-    assert "2-4" in embed_text(done)
+    assert_ephemeral(done)  # a sheet is built field by field: the editor's alone
+    assert "2-4" in done.content
     unknown = await edit("waffen.Axt.gewicht", "2-4")
     allowed = "name, fertigkeit, schaden, zusatz, cap, reichweite, techniken, fernkampf, "
     allowed += "zielen, block, stabilitaet"
@@ -378,3 +461,116 @@ async def test_npc_threshold_from_k_and_g_and_rest_without_rlp(fake: FakeDiscord
     rest = await (await fake.slash("sl rast", {"charakter": "Ork"}, user=GM)).callback()
     assert rest.content.startswith(t("w6cog.gm.rest", "de", name="Ork", amount=0, lp=20, lp_max=20))
     assert t("w6cog.gm.rest_no_rlp", "de", name="Ork") in rest.content
+
+
+async def test_field_edit_answers_the_editor_alone_with_what_changed(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Issue 10: every ``/charakter feld`` posted the whole sheet in the channel; building a
+    sheet flooded it. The answer is ephemeral: the field, the derived values it changed, and
+    a button for the whole sheet."""
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    for locale, lang in (("de", "de"), ("en-US", "en")):
+        options = {"feld": "pm.M", "wert": "7" if lang == "de" else "1"}  # 3 then 1 Handlung
+        edit = await fake.slash("charakter feld", options, user=ALICE, locale=locale)
+        reply = await edit.callback()
+        assert_ephemeral(reply)
+        assert reply.embeds == []
+        assert reply.content.startswith(
+            t("w6cog.sheet.field_set", lang, name="Thoin", field="pm.M", value=options["wert"])
+        )
+        assert t("w6cog.sheet.handlungen", lang) in reply.content.splitlines()[1]
+    message = await edit.message()
+    (show,) = message.custom_ids
+    refused = await (await fake.click(message, show, user=BOB)).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("w6cog.sheet.not_your_button", "de")
+    whole = await (await fake.click(message, show, user=ALICE)).callback()
+    assert_ephemeral(whole)
+    assert whole.embeds[0]["title"] == "Thoin"
+
+
+async def test_delete_asks_first_and_an_old_confirm_is_kind(fake: FakeDiscord, bot: Any) -> None:
+    """Issue 10: ``/charakter löschen`` deleted at once. Now it asks with a confirm button that
+    only the asker may press; cancel keeps the sheet; a confirm for a sheet changed or
+    deleted since is refused kindly and changes nothing."""
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    campaign = await bot.store.active_campaign(fake.channel().id)
+
+    async def ask(locale: str = "de") -> Any:
+        return await (
+            await fake.slash("charakter löschen", {"charakter": "Thoin"}, user=ALICE, locale=locale)
+        ).message()
+
+    async def ask_for(name: str) -> Any:
+        options = {"charakter": name}
+        return await (await fake.slash("charakter löschen", options, user=ALICE)).message()
+
+    asked = await ask("en-US")
+    assert asked.content == t("w6cog.sheet.delete_confirm", "en", name="Thoin")
+    confirm, cancel = asked.custom_ids
+    assert len(await bot.store.characters(campaign.id)) == 1
+    cancelled = await (await fake.click(asked, cancel, user=ALICE)).message()
+    assert cancelled.content == t("w6cog.sheet.delete_cancelled", "de", name="Thoin")
+    assert len(await bot.store.characters(campaign.id)) == 1
+    asked = await ask()
+    confirm, _ = asked.custom_ids
+    foreign = await (await fake.click(asked, confirm, user=GM)).callback()
+    assert foreign.content == t("w6cog.sheet.not_your_button", "de")
+    await (await fake.slash("charakter feld", {"feld": "kw", "wert": "11"}, user=ALICE)).callback()
+    changed = await (await fake.click(asked, confirm, user=ALICE)).callback()
+    assert_ephemeral(changed)
+    assert changed.content == t("w6cog.sheet.changed_since", "de", name="Thoin")
+    assert len(await bot.store.characters(campaign.id)) == 1
+    asked, twice = await ask(), await ask()
+    confirm, _ = asked.custom_ids
+    done = await (await fake.click(asked, confirm, user=ALICE)).message()
+    assert done.content == t("w6cog.sheet.deleted", "de", name="Thoin")
+    assert done.components == []
+    assert await bot.store.characters(campaign.id) == []
+    again = await (await fake.click(twice, twice.custom_ids[0], user=ALICE)).callback()
+    assert_ephemeral(again)
+    assert again.content == t("w6cog.sheet.gone", "de")
+    # a store may give a deleted id to the next character (revision 1 again): an old confirm
+    # leaves that one alone
+    await import_sheet(fake, ALICE, thoin_json() | {"name": "Dain"})
+    stale, fresh = await ask_for("Dain"), await ask_for("Dain")
+    await (await fake.click(fresh, fresh.custom_ids[0], user=ALICE)).message()
+    await import_sheet(fake, ALICE, thoin_json() | {"name": "Borin"})
+    (borin,) = await bot.store.characters(campaign.id)
+    assert f":{borin.id}:" in stale.custom_ids[0]  # the id came back
+    reused = await (await fake.click(stale, stale.custom_ids[0], user=ALICE)).callback()
+    assert reused.content == t("w6cog.sheet.gone", "de")  # the one asked about is gone
+    assert [r.name for r in await bot.store.characters(campaign.id)] == ["Borin"]
+
+
+async def test_template_file_imports_cleanly_and_is_documented(fake: FakeDiscord, bot: Any) -> None:
+    """Issue 10: players guessed the sheet format. ``/charakter vorlage`` sends a filled
+    example (weapons, armour, shield) that imports as it is; SHEET.md names every field."""
+    from cogs.w6_sheets import TEMPLATE_FILE, sheet_view
+    from engines.w6.sheet_io import ARMOUR_KEYS, SHIELD_KEYS, TOP_KEYS, WEAPON_KEYS
+
+    await start_campaign(fake)
+    for locale, lang in (("de", "de"), ("en-US", "en")):
+        sent = await (await fake.slash("charakter vorlage", user=ALICE, locale=locale)).callback()
+        assert_ephemeral(sent)
+        assert sent.content == t("w6cog.sheet.template", lang)
+    (file,) = sent.files
+    data = json.loads(file.data)
+    imported = await import_sheet(fake, ALICE, data)
+    assert imported.content == t("w6cog.sheet.imported", "de", name=data["name"])
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    (record,) = await bot.store.characters(campaign.id)
+    assert record.sheet == data  # the export format, unchanged by the import
+    sheet = sheet_from_json(record.sheet)
+    assert len(sheet.waffen) >= 2 and any(w.fernkampf for w in sheet.waffen)
+    assert sheet.ruestung and sheet.schild is not None
+    doc = (TEMPLATE_FILE.parent / "SHEET.md").read_text()
+    for key in {*TOP_KEYS, *WEAPON_KEYS, *ARMOUR_KEYS, *SHIELD_KEYS}:
+        assert f"`{key}`" in doc, key
+    # the image's weapon box names its columns before the weapon lines
+    (weapons,) = [s for s in sheet_view(record, sheet, "en").sections if s.title == "Weapons"]
+    assert (weapons.rows[0].label, weapons.rows[0].value) == ("Weapon", "Base · Bonus · Skill")
+    assert weapons.rows[1].label == sheet.waffen[0].name

@@ -293,6 +293,21 @@ async def test_a_stored_name_with_a_line_break_still_loads_and_can_be_renamed(
     renamed = await (
         await fake.slash("charakter feld", {"feld": "name", "wert": "Thoin"}, user="alice")
     ).callback()
-    assert_public(renamed)
+    assert_ephemeral(renamed)
     stored = await bot.store.get_character(record.id)
     assert (stored.name, stored.sheet["notizen"]) == ("Thoin", "Zeile 1\nZeile 2 ")
+
+
+async def test_a_campaign_file_with_one_name_twice_is_refused(fake: FakeDiscord, bot: Any) -> None:
+    """Names are unique per campaign (issue 10): a file whose player character and NPC share a
+    name, in any case, is refused with both places named and writes nothing."""
+    npcs = [{"sheet": {**thoin_json(), "name": "THOIN"}}]
+    for locale, lang in (("de", "de"), ("en-US", "en")):
+        body = json.dumps(export(npcs=npcs)).encode()
+        reply = await (await run_import(fake, body, locale)).callback()
+        assert_ephemeral(reply)
+        assert reply.content == t(
+            "w6cog.import.duplicate_name", lang, name="THOIN", first="characters[0]",
+            second="npcs[0]",
+        )  # fmt: skip
+    await assert_nothing_written(fake, bot)
