@@ -412,6 +412,8 @@ class GameTable:
         lang = await lang_for(interaction)
         tree = self.tree(match, seat)
         path = tree.follow(())
+        if tree.action(path) is not None:  # a single action: the seat still clicks it
+            path = ()
         await send(
             interaction, ephemeral=True, **self.prompt(record, match, seat, lang, path, tree, 0)
         )
@@ -847,7 +849,7 @@ class GameTable:
         ]
         button_rows = [items[i : i + ROW_BUTTONS] for i in range(0, len(items), ROW_BUTTONS)]
         last: list[discord.ui.Item[Any]] = []
-        if path:
+        if path and tree.follow(tree.back(path)) != path:  # a real choice was made
             back = encode_path(tree, tree.back(path))
             last.append(button(self.text("button.back", lang), cid("p", back), "secondary", "↩"))
         elif meta:

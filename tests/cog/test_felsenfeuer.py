@@ -11,11 +11,13 @@ import random
 import re
 from typing import Any
 
+import pytest
+
 from bot.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from bot.games import GameService, load
 from bot.i18n import t
 from engines.core import match as m
-from engines.felsenfeuer import ENGINE
+from engines.felsenfeuer import ENGINE, FelsenfeuerEngine
 from engines.felsenfeuer.spells import spellbook
 from tests.harness import (
     assert_components_valid,
@@ -80,7 +82,7 @@ async def click_through(
             value = rng.choice(select["options"])["value"]
             answer = await fake.select(prompt, select["custom_id"], [value], user=user)
         else:
-            assert choices, prompt.components
+            assert choices, (prompt.content, seen)
             answer = await fake.click(prompt, rng.choice(choices)["custom_id"], user=user)
         reply = await answer.callback()
         assert reply.type == 7, reply.content
@@ -119,7 +121,11 @@ async def test_a_duel_against_the_bot_is_clicked_step_by_step(fake: FakeDiscord,
     assert any(text.startswith("essenz ") for text in alices)
     assert any(text.startswith(("lege ", "ende")) for text in alices)
     assert any(seat == 1 for seat, _ in actions)  # the bot answered
-    assert any("wie viele grün?" in p for p in prompts)
+    assert any("Grün: wie viele Würfel?" in p for p in prompts)
+    # Sentences name each seat whole (only the image cuts a long name to fit).
+    bot_name = "Spielleiter (zufällig)"
+    said = t("felsenfeuer.event.auswahl_chosen", "de", player=bot_name)
+    assert any(said in msg.text for msg in fake.channel_messages())
     # The Auswahl stayed secret on every public message while it was open.
     public = [msg for msg in fake.channel_messages() if not msg.ephemeral]
     assert not any("Deine geheime Auswahl" in msg.text for msg in public)
@@ -153,9 +159,11 @@ async def test_three_seats_with_a_bot_seat_start_when_the_guest_accepts(
     opened = await fake.click(board, bobs, user=BOB, locale="en-US")
     await opened.callback()
     prompt = await opened.message()
-    assert "how many green?" in prompt.content or "selection" in prompt.content.lower()
+    assert "Green: how many dice?" in prompt.content
     await click_through(fake, prompt, BOB, random.Random(3))
-    private = await fake.click(board, button_for(board, t("play.button.private", "de")), user=BOB)
+    private = await fake.click(
+        board, button_for(board, t("felsenfeuercog.button.private", "de")), user=BOB
+    )
     shown = await private.callback()
     assert_ephemeral(shown)
     assert (shown.content or "").startswith("Deine geheime Auswahl")
@@ -233,3 +241,33 @@ async def test_forged_clicks_get_a_friendly_answer_and_change_nothing(
     after = await GameService(bot.store).get(game_id)
     assert after.revision == before.revision
     assert await bot.store.game_actions(game_id) == logged
+
+
+async def test_a_decision_with_a_single_way_still_offers_it(
+    fake: FakeDiscord, bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat whose decision has one legal action (the stone holder with an empty hand can
+    only end the turn) got a prompt with nothing to click: the path ran on to the action."""
+    started = await (await fake.slash("felsenfeuer start", {}, user=ALICE)).message()
+    game_id = game_of(started)
+    found = await open_decision(fake, bot, game_id, 0)
+    assert found is not None
+    board, opener = found
+    real = FelsenfeuerEngine.legal_actions
+    only = real(ENGINE, load(await GameService(bot.store).get(game_id)).state, 0)[0]
+
+    def single(self: Any, state: Any, seat: int) -> list[Any]:
+        return list(real(self, state, seat))[:1]
+
+    monkeypatch.setattr(FelsenfeuerEngine, "legal_actions", single)
+    opened = await fake.click(board, opener, user=ALICE)
+    await opened.callback()
+    prompt = await opened.message()
+    choices = [b for b in prompt.buttons if ":p:" in b["custom_id"]]
+    assert len(choices) == 1, prompt.buttons
+    choice = choices[0]
+    assert choice["label"].startswith("Auswahl: ")  # the whole action, to confirm
+    taken = await fake.click(prompt, choice["custom_id"], user=ALICE)
+    assert (await taken.callback()).type == 7
+    actions = await bot.store.game_actions(game_id)
+    assert (0, ENGINE.action_text(only)) in actions
