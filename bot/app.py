@@ -31,6 +31,7 @@ COGS = (
     "cogs.combat",
     "cogs.dice",
     "cogs.essence",
+    "cogs.felsenfeuer",
 )
 SCHEMA_META_KEY = "command_schema_hash"
 

@@ -90,6 +90,7 @@ class BoardContext:
     path: tuple[str, ...] = ()
     tree: ChoiceTree[Any] | None = None
     thinking: bool = False
+    seat: int | None = None  # the seat deciding (its private prompt and click choices)
 
     @property
     def outcome(self) -> Outcome | None:

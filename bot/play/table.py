@@ -412,6 +412,8 @@ class GameTable:
         lang = await lang_for(interaction)
         tree = self.tree(match, seat)
         path = tree.follow(())
+        if tree.action(path) is not None:  # a single action: the seat still clicks it
+            path = ()
         await send(
             interaction, ephemeral=True, **self.prompt(record, match, seat, lang, path, tree, 0)
         )
@@ -429,7 +431,7 @@ class GameTable:
         """An ephemeral prompt for ``seat``: only from that seat's view."""
         decision = next(d for d in m.decisions(self.spec.engine, match) if d.seat == seat)
         view = self.spec.engine.view_for(match.state, seat)
-        ctx = self.context(record, match, lang, path=path, tree=tree)
+        ctx = self.context(record, match, lang, path=path, tree=tree, seat=seat)
         lines = [self.spec.private_text(view, lang), f"*{self.spec.prompt(ctx)}*"]
         rows = self.choice_rows(record, match, seat, decision, lang, path, tree, page, meta=False)
         return {"content": "\n".join(line for line in lines if line), "view": make_view(rows)}
@@ -717,9 +719,12 @@ class GameTable:
         path: tuple[str, ...] = (),
         tree: ChoiceTree[Any] | None = None,
         thinking: bool = False,
+        seat: int | None = None,
     ) -> BoardContext:
         names = names if names is not None else self.info(record, lang).names
-        return BoardContext(record, match, names, lang, self.bot_id(), steps, path, tree, thinking)
+        return BoardContext(
+            record, match, names, lang, self.bot_id(), steps, path, tree, thinking, seat
+        )
 
     async def screen(
         self,
@@ -825,7 +830,7 @@ class GameTable:
         """The click choices after ``path`` for ``decision``: buttons for a few, select menus
         for many, a page button when even the menus do not hold them all; at the root the
         meta row (``meta``), deeper a back button."""
-        ctx = self.context(record, match, lang, path=path, tree=tree)
+        ctx = self.context(record, match, lang, path=path, tree=tree, seat=seat)
         options = self.spec.options(ctx, path, tree.options(path))
         encoded = encode_path(tree, path)
 
@@ -844,7 +849,7 @@ class GameTable:
         ]
         button_rows = [items[i : i + ROW_BUTTONS] for i in range(0, len(items), ROW_BUTTONS)]
         last: list[discord.ui.Item[Any]] = []
-        if path:
+        if path and tree.follow(tree.back(path)) != path:  # a real choice was made
             back = encode_path(tree, tree.back(path))
             last.append(button(self.text("button.back", lang), cid("p", back), "secondary", "↩"))
         elif meta:

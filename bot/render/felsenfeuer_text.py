@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.i18n import t
-from bot.render.felsenfeuer import seat_name
 from engines.felsenfeuer.model import COLOURS
 from engines.felsenfeuer.spells import book_for
 
@@ -25,6 +24,13 @@ EVENT_TYPES = (
     "second_hand", "spell_done", "spell_phase", "step", "taken", "temple_moved",
     "temple_dissolved", "triggered", "turn_ended",
 )  # fmt: skip
+
+
+def seat_name(seat: int, names: Sequence[str] | None) -> str:
+    """A seat's whole name in a sentence (the image cuts long names to fit, a text need not)."""
+    if names and 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    return f"P{seat + 1}"
 
 
 def _k(key: str, lang: str, **params: Any) -> str:

@@ -1,0 +1,273 @@
+"""``/felsenfeuer`` through the fake Discord: a duel against the bot clicked step by step
+(the sealed Auswahl colour by colour, glyphs by colour, pips and matrix, every choice of the
+spell phase), an invitation of three seats with a bot seat, the Kompendium in German and
+English, and forged clicks that change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import random
+import re
+from typing import Any
+
+import pytest
+
+from bot.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
+from bot.games import GameService, load
+from bot.i18n import t
+from engines.core import match as m
+from engines.felsenfeuer import ENGINE, FelsenfeuerEngine
+from engines.felsenfeuer.spells import spellbook
+from tests.harness import (
+    assert_components_valid,
+    assert_ephemeral,
+    assert_png_attachment,
+    assert_public,
+    embed_text,
+)
+
+ALICE, BOB, CAROL, DAVE = "alice", "bob", "carol", "dave"
+
+
+def game_of(message: StoredMessage) -> int:
+    """The duel's number from its title ("Felsenfeuer #3") or its components."""
+    found = re.search(r"Felsenfeuer #(\d+)", embed_text(message))
+    return int(found.group(1)) if found else int(message.custom_ids[0].split(":")[1])
+
+
+def button_for(message: StoredMessage, label: str) -> str:
+    for button in message.buttons:
+        if button.get("label") == label:
+            return str(button["custom_id"])
+    raise AssertionError(f"no button {label!r} among {[b.get('label') for b in message.buttons]}")
+
+
+async def open_decision(
+    fake: FakeDiscord, client: Any, game_id: int, seat: int
+) -> tuple[StoredMessage, str] | None:
+    """The live board once ``seat`` has an open decision on it (None: the duel is over)."""
+    for _attempt in range(400):
+        record = await client.store.get_game(game_id)
+        if record.status != "active":
+            return None
+        match = load(record)
+        mine = [d for d in m.decisions(ENGINE, match) if d.seat == seat]
+        board = record.display.get("board")
+        message = fake.messages.get(board) if board is not None else None
+        if mine and message is not None:
+            wanted = f"felsen:{game_id}:{mine[0].id}:o"
+            if wanted in message.custom_ids:
+                return message, wanted
+        await asyncio.sleep(0.025)
+    raise AssertionError("no board offered the seat's decision")
+
+
+async def click_through(
+    fake: FakeDiscord, prompt: StoredMessage, user: str, rng: random.Random
+) -> list[str]:
+    """Click a seeded choice on the private prompt until the decision is taken; the labels
+    of the prompts on the way."""
+    seen = []
+    for _step in range(12):
+        assert_ephemeral(prompt)
+        assert_components_valid(prompt)
+        seen.append(prompt.content)
+        choices = [
+            b for b in prompt.buttons if ":p:" in b["custom_id"] and b.get("emoji") != {"name": "↩"}
+        ]
+        selects = [s for s in prompt.selects if ":p:" in s["custom_id"]]
+        if selects and (not choices or rng.random() < 0.5):
+            select = rng.choice(selects)
+            value = rng.choice(select["options"])["value"]
+            answer = await fake.select(prompt, select["custom_id"], [value], user=user)
+        else:
+            assert choices, (prompt.content, seen)
+            answer = await fake.click(prompt, rng.choice(choices)["custom_id"], user=user)
+        reply = await answer.callback()
+        assert reply.type == 7, reply.content
+        prompt = await answer.message()
+        if not prompt.components:
+            assert prompt.content.startswith(t("play.done", "de").split("{")[0][:4])
+            return seen
+    raise AssertionError("the decision never finished")
+
+
+async def test_a_duel_against_the_bot_is_clicked_step_by_step(fake: FakeDiscord, bot: Any) -> None:
+    started = await fake.slash("felsenfeuer start", {"bot": "random"}, user=ALICE)
+    board = await started.message()
+    assert_public(board)
+    assert_png_attachment(board)
+    assert_components_valid(board)
+    game_id = game_of(board)
+    record = await GameService(bot.store).get(game_id)
+    assert record.players == [stable_user_id(ALICE), BOT_ID]
+    assert record.config["ai_levels"] == {"1": "random"}
+    rng = random.Random(12)
+    prompts: list[str] = []
+    for _decision in range(14):
+        found = await open_decision(fake, bot, game_id, 0)
+        if found is None:
+            break
+        board, opener = found
+        assert_png_attachment(board)
+        opened = await fake.click(board, opener, user=ALICE)
+        reply = await opened.callback()
+        assert_ephemeral(reply)
+        prompts += await click_through(fake, await opened.message(), ALICE, rng)
+    actions = await bot.store.game_actions(game_id)
+    alices = [text for seat, text in actions if seat == 0]
+    assert alices[0].startswith("auswahl ")  # the sealed choice, clicked colour by colour
+    assert any(text.startswith("essenz ") for text in alices)
+    assert any(text.startswith(("lege ", "ende")) for text in alices)
+    assert any(seat == 1 for seat, _ in actions)  # the bot answered
+    assert any("Grün: wie viele Würfel?" in p for p in prompts)
+    # Sentences name each seat whole (only the image cuts a long name to fit).
+    bot_name = "Spielleiter (zufällig)"
+    said = t("felsenfeuer.event.auswahl_chosen", "de", player=bot_name)
+    assert any(said in msg.text for msg in fake.channel_messages())
+    # The Auswahl stayed secret on every public message while it was open.
+    public = [msg for msg in fake.channel_messages() if not msg.ephemeral]
+    assert not any("Deine geheime Auswahl" in msg.text for msg in public)
+
+
+async def test_three_seats_with_a_bot_seat_start_when_the_guest_accepts(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    options = {"spieler2": BOB, "bots": 1, "bot": "normal", "regeln": "magister"}
+    invitation = await (await fake.slash("felsenfeuer start", options, user=ALICE)).message()
+    assert_public(invitation)
+    assert_components_valid(invitation)
+    assert f"<@{stable_user_id(BOB)}>" in invitation.content
+    stranger = await (await fake.click(invitation, 1, user=DAVE)).callback()
+    assert_ephemeral(stranger)
+    accepted = await fake.click(invitation, button_for(invitation, "Annehmen"), user=BOB)
+    assert (await accepted.callback()).type == 7
+    board = await accepted.message()
+    assert_png_attachment(board)
+    record = await GameService(bot.store).get(game_of(invitation))
+    assert record.status == "active"
+    assert record.players == [stable_user_id(ALICE), stable_user_id(BOB), BOT_ID]
+    assert record.config["rules"] == "magister"
+    assert record.config["ai_levels"] == {"2": "normal"}
+    # Both people choose their Auswahl in either order; each opens only their own.
+    found = await open_decision(fake, bot, record.id, 1)
+    assert found is not None
+    board, bobs = found
+    wrong = await (await fake.click(board, bobs, user=ALICE)).callback()
+    assert_ephemeral(wrong)
+    opened = await fake.click(board, bobs, user=BOB, locale="en-US")
+    await opened.callback()
+    prompt = await opened.message()
+    assert "Green: how many dice?" in prompt.content
+    await click_through(fake, prompt, BOB, random.Random(3))
+    private = await fake.click(
+        board, button_for(board, t("felsenfeuercog.button.private", "de")), user=BOB
+    )
+    shown = await private.callback()
+    assert_ephemeral(shown)
+    assert (shown.content or "").startswith("Deine geheime Auswahl")
+
+
+async def test_start_refuses_a_mode_for_the_wrong_number_of_seats(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    reply = await (await fake.slash("felsenfeuer start", {"modus": "gilde"}, user=ALICE)).callback()
+    assert_ephemeral(reply)
+    assert reply.content == t("felsenfeuer.error.mode_players", "de", mode="gilde", players=6)
+    bad = await (await fake.slash("felsenfeuer start", {"teams": "a,b"}, user=ALICE)).callback()
+    assert_ephemeral(bad)
+    assert bad.content == t("felsenfeuercog.error.bad_teams", "de")
+    assert await bot.store.game_actions(1) == []
+
+
+async def test_a_spell_in_german_and_english(fake: FakeDiscord, bot: Any) -> None:
+    spell = next(s for s in spellbook().values() if s.colour == "rot")
+    shown = await (
+        await fake.slash("felsenfeuer zauber", {"name": spell.slug}, user=ALICE)
+    ).message()
+    assert spell.name in embed_text(shown)
+    assert spell.text_de.split()[0] in embed_text(shown)
+    assert "rot" in embed_text(shown)
+    english = await (
+        await fake.slash("felsenfeuer zauber", {"name": spell.name}, user=BOB, locale="en-US")
+    ).message()
+    assert spell.text_en.split()[0] in embed_text(english)
+    assert "red" in embed_text(english)
+    unknown = await (
+        await fake.slash("felsenfeuer zauber", {"name": "Quark"}, user=ALICE)
+    ).callback()
+    assert_ephemeral(unknown)
+    assert unknown.content == t("felsenfeuercog.error.no_spell", "de", name="Quark")
+    choices = await fake.autocomplete("felsenfeuer zauber", {"name": spell.name[:4]}, user=ALICE)
+    assert spell.slug in [c["value"] for c in choices]
+
+
+async def test_the_book_lists_every_spell_by_colour_in_both_languages(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    german = await (await fake.slash("felsenfeuer buch", {}, user=ALICE)).message()
+    text = embed_text(german)
+    assert all(spell.name in text for spell in spellbook().values())
+    assert "Grün" in text and "Violett" in text
+    english = await (await fake.slash("felsenfeuer buch", {}, user=ALICE, locale="en-US")).message()
+    assert "Green" in embed_text(english) and "62 spells" in embed_text(english)
+
+
+async def test_forged_clicks_get_a_friendly_answer_and_change_nothing(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    started = await (await fake.slash("felsenfeuer start", {}, user=ALICE)).message()
+    game_id = game_of(started)
+    found = await open_decision(fake, bot, game_id, 0)  # once the bot chose its Auswahl
+    assert found is not None
+    board, _opener = found
+    before = await GameService(bot.store).get(game_id)
+    logged = await bot.store.game_actions(game_id)
+    forged_ids = [
+        f"felsen:{game_id}:auswahl0:p:#99",
+        f"felsen:{game_id}:auswahl0:p:auswahl.gruen9",
+        f"felsen:{game_id}:auswahl1:o",  # the bot's decision
+        f"felsen:{game_id}:zz:o",
+        f"felsen:{game_id}:0:r",
+        "felsen:x:0:p",
+    ]
+    for forged in forged_ids:
+        message = copy.deepcopy(board)
+        message.components[0]["components"][0]["custom_id"] = forged
+        reply = await (await fake.click(message, forged, user=ALICE)).callback()
+        assert_ephemeral(reply)
+        assert reply.content and "felsen:" not in reply.content, forged
+    after = await GameService(bot.store).get(game_id)
+    assert after.revision == before.revision
+    assert await bot.store.game_actions(game_id) == logged
+
+
+async def test_a_decision_with_a_single_way_still_offers_it(
+    fake: FakeDiscord, bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat whose decision has one legal action (the stone holder with an empty hand can
+    only end the turn) got a prompt with nothing to click: the path ran on to the action."""
+    started = await (await fake.slash("felsenfeuer start", {}, user=ALICE)).message()
+    game_id = game_of(started)
+    found = await open_decision(fake, bot, game_id, 0)
+    assert found is not None
+    board, opener = found
+    real = FelsenfeuerEngine.legal_actions
+    only = real(ENGINE, load(await GameService(bot.store).get(game_id)).state, 0)[0]
+
+    def single(self: Any, state: Any, seat: int) -> list[Any]:
+        return list(real(self, state, seat))[:1]
+
+    monkeypatch.setattr(FelsenfeuerEngine, "legal_actions", single)
+    opened = await fake.click(board, opener, user=ALICE)
+    await opened.callback()
+    prompt = await opened.message()
+    choices = [b for b in prompt.buttons if ":p:" in b["custom_id"]]
+    assert len(choices) == 1, prompt.buttons
+    choice = choices[0]
+    assert choice["label"].startswith("Auswahl: ")  # the whole action, to confirm
+    taken = await fake.click(prompt, choice["custom_id"], user=ALICE)
+    assert (await taken.callback()).type == 7
+    actions = await bot.store.game_actions(game_id)
+    assert (0, ENGINE.action_text(only)) in actions
