@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from bot.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from bot.games import GameService, load
 from bot.i18n import t
+from bot.sandbox.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from engines.core import match as m
 from engines.felsenfeuer import ENGINE, FelsenfeuerEngine
 from engines.felsenfeuer.spells import spellbook
