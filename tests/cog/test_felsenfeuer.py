@@ -201,6 +201,10 @@ async def test_a_spell_in_german_and_english(fake: FakeDiscord, bot: Any) -> Non
     assert unknown.content == t("felsenfeuercog.error.no_spell", "de", name="Quark")
     choices = await fake.autocomplete("felsenfeuer zauber", {"name": spell.name[:4]}, user=ALICE)
     assert spell.slug in [c["value"] for c in choices]
+    vortex = await (
+        await fake.slash("felsenfeuer zauber", {"name": "Vortex"}, user=BOB, locale="en-US")
+    ).message()
+    assert "grey, 1 pip*" in embed_text(vortex)  # one pip, not "1 pips"
 
 
 async def test_the_book_lists_every_spell_by_colour_in_both_languages(
