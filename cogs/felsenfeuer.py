@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SpielleiterBot
-from bot.i18n import cmd, t
+from bot.i18n import cmd, options, t
 from bot.narration.felsenfeuer import (
     DEFAULT_LEVEL,
     LEVELS,
@@ -65,29 +65,18 @@ class Felsenfeuer(commands.Cog):
     @felsenfeuer.command(
         name=cmd("felsenfeuercog.cmd.start.name"), description=cmd("felsenfeuercog.cmd.start.desc")
     )
-    @app_commands.rename(
-        spieler2=cmd("felsenfeuercog.opt.player2.name"),
-        spieler3=cmd("felsenfeuercog.opt.player3.name"),
-        spieler4=cmd("felsenfeuercog.opt.player4.name"),
-        spieler5=cmd("felsenfeuercog.opt.player5.name"),
-        spieler6=cmd("felsenfeuercog.opt.player6.name"),
-        bots=cmd("felsenfeuercog.opt.bots.name"),
-        bot=cmd("felsenfeuercog.opt.bot.name"),
-        modus=cmd("felsenfeuercog.opt.mode.name"),
-        regeln=cmd("felsenfeuercog.opt.rules.name"),
-        teams=cmd("felsenfeuercog.opt.teams.name"),
-    )
-    @app_commands.describe(
-        spieler2=cmd("felsenfeuercog.opt.player2.desc"),
-        spieler3=cmd("felsenfeuercog.opt.player3.desc"),
-        spieler4=cmd("felsenfeuercog.opt.player4.desc"),
-        spieler5=cmd("felsenfeuercog.opt.player5.desc"),
-        spieler6=cmd("felsenfeuercog.opt.player6.desc"),
-        bots=cmd("felsenfeuercog.opt.bots.desc"),
-        bot=cmd("felsenfeuercog.opt.bot.desc"),
-        modus=cmd("felsenfeuercog.opt.mode.desc"),
-        regeln=cmd("felsenfeuercog.opt.rules.desc"),
-        teams=cmd("felsenfeuercog.opt.teams.desc"),
+    @options(
+        "felsenfeuercog.opt",
+        spieler2="player2",
+        spieler3="player3",
+        spieler4="player4",
+        spieler5="player5",
+        spieler6="player6",
+        bots="bots",
+        bot="bot",
+        modus="mode",
+        regeln="rules",
+        teams="teams",
     )
     @app_commands.choices(
         bot=[
@@ -157,8 +146,7 @@ class Felsenfeuer(commands.Cog):
     @felsenfeuer.command(
         name=cmd("felsenfeuercog.cmd.spell.name"), description=cmd("felsenfeuercog.cmd.spell.desc")
     )
-    @app_commands.rename(name=cmd("felsenfeuercog.opt.spell.name"))
-    @app_commands.describe(name=cmd("felsenfeuercog.opt.spell.desc"))
+    @options("felsenfeuercog.opt", name="spell")
     async def zauber(self, interaction: discord.Interaction[Any], name: str) -> None:
         lang = await lang_for(interaction)
         spell = find_spell(name)
@@ -194,12 +182,7 @@ class Felsenfeuer(commands.Cog):
     @felsenfeuer.command(
         name=cmd("felsenfeuercog.cmd.move.name"), description=cmd("felsenfeuercog.cmd.move.desc")
     )
-    @app_commands.rename(
-        notation=cmd("felsenfeuercog.opt.notation.name"), spiel=cmd("felsenfeuercog.opt.game.name")
-    )
-    @app_commands.describe(
-        notation=cmd("felsenfeuercog.opt.notation.desc"), spiel=cmd("felsenfeuercog.opt.game.desc")
-    )
+    @options("felsenfeuercog.opt", notation="notation", spiel="game")
     async def zug(
         self, interaction: discord.Interaction[Any], notation: str, spiel: int | None = None
     ) -> None:
@@ -218,8 +201,7 @@ class Felsenfeuer(commands.Cog):
         name=cmd("felsenfeuercog.cmd.resign.name"),
         description=cmd("felsenfeuercog.cmd.resign.desc"),
     )
-    @app_commands.rename(spiel=cmd("felsenfeuercog.opt.game.name"))
-    @app_commands.describe(spiel=cmd("felsenfeuercog.opt.game.desc"))
+    @options("felsenfeuercog.opt", spiel="game")
     async def aufgeben(
         self, interaction: discord.Interaction[Any], spiel: int | None = None
     ) -> None:
@@ -235,16 +217,14 @@ class Felsenfeuer(commands.Cog):
         name=cmd("felsenfeuercog.cmd.export.name"),
         description=cmd("felsenfeuercog.cmd.export.desc"),
     )
-    @app_commands.rename(spiel=cmd("felsenfeuercog.opt.game.name"))
-    @app_commands.describe(spiel=cmd("felsenfeuercog.opt.game.desc"))
+    @options("felsenfeuercog.opt", spiel="game")
     async def export(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
         await self.table.export(interaction, spiel)
 
     @felsenfeuer.command(
         name=cmd("felsenfeuercog.cmd.board.name"), description=cmd("felsenfeuercog.cmd.board.desc")
     )
-    @app_commands.rename(spiel=cmd("felsenfeuercog.opt.game.name"))
-    @app_commands.describe(spiel=cmd("felsenfeuercog.opt.game.desc"))
+    @options("felsenfeuercog.opt", spiel="game")
     async def brett(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
         await self.table.show_board(interaction, spiel)
 
