@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
+import re
 import unicodedata
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -99,6 +100,67 @@ def text_center(
     style: str = "regular",
 ) -> None:
     draw_text(draw, centre, text, font(size, style), fill, anchor="mm")
+
+
+def line_step(size: int) -> int:
+    """The distance between two lines of text at ``size`` pixels."""
+    return size + max(2, size // 5)
+
+
+def _wrap_to(text: str, face: ImageFont.FreeTypeFont, width: float) -> list[str]:
+    """``text`` broken into lines of at most ``width`` pixels: at spaces and after hyphens,
+    inside a word only when the word alone is wider than a line."""
+    lines: list[str] = []
+    line = ""
+    for word in re.findall(r"\S+?-(?=\S)|\S+", text):
+        joined = f"{line} {word}" if line and not line.endswith("-") else line + word
+        if face.getlength(joined) <= width:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for ch in word:  # a word wider than the line is split where it must be
+            if line and face.getlength(line + ch) > width:
+                lines.append(line)
+                line = ""
+            line += ch
+    return [*lines, line] if line else lines or [""]
+
+
+def fit_text(
+    text: str,
+    width: float,
+    size: int,
+    *,
+    style: str = "regular",
+    min_size: int | None = None,
+    lines: int = 1,
+    height: float = 0,
+) -> tuple[list[str], int]:
+    """``text`` (cleaned) fitted to ``width`` pixels: at ``size`` on one line if it fits,
+    else shrunk step by step to ``min_size``, then wrapped onto as few lines as fit (up to
+    ``lines``, each time at the largest size that fits), and only if even that is too long,
+    the last line cut with an ellipsis. With a ``height``, wrapped lines (``line_step``
+    apart) stay within it. Returns the lines and the size to draw them at."""
+    text = clean_text(text)
+    smallest = min(size, min_size or size)
+    for each in range(size, smallest - 1, -1):
+        if font(each, style).getlength(text) <= width:
+            return [text], each
+    for count in range(2, lines + 1):  # as few lines as can be, each as large as can be
+        for each in range(size, smallest - 1, -1):
+            if height and count * line_step(each) > height and each > smallest:
+                continue
+            wrapped = _wrap_to(text, font(each, style), width)
+            if len(wrapped) <= count:
+                return wrapped, each
+    face = font(smallest, style)
+    kept = _wrap_to(text, face, width)[:lines]
+    last = kept[-1]
+    while last and face.getlength(last + "…") > width:
+        last = last[:-1]
+    return [*kept[:-1], last.rstrip() + "…"], smallest
 
 
 @dataclass(frozen=True)

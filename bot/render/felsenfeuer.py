@@ -24,7 +24,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
-from bot.render.base import PALETTE, draw_text, font
+from bot.render.base import PALETTE, draw_text, fit_text, font, line_step
 
 WIDTH = 1000
 MARGIN = 16
@@ -33,6 +33,10 @@ SEAT_ROW = 62
 MATRIX_TITLE = 26
 MATRIX_ROW = 44
 MAX_MATRICES = 4
+POINTS_X = 272.0  # a seat's essence points; the stone left of them, the name before it
+NAME_RIGHT = POINTS_X - 70
+ROW_X = 204.0  # where a matrix's glyph rows begin
+ROW_NAME_RIGHT = ROW_X - 10  # a glyph row's owner is named before its row
 PALETTE_COLOURS = 128
 
 DIE = {  # fill, pip, edge
@@ -64,8 +68,9 @@ def _tr(key: str, lang: str, **params: Any) -> str:
 
 
 def seat_name(seat: int, names: Sequence[str] | None) -> str:
-    if names and seat < len(names) and names[seat]:
-        return str(names[seat])[:18]
+    """A seat's whole name (each place fits it to its room: ``_text``, ``_name_block``)."""
+    if names and 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
     return f"P{seat + 1}"
 
 
@@ -112,13 +117,27 @@ def draw_die(
 
 def _text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], value: str, size: int,
           fill: str = PALETTE.text, style: str = "regular", anchor: str = "lm",
-          limit: float = 0) -> None:  # fmt: skip
-    face = font(size, style)
-    if limit and face.getlength(value) > limit:  # too long: cut with an ellipsis
-        while value and face.getlength(value + "…") > limit:
-            value = value[:-1]
-        value += "…"
-    draw_text(draw, xy, value, face, fill, anchor=anchor)
+          limit: float = 0, min_size: int = 11) -> None:  # fmt: skip
+    """One line; with a ``limit`` (pixels) a longer text is drawn smaller (down to
+    ``min_size``) and only cut with an ellipsis when even that is too wide."""
+    if limit:
+        rows, size = fit_text(value, limit, size, style=style, min_size=min_size)
+        value = rows[0]
+    draw_text(draw, xy, value, font(size, style), fill, anchor=anchor)
+
+
+def _name_block(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], name: str,
+                size: int, fill: str, *, min_size: int, lines: int) -> None:  # fmt: skip
+    """``name`` in ``box`` (left, top, right, bottom), vertically centred: shrunk, then
+    wrapped onto up to ``lines`` lines, an ellipsis only when nothing else fits."""
+    left, top, right, bottom = box
+    rows, size = fit_text(name, right - left, size, style="bold", min_size=min_size,
+                          lines=lines, height=bottom - top)  # fmt: skip
+    step = line_step(size)
+    y = (top + bottom) / 2 - step * (len(rows) - 1) / 2
+    for row in rows:
+        draw_text(draw, (left, y), row, font(size, "bold"), fill, anchor="lm")
+        y += step
 
 
 def _matrix_rows(view: Mapping[str, Any], matrix: Mapping[str, Any]) -> list[int]:
@@ -201,12 +220,13 @@ def draw_board(
                 y += 22
     if decision:
         who = seat_name(int(decision["seat"]), names)
-        _text(draw, (MARGIN, y + 10), _tr("decision", lang, player=who), 15, GOLD, "bold")
+        _text(draw, (MARGIN, y + 10), _tr("decision", lang, player=who), 15, GOLD, "bold",
+              limit=WIDTH - 2 * MARGIN)  # fmt: skip
         y += 22
     for sphere in spheres:
         label = _tr("sphere", lang, name=sphere.get("name", "?"),
                     text=sphere.get(f"text_{lang}") or sphere.get("text_de", ""))  # fmt: skip
-        _text(draw, (MARGIN, y + 10), label, 14, ICE)
+        _text(draw, (MARGIN, y + 10), label, 14, ICE, limit=WIDTH - 2 * MARGIN)
         y += 22
     if hidden:
         _text(draw, (MARGIN, y + 10), _tr("more_matrices", lang, count=hidden), 14,
@@ -257,7 +277,7 @@ def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], lang: str,
         parts.append(_tr("winners", lang, players=who))
     elif view["phase"] == "end":
         parts.append(_tr("draw", lang))
-    _text(draw, (MARGIN, 44), "   ".join(parts), 15, PALETTE.text)
+    _text(draw, (MARGIN, 44), "   ".join(parts), 15, PALETTE.text, limit=WIDTH - 2 * MARGIN)
 
 
 def _stone(draw: ImageDraw.ImageDraw, x: float, y: float, on_marker: bool) -> None:
@@ -277,16 +297,6 @@ def _seat_band(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: Mapping
     draw.rounded_rectangle((MARGIN, y + 3, WIDTH - MARGIN, y + SEAT_ROW - 3), radius=8,
                            fill=PANEL if not out else "#2f3034")  # fmt: skip
     draw.rectangle((MARGIN, y + 3, MARGIN + 6, y + SEAT_ROW - 3), fill=colour)
-    name = seat_name(index, names)
-    _text(
-        draw,
-        (MARGIN + 16, y + 20),
-        name,
-        17,
-        colour if not out else PALETTE.muted,
-        "bold",
-        limit=150,
-    )
     info = []
     if view.get("teams"):
         info.append(_tr("team", lang, team=int(seat["team"]) + 1))
@@ -294,13 +304,18 @@ def _seat_band(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: Mapping
         info.append(_tr(f"role.{seat['role']}", lang))
     if out:
         info.append(_tr("out", lang))
+    bottom = y + (38 if info else SEAT_ROW - 4)
+    _name_block(draw, (MARGIN + 16, y + 5, NAME_RIGHT, bottom), seat_name(index, names), 17,
+                colour if not out else PALETTE.muted, min_size=12,
+                lines=2 if info else 3)  # fmt: skip
     if info:
-        _text(draw, (MARGIN + 16, y + 42), " · ".join(info), 13, PALETTE.muted, limit=150)
+        _text(draw, (MARGIN + 16, y + 48), " · ".join(info), 12, PALETTE.muted,
+              limit=NAME_RIGHT - MARGIN - 16, min_size=10)  # fmt: skip
     # the stone and the initiative
     if view.get("stone") == index and view["phase"] in ("action", "spell"):
-        _stone(draw, MARGIN + 176, y + SEAT_ROW / 2, bool(view.get("stone_on_marker")))
+        _stone(draw, POINTS_X - 40, y + SEAT_ROW / 2, bool(view.get("stone_on_marker")))
     # essences and points
-    x = 232.0
+    x = POINTS_X
     points = int(seat["essence_points"])
     _text(draw, (x, y + SEAT_ROW / 2), str(points), 24, PALETTE.text, "bold", anchor="mm")
     _text(draw, (x, y + SEAT_ROW - 10), _tr("points", lang), 10, PALETTE.muted, anchor="mm")
@@ -308,7 +323,7 @@ def _seat_band(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: Mapping
     for essence in seat["essences"]:
         draw_die(draw, (x, y + SEAT_ROW / 2), 36, essence["colour"], essence["pips"] or None)
         x += 42
-    x = max(x, 268 + 2 * 42) + 10
+    x = max(x, POINTS_X + 36 + 2 * 42) + 10
     # hands
     hands = seat["hands"]
     for number, hand in enumerate(hands):
@@ -353,23 +368,15 @@ def _matrix_panel(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
     if is_dp:
         title += " · " + _tr("duellplatz", lang)
     _text(draw, (MARGIN + 12, y + 14), title, 15, GOLD if is_dp else PALETTE.text, "bold")
-    extra = []
-    if matrix["markers"]:
-        extra.append(_tr("markers", lang, players=", ".join(
-            seat_name(int(s), names) for s in matrix["markers"])))  # fmt: skip
-    if matrix["cauldrons"]:
-        extra.append(_tr("cauldrons", lang, players=", ".join(
-            seat_name(int(s), names) for s in matrix["cauldrons"])))  # fmt: skip
-    if extra:
-        room = WIDTH - 2 * MARGIN - 60 - font(15, "bold").getlength(title)
-        _text(draw, (WIDTH - MARGIN - 12, y + 14), " · ".join(extra), 13, PALETTE.muted,
-              anchor="rm", limit=room)  # fmt: skip
+    room = WIDTH - 2 * MARGIN - 60 - font(15, "bold").getlength(title)
+    _lying_here(draw, matrix, WIDTH - MARGIN - 12, y + 14, room, lang, names)
     dice = view["dice"]
     row_y = y + MATRIX_TITLE + MATRIX_ROW / 2
     for owner in _matrix_rows(view, matrix):
         colour = SEAT_COLOURS[owner % 6]
-        _text(draw, (MARGIN + 12, row_y), seat_name(owner, names), 14, colour, "bold", limit=118)
-        x = 150.0
+        _name_block(draw, (MARGIN + 12, row_y - 20, ROW_NAME_RIGHT, row_y + 20),
+                    seat_name(owner, names), 14, colour, min_size=11, lines=2)  # fmt: skip
+        x = ROW_X
         glyphs = [dice[i] for i in matrix["glyphs"] if dice[i]["owner"] == owner]
         runes = [dice[i] for i in matrix["runes"] if dice[i]["owner"] == owner]
         # the glyph row at the matrix's edge (a dark strip); temples: a rune on its shrines
@@ -384,7 +391,7 @@ def _matrix_panel(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
         row_y += MATRIX_ROW
     if matrix["floating"]:
         _text(draw, (MARGIN + 12, row_y), _tr("floating", lang), 13, ICE, "bold")
-        x = 150.0
+        x = ROW_X
         for i in matrix["floating"]:
             die = dice[i]
             cx = x + 16
@@ -394,6 +401,30 @@ def _matrix_panel(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
                      ring=GOLD if die["spruchrune"] else None)  # fmt: skip
             x += 44
     return y + height
+
+
+def _lying_here(draw: ImageDraw.ImageDraw, matrix: Mapping[str, Any], right: float, y: float,
+                room: float, lang: str, names: Sequence[str] | None) -> None:  # fmt: skip
+    """Whose essence markers and cauldrons lie on ``matrix``, right-aligned at ``right``: the
+    names when they fit (smaller if need be), else a disc in each seat's colour."""
+    groups = [(key, [int(s) for s in matrix[key]]) for key in ("markers", "cauldrons")
+              if matrix[key]]  # fmt: skip
+    if not groups:
+        return
+    text = " · ".join(_tr(key, lang, players=", ".join(seat_name(s, names) for s in seats))
+                      for key, seats in groups)  # fmt: skip
+    if font(11).getlength(text) <= room:
+        _text(draw, (right, y), text, 13, PALETTE.muted, anchor="rm", limit=room)
+        return
+    x = right
+    for key, seats in reversed(groups):
+        for seat in reversed(seats):
+            draw.ellipse((x - 12, y - 6, x, y + 6), fill=SEAT_COLOURS[seat % 6],
+                         outline="#111111")  # fmt: skip
+            x -= 16
+        label = _tr(f"{key}_here", lang)
+        _text(draw, (x, y), label, 13, PALETTE.muted, anchor="rm")
+        x -= font(13).getlength(label) + 14
 
 
 def _effect_marks(draw: ImageDraw.ImageDraw, die: Mapping[str, Any], x: float, y: float) -> None:

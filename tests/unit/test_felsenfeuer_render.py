@@ -127,3 +127,44 @@ def test_every_event_and_prompt_has_both_languages() -> None:
                      for module in (engine_module, verbs_module))  # fmt: skip
     used = set(re.findall(r'"(felsenfeuer\.ask\.[a-z_]+)"', source))
     assert used <= prompts
+
+
+LONG_NAMES = [
+    "Eleonora von Sternenfall die Weise",
+    "Maximilian-Alexander Großherzog",
+    "Drache der Morgenröte (Bot)",
+    "Ein sehr langer Discord-Name",
+    "Bo",
+    "Fex",
+]
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_long_names_are_fitted_whole_not_cut(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord names up to 32 characters: every word of each name is drawn (smaller or on two
+    lines), in the seat bands, the glyph rows and the header; nothing cut with an ellipsis."""
+    import bot.render.felsenfeuer as renderer
+
+    drawn: list[str] = []
+    real = renderer.draw_text
+
+    def record(draw: Any, xy: Any, text: str, face: Any, fill: str, **kwargs: Any) -> None:
+        drawn.append(text)
+        real(draw, xy, text, face, fill, **kwargs)
+
+    monkeypatch.setattr(renderer, "draw_text", record)
+    names = LONG_NAMES[:players] if players == 6 else LONG_NAMES[:2]
+    if players == 6:
+        state = crowded_six()
+    else:  # a duel under way: glyph rows, the stone, the initiative
+        states = [state for state, _ in random_duel(2, {"rules": "adept"}, 2)]
+        state = states[len(states) // 2]
+    for lang in ("de", "en"):
+        drawn.clear()
+        draw_board(ENGINE.view_for(state, 0), lang, names)
+        more = renderer._tr("more_matrices", lang, count=4)
+        assert not [text for text in drawn if "…" in text and text != more], drawn
+        words = " ".join(drawn).replace("-", " ").split()
+        for name in names:
+            for word in name.replace("-", " ").split():
+                assert word in words, (word, drawn)

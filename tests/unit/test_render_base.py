@@ -75,3 +75,24 @@ def test_every_renderer_draws_text_through_the_cleaning_helper() -> None:
             assert calls == 1, "base.draw_text is the one place that calls draw.text"
         else:
             assert calls == 0, f"{path.name} draws text without draw_text"
+
+
+def test_fit_text_shrinks_then_wraps_and_cuts_only_as_a_last_resort() -> None:
+    from bot.render.base import fit_text, line_step
+
+    name = "Eleonora von Sternenfall"
+    wide = font(17, "bold").getlength(name)
+    assert fit_text(name, wide + 1, 17, style="bold") == ([name], 17)
+    shrunk, size = fit_text(name, wide * 0.85, 17, style="bold", min_size=12)
+    assert shrunk == [name] and 12 <= size < 17
+    rows, size = fit_text(name, wide * 0.6, 17, style="bold", min_size=12, lines=2)
+    assert rows == ["Eleonora von", "Sternenfall"]
+    assert all(font(size, "bold").getlength(row) <= wide * 0.6 for row in rows)
+    hyphen, _ = fit_text("Maximilian-Alexander", 110, 14, style="bold", min_size=11, lines=2)
+    assert hyphen == ["Maximilian-", "Alexander"]
+    cut, size = fit_text("W" * 32, 120, 14, style="bold", min_size=11, lines=2)
+    assert len(cut) == 2 and cut[-1].endswith("…") and size == 11
+    assert all(font(11, "bold").getlength(row) <= 120 for row in cut)
+    tall, size = fit_text("Eleonora von Sternenfall die Weise", 150, 17, min_size=10, lines=3,
+                          height=40)  # fmt: skip
+    assert len(tall) * line_step(size) <= 40 and "…" not in "".join(tall)
