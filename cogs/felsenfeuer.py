@@ -9,6 +9,8 @@ board the game's spec words and draws (``bot.narration.felsenfeuer``) and lets t
 
 from __future__ import annotations
 
+import io
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -22,17 +24,25 @@ from bot.narration.felsenfeuer import (
     LEVELS,
     MODES,
     RULES,
+    SERVER_MARK,
     SPEC,
+    SPELLS_KIND,
     book_sections,
     find_spell,
+    read_spell_file,
+    server_book_lines,
+    server_slugs,
     spell_choices,
     spell_text,
+    template_file,
 )
 from bot.play.table import GameTable
+from bot.render import run_heavy
 from bot.replies import lang_for, send
+from bot.store import ContentRecord
 from engines.core import BadInput
 from engines.felsenfeuer.engine import settings_of
-from engines.felsenfeuer.spells import spellbook
+from engines.felsenfeuer.spells import MAX_EXTRA_BYTES, book_for
 
 
 def _teams(text: str | None) -> list[int]:
@@ -42,6 +52,19 @@ def _teams(text: str | None) -> list[int]:
         return [int(part) for part in text.replace(" ", "").split(",")]
     except ValueError:
         raise BadInput("felsenfeuercog.error.bad_teams") from None
+
+
+async def _manager(interaction: discord.Interaction[Any]) -> tuple[str, int]:
+    """The language and server of someone who may change the server's spellbook: Manage
+    Server, or the server's owner."""
+    lang = await lang_for(interaction)
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        raise BadInput("felsenfeuercog.error.server_only")
+    owner = interaction.guild is not None and interaction.guild.owner_id == interaction.user.id
+    if not (owner or interaction.permissions.manage_guild):
+        raise BadInput("felsenfeuercog.error.not_manager")
+    return lang, guild_id
 
 
 class Felsenfeuer(commands.Cog):
@@ -139,6 +162,9 @@ class Felsenfeuer(commands.Cog):
         if teams:
             config["teams"] = _teams(teams)
         settings_of(config, 0, len(players))  # a mode, rules or teams that cannot be: now
+        spells = await self._server_spells(interaction)
+        if spells:  # the server's own spell file, as it is now, for the whole duel
+            config["spells"] = spells
         if levels:
             config["ai_levels"] = levels
         await self.table.create(interaction, config, players, names, invited=invited)
@@ -149,12 +175,15 @@ class Felsenfeuer(commands.Cog):
     @options("felsenfeuercog.opt", name="spell")
     async def zauber(self, interaction: discord.Interaction[Any], name: str) -> None:
         lang = await lang_for(interaction)
-        spell = find_spell(name)
+        spells = await self._server_spells(interaction)
+        spell = find_spell(name, spells)
         if spell is None:
             raise BadInput("felsenfeuercog.error.no_spell", name=name)
         title, line, text = spell_text(spell, lang)
         embed = discord.Embed(title=title, description=f"*{line}*\n\n{text}")
-        if spell.own:
+        if spell.slug in server_slugs(spells):
+            embed.set_footer(text=t("felsenfeuercog.spell.server", lang))
+        elif spell.own:
             embed.set_footer(text=t("felsenfeuercog.spell.own", lang))
         await send(interaction, embed=embed)
 
@@ -162,9 +191,11 @@ class Felsenfeuer(commands.Cog):
     async def _complete_spell(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
+        lang = await lang_for(interaction)
+        spells = await self._server_spells(interaction)
         return [
             app_commands.Choice(name=label[:100], value=slug)
-            for label, slug in spell_choices(current)
+            for label, slug in spell_choices(current, spells, lang)
         ]
 
     @felsenfeuer.command(
@@ -172,12 +203,96 @@ class Felsenfeuer(commands.Cog):
     )
     async def buch(self, interaction: discord.Interaction[Any]) -> None:
         lang = await lang_for(interaction)
-        title = t("felsenfeuercog.book.title", lang, count=len(spellbook()))
+        spells = await self._server_spells(interaction)
+        title = t("felsenfeuercog.book.title", lang, count=len(book_for(spells)))
         embed = discord.Embed(title=title)
-        for heading, lines in book_sections(lang):
+        for heading, lines in book_sections(lang, spells):
             embed.add_field(name=heading, value="\n".join(lines), inline=False)
-        embed.set_footer(text=t("felsenfeuercog.book.footer", lang))
+        footer = t("felsenfeuercog.book.footer", lang)
+        if spells:
+            footer += " " + t("felsenfeuercog.book.footer_server", lang, mark=SERVER_MARK)
+        embed.set_footer(text=footer)
         await send(interaction, embed=embed)
+
+    # ------------------------------------------------------- the server's own spellbook
+
+    zauberbuch = app_commands.Group(
+        name=cmd("felsenfeuercog.cmd.spells.name"),
+        description=cmd("felsenfeuercog.cmd.spells.desc"),
+        parent=felsenfeuer,
+    )
+
+    @zauberbuch.command(
+        name=cmd("felsenfeuercog.cmd.spells.upload.name"),
+        description=cmd("felsenfeuercog.cmd.spells.upload.desc"),
+    )
+    @options("felsenfeuercog.opt", datei="file")
+    async def hochladen(
+        self, interaction: discord.Interaction[Any], datei: discord.Attachment
+    ) -> None:
+        lang, guild_id = await _manager(interaction)
+        if datei.size > MAX_EXTRA_BYTES:
+            raise BadInput("felsenfeuercog.error.file_too_big", max=MAX_EXTRA_BYTES // 1000)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text = await run_heavy(read_spell_file, await datei.read())  # every spell's test
+        replaced = await self.bot.store.put_content(
+            guild_id, SPELLS_KIND, text, interaction.user.id
+        )
+        lines = server_book_lines(text, lang)
+        key = "replaced" if replaced else "stored"
+        head = t(f"felsenfeuercog.server.{key}", lang, count=len(lines))
+        await send(interaction, "\n".join([head, *lines]), ephemeral=True)
+
+    @zauberbuch.command(
+        name=cmd("felsenfeuercog.cmd.spells.show.name"),
+        description=cmd("felsenfeuercog.cmd.spells.show.desc"),
+    )
+    async def zeigen(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await lang_for(interaction)
+        record = await self._server_file(interaction)
+        if record is None:
+            await send(interaction, t("felsenfeuercog.server.none", lang), ephemeral=True)
+            return
+        lines = server_book_lines(record.text, lang)
+        by = t("felsenfeuercog.server.by", lang, user=f"<@{record.author_id}>")
+        embed = discord.Embed(
+            title=t("felsenfeuercog.server.title", lang, count=len(lines)),
+            description="\n".join([by, "", *lines]),
+        )
+        embed.timestamp = datetime.fromtimestamp(record.updated_at, tz=UTC)
+        await send(interaction, embed=embed)
+
+    @zauberbuch.command(
+        name=cmd("felsenfeuercog.cmd.spells.delete.name"),
+        description=cmd("felsenfeuercog.cmd.spells.delete.desc"),
+    )
+    async def loeschen(self, interaction: discord.Interaction[Any]) -> None:
+        lang, guild_id = await _manager(interaction)
+        gone = await self.bot.store.delete_content(guild_id, SPELLS_KIND)
+        key = "deleted" if gone else "none"
+        await send(interaction, t(f"felsenfeuercog.server.{key}", lang), ephemeral=True)
+
+    @zauberbuch.command(
+        name=cmd("felsenfeuercog.cmd.spells.template.name"),
+        description=cmd("felsenfeuercog.cmd.spells.template.desc"),
+    )
+    async def vorlage(self, interaction: discord.Interaction[Any]) -> None:
+        lang = await lang_for(interaction)
+        record = await self._server_file(interaction)
+        text = record.text if record is not None else template_file()
+        key = "download" if record is not None else "template"
+        file = discord.File(io.BytesIO(text.encode("utf-8")), filename="zauberbuch.toml")
+        await send(interaction, t(f"felsenfeuercog.server.{key}", lang), file=file, ephemeral=True)
+
+    async def _server_file(self, interaction: discord.Interaction[Any]) -> ContentRecord | None:
+        if interaction.guild_id is None:
+            return None
+        return await self.bot.store.get_content(interaction.guild_id, SPELLS_KIND)
+
+    async def _server_spells(self, interaction: discord.Interaction[Any]) -> str:
+        """The server's own spell file ("" in a DM or without one)."""
+        record = await self._server_file(interaction)
+        return record.text if record is not None else ""
 
     @felsenfeuer.command(
         name=cmd("felsenfeuercog.cmd.move.name"), description=cmd("felsenfeuercog.cmd.move.desc")

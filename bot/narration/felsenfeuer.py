@@ -9,6 +9,7 @@ Discord-free: plain data and texts in the reader's language.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from bot.i18n import catalog, t
@@ -16,16 +17,27 @@ from bot.play.spec import BoardContext, GameSpec, Option, Steps
 from bot.render import felsenfeuer_text as words
 from bot.render import render_async
 from bot.render.felsenfeuer import render_board
-from engines.core import Outcome
+from engines.core import BadInput, Outcome
 from engines.core import match as m
+from engines.core.content import data_dir
 from engines.felsenfeuer import ENGINE
 from engines.felsenfeuer.model import COLOURS
-from engines.felsenfeuer.spells import Spell, spellbook
+from engines.felsenfeuer.spells import (
+    MAX_EXTRA_BYTES,
+    Spell,
+    book_for,
+    load_text,
+    spellbook,
+    spellbook_with,
+)
 
 LEVELS = ENGINE.bot_levels
 DEFAULT_LEVEL = "normal"
 MODES = ("normal", "pentagramm", "gilde")
 RULES = ("adept", "magister")
+# the seats' colours as the board image draws them (bot.render.felsenfeuer.SEAT_COLOURS:
+# orange, sky blue, green, yellow, purple-pink, vermilion)
+SEAT_ICONS = ("🟧", "🔵", "🟩", "🟨", "🟪", "🟥")
 COLOUR_ICONS = {"gruen": "🟩", "grau": "⬜", "rot": "🟥", "schwarz": "⬛", "violett": "🟪"}
 _EVENTS = frozenset(words.EVENT_TYPES)
 
@@ -45,6 +57,9 @@ class FelsenfeuerSpec(GameSpec):
     private_view = True  # the sealed Auswahl is the seat's own until all have chosen
     bot_levels = LEVELS
     default_level = DEFAULT_LEVEL
+
+    def seat_label(self, seat: int) -> str:
+        return f"{SEAT_ICONS[seat % len(SEAT_ICONS)]} {seat + 1}"
 
     def seat_view(self, ctx: BoardContext) -> Mapping[str, Any]:
         """The deciding seat's view in its private prompt, else a spectator's."""
@@ -107,7 +122,18 @@ class FelsenfeuerSpec(GameSpec):
                     text = ENGINE.action_text(whole[0])
                     label = words.action_label(text, view, ctx.lang, ctx.names, _spells(ctx.record))
             style = "primary" if not path and token != "ende" else "secondary"
-            out.append(Option(token, label, emoji=_emoji(token), style=style))
+            pips = len(path) == 2 and path[0] == "lege" and token.isdigit()
+            about = _spells_for_pips(path[1], int(token), view, ctx) if pips else None
+            out.append(
+                Option(
+                    token,
+                    label,
+                    description=about,
+                    emoji=_emoji(token),
+                    style=style,
+                    select=True if pips else None,
+                )
+            )  # a select shows the spells
         return out
 
     def placeholder(self, path: tuple[str, ...], lang: str) -> str:
@@ -122,6 +148,16 @@ class FelsenfeuerSpec(GameSpec):
 
 
 SPEC = FelsenfeuerSpec()
+
+
+def _spells_for_pips(colour: str, pips: int, view: Mapping[str, Any], ctx: BoardContext) -> str:
+    """While a glyph is laid (``lege <colour>`` → pips): the spells that glyph could cast
+    when it triggers (under adept rules only the star spells), so the pips are chosen
+    knowingly."""
+    adept = view.get("rules", "adept") == "adept"
+    found = [s.name for s in _ordered(_spells(ctx.record)) if s.colour == colour
+             and s.pips == pips and (s.star or not adept)]  # fmt: skip
+    return ", ".join(found)[:100] if found else _k("pips.no_spell", ctx.lang)
 
 
 def _emoji(token: str) -> str | None:
@@ -191,6 +227,51 @@ def setup_text(config: Mapping[str, Any], lang: str) -> str:
 # ------------------------------------------------------------------------ the spellbook
 
 
+SPELLS_KIND = "felsenfeuer.spells"  # a server's own spell file in the content store
+SERVER_MARK = "◆"  # a spell of the server's own file, in lists
+
+
+def template_file() -> str:
+    """The commented example file a server starts its own spellbook from."""
+    return data_dir("felsenfeuer", "vorlage", "zauberbuch.toml").read_text(encoding="utf-8")
+
+
+def read_spell_file(raw: bytes) -> str:
+    """An uploaded spell file as text, checked exactly like the shipped spells
+    (``spellbook_with``: every mistake with its line, each spell's own test). Raises BadInput
+    (the first mistake's line in the reader's language) before anything is stored."""
+    if len(raw) > MAX_EXTRA_BYTES:
+        raise BadInput("felsenfeuercog.error.file_too_big", max=MAX_EXTRA_BYTES // 1000)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BadInput("felsenfeuercog.error.not_text") from None
+    spellbook_with(text)
+    return text
+
+
+@lru_cache(maxsize=32)
+def server_slugs(spells: str) -> frozenset[str]:
+    """The slugs of the spells a server's own file adds or replaces."""
+    return (
+        frozenset(spell.slug for spell in load_text(spells, "upload")[0]) if spells else frozenset()
+    )
+
+
+def server_book_lines(spells: str, lang: str) -> list[str]:
+    """One line per spell of a server's file: name, colour and pips, kind, and whether it
+    takes the place of a Kompendium spell."""
+    shipped = spellbook()
+    lines = []
+    for spell in _ordered(spells):
+        if spell.slug not in server_slugs(spells):
+            continue
+        _title, line, _text = spell_text(spell, lang)
+        replaced = " · " + _k("book.replaces", lang) if spell.slug in shipped else ""
+        lines.append(f"{COLOUR_ICONS.get(spell.colour, '')} **{spell.name}** · {line}{replaced}")
+    return lines
+
+
 def spell_text(spell: Spell, lang: str) -> tuple[str, str, str]:
     """Title, the line of colour, pips and kind, and the text of a spell in ``lang``."""
     kinds = [
@@ -205,9 +286,10 @@ def spell_text(spell: Spell, lang: str) -> tuple[str, str, str]:
     return f"{COLOUR_ICONS.get(spell.colour, '')} {spell.name}".strip(), line, text
 
 
-def find_spell(name: str) -> Spell | None:
-    """A spell by its slug or name (case and ß/ss do not matter)."""
-    book = spellbook()
+def find_spell(name: str, spells: str = "") -> Spell | None:
+    """A spell by its slug or name (case and ß/ss do not matter), in the Kompendium with a
+    server's own file (``spells``)."""
+    book = book_for(spells)
     wanted = name.strip().casefold().replace("ß", "ss")
     if wanted in book:
         return book[wanted]
@@ -217,30 +299,41 @@ def find_spell(name: str) -> Spell | None:
     return None
 
 
-def spell_choices(current: str, limit: int = 25) -> list[tuple[str, str]]:
-    """(label, slug) of the spells whose name holds ``current``, by colour and pips."""
+def spell_choices(
+    current: str, spells: str = "", lang: str = "de", limit: int = 25
+) -> list[tuple[str, str]]:
+    """(label, slug) of the spells whose name holds ``current``, by colour and pips; a
+    server's own spells (``spells``) marked as the server's."""
     wanted = current.strip().casefold()
-    found = [s for s in _ordered() if wanted in s.name.casefold() or wanted in s.slug]
-    return [(f"{s.name} ({s.colour} {s.pips})", s.slug) for s in found[:limit]]
+    found = [s for s in _ordered(spells) if wanted in s.name.casefold() or wanted in s.slug]
+    own = server_slugs(spells)
+    mark = f" {SERVER_MARK} " + _k("book.server", lang)
+    return [
+        (f"{s.name} ({words.colour_name(s.colour, lang)} {s.pips}){mark if s.slug in own else ''}",
+         s.slug)
+        for s in found[:limit]
+    ]  # fmt: skip
 
 
-def _ordered() -> list[Spell]:
+def _ordered(spells: str = "") -> list[Spell]:
     return sorted(
-        spellbook().values(),
+        book_for(spells).values(),
         key=lambda s: (COLOURS.index(s.colour) if s.colour in COLOURS else 9, s.pips, s.name),
     )
 
 
-def book_sections(lang: str) -> list[tuple[str, list[str]]]:
-    """The spellbook by colour: (heading, one line per pips value)."""
+def book_sections(lang: str, server: str = "") -> list[tuple[str, list[str]]]:
+    """The spellbook by colour: (heading, one line per pips value); with a server's own file
+    (``server``) its spells are in it, marked."""
     sections = []
+    own = server_slugs(server)
     for colour in COLOURS:
-        spells = [s for s in _ordered() if s.colour == colour]
+        spells = [s for s in _ordered(server) if s.colour == colour]
         if not spells:
             continue
         by_pips: dict[int, list[str]] = {}
         for spell in spells:
-            mark = "★" if spell.star else ""
+            mark = ("★" if spell.star else "") + (SERVER_MARK if spell.slug in own else "")
             by_pips.setdefault(spell.pips, []).append(f"{spell.name}{mark}")
         lines = [f"**{pips}** · {', '.join(names)}" for pips, names in sorted(by_pips.items())]
         heading = f"{COLOUR_ICONS[colour]} {words.colour_name(colour, lang).capitalize()}"

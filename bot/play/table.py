@@ -32,6 +32,7 @@ import io
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -97,6 +98,13 @@ class GameInfo:
 
     def dump(self) -> dict[str, Any]:
         return {"names": self.names, "board": self.board}
+
+
+def distinct_names(names: list[str]) -> list[str]:
+    """``names`` with the seat's number after each name that several seats share (three bots
+    of one level, two people called alike), so every sentence and image tells them apart."""
+    counts = Counter(names)
+    return [f"{name} {seat + 1}" if counts[name] > 1 else name for seat, name in enumerate(names)]
 
 
 class GameTable:
@@ -1051,6 +1059,7 @@ class GameTable:
             for seat, level in record.config.get("ai_levels", {}).items():
                 if int(seat) < len(info.names):
                     info.names[int(seat)] = self.spec.bot_name(self.bot_user_name(), level, lang)
+        info.names = distinct_names(info.names)
         return info
 
     async def save_info(self, game_id: int, info: GameInfo) -> None:

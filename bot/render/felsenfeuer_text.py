@@ -85,7 +85,7 @@ def _params(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], l
             out[key] = ", ".join(seat_name(int(s), names) for s in value)
         elif key == "auswahl":
             out[key] = "; ".join(
-                f"{seat_name(seat, names)} {_counts(str(counts), lang)}"
+                f"{seat_name(seat, names)}: {_counts(str(counts), lang)}"
                 for seat, counts in enumerate(value)
             )
         else:

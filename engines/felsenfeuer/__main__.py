@@ -58,6 +58,8 @@ def _validate(path: str, upload: bool = False) -> int:
             book = spellbook_with(text)
         except BadInput as refused:
             problem, count = refused.params["problem"], refused.params["count"]
+            if "line" in refused.params:
+                problem = f"line {refused.params['line']}: {problem}"
             print(f"{path}: {problem} ({count} mistake(s))")
             return 1
         print(f"{path}: sound; the merged spellbook has {len(book)} spells")

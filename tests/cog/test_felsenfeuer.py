@@ -17,6 +17,7 @@ from bot.games import GameService, load
 from bot.i18n import t
 from bot.sandbox.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from engines.core import match as m
+from engines.core.content import data_dir
 from engines.felsenfeuer import ENGINE, FelsenfeuerEngine
 from engines.felsenfeuer.spells import spellbook
 from tests.harness import (
@@ -73,9 +74,8 @@ async def click_through(
         assert_ephemeral(prompt)
         assert_components_valid(prompt)
         seen.append(prompt.content)
-        choices = [
-            b for b in prompt.buttons if ":p:" in b["custom_id"] and b.get("emoji") != {"name": "↩"}
-        ]
+        back = t("play.button.back", "de")
+        choices = [b for b in prompt.buttons if ":p:" in b["custom_id"] and b.get("label") != back]
         selects = [s for s in prompt.selects if ":p:" in s["custom_id"]]
         if selects and (not choices or rng.random() < 0.5):
             select = rng.choice(selects)
@@ -90,7 +90,7 @@ async def click_through(
         if not prompt.components:
             assert prompt.content.startswith(t("play.done", "de").split("{")[0][:4])
             return seen
-    raise AssertionError("the decision never finished")
+    raise AssertionError(f"the decision never finished: {seen}")
 
 
 async def test_a_duel_against_the_bot_is_clicked_step_by_step(fake: FakeDiscord, bot: Any) -> None:
@@ -275,3 +275,131 @@ async def test_a_decision_with_a_single_way_still_offers_it(
     assert (await taken.callback()).type == 7
     actions = await bot.store.game_actions(game_id)
     assert (0, ENGINE.action_text(only)) in actions
+
+
+# ------------------------------------------------------------- a server's own spellbook
+
+TEMPLATE = (data_dir("felsenfeuer", "vorlage", "zauberbuch.toml")).read_text(encoding="utf-8")
+
+
+async def upload(fake: FakeDiscord, body: bytes, user: str = ALICE, locale: str = "de") -> Any:
+    options = {"datei": ("zauberbuch.toml", body)}
+    exchange = await fake.slash(
+        "felsenfeuer zauberbuch hochladen", options, user=user, locale=locale
+    )
+    await exchange.callback()
+    return await exchange.message()
+
+
+async def stored_spells(bot: Any) -> str | None:
+    record = await bot.store.get_content(fake_guild_id(bot), "felsenfeuer.spells")
+    return None if record is None else record.text
+
+
+def fake_guild_id(bot: Any) -> int:
+    return int(bot.guilds[0].id)
+
+
+async def test_a_server_uploads_its_spellbook_and_its_duels_play_with_it(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    none = await (await fake.slash("felsenfeuer zauberbuch zeigen", {}, user=BOB)).callback()
+    assert_ephemeral(none)
+    assert none.content == t("felsenfeuercog.server.none", "de")
+    template = await (await fake.slash("felsenfeuer zauberbuch vorlage", {}, user=BOB)).message()
+    assert_ephemeral(template)
+    assert template.attachments[0].data.decode("utf-8") == TEMPLATE
+    done = await upload(fake, template.attachments[0].data)
+    assert_ephemeral(done)
+    assert done.content.startswith(t("felsenfeuercog.server.stored", "de", count=2))
+    assert "Glutfunke" in done.content and "Quellgebet" in done.content
+    assert await stored_spells(bot) == TEMPLATE
+    # Everyone reads the server's spells, marked as the server's, in their language.
+    shown = await (await fake.slash("felsenfeuer zauberbuch zeigen", {}, user=BOB)).message()
+    assert "Glutfunke" in embed_text(shown) and f"<@{stable_user_id(ALICE)}>" in embed_text(shown)
+    choices = await fake.autocomplete("felsenfeuer zauber", {"name": "lutfunk"}, user=BOB)
+    assert [c["value"] for c in choices] == ["glutfunke"]
+    assert choices[0]["name"] == "Glutfunke (rot 2) ◆ dieser Server"
+    english = await fake.autocomplete(
+        "felsenfeuer zauber", {"name": "lutfunk"}, user=BOB, locale="en-US"
+    )
+    assert english[0]["name"] == "Glutfunke (red 2) ◆ this server"
+    spell = await (
+        await fake.slash("felsenfeuer zauber", {"name": "glutfunke"}, user=BOB)
+    ).message()
+    assert "Greife einen beliebigen Gegner an." in embed_text(spell)
+    assert t("felsenfeuercog.spell.server", "de") in embed_text(spell)
+    book = await (await fake.slash("felsenfeuer buch", {}, user=BOB)).message()
+    assert "Glutfunke★◆" in embed_text(book) and "Quellgebet◆" in embed_text(book)
+    assert f"{len(spellbook()) + 2} Zauber" in embed_text(book)
+    # A duel started here plays with the server's file; the glyph's pips say what it casts.
+    started = await (await fake.slash("felsenfeuer start", {}, user=ALICE)).message()
+    record = await GameService(bot.store).get(game_of(started))
+    assert record.config["spells"] == TEMPLATE
+    # Deleting it: new duels play with the Kompendium alone, the spell is gone from the book.
+    gone = await (await fake.slash("felsenfeuer zauberbuch loeschen", {}, user=ALICE)).callback()
+    assert_ephemeral(gone)
+    assert gone.content == t("felsenfeuercog.server.deleted", "de")
+    assert await stored_spells(bot) is None
+    later = await (await fake.slash("felsenfeuer start", {}, user=BOB)).message()
+    assert "spells" not in (await GameService(bot.store).get(game_of(later))).config
+    missing = await (
+        await fake.slash("felsenfeuer zauber", {"name": "glutfunke"}, user=BOB)
+    ).callback()
+    assert missing.content == t("felsenfeuercog.error.no_spell", "de", name="glutfunke")
+    blank = await (await fake.slash("felsenfeuer zauberbuch vorlage", {}, user=BOB)).message()
+    assert blank.attachments[0].data.decode("utf-8") == TEMPLATE
+    assert blank.content == t("felsenfeuercog.server.template", "de")
+
+
+async def test_a_bad_spell_file_names_its_line_in_the_readers_language_and_changes_nothing(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    await upload(fake, TEMPLATE.encode())
+    typo = TEMPLATE.replace('do = "attack"', 'do = "atack"').encode()
+    line = next(n for n, text in enumerate(typo.decode().splitlines(), 1) if "atack" in text)
+    german = await upload(fake, typo)
+    assert_ephemeral(german)
+    assert f"in Zeile {line}: Glutfunke: step 1: unknown verb 'atack'" in german.content
+    english = await upload(fake, typo, locale="en-US")
+    assert f"First, in line {line}: Glutfunke" in english.content
+    failing = TEMPLATE.replace('"essence.0" = 12', '"essence.0" = 2').encode()
+    wrong = await upload(fake, failing)
+    assert "Quellgebet: essence.0 is 12, expected 2" in wrong.content
+    binary = await upload(fake, b"\xff\xfe\x00garbage")
+    assert binary.content == t("felsenfeuercog.error.not_text", "de")
+    empty = await upload(fake, b"# nichts\n")
+    assert "no [[spell]]" in empty.content
+    huge = await upload(fake, TEMPLATE.encode() + b"#" * 130_000)
+    assert huge.content == t("felsenfeuercog.error.file_too_big", "de", max=128)
+    assert await stored_spells(bot) == TEMPLATE  # every refusal left the good file in place
+
+
+async def test_only_server_managers_or_the_owner_change_the_spellbook(
+    fake: FakeDiscord, bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.sandbox.fake_discord as fake_module
+
+    real = fake_module._member_payload
+
+    def without_rights(user: Any, **kwargs: Any) -> dict[str, Any]:
+        member = real(user, **kwargs)
+        if user.name in (BOB, "owner"):
+            member["permissions"] = str(1 << 11)  # send messages, no Manage Server
+        return member
+
+    monkeypatch.setattr(fake_module, "_member_payload", without_rights)
+    refused = await upload(fake, TEMPLATE.encode(), user=BOB)
+    assert_ephemeral(refused)
+    assert refused.content == t("felsenfeuercog.error.not_manager", "de")
+    wiped = await (await fake.slash("felsenfeuer zauberbuch loeschen", {}, user=BOB)).callback()
+    assert wiped.content == t("felsenfeuercog.error.not_manager", "de")
+    assert await stored_spells(bot) is None
+    owner = await upload(fake, TEMPLATE.encode(), user="owner")
+    assert owner.content.startswith(t("felsenfeuercog.server.stored", "de", count=2))
+    dm = fake.dm_channel(ALICE)
+    private = await (
+        await fake.slash("felsenfeuer zauberbuch loeschen", {}, user=ALICE, channel=dm.id)
+    ).callback()
+    assert private.content == t("felsenfeuercog.error.server_only", "de")
+    assert await stored_spells(bot) == TEMPLATE
