@@ -101,6 +101,9 @@ class FelsenfeuerSpec(GameSpec):
     def prompt(self, ctx: BoardContext) -> str:
         view = self.seat_view(ctx)
         question = words.prompt(view, ctx.lang, ctx.names) or self.text("prompt.choose", ctx.lang)
+        if view.get("stack") and view.get("decision"):  # a choice inside a spell: which
+            context = words.spell_context(view, ctx.lang)
+            question = f"{context} — {question}" if context else question
         path, tree = ctx.path, ctx.tree
         if not path or tree is None:
             return question
@@ -113,6 +116,7 @@ class FelsenfeuerSpec(GameSpec):
     def options(self, ctx: BoardContext, path: tuple[str, ...], tokens: list[str]) -> list[Option]:
         view = self.seat_view(ctx)
         tree = ctx.tree
+        book = book_for(_spells(ctx.record))
         out = []
         for token in tokens:
             label = _token_label(token, path, view, ctx)
@@ -123,7 +127,11 @@ class FelsenfeuerSpec(GameSpec):
                     label = words.action_label(text, view, ctx.lang, ctx.names, _spells(ctx.record))
             style = "primary" if not path and token != "ende" else "secondary"
             pips = len(path) == 2 and path[0] == "lege" and token.isdigit()
-            about = _spells_for_pips(path[1], int(token), view, ctx) if pips else None
+            spell = book.get(token) if path else None
+            if pips:
+                about: str | None = _spells_for_pips(path[1], int(token), view, ctx)
+            else:  # a spell to cast: what it does
+                about = _about(spell_text(spell, ctx.lang)[2]) if spell else None
             out.append(
                 Option(
                     token,
@@ -131,7 +139,7 @@ class FelsenfeuerSpec(GameSpec):
                     description=about,
                     emoji=_emoji(token),
                     style=style,
-                    select=True if pips else None,
+                    select=True if about else None,  # a select shows the words
                 )
             )  # a select shows the spells
         return out
@@ -150,6 +158,11 @@ class FelsenfeuerSpec(GameSpec):
 SPEC = FelsenfeuerSpec()
 
 
+def _about(text: str, limit: int = 100) -> str:
+    """``text`` for a select option's description (at most ``limit`` characters)."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def _spells_for_pips(colour: str, pips: int, view: Mapping[str, Any], ctx: BoardContext) -> str:
     """While a glyph is laid (``lege <colour>`` → pips): the spells that glyph could cast
     when it triggers (under adept rules only the star spells), so the pips are chosen
@@ -157,7 +170,7 @@ def _spells_for_pips(colour: str, pips: int, view: Mapping[str, Any], ctx: Board
     adept = view.get("rules", "adept") == "adept"
     found = [s.name for s in _ordered(_spells(ctx.record)) if s.colour == colour
              and s.pips == pips and (s.star or not adept)]  # fmt: skip
-    return ", ".join(found)[:100] if found else _k("pips.no_spell", ctx.lang)
+    return _about(", ".join(found)) if found else _k("pips.no_spell", ctx.lang)
 
 
 def _emoji(token: str) -> str | None:

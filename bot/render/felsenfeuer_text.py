@@ -65,6 +65,15 @@ def die_text(view: Mapping[str, Any], die: Any, lang: str, pips: Any = None) -> 
     return _k("die", lang, colour=colour, pips=shown)
 
 
+def die_owner(view: Mapping[str, Any], die: Any, names: Sequence[str] | None) -> str:
+    """Whose die it is (a name), or "?" for a die the view does not hold."""
+    dice = view.get("dice") or []
+    try:
+        return seat_name(int(dice[int(str(die).lstrip("d"))]["owner"]), names)
+    except (ValueError, IndexError, TypeError, KeyError):
+        return "?"
+
+
 def _params(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], lang: str,
             names: Sequence[str] | None, spells: str) -> dict[str, Any]:  # fmt: skip
     out: dict[str, Any] = {}
@@ -75,6 +84,7 @@ def _params(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], l
             out[key] = spell_name(str(value), view, spells)
         elif key == "die":
             out[key] = die_text(view, value, lang, data.get("pips"))
+            out["owner"] = die_owner(view, value, names)
         elif key == "colour":
             out[key] = colour_name(str(value), lang)
         elif key == "token":
@@ -199,6 +209,20 @@ def prompt(view: Mapping[str, Any], lang: str, names: Sequence[str] | None = Non
         return t("felsenfeuer.ask.turn", lang)
     if phase in ("auswahl", "draft", "essence"):
         return t(f"felsenfeuer.ask.{phase}", lang)
+    return ""
+
+
+def spell_context(view: Mapping[str, Any], lang: str) -> str:
+    """The innermost spell being resolved and its sentence ("Glutwelle: „Greife …“"), so a
+    choice inside a spell says what it is for; "" outside a spell."""
+    for entry in reversed(view.get("stack") or []):
+        if entry.get("kind") not in ("spell", "blood"):
+            continue
+        sentence = entry.get(f"text_{lang}") or entry.get("text_de")
+        name = str(entry.get("name", "?"))
+        if not sentence:
+            return name
+        return f"{name}: „{sentence}“" if lang == "de" else f"{name}: “{sentence}”"
     return ""
 
 

@@ -212,7 +212,8 @@ class Playground:
             line = line.strip()
             if not line or line.startswith("//"):
                 continue
-            if not self.interactive:
+            if not self.interactive:  # a script waits for the bot's thinking, as a player
+                await self._finish()  # would, so the same script always clicks the same
                 self.say(f"> {line}")
             if line in ("quit", "exit", "q"):
                 break
