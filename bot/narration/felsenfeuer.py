@@ -213,6 +213,8 @@ def _step_of(path: Sequence[str], options: Sequence[str]) -> str | None:
     if path[0] == "auswahl":
         colour = _colour_of(first)
         return f"count_{colour}" if colour else None
+    if path[0] == "blut" and len(path) == 1:
+        return "blood"
     if first in COLOURS:
         return "colour"
     if first.startswith("m") and first[1:].isdigit():

@@ -260,9 +260,10 @@ def _legend(draw: ImageDraw.ImageDraw, y: float, lang: str) -> None:
 def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], lang: str,
             names: Sequence[str] | None) -> None:  # fmt: skip
     _text(draw, (MARGIN, 20), "Felsenfeuer", 22, GOLD, "bold")
-    phase = _tr(f"phase.{view['phase']}", lang)
-    rules = _tr(f"rules.{view.get('rules', 'adept')}", lang)
-    _text(draw, (190, 20), f"{phase} · {rules}", 17, PALETTE.text)
+    title = [_tr(f"phase.{view['phase']}", lang), _tr(f"rules.{view.get('rules', 'adept')}", lang)]
+    if view.get("mode") in ("pentagramm", "gilde"):
+        title.append(_tr(f"mode.{view['mode']}", lang))
+    _text(draw, (190, 20), " · ".join(title), 17, PALETTE.text, limit=WIDTH - 190 - 190)
     counter = _tr("phases", lang, phases=view.get("phases", 0), limit=view.get("phase_limit", 0))
     _text(draw, (WIDTH - MARGIN, 20), counter, 15, PALETTE.muted, anchor="rm")
     parts = []

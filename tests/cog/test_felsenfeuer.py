@@ -65,7 +65,7 @@ async def open_decision(
 
 
 async def click_through(
-    fake: FakeDiscord, prompt: StoredMessage, user: str, rng: random.Random
+    fake: FakeDiscord, prompt: StoredMessage, user: str, rng: random.Random, locale: str = "de"
 ) -> list[str]:
     """Click a seeded choice on the private prompt until the decision is taken; the labels
     of the prompts on the way."""
@@ -74,21 +74,25 @@ async def click_through(
         assert_ephemeral(prompt)
         assert_components_valid(prompt)
         seen.append(prompt.content)
-        back = t("play.button.back", "de")
+        back = t("play.button.back", locale[:2])
         choices = [b for b in prompt.buttons if ":p:" in b["custom_id"] and b.get("label") != back]
         selects = [s for s in prompt.selects if ":p:" in s["custom_id"]]
         if selects and (not choices or rng.random() < 0.5):
             select = rng.choice(selects)
             value = rng.choice(select["options"])["value"]
-            answer = await fake.select(prompt, select["custom_id"], [value], user=user)
+            answer = await fake.select(
+                prompt, select["custom_id"], [value], user=user, locale=locale
+            )
         else:
             assert choices, (prompt.content, seen)
-            answer = await fake.click(prompt, rng.choice(choices)["custom_id"], user=user)
+            answer = await fake.click(
+                prompt, rng.choice(choices)["custom_id"], user=user, locale=locale
+            )
         reply = await answer.callback()
         assert reply.type == 7, reply.content
         prompt = await answer.message()
         if not prompt.components:
-            assert prompt.content.startswith(t("play.done", "de").split("{")[0][:4])
+            assert prompt.content.startswith(t("play.done", locale[:2]).split("{")[0][:4])
             return seen
     raise AssertionError(f"the decision never finished: {seen}")
 
@@ -403,3 +407,65 @@ async def test_only_server_managers_or_the_owner_change_the_spellbook(
     ).callback()
     assert private.content == t("felsenfeuercog.error.server_only", "de")
     assert await stored_spells(bot) == TEMPLATE
+
+
+# ------------------------------------------------------------- more seats, teams and modes
+
+
+async def play_alice(
+    fake: FakeDiscord, bot: Any, game_id: int, decisions: int, seed: int, locale: str = "de"
+) -> list[str]:
+    """Alice opens and clicks ``decisions`` of her decisions (a seeded random player) while
+    the bots answer theirs; the prompts she read."""
+    rng = random.Random(seed)
+    prompts: list[str] = []
+    for _decision in range(decisions):
+        found = await open_decision(fake, bot, game_id, 0)
+        if found is None:
+            break
+        board, opener = found
+        assert_png_attachment(board)
+        assert_components_valid(board)
+        opened = await fake.click(board, opener, user=ALICE, locale=locale)
+        assert_ephemeral(await opened.callback())
+        prompts += await click_through(fake, await opened.message(), ALICE, rng, locale)
+    return prompts
+
+
+async def test_a_team_duel_of_four_is_clicked_through_its_spell_phases(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    options = {"bots": 3, "teams": "0,1,0,1", "bot": "normal"}
+    board = await (await fake.slash("felsenfeuer start", options, user=ALICE)).message()
+    game_id = game_of(board)
+    record = await GameService(bot.store).get(game_id)
+    assert record.config["teams"] == [0, 1, 0, 1]
+    assert record.players == [stable_user_id(ALICE)] + [BOT_ID] * 3
+    prompts = await play_alice(fake, bot, game_id, 12, seed=4)
+    actions = await bot.store.game_actions(game_id)
+    assert {seat for seat, _ in actions} == {0, 1, 2, 3}  # every seat answered its decisions
+    assert any(text.startswith("lege ") for seat, text in actions if seat == 0)
+    said = "\n".join(message.text for message in fake.channel_messages())
+    # The three bots are told apart by their seat, everywhere they are named.
+    assert "Spielleiter (normal) 2" in said and "Spielleiter (normal) 4" in said
+    assert "🟨 4" in said  # seat 4's icon is the yellow of its band in the image
+    assert "Zauberphase, Initiative bei" in said  # a whole round of passes was played
+    assert any("welche Augenzahl?" in p for p in prompts)
+    match = load(await GameService(bot.store).get(game_id))
+    assert match.state.settings.teams == (0, 1, 0, 1)
+
+
+async def test_a_pentagramm_of_five_is_clicked_in_english(fake: FakeDiscord, bot: Any) -> None:
+    options = {"bots": 4, "modus": "pentagramm", "regeln": "magister"}
+    board = await (
+        await fake.slash("felsenfeuer start", options, user=ALICE, locale="en-US")
+    ).message()
+    game_id = game_of(board)
+    record = await GameService(bot.store).get(game_id)
+    assert record.config["mode"] == "pentagramm" and len(record.players) == 5
+    prompts = await play_alice(fake, bot, game_id, 9, seed=8, locale="en-US")
+    assert any("Green: how many dice?" in p for p in prompts)
+    assert not any("Wähle" in p or "welche" in p for p in prompts)
+    actions = await bot.store.game_actions(game_id)
+    assert {seat for seat, _ in actions} == {0, 1, 2, 3, 4}
+    assert [seat for seat, text in actions if text.startswith("essenz ")].count(0) >= 2
