@@ -61,6 +61,19 @@ class FelsenfeuerSpec(GameSpec):
     def seat_label(self, seat: int) -> str:
         return f"{SEAT_ICONS[seat % len(SEAT_ICONS)]} {seat + 1}"
 
+    def players_line(self, ctx: BoardContext) -> str:
+        """Every seat; in a duel of teams also who plays with whom."""
+        line = super().players_line(ctx)
+        teams = ENGINE.view_for(ctx.match.state, None).get("teams") or []
+        if len(set(teams)) < 2 or len(set(teams)) == len(teams):
+            return line
+        sides = [
+            _k("team_of", ctx.lang, team=team + 1,
+               names=", ".join(ctx.names[s] for s, t_ in enumerate(teams) if t_ == team))
+            for team in sorted(set(teams))
+        ]  # fmt: skip
+        return f"{line}\n{_k('teams_line', ctx.lang, teams=' · '.join(sides))}"
+
     def seat_view(self, ctx: BoardContext) -> Mapping[str, Any]:
         """The deciding seat's view in its private prompt, else a spectator's."""
         return ENGINE.view_for(ctx.match.state, ctx.seat)

@@ -449,6 +449,9 @@ async def test_a_team_duel_of_four_is_clicked_through_its_spell_phases(
     # The three bots are told apart by their seat, everywhere they are named.
     assert "Spielleiter (normal) 2" in said and "Spielleiter (normal) 4" in said
     assert "🟨 4" in said  # seat 4's icon is the yellow of its band in the image
+    bots = "Spielleiter (normal)"
+    sides = f"Teams: 1 = Alice, {bots} 3 · 2 = {bots} 2, {bots} 4"
+    assert sides in said  # who plays with whom, on the board
     assert "Zauberphase, Initiative bei" in said  # a whole round of passes was played
     assert any("welche Augenzahl?" in p for p in prompts)
     match = load(await GameService(bot.store).get(game_id))
