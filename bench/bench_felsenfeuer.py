@@ -7,8 +7,11 @@ number of heuristic duels). The colour figures play every pair of one-colour Aus
 of one colour, magister rules, the whole Kompendium) against each other, both seatings,
 heuristic bots: a colour's win share is its wins over its duels (draws count half); balanced
 colours sit near 50 %. The render figure draws the views of a real six-seat Gilden-Duell.
-Seeds are fixed, so the figures reproduce. Times are CPU seconds of the process playing the
-games (the bots' own cost)."""
+The "hard side" figures seat ``hard`` for one side (a team, or one seat of the Pentagramm)
+against ``normal`` everywhere else, the side turning with the seed, and give the CPU
+milliseconds of each hard decision. Seeds are fixed, so the figures reproduce. Times are CPU
+seconds of the process playing the games (the bots' own cost), so a shared, loaded machine
+does not stretch them."""
 
 from __future__ import annotations
 
@@ -17,11 +20,12 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from bench.common import Figure
+from bench.common import Figure, percentile
 from engines.core import match as m
 from engines.felsenfeuer.ai import choose
 from engines.felsenfeuer.engine import ENGINE, Act
 from engines.felsenfeuer.model import COLOURS
+from engines.felsenfeuer.work import Work
 
 GAMES = int(os.environ.get("FELSENFEUER_GAMES", "20"))
 WORKERS = 2
@@ -136,6 +140,43 @@ def _match(pool: ProcessPoolExecutor, strong: str, weak: str, target: float) -> 
     ]  # fmt: skip
 
 
+def _sided_duel(args: tuple[int, dict[str, object], int]) -> tuple[int, int, list[float]]:
+    """A duel where ``hard`` plays every seat of the side (team) of seat ``seed % players`` and
+    ``normal`` the others: (1 if that side won, 1 if a draw, CPU ms of each hard decision)."""
+    players, config, seed = args
+    match = m.start(ENGINE, config, seed, players)
+    sides = Work(match.state)
+    hard = {s for s in range(players) if sides.team(s) == sides.team(seed % players)}
+    rng = random.Random(seed)
+    thinking: list[float] = []
+    while (result := m.outcome(ENGINE, match)) is None:
+        seat = m.decisions(ENGINE, match)[0].seat
+        started = time.process_time()
+        action = choose(match.state, seat, "hard" if seat in hard else "normal", rng)
+        if seat in hard:
+            thinking.append((time.process_time() - started) * 1000)
+        match, _ = m.apply(ENGINE, match, ENGINE.action_text(action), seat)
+    won = bool(set(result.winners) & hard)
+    return int(won), int(not result.winners), thinking
+
+
+def _sided(pool: ProcessPoolExecutor, players: int, config: dict[str, object], label: str,
+           fair: float) -> list[Figure]:  # fmt: skip
+    """Hard's side against normal ones; its win share against ``fair`` (the share of an
+    equal player) + 5 points, and the CPU of its decisions (the bots' thinking, which the cog's
+    end-to-end figures leave out)."""
+    jobs = [(players, config, 100 + seed) for seed in range(GAMES)]
+    results = list(pool.map(_sided_duel, jobs))
+    share = 100 * sum(r[0] for r in results) / GAMES
+    thinking = [ms for r in results for ms in r[2]]
+    return [
+        Figure(f"felsenfeuer hard side vs normal, {label} ({GAMES} duels)", share, "%",
+               fair + 5, higher_is_better=True),
+        Figure(f"felsenfeuer hard decision CPU p99, {label}", percentile(thinking, 99), "ms",
+               1000.0),
+    ]  # fmt: skip
+
+
 def run() -> list[Figure]:
     with ProcessPoolExecutor(WORKERS) as pool:
         return [
@@ -144,6 +185,9 @@ def run() -> list[Figure]:
             *_match(pool, "normal", "random", 80.0),
             *_match(pool, "hard", "normal", 55.0),
             *_match(pool, "hard", "random", 80.0),
+            *_sided(pool, 2, {"rules": "magister"}, "2 seats magister", 50.0),
+            *_sided(pool, 4, {"rules": "adept", "teams": [0, 1, 0, 1]}, "4 seats in teams", 50.0),
+            *_sided(pool, 5, {"rules": "magister", "mode": "pentagramm"}, "Pentagramm", 20.0),
             *_colours(pool),
             *_render(),
         ]
