@@ -248,7 +248,7 @@ def setup_text(config: Mapping[str, Any], lang: str) -> str:
     ]
     teams = config.get("teams")
     if teams and mode != "gilde":
-        parts.append(_k("teams", lang, teams=",".join(str(x) for x in teams)))
+        parts.append(_k("teams", lang, teams=",".join(str(int(x) + 1) for x in teams)))
     return " · ".join(parts)
 
 

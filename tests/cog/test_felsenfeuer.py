@@ -366,7 +366,7 @@ async def test_a_bad_spell_file_names_its_line_in_the_readers_language_and_chang
     assert_ephemeral(german)
     assert f"in Zeile {line}: Glutfunke: step 1: unknown verb 'atack'" in german.content
     english = await upload(fake, typo, locale="en-US")
-    assert f"First, in line {line}: Glutfunke" in english.content
+    assert f"in line {line}: Glutfunke" in english.content
     failing = TEMPLATE.replace('"essence.0" = 12', '"essence.0" = 2').encode()
     wrong = await upload(fake, failing)
     assert "Quellgebet: essence.0 is 12, expected 2" in wrong.content
