@@ -347,6 +347,7 @@ async def test_a_server_uploads_its_spellbook_and_its_duels_play_with_it(
     assert await stored_spells(bot) is None
     later = await (await fake.slash("felsenfeuer start", {}, user=BOB)).message()
     assert "spells" not in (await GameService(bot.store).get(game_of(later))).config
+    assert (await GameService(bot.store).get(record.id)).config["spells"] == TEMPLATE  # kept
     missing = await (
         await fake.slash("felsenfeuer zauber", {"name": "glutfunke"}, user=BOB)
     ).callback()
