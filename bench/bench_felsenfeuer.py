@@ -9,7 +9,8 @@ heuristic bots: a colour's win share is its wins over its duels (draws count hal
 colours sit near 50 %. The render figure draws the views of a real six-seat Gilden-Duell.
 The "hard side" figures seat ``hard`` for one side (a team, or one seat of the Pentagramm)
 against ``normal`` everywhere else, the side turning with the seed, and give the CPU
-milliseconds of each hard decision. Seeds are fixed, so the figures reproduce. Times are CPU
+milliseconds of each hard decision; ``python -m bench.bench_felsenfeuer strength`` prints the
+bots' figures alone. Seeds are fixed, so the figures reproduce. Times are CPU
 seconds of the process playing the games (the bots' own cost), so a shared, loaded machine
 does not stretch them."""
 
@@ -177,17 +178,33 @@ def _sided(pool: ProcessPoolExecutor, players: int, config: dict[str, object], l
     ]  # fmt: skip
 
 
+def strength(pool: ProcessPoolExecutor) -> list[Figure]:
+    """The bots' strength: each level against the one below, hard's side in the modes."""
+    return [
+        *_match(pool, "normal", "random", 80.0),
+        *_match(pool, "hard", "normal", 55.0),
+        *_match(pool, "hard", "random", 80.0),
+        *_sided(pool, 2, {"rules": "magister"}, "2 seats magister", 50.0),
+        *_sided(pool, 4, {"rules": "adept", "teams": [0, 1, 0, 1]}, "4 seats in teams", 50.0),
+        *_sided(pool, 5, {"rules": "magister", "mode": "pentagramm"}, "Pentagramm", 20.0),
+    ]
+
+
 def run() -> list[Figure]:
     with ProcessPoolExecutor(WORKERS) as pool:
         return [
             *_speed(pool, 2),
             *_speed(pool, 4),
-            *_match(pool, "normal", "random", 80.0),
-            *_match(pool, "hard", "normal", 55.0),
-            *_match(pool, "hard", "random", 80.0),
-            *_sided(pool, 2, {"rules": "magister"}, "2 seats magister", 50.0),
-            *_sided(pool, 4, {"rules": "adept", "teams": [0, 1, 0, 1]}, "4 seats in teams", 50.0),
-            *_sided(pool, 5, {"rules": "magister", "mode": "pentagramm"}, "Pentagramm", 20.0),
+            *strength(pool),
             *_colours(pool),
             *_render(),
         ]
+
+
+if __name__ == "__main__":  # python -m bench.bench_felsenfeuer strength: the bots alone
+    import sys
+
+    with ProcessPoolExecutor(WORKERS) as main_pool:
+        figures = strength(main_pool) if sys.argv[1:] == ["strength"] else run()
+    for figure in figures:
+        print(figure.line(), flush=True)
