@@ -87,6 +87,8 @@ def _params(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], l
             out["owner"] = die_owner(view, value, names)
         elif key == "colour":
             out[key] = colour_name(str(value), lang)
+        elif key == "token" and data.get("pips") and str(value)[1:].isdigit():
+            out[key] = _die_option(int(str(value)[1:]), view, lang, names, data["pips"])
         elif key == "token":
             out[key] = option_label(str(value), view, lang, names, spells)
         elif key == "shrines":
@@ -151,7 +153,7 @@ def option_label(token: str, view: Mapping[str, Any], lang: str,
 
 
 def _die_option(index: int, view: Mapping[str, Any], lang: str,
-                names: Sequence[str] | None) -> str:  # fmt: skip
+                names: Sequence[str] | None, pips: Any = None) -> str:  # fmt: skip
     dice = view.get("dice") or []
     if not 0 <= index < len(dice):
         return f"d{index}"
@@ -164,7 +166,7 @@ def _die_option(index: int, view: Mapping[str, Any], lang: str,
         place = _k("place.float", lang, matrix=matrix)
     else:
         place = _k(f"place.{zone}", lang) if zone in ("hand", "bag", "essence") else zone
-    return _k("option.where", lang, die=die_text(view, index, lang),
+    return _k("option.where", lang, die=die_text(view, index, lang, pips),
               player=seat_name(int(data.get("owner", 0)), names), place=place)  # fmt: skip
 
 

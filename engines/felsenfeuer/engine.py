@@ -467,7 +467,12 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
         top = w.stack[-1]
         w.stack[-1] = replace(top, answers=(*top.answers, act.args[0]))
         w.pending = None
-        w.emit("chose", player=player, token=act.args[0])
+        token = act.args[0]
+        if token[:1] == "d" and token[1:].isdigit() and int(token[1:]) < len(w.dice):
+            die = w.dice[int(token[1:])]  # its pips as chosen (the spell may change them)
+            w.emit("chose", player=player, token=token, pips=w.pips_of(die) or None)
+        else:
+            w.emit("chose", player=player, token=token)
     elif act.verb == "auswahl":
         chosen = list(state.auswahl)
         chosen[player] = act.args[0]
