@@ -393,7 +393,13 @@ def _matrix_panel(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
     if matrix["floating"]:
         _text(draw, (MARGIN + 12, row_y), _tr("floating", lang), 13, ICE, "bold")
         x = ROW_X
-        for i in matrix["floating"]:
+        room = int((WIDTH - MARGIN - 12 - ROW_X) // 44)  # floating runes that fit in a row
+        floating = list(matrix["floating"])
+        shown = floating if len(floating) <= room else floating[: room - 1]
+        if len(shown) < len(floating):  # the rest counted at the row's end
+            _text(draw, (WIDTH - MARGIN - 16, row_y), f"+{len(floating) - len(shown)}", 15,
+                  ICE, "bold", anchor="rm")  # fmt: skip
+        for i in shown:
             die = dice[i]
             cx = x + 16
             owner_colour = SEAT_COLOURS[int(die["owner"]) % 6]  # whose rune floats
