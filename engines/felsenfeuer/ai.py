@@ -2,8 +2,9 @@
 a rune on 5 as a ward, every choice inside a spell judged one step ahead); ``hard`` (each
 candidate (the heuristic's choice, its next best glyphs, ending the turn, blood magic; inside
 a spell a sample of the options) played out with ``normal`` for everyone to the end of the
-next two spell phases). Effort is counted in plays, not seconds (deterministic given the rng):
-a hard decision takes well under a second, so ``budget_s`` is not needed."""
+next two spell phases, then judged: by the essence points of each side, in the Pentagramm
+by the two seats whose fall wins it). Effort is counted in plays, not seconds (deterministic
+given the rng): a hard decision takes well under a second, so ``budget_s`` is not needed."""
 
 from __future__ import annotations
 
@@ -47,6 +48,27 @@ def evaluate(state: State, seat: int) -> float:
     hand = sum(1 for d in state.dice if d.owner == seat and d.zone == "hand")
     alive = sum(1 for s in range(w.players) if w.team(s) == mine and w.alive(s)) - len(foes)
     return 10.0 * (own - foe) + 20.0 * alive + 0.3 * hand
+
+
+def judge(state: State, seat: int) -> float:
+    """How good ``state`` is for ``seat`` at the end of a hard rollout: ``evaluate``, in the
+    Pentagramm by what wins it (``_pentagram_value``)."""
+    if state.settings.mode == "pentagramm" and state.phase != "end":
+        return _pentagram_value(state, Work(state), seat)
+    return evaluate(state, seat)
+
+
+def _pentagram_value(state: State, w: Work, seat: int) -> float:
+    """The Pentagramm is won when the two seats opposite fall (RULES.md 29): their essence
+    points weigh most, the others' less; a fallen opposite seat is half the way."""
+    opposite = [(seat + 2) % 5, (seat + 3) % 5]
+    points = {s: w.essence_points(s) if w.alive(s) else 0 for s in range(5)}
+    target = sum(points[s] for s in opposite)
+    others = [points[s] for s in range(5) if s != seat and s not in opposite and w.alive(s)]
+    rest = sum(others) / max(1, len(others))
+    fallen = sum(1 for s in opposite if not w.alive(s))
+    hand = sum(1 for d in state.dice if d.owner == seat and d.zone == "hand")
+    return 10.0 * points[seat] - 6.0 * target - 3.0 * rest + 25.0 * fallen + 0.3 * hand
 
 
 def ranked_lays(state: State, seat: int, acts: list[Act]) -> list[Act]:
@@ -123,7 +145,7 @@ def rollout(state: State, seat: int, rng: random.Random, limit: int = 120) -> fl
             break
         who = decision[0].seat
         state, _ = play(state, normal(state, who, rng), who)
-    return evaluate(state, seat)
+    return judge(state, seat)
 
 
 def hard(state: State, seat: int, rng: random.Random) -> Act:

@@ -417,6 +417,21 @@ def test_bots_finish_games_through_the_match() -> None:
         assert m.outcome(ENGINE, match) is not None
 
 
+def test_the_hard_bot_judges_a_pentagramm_by_the_two_seats_opposite() -> None:
+    """Seat 0 wins the Pentagramm when seats 2 and 3 fall (RULES.md 29): the hard bot's
+    rollouts value hurting them over hurting its neighbours, the plain sum does not."""
+    from engines.felsenfeuer.ai import evaluate, judge
+
+    def pentagram(opposite: int, neighbours: int) -> State:
+        pips = [6, neighbours, opposite, opposite, neighbours]
+        return build([f"{seat} rot essence {p}" for seat, p in enumerate(pips)], 5,
+                     mode="pentagramm")  # fmt: skip
+
+    hurt_opposite, hurt_neighbours = pentagram(2, 6), pentagram(6, 2)
+    assert evaluate(hurt_opposite, 0) == evaluate(hurt_neighbours, 0)
+    assert judge(hurt_opposite, 0) > judge(hurt_neighbours, 0)
+
+
 # --- more terms -------------------------------------------------------------------------------
 def test_renewal_with_two_hands_fills_both_and_the_cauldron_empties() -> None:
     state = duel(["0 rot essence 6", "1 rot essence 6", "0 rot hand", "0 grau hand1",
