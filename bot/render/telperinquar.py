@@ -118,6 +118,14 @@ def _text(
     return float(face.getlength(value))
 
 
+def _shrink(value: str, largest: int, smallest: int, limit: float, style: str = "bold") -> int:
+    """The largest size from ``largest`` down to ``smallest`` at which ``value`` fits."""
+    size = largest
+    while size > smallest and font(size, style).getlength(value) > limit:
+        size -= 1
+    return size
+
+
 def _split_word(word: str, face: ImageFont.FreeTypeFont, width: float) -> list[str]:
     """A word wider than a line, in pieces that end with a hyphen (never a silent cut)."""
     pieces: list[str] = []
@@ -253,9 +261,7 @@ def _name_bar(
         draw_text(draw, (x1 - 4 * u - width / 2, y0 + 16 * u), cost, face, GOLD, anchor="mm")
         right = x1 - width - 10 * u
     room = right - x0 - 8 * u
-    size = round(17 * u)
-    while size > round(10 * u) and font(size, "bold").getlength(name) > room:
-        size -= 1
+    size = _shrink(name, round(17 * u), round(10 * u), room)
     _text(draw, (x0 + 8 * u, y0 + 16 * u), name, size, "#ffffff", "bold", limit=room)
     return y0 + 32 * u
 
@@ -508,7 +514,7 @@ def draw_level_card(
         _tr(f"level.col.{k}", lang) for k in ("level", "actions", "life", "resistance", "armour")
     ]
     heads += [_tr(f"attr_short.{a}", lang) for a in ATTRIBUTES]
-    weights = [1.3, 1.1, 2.2, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]  # the LP column holds "+4(29)"
+    weights = [1.1, 1.1, 2.1, 1.2, 1.2, 1.0, 1.0, 1.0, 1.0]  # the LP column holds "+4(29)"
     unit = (ix1 - ix0 - 8 * u) / sum(weights)
     centres = [ix0 + 4 * u + unit * (sum(weights[:c]) + weights[c] / 2) for c in range(9)]
     size = round(10 * u)
@@ -843,7 +849,7 @@ def _field_header(
         _tr(f"phase.{view.get('phase', 'main')}", lang),
     ]
     if view.get("over"):
-        parts.append(_tr("over", lang))
+        parts.append(_tr("over", lang) + ": " + _result(view, names, lang))
     else:
         parts.append(_tr("turn", lang, player=_seat_name(int(view.get("mover", 0)), names)))
     if view.get("svo"):
@@ -865,6 +871,17 @@ def _field_header(
             15,
             GOLD,
         )
+
+
+def _result(view: Mapping[str, Any], names: Sequence[str], lang: str) -> str:
+    """Who won (the side with a hero standing), or a draw (the turn limit ended the game)."""
+    standing = [s for s, p in enumerate(view["players"]) if not p.get("out")]
+    sides = {int(view["players"][s].get("team", s)) for s in standing}
+    if len(sides) != 1:
+        return _tr("draw", lang)
+    winners = ", ".join(_seat_name(s, names) for s, p in enumerate(view["players"])
+                        if int(p.get("team", s)) in sides)  # fmt: skip
+    return _tr("winners", lang, players=winners)
 
 
 def _side_panel(
@@ -923,17 +940,12 @@ def _seat_band(
     x += EQUIP_W + 10
     own = show_own_hidden and "hand" in p
     row = list(p.get("row") or [])
-    exposed = _exposed(view, seat, cat)
-    label = _tr("wesen_row", lang, count=len(row)) + " · "
+    label = _tr("wesen_row", lang, count=len(row))
     width = _text(draw, (x, y + 14), label, 12, PALETTE.muted, "bold")
-    _text(
-        draw,
-        (x + width, y + 14),
-        _tr("exposed" if exposed else "protected", lang),
-        12,
-        RED if exposed and not p.get("out") else GREEN,
-        "bold",
-    )
+    if not p.get("out"):
+        exposed = _exposed(view, seat, cat)
+        mark = " · " + _tr("exposed" if exposed else "protected", lang)
+        _text(draw, (x + width, y + 14), mark, 12, RED if exposed else GREEN, "bold")
     _wesen_row(draw, view, seat, (x, y + 26), lang, cat, own=own)
 
 
@@ -969,15 +981,9 @@ def _hero_box(
     for k, cls in enumerate(classes):
         _class_badge(draw, (x + 20 + 26 * k, y + 22), cls, 12)
     name_x = x + 14 + 26 * len(classes)
-    _text(
-        draw,
-        (name_x, y + 22),
-        _seat_name(seat, names),
-        18,
-        colour,
-        "bold",
-        limit=x + HERO_W - name_x - 8,
-    )
+    name = _seat_name(seat, names)
+    room = x + HERO_W - name_x - 8
+    _text(draw, (name_x, y + 22), name, _shrink(name, 18, 13, room), colour, "bold", limit=room)
     lv = p.get("levels") or {}
     cls_line = " / ".join(
         f"{_hero_name(c, lang)} {_tr('level', lang, level=lv.get(c, 1))}" for c in classes
@@ -1404,7 +1410,9 @@ def deck_png(
     y = _deck_header(draw, title, counts, hero_classes, level_count, info.legal, problems, lang)
     _curve(draw, (MARGIN, y, 380, 230), support, lang)
     _types(draw, (MARGIN + 400, y, 300, 230), support, lang)
-    _attributes(draw, (MARGIN + 720, y, DECK_W - 2 * MARGIN - 720, 230), support, lang)
+    _attributes(
+        draw, (MARGIN + 720, y, DECK_W - 2 * MARGIN - 720, 230), support, hero_classes, lang
+    )
     y += 250
     _deck_list(draw, y, listed, lang, cat)
     return _png(image)
@@ -1545,9 +1553,11 @@ def _attributes(
     draw: ImageDraw.ImageDraw,
     box: tuple[float, float, float, float],
     support: Sequence[tuple[Card, int]],
+    classes: Sequence[str],
     lang: str,
 ) -> None:
-    """Per attribute: how many cards need it and the highest value needed."""
+    """Per attribute: how many cards need it, the highest value needed and the level at
+    which the deck's hero first has it."""
     x, y, w, h = box
     _panel(draw, box, _tr("deck.attributes", lang))
     row_y = y + 52
@@ -1558,7 +1568,24 @@ def _attributes(
         _chip(draw, x + 12, row_y - 10, _tr(f"attr.{attr}", lang), 13, ATTRIBUTE_COLOURS[attr])
         value = _tr("deck.attribute_line", lang, count=cards, max=highest) if cards else "—"
         _text(draw, (x + w - 14, row_y), value, 15, PALETTE.text, "bold", anchor="rm")
+        reached = _level_reaching(classes, attr, highest) if cards else None
+        if cards and classes:
+            note = (_tr("deck.from_level", lang, level=reached) if reached is not None
+                    else _tr("deck.never", lang))  # fmt: skip
+            colour = PALETTE.muted if reached is not None else RED
+            _text(draw, (x + w - 14, row_y + 18), note, 12, colour, anchor="rm")
         row_y += (h - 60) / len(ATTRIBUTES)
+
+
+def _level_reaching(classes: Sequence[str], attr: str, value: int) -> int | None:
+    """The first level at which one of ``classes`` has ``attr`` of at least ``value``."""
+    found = [
+        row.level
+        for cls in classes
+        for row in levels().get(cls, ())
+        if row.attribute(attr) >= value
+    ]
+    return min(found, default=None)
 
 
 def _deck_list(
