@@ -7,15 +7,29 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 
 import bot.render.telperinquar as tq
-from bot.i18n import t
-from engines.telperinquar.cards import CLASSES, builtin_cards, catalogue, level_card_name
+from bot.i18n import catalog, t
+from engines.telperinquar.cards import (
+    ABILITIES,
+    ATTACKS,
+    ATTRIBUTES,
+    CARD_TYPES,
+    CLASSES,
+    SIZES,
+    SOURCES,
+    WEIGHTS,
+    builtin_cards,
+    catalogue,
+    level_card_name,
+)
 from engines.telperinquar.decks import starter
 from engines.telperinquar.engine import ENGINE, TqState
 
@@ -34,7 +48,7 @@ def _image(png: bytes) -> Image.Image:
 
 
 @pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every text the renderer draws, in order."""
     texts: list[str] = []
     original = tq.draw_text
@@ -44,7 +58,39 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         original(draw, xy, text, *args, **kwargs)
 
     monkeypatch.setattr(tq, "draw_text", capture)
-    return texts
+    yield texts
+    assert not [text for text in texts if "tqrender." in text or "tq.deck." in text]  # a key
+
+
+def test_every_message_key_the_renderer_names_exists() -> None:
+    source = Path(tq.__file__).read_text(encoding="utf-8")
+    static = set(re.findall(r'_tr\(\s*"([a-z_.0-9]+)"', source))
+    static |= set(re.findall(r'_tr\(\s*"[a-z_.0-9]+" if .*? else "([a-z_.0-9]+)"', source))
+    keys = catalog()
+    assert static and not [k for k in static if f"tqrender.{k}" not in keys]
+    families = {
+        "type": [*CARD_TYPES, "hero", "level", "unknown"],
+        "size": SIZES,
+        "weight": WEIGHTS,
+        "attack": ATTACKS,
+        "attack_short": ATTACKS,
+        "ability": ABILITIES,
+        "source": SOURCES,
+        "attr": ATTRIBUTES,
+        "attr_short": ATTRIBUTES,
+        "phase": ("entry", "main", "position"),
+        "mode": ("duel", "2v2"),
+        "second": ("weapon", "shield", "none"),
+        "stack": ("react", "reveal"),
+        "level.col": ("level", "actions", "life", "resistance", "armour"),
+    }
+    missing = [
+        f"{family}.{value}"
+        for family, values in families.items()
+        for value in values
+        if f"tqrender.{family}.{value}" not in keys
+    ]
+    assert not missing
 
 
 def _bot_states(
