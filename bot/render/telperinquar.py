@@ -779,7 +779,7 @@ def _target_name(
 
 def _header_height(stack: Sequence[str], view: Mapping[str, Any]) -> int:
     extra = (len(stack) + 1) * 22 + 8 if stack else 0
-    return 62 + extra + (22 if view.get("ask") is not None and not stack else 0)
+    return 78 + extra + (22 if view.get("ask") is not None and not stack else 0)
 
 
 def field_png(
@@ -855,6 +855,10 @@ def _field_header(
     if view.get("svo"):
         parts.append(_tr("svo", lang))
     _text(draw, (210, 22), " · ".join(parts), 18, PALETTE.text, limit=FIELD_W - 230)
+    order = " → ".join(_seat_name(int(s), names) for s in view.get("order") or [])
+    if order:
+        label = _tr("order", lang, order=order)
+        _text(draw, (FIELD_W - MARGIN, 60), label, 13, PALETTE.muted, anchor="rm", limit=620)
     y = 50.0
     ask = view.get("ask")
     if stack:
