@@ -514,11 +514,11 @@ def draw_level_card(
         _tr(f"level.col.{k}", lang) for k in ("level", "actions", "life", "resistance", "armour")
     ]
     heads += [_tr(f"attr_short.{a}", lang) for a in ATTRIBUTES]
-    weights = [1.1, 1.1, 2.1, 1.2, 1.2, 1.0, 1.0, 1.0, 1.0]  # the LP column holds "+4(29)"
+    weights = [1.0, 1.35, 2.0, 1.2, 1.2, 1.0, 1.0, 1.0, 1.0]  # the LP column holds "+4(29)"
     unit = (ix1 - ix0 - 8 * u) / sum(weights)
     centres = [ix0 + 4 * u + unit * (sum(weights[:c]) + weights[c] / 2) for c in range(9)]
     size = round(10 * u)
-    row_h = (iy1 - top - 70 * u) / 11
+    row_h = (iy1 - top - 92 * u) / 11
     table_y = top + 28 * u
     for c, head in enumerate(heads):
         _text(
