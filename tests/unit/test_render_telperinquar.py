@@ -259,3 +259,30 @@ def test_an_illegal_deck_says_why(drawn: list[str]) -> None:
     assert t("tqrender.deck.illegal", "en") in drawn
     assert any("Dagger" in text and "6" in text for text in drawn)  # named in English
     assert any("Gibtsnicht" in text and "know" in text for text in drawn)
+
+
+def _marked(d: dict[str, Any], key: str) -> list[tuple[int, str]]:
+    return [
+        (s, c)
+        for s, p in enumerate(d["players"])
+        for zone in ("equip", "field", "row")
+        for c in p[zone]
+        if d["cards"][c].get(key)
+    ]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_wounds_damage_and_inaktion_are_marked(lang: str, drawn: list[str]) -> None:
+    beasts = "1 Kämpfer\n10 Stufenkarte Kämpfer\n4 Wolf\n4 Söldner\n4 Bär\n4 Oger\n4 Parade\n"
+    beasts += "4 Langschwert\n4 Kettenhemd\n4 Schildwall\n"
+    state = _state_with(lambda d: bool(_marked(d, "wounded") and _marked(d, "dmg")),
+                        decks=[beasts, beasts])  # fmt: skip
+    tq.field_png(ENGINE.view_for(state, None), lang, names=NAMES[:2])
+    assert "✚ " + t("tqrender.wounded", lang) in drawn
+    for _, cid in _marked(state.data, "dmg"):  # every Wesen's damage, uncut
+        amount = state.data["cards"][cid]["dmg"]
+        assert t("tqrender.damage", lang, amount=amount) in drawn
+    used = _state_with(lambda d: bool(_marked(d, "inaktion")), decks=[beasts, beasts])
+    drawn.clear()
+    tq.field_png(ENGINE.view_for(used, None), lang, names=NAMES[:2])
+    assert any("↺" in text for text in drawn)
