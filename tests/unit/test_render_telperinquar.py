@@ -306,8 +306,9 @@ def test_no_word_of_a_real_field_is_cut(mode: str, drawn: list[str]) -> None:
     abilities and chips shrink to fit)."""
     classes = list(BEASTS) if mode == "2v2" else ["schurke", "zauberer"]
     seats = len(classes)
-    states = list(_bot_states(mode, 1, 300, [BEASTS[c] for c in classes]))
-    for k, state in enumerate(states[::10]):
+    decks = [BEASTS[c] for c in classes]
+    states = [state for seed in (1, 2, 3) for state in _bot_states(mode, seed, 300, decks)]
+    for k, state in enumerate(states[:: 7 if mode == "duel" else 15]):
         for lang in ("de", "en"):
             tq.field_png(ENGINE.view_for(state, k % seats), lang, names=NAMES[:seats])
     assert any(text.startswith("♥ ") for text in drawn)  # Wesen were on the field
