@@ -992,7 +992,8 @@ def _hero_box(
     cls_line = " / ".join(
         f"{_hero_name(c, lang)} {_tr('level', lang, level=lv.get(c, 1))}" for c in classes
     )
-    _text(draw, (x + 10, y + 48), cls_line, 14, PALETTE.text, limit=HERO_W - 20)
+    size = _shrink(cls_line, 14, 10, HERO_W - 20, "regular")
+    _text(draw, (x + 10, y + 48), cls_line, size, PALETTE.text, limit=HERO_W - 20)
     _life_bar(
         draw,
         (x + 10, y + 62, x + HERO_W - 10, y + 84),
