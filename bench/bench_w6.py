@@ -131,8 +131,8 @@ async def _form_redraws(fake: FakeDiscord, bot: Any) -> list[float]:
 
 
 def _render_samples() -> list[float]:
+    from bot.render.sheet_text import sheet_view
     from bot.store.base import CharacterRecord
-    from cogs.w6_sheets import sheet_view
     from engines.w6 import sheet_from_json
 
     data = _sheet("Thoin Donnerschild", 6)
