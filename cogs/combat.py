@@ -168,13 +168,16 @@ class Combat(commands.Cog):
         """One line per user who must answer a pending step, saying what for (``@alice, du
         bist dran: Abwehr für Thoin ansagen``), in that user's language if they chose one,
         else in the server's (the acting user's outside a server); keyed by the user."""
+        if state.pending is None:
+            return {}
+        stage = state.pending.stage
         default = language_of(interaction.guild_locale) if interaction.guild_locale else lang
         lines = {}
         for user_id, names in to_answer(state, campaign.gm_id).items():
             chosen = await self.bot.store.get_pref(user_id, LANGUAGE_PREF)
             user_lang = chosen or (lang if user_id == interaction.user.id else default)
             lines[user_id] = t(
-                f"w6cog.combat.ping.{state.pending.stage if state.pending else ''}", user_lang,
+                f"w6cog.combat.ping.{stage}", user_lang,
                 mention=f"<@{user_id}>", names=", ".join(names),
             )  # fmt: skip
         return lines

@@ -23,6 +23,7 @@ from bot.play.ui import MAX_ROWS, button, make_view
 from bot.render import render_async
 from bot.render.combat import render_combat
 from bot.render.combat_text import image_text, status_text
+from bot.store.base import GameRecord
 from cogs.w6 import EMBED_COLOUR
 from cogs.w6_plural import tc
 from engines.core import BadInput
@@ -52,14 +53,14 @@ def gm_embed(loaded: Loaded, lang: str) -> discord.Embed:
     return status_embed(engine_of(loaded.record).view_for(loaded.state, 0), lang)
 
 
-async def status_image(record: Any, lang: str) -> discord.File:
+async def status_image(record: GameRecord, lang: str) -> discord.File:
     """The status image (``bot.render.combat``) of ``view_for(None)``, drawn off the loop."""
     view = engine_of(record).view_for(load(record).state, None)
     png = await render_async(render_combat, view, image_text(view, lang))
     return discord.File(io.BytesIO(png), filename=IMAGE_NAME)
 
 
-async def public_status(record: Any, lang: str) -> dict[str, Any]:
+async def public_status(record: GameRecord, lang: str) -> dict[str, Any]:
     """The ``send`` arguments of the status everyone sees (``view_for(None)``: no NPC
     values): the embed with its image, the components."""
     embed = status_embed(engine_of(record).view_for(load(record).state, None), lang)
@@ -128,7 +129,7 @@ def fighter_rows(state: CombatState, fighter_id: str, cid: Any, lang: str) -> Ro
     return []
 
 
-def _fighter_cid(record: Any, match: m.Match) -> Any:
+def _fighter_cid(record: GameRecord, match: m.Match) -> Any:
     def cid(code: str, fighter_id: str, *args: object) -> str:
         return custom_id(PREFIX, record.id, fighter_token(match, fighter_id), code, fighter_id,
                          *args)  # fmt: skip
@@ -136,7 +137,7 @@ def _fighter_cid(record: Any, match: m.Match) -> Any:
     return cid
 
 
-def status_components(record: Any, lang: str) -> discord.ui.View:
+def status_components(record: GameRecord, lang: str) -> discord.ui.View:
     """Buttons and selects for whoever must act now (fighters that do not fit in the rows are
     offered in a select of their own, never dropped), and the GM's row."""
     match = load(record)
@@ -164,7 +165,7 @@ def status_components(record: Any, lang: str) -> discord.ui.View:
     return make_view([*rows[: MAX_ROWS - 1], gm_row(record, match, lang)])
 
 
-def gm_row(record: Any, match: m.Match, lang: str) -> list[discord.ui.Item[Any]]:
+def gm_row(record: GameRecord, match: m.Match, lang: str) -> list[discord.ui.Item[Any]]:
     """The GM's buttons: begin or next phase, reflexes of anyone, undo, end, GM view."""
     state = match.state
     gm = decision_token(match, 0, None, "g")
