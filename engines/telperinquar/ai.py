@@ -13,7 +13,8 @@ import random
 from typing import Any
 
 from engines.core import IllegalAction
-from engines.telperinquar.cards import Card, catalogue
+from engines.telperinquar.cards import Card, Catalogue
+from engines.telperinquar.engine import catalogue_for
 
 
 def _known(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -26,20 +27,24 @@ def _known(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return cards
 
 
-def _score(view: dict[str, Any], player: int, act: Any) -> float:
+def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float:
     verb, *args = act.words
     if verb == "level":
         return 100
     if verb in ("go", "next", "end", "pass"):
         return 0
-    if verb == "swap":
+    if verb in ("swap", "fly"):
         return -1
+    if verb == "move":
+        return -3
     if verb == "take":
         return -5
     if verb in ("react", "reveal", "intercept"):
         return 50
     known = _known(view)
-    card: Card = catalogue().cards[known[args[0]]["name"]]
+    card: Card = cat.cards[known[args[0]]["name"]]
+    if verb == "arm":  # a Wesen that carries a weapon or armour fights better
+        return 11 + card.play
     if verb in ("play", "hide"):
         if card.type == "trap" and verb == "play":
             return -1
@@ -76,6 +81,7 @@ def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random)
             return rng.choice(moving)
         return rng.choice(actions)
     view = engine.view_for(state, player)
-    scored = [(_score(view, player, a) + rng.random() * 0.1, a) for a in actions]
+    cat = catalogue_for(state.data.get("extra", ""))
+    scored = [(_score(view, player, a, cat) + rng.random() * 0.1, a) for a in actions]
     best = max(s for s, _ in scored)
     return next(a for s, a in scored if s == best)
