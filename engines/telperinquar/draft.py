@@ -219,7 +219,7 @@ class TqDraft:
         return tuple(
             Decision(
                 seat,
-                f"k{d['round']}.{d['pick']}",
+                f"k{d['round']}.{d['pick']}.{seat}",
                 DecisionKind.SEALED,
                 "tqdraft.prompt.pick",
                 {"round": d["round"] + 1, "pick": d["pick"] + 1},
