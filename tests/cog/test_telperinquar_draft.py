@@ -204,3 +204,25 @@ async def test_english_texts_and_the_seat_count(fake: FakeDiscord, bot: Any) -> 
     ).callback()
     assert_ephemeral(too_many)
     assert too_many.content == t("tqdraft.error.seats", "en", count=9)
+
+
+async def test_eight_people_each_get_their_pick_button(fake: FakeDiscord, bot: Any) -> None:
+    guests = [f"guest{n}" for n in range(2, 9)]
+    options = {f"spieler{n}": guest for n, guest in zip(range(2, 9), guests, strict=True)}
+    invitation = await (await fake.slash("telperinquar-draft start", options, user=ALICE)).message()
+    assert_components_valid(invitation)
+    game_id = game_of(invitation)
+    for guest in guests:
+        message = fake.messages[invitation.id]
+        accepted = await fake.click(message, button_for(message, "Annehmen"), user=guest)
+        assert (await accepted.callback()).type == 7
+    record = await GameService(bot.store).get(game_id)
+    assert record.status == "active" and len(record.players) == 8
+    board = await accepted.message()
+    assert_components_valid(board)
+    openers = [c for c in board.custom_ids if c.endswith(":o")]
+    assert len(openers) == 8
+    # the sixth guest opens its own pick from its own button
+    opened = await fake.click(board, openers[6], user=guests[5])
+    assert_ephemeral(await opened.callback())
+    assert (await opened.message()).selects
