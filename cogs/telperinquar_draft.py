@@ -11,6 +11,7 @@ store (``bot.telperinquar_draft``) and shown with how to play the matches
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -59,6 +60,10 @@ class DraftTable(GameTable):
         text = "\n".join([screen.embed.description or "", *SPEC.closing_lines(saved, lang)])
         screen.embed.description = shorten(text, EMBED_DESCRIPTION, lang)
         return screen
+
+    def meta_row(self, ctx: Any, seat: int, cid: Callable[..., str]) -> list[discord.ui.Item[Any]]:
+        """Only resigning: a draft has no draw to offer (nobody wins it)."""
+        return [button(self.text("button.resign", ctx.lang), cid("m", "resign"), "danger", "🏳️")]
 
     def components(self, ctx: Any, page: int = 0) -> discord.ui.View | None:
         view = super().components(ctx, page)

@@ -57,12 +57,13 @@ def card_label(card: Card, lang: str) -> str:
 
 
 def card_line(card: Card, lang: str) -> str:
-    """Type, costs, requirements and text of a card in one line."""
+    """Type (unless the text starts with it), requirements and text of a card in one line
+    (the costs are in its label)."""
     kind = _k(f"type.{card.type}", lang)
     needs = ", ".join(f"{_k(f'attr.{a}', lang)} {v}" for a, v in card.requires.items())
     text = card.text_en if lang == "en" else card.text_de
-    head = f"{kind} · {card.play}/{card.use}" + (f" · {needs}" if needs else "")
-    return f"{head} · {text}"
+    parts = [] if text.startswith(kind) else [kind]
+    return " · ".join([*parts, *([needs] if needs else []), text])
 
 
 def deck_text(entries: Sequence[tuple[str, int]], lang: str) -> str:
