@@ -52,7 +52,11 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
     if verb == "dual":
         return 40
     target = args[-1] if len(args) > 1 else None
-    if any(s.get("do") == "strike" for s in card.steps) and target:
+    strike = next((s for s in card.steps if s.get("do") == "strike"), None)
+    if strike is not None and target:
+        expected = _expected(view, known, strike, target, cat)
+        if expected < 4:  # armour or resistance eats most of the blow: play cards first
+            return 1 + max(0.0, expected)
         if target.startswith("h"):
             life = int(view["players"][int(target[1:])]["life"])
             return 30 + max(0, 40 - life) / 4
@@ -69,6 +73,24 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
     if any(s.get("do") in ("buff", "actions") for s in card.steps):
         return 3
     return 2
+
+
+def _expected(
+    view: dict[str, Any],
+    known: dict[str, dict[str, Any]],
+    strike: Any,
+    target: str,
+    cat: Catalogue,
+) -> float:
+    """The damage an average roll (5.5) of ``strike`` does to ``target`` after its Rüstung
+    (physical) or Resistenz (magical), as far as the view shows them."""
+    key = "armour" if strike.get("kind") == "physical" else "resistance"
+    if target.startswith("h"):
+        reduction = int(view["players"][int(target[1:])][key])
+    else:
+        card = cat.cards.get(str(known.get(target, {}).get("name", "")))
+        reduction = int(card.get(key, 0)) if card is not None else 0
+    return 5.5 + int(strike.get("bonus", 0)) - reduction
 
 
 def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random) -> Any:
