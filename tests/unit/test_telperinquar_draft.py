@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from engines.core import IllegalAction
+from engines.core import BadInput, IllegalAction
 from engines.core.contract import DecisionKind
 from engines.telperinquar.cards import catalogue
 from engines.telperinquar.decks import parse_list, validate
@@ -157,3 +157,30 @@ def test_the_heuristic_takes_what_the_deck_lacks() -> None:
     weapons = [n for n in cards if cards[n].type == "weapon"][:6]
     choice = names[bot_pick(names, weapons, catalogue())]
     assert cards[choice].type != "weapon" or all(cards[n].type == "weapon" for n in names)
+
+
+def test_a_groups_own_cards_join_the_pool() -> None:
+    own = """
+[[card]]
+name = "Glücksmünze"
+name_en = "Lucky Coin"
+type = "artifact"
+rarity = "rare"
+play = 1
+use = 0
+text_de = "Unsere eigene Münze."
+text_en = "Our own coin."
+[[card.step]]
+text_de = "Aura +1."
+text_en = "Aura +1."
+do = "bonus"
+stat = "aura"
+amount = 1
+"""
+    seen = set()
+    for seed in range(200):  # one rare among 20 per booster: it turns up
+        state = E.initial_state({"cards": own, "booster": 10}, seed, 2)
+        seen |= set(state.data["cards"].values())
+    assert "Glücksmünze" in seen
+    with pytest.raises(BadInput):
+        E.initial_state({"cards": own.replace('"artifact"', '"relic"')}, 1, 2)
