@@ -12,6 +12,13 @@ from tests.armageddon_maps import random_scenario
 from tests.kit import KitCase, check_case
 from tests.unit.test_w6_random import random_config as w6_config
 
+# a drafted deck: the draft hero, its level cards and picks of every class
+TQ_DRAFT_DECK = (
+    "1 Draft-Held\n10 Stufenkarte Draft-Held\n2 Knappe\n2 Langschwert\n2 Kettenhemd\n"
+    "2 Feuerpfeil\n2 Wolf\n2 Falke\n2 Greif\n2 Heiltrank\n2 Parade\n2 Zweihänder\n"
+    "2 Plattenpanzer\n2 Hinterhalt\n2 Fallgrube\n2 Magierstab\n3 Buckler\n"
+)
+
 CASES: list[KitCase] = [
     KitCase("essence", {"variants": []}, seeds=10),
     KitCase("essence", {"variants": ["bestimmt"]}, seeds=6),
@@ -40,6 +47,12 @@ CASES: list[KitCase] = [
     KitCase(
         "telperinquar",
         {"decks": ["zauberer", "geistlicher"], "svo": True, "turn_limit": 40},
+        players=2,
+        seeds=2,
+    ),
+    KitCase(
+        "telperinquar",
+        {"decks": [TQ_DRAFT_DECK, TQ_DRAFT_DECK], "turn_limit": 40},
         players=2,
         seeds=2,
     ),

@@ -184,3 +184,11 @@ amount = 1
     assert "Glücksmünze" in seen
     with pytest.raises(BadInput):
         E.initial_state({"cards": own.replace('"artifact"', '"relic"')}, 1, 2)
+
+
+def test_selfplay_drafts_and_plays_the_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    from engines.telperinquar.__main__ import main
+
+    assert main(["selfplay", "--mode", "draft", "--games", "2", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "4 seats drafted their decks" in out and "summary: 2 games, 0 errors" in out
