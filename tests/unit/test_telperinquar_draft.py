@@ -192,3 +192,12 @@ def test_selfplay_drafts_and_plays_the_matches(capsys: pytest.CaptureFixture[str
     assert main(["selfplay", "--mode", "draft", "--games", "2", "--seed", "4"]) == 0
     out = capsys.readouterr().out
     assert "4 seats drafted their decks" in out and "summary: 2 games, 0 errors" in out
+
+
+def test_the_card_list_names_the_draft_hero_and_level_card() -> None:
+    from engines.telperinquar.cards import card_json
+
+    cards = {c["name"]: c for c in card_json(catalogue())}
+    assert cards["Draft-Held"]["unarmed"] == -5 and cards["Draft-Held"]["classes"] == ["draft"]
+    rows = cards["Stufenkarte Draft-Held"]["levels"]
+    assert [r["life_max"] for r in rows][-1] == 74 and rows[0]["kraft"] == 3
