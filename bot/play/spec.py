@@ -98,10 +98,12 @@ class BoardContext:
 
     @property
     def waiting_for(self) -> list[int]:
-        """The seats with an open decision (none once the game is over)."""
+        """The seats with an open decision the game waits for (none once the game is over;
+        a decision a seat may take at any time, ``Decision.waits`` False, is not waited for)."""
         if self.record.status != ACTIVE:
             return []
-        return sorted(m.to_act(_engine(self.record.kind), self.match))
+        engine = _engine(self.record.kind)
+        return sorted({d.seat for d in m.decisions(engine, self.match) if d.waits})
 
 
 def _engine(kind: str) -> Engine[Any, Any]:
@@ -118,6 +120,7 @@ class GameSpec:
     texts: str = "play"
     board_choices: bool = False  # an open game clicks a single turn on the public board
     private_view: bool = False  # players have something only they may see (a hand)
+    continue_prompt: bool = False  # a private prompt goes on while its seat has a decision
     bot_levels: Sequence[str] = ()
     default_level: str = ""
 
@@ -250,7 +253,8 @@ class GameSpec:
         if match is None:
             state = self.text("list.invited", lang)
         else:
-            waiting = sorted(m.to_act(self.engine, match))
+            engine = self.engine
+            waiting = sorted({d.seat for d in m.decisions(engine, match) if d.waits})
             state = self.text(
                 "list.waiting", lang, names=", ".join(names[s] for s in waiting) or "–"
             )
