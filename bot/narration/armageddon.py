@@ -220,14 +220,20 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
         params["attack"], params["defence"] = data["totals"]
     if kind == "set_over":
         params["to"] = w.field_name(str(data["to"]), int(data.get("level") or 0))
+    if kind == "cast" and data.get("spell") == "versetzen":  # the field, then where to
+        params["target"] = " → ".join(w.target(str(x)) for x in data["target"])
+    if kind == "gm_note":
+        params["action"] = str(data["action"]).split(" -- ")[0]
     key = {
+        "climbed": "climbed" if data.get("level") else "climbed.ground",
         "alliance": f"alliance.{'on' if data.get('allied') else 'off'}",
         "gate": f"gate.{'open' if data.get('open') else 'closed'}",
         "game_over": f"game_over.{data.get('reason')}",
     }.get(kind, kind)
     if kind == "removed":
         params["name"] = w.party(int(data.get("player", actor))) if data.get("player") else "–"
-    return _k(f"event.{key}", lang, **params)
+    line = _k(f"event.{key}", lang, **params)
+    return line[:1].upper() + line[1:]
 
 
 def map_text(view: Mapping[str, Any], names: Sequence[str], lang: str, game_id: int) -> MapText:

@@ -50,7 +50,8 @@ async def started_game(fake: FakeDiscord, bot: Any) -> tuple[int, StoredMessage]
     assert f"<@{stable_user_id(ALICE)}>" in invitation.content
     for user, locale in ((ALICE, "de"), (BOB, EN)):
         accept = t("play.button.accept", "de")
-        answer = await fake.click(invitation, button_for(invitation, accept), user=user)
+        cid = button_for(invitation, accept)
+        answer = await fake.click(invitation, cid, user=user, locale=locale)
         assert (await answer.callback()).type == 7
         invitation = await answer.message()
     board = invitation
@@ -132,7 +133,7 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
 ) -> None:
     game_id, board = await started_game(fake, bot)
     assert_png_attachment(board)
-    assert "Aufbau" in embed_text(board)
+    assert "Round 1/6 · set-up" in embed_text(board)  # Bob (English) accepted last
     # The game master clicks the set-up: a colour, a warrior from the reserve, the start.
     prompt = await open_prompt(fake, bot, game_id, GRETA)
     prompt = await click(fake, prompt, "Farbe", GRETA)
@@ -187,7 +188,8 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
     # Alice types a whole path, offered by the autocomplete, and ends her movement.
     paths = await fake.autocomplete("armageddon weg", {"pfad": "k2 "}, user=ALICE)
     assert paths and all(p["value"].startswith("k2 ") for p in paths)
-    longer = await fake.autocomplete("armageddon weg", {"pfad": paths[0]["value"] + " "}, user=ALICE)
+    further = {"pfad": paths[0]["value"] + " "}
+    longer = await fake.autocomplete("armageddon weg", further, user=ALICE)
     path = (longer or paths)[0]["value"]
     moved = await (await fake.slash("armageddon weg", {"pfad": path}, user=ALICE)).message()
     assert_png_attachment(moved)
@@ -205,7 +207,7 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
     prompt = await open_prompt(fake, bot, game_id, BOB, EN)
     assert "movement phase" in prompt.content
     prompt = await click(fake, prompt, "Step", BOB, EN)
-    prompt = await click(fake, prompt, "warrior k12", BOB, EN)
+    prompt = await click(fake, prompt, "Warrior k12", BOB, EN)
     target = next(b["label"] for b in prompt.buttons if "room" in str(b.get("label")))
     prompt = await click(fake, prompt, target, BOB, EN)
     board = await live_board(fake, bot, game_id)
@@ -228,7 +230,8 @@ async def test_the_game_master_overrules_with_a_note_in_the_narration_and_export
 ) -> None:
     game_id, _board = await started_game(fake, bot)
     await (await fake.slash("armageddon zug", {"notation": "start"}, user=GRETA)).message()
-    offered = await fake.autocomplete("armageddon ueberstimmen", {"aktion": "remove k1"}, user=GRETA)
+    typed = {"aktion": "remove k1"}
+    offered = await fake.autocomplete("armageddon ueberstimmen", typed, user=GRETA)
     assert "gm remove k1" in [c["value"] for c in offered]
     refused = await (
         await fake.slash(
@@ -278,9 +281,8 @@ async def test_a_bad_scenario_upload_is_refused_with_its_line_and_creates_nothin
     invitation = await (await fake.slash("armageddon start", options, user=GRETA)).message()
     record = await GameService(bot.store).get(game_of(invitation))
     assert record.config["file"] == "meins.txt" and "Kaputt" in record.config["scenario_text"]
-    one = await (
-        await fake.slash("armageddon start", {"szenario": "scharmuetzel", "partei1": ALICE}, user=GRETA)
-    ).callback()
+    alone = {"szenario": "scharmuetzel", "partei1": ALICE}
+    one = await (await fake.slash("armageddon start", alone, user=GRETA)).callback()
     assert_ephemeral(one)
     assert "2" in one.content and "Scharmützel" in one.content
 
@@ -306,3 +308,50 @@ async def test_the_map_zooms_and_a_scenario_is_shown_with_its_file(
     ).message()
     assert "2 parties" in embed_text(shown)
     assert {a.filename for a in shown.attachments} == {"belagerung.png", "belagerung.txt"}
+
+
+MELEE = """name: Nahkampf
+parteien: 2
+runden: 3
+karte:
+T  T  T  T
+ T  T  T  T
+T  T  T  T
+ende
+handelszentrum: c3 besitzer 2
+figur: 1 krieger b2
+figur: 1 krieger c3
+figur: 1 zauberer a1
+figur: 2 krieger c2
+figur: 2 pferd d3
+"""
+
+
+async def test_in_the_action_phase_a_player_declares_attacks_and_casts_by_clicking(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    options = {"datei": ("nahkampf.txt", MELEE.encode()), "partei1": ALICE, "partei2": BOB}
+    invitation = await (await fake.slash("armageddon start", options, user=GRETA)).message()
+    for user in (ALICE, BOB):
+        answer = await fake.click(invitation, button_for(invitation, "Annehmen"), user=user)
+        invitation = await answer.message()
+    game_id = game_of(invitation)
+    for user, step in ((GRETA, "start"), (ALICE, "end"), (BOB, "end")):
+        await (await fake.slash("armageddon zug", {"notation": step}, user=user)).message()
+    board = await live_board(fake, bot, game_id)
+    assert "Handlungsphase" in embed_text(board) and "Alice" in embed_text(board)
+    prompt = await open_prompt(fake, bot, game_id, ALICE)
+    prompt = await click(fake, prompt, "Inbesitznahme", ALICE)  # the only one: the trade centre
+    assert "Handelszentrum c3" in embed_text(await live_board(fake, bot, game_id))
+    prompt = await click(fake, prompt, "Angreifen", ALICE)
+    prompt = await click(fake, prompt, "Krieger k1 (b2)", ALICE)
+    text = embed_text(await live_board(fake, bot, game_id))
+    assert "Angriff: Krieger k1" in text and "Würfe" in text
+    prompt = await click(fake, prompt, "Zaubern", ALICE)
+    prompt = await click(fake, prompt, "Stärken", ALICE)
+    prompt = await click(fake, prompt, "c3", ALICE)
+    assert "zaubert Stärken auf c3" in embed_text(await live_board(fake, bot, game_id))
+    logged = [text for _seat, text in await bot.store.game_actions(game_id)]
+    assert logged[-3:] == ["claim c3", "attack k1 k4", "cast z3 staerken c3"]
+    prompt = await click(fake, prompt, "Handlungen beenden", ALICE)
+    assert not prompt.components  # Bob's turn now
