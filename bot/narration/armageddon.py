@@ -277,12 +277,22 @@ class ArmageddonSpec(GameSpec):
     prefix = "armag"
     texts = DOMAIN
     continue_prompt = True  # a turn is many steps: the private prompt goes on after each
+    _last_view: tuple[Any, Mapping[str, Any]] | None = None
 
     def seat_label(self, seat: int) -> str:
         return GM_ICON if seat == GM else f"⚔️ {seat}"
 
+    def public_view(self, state: Any) -> Mapping[str, Any]:
+        """The spectator's view of ``state``, built once per state (a board asks often)."""
+        cached = self._last_view
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        view = ENGINE.view_for(state, None)
+        self._last_view = (state, view)
+        return view
+
     def words(self, ctx: BoardContext) -> Words:
-        return Words(ENGINE.view_for(ctx.match.state, None), ctx.names, ctx.lang)
+        return Words(self.public_view(ctx.match.state), ctx.names, ctx.lang)
 
     async def board(self, ctx: BoardContext) -> Board:
         board = await super().board(ctx)
@@ -308,7 +318,7 @@ class ArmageddonSpec(GameSpec):
         outcome = ctx.outcome
         if outcome is not None:
             return self.outcome_text(outcome, ctx)
-        view = ENGINE.view_for(ctx.match.state, None)
+        view = self.public_view(ctx.match.state)
         w = Words(view, ctx.names, ctx.lang)
         waiting = [d for d in m.decisions(ENGINE, ctx.match) if d.waits]
         head = round_line(view, ctx.lang)
@@ -378,7 +388,7 @@ class ArmageddonSpec(GameSpec):
         line = super().list_line(record, match, names, lang)
         if match is None:
             return line
-        view = ENGINE.view_for(match.state, None)
+        view = self.public_view(match.state)
         return f"{line} · {_k('list.extra', lang, scenario=view['scenario'], round=view['round'])}"
 
     async def export_extra(self, record: Any, data: dict[str, Any], log: list[Any]) -> None:

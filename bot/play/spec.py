@@ -171,7 +171,7 @@ class GameSpec:
             lines.append(self.text("draw.offered", ctx.lang, name=offerer))
         if ctx.thinking:
             lines.append(self.text("bot.thinking", ctx.lang))
-        view = self.engine.view_for(ctx.match.state, None)
+        view = self.public_view(ctx.match.state)
         humans = [s for s in ctx.waiting_for if ctx.record.players[s] != ctx.bot_id]
         content, pings = "", ()
         if humans and not ctx.thinking:
@@ -187,6 +187,10 @@ class GameSpec:
             content=content,
             pings=pings,
         )
+
+    def public_view(self, state: Any) -> Mapping[str, Any]:
+        """A spectator's view of ``state`` (a game whose board asks for it often may keep it)."""
+        return self.engine.view_for(state, None)
 
     async def render(self, view: Mapping[str, Any], ctx: BoardContext) -> bytes | None:
         """The board image from a view (None: no image)."""
