@@ -282,6 +282,11 @@ class ArmageddonSpec(GameSpec):
     def seat_label(self, seat: int) -> str:
         return GM_ICON if seat == GM else f"⚔️ {seat}"
 
+    def rematch_order(self, clicker: int, seats: int) -> list[int]:
+        """A rematch keeps every seat: the game master leads again (and hosts), the parties
+        keep theirs, whoever clicked."""
+        return list(range(seats))
+
     def public_view(self, state: Any) -> Mapping[str, Any]:
         """The spectator's view of ``state``, built once per state (a board asks often)."""
         cached = self._last_view

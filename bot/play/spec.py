@@ -152,6 +152,11 @@ class GameSpec:
         none, a plain accept button."""
         return []
 
+    def rematch_order(self, clicker: int, seats: int) -> list[int]:
+        """The old seats in the order of a rematch's seats among people: the clicker hosts
+        (seat 0), the others follow in their order."""
+        return [clicker] + [s for s in range(seats) if s != clicker]
+
     def invitation_text(self, record: Any, names: list[str], lang: str) -> str | None:
         """The invitation's own wording (None: the shared one listing every seat)."""
         return None

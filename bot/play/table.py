@@ -474,7 +474,8 @@ class GameTable:
         """One rematch per finished game: the first click uses the old game up (its revision
         moves on), every other click on that button, also at the same moment, is told so.
         Against bots only the seats move on by one (the other side begins); otherwise the
-        clicker hosts and invites the others."""
+        seats follow the spec's ``rematch_order`` (by default the clicker hosts and invites the
+        others)."""
         if old.status != FINISHED:
             raise IllegalAction(self.spec.key("error.not_finished"))
         GameService.seat_for(old, interaction.user.id)
@@ -493,8 +494,7 @@ class GameTable:
             order = [*range(1, len(old.players)), 0]
             invited = False
         else:
-            mine = old.players.index(clicker)
-            order = [mine] + [s for s in range(len(old.players)) if s != mine]
+            order = self.spec.rematch_order(old.players.index(clicker), len(old.players))
             invited = True
         players = [old.players[s] for s in order]
         new_levels = {str(i): levels[s] for i, s in enumerate(order) if s in levels}

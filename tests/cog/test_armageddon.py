@@ -222,7 +222,15 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
     state = load(record).state
     assert (state.round, state.phase, state.active) == (2, "move", state.active)
     board = await live_board(fake, bot, game_id)
-    assert "Runde 2/6" in embed_text(board) or "Round 2/6" in embed_text(board)
+    assert "Runde 2/6 · Bewegungsphase" in embed_text(board)
+    # Round 2 typed through: each party in the order of the round, then round 3.
+    for _turn in range(4):
+        state = load(await bot.store.get_game(game_id)).state
+        user = (ALICE, BOB)[state.active - 1]
+        step = "end" if state.phase == "move" else "done"
+        await (await fake.slash("armageddon zug", {"notation": step}, user=user)).message()
+    state = load(await bot.store.get_game(game_id)).state
+    assert (state.round, state.phase) == (3, "move")
 
 
 async def test_the_game_master_overrules_with_a_note_in_the_narration_and_export(
@@ -355,3 +363,33 @@ async def test_in_the_action_phase_a_player_declares_attacks_and_casts_by_clicki
     assert logged[-3:] == ["claim c3", "attack k1 k4", "cast z3 staerken c3"]
     prompt = await click(fake, prompt, "Handlungen beenden", ALICE)
     assert not prompt.components  # Bob's turn now
+
+
+async def test_the_last_round_ends_the_game_on_points_and_a_rematch_keeps_the_seats(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    options = {
+        "datei": ("nahkampf.txt", MELEE.encode()),
+        "partei1": ALICE,
+        "partei2": BOB,
+        "runden": 1,
+    }
+    invitation = await (await fake.slash("armageddon start", options, user=GRETA)).message()
+    for user in (ALICE, BOB):
+        answer = await fake.click(invitation, button_for(invitation, "Annehmen"), user=user)
+        invitation = await answer.message()
+    game_id = game_of(invitation)
+    steps = ((GRETA, "start"), (ALICE, "end"), (BOB, "end"), (ALICE, "claim c3"))
+    for user, step in (*steps, (ALICE, "done"), (BOB, "done")):
+        last = await (await fake.slash("armageddon zug", {"notation": step}, user=user)).message()
+    text = embed_text(last)
+    assert "Die letzte Runde ist gespielt." in text
+    assert "🏆" in text and "Alice" in text and "nach Punkten" in text
+    assert (await bot.store.get_game(game_id)).status == "finished"
+    rematch = await fake.click(last, button_for(last, t("play.button.rematch", "de")), user=ALICE)
+    await rematch.callback()
+    again = await rematch.followup()
+    assert f"🎩 <@{stable_user_id(GRETA)}>" in (again.content or "")
+    new = await bot.store.get_game(game_id + 1)
+    assert new.players == [stable_user_id(u) for u in (GRETA, ALICE, BOB)]
+    assert new.config["rounds"] == 1 and "Nahkampf" in new.config["scenario_text"]
