@@ -103,7 +103,7 @@ class Armageddon(commands.Cog):
                 "armageddoncog.error.players", scenario=name, parties=parties, count=len(guests)
             )
         if any(guest.bot or guest.id == self.table.bot_id() for guest in guests):
-            raise BadInput("play.error.opponent_is_bot")
+            raise BadInput("armageddoncog.error.opponent_is_bot")
         if runden is not None:
             config["rounds"] = runden
         user = interaction.user

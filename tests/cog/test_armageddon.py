@@ -293,6 +293,14 @@ async def test_a_bad_scenario_upload_is_refused_with_its_line_and_creates_nothin
     one = await (await fake.slash("armageddon start", alone, user=GRETA)).callback()
     assert_ephemeral(one)
     assert "2" in one.content and "Scharmützel" in one.content
+    for party2, key in ((ALICE, "self_challenge"), (GRETA, "self_challenge")):
+        twice = {"szenario": "scharmuetzel", "partei1": ALICE, "partei2": party2}
+        refused = await (await fake.slash("armageddon start", twice, user=GRETA)).callback()
+        assert refused.content == t(f"armageddoncog.error.{key}", "de")
+    bot_seat = {"szenario": "scharmuetzel", "partei1": ALICE, "partei2": fake.bot_user}
+    refused = await (await fake.slash("armageddon start", bot_seat, user=GRETA)).callback()
+    assert refused.content == t("armageddoncog.error.opponent_is_bot", "de")
+    assert len(await bot.store.games_in_channel(fake.channel().id, kind="armageddon")) == 1
 
 
 async def test_the_map_zooms_and_a_scenario_is_shown_with_its_file(
