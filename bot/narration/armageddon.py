@@ -226,12 +226,11 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
         params["action"] = str(data["action"]).split(" -- ")[0]
     key = {
         "climbed": "climbed" if data.get("level") else "climbed.ground",
+        "removed": "removed" if data.get("player") else "removed.free",  # herrenlos
         "alliance": f"alliance.{'on' if data.get('allied') else 'off'}",
         "gate": f"gate.{'open' if data.get('open') else 'closed'}",
         "game_over": f"game_over.{data.get('reason')}",
     }.get(kind, kind)
-    if kind == "removed":
-        params["name"] = w.party(int(data.get("player", actor))) if data.get("player") else "–"
     line = _k(f"event.{key}", lang, **params)
     return line[:1].upper() + line[1:]
 
