@@ -69,12 +69,13 @@ from bot.play.ui import (
     parse_path,
     send_kwargs,
 )
-from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
+from bot.replies import LANGUAGE_PREF, lang_for, pinging, send, send_error
 from bot.store import GameRecord, StaleRevision, StoreBusy
 from engines.core import BadInput, IllegalAction
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
 from engines.core.contract import BotPlayer, Decision
+from engines.core.errors import EngineError
 
 log = logging.getLogger("spielleiter.play")
 
@@ -562,7 +563,9 @@ class GameTable:
     ) -> None:
         """Several steps typed at once (a path of one figure): all are checked in order on the
         game as it stands first, so a path that fails anywhere applies nothing; then each is
-        applied through the service and one board shows them all."""
+        applied through the service and one board shows them all. Should another seat act in
+        between (a game master's overrule) and a later step no longer be allowed, the steps
+        so far stand, the board shows them and the user is told why the rest stopped."""
         record = await self.game_for(interaction, game_id)
         match = self.require_turn(record, interaction.user.id)
         seat = GameService.seat_for(record, interaction.user.id)
@@ -570,13 +573,21 @@ class GameTable:
             match, _events = m.apply(self.spec.engine, match, text, seat)
         steps = Steps()
         turn = None
+        stopped: EngineError | None = None
         for text in texts:
-            turn = await self.games.act(record.id, interaction.user.id, text, record=record)
-            record = turn.record
+            try:
+                turn = await self.games.act(record.id, interaction.user.id, text)
+            except EngineError as error:  # someone acted in between: the steps so far stand
+                if turn is None:
+                    raise
+                stopped = error
+                break
             steps.add(turn)
         if turn is None:
             raise BadInput(self.spec.key("error.bad_choice"))
         await self._answer(interaction, turn, steps)
+        if stopped is not None:
+            await send_error(interaction, stopped.key, **stopped.params)
 
     async def _answer(self, interaction: discord.Interaction[Any], turn: Any, steps: Steps) -> None:
         """Show the board after the user's step(s), then let the bot answer if it is due."""

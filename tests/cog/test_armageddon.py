@@ -12,6 +12,8 @@ import json
 import re
 from typing import Any
 
+import pytest
+
 from bot.games import GameService, load
 from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord, StoredMessage, stable_user_id
@@ -401,3 +403,30 @@ async def test_the_last_round_ends_the_game_on_points_and_a_rematch_keeps_the_se
     new = await bot.store.get_game(game_id + 1)
     assert new.players == [stable_user_id(u) for u in (GRETA, ALICE, BOB)]
     assert new.config["rounds"] == 1 and "Nahkampf" in new.config["scenario_text"]
+
+
+async def test_a_path_the_game_master_interrupts_keeps_its_first_step_and_says_why(
+    fake: FakeDiscord, bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, _board = await started_game(fake, bot)
+    await (await fake.slash("armageddon zug", {"notation": "start"}, user=GRETA)).message()
+    table = bot.get_cog("Armageddon").table
+    real = table.games.act
+    texts: list[str] = []
+
+    async def act(game: int, user: int, text: str, *args: Any, **kwargs: Any) -> Any:
+        texts.append(text)
+        if len(texts) == 2:  # between the two steps the game master removes the figure
+            await real(game, stable_user_id(GRETA), "gm remove k1 -- vom Pfeil getroffen")
+        return await real(game, user, text, *args, **kwargs)
+
+    monkeypatch.setattr(table.games, "act", act)
+    answer = await fake.slash("armageddon weg", {"pfad": "k1 b2 b1"}, user=ALICE)
+    board = await answer.message()
+    assert_public(board)
+    assert "k1 a2 → b2" in embed_text(board)
+    stopped = await answer.followup()
+    assert_ephemeral(stopped)
+    assert stopped.content == t("armageddon.error.no_figure", "de", figure="k1")
+    logged = [text for _seat, text in await bot.store.game_actions(game_id)]
+    assert logged[-2:] == ["step k1 b2", "gm remove k1 -- vom Pfeil getroffen"]
