@@ -180,42 +180,33 @@ class Words:
 # ------------------------------------------------------------------------ narration
 
 
+def _param(key: str, value: Any, w: Words) -> Any:
+    """One event parameter in words: parties, figures, places, edges, dice, spells …"""
+    if key in PARTY_KEYS and isinstance(value, int):
+        return w.party(value)
+    if key in FIGURE_KEYS and isinstance(value, str):
+        return w.figure(value)
+    if key in ("figures", "target") and isinstance(value, list):
+        return ", ".join(w.target(str(x)) for x in value) or "–"
+    words: dict[str, Any] = {
+        "target": lambda: w.target(str(value)),
+        "allies": lambda: ", ".join(w.party(int(x)) for x in value),
+        "parties": lambda: " & ".join(w.party(int(x)) for x in value),
+        "place": lambda: w.place(str(value)),
+        "edge": lambda: w.edge(value),
+        "rolls": lambda: ", ".join(str(x) for x in value),
+        "why": lambda: _k(f"why.{value}", w.lang) if _has(f"why.{value}") else str(value),
+        "spell": lambda: w.spell(str(value)),
+        "facing": lambda: w.direction(str(value)),
+        "colour": lambda: w.colour(str(value)),
+    }
+    return words[key]() if key in words else value
+
+
 def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
-    """One engine event in the reader's words."""
-    lang = w.lang
-    params: dict[str, Any] = {}
-    for key, value in data.items():
-        if key == "player":
-            params["name"] = w.party(int(value))
-        elif key in PARTY_KEYS and isinstance(value, int):
-            params[key] = w.party(value)
-        elif key in FIGURE_KEYS and isinstance(value, str):
-            params[key] = w.figure(value)
-        elif key in ("figures", "target") and isinstance(value, list):
-            params[key] = ", ".join(w.target(str(x)) for x in value) or "–"
-        elif key == "target":
-            params[key] = w.target(str(value))
-        elif key == "allies":
-            params[key] = ", ".join(w.party(int(x)) for x in value)
-        elif key == "parties":
-            params[key] = " & ".join(w.party(int(x)) for x in value)
-        elif key == "place":
-            params[key] = w.place(str(value))
-        elif key == "edge":
-            params[key] = w.edge(value)
-        elif key == "rolls":
-            params[key] = ", ".join(str(x) for x in value)
-        elif key == "why":
-            params[key] = _k(f"why.{value}", lang) if _has(f"why.{value}") else str(value)
-        elif key == "spell":
-            params[key] = w.spell(str(value))
-        elif key == "facing":
-            params[key] = w.direction(str(value))
-        elif key == "colour":
-            params[key] = w.colour(str(value))
-        else:
-            params[key] = value
-    params.setdefault("name", w.party(actor))
+    """One engine event in the reader's words (``name``: the party it concerns)."""
+    params = {key: _param(key, value, w) for key, value in data.items() if key != "player"}
+    params["name"] = w.party(int(data.get("player", actor)))
     if kind == "fight":
         params["attack"], params["defence"] = data["totals"]
     if kind == "set_over":
@@ -231,7 +222,7 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
         "gate": f"gate.{'open' if data.get('open') else 'closed'}",
         "game_over": f"game_over.{data.get('reason')}",
     }.get(kind, kind)
-    line = _k(f"event.{key}", lang, **params)
+    line = _k(f"event.{key}", w.lang, **params)
     return line[:1].upper() + line[1:]
 
 
