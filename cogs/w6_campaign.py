@@ -25,19 +25,17 @@ from bot.limits import (
     MAX_IMPORT_BYTES,
     MAX_LOG_ENTRIES_IMPORT,
 )
+from bot.narration.w6 import EMBED_COLOUR, combat_log_words, log_line
 from bot.replies import lang_for, pinging, send
 from bot.store.base import AlreadyExists, CampaignRecord
 from cogs.w6 import (
     BOOL_RULES,
-    EMBED_COLOUR,
     RULES_KEY,
     bot_of,
     campaign_here,
     campaign_rules,
     clean_rules,
-    combat_log_words,
     log,
-    log_line,
     require_gm,
 )
 from engines.core import BadInput, IllegalAction
