@@ -21,13 +21,14 @@ from bot.store.base import CampaignRecord, CharacterRecord
 from engines.core import BadInput, IllegalAction
 from engines.w6.sheet import Sheet
 from engines.w6.sheet_io import sheet_from_stored, sheet_to_json
+from engines.w6.state import OPTIONAL_RULES
 
 if TYPE_CHECKING:
     from bot.app import SpielleiterBot
 
 AUTOCOMPLETE_LIMIT = 25
 RULES_KEY = "regeln"
-BOOL_RULES = ("schwere_treffer", "kaufen", "stabilitaet", "freie_folgephasen")  # engine names
+BOOL_RULES = OPTIONAL_RULES  # the engine's names
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> SpielleiterBot:
