@@ -1,10 +1,10 @@
 """The words of the W6 campaign, sheets and combat that the cogs and the renderers share: the
 W6 embed colour, a combat step in words, a campaign-log entry as a line (rolls, checks,
 combat steps and rule changes from the data stored with it; an unreadable one noted), the
-sheet embed, and the count-aware texts (``tc``: a message whose count is 1 uses its singular variant ``<key>.one``,
-"1 Erfolg", "1 success"). No commands and no store: ``cogs.w6*`` and ``cogs.combat*`` reply
-with these; ``bot.render.sheet_text``, ``bot.render.combat_text`` and ``bot.narration.combat``
-build on them."""
+sheet embed, and the count-aware texts (``tc``: a message whose count is 1 uses its singular
+variant ``<key>.one``, "1 Erfolg", "1 success"). No commands and no store: ``cogs.w6*`` and
+``cogs.combat*`` reply with these; ``bot.render.sheet_text``, ``bot.render.combat_text`` and
+``bot.narration.combat`` build on them."""
 
 from __future__ import annotations
 
