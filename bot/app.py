@@ -32,6 +32,8 @@ COGS = (
     "cogs.dice",
     "cogs.essence",
     "cogs.felsenfeuer",
+    "cogs.telperinquar_draft",
+    "cogs.armageddon",
 )
 SCHEMA_META_KEY = "command_schema_hash"
 

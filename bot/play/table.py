@@ -50,12 +50,13 @@ from bot.games import (
     HOST,
     INVITED,
     PENDING,
+    READY,
     REFUSED,
     GameService,
     load,
     lobby_of,
 )
-from bot.i18n import DEFAULT_LANGUAGE
+from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.play.spec import BoardContext, GameSpec, Option, Steps
 from bot.play.ui import (
     INDEX,
@@ -70,12 +71,13 @@ from bot.play.ui import (
     parse_path,
     send_kwargs,
 )
-from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
+from bot.replies import LANGUAGE_PREF, lang_for, pinging, send, send_error
 from bot.store import GameRecord, StaleRevision, StoreBusy
 from engines.core import BadInput, IllegalAction
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
 from engines.core.contract import BotPlayer, Decision
+from engines.core.errors import EngineError
 
 log = logging.getLogger("spielleiter.play")
 
@@ -276,7 +278,12 @@ class GameTable:
                 return
         elif what == "s":
             keep = lobby_of(record).ready  # the seats that play; the others are dropped
-            record = await self.games.start_now(record.id, user)
+            try:
+                record = await self.games.start_now(record.id, user)
+            except BadInput as refused:
+                if len(keep) == len(record.players):
+                    raise
+                raise self._seats_missing(record, info, refused, lang) from None
             if len(keep) == len(record.players):
                 info = GameInfo([info.names[i] for i in keep], info.board)
         elif what == "b" and rest[1:2] and rest[1].isdecimal():
@@ -313,6 +320,25 @@ class GameTable:
             await self.save_info(record.id, info)
         if bot_due:
             await self.play_bot(record, lang, self._edit_original(interaction))
+
+    def _seats_missing(
+        self, record: GameRecord, info: GameInfo, refused: BadInput, lang: str
+    ) -> BadInput:
+        """The host's early start that the game refuses without the seats still open (a
+        scenario's every party, a fixed table): its reason, and which seats are missing."""
+        lobby = lobby_of(record)
+        missing = [
+            f"{self.spec.seat_label(seat)} {info.names[seat]} ({self.text(f'seat.{state}', lang)})"
+            for seat, state in enumerate(lobby.seats)
+            if state not in READY
+        ]
+        reason = t(refused.key, lang, **refused.params)
+        return BadInput(
+            self.spec.key("error.seats_missing"),
+            id=record.id,
+            reason=reason,
+            missing=", ".join(missing),
+        )
 
     async def open_game(
         self, interaction: discord.Interaction[Any], record: GameRecord, lang: str
@@ -482,7 +508,8 @@ class GameTable:
         """One rematch per finished game: the first click uses the old game up (its revision
         moves on), every other click on that button, also at the same moment, is told so.
         Against bots only the seats move on by one (the other side begins); otherwise the
-        clicker hosts and invites the others."""
+        seats follow the spec's ``rematch_order`` (by default the clicker hosts and invites the
+        others)."""
         if old.status != FINISHED:
             raise IllegalAction(self.spec.key("error.not_finished"))
         GameService.seat_for(old, interaction.user.id)
@@ -501,8 +528,7 @@ class GameTable:
             order = [*range(1, len(old.players)), 0]
             invited = False
         else:
-            mine = old.players.index(clicker)
-            order = [mine] + [s for s in range(len(old.players)) if s != mine]
+            order = self.spec.rematch_order(old.players.index(clicker), len(old.players))
             invited = True
         players = [old.players[s] for s in order]
         new_levels = {str(i): levels[s] for i, s in enumerate(order) if s in levels}
@@ -561,9 +587,44 @@ class GameTable:
         turn = await self.games.act(
             record.id, interaction.user.id, text, revision, decision=decision, record=record
         )
-        lang = await lang_for(interaction)
         steps = Steps()
         steps.add(turn)
+        await self._answer(interaction, turn, steps)
+
+    async def typed_steps(
+        self, interaction: discord.Interaction[Any], game_id: int | None, texts: list[str]
+    ) -> None:
+        """Several steps typed at once (a path of one figure): all are checked in order on the
+        game as it stands first, so a path that fails anywhere applies nothing; then each is
+        applied through the service and one board shows them all. Should another seat act in
+        between (a game master's overrule) and a later step no longer be allowed, the steps
+        so far stand, the board shows them and the user is told why the rest stopped."""
+        record = await self.game_for(interaction, game_id)
+        match = self.require_turn(record, interaction.user.id)
+        seat = GameService.seat_for(record, interaction.user.id)
+        for text in texts:
+            match, _events = m.apply(self.spec.engine, match, text, seat)
+        steps = Steps()
+        turn = None
+        stopped: EngineError | None = None
+        for text in texts:
+            try:
+                turn = await self.games.act(record.id, interaction.user.id, text)
+            except EngineError as error:  # someone acted in between: the steps so far stand
+                if turn is None:
+                    raise
+                stopped = error
+                break
+            steps.add(turn)
+        if turn is None:
+            raise BadInput(self.spec.key("error.bad_choice"))
+        await self._answer(interaction, turn, steps)
+        if stopped is not None:
+            await send_error(interaction, stopped.key, **stopped.params)
+
+    async def _answer(self, interaction: discord.Interaction[Any], turn: Any, steps: Steps) -> None:
+        """Show the board after the user's step(s), then let the bot answer if it is due."""
+        lang = await lang_for(interaction)
         bot_due = self.games.bot_due(turn.record)
         screen = await self.screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
         edit: Edit
@@ -571,9 +632,7 @@ class GameTable:
             await interaction.response.edit_message(**edit_kwargs(screen))
             edit = self._edit_original(interaction)
         elif interaction.type == discord.InteractionType.component:  # an ephemeral prompt
-            await interaction.response.edit_message(
-                content=self._done_text(turn, lang), view=None, embed=None
-            )
+            await interaction.response.edit_message(**self._after_prompt(turn, lang))
             edit = await self.post(turn.record, screen)
         else:
             await self.reply_new(interaction, turn.record, screen)
@@ -581,6 +640,23 @@ class GameTable:
         # The bot's answer replaces this board: it narrates the player's step first.
         if bot_due:
             await self.play_bot(turn.record, lang, edit, steps)
+
+    def _after_prompt(self, turn: Any, lang: str) -> dict[str, Any]:
+        """The private prompt after its step: done, or (a game whose prompts go on) the seat's
+        next choice in the same message while the seat still has a decision."""
+        done: dict[str, Any] = {"content": self._done_text(turn, lang), "view": None, "embed": None}
+        seat, match = turn.actor, turn.match
+        if not self.spec.continue_prompt or turn.record.status != ACTIVE:
+            return done
+        if seat not in m.to_act(self.spec.engine, match):
+            return done
+        tree = self.tree(match, seat)
+        path = tree.follow(())
+        if tree.action(path) is not None:  # a single action: the seat still clicks it
+            path = ()
+        following = self.prompt(turn.record, match, seat, lang, path, tree, 0)
+        following["content"] = f"{done['content']}\n{following['content']}"
+        return {**following, "embed": None}
 
     def _done_text(self, turn: Any, lang: str) -> str:
         """The answer to a private prompt: done, and what only the actor may read of it."""
@@ -1034,16 +1110,27 @@ class GameTable:
         self, interaction: discord.Interaction[Any], game_id: int | None, current: str
     ) -> list[str]:
         """The caller's legal actions in notation containing what they typed."""
-        try:
-            record = await self.game_for(interaction, game_id)
-            match = load(record)
-            seat = GameService.seat_for(record, interaction.user.id)
-        except (IllegalAction, BadInput):
+        found = await self.seat_match(interaction, game_id)
+        if found is None:
             return []
+        match, seat = found
         engine = self.spec.engine
         typed = " ".join(current.lower().split())
         texts = [engine.action_text(a) for a in engine.legal_actions(match.state, seat)]
         return [text for text in texts if typed in text][:AUTOCOMPLETE_LIMIT]
+
+    async def seat_match(
+        self, interaction: discord.Interaction[Any], game_id: int | None
+    ) -> tuple[m.Match, int] | None:
+        """The caller's running game and seat in it, for autocomplete (None: there is none
+        or it cannot be told which)."""
+        try:
+            record = await self.game_for(interaction, game_id)
+            if record.status != ACTIVE:
+                return None
+            return load(record), GameService.seat_for(record, interaction.user.id)
+        except (IllegalAction, BadInput):
+            return None
 
     # ------------------------------------------------------------------ per game data
 
