@@ -7,7 +7,7 @@ number of heuristic duels). The colour figures play every pair of one-colour Aus
 of one colour, magister rules, the whole Kompendium) against each other, both seatings,
 heuristic bots: a colour's win share is its wins over its duels (draws count half); balanced
 colours sit near 50 %. The render figure draws the views of a real six-seat Gilden-Duell.
-The "hard side" figures seat ``hard`` for one side (a team, or one seat of the Pentagramm)
+The "hard side" figures seat ``hard`` for one side (a team, a guild, one seat of the Pentagramm)
 against ``normal`` everywhere else, the side turning with the seed, and give the CPU
 milliseconds of each hard decision; ``python -m bench.bench_felsenfeuer strength`` prints the
 bots' figures alone. Seeds are fixed, so the figures reproduce. Times are CPU
@@ -187,6 +187,7 @@ def strength(pool: ProcessPoolExecutor) -> list[Figure]:
         *_sided(pool, 2, {"rules": "magister"}, "2 seats magister", 50.0),
         *_sided(pool, 4, {"rules": "adept", "teams": [0, 1, 0, 1]}, "4 seats in teams", 50.0),
         *_sided(pool, 5, {"rules": "magister", "mode": "pentagramm"}, "Pentagramm", 20.0),
+        *_sided(pool, 6, {"rules": "magister", "mode": "gilde"}, "Gilden-Duell", 50.0),
     ]
 
 

@@ -3,8 +3,9 @@ a rune on 5 as a ward, every choice inside a spell judged one step ahead); ``har
 candidate (the heuristic's choice, its next best glyphs, ending the turn, blood magic; inside
 a spell a sample of the options) played out with ``normal`` for everyone to the end of the
 next two spell phases, then judged: by the essence points of each side, in the Pentagramm
-by the two seats whose fall wins it). Effort is counted in plays, not seconds (deterministic
-given the rng): a hard decision takes well under a second, so ``budget_s`` is not needed."""
+by the two seats whose fall wins it, in the Gilden-Duell the Vorsteher's weighing again).
+Effort is counted in plays, not seconds (deterministic given the rng): a hard decision takes
+well under a second, so ``budget_s`` is not needed."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import random
 from functools import cache
 
 from engines.core.errors import BadInput, IllegalAction
-from engines.felsenfeuer.engine import Act, decisions_of, legal, play
+from engines.felsenfeuer.engine import VORSTEHER, Act, decisions_of, legal, play
 from engines.felsenfeuer.model import State
 from engines.felsenfeuer.spells import book_for
 from engines.felsenfeuer.work import Work
@@ -53,9 +54,24 @@ def evaluate(state: State, seat: int) -> float:
 def judge(state: State, seat: int) -> float:
     """How good ``state`` is for ``seat`` at the end of a hard rollout: ``evaluate``, in the
     Pentagramm by what wins it (``_pentagram_value``)."""
-    if state.settings.mode == "pentagramm" and state.phase != "end":
+    if state.phase == "end":
+        return evaluate(state, seat)
+    if state.settings.mode == "pentagramm":
         return _pentagram_value(state, Work(state), seat)
+    if state.settings.mode == "gilde":
+        return _guild_value(state, seat)
     return evaluate(state, seat)
+
+
+def _guild_value(state: State, seat: int) -> float:
+    """The Gilden-Duell is lost with the team's Vorsteher (RULES.md 30): beside the teams'
+    essence points, each Vorsteher's own points weigh again."""
+    w = Work(state)
+    mine = w.team(seat)
+    leaders = {team: w.essence_points(s) if w.alive(s) else 0 for team, s in VORSTEHER.items()}
+    ours = leaders.get(mine, 0)
+    theirs = sum(v for team, v in leaders.items() if team != mine)
+    return evaluate(state, seat) + 8.0 * (ours - theirs)
 
 
 def _pentagram_value(state: State, w: Work, seat: int) -> float:

@@ -432,6 +432,21 @@ def test_the_hard_bot_judges_a_pentagramm_by_the_two_seats_opposite() -> None:
     assert judge(hurt_opposite, 0) > judge(hurt_neighbours, 0)
 
 
+def test_the_hard_bot_judges_a_gilden_duell_by_the_vorsteher_too() -> None:
+    """A fallen Vorsteher loses the Gilden-Duell (RULES.md 30): with equal team sums, the
+    hard bot's rollouts prefer the foes' Vorsteher (seat 4) hurt over a foe Sekundant."""
+    from engines.felsenfeuer.ai import evaluate, judge
+
+    def guild(leader: int, second: int) -> State:
+        pips = [4, 6, 4, second, leader, 4]
+        return build([f"{seat} rot essence {p}" for seat, p in enumerate(pips)], 6,
+                     mode="gilde")  # fmt: skip
+
+    leader_hurt, second_hurt = guild(2, 6), guild(6, 2)
+    assert evaluate(leader_hurt, 0) == evaluate(second_hurt, 0)
+    assert judge(leader_hurt, 0) > judge(second_hurt, 0)
+
+
 # --- more terms -------------------------------------------------------------------------------
 def test_renewal_with_two_hands_fills_both_and_the_cauldron_empties() -> None:
     state = duel(["0 rot essence 6", "1 rot essence 6", "0 rot hand", "0 grau hand1",
