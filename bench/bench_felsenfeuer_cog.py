@@ -22,7 +22,7 @@ from typing import Any
 
 from bench.common import Figure, latency_figures
 
-STEPS = 40  # decisions taken (each one or more clicks)
+STEPS = 100  # decisions taken (each one or more clicks): p99 over more than a handful
 PLAYERS = ("alice", "bob")
 
 
