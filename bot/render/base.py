@@ -102,6 +102,24 @@ def text_center(
     draw_text(draw, centre, text, font(size, style), fill, anchor="mm")
 
 
+@lru_cache(maxsize=4096)
+def _has_glyph(ch: str, style: str) -> bool:
+    """Whether the shipped font draws ``ch`` (not its empty box: most emoji are not in it)."""
+    face = font(16, style)
+    missing = face.getmask("\ue000")  # a private-use point: the font's "no glyph" box
+    mask = face.getmask(ch)
+    return not (mask.size == missing.size and bytes(mask) == bytes(missing))
+
+
+def drawable(text: str, style: str = "regular") -> str:
+    """``text`` without the characters the font would draw as an empty box (an emoji in a
+    name); unchanged when it has none, or when nothing else would be left."""
+    kept = "".join(ch for ch in text if ch.isspace() or _has_glyph(ch, style))
+    if kept == text or not kept.strip():
+        return text
+    return re.sub(r" {2,}", " ", kept).strip()
+
+
 def line_step(size: int) -> int:
     """The distance between two lines of text at ``size`` pixels."""
     return size + max(2, size // 5)
@@ -138,12 +156,13 @@ def fit_text(
     lines: int = 1,
     height: float = 0,
 ) -> tuple[list[str], int]:
-    """``text`` (cleaned) fitted to ``width`` pixels: at ``size`` on one line if it fits,
-    else shrunk step by step to ``min_size``, then wrapped onto as few lines as fit (up to
-    ``lines``, each time at the largest size that fits), and only if even that is too long,
-    the last line cut with an ellipsis. With a ``height``, wrapped lines (``line_step``
+    """``text`` (cleaned, and without characters the font has no glyph for) fitted to
+    ``width`` pixels: at ``size`` on one line if it fits, else shrunk step by step to
+    ``min_size``, then wrapped onto as few lines as fit (up to ``lines``, each time at the
+    largest size that fits), and only if even that is too long, the last line cut with an
+    ellipsis. With a ``height``, wrapped lines (``line_step``
     apart) stay within it. Returns the lines and the size to draw them at."""
-    text = clean_text(text)
+    text = drawable(clean_text(text), style)
     smallest = min(size, min_size or size)
     for each in range(size, smallest - 1, -1):
         if font(each, style).getlength(text) <= width:

@@ -96,3 +96,11 @@ def test_fit_text_shrinks_then_wraps_and_cuts_only_as_a_last_resort() -> None:
     tall, size = fit_text("Eleonora von Sternenfall die Weise", 150, 17, min_size=10, lines=3,
                           height=40)  # fmt: skip
     assert len(tall) * line_step(size) <= 40 and "…" not in "".join(tall)
+
+
+def test_fit_text_leaves_out_what_the_font_cannot_draw() -> None:
+    from bot.render.base import drawable, fit_text
+
+    assert fit_text("✨ Luna ✨", 400, 17, style="bold") == (["Luna"], 17)
+    assert drawable("Zwerg Äß ★ ◆") == "Zwerg Äß ★ ◆"  # German letters and marks stay
+    assert drawable("✨✨") == "✨✨"  # nothing else to draw: left as it is
