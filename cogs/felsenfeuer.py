@@ -37,7 +37,7 @@ from bot.narration.felsenfeuer import (
     template_file,
 )
 from bot.play.commands import add_table_commands
-from bot.play.table import GameTable
+from bot.play.table import GameTable, distinct_names
 from bot.render import run_heavy
 from bot.replies import lang_for, send
 from bot.store import ContentRecord
@@ -168,7 +168,9 @@ class Felsenfeuer(commands.Cog):
             config["spells"] = spells
         if levels:
             config["ai_levels"] = levels
-        await self.table.create(interaction, config, players, names, invited=invited)
+        await self.table.create(
+            interaction, config, players, distinct_names(names), invited=invited
+        )
 
     @felsenfeuer.command(
         name=cmd("felsenfeuercog.cmd.spell.name"), description=cmd("felsenfeuercog.cmd.spell.desc")
