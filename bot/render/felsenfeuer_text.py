@@ -87,8 +87,10 @@ def _params(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], l
             out["owner"] = die_owner(view, value, names)
         elif key == "colour":
             out[key] = colour_name(str(value), lang)
-        elif key == "token" and data.get("pips") and str(value)[1:].isdigit():
-            out[key] = _die_option(int(str(value)[1:]), view, lang, names, data["pips"])
+        elif key == "token" and str(value)[:1] == "d" and str(value)[1:].isdigit():
+            chooser = data.get("player") if isinstance(data.get("player"), int) else None
+            out[key] = _die_option(int(str(value)[1:]), view, lang, names, data.get("pips"),
+                                   chooser)  # fmt: skip
         elif key == "token":
             out[key] = option_label(str(value), view, lang, names, spells)
         elif key == "shrines":
@@ -153,7 +155,10 @@ def option_label(token: str, view: Mapping[str, Any], lang: str,
 
 
 def _die_option(index: int, view: Mapping[str, Any], lang: str,
-                names: Sequence[str] | None, pips: Any = None) -> str:  # fmt: skip
+                names: Sequence[str] | None, pips: Any = None,
+                chooser: int | None = None) -> str:  # fmt: skip
+    """A die with its owner and place; a die of ``chooser`` (who chose it) without the
+    owner's name ("rot 6 (Essenz)", not "rot 6 von Alice (Essenz)" after "Alice wählt")."""
     dice = view.get("dice") or []
     if not 0 <= index < len(dice):
         return f"d{index}"
@@ -166,8 +171,10 @@ def _die_option(index: int, view: Mapping[str, Any], lang: str,
         place = _k("place.float", lang, matrix=matrix)
     else:
         place = _k(f"place.{zone}", lang) if zone in ("hand", "bag", "essence") else zone
-    return _k("option.where", lang, die=die_text(view, index, lang, pips),
-              player=seat_name(int(data.get("owner", 0)), names), place=place)  # fmt: skip
+    owner = int(data.get("owner", 0))
+    key = "option.where_own" if owner == chooser else "option.where"
+    return _k(key, lang, die=die_text(view, index, lang, pips),
+              player=seat_name(owner, names), place=place)  # fmt: skip
 
 
 def action_label(text: str, view: Mapping[str, Any], lang: str,
