@@ -64,6 +64,9 @@ async def open_decision(
     raise AssertionError("no board offered the seat's decision")
 
 
+DESCRIBED: list[tuple[str, str]] = []  # (label, description) of every select option clicked past
+
+
 async def click_through(
     fake: FakeDiscord, prompt: StoredMessage, user: str, rng: random.Random, locale: str = "de"
 ) -> list[str]:
@@ -77,6 +80,8 @@ async def click_through(
         back = t("play.button.back", locale[:2])
         choices = [b for b in prompt.buttons if ":p:" in b["custom_id"] and b.get("label") != back]
         selects = [s for s in prompt.selects if ":p:" in s["custom_id"]]
+        DESCRIBED.extend((o["label"], o["description"]) for s in selects for o in s["options"]
+                         if o.get("description"))  # fmt: skip
         if selects and (not choices or rng.random() < 0.5):
             select = rng.choice(selects)
             value = rng.choice(select["options"])["value"]
@@ -436,6 +441,7 @@ async def play_alice(
 async def test_a_team_duel_of_four_is_clicked_through_its_spell_phases(
     fake: FakeDiscord, bot: Any
 ) -> None:
+    DESCRIBED.clear()
     options = {"bots": 3, "teams": "0,1,0,1", "bot": "normal"}
     board = await (await fake.slash("felsenfeuer start", options, user=ALICE)).message()
     game_id = game_of(board)
@@ -455,6 +461,13 @@ async def test_a_team_duel_of_four_is_clicked_through_its_spell_phases(
     assert sides in said  # who plays with whom, on the board
     assert "Zauberphase, Initiative bei" in said  # a whole round of passes was played
     assert any("welche Augenzahl?" in p for p in prompts)
+    # The pips to choose say which spells that glyph casts (adept rules: the star spells).
+    pips = [(label, about) for label, about in DESCRIBED if label.startswith("Augenzahl ")]
+    assert pips
+    stars = {s.name for s in spellbook().values() if s.star}
+    none = t("felsenfeuercog.pips.no_spell", "de")
+    for _label, about in pips:
+        assert about == none or set(about.rstrip("…").split(", ")) <= stars, about
     match = load(await GameService(bot.store).get(game_id))
     assert match.state.settings.teams == (0, 1, 0, 1)
 
