@@ -168,7 +168,8 @@ class GameService:
             )
             if any(s == PENDING for s in seats):
                 status = INVITED
-                snapshot["lobby"] = Lobby(seats, (None,) * len(players)).dump()
+                chosen = tuple(config.get("seat_choices") or (None,) * len(players))
+                snapshot["lobby"] = Lobby(seats, chosen).dump()  # the host's choice kept
         return await self.store.create_game(
             kind=kind,
             engine_version=engine.version,

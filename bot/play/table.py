@@ -183,13 +183,12 @@ class GameTable:
                     game=self.text("game", lang),
                 )
             ]
-            choices = dict(self.spec.setup_choices(lang))
             for seat, state in enumerate(lobby.seats):
                 who = f"<@{record.players[seat]}>" if state != BOT else f"🤖 {info.names[seat]}"
                 line = f"{self.spec.seat_label(seat)} {who} · {self.text(f'seat.{state}', lang)}"
                 choice = lobby.choices[seat]
                 if choice is not None:
-                    line += f" ({choices.get(str(choice), str(choice))})"
+                    line += f" ({self.spec.choice_label(choice, lang)})"
                 lines.append(line)
             text = "\n".join(lines)
 
@@ -197,7 +196,7 @@ class GameTable:
             return custom_id(self.spec.prefix, record.id, record.revision, "inv", *parts)
 
         rows: list[list[discord.ui.Item[Any]]] = []
-        setup = self.spec.setup_choices(lang)
+        setup = [] if self.spec.personal_setup else self.spec.setup_choices(lang)
         if setup:
             rows.append(
                 [
@@ -251,6 +250,12 @@ class GameTable:
         user = interaction.user.id
         info = self.info(record)
         two = len(record.players) == 2  # a challenge of two: declined, it is over
+        if what == "1" and self.spec.personal_setup:
+            await self._personal_chooser(interaction, record, lang)
+            return
+        if what == "k" and rest[1:2] and rest[1].isdecimal():
+            await self._personal_accept(interaction, record, int(rest[1]), lang)
+            return
         if what == "1":
             record = await self.games.accept(record.id, user)
         elif what == "c":
@@ -305,6 +310,71 @@ class GameTable:
             await self.save_info(record.id, info)
         if bot_due:
             await self.play_bot(record, lang, self._edit_original(interaction))
+
+    async def _personal_chooser(
+        self, interaction: discord.Interaction[Any], record: GameRecord, lang: str
+    ) -> None:
+        """Accepting where each person picks among their own choices: those choices, only
+        to them; their pick (``inv:k:<invitation message>``) accepts."""
+        lobby = lobby_of(record)
+        user = interaction.user.id
+        seats = [i for i, p in enumerate(record.players) if p == user]
+        if not seats:
+            raise IllegalAction("error.not_invited")
+        if not any(lobby.seats[i] == PENDING for i in seats):
+            raise StaleRevision()
+        choices = await self.spec.setup_choices_for(self.bot.store, user, lang)
+        if not choices:
+            raise BadInput(self.spec.key("error.no_setup_choice"))
+        message = interaction.message.id if interaction.message is not None else 0
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=custom_id(self.spec.prefix, record.id, record.revision, "inv", "k", message),
+            placeholder=self.text("invite.choose", lang)[:150],
+            options=[
+                discord.SelectOption(label=label[:100], value=value[:100])
+                for value, label in choices[:SELECT_SIZE]
+            ],
+        )
+        text = self.text("invite.choose_own", lang, id=record.id)
+        await send(interaction, text, view=make_view([[select]]), ephemeral=True)
+
+    async def _personal_accept(
+        self,
+        interaction: discord.Interaction[Any],
+        record: GameRecord,
+        invitation: int,
+        lang: str,
+    ) -> None:
+        """The person's own pick: accept with what it stands for, say so privately and
+        update the invitation message (or show the board, once every seat is ready)."""
+        user = interaction.user.id
+        chosen = values_of(interaction)[:1]
+        allowed = {v for v, _label in await self.spec.setup_choices_for(self.bot.store, user, lang)}
+        if not chosen or chosen[0] not in allowed:
+            raise BadInput(self.spec.key("error.bad_choice"))
+        value = await self.spec.setup_value(self.bot.store, user, chosen[0])
+        record = await self.games.accept(record.id, user, value)
+        info = self.info(record)
+        taken = lobby_seat_of(record, user)
+        if taken is not None:
+            info.names[taken] = interaction.user.display_name
+        await self.save_info(record.id, info)
+        record = _with_display(record, info)
+        label = self.spec.choice_label(value, lang)
+        done = self.text("invite.accepted_with", lang, choice=label)
+        await interaction.response.edit_message(content=done, view=None)
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        if record.status != ACTIVE:
+            if invitation:
+                message = channel.get_partial_message(invitation)
+                await message.edit(**self.invitation(record, info, lang))
+            return
+        if invitation:  # the invitation becomes the live board
+            await channel.get_partial_message(invitation).edit(view=None)
+        bot_due = self.games.bot_due(record)
+        edit = await self.post(record, await self.screen(record, load(record), lang, thinking=bot_due))
+        if bot_due:
+            await self.play_bot(record, lang, edit)
 
     async def open_game(
         self, interaction: discord.Interaction[Any], record: GameRecord, lang: str
@@ -414,9 +484,22 @@ class GameTable:
         path = tree.follow(())
         if tree.action(path) is not None:  # a single action: the seat still clicks it
             path = ()
-        await send(
-            interaction, ephemeral=True, **self.prompt(record, match, seat, lang, path, tree, 0)
-        )
+        prompt = self.prompt(record, match, seat, lang, path, tree, 0)
+        file = await self.private_file(record, match, seat, lang)
+        if file is not None:
+            prompt["file"] = file
+        await send(interaction, ephemeral=True, **prompt)
+
+    async def private_file(
+        self, record: GameRecord, match: m.Match, seat: int, lang: str
+    ) -> discord.File | None:
+        """The seat's private image (its hand) as an attachment, if the game draws one."""
+        view = self.spec.engine.view_for(match.state, seat)
+        ctx = self.context(record, match, lang, seat=seat)
+        image = await self.spec.private_image(view, ctx)
+        if image is None:
+            return None
+        return discord.File(io.BytesIO(image), filename=f"{self.spec.prefix}-{record.id}-hand.png")
 
     def prompt(
         self,
@@ -440,9 +523,12 @@ class GameTable:
         """The clicker's private view (their hand), only to them."""
         seat = GameService.seat_for(record, interaction.user.id)
         lang = await lang_for(interaction)
-        view = self.spec.engine.view_for(load(record).state, seat)
+        match = load(record)
+        view = self.spec.engine.view_for(match.state, seat)
         text = self.spec.private_text(view, lang) or self.text("private.none", lang)
-        await send(interaction, text, ephemeral=True)
+        file = await self.private_file(record, match, seat, lang)
+        extra = {"file": file} if file is not None else {}
+        await send(interaction, text, ephemeral=True, **extra)
 
     async def meta_click(
         self, interaction: discord.Interaction[Any], record: GameRecord, verb: str
@@ -502,6 +588,9 @@ class GameTable:
             config["ai_levels"] = new_levels
         if "teams" in config:
             config["teams"] = [config["teams"][s] for s in order]
+        chosen = old.config.get("seat_choices")
+        if chosen and self.spec.personal_setup:  # own decks: each seat keeps its own
+            config["seat_choices"] = [chosen[s] if old.players[s] in (clicker, me) else None for s in order]
         record = await self.games.create(
             self.spec.kind,
             config,
