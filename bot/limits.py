@@ -21,10 +21,16 @@ DEFER_IMPORT_BYTES = 100_000  # a campaign file larger than this is answered aft
 # saved rolls
 MAX_SAVED_ROLLS = 25  # per user and per campaign: every one fits in an autocomplete list
 
+# a server's own content files (a spell file, a card file, a scenario), checked before storing
+MAX_CONTENT_BYTES = 200_000  # one uploaded file
+MAX_CONTENT_FILES = 25  # named files of one kind per server (scenarios): one autocomplete list
+
 __all__ = [
     "DEFER_IMPORT_BYTES",
     "MAX_CHARACTERS_PER_CAMPAIGN",
     "MAX_CHARACTERS_PER_PLAYER",
+    "MAX_CONTENT_BYTES",
+    "MAX_CONTENT_FILES",
     "MAX_FIGHTERS",
     "MAX_IMPORT_BYTES",
     "MAX_JSON_DEPTH",

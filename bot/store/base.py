@@ -114,6 +114,19 @@ class DeckRecord:
         return sum(count for _, count in self.cards)
 
 
+@dataclass(frozen=True)
+class ContentRecord:
+    """A server's own content file of one ``kind`` (e.g. ``felsenfeuer.spells``,
+    ``telperinquar.cards``): the text as uploaded, checked by its game before it is stored."""
+
+    guild_id: int
+    kind: str
+    name: str
+    text: str
+    author_id: int
+    updated_at: float
+
+
 class Store(Protocol):
     async def open(self) -> None: ...
     async def close(self) -> None: ...
@@ -293,4 +306,25 @@ class Store(Protocol):
         self, owner_id: int, name: str, cards: Sequence[tuple[str, int]]
     ) -> DeckRecord | None:
         """Replace the whole list (an import over an existing deck)."""
+        ...
+
+    # A server's own content files (per guild and kind; ``name`` tells several apart, "" for
+    # the one file of a kind). The text is stored as given: the game checks it before.
+    async def put_content(
+        self, guild_id: int, kind: str, text: str, author_id: int, name: str = ""
+    ) -> bool:
+        """Store the file, replacing an earlier one of that guild, kind and name; True when one
+        was replaced."""
+        ...
+
+    async def get_content(
+        self, guild_id: int, kind: str, name: str = ""
+    ) -> ContentRecord | None: ...
+
+    async def list_content(self, guild_id: int, kind: str) -> list[ContentRecord]:
+        """The guild's files of that kind, by name."""
+        ...
+
+    async def delete_content(self, guild_id: int, kind: str, name: str = "") -> bool:
+        """True when there was such a file."""
         ...

@@ -116,6 +116,17 @@ MIGRATIONS: list[str] = [
         updated_at REAL NOT NULL,
         UNIQUE (owner_id, name)
     );
+    """,  # 5: a server's own content files (a Felsenfeuer spell file, Telperinquár cards, ...)
+    """
+    CREATE TABLE server_content (
+        guild_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL DEFAULT '',
+        text TEXT NOT NULL,
+        author_id INTEGER NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, kind, name)
+    );
     """,
 ]
 
@@ -234,6 +245,17 @@ PG_MIGRATIONS: list[str] = [
         cards TEXT NOT NULL DEFAULT '[]',
         updated_at DOUBLE PRECISION NOT NULL,
         UNIQUE (owner_id, name)
+    );
+    """,  # 5: a server's own content files
+    """
+    CREATE TABLE server_content (
+        guild_id BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL DEFAULT '',
+        text TEXT NOT NULL,
+        author_id BIGINT NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, kind, name)
     );
     """,
 ]

@@ -24,6 +24,7 @@ from bot.store.base import (
     AlreadyExists,
     CampaignRecord,
     CharacterRecord,
+    ContentRecord,
     DeckRecord,
     GameRecord,
     Json,
@@ -32,7 +33,7 @@ from bot.store.base import (
     StoreBusy,
 )
 from bot.store.migrations import COMBATS_TO_GAMES, PG_MIGRATIONS
-from bot.store.rows import _campaign, _changed, _character, _deck, _dump, _game
+from bot.store.rows import _campaign, _changed, _character, _content, _deck, _dump, _game
 from bot.store.upgrades import COMBAT_KIND, combat_to_game
 from engines.core import EngineError
 from engines.w6.state import STATE_VERSION
@@ -44,6 +45,7 @@ _GAME_COLUMNS = (
 _CAMPAIGN_COLUMNS = "id, guild_id, channel_id, name, gm_id, co_gm_ids, settings, status, created_at"
 _CHARACTER_COLUMNS = "id, campaign_id, owner_id, name, sheet, revision"
 _DECK_COLUMNS = "id, owner_id, name, cards"
+_CONTENT_COLUMNS = "guild_id, kind, name, text, author_id, updated_at"
 
 # pg_advisory_xact_lock key: processes starting together migrate one after the other
 MIGRATION_LOCK = 0x5350_4945_4C4C  # "SPIELL"
@@ -732,6 +734,54 @@ class PostgresStore:
             deck.id,
         )
         return DeckRecord(deck.id, deck.owner_id, deck.name, tuple(cards))
+
+    # A server's own content files -------------------------------------------------------
+
+    async def put_content(
+        self, guild_id: int, kind: str, text: str, author_id: int, name: str = ""
+    ) -> bool:
+        existed = await self.pool.fetchval(
+            "INSERT INTO server_content (guild_id, kind, name, text, author_id, updated_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6)"
+            " ON CONFLICT (guild_id, kind, name) DO UPDATE SET text = EXCLUDED.text,"
+            " author_id = EXCLUDED.author_id, updated_at = EXCLUDED.updated_at"
+            " RETURNING xmax <> 0",  # an updated row carries the replacing transaction's id
+            guild_id,
+            _text(kind),
+            _text(name),
+            _text(text),
+            author_id,
+            time.time(),
+        )
+        return bool(existed)
+
+    async def get_content(self, guild_id: int, kind: str, name: str = "") -> ContentRecord | None:
+        row = await self.pool.fetchrow(
+            f"SELECT {_CONTENT_COLUMNS} FROM server_content"
+            " WHERE guild_id = $1 AND kind = $2 AND name = $3",
+            guild_id,
+            _text(kind),
+            _text(name),
+        )
+        return None if row is None else _content(row)
+
+    async def list_content(self, guild_id: int, kind: str) -> list[ContentRecord]:
+        rows = await self.pool.fetch(
+            f"SELECT {_CONTENT_COLUMNS} FROM server_content"
+            ' WHERE guild_id = $1 AND kind = $2 ORDER BY name COLLATE "C"',
+            guild_id,
+            _text(kind),
+        )
+        return [_content(row) for row in rows]
+
+    async def delete_content(self, guild_id: int, kind: str, name: str = "") -> bool:
+        status = await self.pool.execute(
+            "DELETE FROM server_content WHERE guild_id = $1 AND kind = $2 AND name = $3",
+            guild_id,
+            _text(kind),
+            _text(name),
+        )
+        return bool(status != "DELETE 0")
 
 
 async def schema_version(conn: asyncpg.Connection) -> int:

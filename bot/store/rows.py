@@ -6,7 +6,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.store.base import CampaignRecord, CharacterRecord, DeckRecord, GameRecord
+from bot.store.base import (
+    CampaignRecord,
+    CharacterRecord,
+    ContentRecord,
+    DeckRecord,
+    GameRecord,
+)
 
 Row = Any  # read by column name: row["id"]
 
@@ -63,6 +69,17 @@ def _character(row: Row) -> CharacterRecord:
 def _deck(row: Row) -> DeckRecord:
     cards = tuple((str(name), int(count)) for name, count in json.loads(row["cards"]))
     return DeckRecord(id=row["id"], owner_id=row["owner_id"], name=row["name"], cards=cards)
+
+
+def _content(row: Row) -> ContentRecord:
+    return ContentRecord(
+        guild_id=row["guild_id"],
+        kind=row["kind"],
+        name=row["name"],
+        text=row["text"],
+        author_id=row["author_id"],
+        updated_at=row["updated_at"],
+    )
 
 
 def _changed(cards: tuple[tuple[str, int], ...], card: str, delta: int) -> list[tuple[str, int]]:

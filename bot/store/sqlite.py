@@ -29,6 +29,7 @@ from bot.store.base import (
     AlreadyExists,
     CampaignRecord,
     CharacterRecord,
+    ContentRecord,
     DeckRecord,
     GameRecord,
     Json,
@@ -38,7 +39,7 @@ from bot.store.base import (
     StoreUnavailable,
 )
 from bot.store.migrations import COMBATS_TO_GAMES, MIGRATIONS
-from bot.store.rows import _campaign, _changed, _character, _deck, _dump, _game
+from bot.store.rows import _campaign, _changed, _character, _content, _deck, _dump, _game
 from bot.store.upgrades import COMBAT_KIND, combat_to_game
 from engines.core import EngineError
 from engines.w6.state import STATE_VERSION
@@ -50,6 +51,7 @@ _GAME_COLUMNS = (
 _CAMPAIGN_COLUMNS = "id, guild_id, channel_id, name, gm_id, co_gm_ids, settings, status, created_at"
 _CHARACTER_COLUMNS = "id, campaign_id, owner_id, name, sheet, revision"
 _DECK_COLUMNS = "id, owner_id, name, cards"
+_CONTENT_COLUMNS = "guild_id, kind, name, text, author_id, updated_at"
 
 
 WRITE_WAIT = 2.0  # seconds a write may wait for the lock before StoreBusy
@@ -743,6 +745,48 @@ class SqliteStore:
             (_dump([list(c) for c in cards]), time.time(), deck.id),
         )
         return DeckRecord(deck.id, deck.owner_id, deck.name, tuple(cards))
+
+    # A server's own content files -------------------------------------------------------
+
+    async def put_content(
+        self, guild_id: int, kind: str, text: str, author_id: int, name: str = ""
+    ) -> bool:
+        async with self._transaction() as db:
+            async with db.execute(
+                "SELECT 1 FROM server_content WHERE guild_id = ? AND kind = ? AND name = ?",
+                (guild_id, kind, name),
+            ) as cursor:
+                replaced = await cursor.fetchone() is not None
+            await db.execute(
+                "INSERT OR REPLACE INTO server_content"
+                " (guild_id, kind, name, text, author_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (guild_id, kind, name, text, author_id, time.time()),
+            )
+        return replaced
+
+    async def get_content(self, guild_id: int, kind: str, name: str = "") -> ContentRecord | None:
+        row = await self._one(
+            f"SELECT {_CONTENT_COLUMNS} FROM server_content"
+            " WHERE guild_id = ? AND kind = ? AND name = ?",
+            (guild_id, kind, name),
+        )
+        return None if row is None else _content(row)
+
+    async def list_content(self, guild_id: int, kind: str) -> list[ContentRecord]:
+        rows = await self._all(
+            f"SELECT {_CONTENT_COLUMNS} FROM server_content"
+            " WHERE guild_id = ? AND kind = ? ORDER BY name",
+            (guild_id, kind),
+        )
+        return [_content(row) for row in rows]
+
+    async def delete_content(self, guild_id: int, kind: str, name: str = "") -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM server_content WHERE guild_id = ? AND kind = ? AND name = ?",
+                (guild_id, kind, name),
+            )
+            return cursor.rowcount > 0
 
 
 async def _write_log(db: aiosqlite.Connection, now: float, log: Sequence[LogRow]) -> None:

@@ -412,3 +412,38 @@ async def test_deck_card_changes_from_two_stores_all_count(opener: Opener) -> No
     )
     deck = await second.get_deck(7, "Eile")
     assert deck is not None and deck.cards == (("Dolch", 4),)
+
+
+async def test_server_content_is_per_guild_kind_and_name(store: Store) -> None:
+    assert await store.put_content(1, "felsenfeuer.spells", "[a]\n", 7) is False
+    assert await store.put_content(1, "felsenfeuer.spells", "[b]\n", 8) is True  # replaced
+    assert await store.put_content(1, "telperinquar.cards", "[c]\n", 7) is False
+    assert await store.put_content(2, "felsenfeuer.spells", "[d]\n", 7) is False
+    assert await store.put_content(1, "armageddon.scenario", "x", 7, name="Zwei Ufer") is False
+    assert await store.put_content(1, "armageddon.scenario", "y", 7, name="Burg") is False
+    found = await store.get_content(1, "felsenfeuer.spells")
+    assert found is not None
+    assert (found.guild_id, found.kind, found.name, found.text, found.author_id) == (
+        1,
+        "felsenfeuer.spells",
+        "",
+        "[b]\n",
+        8,
+    )
+    assert found.updated_at > 0
+    assert await store.get_content(3, "felsenfeuer.spells") is None
+    names = [c.name for c in await store.list_content(1, "armageddon.scenario")]
+    assert names == ["Burg", "Zwei Ufer"]
+    assert await store.delete_content(1, "felsenfeuer.spells") is True
+    assert await store.delete_content(1, "felsenfeuer.spells") is False
+    assert await store.get_content(1, "felsenfeuer.spells") is None
+    remaining = await store.get_content(2, "felsenfeuer.spells")
+    assert remaining is not None and remaining.text == "[d]\n"
+    assert await store.list_content(1, "felsenfeuer.spells") == []
+
+
+async def test_server_content_survives_a_nul_and_a_large_text(store: Store) -> None:
+    text = "[zauber]\nname = 'Ä\x00'\n" + "# Zeile\n" * 10_000
+    await store.put_content(5, "felsenfeuer.spells", text, 7)
+    found = await store.get_content(5, "felsenfeuer.spells")
+    assert found is not None and found.text.replace("\x00", "") == text.replace("\x00", "")
