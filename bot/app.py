@@ -32,6 +32,7 @@ COGS = (
     "cogs.dice",
     "cogs.essence",
     "cogs.felsenfeuer",
+    "cogs.telperinquar",
 )
 SCHEMA_META_KEY = "command_schema_hash"
 

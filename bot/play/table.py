@@ -372,7 +372,9 @@ class GameTable:
         if invitation:  # the invitation becomes the live board
             await channel.get_partial_message(invitation).edit(view=None)
         bot_due = self.games.bot_due(record)
-        edit = await self.post(record, await self.screen(record, load(record), lang, thinking=bot_due))
+        edit = await self.post(
+            record, await self.screen(record, load(record), lang, thinking=bot_due)
+        )
         if bot_due:
             await self.play_bot(record, lang, edit)
 
@@ -590,7 +592,9 @@ class GameTable:
             config["teams"] = [config["teams"][s] for s in order]
         chosen = old.config.get("seat_choices")
         if chosen and self.spec.personal_setup:  # own decks: each seat keeps its own
-            config["seat_choices"] = [chosen[s] if old.players[s] in (clicker, me) else None for s in order]
+            config["seat_choices"] = [
+                chosen[s] if old.players[s] in (clicker, me) else None for s in order
+            ]
         record = await self.games.create(
             self.spec.kind,
             config,
