@@ -119,6 +119,7 @@ class GameSpec:
     board_choices: bool = False  # an open game clicks a single turn on the public board
     private_view: bool = False  # players have something only they may see (a hand)
     personal_setup: bool = False  # each person picks among their own setup choices (decks)
+    chain_prompts: bool = False  # a private prompt goes on with the seat's next decision
     bot_levels: Sequence[str] = ()
     default_level: str = ""
 

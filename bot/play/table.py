@@ -656,9 +656,13 @@ class GameTable:
             await interaction.response.edit_message(**edit_kwargs(screen))
             edit = self._edit_original(interaction)
         elif interaction.type == discord.InteractionType.component:  # an ephemeral prompt
-            await interaction.response.edit_message(
-                content=self._done_text(turn, lang), view=None, embed=None
-            )
+            follow = await self._next_prompt(turn, lang)
+            if follow is not None:  # the same seat decides again: its next prompt in place
+                await interaction.response.edit_message(**follow)
+            else:
+                await interaction.response.edit_message(
+                    content=self._done_text(turn, lang), view=None, embed=None
+                )
             edit = await self.post(turn.record, screen)
         else:
             await self.reply_new(interaction, turn.record, screen)
@@ -666,6 +670,25 @@ class GameTable:
         # The bot's answer replaces this board: it narrates the player's step first.
         if bot_due:
             await self.play_bot(turn.record, lang, edit, steps)
+
+    async def _next_prompt(self, turn: Any, lang: str) -> dict[str, Any] | None:
+        """For games that chain prompts (``spec.chain_prompts``): the actor's next private
+        prompt after its step (what it did first), while it has the next decision; None
+        otherwise."""
+        record, match, seat = turn.record, turn.match, turn.actor
+        if not self.spec.chain_prompts or record.status != ACTIVE:
+            return None
+        if seat not in m.to_act(self.spec.engine, match) or m.outcome(self.spec.engine, match):
+            return None
+        tree = self.tree(match, seat)
+        path = tree.follow(())
+        if tree.action(path) is not None:
+            path = ()
+        prompt = self.prompt(record, match, seat, lang, path, tree, 0)
+        prompt["content"] = f"{self._done_text(turn, lang)}\n\n{prompt['content']}"[:2000]
+        file = await self.private_file(record, match, seat, lang)
+        prompt["attachments"] = [file] if file is not None else []
+        return prompt
 
     def _done_text(self, turn: Any, lang: str) -> str:
         """The answer to a private prompt: done, and what only the actor may read of it."""
