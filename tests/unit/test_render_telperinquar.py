@@ -1,0 +1,261 @@
+"""The Telperinquár images: every card (support, hero, level) in German and English, a hand
+numbered as the play buttons, the field of a duel and of a 2 vs 2 from real games (bot moves),
+face-down cards that never show their name to another seat, and the deck summary with its
+legality mark. Text is checked by capturing what reaches ``draw_text``."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import bot.render.telperinquar as tq
+from bot.i18n import catalog, t
+from engines.telperinquar.cards import (
+    ABILITIES,
+    ATTACKS,
+    ATTRIBUTES,
+    CARD_TYPES,
+    CLASSES,
+    SIZES,
+    SOURCES,
+    WEIGHTS,
+    builtin_cards,
+    catalogue,
+    level_card_name,
+)
+from engines.telperinquar.decks import starter
+from engines.telperinquar.engine import ENGINE, TqState
+
+NAMES = ["Alrik", "Borbarad von Sternenfall", "Cassia", "Dschinn"]
+TRAPS = (
+    "1 Schurke\n10 Stufenkarte Schurke\n4 Fallgrube\n4 Bärenfalle\n4 Schattenkatze\n4 Dieb\n"
+    "4 Giftnadelfalle\n4 Dolch\n4 Ausweichen\n4 Hinterhalt\n"
+)
+
+
+def _image(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    assert image.format == "PNG"
+    return image
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every text the renderer draws, in order."""
+    texts: list[str] = []
+    original = tq.draw_text
+
+    def capture(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        texts.append(text)
+        original(draw, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(tq, "draw_text", capture)
+    yield texts
+    assert not [text for text in texts if "tqrender." in text or "tq.deck." in text]  # a key
+
+
+def test_every_message_key_the_renderer_names_exists() -> None:
+    source = Path(tq.__file__).read_text(encoding="utf-8")
+    static = set(re.findall(r'_tr\(\s*"([a-z_.0-9]+)"', source))
+    static |= set(re.findall(r'_tr\(\s*"[a-z_.0-9]+" if .*? else "([a-z_.0-9]+)"', source))
+    keys = catalog()
+    assert static and not [k for k in static if f"tqrender.{k}" not in keys]
+    families = {
+        "type": [*CARD_TYPES, "hero", "level", "unknown"],
+        "size": SIZES,
+        "weight": WEIGHTS,
+        "attack": ATTACKS,
+        "attack_short": ATTACKS,
+        "ability": ABILITIES,
+        "source": SOURCES,
+        "attr": ATTRIBUTES,
+        "attr_short": ATTRIBUTES,
+        "phase": ("entry", "main", "position"),
+        "mode": ("duel", "2v2"),
+        "second": ("weapon", "shield", "none"),
+        "stack": ("react", "reveal"),
+        "level.col": ("level", "actions", "life", "resistance", "armour"),
+    }
+    missing = [
+        f"{family}.{value}"
+        for family, values in families.items()
+        for value in values
+        if f"tqrender.{family}.{value}" not in keys
+    ]
+    assert not missing
+
+
+def _bot_states(
+    mode: str, seed: int, steps: int, decks: list[str] | None = None
+) -> Iterator[TqState]:
+    players = 2 if mode == "duel" else 4
+    config: dict[str, Any] = {"mode": mode}
+    if decks:
+        config["decks"] = decks
+    state = ENGINE.initial_state(config, seed, players)
+    rng = random.Random(seed)
+    yield state
+    for _ in range(steps):
+        if ENGINE.outcome(state) is not None:
+            return
+        (decision,) = ENGINE.decisions(state)
+        action = ENGINE.choose_action(state, decision.seat, "normal", 1.0, rng)
+        state, _ = ENGINE.apply(state, action, decision.seat)
+        yield state
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_card_renders_readably(lang: str, drawn: list[str]) -> None:
+    for card in builtin_cards():
+        drawn.clear()
+        image = _image(tq.card_png(card, lang))
+        assert 280 <= image.width <= 340 and 400 <= image.height <= 480
+        name = card.name if lang == "de" else card.name_en
+        assert any(name in text or text.rstrip("…") in name for text in drawn[:2]), card.name
+        assert f"{card.play}/{card.use}" in drawn
+    for cls in CLASSES:
+        assert _image(tq.hero_card_png(cls, lang)).width >= 280
+        drawn.clear()
+        assert _image(tq.level_card_png(cls, lang)).width >= 300
+        assert level_card_name(cls, lang) in drawn
+        assert "10" in drawn  # the table runs to level 10
+
+
+def test_card_words_follow_the_language(drawn: list[str]) -> None:
+    sword = catalogue().support("Langschwert")
+    assert sword is not None
+    tq.card_png(sword, "en")
+    assert "Long Sword" in drawn and "Attack" in drawn and "melee" in drawn
+    drawn.clear()
+    tq.card_png(sword, "de")
+    assert "Langschwert" in drawn and "Angriff" in drawn and "Nahkampf" in drawn
+
+
+def test_long_words_are_split_with_a_hyphen_and_long_texts_shrink() -> None:
+    face = tq.font(12)
+    lines = tq.wrap("Ein Donaudampfschifffahrtsgesellschaftskapitän kommt", face, 80)
+    assert all(face.getlength(line) <= 80 for line in lines)
+    assert lines[0] == "Ein" and lines[1].endswith("-") and len(lines) >= 4
+    rebuilt = " ".join(lines).replace("- ", "")
+    assert rebuilt == "Ein Donaudampfschifffahrtsgesellschaftskapitän kommt"
+    short_size, _ = tq.fit_block("Kurz.", 200, 100, 16, 8)
+    long_size, long_lines = tq.fit_block("Wort " * 300, 200, 100, 16, 8)
+    assert short_size == 16 and long_size < short_size
+    assert long_lines[-1].endswith("…")  # too long even at the smallest size: marked
+
+
+def test_a_hand_is_numbered_in_the_order_of_the_view(drawn: list[str]) -> None:
+    state = ENGINE.initial_state({"mode": "duel"}, 5, 2)
+    view = ENGINE.view_for(state, 0)
+    hand = view["players"][0]["hand"]
+    assert len(hand) == 7
+    image = _image(tq.hand_png(view, 0, "de"))
+    assert image.width <= 1600 and image.height < 500  # seven side by side, one row
+    numbers = [text for text in drawn if text.isdigit() and 1 <= int(text) <= 7]
+    assert numbers[:1] == ["1"]
+    first_names = [entry["name"] for entry in hand]
+    positions = [next(i for i, text in enumerate(drawn) if text.startswith(name[:8]))
+                 for name in dict.fromkeys(first_names)]  # fmt: skip
+    assert positions == sorted(positions)
+
+
+def test_a_big_hand_wraps_into_rows_of_at_most_ten() -> None:
+    view = ENGINE.view_for(ENGINE.initial_state({"mode": "duel"}, 5, 2), 1)
+    view["players"][1]["hand"] = view["players"][1]["hand"] * 3  # 21 cards
+    image = _image(tq.hand_png(view, 1, "en"))
+    assert image.width <= 1600 and image.height > 2 * 200
+
+
+def test_hand_png_refuses_a_view_without_the_hand() -> None:
+    state = ENGINE.initial_state({"mode": "duel"}, 5, 2)
+    with pytest.raises(ValueError):
+        tq.hand_png(ENGINE.view_for(state, 1), 0, "de")
+    with pytest.raises(ValueError):
+        tq.hand_png(ENGINE.view_for(state, None), 0, "de")
+
+
+@pytest.mark.parametrize("mode", ["duel", "2v2"])
+def test_the_field_of_real_games_renders_in_both_languages(mode: str) -> None:
+    seats = 2 if mode == "duel" else 4
+    states = [s for seed in (3, 4) for s in _bot_states(mode, seed, 300)]
+    assert len(states) > 20 and ENGINE.outcome(states[-1]) is not None  # to the end
+    for k, state in enumerate([*states[:: max(1, len(states) // 8)], states[-1]]):
+        lang = "de" if k % 2 else "en"
+        viewer = None if k % 3 == 0 else k % seats
+        image = _image(tq.field_png(ENGINE.view_for(state, viewer), lang, names=NAMES[:seats]))
+        assert 1000 <= image.width <= 1600
+        assert 400 <= image.height <= (800 if mode == "duel" else 1400)
+
+
+def test_the_field_names_round_phase_mover_and_the_declared_action(drawn: list[str]) -> None:
+    state = _state_with(lambda d: bool(d["stack"]) and d["ask"] is not None)
+    view = ENGINE.view_for(state, None)
+    tq.field_png(view, "de", names=NAMES[:2])
+    header = next(text for text in drawn if "Runde" in text)
+    assert f"Runde {view['round']}" in header and "Hauptphase" in header
+    assert NAMES[view["mover"]][:8] in header
+    asked = t("tqrender.stack.waiting", "de", player=NAMES[view["ask"]])
+    assert asked in drawn
+    assert any(text.startswith("1. ") and "→" in text for text in drawn)
+
+
+def test_a_face_down_card_never_shows_its_name_to_another_seat(drawn: list[str]) -> None:
+    state = _state_with(_has_hidden, decks=[TRAPS, TRAPS])
+    d = state.data
+    owner, cid = next((s, c) for s, p in enumerate(d["players"]) for c in p["row"]
+                      if d["cards"][c].get("hidden"))  # fmt: skip
+    card = catalogue().support(d["cards"][cid]["name"])
+    assert card is not None
+    secret = {card.name, card.name_en}
+    for viewer in (1 - owner, None):
+        for lang in ("de", "en"):
+            drawn.clear()
+            tq.field_png(ENGINE.view_for(state, viewer), lang, names=NAMES[:2],
+                         show_own_hidden=True)  # fmt: skip
+            assert not [text for text in drawn if any(s in text for s in secret)]
+            assert t("tqrender.hidden", lang) in drawn
+    drawn.clear()  # the owner's own private image may name it; the public one does not
+    tq.field_png(ENGINE.view_for(state, owner), "de", names=NAMES[:2])
+    assert not [text for text in drawn if card.name in text]
+    tq.field_png(ENGINE.view_for(state, owner), "de", names=NAMES[:2], show_own_hidden=True)
+    assert [text for text in drawn if card.name in text]
+
+
+def _has_hidden(d: dict[str, Any]) -> bool:
+    return any(d["cards"][c].get("hidden") for p in d["players"] for c in p["row"])
+
+
+def _state_with(want: Any, decks: list[str] | None = None) -> TqState:
+    for seed in range(40):
+        for state in _bot_states("duel", seed, 300, decks):
+            if want(state.data):
+                return state
+    raise AssertionError("no bot game reached the wanted state")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_starter_deck_is_summed_up_as_legal(lang: str, drawn: list[str]) -> None:
+    entries = dict(starter("zauberer").entries)
+    image = _image(tq.deck_png(entries, lang, title="Starter"))
+    assert 800 <= image.width <= 1600 and image.height < 1200
+    assert t("tqrender.deck.legal", lang) in drawn
+    assert t("tqrender.deck.cards", lang, count=sum(entries.values())) in drawn
+    assert t("tqrender.deck.curve", lang) in drawn and t("tqrender.deck.types", lang) in drawn
+
+
+def test_an_illegal_deck_says_why(drawn: list[str]) -> None:
+    entries = dict(starter("schurke").entries)
+    entries["Dolch"] = 6
+    entries["Gibtsnicht"] = 1
+    tq.deck_png(entries, "en", title="Broken")
+    assert t("tqrender.deck.illegal", "en") in drawn
+    assert any("Dagger" in text and "6" in text for text in drawn)  # named in English
+    assert any("Gibtsnicht" in text and "know" in text for text in drawn)
