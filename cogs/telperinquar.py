@@ -173,8 +173,13 @@ class Telperinquar(commands.Cog):
     async def karte(self, interaction: discord.Interaction[Any], karte: str) -> None:
         lang = await lang_for(interaction)
         cat = await tq.server_catalogue(self.store, interaction.guild_id)
-        title, text = tq.card_text(tq.resolve_card(karte, cat), lang, cat)
-        await send(interaction, embed=discord.Embed(title=title, description=text))
+        name = tq.resolve_card(karte, cat)
+        title, text = tq.card_text(name, lang, cat)
+        embed = discord.Embed(title=title, description=text)
+        embed.set_image(url="attachment://card.png")
+        image = await tq.card_image(name, lang, cat)
+        file = discord.File(io.BytesIO(image), filename="card.png")
+        await send(interaction, embed=embed, file=file)
 
     # ---------------------------------------------------------------------- decks
 
@@ -368,7 +373,9 @@ class Telperinquar(commands.Cog):
         for field_name, value in fields:
             embed.add_field(name=field_name, value=value, inline=False)
         embed.set_footer(text=footer)
-        extra: dict[str, Any] = {}
+        image = await tq.deck_image(record, lang, cat)
+        embed.set_image(url="attachment://deck.png")
+        extra = {"file": discord.File(io.BytesIO(image), filename="deck.png")}
         text = None
         if created:
             text = t("tqcog.deck.created", lang, name=record.name)

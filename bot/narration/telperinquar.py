@@ -17,6 +17,8 @@ from typing import Any
 
 from bot.i18n import catalog, t
 from bot.play.spec import BoardContext, GameSpec, Option, Steps
+from bot.render import render_async
+from bot.render.telperinquar import deck_png, field_png, hand_png, named_card_png
 from bot.store import AlreadyExists, DeckRecord
 from engines.core import BadInput, Outcome
 from engines.telperinquar import ENGINE
@@ -430,6 +432,15 @@ def _class_of(deck: str) -> str:
     return info.classes[0] if info.classes else ""
 
 
+async def deck_image(deck: DeckRecord, lang: str, cat: Catalogue | None = None) -> bytes:
+    """The deck as an image: cost curve, card types, attribute needs, the list."""
+    return await render_async(deck_png, dict(deck.cards), lang, title=deck.name, catalogue=cat)
+
+
+async def card_image(name: str, lang: str, cat: Catalogue | None = None) -> bytes:
+    return await render_async(named_card_png, name, lang, catalogue=cat)
+
+
 def deck_is_legal(deck: DeckRecord) -> bool:
     return validate(dict(deck.cards)).legal
 
@@ -579,6 +590,15 @@ class TelperinquarSpec(GameSpec):
         return choice_label(choice, lang)
 
     # ---------------------------------------------------------------- the board
+
+    async def render(self, view: Mapping[str, Any], ctx: BoardContext) -> bytes | None:
+        return await render_async(field_png, view, ctx.lang, names=list(ctx.names))
+
+    async def private_image(self, view: Mapping[str, Any], ctx: BoardContext) -> bytes | None:
+        """The seat's hand, numbered as its play buttons."""
+        if ctx.seat is None or not view["players"][ctx.seat].get("hand"):
+            return None
+        return await render_async(hand_png, view, ctx.seat, ctx.lang)
 
     async def board(self, ctx: BoardContext) -> Any:
         board = await super().board(ctx)

@@ -22,6 +22,7 @@ from engines.telperinquar.decks import parse_list, starter_text
 from tests.harness import (
     assert_components_valid,
     assert_ephemeral,
+    assert_png_attachment,
     assert_public,
     embed_text,
 )
@@ -160,6 +161,7 @@ async def decide(
 async def test_a_deck_from_starter_to_deletion(fake: FakeDiscord, bot: Any) -> None:
     made = await slash(fake, "deck starter", {"klasse": "zauberer", "neuer_name": "Feuer"})
     assert_ephemeral(made)
+    assert made.files and made.files[0].filename == "deck.png"
     text = embed_text(made)
     assert "Feuer" in text and "✅" in text and "Feuerpfeil" in text
     renamed = await slash(fake, "deck umbenennen", {"name": "Feuer", "neuer_name": "Glut"})
@@ -247,9 +249,11 @@ async def test_a_duel_against_the_bot_offers_and_takes_a_reaction(
             break
         board, opener, decision = found
         kinds.append(decision.kind.name)
+        assert_png_attachment(board)  # the field after every step
         opened = await fake.click(board, opener, user=ALICE)
         first = await opened.callback()
         assert_ephemeral(first)
+        assert first.files and first.files[0].filename.endswith("-hand.png")
         clicked = await decide(fake, bot, game_id, await opened.message(), ALICE)
         if "react" in clicked:
             reacted = True
