@@ -10,6 +10,7 @@ reasons, the embed's lines. Discord-free: plain data and texts in the reader's l
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ DEFAULT_LEVEL = "normal"
 MAX_DECK_NAME = 40
 MAX_IMPORT_BYTES = 64 * 1024
 AUTOCOMPLETE = 25
+HAND_CACHE = 64  # hand images kept (the same hand is shown in every prompt of a turn)
 CARDS_KIND = "telperinquar.cards"  # a server's own card file (server content)
 GOOD, BAD = 0x2E9E5B, 0xC2410C
 STARTER = "*"  # a starter deck's value in the deck choice of /telperinquar start
@@ -598,7 +600,14 @@ class TelperinquarSpec(GameSpec):
         """The seat's hand, numbered as its play buttons."""
         if ctx.seat is None or not view["players"][ctx.seat].get("hand"):
             return None
-        return await render_async(hand_png, view, ctx.seat, ctx.lang)
+        key = json.dumps([view["players"][ctx.seat], ctx.seat, ctx.lang], sort_keys=True)
+        image = _HANDS.get(key)
+        if image is None:  # a turn's prompts show the same hand again and again
+            image = await render_async(hand_png, view, ctx.seat, ctx.lang)
+            _HANDS[key] = image
+            while len(_HANDS) > HAND_CACHE:
+                _HANDS.pop(next(iter(_HANDS)))
+        return image
 
     async def board(self, ctx: BoardContext) -> Any:
         board = await super().board(ctx)
@@ -804,4 +813,5 @@ def _squeeze(lines: list[str]) -> list[str]:
     return [f"{line} ×{counts[i] + 1}" if counts[i] else line for i, line in enumerate(out)]
 
 
+_HANDS: dict[str, bytes] = {}  # key: the seat's own view and language → its hand image
 SPEC = TelperinquarSpec()

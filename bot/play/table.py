@@ -650,10 +650,13 @@ class GameTable:
         steps = Steps()
         steps.add(turn)
         bot_due = self.games.bot_due(turn.record)
-        screen = await self.screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
+
+        async def board() -> Screen:
+            return await self.screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
+
         edit: Edit
         if interaction.type == discord.InteractionType.component and not is_private(interaction):
-            await interaction.response.edit_message(**edit_kwargs(screen))
+            await interaction.response.edit_message(**edit_kwargs(await board()))
             edit = self._edit_original(interaction)
         elif interaction.type == discord.InteractionType.component:  # an ephemeral prompt
             follow = await self._next_prompt(turn, lang)
@@ -663,9 +666,9 @@ class GameTable:
                 await interaction.response.edit_message(
                     content=self._done_text(turn, lang), view=None, embed=None
                 )
-            edit = await self.post(turn.record, screen)
+            edit = await self.post(turn.record, await board())  # after the answer: no wait
         else:
-            await self.reply_new(interaction, turn.record, screen)
+            await self.reply_new(interaction, turn.record, await board())
             edit = self._edit_original(interaction)
         # The bot's answer replaces this board: it narrates the player's step first.
         if bot_due:
