@@ -33,6 +33,7 @@ COGS = (
     "cogs.essence",
     "cogs.felsenfeuer",
     "cogs.telperinquar",
+    "cogs.telperinquar_draft",
 )
 SCHEMA_META_KEY = "command_schema_hash"
 

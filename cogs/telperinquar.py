@@ -28,6 +28,7 @@ from bot.play.table import GameTable
 from bot.replies import lang_for, send
 from engines.core import BadInput, IllegalAction
 from engines.telperinquar.cards import CLASSES
+from engines.telperinquar.engine import catalogue_for
 
 MODAL_PREFIX = "tqdeck"
 MODES = ("duel", "2v2")
@@ -92,10 +93,11 @@ class Telperinquar(commands.Cog):
         bot: str | None = None,
     ) -> None:
         lang = await lang_for(interaction)
-        own = await tq.seat_deck(self.store, interaction.user.id, deck)
+        cards = await tq.server_cards(self.store, interaction.guild_id)
+        own = await tq.seat_deck(self.store, interaction.user.id, deck, catalogue_for(cards))
         four = modus == "2v2" or partner is not None or gegner2 is not None
         guests = [gegner, partner, gegner2] if four else [gegner]
-        seats = tq.Seats(self.table.bot_id(), bot or DEFAULT_LEVEL)
+        seats = tq.Seats(self.table.bot_id(), bot or DEFAULT_LEVEL, cards=cards)
         seats.add(interaction.user.id, interaction.user.display_name, own)
         bot_label = SPEC.bot_name(self.table.bot_user_name(), seats.level, lang)
         for guest in guests:
@@ -130,7 +132,7 @@ class Telperinquar(commands.Cog):
         except (IllegalAction, BadInput):
             return []
         names = self.table.info(record, lang).names
-        found = SPEC.action_choices(load(record), seat, names, lang, current)
+        found = SPEC.action_choices(record, load(record), seat, names, lang, current)
         return [app_commands.Choice(name=label[:100], value=text) for label, text in found]
 
     @telperinquar.command(

@@ -42,6 +42,7 @@ from engines.telperinquar.decks import (
     starter,
     validate,
 )
+from engines.telperinquar.engine import catalogue_for
 
 LEVELS = ENGINE.bot_levels
 DEFAULT_LEVEL = "normal"
@@ -191,9 +192,9 @@ def read_list(text: str, lang: str, cat: Catalogue | None = None) -> tuple[DeckL
     return deck, reasons
 
 
-def deck_text(deck: DeckRecord) -> str:
+def deck_text(deck: DeckRecord, cat: Catalogue | None = None) -> str:
     """The plain list (``<count> <card name>``), hero and level cards first."""
-    return export_list(dict(deck.cards), catalogue())
+    return export_list(dict(deck.cards), cat or catalogue())
 
 
 def deck_summary(
@@ -313,19 +314,27 @@ async def change_card(
     return changed, text
 
 
-async def seat_deck(store: Any, owner: int, value: str | None) -> str:
+async def seat_deck(store: Any, owner: int, value: str | None, cat: Catalogue) -> str:
     """What the host plays with: a starter deck (``*<class>``), one of their decks by name
     (it must be legal), or without a choice their first legal deck, else a starter deck."""
     if value and value.startswith(STARTER) and value[1:] in CLASSES:
         return value[1:]
     if value:
         deck = await find_deck(store, owner, value)
-        info = validate(dict(deck.cards))
+        info = validate(dict(deck.cards), cat)
         if not info.legal:
             raise BadInput(info.problems[0].key, **info.problems[0].kwargs)
-        return deck_choice(deck)
-    legal = [d for d in await store.decks(owner) if deck_is_legal(d)]
-    return deck_choice(legal[0]) if legal else CLASSES[0]
+        return deck_choice(deck, cat)
+    legal = [d for d in await store.decks(owner) if deck_is_legal(d, cat)]
+    return deck_choice(legal[0], cat) if legal else CLASSES[0]
+
+
+async def server_cards(store: Any, guild_id: int | None) -> str:
+    """The server's own card file (checked before it was stored; "" when there is none)."""
+    if guild_id is None:
+        return ""
+    record = await store.get_content(guild_id, CARDS_KIND)
+    return str(record.text) if record is not None else ""
 
 
 async def server_catalogue(store: Any, guild_id: int | None) -> Catalogue:
@@ -420,8 +429,12 @@ class Seats:
         self.levels[str(len(self.players))] = self.level
         self.add(self.bot_id, label, spare[0])
 
+    cards: str = ""  # the server's own card file, if it has one
+
     def config(self) -> dict[str, Any]:
         config: dict[str, Any] = {"seat_choices": list(self.decks)}
+        if self.cards:
+            config["cards"] = self.cards
         if self.levels:
             config["ai_levels"] = self.levels
         return config
@@ -443,18 +456,23 @@ async def card_image(name: str, lang: str, cat: Catalogue | None = None) -> byte
     return await render_async(named_card_png, name, lang, catalogue=cat)
 
 
-def deck_is_legal(deck: DeckRecord) -> bool:
-    return validate(dict(deck.cards)).legal
+def deck_is_legal(deck: DeckRecord, cat: Catalogue | None = None) -> bool:
+    return validate(dict(deck.cards), cat or catalogue()).legal
 
 
 def starter_cards(cls: str) -> tuple[tuple[str, int], ...]:
     return starter(cls).entries
 
 
-def deck_choice(deck: DeckRecord) -> str:
+def deck_choice(deck: DeckRecord, cat: Catalogue | None = None) -> str:
     """What a seat plays with: the deck's list as it is now, named in its first line (a
     comment), so a later change of the deck does not change a running game."""
-    return f"# {deck.name}\n{deck_text(deck)}"
+    return f"# {deck.name}\n{deck_text(deck, cat)}"
+
+
+def game_catalogue(record: Any) -> Catalogue:
+    """The cards of a game: the built-in ones and the server's own card file it started with."""
+    return catalogue_for(str(record.config.get("cards") or ""))
 
 
 def choice_label(choice: Any, lang: str) -> str:
@@ -477,6 +495,7 @@ class _Names:
     names: list[str]
     lang: str
     cards: Mapping[str, str]  # card id → German name (cards in play and the reader's hand)
+    cat: Catalogue  # the game's cards (the built-in ones and the server's own)
 
     def player(self, seat: Any) -> str:
         index = int(seat)
@@ -489,7 +508,7 @@ class _Names:
 
     def card(self, cid: str) -> str:
         name = self.cards.get(cid)
-        return card_name(name, self.lang) if name else _k("hidden_card", self.lang)
+        return card_name(name, self.lang, self.cat) if name else _k("hidden_card", self.lang)
 
     def target(self, token: str) -> str:
         if token.startswith("h") and token[1:].isdecimal():
@@ -531,7 +550,7 @@ def _names_of(view: Mapping[str, Any], ctx: BoardContext) -> _Names:
     for cid, info in state.items():
         if cid not in cards and not info.get("hidden") and _public(ctx, cid):
             cards[cid] = info["name"]
-    return _Names(view, ctx.names, ctx.lang, cards)
+    return _Names(view, ctx.names, ctx.lang, cards, game_catalogue(ctx.record))
 
 
 def _public(ctx: BoardContext, cid: str) -> bool:
@@ -545,7 +564,7 @@ def action_words(words: Sequence[str], names: _Names, seat: int | None) -> str:
     verb, *args = words
     label = _k(f"verb.{verb}", names.lang) if f"tqcog.verb.{verb}" in catalog() else verb
     parts = []
-    if verb == "swap" and len(args) == 2:
+    if verb in ("swap", "fly") and len(args) == 2:
         parts.append(_k("positions", names.lang, a=int(args[0]) + 1, b=int(args[1]) + 1))
     elif verb == "dual" and len(args) == 3:
         parts.append(f"{names.card(args[0])} + {names.card(args[1])} → {names.target(args[2])}")
@@ -570,22 +589,25 @@ class TelperinquarSpec(GameSpec):
 
     # ---------------------------------------------------------------- setup
 
-    async def setup_choices_for(self, store: Any, user_id: int, lang: str) -> list[tuple[str, str]]:
-        """The person's legal decks, then the four starter decks."""
+    async def setup_choices_for(
+        self, store: Any, record: Any, user_id: int, lang: str
+    ) -> list[tuple[str, str]]:
+        """The person's decks that are legal with the game's cards, then the starter decks."""
+        cat = game_catalogue(record)
         own = [
             (f"d{deck.id}", f"{deck.name} ({deck.size})")
             for deck in await store.decks(user_id)
-            if deck_is_legal(deck)
+            if deck_is_legal(deck, cat)
         ]
         starters = [(cls, choice_label(cls, lang)) for cls in CLASSES]
         return (own + starters)[:AUTOCOMPLETE]
 
-    async def setup_value(self, store: Any, user_id: int, value: str) -> Any:
+    async def setup_value(self, store: Any, record: Any, user_id: int, value: str) -> Any:
         if value in CLASSES:
             return value
         for deck in await store.decks(user_id):
             if f"d{deck.id}" == value:
-                return deck_choice(deck)
+                return deck_choice(deck, game_catalogue(record))
         raise BadInput("tqcog.error.bad_choice")
 
     def choice_label(self, choice: Any, lang: str) -> str:
@@ -594,16 +616,19 @@ class TelperinquarSpec(GameSpec):
     # ---------------------------------------------------------------- the board
 
     async def render(self, view: Mapping[str, Any], ctx: BoardContext) -> bytes | None:
-        return await render_async(field_png, view, ctx.lang, names=list(ctx.names))
+        cat = game_catalogue(ctx.record)
+        return await render_async(field_png, view, ctx.lang, names=list(ctx.names), catalogue=cat)
 
     async def private_image(self, view: Mapping[str, Any], ctx: BoardContext) -> bytes | None:
         """The seat's hand, numbered as its play buttons."""
         if ctx.seat is None or not view["players"][ctx.seat].get("hand"):
             return None
-        key = json.dumps([view["players"][ctx.seat], ctx.seat, ctx.lang], sort_keys=True)
+        own = ctx.record.config.get("cards", "")
+        key = json.dumps([view["players"][ctx.seat], ctx.seat, ctx.lang, own], sort_keys=True)
         image = _HANDS.get(key)
         if image is None:  # a turn's prompts show the same hand again and again
-            image = await render_async(hand_png, view, ctx.seat, ctx.lang)
+            cat = game_catalogue(ctx.record)
+            image = await render_async(hand_png, view, ctx.seat, ctx.lang, catalogue=cat)
             _HANDS[key] = image
             while len(_HANDS) > HAND_CACHE:
                 _HANDS.pop(next(iter(_HANDS)))
@@ -677,8 +702,10 @@ class TelperinquarSpec(GameSpec):
             params["card"] = card_name(str(shown), lang) if shown else ""
         if kind == "played" and "name" not in data:
             kind = "played_hidden"
-        if "target" in data:
-            params["target"] = names.target(str(data["target"]))
+        if "target" in data or "bearer" in data:
+            params["target"] = names.target(str(data.get("target", data.get("bearer"))))
+        if kind == "flew":
+            params["a"], params["b"] = (int(x) + 1 for x in data["places"])
         if "action" in data:
             params["action"] = action_words(str(data["action"]).split(), names, None)
         if kind == "level_up":
@@ -747,27 +774,27 @@ class TelperinquarSpec(GameSpec):
         self, token: str, path: tuple[str, ...], names: _Names, seat: int | None
     ) -> str:
         verb = path[0]
-        if verb == "swap":
+        if verb in ("swap", "fly"):
             return _k("position", names.lang, n=int(token) + 1) if token.isdecimal() else token
         last = len(path) == (3 if verb == "dual" else 2)
-        if last and verb in ("use", "dual"):
+        if last and verb in ("use", "dual", "arm", "move"):
             return names.target(token)
         number = names.hand_number(token, seat)
         card = names.card(token)
         return f"{number} · {card}" if number else card
 
     def placeholder(self, path: tuple[str, ...], lang: str) -> str:
-        if path and path[0] in ("use", "dual") and len(path) >= 2:
+        if path and path[0] in ("use", "dual", "arm", "move") and len(path) >= 2:
             return _k("select.target", lang)
         return _k("select.card", lang)
 
     def action_choices(
-        self, match: Any, seat: int, names: list[str], lang: str, typed: str
+        self, record: Any, match: Any, seat: int, names: list[str], lang: str, typed: str
     ) -> list[tuple[str, str]]:
         """(words, notation) of the seat's legal actions whose words or notation contain
         what was typed (``/telperinquar zug``)."""
         view = ENGINE.view_for(match.state, seat)
-        ctx_names = _Names(view, names, lang, _view_cards(view))
+        ctx_names = _Names(view, names, lang, _view_cards(view), game_catalogue(record))
         typed = " ".join(typed.casefold().split())
         out = []
         for action in ENGINE.legal_actions(match.state, seat):
@@ -798,6 +825,9 @@ _VERB_ICONS = {
     "reveal": "👁",
     "intercept": "🛡️",
     "swap": "🔁",
+    "fly": "🔁",
+    "arm": "🛡️",
+    "move": "🔀",
 }
 
 

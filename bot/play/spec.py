@@ -151,12 +151,14 @@ class GameSpec:
         none, a plain accept button."""
         return []
 
-    async def setup_choices_for(self, store: Any, user_id: int, lang: str) -> list[tuple[str, str]]:
-        """The setup choices of one person (``personal_setup``: e.g. their own decks), offered
-        to them privately when they accept; by default everyone's."""
+    async def setup_choices_for(
+        self, store: Any, record: Any, user_id: int, lang: str
+    ) -> list[tuple[str, str]]:
+        """The setup choices of one person for the game ``record`` (``personal_setup``: e.g.
+        their own decks), offered to them privately when they accept; by default everyone's."""
         return self.setup_choices(lang)
 
-    async def setup_value(self, store: Any, user_id: int, value: str) -> Any:
+    async def setup_value(self, store: Any, record: Any, user_id: int, value: str) -> Any:
         """What the engine receives for the ``value`` a person picked (by default the value
         itself; a personal choice can be resolved to its content, e.g. a deck's list)."""
         return value

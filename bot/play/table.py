@@ -323,7 +323,7 @@ class GameTable:
             raise IllegalAction("error.not_invited")
         if not any(lobby.seats[i] == PENDING for i in seats):
             raise StaleRevision()
-        choices = await self.spec.setup_choices_for(self.bot.store, user, lang)
+        choices = await self.spec.setup_choices_for(self.bot.store, record, user, lang)
         if not choices:
             raise BadInput(self.spec.key("error.no_setup_choice"))
         message = interaction.message.id if interaction.message is not None else 0
@@ -349,10 +349,10 @@ class GameTable:
         update the invitation message (or show the board, once every seat is ready)."""
         user = interaction.user.id
         chosen = values_of(interaction)[:1]
-        allowed = {v for v, _label in await self.spec.setup_choices_for(self.bot.store, user, lang)}
-        if not chosen or chosen[0] not in allowed:
+        own = await self.spec.setup_choices_for(self.bot.store, record, user, lang)
+        if not chosen or chosen[0] not in {value for value, _label in own}:
             raise BadInput(self.spec.key("error.bad_choice"))
-        value = await self.spec.setup_value(self.bot.store, user, chosen[0])
+        value = await self.spec.setup_value(self.bot.store, record, user, chosen[0])
         record = await self.games.accept(record.id, user, value)
         info = self.info(record)
         taken = lobby_seat_of(record, user)

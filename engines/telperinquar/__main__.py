@@ -5,9 +5,10 @@ cards, support cards; ``--extra`` adds a user card file in the same format, chec
 ``python -m engines.telperinquar validate FILE [--extra CARDS]`` checks a deck list (exit 0 when
 legal, 1 with each reason otherwise); ``python -m engines.telperinquar check-cards FILE`` checks
 a user card file (exit 0 when sound, 1 with each mistake as ``FILE: line N: <card>: <what>``);
-``python -m engines.telperinquar selfplay [--mode duel|2v2] --games G --seed S [--levels a,b]``
-plays bot games with the starter decks to the end, prints each result and a summary (exit 1 on
-any error).
+``python -m engines.telperinquar selfplay [--mode duel|2v2|draft] --games G --seed S
+[--levels a,b]`` plays bot games with the starter decks to the end (``draft``: a pod of four
+bots drafts, builds its decks from the picks and plays two duels), prints each result and a
+summary (exit 1 on any error).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from engines.telperinquar.cards import (
     load_cards_text,
 )
 from engines.telperinquar.decks import describe, parse_list, problem, validate
+from engines.telperinquar.draft import DRAFT_ENGINE, build_draft_deck, picks_of
 from engines.telperinquar.engine import ENGINE
 
 
@@ -58,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     chk = sub.add_parser("check-cards", help="check a user card file")
     chk.add_argument("file")
     play = sub.add_parser("selfplay", help="bot games with the starter decks")
-    play.add_argument("--mode", choices=("duel", "2v2"), default="duel")
+    play.add_argument("--mode", choices=("duel", "2v2", "draft"), default="duel")
     play.add_argument("--games", type=int, default=10)
     play.add_argument("--seed", type=int, default=1)
     play.add_argument("--levels", default="normal,normal", help="bot level per side")
@@ -97,14 +99,26 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if info.legal else 1
 
 
+def draft_decks(seed: int, seats: int = 4, level: str = "normal") -> list[str]:
+    """A pod of bots drafts; each seat's deck list built from its picks."""
+    rng = random.Random(seed)
+    state = DRAFT_ENGINE.initial_state({}, seed, seats)
+    while DRAFT_ENGINE.outcome(state) is None:
+        for decision in DRAFT_ENGINE.decisions(state):
+            action = DRAFT_ENGINE.choose_action(state, decision.seat, level, 1.0, rng)
+            state, _ = DRAFT_ENGINE.apply(state, action, decision.seat)
+    return [build_draft_deck(picks_of(state, seat)) for seat in range(seats)]
+
+
 def play_game(
     mode: str, seed: int, levels: list[str], decks: list[str] | None = None
 ) -> tuple[Any, int, int]:
     """One bot game to the end: (outcome, actions, rounds)."""
-    players = 2 if mode == "duel" else 4
+    players = 4 if mode == "2v2" else 2
     classes = list(CLASSES)
     decks = decks or [classes[(seed + s) % 4] for s in range(players)]
-    state = ENGINE.initial_state({"mode": mode, "decks": decks, "turn_limit": 400}, seed, players)
+    config = {"mode": "2v2" if players == 4 else "duel", "decks": decks, "turn_limit": 400}
+    state = ENGINE.initial_state(config, seed, players)
     rng = random.Random(seed)
     steps = 0
     while ENGINE.outcome(state) is None:
@@ -119,10 +133,17 @@ def play_game(
 def selfplay(mode: str, games: int, seed: int, levels: list[str]) -> int:
     wins: Counter[str] = Counter()
     failed = 0
+    pod: list[str] = []
     for number in range(games):
         game_seed = seed + number
         try:
-            result, steps, rounds = play_game(mode, game_seed, levels)
+            decks = None
+            if mode == "draft":  # each pod of four plays two duels (seats 0-1, 2-3)
+                if number % 2 == 0:
+                    pod = draft_decks(game_seed)
+                    print(f"draft (seed {game_seed}): 4 seats drafted their decks")
+                decks = pod[(number % 2) * 2 : (number % 2) * 2 + 2]
+            result, steps, rounds = play_game(mode, game_seed, levels, decks)
         except Exception:  # every error is reported and counted
             failed += 1
             print(f"game {number + 1} (seed {game_seed}): ERROR")

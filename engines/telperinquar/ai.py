@@ -13,7 +13,8 @@ import random
 from typing import Any
 
 from engines.core import IllegalAction
-from engines.telperinquar.cards import Card, catalogue
+from engines.telperinquar.cards import Card, Catalogue
+from engines.telperinquar.engine import catalogue_for
 
 
 def _known(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -26,20 +27,24 @@ def _known(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return cards
 
 
-def _score(view: dict[str, Any], player: int, act: Any) -> float:
+def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float:
     verb, *args = act.words
     if verb == "level":
         return 100
     if verb in ("go", "next", "end", "pass"):
         return 0
-    if verb == "swap":
+    if verb in ("swap", "fly"):
         return -1
+    if verb == "move":
+        return -3
     if verb == "take":
         return -5
     if verb in ("react", "reveal", "intercept"):
         return 50
     known = _known(view)
-    card: Card = catalogue().cards[known[args[0]]["name"]]
+    card: Card = cat.cards[known[args[0]]["name"]]
+    if verb == "arm":  # a Wesen that carries a weapon or armour fights better
+        return 11 + card.play
     if verb in ("play", "hide"):
         if card.type == "trap" and verb == "play":
             return -1
@@ -47,7 +52,11 @@ def _score(view: dict[str, Any], player: int, act: Any) -> float:
     if verb == "dual":
         return 40
     target = args[-1] if len(args) > 1 else None
-    if any(s.get("do") == "strike" for s in card.steps) and target:
+    strike = next((s for s in card.steps if s.get("do") == "strike"), None)
+    if strike is not None and target:
+        expected = _expected(view, known, strike, target, cat)
+        if expected < 4:  # armour or resistance eats most of the blow: play cards first
+            return 1 + max(0.0, expected)
         if target.startswith("h"):
             life = int(view["players"][int(target[1:])]["life"])
             return 30 + max(0, 40 - life) / 4
@@ -66,6 +75,24 @@ def _score(view: dict[str, Any], player: int, act: Any) -> float:
     return 2
 
 
+def _expected(
+    view: dict[str, Any],
+    known: dict[str, dict[str, Any]],
+    strike: Any,
+    target: str,
+    cat: Catalogue,
+) -> float:
+    """The damage an average roll (5.5) of ``strike`` does to ``target`` after its Rüstung
+    (physical) or Resistenz (magical), as far as the view shows them."""
+    key = "armour" if strike.get("kind") == "physical" else "resistance"
+    if target.startswith("h"):
+        reduction = int(view["players"][int(target[1:])][key])
+    else:
+        card = cat.cards.get(str(known.get(target, {}).get("name", "")))
+        reduction = int(card.get(key, 0)) if card is not None else 0
+    return 5.5 + int(strike.get("bonus", 0)) - reduction
+
+
 def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random) -> Any:
     actions = list(engine.legal_actions(state, player))
     if not actions:
@@ -76,6 +103,7 @@ def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random)
             return rng.choice(moving)
         return rng.choice(actions)
     view = engine.view_for(state, player)
-    scored = [(_score(view, player, a) + rng.random() * 0.1, a) for a in actions]
+    cat = catalogue_for(state.data.get("extra", ""))
+    scored = [(_score(view, player, a, cat) + rng.random() * 0.1, a) for a in actions]
     best = max(s for s, _ in scored)
     return next(a for s, a in scored if s == best)

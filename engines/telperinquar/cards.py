@@ -32,7 +32,9 @@ ABILITIES = (
     "nebelgestalt",
     "rundumschlag",
     "schattenhaftigkeit",
+    "ausruestbar",
 )
+RARITIES = ("common", "uncommon", "rare")
 SOURCES = ("feuer", "eis", "blitz", "gift", "heilig", "schatten")
 MAX_LEVEL = 10
 LEVEL_PREFIX = ("Stufenkarte ", "Level Card ")
@@ -181,6 +183,11 @@ class Card:
     def get(self, key: str, default: Any = None) -> Any:
         return self.data.get(key, default)
 
+    @property
+    def rarity(self) -> str:
+        """common, uncommon or rare (booster drafts; a user card without one is common)."""
+        return str(self.data.get("rarity", "common"))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
@@ -193,6 +200,7 @@ class Card:
             "defensive": self.defensive,
             "inaktion": self.inaktion,
             "charges": self.charges,
+            "rarity": self.rarity,
             "text_de": self.text_de,
             "text_en": self.text_en,
         }
@@ -226,7 +234,7 @@ _COMMON = {
     "step",
     "test",
 }
-_OPTIONAL = {"chain", "abilities", "immune", "double"}
+_OPTIONAL = {"chain", "abilities", "immune", "double", "attributes", "rarity"}
 _TEST_KEYS = {"hero", "enemy", "action", "target", "attack", "dice", "expect"}
 
 
@@ -276,6 +284,13 @@ def check_card(entry: Mapping[str, Any]) -> list[str]:
         values = entry.get(key, [])
         if not isinstance(values, list) or any(v not in allowed for v in values):
             errors.append(f"{key}: a list of {list(allowed)}")
+    attrs = entry.get("attributes", {})
+    if not isinstance(attrs, dict) or any(
+        k not in ATTRIBUTES or not _is_int(v) for k, v in attrs.items()
+    ):
+        errors.append(f"attributes: attribute values ({', '.join(ATTRIBUTES)})")
+    if entry.get("rarity", "common") not in RARITIES:
+        errors.append(f"rarity: one of {list(RARITIES)}")
     unknown = set(entry) - _COMMON - _OPTIONAL - set(wanted)
     if unknown:
         errors.append(f"unknown key(s) {sorted(unknown)}")
@@ -324,7 +339,8 @@ def _hero_data() -> Mapping[str, Any]:
 
 
 def _hero_names() -> list[str]:
-    return [h["name"] for h in _hero_data()["hero"]] + [h["name_en"] for h in _hero_data()["hero"]]
+    rows = [*_hero_data()["hero"], _draft_data()["hero"]]
+    return [h["name"] for h in rows] + [h["name_en"] for h in rows]
 
 
 @cache
@@ -352,29 +368,74 @@ def levels() -> dict[str, tuple[Level, ...]]:
     """Each class's level card rows, level 1 first."""
     rows: dict[str, list[Level]] = {c: [] for c in CLASSES}
     for r in _hero_data()["level"]:
-        rows[r["class"]].append(
-            Level(
-                r["class"],
-                r["level"],
-                r["actions"],
-                r["life"],
-                r["life_max"],
-                r["resistance"],
-                r["armour"],
-                r["kraft"],
-                r["reflexe"],
-                r["geist"],
-                r["aura"],
-            )
-        )
+        rows[r["class"]].append(_level(r))
     return {c: tuple(sorted(v, key=lambda lv: lv.level)) for c, v in rows.items()}
+
+
+DRAFT = "draft"  # the booster draft's hero class (data/telperinquar/draft.toml)
+
+
+@cache
+def _draft_data() -> Mapping[str, Any]:
+    with open(data_dir("telperinquar", "draft.toml"), "rb") as handle:
+        return tomllib.load(handle)
+
+
+def _level(r: Mapping[str, Any]) -> Level:
+    return Level(
+        r["class"],
+        r["level"],
+        r["actions"],
+        r["life"],
+        r["life_max"],
+        r["resistance"],
+        r["armour"],
+        r["kraft"],
+        r["reflexe"],
+        r["geist"],
+        r["aura"],
+    )
+
+
+@cache
+def draft_hero() -> Hero:
+    """The booster draft's hero (every class restriction lifted, unarmed −5)."""
+    h = _draft_data()["hero"]
+    return Hero(
+        h["name"],
+        h["name_en"],
+        DRAFT,
+        h["symbol"],
+        tuple(h["weapons"]),
+        tuple(h["second"]),
+        tuple(h["armour"]),
+        int(h["unarmed"]),
+        h["text_de"],
+        h["text_en"],
+    )
+
+
+@cache
+def draft_levels() -> tuple[Level, ...]:
+    """The draft level card's rows, level 1 first (the rulebook's table)."""
+    return tuple(sorted((_level(r) for r in _draft_data()["level"]), key=lambda lv: lv.level))
+
+
+def hero_of(cls: str) -> Hero:
+    """The hero card of a class (``draft``: the draft hero)."""
+    return draft_hero() if cls == DRAFT else heroes()[cls]
+
+
+def level_rows(cls: str) -> tuple[Level, ...]:
+    """A class's level card rows (``draft``: the draft level card)."""
+    return draft_levels() if cls == DRAFT else levels()[cls]
 
 
 _LEVEL_KEYS = tuple(f.name for f in fields(Level) if f.name != "cls")
 
 
 def level_card_name(cls: str, lang: str = "de") -> str:
-    hero = heroes()[cls]
+    hero = hero_of(cls)
     return f"{LEVEL_PREFIX[0]}{hero.name}" if lang == "de" else f"{LEVEL_PREFIX[1]}{hero.name_en}"
 
 
@@ -400,7 +461,7 @@ class Catalogue:
     def all_names(self) -> list[str]:
         """Every name a list may use (German and English)."""
         names: list[str] = []
-        for cls, hero in heroes().items():
+        for cls, hero in [*heroes().items(), (DRAFT, draft_hero())]:
             names += [hero.name, hero.name_en, level_card_name(cls), level_card_name(cls, "en")]
         for card in self.cards.values():
             names += [card.name, card.name_en]
@@ -410,7 +471,7 @@ class Catalogue:
         """``(kind, key, german name)`` for a name in either language, case-insensitive:
         kind ``hero``/``level`` (key: the class) or ``card`` (key: the German name)."""
         folded = name.strip().casefold()
-        for cls, hero in heroes().items():
+        for cls, hero in [*heroes().items(), (DRAFT, draft_hero())]:
             if folded in (hero.name.casefold(), hero.name_en.casefold()):
                 return "hero", cls, hero.name
             if folded in (level_card_name(cls).casefold(), level_card_name(cls, "en").casefold()):

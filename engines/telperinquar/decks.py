@@ -16,9 +16,10 @@ from typing import Any
 from engines.core.content import data_dir
 from engines.telperinquar.cards import (
     CLASSES,
+    DRAFT,
     Catalogue,
     catalogue,
-    heroes,
+    hero_of,
     level_card_name,
 )
 
@@ -134,6 +135,9 @@ def validate(deck: DeckList | dict[str, int], cat: Catalogue | None = None) -> D
     hero_classes: list[str] = []
     level_counts: Counter[str] = Counter()
     total = 0
+    # a deck whose hero is the Draft-Held is a booster draft deck (no limit of copies: the
+    # cards are what was picked; RULES.md)
+    draft = any((cat.resolve(n) or ("", "", ""))[:2] == ("hero", DRAFT) for n in counts)
     for name, count in counts.items():
         total += count
         known = cat.resolve(name)
@@ -149,16 +153,20 @@ def validate(deck: DeckList | dict[str, int], cat: Catalogue | None = None) -> D
             hero_classes += [key] * count
         elif kind == "level":
             level_counts[key] += count
-        elif count > MAX_COPIES:
+        elif count > MAX_COPIES and not draft:
             problems.append(
                 problem("tq.deck.too_many_copies", name=name, count=count, max=MAX_COPIES)
             )
     classes = tuple(dict.fromkeys(hero_classes))
     if not hero_classes:
         problems.append(problem("tq.deck.no_hero"))
-    elif len(hero_classes) > 2 or len(classes) != len(hero_classes):
+    elif (
+        len(hero_classes) > 2
+        or len(classes) != len(hero_classes)
+        or (draft and len(hero_classes) > 1)
+    ):
         problems.append(
-            problem("tq.deck.hero_count", heroes=", ".join(heroes()[c].name for c in hero_classes))
+            problem("tq.deck.hero_count", heroes=", ".join(hero_of(c).name for c in hero_classes))
         )
     for cls in classes:
         if level_counts[cls] < 1:
@@ -192,6 +200,8 @@ def describe(item: Problem, lang: str = "de") -> str:
 
 @cache
 def _catalog() -> dict[str, dict[str, str]]:
-    with open(data_dir("i18n", "telperinquar.json"), encoding="utf-8") as handle:
-        data: dict[str, dict[str, str]] = json.load(handle)
+    data: dict[str, dict[str, str]] = {}
+    for domain in ("telperinquar", "tqdraft"):
+        with open(data_dir("i18n", f"{domain}.json"), encoding="utf-8") as handle:
+            data |= json.load(handle)
     return data

@@ -14,18 +14,22 @@ import copy
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from engines.core import BadInput, Event, IllegalAction, Outcome, Rng, register
 from engines.core.contract import Decision, DecisionKind, JsonDict, PlayerId
 from engines.telperinquar.cards import (
     CLASSES,
+    DRAFT,
     Card,
+    Catalogue,
     Level,
     catalogue,
-    heroes,
-    levels,
+    check_extra,
+    hero_of,
+    level_rows,
+    load_cards_text,
 )
 from engines.telperinquar.decks import describe, parse_list, starter, validate
 
@@ -33,7 +37,8 @@ SCHEMA = 1
 HAND = 7
 MAX_WESEN = 5
 MAX_EQUIP = 5
-_CONFIG = {"mode", "decks", "teams", "svo", "turn_limit", "seat_choices"}
+_CONFIG = {"mode", "decks", "teams", "svo", "turn_limit", "cards", "seat_choices"}
+MAX_CARDS_TEXT = 200_000
 OFFENSIVE_VERBS = ("strike", "harm")
 
 
@@ -63,17 +68,19 @@ def _act(*words: str) -> Act:
 # ------------------------------------------------------------------ small accessors
 
 
-@cache
-def _cards() -> Mapping[str, Card]:
-    return catalogue().cards
+@lru_cache(maxsize=16)
+def catalogue_for(text: str) -> Catalogue:
+    """The built-in cards plus a group's own card file (config ``cards``, checked when the
+    game starts)."""
+    return catalogue(load_cards_text(text)[0]) if text else catalogue()
 
 
 def _card(d: JsonDict, cid: str) -> Card:
-    return _cards()[d["cards"][cid]["name"]]
+    return catalogue_for(d.get("extra", "")).cards[d["cards"][cid]["name"]]
 
 
 def _level_row(cls: str, level: int) -> Level:
-    return levels()[cls][max(1, min(10, level)) - 1]
+    return level_rows(cls)[max(1, min(10, level)) - 1]
 
 
 def _best(d: JsonDict, seat: int, attr: str) -> int:
@@ -89,14 +96,43 @@ def max_life(d: JsonDict, seat: int) -> int:
     return _best(d, seat, "life_max")
 
 
-def _passive(d: JsonDict, seat: int, stat: str) -> int:
-    p = d["players"][seat]
+def hero_equip(d: JsonDict, seat: int) -> list[str]:
+    """The equipment the hero wears (not the pieces its Wesen carry)."""
+    return [c for c in d["players"][seat]["equip"] if "bearer" not in d["cards"][c]]
+
+
+def borne(d: JsonDict, wesen: str) -> list[str]:
+    """The equipment a Wesen carries."""
+    owner = d["players"][int(d["cards"][wesen]["owner"])]
+    return [c for c in owner["equip"] if d["cards"][c].get("bearer") == wesen]
+
+
+def _bonus_sum(d: JsonDict, cids: list[str], stat: str) -> int:
     total = 0
-    for cid in p["equip"] + p["field"]:
+    for cid in cids:
         for step in _card(d, cid).steps:
             if step.get("do") == "bonus" and step.get("stat") == stat:
                 total += int(step["amount"])
     return total
+
+
+def _passive(d: JsonDict, seat: int, stat: str) -> int:
+    return _bonus_sum(d, hero_equip(d, seat) + d["players"][seat]["field"], stat)
+
+
+def wesen_stat(d: JsonDict, wesen: str, stat: str) -> int:
+    """A Wesen's armour, resistance, attack bonus or attribute with what it carries: a
+    weapon adds its bonus, armour, shields and gear their passive bonuses."""
+    card = _card(d, wesen)
+    gear = borne(d, wesen)
+    if stat == "bonus":
+        weapons = [_card(d, c) for c in gear if _card(d, c).type == "weapon"]
+        return int(card.get("bonus", 0)) + sum(int(w.get("bonus", 0)) for w in weapons)
+    if stat in ("armour", "resistance"):
+        base = int(card.get(stat, 0))
+    else:
+        base = int(dict(card.get("attributes", {})).get(stat, 0))
+    return base + _bonus_sum(d, gear, stat)
 
 
 def _mods(d: JsonDict, seat: int, stat: str) -> int:
@@ -126,8 +162,8 @@ def resistance(d: JsonDict, seat: int) -> int:
 
 def _may_use(d: JsonDict, seat: int, card: Card) -> bool:
     p = d["players"][seat]
-    if card.classes and not set(card.classes) & set(p["classes"]):
-        return False
+    if card.classes and DRAFT not in p["classes"] and not set(card.classes) & set(p["classes"]):
+        return False  # a draft hero ignores class restrictions
     return all(attribute(d, seat, a, card) >= v for a, v in card.requires.items())
 
 
@@ -170,22 +206,42 @@ def _offensive(card: Card) -> bool:
 # ------------------------------------------------------------------ set-up
 
 
-def _deck_for(entry: Any) -> tuple[list[str], tuple[str, ...]]:
+def _deck_for(entry: Any, cat: Catalogue) -> tuple[list[str], tuple[str, ...]]:
     """(card names with repeats, classes) of a config deck: a class name (its starter deck)
-    or a deck list text."""
+    or a deck list text (a draft deck: the class ``draft``)."""
     if isinstance(entry, str) and entry in CLASSES:
         deck = starter(entry)
     elif isinstance(entry, str):
-        deck = parse_list(entry)
+        deck = parse_list(entry, cat)
     else:
         raise BadInput("tq.error.bad_config", option="decks")
-    info = validate(deck)
+    info = validate(deck, cat)
     if not info.legal:
         raise BadInput("tq.error.bad_deck", reason=describe(info.problems[0]))
     names: list[str] = []
     for name, count in deck.entries:
         names += [name] * count
     return names, info.classes
+
+
+def _user_cards(config: Mapping[str, Any]) -> str:
+    """A group's own card file (config ``cards``): checked with the card loader; a bad file
+    is refused with its first mistake's line, and nothing starts."""
+    text = config.get("cards") or ""
+    if not isinstance(text, str) or len(text) > MAX_CARDS_TEXT:
+        raise BadInput("tq.error.bad_config", option="cards")
+    if not text:
+        return ""
+    cards, errors = load_cards_text(text)
+    if errors:
+        first = errors[0]
+        raise BadInput(
+            "tqdraft.error.bad_cards", line=first.line, card=first.item, reason=first.message
+        )
+    clash = check_extra(cards)
+    if clash:
+        raise BadInput("tqdraft.error.card_exists", card=clash[0])
+    return text
 
 
 def _new_state(config: Mapping[str, Any], seed: int, players: int) -> JsonDict:
@@ -207,18 +263,22 @@ def _new_state(config: Mapping[str, Any], seed: int, players: int) -> JsonDict:
     limit = config.get("turn_limit", 0)
     if not isinstance(limit, int) or limit < 0:
         raise BadInput("tq.error.bad_config", option="turn_limit")
+    extra = _user_cards(config)
+    cat = catalogue_for(extra)
+    built = [_deck_for(entry, cat) for entry in decks]
+    if len({DRAFT in classes for _, classes in built}) > 1:
+        raise BadInput("tqdraft.error.mixed_decks")  # a draft deck meets only draft decks
     rng = Rng(seed)
     cards: dict[str, JsonDict] = {}
     seats: list[JsonDict] = []
-    for seat, entry in enumerate(decks):
-        names, classes = _deck_for(entry)
-        hero_names = {heroes()[c].name for c in classes}
+    for seat, (names, classes) in enumerate(built):
+        hero_names = {hero_of(c).name for c in classes}
         level_left = {c: 1 for c in classes}  # one level card per class is laid out
         pile: list[str] = []
         for name in names:
             if name in hero_names:
                 continue
-            kind = catalogue().resolve(name)
+            kind = cat.resolve(name)
             if kind and kind[0] == "level" and level_left.get(kind[1], 0):
                 level_left[kind[1]] -= 1
                 continue
@@ -283,6 +343,8 @@ def _new_state(config: Mapping[str, Any], seed: int, players: int) -> JsonDict:
         "over": False,
         "rng": rng.to_json(),
     }
+    if extra:
+        d["extra"] = extra
     _start_turn(d, first_turn=True)
     return d
 
@@ -330,6 +392,7 @@ def _start_turn(d: JsonDict, first_turn: bool = False, events: list[Event] | Non
         _draw(d, seat)
     p["actions"] = _best(d, seat, "actions")  # old actions lapse
     d["phase"] = "entry"
+    d["flew"] = False
     d["level_done"] = False
     d["combat"] = "none"
     if not _level_cards(d, seat):
@@ -455,6 +518,11 @@ def _kill(d: JsonDict, cid: str, events: list[Event] | None) -> None:
         return
     p["row"].remove(cid)  # gaps close at once
     p["discard"].append(cid)
+    for gear in borne(d, cid):  # what a Wesen carries goes to the discard pile with it
+        p["equip"].remove(gear)
+        p["discard"].append(gear)
+        for key in ("bearer", "inaktion", "charges"):
+            d["cards"][gear].pop(key, None)
     for key in ("wounded", "dmg", "hidden", "free", "attacked", "inaktion"):
         d["cards"][cid].pop(key, None)
     if events is not None:
@@ -470,9 +538,8 @@ def _reduction(d: JsonDict, target: str, kind: str) -> int:
     if target.startswith("h"):
         seat = int(target[1:])
         return armour(d, seat) if kind in ("physical", "natural") else resistance(d, seat)
-    card = _card(d, target)
     key = "armour" if kind in ("physical", "natural") else "resistance"
-    return int(card.get(key, 0))
+    return wesen_stat(d, target, key)
 
 
 def _deal(
@@ -622,12 +689,14 @@ def _usable(d: JsonDict, seat: int, cid: str) -> bool:
     return _pool(d, seat) >= card.use and _may_use(d, seat, card)
 
 
-def _equip_ok(d: JsonDict, seat: int, card: Card) -> bool:
+def _equip_ok(d: JsonDict, seat: int, card: Card, moving: str = "") -> bool:
+    """Whether the hero may put on ``card`` (``moving``: a piece already in play that changes
+    its bearer, so it counts neither towards the 5 nor as worn)."""
     p = d["players"][seat]
-    if len(p["equip"]) >= MAX_EQUIP:
+    if len([c for c in p["equip"] if c != moving]) >= MAX_EQUIP:
         return False
-    worn = [_card(d, c) for c in p["equip"]]
-    heroes_ = [heroes()[c] for c in p["classes"]]
+    worn = [_card(d, c) for c in hero_equip(d, seat) if c != moving]
+    heroes_ = [hero_of(c) for c in p["classes"]]
     weapons = [c for c in worn if c.type == "weapon"]
     shields = [c for c in worn if c.type == "shield"]
     if card.type == "weapon":
@@ -649,6 +718,49 @@ def _equip_ok(d: JsonDict, seat: int, card: Card) -> bool:
             card.get("weight") in h.armour for h in heroes_
         )
     return True
+
+
+def _wesen_equip_ok(d: JsonDict, seat: int, card: Card, wesen: str, moving: str = "") -> bool:
+    """Whether a Wesen of ``seat`` may carry ``card``: only a Wesen with the ability
+    Ausrüstbar, only free (classless) equipment, at most one piece of each kind (no shield
+    beside a large weapon), the card's requirements met by the Wesen's attributes (glossary
+    "Attribute der Wesen"); the 5 pieces of the player count all bearers (RULES.md)."""
+    p = d["players"][seat]
+    if wesen not in p["row"] or not _is_wesen(d, wesen) or d["cards"][wesen].get("hidden"):
+        return False
+    if "ausruestbar" not in _abilities(d, wesen) or card.classes:
+        return False
+    if len([c for c in p["equip"] if c != moving]) >= MAX_EQUIP:
+        return False
+    if any(wesen_stat(d, wesen, a) < v for a, v in card.requires.items()):
+        return False
+    carried = [_card(d, c) for c in borne(d, wesen) if c != moving]
+    if any(c.type == card.type for c in carried):
+        return False
+    large = [c for c in [*carried, card] if c.type == "weapon" and c.get("size") == "g"]
+    return not (large and any(c.type == "shield" for c in [*carried, card]))
+
+
+def _bearers(d: JsonDict, seat: int, cid: str, moving: bool) -> list[str]:
+    """Where ``cid`` may be put on now: ``h<seat>`` (the hero) and Wesen ids (for ``arm``
+    from the hand only Wesen; for ``move`` every other bearer). Costs: the play cost."""
+    if "level" in d["cards"][cid]:
+        return []
+    card = _card(d, cid)
+    p = d["players"][seat]
+    if card.type not in ("weapon", "armour", "shield", "gear", "artifact"):
+        return []
+    if p["actions"] < card.play:
+        return []
+    now = d["cards"][cid].get("bearer", f"h{seat}") if moving else ""
+    out = []
+    hero_ok = _may_use(d, seat, card) and _equip_ok(d, seat, card, moving=cid)
+    if moving and now != f"h{seat}" and hero_ok:
+        out.append(f"h{seat}")
+    for wesen in p["row"]:
+        if wesen != now and _wesen_equip_ok(d, seat, card, wesen, cid if moving else ""):
+            out.append(wesen)
+    return out
 
 
 def _can_play(d: JsonDict, seat: int, cid: str) -> bool:
@@ -673,7 +785,7 @@ def _uses(d: JsonDict, seat: int) -> list[Act]:
     """The main-phase uses of cards in play (attacks with their targets, other effects)."""
     p = d["players"][seat]
     out: list[Act] = []
-    for cid in p["equip"] + p["field"] + p["row"]:
+    for cid in hero_equip(d, seat) + p["field"] + p["row"]:
         card = _card(d, cid)
         info = d["cards"][cid]
         if info.get("hidden") or card.type == "trap":
@@ -716,7 +828,7 @@ def _uses(d: JsonDict, seat: int) -> list[Act]:
     # attacks with two weapons (melee only)
     weapons = [
         c
-        for c in p["equip"]
+        for c in hero_equip(d, seat)
         if _card(d, c).type == "weapon" and _card(d, c).get("attack") == "melee"
     ]
     if len(weapons) == 2 and _offence_open(d):
@@ -726,6 +838,20 @@ def _uses(d: JsonDict, seat: int) -> list[Act]:
             for target in targets(d, f"h{seat}", "melee", seat):
                 out.append(_act("dual", a, b, target))
     return out
+
+
+def _flights(d: JsonDict, seat: int) -> list[Act]:
+    """Two flying Wesen of the mover swap places, once per turn, outside the Kampfphase
+    (Fliegen: "einmalig pro Zug vor oder nach der Kampfphase")."""
+    if d.get("flew"):
+        return []
+    row = d["players"][seat]["row"]
+    flying = [
+        i
+        for i, c in enumerate(row)
+        if not d["cards"][c].get("hidden") and _is_wesen(d, c) and "fliegen" in _abilities(d, c)
+    ]
+    return [_act("fly", str(i), str(j)) for i in flying for j in flying if i < j]
 
 
 def _target_kind(card: Card) -> str:
@@ -746,7 +872,7 @@ def _reactions(d: JsonDict, seat: int) -> list[Act]:
     p = d["players"][seat]
     out: list[Act] = []
     at_me = top.get("target") == f"h{seat}"
-    for cid in p["equip"] + p["field"]:
+    for cid in hero_equip(d, seat) + p["field"]:
         card = _card(d, cid)
         if not card.defensive or not _usable(d, seat, cid):
             continue
@@ -833,10 +959,14 @@ class Telperinquar:
                 acts.append(_act("play", cid))
                 if card.type == "trap" or "verstecken" in card.get("abilities", []):
                     acts.append(_act("hide", cid))
+        for cid in p["hand"]:
+            acts += [_act("arm", cid, w) for w in _bearers(d, player, cid, moving=False)]
         acts += _uses(d, player)
         for cid in p["equip"]:
             if not any(t.get("target") == cid for t in d["stack"]):
                 acts.append(_act("take", cid))
+                acts += [_act("move", cid, b) for b in _bearers(d, player, cid, moving=True)]
+        acts += _flights(d, player)
         return acts
 
     # ---------------------------------------------------------- apply
@@ -869,12 +999,23 @@ class Telperinquar:
             row[i], row[j] = row[j], row[i]
         elif verb in ("play", "hide"):
             self._play(d, player, args[0], verb == "hide", events)
+        elif verb in ("arm", "move"):
+            self._attach(d, player, verb, args[0], args[1], events)
+        elif verb == "fly":
+            row = d["players"][player]["row"]
+            i, j = int(args[0]), int(args[1])
+            row[i], row[j] = row[j], row[i]
+            d["flew"] = True
+            if d["combat"] == "open":  # before or after the Kampfphase, never inside it
+                d["combat"] = "closed"
+            events.append(Event("flew", {"player": player, "places": [i, j]}))
         elif verb == "take":
             p = d["players"][player]
             p["equip"].remove(args[0])
             # back in the hand the card is secret again: it gets a new id (charges kept)
             info = d["cards"].pop(args[0])
             info.pop("inaktion", None)
+            info.pop("bearer", None)
             fresh = _fresh_id(d)
             d["cards"][fresh] = info
             p["hand"].append(fresh)
@@ -883,6 +1024,27 @@ class Telperinquar:
             self._declare(d, player, verb, args, events)
         _settle(d, events)
         return TqState(d), events
+
+    def _attach(
+        self, d: JsonDict, seat: int, verb: str, cid: str, bearer: str, events: list[Event]
+    ) -> None:
+        """Put equipment on a bearer: ``arm`` from the hand onto a Wesen, ``move`` from its
+        bearer to another; either way the play cost is paid (again)."""
+        p = d["players"][seat]
+        card = _card(d, cid)
+        p["actions"] -= card.play
+        if verb == "arm":
+            p["hand"].remove(cid)
+            p["equip"].append(cid)
+            if card.charges and "charges" not in d["cards"][cid]:
+                d["cards"][cid]["charges"] = card.charges
+        if bearer.startswith("h"):
+            d["cards"][cid].pop("bearer", None)
+        else:
+            d["cards"][cid]["bearer"] = bearer
+        if d["combat"] == "open":
+            d["combat"] = "closed"
+        events.append(Event("equipped", {"player": seat, "card": card.name, "bearer": bearer}))
 
     def _level(self, d: JsonDict, seat: int, cid: str, events: list[Event]) -> None:
         p = d["players"][seat]
@@ -1039,7 +1201,7 @@ class Telperinquar:
                 return {"id": cid, "hidden": True}
             card = _card(d, cid)
             out: JsonDict = {"id": cid, "name": card.name, "type": card.type}
-            for key in ("charges", "inaktion", "wounded", "dmg", "hidden"):
+            for key in ("charges", "inaktion", "wounded", "dmg", "hidden", "bearer"):
                 if key in info:
                     out[key] = info[key]
             return out
@@ -1106,6 +1268,7 @@ class Telperinquar:
         words = tuple(text.split())
         arity = {"go": 0, "next": 0, "end": 0, "pass": 0, "level": 1, "play": 1, "hide": 1}
         arity |= {"take": 1, "react": 1, "reveal": 1, "intercept": 1, "swap": 2, "dual": 3}
+        arity |= {"arm": 2, "move": 2, "fly": 2}
         if not words:
             raise BadInput("tq.error.bad_notation", text=text)
         if words[0] == "use" and len(words) in (2, 3):
@@ -1212,6 +1375,8 @@ def _resolve(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
                 events.append(Event("lapsed", {"action": entry["text"]}))
                 return
             bonus = int(step.get("bonus", 0))
+            if card.type == "wesen":  # a weapon the Wesen carries adds its bonus
+                bonus += wesen_stat(d, cards[0], "bonus") - int(card.get("bonus", 0))
             if entry.get("attacker", "").startswith("h"):
                 bonus += _mods(d, seat, "bonus")
                 d["players"][seat]["mods"] = [
@@ -1282,20 +1447,20 @@ def _counter_bonus(d: JsonDict, defender: str) -> int | None:
         seat = int(defender[1:])
         melee = [
             int(_card(d, c).get("bonus"))
-            for c in d["players"][seat]["equip"]
+            for c in hero_equip(d, seat)
             if _card(d, c).type == "weapon"
             and _card(d, c).get("attack") in ("melee", "melee_magic")
         ]
         if melee:
             return max(melee)
-        ranged = [c for c in d["players"][seat]["equip"] if _card(d, c).type == "weapon"]
+        ranged = [c for c in hero_equip(d, seat) if _card(d, c).type == "weapon"]
         if ranged:
             return None  # only ranged weapons: a pure ranged fighter
-        return min(heroes()[c].unarmed for c in d["players"][seat]["classes"])
+        return min(hero_of(c).unarmed for c in d["players"][seat]["classes"])
     card = _card(d, defender)
     if card.get("attack") not in ("melee", "melee_magic"):
         return None
-    return int(card.get("bonus"))
+    return wesen_stat(d, defender, "bonus")
 
 
 def _attack(

@@ -438,3 +438,63 @@ async def test_bad_deck_names_and_files_are_explained(
     guild = fake.channel().guild_id
     assert guild is not None
     assert await bot.store.get_content(guild, "telperinquar.cards") is None
+
+
+OWN_CARD = """[[card]]
+name = "Glasdolch"
+name_en = "Glass Dagger"
+type = "weapon"
+rarity = "common"
+classes = []
+play = 1
+use = 1
+requires = {reflexe = 2}
+size = "k"
+bonus = 2
+attack = "melee"
+text_de = "Waffe (k), Beil +2."
+text_en = "Weapon (k), melee +2."
+[[card.step]]
+text_de = "Angriff mit dieser Waffe."
+text_en = "Attack with this weapon."
+do = "strike"
+kind = "physical"
+range = "melee"
+bonus = 2
+"""
+
+
+async def test_a_servers_own_cards_are_checked_and_played(fake: FakeDiscord, bot: Any) -> None:
+    guild = fake.channel().guild_id
+    assert guild is not None
+    upload = {"datei": ("karten.toml", OWN_CARD.encode())}
+    stored = await (await fake.slash("telperinquar karten hochladen", upload)).callback()
+    assert_ephemeral(stored)
+    assert (await bot.store.get_content(guild, "telperinquar.cards")) is not None
+    # a bad file changes nothing: the good one stays
+    broken = {
+        "datei": ("karten.toml", OWN_CARD.replace('type = "weapon"', 'type = "kanone"').encode())
+    }
+    refused = await (await fake.slash("telperinquar karten hochladen", broken)).callback()
+    assert_ephemeral(refused)
+    assert "Glasdolch" in embed_text(refused)
+    assert (await bot.store.get_content(guild, "telperinquar.cards")).text == OWN_CARD
+    shown = await (await fake.slash("telperinquar karten zeigen", {})).callback()
+    assert "Glasdolch" in embed_text(shown)
+    found = await fake.autocomplete(
+        "telperinquar deck hinzu", {"name": "x", "karte": "glass"}, locale="en"
+    )
+    assert [c["value"] for c in found] == ["Glasdolch"]
+    # a deck with the server's card is legal here and plays with it
+    await slash(fake, "deck starter", {"klasse": "schurke", "neuer_name": "Glas"})
+    await slash(fake, "deck entfernen", {"name": "Glas", "karte": "Dolch", "anzahl": 2})
+    added = await slash(fake, "deck hinzu", {"name": "Glas", "karte": "Glasdolch", "anzahl": 2})
+    assert "✅" in added.content, added.content
+    board = await (await fake.slash("telperinquar start", {"deck": "Glas"})).message()
+    record = await bot.store.get_game(game_of(board))
+    assert record.config["cards"] == OWN_CARD
+    names = {c["name"] for c in load(record).state.data["cards"].values()}
+    assert "Glasdolch" in names
+    gone = await (await fake.slash("telperinquar karten loeschen", {})).callback()
+    assert_ephemeral(gone)
+    assert await bot.store.get_content(guild, "telperinquar.cards") is None

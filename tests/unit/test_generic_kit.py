@@ -12,6 +12,13 @@ from tests.armageddon_maps import random_scenario
 from tests.kit import KitCase, check_case
 from tests.unit.test_w6_random import random_config as w6_config
 
+# a drafted deck: the draft hero, its level cards and picks of every class
+TQ_DRAFT_DECK = (
+    "1 Draft-Held\n10 Stufenkarte Draft-Held\n2 Knappe\n2 Langschwert\n2 Kettenhemd\n"
+    "2 Feuerpfeil\n2 Wolf\n2 Falke\n2 Greif\n2 Heiltrank\n2 Parade\n2 Zweihänder\n"
+    "2 Plattenpanzer\n2 Hinterhalt\n2 Fallgrube\n2 Magierstab\n3 Buckler\n"
+)
+
 CASES: list[KitCase] = [
     KitCase("essence", {"variants": []}, seeds=10),
     KitCase("essence", {"variants": ["bestimmt"]}, seeds=6),
@@ -43,6 +50,15 @@ CASES: list[KitCase] = [
         players=2,
         seeds=2,
     ),
+    KitCase(
+        "telperinquar",
+        {"decks": [TQ_DRAFT_DECK, TQ_DRAFT_DECK], "turn_limit": 40},
+        players=2,
+        seeds=2,
+    ),
+    KitCase("telperinquar-draft", {"booster": 4, "rounds": 2}, players=2, seeds=3),
+    KitCase("telperinquar-draft", {"booster": 5}, players=3, seeds=2),
+    KitCase("telperinquar-draft", {"booster": 3, "rounds": 1}, players=8, seeds=1),
     KitCase("party-test", {}, players=2, seeds=20),
     KitCase("party-test", {"hand": 4}, players=3, seeds=20),
     KitCase("party-test", {"hand": 2}, players=4, seeds=20),

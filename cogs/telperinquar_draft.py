@@ -1,0 +1,212 @@
+"""``/telperinquar-draft``: the Telperinquár booster draft for 2-8 seats, people and bots.
+
+Table of contents: each command and click goes to the shared game table (``bot.play``), which
+invites the seats, opens each seat's pick privately (its booster, a select with every card's
+name, costs and text), applies the picks through the game service and lets the bots pick. The
+draft's table adds two things: every open pick gets its button (up to eight seats pick at
+once), and when the draft ends each person's suggested 40-card deck is saved in their deck
+store (``bot.telperinquar_draft``) and shown with how to play the matches
+(``bot.narration.telperinquar_draft``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import SpielleiterBot
+from bot.components import custom_id
+from bot.fit import EMBED_DESCRIPTION, shorten
+from bot.i18n import cmd, options
+from bot.narration.telperinquar_draft import DEFAULT_LEVEL, LEVELS, SPEC
+from bot.play.table import ROW_BUTTONS, GameTable
+from bot.play.ui import Screen, button, make_view
+from bot.replies import lang_for
+from bot.store import GameRecord
+from bot.telperinquar_draft import save_draft_decks
+from engines.core import BadInput
+from engines.core import match as m
+from engines.core.choices import ChoiceTree
+
+MAX_SEATS = 8
+
+
+class DraftTable(GameTable):
+    """The shared table with the draft's end (decks saved and shown) and a pick button for
+    every open pick."""
+
+    async def screen(
+        self,
+        record: GameRecord,
+        match: m.Match,
+        lang: str,
+        *,
+        path: tuple[str, ...] = (),
+        tree: ChoiceTree[Any] | None = None,
+        steps: Any = None,
+        thinking: bool = False,
+        page: int = 0,
+    ) -> Screen:
+        screen = await super().screen(
+            record, match, lang, path=path, tree=tree, steps=steps, thinking=thinking, page=page
+        )
+        if m.outcome(self.spec.engine, match) is None or match.ended is not None:
+            return screen
+        saved = await save_draft_decks(self.bot.store, record, match, self.bot_id())
+        text = "\n".join([screen.embed.description or "", *SPEC.closing_lines(saved, lang)])
+        screen.embed.description = shorten(text, EMBED_DESCRIPTION, lang)
+        return screen
+
+    def meta_row(self, ctx: Any, seat: int, cid: Callable[..., str]) -> list[discord.ui.Item[Any]]:
+        """Only resigning: a draft has no draw to offer (nobody wins it)."""
+        return [button(self.text("button.resign", ctx.lang), cid("m", "resign"), "danger", "🏳️")]
+
+    def components(self, ctx: Any, page: int = 0) -> discord.ui.View | None:
+        view = super().components(ctx, page)
+        if ctx.outcome is not None or ctx.thinking or ctx.record.status != "active":
+            return view
+        open_ = [
+            d
+            for d in m.decisions(self.spec.engine, ctx.match)
+            if ctx.record.players[d.seat] != self.bot_id()
+        ]
+        if len(open_) <= ROW_BUTTONS:
+            return view
+        asks: list[discord.ui.Item[Any]] = [
+            button(
+                self.text("button.decide", ctx.lang, name=ctx.names[d.seat])[:80],
+                custom_id(self.spec.prefix, ctx.record.id, d.id, "o"),
+                "primary",
+            )
+            for d in open_
+        ]
+        meta = self.meta_row(ctx, open_[0].seat, lambda *p: self._meta_id(ctx.record, *p))
+        rows = [asks[i : i + ROW_BUTTONS] for i in range(0, len(asks), ROW_BUTTONS)]
+        return make_view([*rows, meta])
+
+
+class TelperinquarDraft(commands.Cog):
+    draft = app_commands.Group(
+        name=cmd("tqdraft.cmd.group.name"), description=cmd("tqdraft.cmd.group.desc")
+    )
+
+    def __init__(self, bot: SpielleiterBot) -> None:
+        self.bot = bot
+        self.table = DraftTable(bot, SPEC)
+
+    async def cog_load(self) -> None:
+        self.table.register()
+
+    async def cog_unload(self) -> None:
+        self.table.unregister()
+
+    @draft.command(name=cmd("tqdraft.cmd.start.name"), description=cmd("tqdraft.cmd.start.desc"))
+    @options(
+        "tqdraft.opt",
+        spieler2="player2",
+        spieler3="player3",
+        spieler4="player4",
+        spieler5="player5",
+        spieler6="player6",
+        spieler7="player7",
+        spieler8="player8",
+        bots="bots",
+        bot="bot",
+    )
+    @app_commands.choices(
+        bot=[
+            app_commands.Choice(name=cmd(f"tqdraft.choice.level.{level}"), value=level)
+            for level in LEVELS
+        ]
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        spieler2: discord.User | None = None,
+        spieler3: discord.User | None = None,
+        spieler4: discord.User | None = None,
+        spieler5: discord.User | None = None,
+        spieler6: discord.User | None = None,
+        spieler7: discord.User | None = None,
+        spieler8: discord.User | None = None,
+        bots: app_commands.Range[int, 0, 7] | None = None,
+        bot: str | None = None,
+    ) -> None:
+        lang = await lang_for(interaction)
+        me = self.table.bot_id()
+        level = bot or DEFAULT_LEVEL
+        bot_label = SPEC.bot_name(self.table.bot_user_name(), level, lang)
+        user = interaction.user
+        players, names = [user.id], [user.display_name]
+        levels: dict[str, str] = {}
+        guests = (spieler2, spieler3, spieler4, spieler5, spieler6, spieler7, spieler8)
+        for guest in guests:
+            if guest is None:
+                continue
+            if guest.id == me:  # the bot named as a player takes a seat at the level
+                levels[str(len(players))] = level
+                players.append(me)
+                names.append(bot_label)
+                continue
+            if guest.bot:
+                raise BadInput("play.error.opponent_is_bot")
+            players.append(guest.id)
+            names.append(guest.display_name)
+        invited = any(p not in (user.id, me) for p in players)
+        count = bots if bots is not None else (0 if len(players) > 1 else 1)
+        for _ in range(count):
+            levels[str(len(players))] = level
+            players.append(me)
+            names.append(bot_label)
+        if not 2 <= len(players) <= MAX_SEATS:
+            raise BadInput("tqdraft.error.seats", count=len(players))
+        config: dict[str, Any] = {}
+        if levels:
+            config["ai_levels"] = levels
+        await self.table.create(interaction, config, players, names, invited=invited)
+
+    @draft.command(name=cmd("tqdraft.cmd.resign.name"), description=cmd("tqdraft.cmd.resign.desc"))
+    @options("tqdraft.opt", spiel="game")
+    async def aufgeben(
+        self, interaction: discord.Interaction[Any], spiel: int | None = None
+    ) -> None:
+        await self.table.typed(interaction, spiel, "!resign")
+
+    @draft.command(name=cmd("tqdraft.cmd.list.name"), description=cmd("tqdraft.cmd.list.desc"))
+    async def liste(self, interaction: discord.Interaction[Any]) -> None:
+        await self.table.listing(interaction)
+
+    @draft.command(name=cmd("tqdraft.cmd.export.name"), description=cmd("tqdraft.cmd.export.desc"))
+    @options("tqdraft.opt", spiel="game")
+    async def export(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
+        await self.table.export(interaction, spiel)
+
+    @draft.command(name=cmd("tqdraft.cmd.board.name"), description=cmd("tqdraft.cmd.board.desc"))
+    @options("tqdraft.opt", spiel="game")
+    async def brett(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
+        await self.table.show_board(interaction, spiel)
+
+    @brett.autocomplete("spiel")
+    @aufgeben.autocomplete("spiel")
+    @export.autocomplete("spiel")
+    async def _complete_game(
+        self, interaction: discord.Interaction[Any], current: int | str | None
+    ) -> list[app_commands.Choice[int]]:
+        games = await self.table.complete_game(interaction)
+        return [app_commands.Choice(name=label, value=game) for label, game in games]
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        self.table.start_sweeping()
+
+    async def sweep_idle(self, now: float) -> None:
+        """Resume bot picks left over (a restart), remind and forfeit idle drafters."""
+        await self.table.sweep_idle(now)
+
+
+async def setup(bot: SpielleiterBot) -> None:
+    await bot.add_cog(TelperinquarDraft(bot))
