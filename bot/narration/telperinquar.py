@@ -645,6 +645,16 @@ class TelperinquarSpec(GameSpec):
         """Each hero in one line, and the Wesen rows, for a reader without the image."""
         names = _names_of(view, ctx)
         lines = []
+        if len(view["players"]) > 2:  # 2 vs 2: who plays with whom
+            sides = [
+                " + ".join(
+                    f"{self.seat_label(s).split()[0]} {names.player(s)}"
+                    for s, p in enumerate(view["players"])
+                    if p["team"] == team
+                )
+                for team in (0, 1)
+            ]
+            lines.append(_k("teams", ctx.lang, a=sides[0], b=sides[1]))
         for seat, p in enumerate(view["players"]):
             levels = "/".join(str(v) for v in p["levels"].values())
             status = _k(
