@@ -696,7 +696,7 @@ class TelperinquarSpec(GameSpec):
         view = ENGINE.view_for(ctx.match.state, None)
         names = _names_of(view, ctx)
         lines: list[str] = []
-        for actor, event in steps.items:
+        for actor, event in _roll_first(steps.items):
             key = f"tqcog.event.{event.type}"
             if key not in catalog():  # resign, draw votes, forfeits: the shared words
                 lines += super().narrate(Steps([(actor, event)]), ctx)
@@ -727,6 +727,8 @@ class TelperinquarSpec(GameSpec):
                 params[key] = data[key]
         if "bonus" in params:
             params["bonus"] = f"{int(params['bonus']):+d}"
+        if kind in ("damage", "healed") and data.get("amount") == 0:
+            kind += "_none"
         if kind in ("roll", "counter"):
             die = int(data["die"])
             params["total"] = die + int(data["bonus"]) if die != 1 else 0
@@ -839,6 +841,17 @@ _VERB_ICONS = {
     "arm": "🛡️",
     "move": "🔀",
 }
+
+
+def _roll_first(items: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+    """The events in reading order: a healing roll before the healing it decided (the
+    engine reports the healing first)."""
+    out = list(items)
+    for i in range(len(out) - 1):
+        first, second = out[i][1], out[i + 1][1]
+        if first.type == "healed" and second.type == "roll" and second.data.get("for") == "heal":
+            out[i], out[i + 1] = out[i + 1], out[i]
+    return out
 
 
 def _squeeze(lines: list[str]) -> list[str]:

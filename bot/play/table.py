@@ -82,6 +82,7 @@ ROW_BUTTONS = 5
 MAX_BUTTONS = 10  # more options than this go into select menus
 SELECT_SIZE = 25
 AUTOCOMPLETE_LIMIT = 25
+CHAIN_LINES = 12  # a chained prompt repeats at most this many lines of the step it follows
 BOT_GRACE_SECONDS = 30  # a bot turn left unplayed this long (a restart) is resumed
 IDLE_CHECK_MINUTES = 1.0
 NEUTRAL = 0x8A5CF6
@@ -688,7 +689,11 @@ class GameTable:
         if tree.action(path) is not None:
             path = ()
         prompt = self.prompt(record, match, seat, lang, path, tree, 0)
-        prompt["content"] = f"{self._done_text(turn, lang)}\n\n{prompt['content']}"[:2000]
+        ctx = self.context(record, match, lang)
+        seen = Steps([(seat, e) for e in turn.events]).visible(seat)  # what the step did
+        lines = [self.text("done", lang)]
+        lines += [f"› {line}" for line in self.spec.narrate(seen, ctx)][-CHAIN_LINES:]
+        prompt["content"] = ("\n".join(lines) + f"\n\n{prompt['content']}")[:2000]
         file = await self.private_file(record, match, seat, lang)
         prompt["attachments"] = [file] if file is not None else []
         return prompt
