@@ -498,3 +498,24 @@ async def test_a_servers_own_cards_are_checked_and_played(fake: FakeDiscord, bot
     gone = await (await fake.slash("telperinquar karten loeschen", {})).callback()
     assert_ephemeral(gone)
     assert await bot.store.get_content(guild, "telperinquar.cards") is None
+
+
+async def test_a_rematch_against_the_bot_keeps_each_seats_deck(fake: FakeDiscord, bot: Any) -> None:
+    fixed_seed(bot, 3)
+    await slash(fake, "deck starter", {"klasse": "geistlicher", "neuer_name": "Licht"})
+    board = await (await fake.slash("telperinquar start", {"deck": "Licht"})).message()
+    game_id = game_of(board)
+    await open_decision(fake, bot, game_id, 0)  # the bot began: its turn is over
+    final = await (await fake.slash("telperinquar aufgeben", {})).message()
+    record = await bot.store.get_game(game_id)
+    assert record.status == "finished"
+    rematch = next(c for c in final.custom_ids if c.endswith(":r"))
+    clicked = await fake.click(final, rematch, user=ALICE)
+    again = (await clicked.followup(0)).message
+    assert again is not None
+    new_id = game_of(again)
+    assert new_id != game_id
+    new = await bot.store.get_game(new_id)
+    assert new.players == [BOT_ID, stable_user_id(ALICE)]  # the other side begins
+    assert new.config["seat_choices"] == record.config["seat_choices"][::-1]
+    assert load(new).state.data["players"][1]["classes"] == ["geistlicher"]
