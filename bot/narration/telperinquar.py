@@ -735,6 +735,13 @@ class TelperinquarSpec(GameSpec):
             params["mark"] = " 💥" if die == 10 else " 💨" if die == 1 else ""
         return _k(f"event.{kind}", lang, **params)
 
+    def status(self, ctx: BoardContext) -> str:
+        """Who is asked: a reaction names the one seat that may answer now."""
+        state = ctx.match.state.data
+        if ctx.outcome is None and state["ask"] is not None and ctx.waiting_for:
+            return _k("status.react", ctx.lang, name=ctx.names[int(state["ask"])])
+        return super().status(ctx)
+
     def outcome_text(self, outcome: Outcome, ctx: BoardContext) -> str:
         if outcome.reason not in ("hero_fell", "draw"):
             return super().outcome_text(outcome, ctx)

@@ -335,6 +335,9 @@ async def test_two_against_two_each_seat_picks_its_deck(fake: FakeDiscord, bot: 
     assert_components_valid(invitation)
     game_id = game_of(invitation)
     accept = next(b["custom_id"] for b in invitation.buttons if b["custom_id"].endswith(":inv:1"))
+    stranger = await (await fake.click(invitation, accept, user="dave")).callback()
+    assert_ephemeral(stranger)  # not invited: refused, nothing offered
+    assert not stranger.components
     # Bob accepts: his own decks (and the starters) are offered to him only
     asked = await (await fake.click(invitation, accept, user=BOB)).callback()
     assert_ephemeral(asked)
