@@ -829,6 +829,9 @@ class GameTable:
         """The current board again, as a new live board message."""
         record = await self.game_for(interaction, game_id, running_only=False)
         lang = await lang_for(interaction)
+        if record.status == INVITED:  # not begun: the invitation again, not a board yet
+            await send(interaction, **self.invitation(record, self.info(record), lang))
+            return
         screen = await self.screen(record, load(record), lang)
         await self.reply_new(interaction, record, screen)
 

@@ -522,3 +522,15 @@ async def test_a_rematch_against_the_bot_keeps_each_seats_deck(fake: FakeDiscord
     assert new.players == [BOT_ID, stable_user_id(ALICE)]  # the other side begins
     assert new.config["seat_choices"] == record.config["seat_choices"][::-1]
     assert load(new).state.data["players"][1]["classes"] == ["geistlicher"]
+
+
+async def test_the_board_of_an_open_invitation_is_the_invitation(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    invitation = await (await fake.slash("telperinquar start", {"gegner": BOB})).message()
+    shown = await (await fake.slash("telperinquar brett", {})).message()
+    assert shown.id != invitation.id
+    assert [c.split(":")[-1] for c in shown.custom_ids] == [
+        c.split(":")[-1] for c in invitation.custom_ids
+    ]
+    assert not shown.attachments  # no field before every seat has its deck
