@@ -6,6 +6,11 @@ the game service, opens each seat's decision privately with its hand, shows the 
 spec words and draws (``bot.narration.telperinquar``) and lets the bots answer. ``deck …``
 keeps a user's decks (store: ``tq_decks``), ``karten …`` a server's own card file (store:
 server content ``telperinquar.cards``). The dice rolls stay ``/telperinquar-wurf`` (cogs/dice.py).
+
+Choices made here (not rules): a seat plays a copy of its deck as it was when the game began
+(editing the deck later changes no running game); the host without a ``deck`` plays their
+first legal deck, else the Kämpfer starter deck; each bot seat takes the starter deck of a
+class nobody at the table plays yet; a game keeps the server's card file it began with.
 """
 
 from __future__ import annotations

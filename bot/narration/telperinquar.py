@@ -320,6 +320,9 @@ async def seat_deck(store: Any, owner: int, value: str | None, cat: Catalogue) -
     if value and value.startswith(STARTER) and value[1:] in CLASSES:
         return value[1:]
     if value:
+        starter_class = _starter_named(value)
+        if starter_class and await store.get_deck(owner, value) is None:
+            return starter_class  # a starter deck typed by its name
         deck = await find_deck(store, owner, value)
         info = validate(dict(deck.cards), cat)
         if not info.legal:
@@ -327,6 +330,17 @@ async def seat_deck(store: Any, owner: int, value: str | None, cat: Catalogue) -
         return deck_choice(deck, cat)
     legal = [d for d in await store.decks(owner) if deck_is_legal(d, cat)]
     return deck_choice(legal[0], cat) if legal else CLASSES[0]
+
+
+def _starter_named(text: str) -> str | None:
+    """The class whose starter deck (or class) is named ``text`` in either language."""
+    folded = text.strip().casefold()
+    for cls in CLASSES:
+        names = {cls, class_name(cls, "de"), class_name(cls, "en")}
+        names |= {choice_label(cls, lang) for lang in ("de", "en")}
+        if folded in {name.casefold() for name in names}:
+            return cls
+    return None
 
 
 async def server_cards(store: Any, guild_id: int | None) -> str:

@@ -407,9 +407,11 @@ async def test_english_readers_get_english_texts(fake: FakeDiscord, bot: Any) ->
         await fake.slash("telperinquar karte", {"karte": "Parry"}, locale="en")
     ).callback()
     assert "armour +3" in embed_text(card)
-    started = await fake.slash("telperinquar start", {"deck": "Starter deck Fighter"}, locale="en")
+    started = await fake.slash("telperinquar start", {"deck": "Starter deck Rogue"}, locale="en")
     board = await started.message()
     assert "Round 1" in board.text and "life" in board.text
+    record = await bot.store.get_game(game_of(board))
+    assert record.config["seat_choices"][0] == "schurke"  # a starter deck typed by its name
     game_id = game_of(board)
     found = await open_decision(fake, bot, game_id, 0)
     assert found is not None
