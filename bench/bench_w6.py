@@ -71,7 +71,7 @@ async def _setup(fake: FakeDiscord, bot: Any) -> None:
 
 
 async def _now(bot: Any, fake: FakeDiscord) -> tuple[str, list[str]]:
-    from cogs.combat import active_combat, unpack
+    from bot.combat import active_combat, unpack
     from engines.w6 import to_act
 
     state = unpack(await active_combat(bot.store, fake.channel().id)).state
@@ -97,7 +97,7 @@ async def _combat_steps(fake: FakeDiscord, bot: Any) -> list[float]:
     samples: list[float] = []
     for _ in range(CYCLES):
         current, _acting = await _now(bot, fake)
-        from cogs.combat import active_combat, unpack
+        from bot.combat import active_combat, unpack
 
         order = unpack(await active_combat(bot.store, fake.channel().id)).state.order
         target = order[(order.index(current) + 1) % len(order)]
@@ -131,8 +131,8 @@ async def _form_redraws(fake: FakeDiscord, bot: Any) -> list[float]:
 
 
 def _render_samples() -> list[float]:
+    from bot.render.sheet_text import sheet_view
     from bot.store.base import CharacterRecord
-    from cogs.w6_sheets import sheet_view
     from engines.w6 import sheet_from_json
 
     data = _sheet("Thoin Donnerschild", 6)

@@ -25,6 +25,7 @@ import discord
 from bot import fit
 from bot.components import custom_id
 from bot.i18n import t
+from bot.play.ui import button, make_view
 from cogs.w6_plural import tc
 from engines.core import BadInput, EngineError
 from engines.w6 import CombatAction, CombatState, make, probe_required, usable_weapons
@@ -327,12 +328,12 @@ def form_message(
             PREFIX, record_id, token, code, form.fighter, form.technique, form.encoded(), *extra
         )
 
-    view = discord.ui.View(timeout=None)
     shown = [key for key in _visible(state, form) if key != "d"]
-    for row, key in enumerate(shown[:MAX_SELECT_ROWS]):
-        select = _select(state, fighter, form, key, cid("fset", key), row, lang, candidates)
-        view.add_item(select)
-    buttons_row = min(len(shown), MAX_SELECT_ROWS)
+    rows: list[list[discord.ui.Item[Any]]] = [
+        [_select(state, fighter, form, key, cid("fset", key), lang, candidates)]
+        for key in shown[:MAX_SELECT_ROWS]
+    ]
+    buttons: list[discord.ui.Item[Any]] = []
     if "d" in FIELDS[form.technique]:
         distance = form.get("d")
         label = (
@@ -340,14 +341,9 @@ def form_message(
             if distance is not None
             else t("w6cog.btn.distance_unset", lang)
         )
-        view.add_item(_button(label, cid("fdst"), discord.ButtonStyle.secondary, buttons_row))
-    view.add_item(_button(t("w6cog.btn.execute", lang), cid("fdo"), discord.ButtonStyle.success,
-                          buttons_row))  # fmt: skip
-    return _form_text(state, fighter, form, lang), view
-
-
-def _button(label: str, cid: str, style: discord.ButtonStyle, row: int) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=label[:80], custom_id=cid, style=style, row=row)
+        buttons.append(button(label, cid("fdst")))
+    buttons.append(button(t("w6cog.btn.execute", lang), cid("fdo"), "success"))
+    return _form_text(state, fighter, form, lang), make_view([*rows, buttons])
 
 
 def _form_text(state: CombatState, fighter: Fighter, form: Form, lang: str) -> str:
@@ -384,7 +380,6 @@ def _select(
     form: Form,
     key: str,
     cid: str,
-    row: int,
     lang: str,
     candidates: tuple[str, ...],
 ) -> discord.ui.Select[Any]:
@@ -405,7 +400,7 @@ def _select(
     most = min(MAX_TARGETS.get(form.technique, 1) if key == "t" else 1, len(select_options))
     return discord.ui.Select(
         custom_id=cid, placeholder=t(f"w6cog.field.{key}", lang)[:150], options=select_options,
-        min_values=1, max_values=most, row=row,
+        min_values=1, max_values=most,
     )  # fmt: skip
 
 

@@ -19,6 +19,7 @@ from bot.app import SpielleiterBot
 from bot.games import load
 from bot.i18n import cmd, options, t
 from bot.narration.essence import DEFAULT_LEVEL, LEVELS, SPEC, position_text
+from bot.play.commands import add_table_commands, offer_games
 from bot.play.table import GameTable
 from bot.replies import lang_for, send
 from engines.core import BadInput
@@ -96,30 +97,7 @@ class Essence(commands.Cog):
         invited = not against_bot
         await self.table.create(interaction, config, players, names, invited=invited)
 
-    @essenz.command(name=cmd("essenzcog.cmd.move.name"), description=cmd("essenzcog.cmd.move.desc"))
-    @options("essenzcog.opt", notation="notation", spiel="game")
-    async def zug(
-        self, interaction: discord.Interaction[Any], notation: str, spiel: int | None = None
-    ) -> None:
-        await self.table.typed(interaction, spiel, notation)
-
-    @zug.autocomplete("notation")
-    async def _complete_notation(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        game = getattr(interaction.namespace, "spiel", None)
-        game = game if isinstance(game, int) else None
-        texts = await self.table.complete_notation(interaction, game, current)
-        return [app_commands.Choice(name=text, value=text) for text in texts]
-
-    @essenz.command(
-        name=cmd("essenzcog.cmd.resign.name"), description=cmd("essenzcog.cmd.resign.desc")
-    )
-    @options("essenzcog.opt", spiel="game")
-    async def aufgeben(
-        self, interaction: discord.Interaction[Any], spiel: int | None = None
-    ) -> None:
-        await self.table.typed(interaction, spiel, "!resign")
+    add_table_commands(essenz, "essenzcog", "zug", "aufgeben")
 
     @essenz.command(name=cmd("essenzcog.cmd.draw.name"), description=cmd("essenzcog.cmd.draw.desc"))
     @options("essenzcog.opt", aktion="draw", spiel="game")
@@ -134,16 +112,7 @@ class Essence(commands.Cog):
     ) -> None:
         await self.table.typed(interaction, spiel, f"!draw-{aktion}")
 
-    @essenz.command(name=cmd("essenzcog.cmd.list.name"), description=cmd("essenzcog.cmd.list.desc"))
-    async def liste(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.listing(interaction)
-
-    @essenz.command(
-        name=cmd("essenzcog.cmd.export.name"), description=cmd("essenzcog.cmd.export.desc")
-    )
-    @options("essenzcog.opt", spiel="game")
-    async def export(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
-        await self.table.export(interaction, spiel)
+    add_table_commands(essenz, "essenzcog", "liste", "export")
 
     @essenz.command(
         name=cmd("essenzcog.cmd.position.name"), description=cmd("essenzcog.cmd.position.desc")
@@ -157,24 +126,8 @@ class Essence(commands.Cog):
         text = t("essenzcog.position", lang, id=record.id, position=position_text(load(record)))
         await send(interaction, text, ephemeral=True)
 
-    @essenz.command(
-        name=cmd("essenzcog.cmd.board.name"), description=cmd("essenzcog.cmd.board.desc")
-    )
-    @options("essenzcog.opt", spiel="game")
-    async def brett(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
-        await self.table.show_board(interaction, spiel)
-
-    @zug.autocomplete("spiel")
-    @brett.autocomplete("spiel")
-    @aufgeben.autocomplete("spiel")
-    @remis.autocomplete("spiel")
-    @export.autocomplete("spiel")
-    @position.autocomplete("spiel")
-    async def _complete_game(
-        self, interaction: discord.Interaction[Any], current: int | str | None
-    ) -> list[app_commands.Choice[int]]:
-        games = await self.table.complete_game(interaction)
-        return [app_commands.Choice(name=label, value=game) for label, game in games]
+    add_table_commands(essenz, "essenzcog", "brett")
+    offer_games(remis, position)
 
     # ---------------------------------------------------------------------- idle games
 

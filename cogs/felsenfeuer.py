@@ -28,6 +28,7 @@ from bot.narration.felsenfeuer import (
     spell_choices,
     spell_text,
 )
+from bot.play.commands import add_table_commands
 from bot.play.table import GameTable
 from bot.replies import lang_for, send
 from engines.core import BadInput
@@ -179,64 +180,7 @@ class Felsenfeuer(commands.Cog):
         embed.set_footer(text=t("felsenfeuercog.book.footer", lang))
         await send(interaction, embed=embed)
 
-    @felsenfeuer.command(
-        name=cmd("felsenfeuercog.cmd.move.name"), description=cmd("felsenfeuercog.cmd.move.desc")
-    )
-    @options("felsenfeuercog.opt", notation="notation", spiel="game")
-    async def zug(
-        self, interaction: discord.Interaction[Any], notation: str, spiel: int | None = None
-    ) -> None:
-        await self.table.typed(interaction, spiel, notation)
-
-    @zug.autocomplete("notation")
-    async def _complete_notation(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        game = getattr(interaction.namespace, "spiel", None)
-        game = game if isinstance(game, int) else None
-        texts = await self.table.complete_notation(interaction, game, current)
-        return [app_commands.Choice(name=text, value=text) for text in texts]
-
-    @felsenfeuer.command(
-        name=cmd("felsenfeuercog.cmd.resign.name"),
-        description=cmd("felsenfeuercog.cmd.resign.desc"),
-    )
-    @options("felsenfeuercog.opt", spiel="game")
-    async def aufgeben(
-        self, interaction: discord.Interaction[Any], spiel: int | None = None
-    ) -> None:
-        await self.table.typed(interaction, spiel, "!resign")
-
-    @felsenfeuer.command(
-        name=cmd("felsenfeuercog.cmd.list.name"), description=cmd("felsenfeuercog.cmd.list.desc")
-    )
-    async def liste(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.listing(interaction)
-
-    @felsenfeuer.command(
-        name=cmd("felsenfeuercog.cmd.export.name"),
-        description=cmd("felsenfeuercog.cmd.export.desc"),
-    )
-    @options("felsenfeuercog.opt", spiel="game")
-    async def export(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
-        await self.table.export(interaction, spiel)
-
-    @felsenfeuer.command(
-        name=cmd("felsenfeuercog.cmd.board.name"), description=cmd("felsenfeuercog.cmd.board.desc")
-    )
-    @options("felsenfeuercog.opt", spiel="game")
-    async def brett(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
-        await self.table.show_board(interaction, spiel)
-
-    @zug.autocomplete("spiel")
-    @brett.autocomplete("spiel")
-    @aufgeben.autocomplete("spiel")
-    @export.autocomplete("spiel")
-    async def _complete_game(
-        self, interaction: discord.Interaction[Any], current: int | str | None
-    ) -> list[app_commands.Choice[int]]:
-        games = await self.table.complete_game(interaction)
-        return [app_commands.Choice(name=label, value=game) for label, game in games]
+    add_table_commands(felsenfeuer, "felsenfeuercog", "zug", "aufgeben", "liste", "export", "brett")
 
     # ---------------------------------------------------------------------- idle games
 

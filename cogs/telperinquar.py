@@ -29,6 +29,7 @@ from bot.i18n import cmd, options, t
 from bot.limits import MAX_CONTENT_BYTES
 from bot.narration import telperinquar as tq
 from bot.narration.telperinquar import DEFAULT_LEVEL, LEVELS, SPEC
+from bot.play.commands import add_table_commands, offer_games
 from bot.play.table import GameTable
 from bot.replies import lang_for, send
 from engines.core import BadInput, IllegalAction
@@ -140,40 +141,8 @@ class Telperinquar(commands.Cog):
         found = SPEC.action_choices(record, load(record), seat, names, lang, current)
         return [app_commands.Choice(name=label[:100], value=text) for label, text in found]
 
-    @telperinquar.command(
-        name=cmd("tqcog.cmd.resign.name"), description=cmd("tqcog.cmd.resign.desc")
-    )
-    @options("tqcog.opt", spiel="game")
-    async def aufgeben(
-        self, interaction: discord.Interaction[Any], spiel: int | None = None
-    ) -> None:
-        await self.table.typed(interaction, spiel, "!resign")
-
-    @telperinquar.command(name=cmd("tqcog.cmd.list.name"), description=cmd("tqcog.cmd.list.desc"))
-    async def liste(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.listing(interaction)
-
-    @telperinquar.command(
-        name=cmd("tqcog.cmd.export.name"), description=cmd("tqcog.cmd.export.desc")
-    )
-    @options("tqcog.opt", spiel="game")
-    async def export(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
-        await self.table.export(interaction, spiel)
-
-    @telperinquar.command(name=cmd("tqcog.cmd.board.name"), description=cmd("tqcog.cmd.board.desc"))
-    @options("tqcog.opt", spiel="game")
-    async def brett(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
-        await self.table.show_board(interaction, spiel)
-
-    @zug.autocomplete("spiel")
-    @brett.autocomplete("spiel")
-    @aufgeben.autocomplete("spiel")
-    @export.autocomplete("spiel")
-    async def _complete_game(
-        self, interaction: discord.Interaction[Any], current: int | str | None
-    ) -> list[app_commands.Choice[int]]:
-        games = await self.table.complete_game(interaction)
-        return [app_commands.Choice(name=label, value=game) for label, game in games]
+    add_table_commands(telperinquar, "tqcog", "aufgeben", "liste", "export", "brett")
+    offer_games(zug)
 
     @telperinquar.command(name=cmd("tqcog.cmd.card.name"), description=cmd("tqcog.cmd.card.desc"))
     @options("tqcog.opt", karte="card")

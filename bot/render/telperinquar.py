@@ -689,11 +689,11 @@ def _builtin() -> Catalogue:
 # ------------------------------------------------------------------ field
 
 
-FIELD_W = 1400
+FIELD_W = 1460
 MARGIN = 14
 BAND_H = 206
 HERO_W = 250
-EQUIP_W = 320
+EQUIP_W = 380
 SLOT_GAP = 6
 SLOT_W = (FIELD_W - 2 * MARGIN - 36 - HERO_W - EQUIP_W - 4 * SLOT_GAP) // 5
 SLOT_H = 168
@@ -992,7 +992,8 @@ def _hero_box(
     cls_line = " / ".join(
         f"{_hero_name(c, lang)} {_tr('level', lang, level=lv.get(c, 1))}" for c in classes
     )
-    _text(draw, (x + 10, y + 48), cls_line, 14, PALETTE.text, limit=HERO_W - 20)
+    size = _shrink(cls_line, 14, 10, HERO_W - 20, "regular")
+    _text(draw, (x + 10, y + 48), cls_line, size, PALETTE.text, limit=HERO_W - 20)
     _life_bar(
         draw,
         (x + 10, y + 62, x + HERO_W - 10, y + 84),
@@ -1089,7 +1090,7 @@ def _equipment(
 ) -> None:
     """Equipment (left column) and the other cards in play (right column)."""
     x, y = xy
-    col_w = (EQUIP_W - 8) / 2
+    widths = ((EQUIP_W - 8) * 0.54, (EQUIP_W - 8) * 0.46)  # equipment chips carry values
     equip = list(p.get("equip") or [])
     field = list(p.get("field") or [])
     _text(
@@ -1099,17 +1100,16 @@ def _equipment(
         12,
         PALETTE.muted,
         "bold",
-        limit=col_w,
+        limit=widths[0],
     )
-    _text(
-        draw, (x + col_w + 8, y + 9), _tr("in_play", lang), 12, PALETTE.muted, "bold", limit=col_w
-    )
+    in_play = _tr("in_play", lang)
+    _text(draw, (x + widths[0] + 8, y + 9), in_play, 12, PALETTE.muted, "bold", limit=widths[1])
     room = int((BAND_H - 46) // (CHIP_H + 3))
     for column, entries in ((0, equip), (1, field)):
-        cx = x + column * (col_w + 8)
+        cx = x + column * (widths[0] + 8)
         shown = entries if len(entries) <= room else entries[: room - 1]
         for k, entry in enumerate(shown):
-            _card_chip(draw, (cx, y + 22 + k * (CHIP_H + 3), col_w), entry, lang, cat)
+            _card_chip(draw, (cx, y + 22 + k * (CHIP_H + 3), widths[column]), entry, lang, cat)
         if len(shown) < len(entries):
             _text(
                 draw,
@@ -1129,6 +1129,13 @@ def _chip_value(card: Card, lang: str) -> str:
     if card.type == "shield":
         return f"{int(get('armour')):+d}"
     return ""
+
+
+def _charges(left: int) -> str:
+    """Charges left as dots (more than three: a dot and the number; none: a ring)."""
+    if left <= 0:
+        return "○"
+    return "●" * left if left <= 3 else f"●{left}"
 
 
 def _card_chip(
@@ -1154,7 +1161,7 @@ def _card_chip(
     if used:
         marks.append("↺")
     if card and card.charges:
-        marks.append("●" * int(entry.get("charges", card.charges)) or "○")
+        marks.append(_charges(int(entry.get("charges", card.charges))))
     value = _chip_value(card, lang) if card else ""
     tail = " ".join(filter(None, [value, *marks]))
     if tail:
@@ -1165,14 +1172,9 @@ def _card_chip(
         _shield(draw, x + 4, y + 4, 14, "#3b82c4")
         x += 14
     name = (card.name if lang == "de" else card.name_en) if card else str(entry.get("name", "?"))
-    _text(
-        draw,
-        (x + 6, y + CHIP_H / 2 + 1),
-        name,
-        12,
-        "#ffffff" if not used else "#d0ccc4",
-        limit=right - x - 8,
-    )
+    size = _shrink(name, 12, 9, right - x - 8, "regular")
+    colour = "#ffffff" if not used else "#d0ccc4"
+    _text(draw, (x + 6, y + CHIP_H / 2 + 1), name, size, colour, limit=right - x - 8)
 
 
 def _wesen_row(
@@ -1284,7 +1286,8 @@ def _wesen_card(
     draw.rounded_rectangle(inner, radius=6, fill=PARCHMENT if not used else "#cfc6b3")
     _text(draw, (x0 + 8, y0 + 13), str(place + 1), 13, GOLD, "bold")
     name = card.name if lang == "de" else card.name_en
-    _text(draw, (x0 + 22, y0 + 13), name, 13, "#ffffff", "bold", limit=x1 - x0 - 28)
+    size = _shrink(name, 13, 10, x1 - x0 - 28)
+    _text(draw, (x0 + 22, y0 + 13), name, size, "#ffffff", "bold", limit=x1 - x0 - 28)
     if card.type == "wesen":
         _wesen_values(draw, inner, place, entry, card, view, lang)
     else:  # a revealed trap before it resolves
@@ -1308,11 +1311,11 @@ def _wesen_values(
     life = int(card.get("life"))
     dmg = int(entry.get("dmg", 0))
     x = x0 + 4
-    x += _text(draw, (x, y0 + 12), f"♥ {life}", 14, INK, "bold") + 8
+    x += _text(draw, (x, y0 + 12), f"♥ {life}", 14, INK, "bold") + 6
     if dmg:
-        _text(
-            draw, (x, y0 + 12), _tr("damage", lang, amount=dmg), 12, RED, "bold", limit=x1 - x - 4
-        )
+        label = _tr("damage", lang, amount=dmg)
+        size = _shrink(label, 12, 9, x1 - x - 3)
+        _text(draw, (x, y0 + 12), label, size, RED, "bold", limit=x1 - x - 3)
     attack = f"{int(card.get('bonus')):+d} {_tr('attack_short.' + str(card.get('attack')), lang)}"
     _text(draw, (x0 + 4, y0 + 32), attack, 13, INK, "bold", limit=x1 - x0 - 8)
     armour = f"{_tr('stat.armour', lang)} {card.get('armour')} · {_tr('stat.resistance', lang)[:3]}"
@@ -1327,7 +1330,8 @@ def _wesen_values(
     abilities = [_tr(f"ability.{a}", lang) for a in card.get("abilities") or []]
     line_y = y0 + 70
     for ability in abilities[:2]:
-        _text(draw, (x0 + 4, line_y), ability, 11, "#2f4f7f", "bold", limit=x1 - x0 - 8)
+        size = _shrink(ability, 11, 9, x1 - x0 - 8)
+        _text(draw, (x0 + 4, line_y), ability, size, "#2f4f7f", "bold", limit=x1 - x0 - 8)
         line_y += 15
     if len(abilities) > 2:
         _text(draw, (x0 + 4, line_y), _tr("more", lang, count=len(abilities) - 2), 11, INK_SOFT)
@@ -1335,7 +1339,7 @@ def _wesen_values(
         _text(
             draw,
             (x1 - 4, y0 + 32),
-            "●" * int(entry.get("charges", card.charges)),
+            _charges(int(entry.get("charges", card.charges))),
             12,
             INK,
             anchor="rm",

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.combat import active_combat, unpack
 from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord, StoredMessage
-from cogs.combat import active_combat, unpack
 from engines.w6.sheet_io import sheet_from_json
 from tests.cog.test_w6 import ALICE, BOB, GM, import_sheet, start_campaign, thoin_json
 from tests.harness import assert_components_valid, assert_ephemeral, assert_public, embed_text
@@ -177,7 +177,7 @@ async def test_held_action_is_offered_after_someone_else_acted(fake: FakeDiscord
 async def test_campaign_rules_reach_the_combat_and_a_character_joins_once(
     fake: FakeDiscord, bot: Any
 ) -> None:
-    from cogs.combat import unpack
+    from bot.combat import unpack
 
     await start_campaign(fake)
     await (

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.combat import active_combat, unpack
 from bot.i18n import catalog, t
+from bot.render.combat_text import narrate
 from bot.sandbox.fake_discord import FakeDiscord
-from cogs.combat import active_combat, narrate, unpack
 from cogs.w6_plural import COUNTED, tc
 from engines.core import Event, Rng
 from engines.w6.state import CombatState

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.combat import active_combat, unpack
 from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord, StoredMessage
-from cogs.combat import active_combat, unpack
 from engines.w6 import to_act
 from tests.cog.test_combat import ids_with, set_up
 from tests.cog.test_w6 import ALICE, GM

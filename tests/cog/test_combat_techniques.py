@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from bot.combat import active_combat, unpack
 from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord, StoredMessage
-from cogs.combat import active_combat, unpack
 from engines.w6 import CombatState
 from tests.cog.test_combat import ids_with
 from tests.cog.test_w6 import ALICE, BOB, GM, import_sheet, start_campaign, thoin_json

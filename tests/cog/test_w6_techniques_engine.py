@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.combat import copy_name, log_entries
+from bot.combat import copy_name
+from bot.render.combat_text import log_entries
 from engines.core import BadInput, IllegalAction
 from engines.w6 import make, probe_required, technique_options, usable_weapons, verbs_for
 from engines.w6.state import ShieldStats

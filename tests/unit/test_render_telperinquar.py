@@ -259,3 +259,57 @@ def test_an_illegal_deck_says_why(drawn: list[str]) -> None:
     assert t("tqrender.deck.illegal", "en") in drawn
     assert any("Dagger" in text and "6" in text for text in drawn)  # named in English
     assert any("Gibtsnicht" in text and "know" in text for text in drawn)
+
+
+def _marked(d: dict[str, Any], key: str) -> list[tuple[int, str]]:
+    return [
+        (s, c)
+        for s, p in enumerate(d["players"])
+        for zone in ("equip", "field", "row")
+        for c in p[zone]
+        if d["cards"][c].get(key)
+    ]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_wounds_damage_and_inaktion_are_marked(lang: str, drawn: list[str]) -> None:
+    beasts = "1 Kämpfer\n10 Stufenkarte Kämpfer\n4 Wolf\n4 Söldner\n4 Bär\n4 Oger\n4 Parade\n"
+    beasts += "4 Langschwert\n4 Kettenhemd\n4 Schildwall\n"
+    state = _state_with(lambda d: bool(_marked(d, "wounded") and _marked(d, "dmg")),
+                        decks=[beasts, beasts])  # fmt: skip
+    tq.field_png(ENGINE.view_for(state, None), lang, names=NAMES[:2])
+    assert "✚ " + t("tqrender.wounded", lang) in drawn
+    for _, cid in _marked(state.data, "dmg"):  # every Wesen's damage, uncut
+        amount = state.data["cards"][cid]["dmg"]
+        assert t("tqrender.damage", lang, amount=amount) in drawn
+    used = _state_with(lambda d: bool(_marked(d, "inaktion")), decks=[beasts, beasts])
+    drawn.clear()
+    tq.field_png(ENGINE.view_for(used, None), lang, names=NAMES[:2])
+    assert any("↺" in text for text in drawn)
+
+
+BEASTS = {
+    "kaempfer": "1 Kämpfer\n10 Stufenkarte Kämpfer\n4 Oger\n4 Greif\n4 Bär\n4 Söldner\n"
+    "4 Parade\n3 Langschwert\n3 Kettenhemd\n4 Kampfrausch\n",
+    "schurke": "1 Schurke\n10 Stufenkarte Schurke\n4 Klingentänzerin\n4 Schattenkatze\n4 Dieb\n"
+    "4 Fallgrube\n4 Wurfmesser\n3 Dolch\n3 Ausweichen\n4 Giftklinge\n",
+    "zauberer": "1 Zauberer\n10 Stufenkarte Zauberer\n4 Irrlicht\n4 Feuerelementar\n"
+    "4 Eiselementar\n4 Geist\n3 Zauberstab\n4 Feuerball\n4 Gegenzauber\n3 Magischer Schild\n",
+    "geistlicher": "1 Geistlicher\n10 Stufenkarte Geistlicher\n4 Tempelwächter\n4 Paladin\n"
+    "4 Skelettkrieger\n4 Zwergenkrieger\n3 Streitkolben\n4 Heilung\n4 Göttlicher Schutz\n3 Segen\n",
+}
+
+
+@pytest.mark.parametrize("mode", ["duel", "2v2"])
+def test_no_word_of_a_real_field_is_cut(mode: str, drawn: list[str]) -> None:
+    """Short seat names: then nothing on the field needs an ellipsis (names, values, Wesen,
+    abilities and chips shrink to fit)."""
+    classes = list(BEASTS) if mode == "2v2" else ["schurke", "zauberer"]
+    seats = len(classes)
+    decks = [BEASTS[c] for c in classes]
+    states = [state for seed in (1, 2, 3) for state in _bot_states(mode, seed, 300, decks)]
+    for k, state in enumerate(states[:: 7 if mode == "duel" else 15]):
+        for lang in ("de", "en"):
+            tq.field_png(ENGINE.view_for(state, k % seats), lang, names=NAMES[:seats])
+    assert any(text.startswith("♥ ") for text in drawn)  # Wesen were on the field
+    assert not [text for text in drawn if text.endswith("…")]

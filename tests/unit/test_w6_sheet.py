@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cogs.w6_sheets import sheet_from_modal
+from bot.sheets import sheet_from_modal
 from engines.core import BadInput
 from engines.w6 import (
     derive,

@@ -1,0 +1,102 @@
+"""The slash commands every game on the shared table has, written once: a move in notation
+(``zug``), resign (``aufgeben``), the channel's games (``liste``), export (``export``) and the
+board again (``brett``), each with its autocomplete (the user's games; the notation the seat
+may type). A cog adds them to its own group, in the order it lists them, between its own
+commands; names and descriptions come from the cog's own catalog domain
+(``<domain>.cmd.move.name``, ``<domain>.opt.game.name`` …)::
+
+    class Essence(commands.Cog):
+        essenz = app_commands.Group(...)
+        ...  # its own commands
+        add_table_commands(essenz, "essenzcog", "zug", "aufgeben")
+
+The callbacks are bound to the cog (discord.py copies the group with every command for each
+cog instance), which has the game table as ``self.table``. A game command of the cog's own
+offers the user's games with ``offer_games(command, …)`` (its option ``spiel``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n import cmd, options
+
+
+class TableCommands:
+    """The callbacks (``self`` is the cog, with its ``GameTable`` as ``self.table``)."""
+
+    table: Any
+
+    async def zug(
+        self, interaction: discord.Interaction[Any], notation: str, spiel: int | None = None
+    ) -> None:
+        await self.table.typed(interaction, spiel, notation)
+
+    async def aufgeben(
+        self, interaction: discord.Interaction[Any], spiel: int | None = None
+    ) -> None:
+        await self.table.typed(interaction, spiel, "!resign")
+
+    async def liste(self, interaction: discord.Interaction[Any]) -> None:
+        await self.table.listing(interaction)
+
+    async def export(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
+        await self.table.export(interaction, spiel)
+
+    async def brett(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
+        await self.table.show_board(interaction, spiel)
+
+    async def complete_game(
+        self, interaction: discord.Interaction[Any], current: int | str | None
+    ) -> list[app_commands.Choice[int]]:
+        games = await self.table.complete_game(interaction)
+        return [app_commands.Choice(name=label, value=game) for label, game in games]
+
+    async def complete_notation(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        game = getattr(interaction.namespace, "spiel", None)
+        game = game if isinstance(game, int) else None
+        texts = await self.table.complete_notation(interaction, game, current)
+        return [app_commands.Choice(name=text, value=text) for text in texts]
+
+
+complete_game = TableCommands.complete_game
+
+# command → (catalog stem of its name and description, its options: parameter → option stem)
+STANDARD: dict[str, tuple[str, dict[str, str]]] = {
+    "zug": ("move", {"notation": "notation", "spiel": "game"}),
+    "aufgeben": ("resign", {"spiel": "game"}),
+    "liste": ("list", {}),
+    "export": ("export", {"spiel": "game"}),
+    "brett": ("board", {"spiel": "game"}),
+}
+
+
+def add_table_commands(group: app_commands.Group, domain: str, *names: str) -> None:
+    """Add the standard commands ``names`` (of ``STANDARD``) to ``group``, in that order,
+    named and described from ``domain``'s catalog."""
+    for name in names:
+        stem, params = STANDARD[name]
+        command: app_commands.Command[Any, ..., None] = app_commands.Command(
+            name=cmd(f"{domain}.cmd.{stem}.name"),
+            description=cmd(f"{domain}.cmd.{stem}.desc"),
+            callback=getattr(TableCommands, name),
+            parent=group,
+        )
+        if params:
+            options(f"{domain}.opt", **params)(command)
+        if "spiel" in params:
+            offer_games(command)
+        if "notation" in params:
+            command.autocomplete("notation")(TableCommands.complete_notation)
+        group.add_command(command)
+
+
+def offer_games(*commands: Any) -> None:
+    """The user's games as the autocomplete of each command's option ``spiel``."""
+    for command in commands:
+        command.autocomplete("spiel")(complete_game)
