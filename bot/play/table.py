@@ -651,13 +651,10 @@ class GameTable:
         steps = Steps()
         steps.add(turn)
         bot_due = self.games.bot_due(turn.record)
-
-        async def board() -> Screen:
-            return await self.screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
-
+        screen = await self.screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
         edit: Edit
         if interaction.type == discord.InteractionType.component and not is_private(interaction):
-            await interaction.response.edit_message(**edit_kwargs(await board()))
+            await interaction.response.edit_message(**edit_kwargs(screen))
             edit = self._edit_original(interaction)
         elif interaction.type == discord.InteractionType.component:  # an ephemeral prompt
             follow = await self._next_prompt(turn, lang)
@@ -667,9 +664,9 @@ class GameTable:
                 await interaction.response.edit_message(
                     content=self._done_text(turn, lang), view=None, embed=None
                 )
-            edit = await self.post(turn.record, await board())  # after the answer: no wait
+            edit = await self.post(turn.record, screen)
         else:
-            await self.reply_new(interaction, turn.record, await board())
+            await self.reply_new(interaction, turn.record, screen)
             edit = self._edit_original(interaction)
         # The bot's answer replaces this board: it narrates the player's step first.
         if bot_due:
