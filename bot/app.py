@@ -34,6 +34,7 @@ COGS = (
     "cogs.felsenfeuer",
     "cogs.telperinquar",
     "cogs.telperinquar_draft",
+    "cogs.armageddon",
 )
 SCHEMA_META_KEY = "command_schema_hash"
 

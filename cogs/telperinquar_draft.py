@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.app import SpielleiterBot
 from bot.components import custom_id
 from bot.fit import EMBED_DESCRIPTION, shorten
+from bot.games import ACTIVE
 from bot.i18n import cmd, options
 from bot.narration.telperinquar_draft import DEFAULT_LEVEL, LEVELS, SPEC
 from bot.play.table import ROW_BUTTONS, GameTable
@@ -67,7 +68,7 @@ class DraftTable(GameTable):
 
     def components(self, ctx: Any, page: int = 0) -> discord.ui.View | None:
         view = super().components(ctx, page)
-        if ctx.outcome is not None or ctx.thinking or ctx.record.status != "active":
+        if ctx.outcome is not None or ctx.thinking or ctx.record.status != ACTIVE:
             return view
         open_ = [
             d

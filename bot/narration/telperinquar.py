@@ -597,7 +597,7 @@ class TelperinquarSpec(GameSpec):
     texts = "tqcog"
     private_view = True  # the hand
     personal_setup = True  # each seat plays one of its own decks
-    chain_prompts = True  # a turn is many steps: the hand stays open between them
+    continue_prompt = True  # a turn is many steps: the hand stays open between them
     bot_levels = LEVELS
     default_level = DEFAULT_LEVEL
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.i18n import t
-from bot.play.spec import BoardContext, GameSpec, Option, Steps
+from bot.play.spec import Board, BoardContext, GameSpec, Option, Steps
 from engines.core import Outcome
 from engines.telperinquar.cards import Card, catalogue, hero_of, level_card_name
 from engines.telperinquar.draft import DRAFT_ENGINE
@@ -79,6 +79,14 @@ class DraftSpec(GameSpec):
     private_view = True  # the booster and the picks are the seat's own
     bot_levels = LEVELS
     default_level = DEFAULT_LEVEL
+
+    async def board(self, ctx: BoardContext) -> Board:
+        """The shared board without the empty narration of secret picks (a blank line once)."""
+        board = await super().board(ctx)
+        board.lines = [
+            line for i, line in enumerate(board.lines) if line or (i and board.lines[i - 1])
+        ]
+        return board
 
     def players_line(self, ctx: BoardContext) -> str:
         view = DRAFT_ENGINE.view_for(ctx.match.state, None)

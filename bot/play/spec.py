@@ -98,10 +98,12 @@ class BoardContext:
 
     @property
     def waiting_for(self) -> list[int]:
-        """The seats with an open decision (none once the game is over)."""
+        """The seats with an open decision the game waits for (none once the game is over;
+        a decision a seat may take at any time, ``Decision.waits`` False, is not waited for)."""
         if self.record.status != ACTIVE:
             return []
-        return sorted(m.to_act(_engine(self.record.kind), self.match))
+        engine = _engine(self.record.kind)
+        return sorted({d.seat for d in m.decisions(engine, self.match) if d.waits})
 
 
 def _engine(kind: str) -> Engine[Any, Any]:
@@ -119,7 +121,7 @@ class GameSpec:
     board_choices: bool = False  # an open game clicks a single turn on the public board
     private_view: bool = False  # players have something only they may see (a hand)
     personal_setup: bool = False  # each person picks among their own setup choices (decks)
-    chain_prompts: bool = False  # a private prompt goes on with the seat's next decision
+    continue_prompt: bool = False  # a private prompt goes on while its seat has a decision
     bot_levels: Sequence[str] = ()
     default_level: str = ""
 
@@ -167,6 +169,11 @@ class GameSpec:
         """How a seat's setup choice is named on the invitation."""
         return dict(self.setup_choices(lang)).get(str(choice), str(choice))
 
+    def rematch_order(self, clicker: int, seats: int) -> list[int]:
+        """The old seats in the order of a rematch's seats among people: the clicker hosts
+        (seat 0), the others follow in their order."""
+        return [clicker] + [s for s in range(seats) if s != clicker]
+
     def invitation_text(self, record: Any, names: list[str], lang: str) -> str | None:
         """The invitation's own wording (None: the shared one listing every seat)."""
         return None
@@ -186,12 +193,13 @@ class GameSpec:
             lines.append(self.text("draw.offered", ctx.lang, name=offerer))
         if ctx.thinking:
             lines.append(self.text("bot.thinking", ctx.lang))
-        view = self.engine.view_for(ctx.match.state, None)
+        view = self.public_view(ctx.match.state)
         humans = [s for s in ctx.waiting_for if ctx.record.players[s] != ctx.bot_id]
         content, pings = "", ()
         if humans and not ctx.thinking:
             mentions = ", ".join(f"<@{ctx.record.players[s]}>" for s in humans)
-            content = self.text("waiting_for", ctx.lang, mentions=mentions)
+            waiting = "waiting_for" if len(humans) > 1 else "waiting_for.one"
+            content = self.text(waiting, ctx.lang, mentions=mentions)
             pings = tuple(ctx.record.players[s] for s in humans)
         image = await self.render(view, ctx)
         return Board(
@@ -202,6 +210,10 @@ class GameSpec:
             content=content,
             pings=pings,
         )
+
+    def public_view(self, state: Any) -> Mapping[str, Any]:
+        """A spectator's view of ``state`` (a game whose board asks for it often may keep it)."""
+        return self.engine.view_for(state, None)
 
     async def render(self, view: Mapping[str, Any], ctx: BoardContext) -> bytes | None:
         """The board image from a view (None: no image)."""
@@ -273,7 +285,8 @@ class GameSpec:
         if match is None:
             state = self.text("list.invited", lang)
         else:
-            waiting = sorted(m.to_act(self.engine, match))
+            engine = self.engine
+            waiting = sorted({d.seat for d in m.decisions(engine, match) if d.waits})
             state = self.text(
                 "list.waiting", lang, names=", ".join(names[s] for s in waiting) or "–"
             )

@@ -69,12 +69,13 @@ from bot.play.ui import (
     parse_path,
     send_kwargs,
 )
-from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
+from bot.replies import LANGUAGE_PREF, lang_for, pinging, send, send_error
 from bot.store import GameRecord, StaleRevision, StoreBusy
 from engines.core import BadInput, IllegalAction
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
 from engines.core.contract import BotPlayer, Decision
+from engines.core.errors import EngineError
 
 log = logging.getLogger("spielleiter.play")
 
@@ -563,7 +564,8 @@ class GameTable:
         """One rematch per finished game: the first click uses the old game up (its revision
         moves on), every other click on that button, also at the same moment, is told so.
         Against bots only the seats move on by one (the other side begins); otherwise the
-        clicker hosts and invites the others."""
+        seats follow the spec's ``rematch_order`` (by default the clicker hosts and invites the
+        others)."""
         if old.status != FINISHED:
             raise IllegalAction(self.spec.key("error.not_finished"))
         GameService.seat_for(old, interaction.user.id)
@@ -582,8 +584,7 @@ class GameTable:
             order = [*range(1, len(old.players)), 0]
             invited = False
         else:
-            mine = old.players.index(clicker)
-            order = [mine] + [s for s in range(len(old.players)) if s != mine]
+            order = self.spec.rematch_order(old.players.index(clicker), len(old.players))
             invited = True
         players = [old.players[s] for s in order]
         new_levels = {str(i): levels[s] for i, s in enumerate(order) if s in levels}
@@ -647,9 +648,44 @@ class GameTable:
         turn = await self.games.act(
             record.id, interaction.user.id, text, revision, decision=decision, record=record
         )
-        lang = await lang_for(interaction)
         steps = Steps()
         steps.add(turn)
+        await self._answer(interaction, turn, steps)
+
+    async def typed_steps(
+        self, interaction: discord.Interaction[Any], game_id: int | None, texts: list[str]
+    ) -> None:
+        """Several steps typed at once (a path of one figure): all are checked in order on the
+        game as it stands first, so a path that fails anywhere applies nothing; then each is
+        applied through the service and one board shows them all. Should another seat act in
+        between (a game master's overrule) and a later step no longer be allowed, the steps
+        so far stand, the board shows them and the user is told why the rest stopped."""
+        record = await self.game_for(interaction, game_id)
+        match = self.require_turn(record, interaction.user.id)
+        seat = GameService.seat_for(record, interaction.user.id)
+        for text in texts:
+            match, _events = m.apply(self.spec.engine, match, text, seat)
+        steps = Steps()
+        turn = None
+        stopped: EngineError | None = None
+        for text in texts:
+            try:
+                turn = await self.games.act(record.id, interaction.user.id, text)
+            except EngineError as error:  # someone acted in between: the steps so far stand
+                if turn is None:
+                    raise
+                stopped = error
+                break
+            steps.add(turn)
+        if turn is None:
+            raise BadInput(self.spec.key("error.bad_choice"))
+        await self._answer(interaction, turn, steps)
+        if stopped is not None:
+            await send_error(interaction, stopped.key, **stopped.params)
+
+    async def _answer(self, interaction: discord.Interaction[Any], turn: Any, steps: Steps) -> None:
+        """Show the board after the user's step(s), then let the bot answer if it is due."""
+        lang = await lang_for(interaction)
         bot_due = self.games.bot_due(turn.record)
         screen = await self.screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
         edit: Edit
@@ -657,13 +693,7 @@ class GameTable:
             await interaction.response.edit_message(**edit_kwargs(screen))
             edit = self._edit_original(interaction)
         elif interaction.type == discord.InteractionType.component:  # an ephemeral prompt
-            follow = await self._next_prompt(turn, lang)
-            if follow is not None:  # the same seat decides again: its next prompt in place
-                await interaction.response.edit_message(**follow)
-            else:
-                await interaction.response.edit_message(
-                    content=self._done_text(turn, lang), view=None, embed=None
-                )
+            await interaction.response.edit_message(**await self._after_prompt(turn, lang))
             edit = await self.post(turn.record, screen)
         else:
             await self.reply_new(interaction, turn.record, screen)
@@ -672,28 +702,29 @@ class GameTable:
         if bot_due:
             await self.play_bot(turn.record, lang, edit, steps)
 
-    async def _next_prompt(self, turn: Any, lang: str) -> dict[str, Any] | None:
-        """For games that chain prompts (``spec.chain_prompts``): the actor's next private
-        prompt after its step (what it did first), while it has the next decision; None
-        otherwise."""
-        record, match, seat = turn.record, turn.match, turn.actor
-        if not self.spec.chain_prompts or record.status != ACTIVE:
-            return None
-        if seat not in m.to_act(self.spec.engine, match) or m.outcome(self.spec.engine, match):
-            return None
+    async def _after_prompt(self, turn: Any, lang: str) -> dict[str, Any]:
+        """The private prompt after its step: done, or (a game whose prompts go on) the seat's
+        next choice in the same message while the seat still has a decision, after what the
+        step did and with the seat's private image (its hand) as it is now."""
+        done: dict[str, Any] = {"content": self._done_text(turn, lang), "view": None, "embed": None}
+        seat, match, record = turn.actor, turn.match, turn.record
+        if not self.spec.continue_prompt or record.status != ACTIVE:
+            return done
+        if seat not in m.to_act(self.spec.engine, match):
+            return done
         tree = self.tree(match, seat)
         path = tree.follow(())
-        if tree.action(path) is not None:
+        if tree.action(path) is not None:  # a single action: the seat still clicks it
             path = ()
-        prompt = self.prompt(record, match, seat, lang, path, tree, 0)
-        ctx = self.context(record, match, lang)
+        following = self.prompt(record, match, seat, lang, path, tree, 0)
         seen = Steps([(seat, e) for e in turn.events]).visible(seat)  # what the step did
+        ctx = self.context(record, match, lang)
         lines = [self.text("done", lang)]
         lines += [f"› {line}" for line in self.spec.narrate(seen, ctx)][-CHAIN_LINES:]
-        prompt["content"] = ("\n".join(lines) + f"\n\n{prompt['content']}")[:2000]
+        following["content"] = ("\n".join(lines) + f"\n\n{following['content']}")[:2000]
         file = await self.private_file(record, match, seat, lang)
-        prompt["attachments"] = [file] if file is not None else []
-        return prompt
+        following["attachments"] = [file] if file is not None else []
+        return {**following, "embed": None}
 
     def _done_text(self, turn: Any, lang: str) -> str:
         """The answer to a private prompt: done, and what only the actor may read of it."""
@@ -1150,16 +1181,27 @@ class GameTable:
         self, interaction: discord.Interaction[Any], game_id: int | None, current: str
     ) -> list[str]:
         """The caller's legal actions in notation containing what they typed."""
-        try:
-            record = await self.game_for(interaction, game_id)
-            match = load(record)
-            seat = GameService.seat_for(record, interaction.user.id)
-        except (IllegalAction, BadInput):
+        found = await self.seat_match(interaction, game_id)
+        if found is None:
             return []
+        match, seat = found
         engine = self.spec.engine
         typed = " ".join(current.lower().split())
         texts = [engine.action_text(a) for a in engine.legal_actions(match.state, seat)]
         return [text for text in texts if typed in text][:AUTOCOMPLETE_LIMIT]
+
+    async def seat_match(
+        self, interaction: discord.Interaction[Any], game_id: int | None
+    ) -> tuple[m.Match, int] | None:
+        """The caller's running game and seat in it, for autocomplete (None: there is none
+        or it cannot be told which)."""
+        try:
+            record = await self.game_for(interaction, game_id)
+            if record.status != ACTIVE:
+                return None
+            return load(record), GameService.seat_for(record, interaction.user.id)
+        except (IllegalAction, BadInput):
+            return None
 
     # ------------------------------------------------------------------ per game data
 

@@ -69,6 +69,7 @@ class MapText:
     title: str
     status: str
     parties: tuple[str, ...] = ()  # one label per party, e.g. "1 Anna (rot) 7"
+    notes: str | None = None  # the line under the map (None: German words from the view)
 
 
 def default_text(view: Mapping[str, Any]) -> MapText:
@@ -233,7 +234,7 @@ def draw_map(
         if inside(str(move["from"])) and inside(str(move["to"])):
             _arrow(pen, grid, str(move["from"]), str(move["to"]))
     _header(pen, text, width, view, colours)
-    _footer(pen, view, width, height)
+    _footer(pen, view, width, height, text.notes)
     return image.reduce(SCALE)
 
 
@@ -532,7 +533,13 @@ def _header(
         x += 8.5 * len(label) + 40
 
 
-def _footer(pen: _Pen, view: Mapping[str, Any], width: int, height: int) -> None:
+def _footer(
+    pen: _Pen, view: Mapping[str, Any], width: int, height: int, notes: str | None = None
+) -> None:
+    if notes is not None:  # the reader's words (the cog)
+        if notes:
+            pen.text((MARGIN, height - FOOTER / 2), notes, 14, OVER, "bold", "lm")
+        return
     crowds = view.get("crowds") or []
     hungry = [st["name"] for st in view.get("stellungen", []) if st["hunger"]]
     parts = []

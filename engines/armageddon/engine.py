@@ -917,6 +917,8 @@ def _cast_actions(state: State, idx: Index, w: Figure, party: int) -> list[Actio
             for lvl in levels:
                 token = f"{fld}/{lvl}" if fld in sc.towers else fld
                 if spell == "versetzen":
+                    if not _has_targets(idx, spell, w, fld, lvl):
+                        continue  # every destination would fail the same check
                     for to in near:
                         if to != fld:
                             top = sc.towers[to].floors if to in sc.towers else 0
@@ -936,6 +938,15 @@ def _cast_actions(state: State, idx: Index, w: Figure, party: int) -> list[Actio
             continue
         found.append(act)
     return found
+
+
+def _has_targets(idx: Index, spell: str, w: Figure, fld: str, level: int) -> bool:
+    """Whether ``spell`` finds figures on ``fld`` (``_check_cast`` asks the same first)."""
+    try:
+        R.spell_targets(idx, spell, w, fld, level)
+    except IllegalAction:
+        return False
+    return True
 
 
 def _field_level(sc: Any, token: str) -> tuple[str, int]:

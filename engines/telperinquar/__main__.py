@@ -28,7 +28,7 @@ from engines.telperinquar.cards import (
     card_json,
     catalogue,
     check_extra,
-    heroes,
+    hero_of,
     load_cards_text,
 )
 from engines.telperinquar.decks import describe, parse_list, problem, validate
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     for p in info.problems:
         print(f"{args.file}: {describe(p, args.lang)}")
     if info.legal:
-        classes = " / ".join(heroes()[c].name for c in info.classes)
+        classes = " / ".join(hero_of(c).name for c in info.classes)
         print(f"{args.file}: {describe(problem('tq.deck.legal', classes=classes), args.lang)}")
     return 0 if info.legal else 1
 

@@ -505,9 +505,10 @@ def check_extra(extra: Sequence[Card]) -> list[str]:
 
 
 def card_json(cat: Catalogue) -> list[dict[str, Any]]:
-    """Every card as plain data (heroes, level cards, support cards)."""
+    """Every card as plain data (heroes, level cards, the booster draft's hero and level
+    card, support cards)."""
     out: list[dict[str, Any]] = []
-    for cls, hero in heroes().items():
+    for cls, hero in [*heroes().items(), (DRAFT, draft_hero())]:
         out.append(
             {
                 "name": hero.name,
@@ -529,7 +530,7 @@ def card_json(cat: Catalogue) -> list[dict[str, Any]]:
                 "name_en": level_card_name(cls, "en"),
                 "type": "level",
                 "classes": [cls],
-                "levels": [{k: getattr(r, k) for k in _LEVEL_KEYS} for r in levels()[cls]],
+                "levels": [{k: getattr(r, k) for k in _LEVEL_KEYS} for r in level_rows(cls)],
                 "text_de": f"Stufenkarte: {hero.name}, Stufe 1-10.",
                 "text_en": f"Level card: {hero.name_en}, levels 1-10.",
             }

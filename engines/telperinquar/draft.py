@@ -30,7 +30,7 @@ from engines.telperinquar.cards import (
     draft_hero,
     level_card_name,
 )
-from engines.telperinquar.engine import _user_cards, catalogue_for
+from engines.telperinquar.engine import catalogue_for, user_cards
 
 SCHEMA = 1
 ROUNDS = 3
@@ -191,7 +191,7 @@ class TqDraft:
             raise BadInput("tq.error.bad_config", option="booster")
         if not isinstance(rounds, int) or not 1 <= rounds <= ROUNDS:
             raise BadInput("tq.error.bad_config", option="rounds")
-        extra = _user_cards(config)
+        extra = user_cards(config)
         d: JsonDict = {
             "v": SCHEMA,
             "seats": players,

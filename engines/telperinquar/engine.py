@@ -224,7 +224,7 @@ def _deck_for(entry: Any, cat: Catalogue) -> tuple[list[str], tuple[str, ...]]:
     return names, info.classes
 
 
-def _user_cards(config: Mapping[str, Any]) -> str:
+def user_cards(config: Mapping[str, Any]) -> str:
     """A group's own card file (config ``cards``): checked with the card loader; a bad file
     is refused with its first mistake's line, and nothing starts."""
     text = config.get("cards") or ""
@@ -263,7 +263,7 @@ def _new_state(config: Mapping[str, Any], seed: int, players: int) -> JsonDict:
     limit = config.get("turn_limit", 0)
     if not isinstance(limit, int) or limit < 0:
         raise BadInput("tq.error.bad_config", option="turn_limit")
-    extra = _user_cards(config)
+    extra = user_cards(config)
     cat = catalogue_for(extra)
     built = [_deck_for(entry, cat) for entry in decks]
     if len({DRAFT in classes for _, classes in built}) > 1:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -192,3 +193,21 @@ def test_selfplay_drafts_and_plays_the_matches(capsys: pytest.CaptureFixture[str
     assert main(["selfplay", "--mode", "draft", "--games", "2", "--seed", "4"]) == 0
     out = capsys.readouterr().out
     assert "4 seats drafted their decks" in out and "summary: 2 games, 0 errors" in out
+
+
+def test_the_card_list_names_the_draft_hero_and_level_card() -> None:
+    from engines.telperinquar.cards import card_json
+
+    cards = {c["name"]: c for c in card_json(catalogue())}
+    assert cards["Draft-Held"]["unarmed"] == -5 and cards["Draft-Held"]["classes"] == ["draft"]
+    rows = cards["Stufenkarte Draft-Held"]["levels"]
+    assert [r["life_max"] for r in rows][-1] == 74 and rows[0]["kraft"] == 3
+
+
+def test_validate_reads_a_drafted_deck(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from engines.telperinquar.__main__ import main
+
+    deck = tmp_path / "draft.txt"
+    deck.write_text(build_draft_deck(picks_of(draft_to_end(2, 3), 0)), encoding="utf-8")
+    assert main(["validate", str(deck), "--lang", "en"]) == 0
+    assert "ready to play (Draft-Held)" in capsys.readouterr().out

@@ -1,0 +1,175 @@
+"""Armageddon's words for Discord (``bot.narration.armageddon``): every event random games
+produce is narrated in German and English from the catalog, every click option of every seat
+gets a label, and the typing helpers (paths, zoomed regions, scenario files) read what a
+person types and refuse the rest with a clear message."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot.i18n import t
+from bot.narration.armageddon import (
+    Words,
+    decision_text,
+    event_line,
+    option_label,
+    overrule_text,
+    path_completions,
+    path_steps,
+    scenario_config,
+    zoom_region,
+)
+from engines.armageddon import ENGINE
+from engines.armageddon.actions import Action
+from engines.armageddon.scenario import load
+from engines.core import BadInput
+from engines.core import match as m
+from engines.core.choices import ChoiceTree
+from tests.armageddon_maps import random_scenario
+
+NAMES = ["Greta", "Alice", "Bob", "Carol"]
+
+
+def _played(
+    config: dict[str, Any], seats: int, seed: int, steps: int
+) -> list[tuple[int, Any, Any]]:
+    """(actor, event, state after) of a random game in which the game master also overrules."""
+    rng = random.Random(seed)
+    state = ENGINE.initial_state(config, seed, seats)
+    out = []
+    for _step in range(steps):
+        decisions = ENGINE.decisions(state)
+        if not decisions:
+            break
+        deciding = [d for d in decisions if d.waits] or list(decisions)
+        seat = rng.choice(deciding).seat
+        if state.phase != "setup" and rng.random() < 0.08:
+            seat = 0
+        actions = list(ENGINE.legal_actions(state, seat))
+        if not actions:
+            continue
+        moves = [a for a in actions if a.verb not in ("end", "done", "start")]
+        action = rng.choice(moves if moves and rng.random() < 0.8 else actions)
+        if action.verb == "gm":
+            action = Action(action.verb, action.args, "eine Notiz")
+        state, events = ENGINE.apply(state, action, seat)
+        out += [(seat, event, state) for event in events]
+    return out
+
+
+@pytest.mark.parametrize(
+    ("config", "seats"),
+    [
+        ({"scenario": "scharmuetzel"}, 3),
+        ({"scenario": "belagerung"}, 3),
+        ({"scenario": "flussuebergang"}, 4),
+        ({"scenario_text": random_scenario(3, 3), "file": "zufall"}, 4),
+    ],
+)
+def test_every_event_of_random_games_is_narrated_in_both_languages(
+    config: dict[str, Any], seats: int
+) -> None:
+    kinds = set()
+    for seed in range(3):
+        for actor, event, state in _played(config, seats, seed, 400):
+            view = ENGINE.view_for(state, None)
+            for lang in ("de", "en"):
+                line = event_line(event.type, event.data, Words(view, NAMES, lang), actor)
+                assert not line.startswith("armageddoncog."), (event, line)
+                assert "{" not in line and "None" not in line, (event, line)
+            kinds.add(event.type)
+    assert {"stepped", "movement_ended", "round_started"} <= kinds
+
+
+def test_every_click_option_of_every_seat_has_a_label_and_a_question() -> None:
+    for config, seats in (({"scenario": "belagerung"}, 3), ({"scenario": "flussuebergang"}, 4)):
+        for _actor, _event, state in _played(config, seats, 1, 120)[::7]:
+            view = ENGINE.view_for(state, None)
+            words = Words(view, NAMES, "en")
+            for decision in ENGINE.decisions(state):
+                assert "{" not in decision_text(decision.prompt, decision.params, words)
+                actions = ENGINE.legal_actions(state, decision.seat)
+                tree = ChoiceTree(ENGINE, actions)
+                for path in tree.paths:
+                    for depth, token in enumerate(path):
+                        label = option_label(token, path[:depth], words)
+                        assert label and not label.startswith("armageddoncog."), (path, label)
+
+
+def test_fields_show_their_room_and_figures_where_they_stand() -> None:
+    state = ENGINE.initial_state({"scenario": "scharmuetzel"}, 0, 3)
+    words = Words(ENGINE.view_for(state, None), NAMES, "de")
+    assert option_label("a2", ("step", "k1"), words) == "a2 · Tiefland · 1/4 REH"
+    assert option_label("k1", ("step",), words) == "Krieger k1 (a2)"
+    assert option_label("1", ("place",), words) == "🟥 Alice (Partei 1)"
+    assert option_label("gruen", ("colour", "1"), words) == "grün"
+    english = Words(ENGINE.view_for(state, None), NAMES, "en")
+    assert option_label("d3", ("step", "k3"), english) == "d3 · mountains · 0/3 room"
+    assert option_label("no", ("face", "ph6"), english) == "north-east"
+
+
+def test_a_path_is_a_figure_and_its_fields() -> None:
+    assert path_steps("k3 c4 d4") == ["step k3 c4", "step k3 d4"]
+    assert path_steps("step k3, c4") == ["step k3 c4"]
+    with pytest.raises(BadInput) as refused:
+        path_steps("k3")
+    assert refused.value.key == "armageddoncog.error.bad_path"
+
+
+def test_path_completions_follow_the_legal_steps_of_the_path_so_far() -> None:
+    match = m.start(ENGINE, {"scenario": "scharmuetzel"}, 0, 3)
+    match, _events = m.apply(ENGINE, match, "start", 0)
+    first = path_completions(match, 1, "k1 ")
+    assert "k1 b2" in first and all(p.startswith("k1 ") for p in first)
+    second = path_completions(match, 1, "k1 b2 ")
+    assert second and all(p.startswith("k1 b2 ") for p in second)
+    assert "k1 b2 a2" in second  # back again: the second step of the round
+    assert path_completions(match, 1, "k1 b2 c2 ") == []  # no third step in a round
+    assert path_completions(match, 2, "k1 ") == []  # not Bob's figure, not Bob's turn
+
+
+def test_zoom_regions_name_fields_on_the_map() -> None:
+    view = ENGINE.view_for(ENGINE.initial_state({"scenario": "scharmuetzel"}, 0, 3), None)
+    assert zoom_region(view, "c3 e5", None, None) == ("c3", "e5")
+    assert zoom_region(view, None, "d4", 1) == ("c3", "e5")
+    assert zoom_region(view, None, "a1", 2) == ("a1", "c3")
+    assert zoom_region(view, None, None, None) is None
+    for bad in ("z9 a1", "c3"):
+        with pytest.raises(BadInput):
+            zoom_region(view, bad, None, None)
+    with pytest.raises(BadInput):
+        zoom_region(view, None, "q17", None)
+
+
+def test_an_uploaded_scenario_is_checked_before_anything_starts() -> None:
+    text, _file = load("scharmuetzel")
+    assert scenario_config(None, ("meins.txt", text.encode()))["file"] == "meins.txt"
+    assert scenario_config("belagerung", None) == {"scenario": "belagerung"}
+    broken = text.replace("figur: 1 krieger a2", "figur: 1 ritter a2")
+    with pytest.raises(BadInput) as refused:
+        scenario_config(None, ("meins.txt", broken.encode()))
+    message = t(refused.value.key, "en", **refused.value.params)
+    line = text.splitlines().index("figur: 1 krieger a2") + 1
+    assert f"line {line}" in message and "meins.txt" in message and "ritter" in message
+    for upload, key in (
+        (("x.txt", b"\xff\x00"), "armageddoncog.error.not_text"),
+        (("x.txt", b"#" * 70_000), "armageddoncog.error.too_big"),
+    ):
+        with pytest.raises(BadInput) as refused:
+            scenario_config(None, upload)
+        assert refused.value.key == key
+    with pytest.raises(BadInput) as both:
+        scenario_config("belagerung", ("x.txt", text.encode()))
+    assert both.value.key == "armageddoncog.error.two_sources"
+
+
+def test_an_overrule_is_a_game_masters_action_with_a_note() -> None:
+    assert overrule_text("remove k7", " vom  Pfeil ") == "gm remove k7 -- vom Pfeil"
+    assert overrule_text("gm owner w3 2 -- alt", "neu") == "gm owner w3 2 -- neu"
+    with pytest.raises(BadInput):
+        overrule_text("gm", "x")
+    with pytest.raises(BadInput):
+        overrule_text("gm remove k7", "   ")
