@@ -379,3 +379,42 @@ async def test_forged_clicks_get_a_friendly_answer_and_change_nothing(
     after = await GameService(party_bot.store).get(game_id)
     assert after.revision == before.revision
     assert await party_bot.store.game_actions(game_id) == []
+
+
+async def test_personal_setup_offers_each_person_their_own_choices(
+    fake: FakeDiscord, party_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``personal_setup`` accepting asks privately among that person's own choices (a
+    Telperinquár deck, here a colour per person); another person's choice is refused."""
+    from tests.party_cog import SPEC, word
+
+    own = {stable_user_id(BOB): ["blue"], stable_user_id(CAROL): ["green", "red"]}
+
+    async def choices_for(store: Any, record: Any, user: int, lang: str) -> list[tuple[str, str]]:
+        return [(colour, colour.upper()) for colour in own.get(user, [])]
+
+    monkeypatch.setattr(SPEC, "personal_setup", True)
+    monkeypatch.setattr(SPEC, "setup_choices_for", choices_for)
+    invitation = await invite(fake)
+    assert not invitation.selects  # nobody's choices on the public invitation
+    accept = next(c for c in invitation.custom_ids if c.endswith(":inv:1"))
+    chooser = await (await fake.click(invitation, accept, user=BOB)).message()
+    assert_ephemeral(chooser)
+    assert [o["value"] for o in chooser.selects[0]["options"]] == ["blue"]
+    select = chooser.selects[0]["custom_id"]
+    chooser.selects[0]["options"].append({"label": "forged", "value": "red"})
+    forged = await (await fake.select(chooser, select, ["red"], user=BOB)).callback()
+    assert_ephemeral(forged)  # Carol's colour is not Bob's to pick
+    game_id = game_of(invitation)
+    assert lobby_of_record(await party_bot.store.get_game(game_id)).choices[1] is None
+    done = await (await fake.select(chooser, select, ["blue"], user=BOB)).callback()
+    assert done.type == 7 and word("blue", "de") in (done.content or "")
+    lobby = lobby_of_record(await party_bot.store.get_game(game_id))
+    assert lobby.choices[1] == "blue" and lobby.seats[1] == "accepted"
+    assert word("blue", "de") in fake.messages[invitation.id].content  # the invitation names it
+
+
+def lobby_of_record(record: Any) -> Any:
+    from bot.games import lobby_of
+
+    return lobby_of(record)
