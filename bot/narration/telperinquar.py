@@ -10,6 +10,7 @@ reasons, the embed's lines. Discord-free: plain data and texts in the reader's l
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -637,18 +638,33 @@ class TelperinquarSpec(GameSpec):
         """The seat's hand, numbered as its play buttons."""
         if ctx.seat is None or not view["players"][ctx.seat].get("hand"):
             return None
+        return await self._hand(view, ctx.seat, ctx)
+
+    def _hand(self, view: Mapping[str, Any], seat: int, ctx: BoardContext) -> asyncio.Task[bytes]:
+        """The hand image being drawn or drawn already: a turn's prompts show the same hand
+        again and again, and each board starts drawing the hands of the seats it waits for,
+        so that a prompt opened a moment later finds its image ready."""
         own = ctx.record.config.get("cards", "")
-        key = json.dumps([view["players"][ctx.seat], ctx.seat, ctx.lang, own], sort_keys=True)
-        image = _HANDS.get(key)
-        if image is None:  # a turn's prompts show the same hand again and again
+        key = json.dumps([view["players"][seat], seat, ctx.lang, own], sort_keys=True)
+        task = _HANDS.get(key)
+        stale = task is not None and task.get_loop() is not asyncio.get_running_loop()
+        if task is None or stale or (task.done() and task.exception() is not None):
             cat = game_catalogue(ctx.record)
-            image = await render_async(hand_png, view, ctx.seat, ctx.lang, catalogue=cat)
-            _HANDS[key] = image
+            task = asyncio.ensure_future(
+                render_async(hand_png, view, seat, ctx.lang, catalogue=cat)
+            )
+            task.add_done_callback(_retrieved)  # a failed warm-up is raised where awaited
+            _HANDS[key] = task
             while len(_HANDS) > HAND_CACHE:
                 _HANDS.pop(next(iter(_HANDS)))
-        return image
+        return task
 
     async def board(self, ctx: BoardContext) -> Any:
+        for seat in ctx.waiting_for:  # their prompt is likely opened next: drawn meanwhile
+            if ctx.record.players[seat] != ctx.bot_id and not ctx.thinking:
+                own = ENGINE.view_for(ctx.match.state, seat)
+                if own["players"][seat].get("hand"):
+                    self._hand(own, seat, ctx)
         board = await super().board(ctx)
         view = ENGINE.view_for(ctx.match.state, None)
         board.footer = self.field_footer(view, ctx)
@@ -864,6 +880,11 @@ _VERB_ICONS = {
 }
 
 
+def _retrieved(task: asyncio.Task[bytes]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
 def _roll_first(items: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
     """The events in reading order: a healing roll before the healing it decided (the
     engine reports the healing first)."""
@@ -887,5 +908,5 @@ def _squeeze(lines: list[str]) -> list[str]:
     return [f"{line} ×{counts[i] + 1}" if counts[i] else line for i, line in enumerate(out)]
 
 
-_HANDS: dict[str, bytes] = {}  # key: the seat's own view and language → its hand image
+_HANDS: dict[str, asyncio.Task[bytes]] = {}  # the seat's own view and language → its hand
 SPEC = TelperinquarSpec()
