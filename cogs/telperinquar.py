@@ -359,7 +359,6 @@ class Telperinquar(commands.Cog):
             text = t("tqcog.deck.imported", lang, name=record.name, count=record.size)
         await send(interaction, text, embed=embed, ephemeral=True, **extra)
 
-    @deck_neu.autocomplete("name")
     @deck_umbenennen.autocomplete("name")
     @deck_kopieren.autocomplete("name")
     @deck_loeschen.autocomplete("name")

@@ -615,7 +615,7 @@ class TelperinquarSpec(GameSpec):
             if deck_is_legal(deck, cat)
         ]
         starters = [(cls, choice_label(cls, lang)) for cls in CLASSES]
-        return (own + starters)[:AUTOCOMPLETE]
+        return own[: AUTOCOMPLETE - len(starters)] + starters  # one select holds 25
 
     async def setup_value(self, store: Any, record: Any, user_id: int, value: str) -> Any:
         if value in CLASSES:
