@@ -416,6 +416,13 @@ async def test_english_readers_get_english_texts(fake: FakeDiscord, bot: Any) ->
     found = await open_decision(fake, bot, game_id, 0)
     assert found is not None
     board, opener, _decision = found
+    mine = next(c for c in board.custom_ids if c.endswith(":v"))
+    cards = await (await fake.click(board, mine, user=ALICE, locale="en")).callback()
+    assert_ephemeral(cards)
+    assert "Your hand" in (cards.content or "") and cards.files[0].filename.endswith("hand.png")
+    nosy = await (await fake.click(board, mine, user=BOB, locale="en")).callback()
+    assert_ephemeral(nosy)
+    assert not nosy.files and "Your hand" not in (nosy.content or "")
     prompt = await (await fake.click(board, opener, user=ALICE, locale="en")).message()
     assert "Your hand" in prompt.content
     labels = [b.get("label") for b in prompt.buttons]
