@@ -543,3 +543,32 @@ async def test_the_board_of_an_open_invitation_is_the_invitation(
         c.split(":")[-1] for c in invitation.custom_ids
     ]
     assert not shown.attachments  # no field before every seat has its deck
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 5), (2, 8), (4, 3)])
+def test_every_event_of_bot_games_is_narrated_in_both_languages(players: int, seed: int) -> None:
+    """Bot games to the end: every event the engine reports reads as a sentence in German
+    and English (no message key, no placeholder left), also on the public board."""
+    import random
+    from types import SimpleNamespace
+
+    from bot.narration.telperinquar import SPEC
+    from bot.play.spec import BoardContext, Steps
+
+    match = m.start(ENGINE, {}, seed, players)
+    record = SimpleNamespace(config={}, players=list(range(players)), status="active", id=1)
+    names = [f"P{s}" for s in range(players)]
+    kinds: set[str] = set()
+    for step in range(600):
+        open_ = m.decisions(ENGINE, match)
+        if not open_:
+            break
+        seat = open_[0].seat
+        action = ENGINE.choose_action(match.state, seat, "normal", 1.0, random.Random(step))
+        match, events = m.apply(ENGINE, match, ENGINE.action_text(action), seat)
+        kinds |= {event.type for event in events}
+        for lang in ("de", "en"):
+            ctx = BoardContext(record, match, names, lang, -1)
+            for line in SPEC.narrate(Steps([(seat, e) for e in events]), ctx):
+                assert "event." not in line and "tqcog." not in line and "{" not in line, line
+    assert {"played", "declared", "roll", "damage"} <= kinds
