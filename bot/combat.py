@@ -38,12 +38,11 @@ from engines.w6 import (
 )
 from engines.w6.codec import encode
 from engines.w6.sheet_io import sheet_from_stored
-from engines.w6.state import seat_of_owner
+from engines.w6.state import OPTIONAL_RULES, seat_of_owner
 
 KIND = "w6combat"
 TOKEN = re.compile(r"(\d+)([a-z][0-9a-z]*)")
 TOKEN_ID = 6  # characters of a decision id a button carries (custom ids hold 100 at most)
-RULES = ("schwere_treffer", "kaufen", "stabilitaet", "freie_folgephasen")
 
 
 @dataclass(frozen=True)
@@ -372,7 +371,7 @@ class CombatService:
         Raises IllegalAction("w6cog.combat.exists") while one runs there."""
         if await active_combat(self.store, channel_id) is not None:
             raise IllegalAction("w6cog.combat.exists")
-        settings = Settings(**{name: rules.get(name, False) for name in RULES})
+        settings = Settings(**{name: rules.get(name, False) for name in OPTIONAL_RULES})
         try:
             record = await self.games.create(
                 KIND,

@@ -10,7 +10,7 @@ import hashlib
 from bot.i18n import t
 from bot.limits import MAX_CHARACTERS_PER_CAMPAIGN, MAX_CHARACTERS_PER_PLAYER
 from bot.store import Store
-from bot.store.base import CampaignRecord, CharacterRecord
+from bot.store.base import CampaignRecord, CharacterRecord, TooManyCharacters
 from engines.core import BadInput, Rng
 from engines.dice.w6 import Difficulty, Pool, ProbeResult, ProbeSpec, probe
 from engines.w6.sheet import FIXABLE, Sheet
@@ -210,20 +210,25 @@ class Sheets:
     ) -> CharacterRecord:
         """A new character (``owner_id`` None: an NPC), active for its owner; the campaign's
         and the player's limits hold."""
-        characters = await self.store.characters(campaign.id)
         await self.require_free_name(campaign, sheet.name, None)
-        if len(characters) >= MAX_CHARACTERS_PER_CAMPAIGN:
-            raise BadInput("w6cog.error.campaign_full", max=MAX_CHARACTERS_PER_CAMPAIGN)
-        if owner_id is not None:
-            own = [c for c in characters if c.owner_id == owner_id]
-            if len(own) >= MAX_CHARACTERS_PER_PLAYER:
-                raise BadInput("w6cog.error.too_many_characters", max=MAX_CHARACTERS_PER_PLAYER)
-        # character, active mark and log entry in one transaction: all or nothing
-        return await self.store.create_character(
-            campaign_id=campaign.id,
-            owner_id=owner_id,
-            name=sheet.name,
-            sheet=sheet_to_json(sheet),
-            activate=True,
-            log=[(user, "sheet", {"event": "created", "name": sheet.name})],
-        )
+        # character, active mark and log entry in one transaction, the limits counted in it
+        # (two creates at once cannot pass them together): all or nothing
+        try:
+            return await self.store.create_character(
+                campaign_id=campaign.id,
+                owner_id=owner_id,
+                name=sheet.name,
+                sheet=sheet_to_json(sheet),
+                activate=True,
+                log=[(user, "sheet", {"event": "created", "name": sheet.name})],
+                max_in_campaign=MAX_CHARACTERS_PER_CAMPAIGN,
+                max_per_owner=MAX_CHARACTERS_PER_PLAYER,
+            )
+        except TooManyCharacters as full:
+            if full.which == "campaign":
+                raise BadInput(
+                    "w6cog.error.campaign_full", max=MAX_CHARACTERS_PER_CAMPAIGN
+                ) from None
+            raise BadInput(
+                "w6cog.error.too_many_characters", max=MAX_CHARACTERS_PER_PLAYER
+            ) from None

@@ -35,6 +35,7 @@ from bot.narration.armageddon import (
     scenario_summary,
     zoom_region,
 )
+from bot.play.commands import add_table_commands, offer_games
 from bot.play.table import GameTable
 from bot.replies import lang_for, send
 from engines.armageddon import ENGINE
@@ -141,21 +142,7 @@ class Armageddon(commands.Cog):
 
     # ---------------------------------------------------------------------- playing
 
-    @armageddon.command(
-        name=cmd("armageddoncog.cmd.move.name"), description=cmd("armageddoncog.cmd.move.desc")
-    )
-    @options("armageddoncog.opt", notation="notation", spiel="game")
-    async def zug(
-        self, interaction: discord.Interaction[Any], notation: str, spiel: int | None = None
-    ) -> None:
-        await self.table.typed(interaction, spiel, notation)
-
-    @zug.autocomplete("notation")
-    async def _complete_notation(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> Choices:
-        texts = await self.table.complete_notation(interaction, _game(interaction), current)
-        return [app_commands.Choice(name=text, value=text) for text in texts]
+    add_table_commands(armageddon, "armageddoncog", "zug")
 
     @armageddon.command(
         name=cmd("armageddoncog.cmd.path.name"), description=cmd("armageddoncog.cmd.path.desc")
@@ -222,49 +209,8 @@ class Armageddon(commands.Cog):
 
     # ---------------------------------------------------------------------- the usual
 
-    @armageddon.command(
-        name=cmd("armageddoncog.cmd.resign.name"),
-        description=cmd("armageddoncog.cmd.resign.desc"),
-    )
-    @options("armageddoncog.opt", spiel="game")
-    async def aufgeben(
-        self, interaction: discord.Interaction[Any], spiel: int | None = None
-    ) -> None:
-        await self.table.typed(interaction, spiel, "!resign")
-
-    @armageddon.command(
-        name=cmd("armageddoncog.cmd.list.name"), description=cmd("armageddoncog.cmd.list.desc")
-    )
-    async def liste(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.listing(interaction)
-
-    @armageddon.command(
-        name=cmd("armageddoncog.cmd.export.name"),
-        description=cmd("armageddoncog.cmd.export.desc"),
-    )
-    @options("armageddoncog.opt", spiel="game")
-    async def export(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
-        await self.table.export(interaction, spiel)
-
-    @armageddon.command(
-        name=cmd("armageddoncog.cmd.board.name"), description=cmd("armageddoncog.cmd.board.desc")
-    )
-    @options("armageddoncog.opt", spiel="game")
-    async def brett(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
-        await self.table.show_board(interaction, spiel)
-
-    @zug.autocomplete("spiel")
-    @weg.autocomplete("spiel")
-    @ueberstimmen.autocomplete("spiel")
-    @karte.autocomplete("spiel")
-    @brett.autocomplete("spiel")
-    @aufgeben.autocomplete("spiel")
-    @export.autocomplete("spiel")
-    async def _complete_game(
-        self, interaction: discord.Interaction[Any], current: int | str | None
-    ) -> list[app_commands.Choice[int]]:
-        games = await self.table.complete_game(interaction)
-        return [app_commands.Choice(name=label, value=game) for label, game in games]
+    add_table_commands(armageddon, "armageddoncog", "aufgeben", "liste", "export", "brett")
+    offer_games(weg, ueberstimmen, karte)
 
     # ---------------------------------------------------------------------- idle games
 

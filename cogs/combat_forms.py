@@ -25,8 +25,8 @@ import discord
 from bot import fit
 from bot.components import custom_id
 from bot.i18n import t
+from bot.narration.w6 import tc
 from bot.play.ui import button, make_view
-from cogs.w6_plural import tc
 from engines.core import BadInput, EngineError
 from engines.w6 import CombatAction, CombatState, make, probe_required, usable_weapons
 from engines.w6.state import Fighter, WeaponStats

@@ -55,8 +55,7 @@ from engines.dice.w6 import (
 )
 
 log = logging.getLogger("spielleiter.dice")
-# cogs.w6_sheets imports these two from here (they now live in bot.narration.dice)
-__all__ = ["Dice", "setup"]
+__all__ = ["Dice", "setup"]  # the dice texts (probe_text, Source …) are bot.narration.dice's
 
 Visibility = narration.Visibility
 MODE_LETTERS: dict[Visibility, str] = {"open": "o", "private": "p", "secret": "s"}

@@ -24,6 +24,7 @@ from bot.fit import EMBED_DESCRIPTION, shorten
 from bot.games import ACTIVE
 from bot.i18n import cmd, options
 from bot.narration.telperinquar_draft import DEFAULT_LEVEL, LEVELS, SPEC
+from bot.play.commands import add_table_commands
 from bot.play.table import ROW_BUTTONS, GameTable
 from bot.play.ui import Screen, button, make_view
 from bot.replies import lang_for
@@ -170,35 +171,7 @@ class TelperinquarDraft(commands.Cog):
             config["ai_levels"] = levels
         await self.table.create(interaction, config, players, names, invited=invited)
 
-    @draft.command(name=cmd("tqdraft.cmd.resign.name"), description=cmd("tqdraft.cmd.resign.desc"))
-    @options("tqdraft.opt", spiel="game")
-    async def aufgeben(
-        self, interaction: discord.Interaction[Any], spiel: int | None = None
-    ) -> None:
-        await self.table.typed(interaction, spiel, "!resign")
-
-    @draft.command(name=cmd("tqdraft.cmd.list.name"), description=cmd("tqdraft.cmd.list.desc"))
-    async def liste(self, interaction: discord.Interaction[Any]) -> None:
-        await self.table.listing(interaction)
-
-    @draft.command(name=cmd("tqdraft.cmd.export.name"), description=cmd("tqdraft.cmd.export.desc"))
-    @options("tqdraft.opt", spiel="game")
-    async def export(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
-        await self.table.export(interaction, spiel)
-
-    @draft.command(name=cmd("tqdraft.cmd.board.name"), description=cmd("tqdraft.cmd.board.desc"))
-    @options("tqdraft.opt", spiel="game")
-    async def brett(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
-        await self.table.show_board(interaction, spiel)
-
-    @brett.autocomplete("spiel")
-    @aufgeben.autocomplete("spiel")
-    @export.autocomplete("spiel")
-    async def _complete_game(
-        self, interaction: discord.Interaction[Any], current: int | str | None
-    ) -> list[app_commands.Choice[int]]:
-        games = await self.table.complete_game(interaction)
-        return [app_commands.Choice(name=label, value=game) for label, game in games]
+    add_table_commands(draft, "tqdraft", "aufgeben", "liste", "export", "brett")
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

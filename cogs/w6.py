@@ -1,5 +1,6 @@
-"""What the W6 cogs share: the campaign of a channel, who may do what, the campaign log,
-finding characters by name or id, and the character embed.
+"""What the W6 cogs share: the campaign of a channel, who may do what, writing to the
+campaign log, finding characters by name or id (the words they show are
+``bot.narration.w6``'s).
 
 ``cogs.w6_campaign`` (``/kampagne``), ``cogs.w6_sheets`` (``/charakter``, ``/sl``) and
 ``cogs.combat`` (``/kampf``) are the extensions; this module has no commands of its own.
@@ -9,29 +10,25 @@ the one error path (an ephemeral message that changes nothing).
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 
-from bot import fit
-from bot.i18n import catalog, cmd, t
+from bot.i18n import cmd
 from bot.store.base import CampaignRecord, CharacterRecord
 from engines.core import BadInput, IllegalAction
-from engines.w6.actions import parse_action
-from engines.w6.sheet import PM_REQUIRED, Derived, Sheet, derive
+from engines.w6.sheet import Sheet
 from engines.w6.sheet_io import sheet_from_stored, sheet_to_json
+from engines.w6.state import OPTIONAL_RULES
 
 if TYPE_CHECKING:
     from bot.app import SpielleiterBot
 
-EMBED_COLOUR = discord.Colour(0xB5651D)
-FIELD_LIMIT = 1024
 AUTOCOMPLETE_LIMIT = 25
 RULES_KEY = "regeln"
-BOOL_RULES = ("schwere_treffer", "kaufen", "stabilitaet", "freie_folgephasen")  # engine names
+BOOL_RULES = OPTIONAL_RULES  # the engine's names
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> SpielleiterBot:
@@ -91,44 +88,6 @@ async def log(
 ) -> None:
     """One campaign-log entry (``kind``: check, damage, heal, rest, combat, sheet, campaign)."""
     await bot_of(interaction).store.add_log(campaign.id, interaction.user.id, kind, data)
-
-
-def step_words(verb: str, who: str, targets: list[str], lang: str) -> str:
-    """A combat step in words: ``Angriff: Thoin → Ork`` (``w6cog.verb.<verb>``)."""
-    key = f"w6cog.verb.{verb}"
-    label = t(key, lang) if key in catalog() else verb
-    text = f"{label}: {who}" if who else label
-    return f"{text} → {', '.join(targets)}" if targets else text
-
-
-def combat_log_words(data: dict[str, Any], lang: str) -> str:
-    """A ``combat`` log entry's step in words: from the names stored with it, else (older
-    entries) from its notation with the participants' ids."""
-    verb = data.get("verb")
-    if isinstance(verb, str):
-        targets = data.get("targets")
-        names = [str(name) for name in targets] if isinstance(targets, list) else []
-        return step_words(verb, str(data.get("who") or ""), names, lang)
-    text = str(data.get("action", ""))
-    if text == "start":
-        return step_words("start", "", [], lang)
-    try:
-        action = parse_action(text)
-    except BadInput:
-        return step_words(text.split(" ")[0], "", [], lang)
-    return step_words(action.verb, action.fighter, list(action.targets), lang)
-
-
-def log_line(entry: dict[str, Any], lang: str) -> str:
-    """One log entry as a line: time, who, what (``w6cog.log.<kind>`` with its data)."""
-    when = dt.datetime.fromtimestamp(float(entry["at"]), dt.UTC).strftime("%d.%m. %H:%M")
-    actor = f"<@{entry['actor_id']}>" if entry.get("actor_id") else "–"
-    data = entry.get("data") or {}
-    key = f"w6cog.log.{entry['kind']}"
-    if "event" in data:
-        key += f".{data['event']}"
-    what = t(key, lang, **data)
-    return f"`{when}` {actor} {what}"
 
 
 # ----------------------------------------------------------------------------- characters
@@ -201,112 +160,3 @@ def load_sheet(record: CharacterRecord) -> Sheet:
 
 def sheet_json(sheet: Sheet) -> dict[str, Any]:
     return sheet_to_json(sheet)
-
-
-# ----------------------------------------------------------------------------- embed
-
-
-def pm_in_order(sheet: Sheet) -> tuple[tuple[str, int], ...]:
-    """The PM as the Charakterdokument lists them (K, G, M, B, then any others): the store
-    keeps JSON objects with sorted keys."""
-    rank = {name: index for index, name in enumerate(PM_REQUIRED)}
-    return tuple(sorted(sheet.pm, key=lambda pair: (rank.get(pair[0], len(rank)), pair[0])))
-
-
-def schwelle_text(sheet: Sheet, derived: Derived) -> str:
-    """The heavy-hit threshold, or ``–`` for a sheet without K and G and without a fixed
-    threshold (the rule does not apply to it, see data/w6/RULES.md)."""
-    exempt = sheet.pm_value("K") + sheet.pm_value("G") == 0 and derived.schwelle == 0
-    return "–" if exempt else str(derived.schwelle)
-
-
-def _pairs_text(pairs: tuple[tuple[str, int], ...], lang: str) -> str:
-    """``Name Wert, …`` within one embed field ("und N weitere" when there are too many)."""
-    return fit.join_limited((f"{name} {value}" for name, value in pairs), FIELD_LIMIT, lang) or "–"
-
-
-def _text_field(embed: discord.Embed, lang: str, key: str, *, inline: bool, **params: Any) -> None:
-    """A field titled ``key`` whose text is ``key + "_text"`` filled with ``params``."""
-    embed.add_field(name=t(key, lang), value=t(f"{key}_text", lang, **params), inline=inline)
-
-
-def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Embed:
-    """The sheet as an embed: entered values, then the derived values marked as derived."""
-    derived = derive(sheet)
-    owner = t("w6cog.sheet.npc", lang) if record.owner_id is None else f"<@{record.owner_id}>"
-    embed = discord.Embed(
-        title=sheet.name,
-        description=t(
-            "w6cog.sheet.header", lang, rasse=sheet.rasse or "–", owner=owner, id=record.id
-        ),
-        colour=EMBED_COLOUR,
-    )
-    embed.add_field(
-        name=t("w6cog.sheet.pm", lang), value=_pairs_text(pm_in_order(sheet), lang), inline=True
-    )
-    _text_field(
-        embed,
-        lang,
-        "w6cog.sheet.values",
-        inline=True,
-        lp=sheet.lp,
-        lp_max=sheet.lp_max,
-        rlp=sheet.rlp,
-        kw=sheet.kw,
-        reflex=sheet.reflex,
-        magie=sheet.magie,
-        ab=sheet.ab,
-        erfahrung=sheet.erfahrung,
-        faktor=sheet.faktor,
-    )
-    for key, pairs in (
-        ("eigenschaften", sheet.eigenschaften),
-        ("fertigkeiten", sheet.fertigkeiten),
-    ):
-        embed.add_field(
-            name=t(f"w6cog.sheet.{key}", lang), value=_pairs_text(pairs, lang), inline=False
-        )
-    weapons = [
-        t(
-            "w6cog.sheet.weapon_line",
-            lang,
-            name=w.name,
-            basis=f"{w.basisschaden[0]}-{w.basisschaden[1]}",
-            zusatz=w.zusatzschaden,
-            fert=w.fertigkeitsschaden,
-        )
-        for w in derived.waffen
-    ]
-    embed.add_field(
-        name=t("w6cog.sheet.waffen", lang),
-        value=fit.join_limited(weapons, FIELD_LIMIT, lang, sep="\n") or "–",
-        inline=False,
-    )
-    armour = [f"{a.name} ({a.zone}, RS {a.rs}, BE {a.be})" for a in sheet.ruestung]
-    if sheet.schild is not None:
-        armour.append(f"{sheet.schild.name} (KW +{sheet.schild.kw_bonus})")
-    embed.add_field(
-        name=t("w6cog.sheet.ruestung", lang),
-        value=fit.join_limited(armour, FIELD_LIMIT, lang) or "–",
-        inline=False,
-    )
-    _text_field(
-        embed,
-        lang,
-        "w6cog.sheet.derived",
-        inline=False,
-        gs=derived.gesamtschutz,
-        be=derived.behinderung_kw,
-        kw=derived.kw_effektiv,
-        reflex=derived.reflex_effektiv,
-        handlungen=derived.handlungen,
-        schwelle=schwelle_text(sheet, derived),
-        kraft=derived.kraft,
-    )
-    if sheet.notizen:
-        embed.add_field(
-            name=t("w6cog.sheet.notizen", lang),
-            value=fit.shorten(sheet.notizen, FIELD_LIMIT, lang),
-            inline=False,
-        )
-    return fit.fit_embed(embed, lang)  # many long lists together: over 6,000 characters

@@ -25,19 +25,17 @@ from bot.limits import (
     MAX_IMPORT_BYTES,
     MAX_LOG_ENTRIES_IMPORT,
 )
+from bot.narration.w6 import EMBED_COLOUR, entry_line
 from bot.replies import lang_for, pinging, send
 from bot.store.base import AlreadyExists, CampaignRecord
 from cogs.w6 import (
     BOOL_RULES,
-    EMBED_COLOUR,
     RULES_KEY,
     bot_of,
     campaign_here,
     campaign_rules,
     clean_rules,
-    combat_log_words,
     log,
-    log_line,
     require_gm,
 )
 from engines.core import BadInput, IllegalAction
@@ -57,8 +55,6 @@ MAX_NAME = 80
 LOG_PAGE = 20
 DESCRIPTION_LIMIT = 4000
 SECRET_KINDS = ("secret_check",)
-CONTEST_SIDES = 2
-COMBAT_CHECKS = ("probe", "reflex", "kraft_check", "spell")  # ``what`` of combat "check" entries
 
 
 def may_see(entry: dict[str, Any], user_id: int, gm: bool) -> bool:
@@ -76,98 +72,12 @@ def may_see(entry: dict[str, Any], user_id: int, gm: bool) -> bool:
 
 
 def _may_see(entry: Any, user_id: int, gm: bool) -> bool:
-    """``may_see``, and an entry too broken to tell shown (as a note, see ``_log_line``)
+    """``may_see``, and an entry too broken to tell shown (as a note, see ``entry_line``)
     only to the GMs."""
     try:
         return may_see(entry, user_id, gm)
     except Exception:  # a stored entry of any shape must not break the log
         return gm
-
-
-def _log_line(entry: Any, lang: str) -> str:
-    """The entry's line, or a note that it could not be read: one broken stored entry (an
-    impossible time, odd data) never breaks ``/kampagne log``."""
-    try:
-        return log_line(readable(entry, lang), lang)
-    except Exception:  # any shape a stored entry can have: note it, keep the others
-        logger.warning("unreadable campaign log entry skipped: %.200r", entry, exc_info=True)
-        return t("w6cog.campaign.log_unreadable", lang)
-
-
-def readable(entry: dict[str, Any], lang: str) -> dict[str, Any]:
-    """The entry with the parameters its ``w6cog.log.*`` text needs (rolls and checks of the
-    dice commands, combat checks, rule changes), every stored field kept; an imported entry
-    keeps the time it had in its first campaign."""
-    data = dict(entry.get("data") or {})
-    kind = entry["kind"]
-    if kind == "roll":
-        data["result"] = _roll_result(data, lang)
-    elif kind in ("probe", "probe_komplex"):
-        data.update(_probe_params(data, lang))
-    elif kind == "probe_konkurrierend":
-        data.update(_contest_params(data, lang))
-    elif kind == "check" and data.get("what") in COMBAT_CHECKS:
-        data["what"] = t(f"w6cog.log.what.{data['what']}", lang)
-    elif kind == "combat":
-        data["action"] = combat_log_words(data, lang)
-    elif kind == "campaign" and data.get("event") == "rule":
-        data.update(_rule_params(str(data.get("name", "")), lang))
-    imported_at = data.get("imported_at")
-    at = imported_at if isinstance(imported_at, int | float) and imported_at else entry["at"]
-    return {**entry, "at": at, "data": data}
-
-
-def _roll_result(data: dict[str, Any], lang: str) -> str:
-    total = data.get("total", "?")
-    if data.get("mode") != "successes":
-        return str(total)
-    return t("roll.count.success" if total == 1 else "roll.count.successes", lang, count=total)
-
-
-def _probe_params(data: dict[str, Any], lang: str) -> dict[str, Any]:
-    attribute, character = data.get("attribute"), data.get("character")
-    if attribute:
-        what = t("w6cog.log.on_attribute", lang, attribute=attribute)
-    else:
-        what = t("w6cog.log.with_dice", lang, dice=data.get("pool", data.get("available", 0)))
-    if character:
-        what += f" ({character})"
-    stored = data.get("parts")
-    parts: list[Any] = stored if isinstance(stored, list) else []
-    made = len([p for p in parts if isinstance(p, dict) and _made(p)])
-    verdict = t("w6cog.check.passed" if data.get("passed") else "w6cog.check.failed", lang)
-    return {"what": what, "verdict": verdict, "made": made, "count": len(parts)}
-
-
-def _made(part: dict[str, Any]) -> bool:
-    successes, required = part.get("successes", 0), part.get("required", 1)
-    return isinstance(successes, int) and isinstance(required, int) and successes >= required
-
-
-def _contest_params(data: dict[str, Any], lang: str) -> dict[str, Any]:
-    sides = [s for s in data.get("sides") or [] if isinstance(s, dict)]
-    if len(sides) != CONTEST_SIDES:
-        sides = [{"label": "?", "successes": 0}] * CONTEST_SIDES
-    names = [str(s.get("label") or "?") for s in sides]
-    winner = data.get("winner")
-    if isinstance(winner, int) and 0 <= winner < CONTEST_SIDES:
-        outcome = t("w6cog.log.contest_winner", lang, name=names[winner])
-    else:
-        outcome = t("w6cog.log.contest_tie", lang)
-    return {
-        "first": names[0],
-        "second": names[1],
-        "first_successes": sides[0].get("successes", 0),
-        "second_successes": sides[1].get("successes", 0),
-        "outcome": outcome,
-    }
-
-
-def _rule_params(stored: str, lang: str) -> dict[str, Any]:
-    """``"schwere_treffer=True"`` (as stored) → the rule's name and "an"/"aus"."""
-    rule, _, value = stored.partition("=")
-    name = t(f"w6cog.rule.{rule}", lang) if rule in BOOL_RULES else rule
-    return {"rule": name, "state": t("w6cog.on" if value == "True" else "w6cog.off", lang)}
 
 
 def export_campaign(
@@ -523,7 +433,7 @@ class W6Campaign(commands.Cog):
             file = discord.File(io.BytesIO(body), filename="kampagne-log.json")
             await send(interaction, t("w6cog.campaign.log_file", lang), file=file, ephemeral=True)
             return
-        lines = [_log_line(entry, lang) for entry in visible[-anzahl:]]
+        lines = [entry_line(entry, lang) for entry in visible[-anzahl:]]
         text = "\n".join(lines) or t("w6cog.campaign.log_empty", lang)
         while len(text) > DESCRIPTION_LIMIT:
             text = text.split("\n", 1)[1] if "\n" in text else text[-DESCRIPTION_LIMIT:]

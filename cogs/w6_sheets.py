@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.app import SpielleiterBot
 from bot.components import modal_fields
 from bot.i18n import cmd, t
+from bot.narration.w6 import sheet_embed
 from bot.render.sheet_text import (
     BUTTON_PREFIX,
     IMAGE_NAME,
@@ -50,7 +51,6 @@ from cogs.w6 import (
     log,
     require_edit,
     require_gm,
-    sheet_embed,
 )
 from engines.core import BadInput, IllegalAction
 from engines.core.content import data_dir

@@ -8,7 +8,8 @@ own treasure (``add k11112``, secret: only that seat may read it in the log) or 
 all have answered, the next seat with cards moves. The game ends when nobody has a card to
 play; the team with the most points (face-up and face-down cards) wins, a tie at the top is a
 draw. Config: ``teams`` (one team per seat), ``hand`` (1-6), ``seat_choices`` (a colour per
-seat: ``red``, ``blue``, ``green``, ``gold`` or None, chosen when accepting the invitation).
+seat: ``red``, ``blue``, ``green``, ``gold`` or None, chosen when accepting the invitation),
+``seats`` (a table for exactly that many: another count is refused, as a scenario's parties).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from engines.core import BadInput, Event, IllegalAction, Outcome, Rng, register
 from engines.core.contract import Decision, DecisionKind, JsonDict, PlayerId
 
 COLOURS = ("red", "blue", "green", "gold")
-_CONFIG = {"teams", "hand", "seat_choices"}
+_CONFIG = {"teams", "hand", "seat_choices", "seats"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,9 @@ class Party:
     def initial_state(self, config: Mapping[str, Any], seed: int, players: int) -> PartyState:
         if set(config) - _CONFIG:
             raise BadInput("error.bad_notation", text=str(sorted(set(config) - _CONFIG)))
+        seats = config.get("seats")
+        if seats is not None and seats != players:
+            raise BadInput("error.player_count", min=seats, max=seats)
         teams = tuple(config.get("teams") or range(players))
         colours = tuple(config.get("seat_choices") or [None] * players)
         if len(teams) != players or len(colours) != players:

@@ -139,11 +139,14 @@ class PartyTest(commands.Cog):
         zweiter: discord.User,
         dritter: discord.User | None = None,
         bot: bool = False,
+        alle: bool = False,
     ) -> None:
         guests = [u for u in (zweiter, dritter) if u is not None]
         players = [interaction.user.id, *(u.id for u in guests)]
         names = [interaction.user.display_name, *(u.display_name for u in guests)]
         config: dict[str, Any] = {"hand": 3}
+        if alle:  # every seat must play: the engine refuses an early start without them
+            config["seats"] = len(players) + bot
         if bot:
             config["ai_levels"] = {str(len(players)): "random"}
             players.append(self.table.bot_id())

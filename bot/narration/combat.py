@@ -19,13 +19,12 @@ from bot.combat import Loaded, acting, decision_token, fighter_token, reflex_rea
 from bot.components import custom_id
 from bot.games import engine_of, load
 from bot.i18n import t
+from bot.narration.w6 import EMBED_COLOUR, tc
 from bot.play.ui import MAX_ROWS, button, make_view
 from bot.render import render_async
 from bot.render.combat import render_combat
 from bot.render.combat_text import image_text, status_text
 from bot.store.base import GameRecord
-from cogs.w6 import EMBED_COLOUR
-from cogs.w6_plural import tc
 from engines.core import BadInput
 from engines.core import match as m
 from engines.w6 import CombatState, technique_options

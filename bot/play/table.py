@@ -49,12 +49,13 @@ from bot.games import (
     HOST,
     INVITED,
     PENDING,
+    READY,
     REFUSED,
     GameService,
     load,
     lobby_of,
 )
-from bot.i18n import DEFAULT_LANGUAGE
+from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.play.spec import BoardContext, GameSpec, Option, Steps
 from bot.play.ui import (
     INDEX,
@@ -275,7 +276,12 @@ class GameTable:
                 return
         elif what == "s":
             keep = lobby_of(record).ready  # the seats that play; the others are dropped
-            record = await self.games.start_now(record.id, user)
+            try:
+                record = await self.games.start_now(record.id, user)
+            except BadInput as refused:
+                if len(keep) == len(record.players):
+                    raise
+                raise self._seats_missing(record, info, refused, lang) from None
             if len(keep) == len(record.players):
                 info = GameInfo([info.names[i] for i in keep], info.board)
         elif what == "b" and rest[1:2] and rest[1].isdecimal():
@@ -379,6 +385,25 @@ class GameTable:
         )
         if bot_due:
             await self.play_bot(record, lang, edit)
+
+    def _seats_missing(
+        self, record: GameRecord, info: GameInfo, refused: BadInput, lang: str
+    ) -> BadInput:
+        """The host's early start that the game refuses without the seats still open (a
+        scenario's every party, a fixed table): its reason, and which seats are missing."""
+        lobby = lobby_of(record)
+        missing = [
+            f"{self.spec.seat_label(seat)} {info.names[seat]} ({self.text(f'seat.{state}', lang)})"
+            for seat, state in enumerate(lobby.seats)
+            if state not in READY
+        ]
+        reason = t(refused.key, lang, **refused.params)
+        return BadInput(
+            self.spec.key("error.seats_missing"),
+            id=record.id,
+            reason=reason,
+            missing=", ".join(missing),
+        )
 
     async def open_game(
         self, interaction: discord.Interaction[Any], record: GameRecord, lang: str

@@ -17,6 +17,7 @@ from bot.store.base import (
     Store,
     StoreBusy,
     StoreUnavailable,
+    TooManyCharacters,
 )
 from bot.store.sqlite import SqliteStore
 
@@ -66,6 +67,7 @@ __all__ = [
     "Store",
     "StoreBusy",
     "StoreUnavailable",
+    "TooManyCharacters",
     "is_postgres",
     "sqlite_path",
     "store_for",

@@ -36,6 +36,29 @@ class AlreadyExists(IllegalAction):
         self.what = what
 
 
+class TooManyCharacters(Exception):
+    """A new character refused by a limit counted in its own write transaction (so two
+    creates at once cannot pass it together): ``which`` is "campaign" (the campaign holds
+    ``max_in_campaign``) or "owner" (the owner holds ``max_per_owner`` there). Nothing was
+    written; the service says it in the user's words."""
+
+    def __init__(self, which: str) -> None:
+        super().__init__(which)
+        self.which = which
+
+
+def check_character_limits(
+    count: int, own: int, owner_id: int | None, max_in_campaign: int, max_per_owner: int
+) -> None:
+    """Inside a character's write transaction: raises TooManyCharacters when the new one
+    would pass a limit (``count`` the campaign's characters, ``own`` the owner's; 0: no
+    limit)."""
+    if 0 < max_in_campaign <= count:
+        raise TooManyCharacters("campaign")
+    if owner_id is not None and 0 < max_per_owner <= own:
+        raise TooManyCharacters("owner")
+
+
 class StoreUnavailable(Exception):
     """The database cannot be opened at all (a directory that is missing and cannot be
     created, a read-only one, a file that is no database); ``reason`` says why in one line."""
@@ -256,10 +279,15 @@ class Store(Protocol):
         sheet: Json,
         activate: bool = False,
         log: Sequence[tuple[int | None, str, Json]] = (),
+        max_in_campaign: int = 0,
+        max_per_owner: int = 0,
     ) -> CharacterRecord:
         """Create a character. ``activate``: it becomes its owner's active character when the
         owner has none in the campaign yet. ``log`` entries (``actor_id``, ``kind``, ``data``)
-        are written to the campaign log in the same transaction."""
+        are written to the campaign log in the same transaction. A limit > 0 is counted in
+        that transaction: the campaign's characters (``max_in_campaign``) and, for a player's
+        character, the owner's (``max_per_owner``); at a limit it raises TooManyCharacters
+        and writes nothing."""
         ...
 
     async def get_character(self, character_id: int) -> CharacterRecord | None: ...

@@ -31,6 +31,7 @@ from bot.store.base import (
     LogRow,
     StaleRevision,
     StoreBusy,
+    check_character_limits,
 )
 from bot.store.migrations import COMBATS_TO_GAMES, PG_MIGRATIONS
 from bot.store.rows import _campaign, _changed, _character, _content, _deck, _dump, _game
@@ -551,11 +552,29 @@ class PostgresStore:
         sheet: Json,
         activate: bool = False,
         log: Sequence[tuple[int | None, str, Json]] = (),
+        max_in_campaign: int = 0,
+        max_per_owner: int = 0,
     ) -> CharacterRecord:
         """The character, its owner's active mark (``activate``: only when the owner has
-        none yet) and ``log`` entries, in one transaction."""
+        none yet) and ``log`` entries, in one transaction. The limits are counted under a
+        lock on the campaign's characters, so concurrent creates from several processes
+        cannot pass them."""
         now = time.time()
         async with self._transaction() as conn:
+            if max_in_campaign > 0 or max_per_owner > 0:
+                await conn.execute(
+                    "SELECT pg_advisory_xact_lock(hashtext($1))", f"characters:{campaign_id}"
+                )
+                counted = await conn.fetchrow(
+                    "SELECT COUNT(*) AS n, COUNT(*) FILTER (WHERE owner_id = $2) AS own"
+                    " FROM characters WHERE campaign_id = $1",
+                    campaign_id,
+                    owner_id,
+                )
+                assert counted is not None
+                check_character_limits(
+                    counted["n"], counted["own"], owner_id, max_in_campaign, max_per_owner
+                )
             row = await conn.fetchrow(
                 "INSERT INTO characters (campaign_id, owner_id, name, sheet, updated_at)"
                 f" VALUES ($1, $2, $3, $4, $5) RETURNING {_CHARACTER_COLUMNS}",

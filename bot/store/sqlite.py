@@ -37,6 +37,7 @@ from bot.store.base import (
     StaleRevision,
     StoreBusy,
     StoreUnavailable,
+    check_character_limits,
 )
 from bot.store.migrations import COMBATS_TO_GAMES, MIGRATIONS
 from bot.store.rows import _campaign, _changed, _character, _content, _deck, _dump, _game
@@ -578,9 +579,20 @@ class SqliteStore:
         sheet: Json,
         activate: bool = False,
         log: Sequence[tuple[int | None, str, Json]] = (),
+        max_in_campaign: int = 0,
+        max_per_owner: int = 0,
     ) -> CharacterRecord:
         now = time.time()
         async with self._transaction() as db:
+            if max_in_campaign > 0 or max_per_owner > 0:
+                async with db.execute(
+                    "SELECT COUNT(*), COALESCE(SUM(owner_id = ?), 0) FROM characters"
+                    " WHERE campaign_id = ?",
+                    (owner_id, campaign_id),
+                ) as counted:
+                    row = await counted.fetchone()
+                assert row is not None
+                check_character_limits(row[0], row[1], owner_id, max_in_campaign, max_per_owner)
             cursor = await db.execute(
                 "INSERT INTO characters (campaign_id, owner_id, name, sheet, updated_at)"
                 " VALUES (?, ?, ?, ?, ?)",

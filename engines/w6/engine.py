@@ -43,6 +43,7 @@ from engines.w6.codec import decode, encode
 from engines.w6.combat import initial_of, probe_required, step, to_act, usable_weapons
 from engines.w6.state import (
     CONDITIONS,
+    OPTIONAL_RULES,
     RANGED_DEFENCE,
     STATE_VERSION,
     CombatState,
@@ -57,7 +58,6 @@ from engines.w6.view import join_action, refresh_action, status_view, verbs_for
 
 CONFIG_KEYS = ("gm", "settings", "roster", "base")
 MAX_SEATS = 64
-_TOGGLES = ("schwere_treffer", "kaufen", "stabilitaet", "freie_folgephasen")
 # What a player's view shows of an NPC (the GM's secret values are left out).
 NPC_PUBLIC = (
     "id", "name", "owner", "conditions", "is_turn", "may_act", "fertig", "beritten",
@@ -446,7 +446,7 @@ def _gm_candidates(state: CombatState) -> list[CombatAction]:
             found.append(make("zustand", "", (fighter.id, sign + condition)))
         found.append(make("entfernen", "", fid))
         found.append(make("reparieren", "", fid))
-    for toggle in _TOGGLES:
+    for toggle in OPTIONAL_RULES:
         found.append(
             make("regel", "", (), **{toggle: "aus" if getattr(state.settings, toggle) else "an"})
         )

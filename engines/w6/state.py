@@ -145,6 +145,8 @@ class Settings:
     undo_tiefe: int = 20
 
 
+# the optional rules a campaign switches on or off (the on/off ones of ``Settings``)
+OPTIONAL_RULES = ("schwere_treffer", "kaufen", "stabilitaet", "freie_folgephasen")
 SETTING_NAMES = (
     "schwere_treffer",
     "kaufen",

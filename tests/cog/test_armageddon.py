@@ -305,6 +305,30 @@ async def test_a_bad_scenario_upload_is_refused_with_its_line_and_creates_nothin
     assert len(await bot.store.games_in_channel(fake.channel().id, kind="armageddon")) == 1
 
 
+async def test_starting_early_without_a_party_says_which_seats_are_missing(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Every party of the scenario must play: "Jetzt starten" with one of three parties
+    still invited names the scenario's seats and who is missing, not the engine's words
+    alone."""
+    options = {"szenario": "flussuebergang", "partei1": ALICE, "partei2": BOB, "partei3": DAVE}
+    invitation = await (await fake.slash("armageddon start", options, user=GRETA)).message()
+    game_id = game_of(invitation)
+    for user in (ALICE, DAVE):
+        accepted = await fake.click(invitation, button_for(invitation, "Annehmen"), user=user)
+        await accepted.callback()
+        invitation = await accepted.message()
+    start = button_for(invitation, t("play.button.start_now", "de"))
+    for locale, lang in (("de", "de"), (EN, "en")):
+        refused = await (await fake.click(invitation, start, user=GRETA, locale=locale)).callback()
+        assert_ephemeral(refused)
+        reason = t("armageddon.error.seats", lang, parties=3, seats=4)
+        missing = f"⚔️ 2 Bob ({t('play.seat.invited', lang)})"
+        wanted = t("play.error.seats_missing", lang, id=game_id, reason=reason, missing=missing)
+        assert refused.content == wanted
+    assert (await bot.store.get_game(game_id)).status == "invited"
+
+
 async def test_the_map_zooms_and_a_scenario_is_shown_with_its_file(
     fake: FakeDiscord, bot: Any
 ) -> None:

@@ -9,9 +9,9 @@ from typing import Any
 
 from bot.combat import active_combat, unpack
 from bot.i18n import catalog, t
+from bot.narration.w6 import COUNTED, tc
 from bot.render.combat_text import narrate
 from bot.sandbox.fake_discord import FakeDiscord
-from cogs.w6_plural import COUNTED, tc
 from engines.core import Event, Rng
 from engines.w6.state import CombatState
 from tests.cog.test_combat import ids_with

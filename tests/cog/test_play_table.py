@@ -27,6 +27,7 @@ from tests.harness import (
     running_bot,
 )
 from tests.party import PARTY
+from tests.party_cog import SPEC
 
 ALICE, BOB, CAROL, DAVE = "alice", "bob", "carol", "dave"
 
@@ -351,6 +352,33 @@ async def test_the_host_starts_with_the_seats_that_accepted(
     assert record.config["seat_choices"] == [None, "green"]
     assert "Carol: entscheiden" not in str(board.buttons)
     assert record.display["names"] == ["Alice", "Carol"]
+
+
+async def test_an_early_start_the_game_refuses_says_which_seats_are_missing(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    """A table for exactly four (a bot on the fourth seat): the host's "start now" with Bob
+    still invited and Carol declined is refused in the table's words (the game's reason, the
+    open seats), ephemerally and in the clicker's language; the invitation stays as it was."""
+    options = {"zweiter": BOB, "dritter": CAROL, "bot": True, "alle": True}
+    invitation = await (await fake.slash("party start", options, user=ALICE)).message()
+    game_id = game_of(invitation)
+    await (await fake.click(invitation, button_for(invitation, "Ablehnen"), user=CAROL)).callback()
+    before = await party_bot.store.get_game(game_id)
+    start = button_for(invitation, t("play.button.start_now", "de"))
+    for locale, lang in (("de", "de"), ("en-US", "en")):
+        refused = await (await fake.click(invitation, start, user=ALICE, locale=locale)).callback()
+        assert_ephemeral(refused)
+        missing = ", ".join(
+            f"{SPEC.seat_label(seat)} {name} ({t(f'play.seat.{state}', lang)})"
+            for seat, name, state in ((1, "Bob", "invited"), (2, "Carol", "declined"))
+        )
+        reason = t("error.player_count", lang, min=4, max=4)
+        wanted = t("play.error.seats_missing", lang, id=game_id, reason=reason, missing=missing)
+        assert refused.content == wanted
+    assert await party_bot.store.get_game(game_id) == before  # nothing changed
+    await (await accept(fake, invitation, BOB, "blue")).callback()
+    assert (await party_bot.store.get_game(game_id)).status == "invited"  # Carol's seat is open
 
 
 async def test_forged_clicks_get_a_friendly_answer_and_change_nothing(

@@ -5,6 +5,7 @@ with a clear message, big files are deferred, and one broken stored log entry ne
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -249,6 +250,29 @@ async def test_character_import_refuses_deep_nesting_and_respects_the_player_lim
     assert refused.content == t(
         "w6cog.error.too_many_characters", "de", max=MAX_CHARACTERS_PER_PLAYER
     )
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    mine = [
+        c for c in await bot.store.characters(campaign.id) if c.owner_id == stable_user_id("alice")
+    ]
+    assert len(mine) == MAX_CHARACTERS_PER_PLAYER
+
+
+async def test_the_player_limit_holds_when_creates_arrive_together(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """The limit is counted in the store's write: four sheets at once one below it create one
+    character, the other three hear the usual refusal."""
+    await start_campaign(fake)
+    for i in range(MAX_CHARACTERS_PER_PLAYER - 1):
+        await import_sheet(fake, "alice", {**thoin_json(), "name": f"Thoin {i}"})
+    replies = await asyncio.gather(
+        *(import_sheet(fake, "alice", {**thoin_json(), "name": f"Neu {i}"}) for i in range(4))
+    )
+    refused = t("w6cog.error.too_many_characters", "de", max=MAX_CHARACTERS_PER_PLAYER)
+    assert sorted(reply.content == refused for reply in replies) == [False, True, True, True]
+    for reply in replies:
+        if reply.content == refused:
+            assert_ephemeral(reply)
     campaign = await bot.store.active_campaign(fake.channel().id)
     mine = [
         c for c in await bot.store.characters(campaign.id) if c.owner_id == stable_user_id("alice")

@@ -21,7 +21,7 @@ def test_steps_and_hours_by_count() -> None:
 
 
 def test_a_singular_variant_that_keeps_its_count_is_left_to_its_caller() -> None:
-    """W6's ``.one`` variants keep the placeholder (chosen by ``cogs.w6_plural``): the
+    """W6's ``.one`` variants keep the placeholder (chosen by ``bot.narration.w6``): the
     translator alone never switches them."""
     assert "w6cog.ev.attack_roll.one" in catalog()
     params = {"fighter": "A", "dice": "1", "successes": 1, "ok": "4+"}

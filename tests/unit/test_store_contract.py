@@ -14,7 +14,14 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.store import AlreadyExists, SqliteStore, StaleRevision, Store
+from bot.store import (
+    AlreadyExists,
+    CharacterRecord,
+    SqliteStore,
+    StaleRevision,
+    Store,
+    TooManyCharacters,
+)
 from bot.store.postgres import PostgresStore
 from tests.pg import PG_URL, fresh_schema
 
@@ -363,6 +370,50 @@ async def test_create_character_activates_and_logs_in_one_transaction(store: Sto
         )  # fmt: skip
     assert [c.name for c in await store.characters(campaign.id)] == ["Balin", "Thoin"]
     assert await store.active_character(campaign.id, 8) is None
+
+
+async def test_character_limits_hold_under_concurrent_creates(store: Store, opener: Opener) -> None:
+    """Counted in the write's own transaction: creates arriving together (here from two
+    processes) never pass the owner's or the campaign's limit, and a refused one writes
+    nothing (no character, no log entry, no active mark)."""
+    campaign = await store.create_campaign(
+        guild_id=1, channel_id=5, name="Nebelreich", gm_id=42, settings={}
+    )
+    limits = {"max_in_campaign": 5, "max_per_owner": 3}
+    for i in range(2):
+        await store.create_character(
+            campaign_id=campaign.id, owner_id=7, name=f"alt{i}", sheet={}, **limits
+        )
+    other = await opener()  # a second process on the same database
+
+    async def create(index: int, owner: int | None) -> CharacterRecord | BaseException:
+        target = (store, other)[index % 2]
+        try:
+            return await target.create_character(
+                campaign_id=campaign.id, owner_id=owner, name=f"neu{owner}-{index}", sheet={},
+                activate=True, log=[(owner, "sheet", {"event": "created"})], **limits,
+            )  # fmt: skip
+        except TooManyCharacters as refused:
+            return refused
+
+    players = await asyncio.gather(*(create(i, 7) for i in range(6)))
+    assert sum(isinstance(r, CharacterRecord) for r in players) == 1
+    assert [r.which for r in players if isinstance(r, TooManyCharacters)] == ["owner"] * 5
+    npcs = await asyncio.gather(*(create(i, None) for i in range(6)))  # no owner limit
+    assert sum(isinstance(r, CharacterRecord) for r in npcs) == 2
+    assert [r.which for r in npcs if isinstance(r, TooManyCharacters)] == ["campaign"] * 4
+    characters = await store.characters(campaign.id)
+    assert len(characters) == 5 and sum(c.owner_id == 7 for c in characters) == 3
+    assert len(await store.campaign_log(campaign.id)) == 3  # the three created with a log
+    with pytest.raises(TooManyCharacters) as full:  # a new player at the campaign's limit
+        await store.create_character(
+            campaign_id=campaign.id, owner_id=8, name="Ori", sheet={}, activate=True, **limits
+        )
+    assert full.value.which == "campaign"
+    assert await store.active_character(campaign.id, 8) is None
+    # without limits (an import, the copy between backends) nothing is counted
+    await store.create_character(campaign_id=campaign.id, owner_id=7, name="frei", sheet={})
+    assert len(await store.characters(campaign.id)) == 6
 
 
 async def test_decks_create_rename_copy_delete(store: Store) -> None:
