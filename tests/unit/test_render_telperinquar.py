@@ -328,22 +328,17 @@ def _drafted(seed: int) -> list[str]:
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_the_draft_hero_and_its_level_card_render(lang: str, drawn: list[str]) -> None:
     hero = hero_of(DRAFT)
-    for paint in (
-        lambda: tq.hero_card_png(DRAFT, lang),
-        lambda: tq.named_card_png(hero.name, lang),
-    ):
-        assert _image(paint()).width >= 280
+    for name in (None, hero.name, hero.name_en):  # by class, by either name
+        png = tq.hero_card_png(DRAFT, lang) if name is None else tq.named_card_png(name, lang)
+        assert _image(png).width >= 280
         assert (hero.name if lang == "de" else hero.name_en) in drawn
         assert "◆" in drawn  # its own mark, not the unknown class's "?"
         drawn.clear()
-    level_card = level_card_name(DRAFT, lang)
-    for paint in (
-        lambda: tq.level_card_png(DRAFT, lang),
-        lambda: tq.named_card_png(level_card, lang),
-    ):
-        assert _image(paint()).width >= 300
+    top = level_rows(DRAFT)[-1]
+    for name in (None, level_card_name(DRAFT), level_card_name(DRAFT, "en")):
+        png = tq.level_card_png(DRAFT, lang) if name is None else tq.named_card_png(name, lang)
+        assert _image(png).width >= 300
         assert level_card_name(DRAFT, lang) in drawn
-        top = level_rows(DRAFT)[-1]
         assert str(top.kraft) in drawn and f"+{top.life} ({top.life_max})" in drawn
         drawn.clear()
 
