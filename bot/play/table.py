@@ -40,6 +40,7 @@ import discord
 from discord.ext import tasks
 
 from bot.components import custom_id, values_of
+from bot.fit import EMBED_DESCRIPTION, shorten
 from bot.games import (
     ACCEPTED,
     ACTIVE,
@@ -661,8 +662,9 @@ class GameTable:
     # ------------------------------------------------------------------ idle games
 
     async def sweep_idle(self, now: float) -> None:
-        """Resume bot turns left over (a restart), then remind the players who keep a game
-        waiting and forfeit for them after the configured times (decided by the service).
+        """Resume bot turns left over (a restart), pass for the players whose reaction is not
+        answered within the reaction limit, then remind the players who keep a game waiting
+        and forfeit for them after the configured times (all decided by the service).
         Only games in guilds of this process's shards: with several shard processes on one
         database each game is swept by exactly one of them."""
         mine = self.bot.owns_guild
@@ -672,6 +674,12 @@ class GameTable:
             if record.kind == self.spec.kind and self.games.bot_due(record):
                 await self.play_bot(record, await self.lang_of(record), None)
         settings = self.bot.settings
+        passes = await self.games.reactions_due(
+            now, settings.reaction_minutes * 60, kind=self.spec.kind, bots={self.bot_id()}
+        )
+        for idle in passes:
+            if mine(idle.record.guild_id):
+                await self.time_out(idle.record, idle.seat, idle.decision)
         due = await self.games.idle_due(
             now,
             settings.idle_reminder_minutes * 60,
@@ -701,6 +709,26 @@ class GameTable:
             record, await self.screen(record, turn.match, lang, steps=steps, thinking=bot_due)
         )
         if bot_due:  # a forfeit in a game of several can hand the turn to the bot
+            await self.play_bot(record, lang, edit, steps)
+
+    async def time_out(self, record: GameRecord, seat: int, decision: str | None) -> None:
+        """The seat's reaction is answered with the game's pass; the board says so."""
+        try:
+            turn = await self.games.time_out(record, seat, decision or "")
+        except StaleRevision:  # answered meanwhile
+            return
+        steps = Steps()
+        steps.add(turn)
+        lang = await self.lang_of(record)
+        record = turn.record
+        names = self.info(record, lang).names
+        note = self.text("timed_out", lang, name=names[seat] if seat < len(names) else "?")
+        bot_due = self.games.bot_due(record)
+        screen = await self.screen(record, turn.match, lang, steps=steps, thinking=bot_due)
+        text = f"{note}\n\n{screen.embed.description or ''}"
+        screen.embed.description = shorten(text, EMBED_DESCRIPTION, lang)
+        edit = await self.post(record, screen)
+        if bot_due:  # the pass can hand the next reaction or the turn to the bot
             await self.play_bot(record, lang, edit, steps)
 
     async def remind(self, record: GameRecord, seat: int) -> None:
