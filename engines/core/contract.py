@@ -177,6 +177,9 @@ class SecretActions(Protocol):
 # An engine may also set the class attribute ``idle_sweep = False`` when its games wait for the
 # whole table rather than for one player (a W6 combat): the service then never reminds or
 # forfeits a seat of it (``bot.games.idle_sweep``).
+# An engine nobody wins against the others (a booster draft) sets ``play_on_alone = True``: a
+# seat leaving does not end the match while one seat remains (``engines.core.match``); the
+# engine settles the seat that left and ends by its own outcome.
 
 
 @runtime_checkable
