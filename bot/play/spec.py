@@ -181,7 +181,8 @@ class GameSpec:
         content, pings = "", ()
         if humans and not ctx.thinking:
             mentions = ", ".join(f"<@{ctx.record.players[s]}>" for s in humans)
-            content = self.text("waiting_for", ctx.lang, mentions=mentions)
+            waiting = "waiting_for" if len(humans) > 1 else "waiting_for.one"
+            content = self.text(waiting, ctx.lang, mentions=mentions)
             pings = tuple(ctx.record.players[s] for s in humans)
         image = await self.render(view, ctx)
         return Board(
