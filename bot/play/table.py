@@ -54,6 +54,7 @@ from bot.games import (
     GameService,
     load,
     lobby_of,
+    reaction_limit_s,
 )
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.play.spec import BoardContext, GameSpec, Option, Steps
@@ -75,7 +76,7 @@ from bot.store import GameRecord, StaleRevision, StoreBusy
 from engines.core import BadInput, IllegalAction
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
-from engines.core.contract import BotPlayer, Decision
+from engines.core.contract import BotPlayer, Decision, timeout_action
 from engines.core.errors import EngineError
 
 log = logging.getLogger("spielleiter.play")
@@ -435,8 +436,19 @@ class GameTable:
         view = self.spec.engine.view_for(match.state, seat)
         ctx = self.context(record, match, lang, path=path, tree=tree, seat=seat)
         lines = [self.spec.private_text(view, lang), f"*{self.spec.prompt(ctx)}*"]
+        lines.append(self.time_limit_note(record, match, decision, lang))
         rows = self.choice_rows(record, match, seat, decision, lang, path, tree, page, meta=False)
         return {"content": "\n".join(line for line in lines if line), "view": make_view(rows)}
+
+    def time_limit_note(
+        self, record: GameRecord, match: m.Match, decision: Decision, lang: str
+    ) -> str:
+        """For a reaction the game passes when its time is up: how long the seat has."""
+        limit = reaction_limit_s(record, self.bot.settings.reaction_minutes * 60)
+        engine = self.spec.engine
+        if limit <= 0 or timeout_action(engine, match.state, decision) is None:
+            return ""
+        return self.text("timeout_note", lang, minutes=round(limit / 60))
 
     async def show_private(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """The clicker's private view (their hand), only to them."""

@@ -177,6 +177,9 @@ async def test_a_reaction_window_is_answered_in_either_order(
     # Both open their decision before either answers; Carol answers first, then Bob.
     bobs = await decide(fake, board, BOB, "Bob")
     carols = await decide(fake, board, CAROL, "Carol")
+    limit = party_bot.settings.reaction_minutes
+    assert t("play.timeout_note", "de", minutes=limit) in carols.content  # a reaction
+    assert "⏱" not in prompt.content  # Alice's turn has no such limit
     kept = copy.deepcopy(carols)  # what Carol's client still shows after answering
     passed = await fake.click(carols, button_for(carols, "Passen"), user=CAROL)
     assert (await passed.callback()).type == 7
