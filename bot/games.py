@@ -46,7 +46,13 @@ from typing import Any, NamedTuple
 from bot.store import GameRecord, LogRow, StaleRevision, Store
 from engines.core import BadInput, Engine, Event, IllegalAction, Outcome, registry
 from engines.core import match as m
-from engines.core.contract import BotPlayer, Decision, DecisionKind, timeout_action
+from engines.core.contract import (
+    BotPlayer,
+    Decision,
+    DecisionKind,
+    TimeoutActions,
+    timeout_action,
+)
 from engines.core.record import public_log
 
 INVITED, ACTIVE, FINISHED, DECLINED = "invited", "active", "finished", "declined"
@@ -566,7 +572,11 @@ class GameService:
         due: list[IdleGame] = []
         for record in await self.store.games_idle_since(now - REACTION_FLOOR_S):
             limit = reaction_limit_s(record, limit_s)
+            if kind is not None and record.kind != kind:
+                continue
             if limit <= 0 or record.updated_at >= now - limit:
+                continue
+            if not isinstance(engine_of(record), TimeoutActions):
                 continue
             state = load(record).state
             due += [
