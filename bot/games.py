@@ -707,7 +707,9 @@ def reaction_limit_s(record: GameRecord, default_s: float) -> float:
     """Seconds a reaction of ``record`` may stay unanswered: the game's own
     ``reaction_minutes``, else ``default_s``; 0 or less: no limit, else at least a minute."""
     own = record.config.get(REACTION_KEY)
-    limit = default_s if own is None else float(own) * 60
+    limit = default_s  # no number of minutes (or none given): the setting
+    if isinstance(own, int | float) and not isinstance(own, bool):
+        limit = float(own) * 60
     return max(limit, REACTION_FLOOR_S) if limit > 0 else 0.0
 
 

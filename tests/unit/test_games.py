@@ -25,6 +25,7 @@ from bot.games import (
     engine_of,
     load,
     lobby_of,
+    reaction_limit_s,
 )
 from bot.store import GameRecord, SqliteStore, StaleRevision
 from engines.core import BadInput, IllegalAction
@@ -471,6 +472,11 @@ async def test_a_games_own_reaction_limit_and_no_limit(service: GameService) -> 
     assert await _passes(service, 10**6) == [(slow.id, 1), (slow.id, 2)]
     assert (off.id, REMIND, 1) in await _due(service, 100)
     assert await _passes(service, 10**6, kind="nim-test") == []
+    odd = await service.create(  # a value that is no number of minutes: the setting applies
+        "party-test", {"reaction_minutes": "bald"}, channel_id=7, guild_id=None,
+        players=[ALICE, BOB], invited=False, seed=7,
+    )  # fmt: skip
+    assert reaction_limit_s(odd, REACTION_S) == REACTION_S
 
 
 async def test_bots_and_engines_without_a_timeout_action_are_not_passed_for(
