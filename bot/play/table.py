@@ -40,6 +40,7 @@ import discord
 from discord.ext import tasks
 
 from bot.components import custom_id, values_of
+from bot.fit import EMBED_DESCRIPTION, shorten
 from bot.games import (
     ACCEPTED,
     ACTIVE,
@@ -54,6 +55,7 @@ from bot.games import (
     GameService,
     load,
     lobby_of,
+    reaction_limit_s,
 )
 from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.play.spec import BoardContext, GameSpec, Option, Steps
@@ -75,7 +77,7 @@ from bot.store import GameRecord, StaleRevision, StoreBusy
 from engines.core import BadInput, IllegalAction
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
-from engines.core.contract import BotPlayer, Decision
+from engines.core.contract import BotPlayer, Decision, timeout_action
 from engines.core.errors import EngineError
 
 log = logging.getLogger("spielleiter.play")
@@ -545,8 +547,19 @@ class GameTable:
         view = self.spec.engine.view_for(match.state, seat)
         ctx = self.context(record, match, lang, path=path, tree=tree, seat=seat)
         lines = [self.spec.private_text(view, lang), f"*{self.spec.prompt(ctx)}*"]
+        lines.append(self.time_limit_note(record, match, decision, lang))
         rows = self.choice_rows(record, match, seat, decision, lang, path, tree, page, meta=False)
         return {"content": "\n".join(line for line in lines if line), "view": make_view(rows)}
+
+    def time_limit_note(
+        self, record: GameRecord, match: m.Match, decision: Decision, lang: str
+    ) -> str:
+        """For a reaction the game passes when its time is up: how long the seat has."""
+        limit = reaction_limit_s(record, self.bot.settings.reaction_minutes * 60)
+        engine = self.spec.engine
+        if limit <= 0 or timeout_action(engine, match.state, decision) is None:
+            return ""
+        return self.text("timeout_note", lang, minutes=round(limit / 60))
 
     async def show_private(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """The clicker's private view (their hand), only to them."""
@@ -787,8 +800,9 @@ class GameTable:
     # ------------------------------------------------------------------ idle games
 
     async def sweep_idle(self, now: float) -> None:
-        """Resume bot turns left over (a restart), then remind the players who keep a game
-        waiting and forfeit for them after the configured times (decided by the service).
+        """Resume bot turns left over (a restart), pass for the players whose reaction is not
+        answered within the reaction limit, then remind the players who keep a game waiting
+        and forfeit for them after the configured times (all decided by the service).
         Only games in guilds of this process's shards: with several shard processes on one
         database each game is swept by exactly one of them."""
         mine = self.bot.owns_guild
@@ -798,6 +812,12 @@ class GameTable:
             if record.kind == self.spec.kind and self.games.bot_due(record):
                 await self.play_bot(record, await self.lang_of(record), None)
         settings = self.bot.settings
+        passes = await self.games.reactions_due(
+            now, settings.reaction_minutes * 60, kind=self.spec.kind, bots={self.bot_id()}
+        )
+        for idle in passes:
+            if mine(idle.record.guild_id):
+                await self.time_out(idle.record, idle.seat, idle.decision)
         due = await self.games.idle_due(
             now,
             settings.idle_reminder_minutes * 60,
@@ -827,6 +847,26 @@ class GameTable:
             record, await self.screen(record, turn.match, lang, steps=steps, thinking=bot_due)
         )
         if bot_due:  # a forfeit in a game of several can hand the turn to the bot
+            await self.play_bot(record, lang, edit, steps)
+
+    async def time_out(self, record: GameRecord, seat: int, decision: str | None) -> None:
+        """The seat's reaction is answered with the game's pass; the board says so."""
+        try:
+            turn = await self.games.time_out(record, seat, decision or "")
+        except StaleRevision:  # answered meanwhile
+            return
+        steps = Steps()
+        steps.add(turn)
+        lang = await self.lang_of(record)
+        record = turn.record
+        names = self.info(record, lang).names
+        note = self.text("timed_out", lang, name=names[seat] if seat < len(names) else "?")
+        bot_due = self.games.bot_due(record)
+        screen = await self.screen(record, turn.match, lang, steps=steps, thinking=bot_due)
+        text = f"{note}\n\n{screen.embed.description or ''}"
+        screen.embed.description = shorten(text, EMBED_DESCRIPTION, lang)
+        edit = await self.post(record, screen)
+        if bot_due:  # the pass can hand the next reaction or the turn to the bot
             await self.play_bot(record, lang, edit, steps)
 
     async def remind(self, record: GameRecord, seat: int) -> None:

@@ -937,6 +937,11 @@ class Telperinquar:
             )
         return (Decision(mover(d), f"t{d['seq']}", DecisionKind.TURN, f"tq.prompt.{d['phase']}"),)
 
+    def timeout_action(self, state: TqState, decision: Decision) -> Act | None:
+        """A reaction left unanswered past the reaction limit passes (RULES.md, "Reactions
+        nobody answers")."""
+        return _act("pass") if decision.kind == DecisionKind.REACTION else None
+
     def legal_actions(self, state: TqState, player: PlayerId) -> Sequence[Act]:
         d = state.data
         if d["over"]:

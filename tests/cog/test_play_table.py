@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import json
 import time
 from collections.abc import AsyncIterator
@@ -177,6 +178,9 @@ async def test_a_reaction_window_is_answered_in_either_order(
     # Both open their decision before either answers; Carol answers first, then Bob.
     bobs = await decide(fake, board, BOB, "Bob")
     carols = await decide(fake, board, CAROL, "Carol")
+    limit = party_bot.settings.reaction_minutes
+    assert t("play.timeout_note", "de", minutes=limit) in carols.content  # a reaction
+    assert "⏱" not in prompt.content  # Alice's turn has no such limit
     kept = copy.deepcopy(carols)  # what Carol's client still shows after answering
     passed = await fake.click(carols, button_for(carols, "Passen"), user=CAROL)
     assert (await passed.callback()).type == 7
@@ -296,8 +300,10 @@ async def test_bot_seats_answer_reactions_and_take_turns(fake: FakeDiscord, part
 async def test_every_waiting_seat_is_reminded_then_forfeits(
     fake: FakeDiscord, party_bot: Any
 ) -> None:
-    """A reaction window waits for two people: both are reminded, then both forfeit, and
-    Alice (the last side) wins; the finished board offers one rematch."""
+    """With the reaction limit off, a reaction window waits for two people: both are
+    reminded, then both forfeit, and Alice (the last side) wins; the finished board offers
+    one rematch."""
+    party_bot.settings = dataclasses.replace(party_bot.settings, reaction_minutes=0)
     board = await three_humans(fake)
     game_id = game_of(board)
     hands = hands_of(await GameService(party_bot.store).get(game_id))
@@ -329,6 +335,33 @@ async def test_every_waiting_seat_is_reminded_then_forfeits(
     games = await party_bot.store.games_in_channel(fake.channel().id, kind=PARTY.name)
     assert len(games) == 2
     assert max(games, key=lambda r: r.id).players[0] == stable_user_id(BOB)
+
+
+async def test_a_reaction_not_answered_in_time_is_passed_and_said(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    """After the reaction limit the sweep passes for Bob and for Carol: each pass is a new
+    board that says so; nobody is reminded or forfeited and Bob moves next."""
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    hands = hands_of(await GameService(party_bot.store).get(game_id))
+    await (await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)).message()
+    table = party_bot.get_cog("PartyTest").table
+    limit = party_bot.settings.reaction_minutes * 60
+    await table.sweep_idle(time.time() + limit - 30)
+    record = await GameService(party_bot.store).get(game_id)
+    assert m.to_act(PARTY, load(record)) == frozenset({1, 2})  # not yet
+    await table.sweep_idle(time.time() + limit + 30)
+    told = "\n".join(msg.text for msg in fake.channel_messages())
+    for name in ("Bob", "Carol"):
+        assert t("play.timed_out", "de", name=name) in told
+        assert t("play.event.forfeited", "de", name=name) not in told
+    assert not [msg for msg in fake.channel_messages() if f"#{game_id}" in msg.content]
+    record = await GameService(party_bot.store).get(game_id)
+    assert record.status == "active" and not load(record).eliminated
+    assert m.to_act(PARTY, load(record)) == frozenset({1})  # Bob's turn
+    actions = await party_bot.store.game_actions(game_id)
+    assert sorted(actions[1:]) == [(1, "pass"), (2, "pass")]
 
 
 async def test_the_host_starts_with_the_seats_that_accepted(
