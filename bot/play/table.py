@@ -28,10 +28,13 @@ posted.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -90,6 +93,7 @@ CHAIN_LINES = 12  # a chained prompt repeats at most this many lines of the step
 BOT_GRACE_SECONDS = 30  # a bot turn left unplayed this long (a restart) is resumed
 IDLE_CHECK_MINUTES = 1.0
 NEUTRAL = 0x8A5CF6
+LIVE_BOARDS_KEPT = 4096  # games whose live board the table remembers in memory
 Edit = Callable[[Screen], Awaitable[None]]
 
 
@@ -99,9 +103,10 @@ class GameInfo:
 
     names: list[str]
     board: int | None = None
+    board_revision: int = -1  # the game's revision the live board shows
 
     def dump(self) -> dict[str, Any]:
-        return {"names": self.names, "board": self.board}
+        return {"names": self.names, "board": self.board, "board_revision": self.board_revision}
 
 
 class GameTable:
@@ -112,6 +117,12 @@ class GameTable:
         self.spec = spec
         self.games = GameService(bot.store, bot.chance.bits)
         self.idle_loop = tasks.loop(minutes=IDLE_CHECK_MINUTES)(self._idle_tick)
+        # The live board of recent games, as remembered here (a game lives in one shard's
+        # process), and a lock per game while a board is being remembered.
+        self._live_boards: OrderedDict[int, tuple[int, int]] = OrderedDict()
+        self._board_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     def register(self) -> None:
         """Route the game's components here (the cog's ``cog_load``)."""
@@ -906,17 +917,49 @@ class GameTable:
         return edit
 
     async def remember_board(self, record: GameRecord, message_id: int) -> None:
-        """``message_id`` is the game's live board now; the one before loses its buttons."""
-        info = self.info(record)
-        previous = info.board
-        info.board = message_id
-        await self.save_info(record.id, info)
+        """``message_id`` (showing ``record``) is the game's live board now; the one before
+        loses its buttons. Steps of several seats answered at once post their boards in any
+        order: a board showing an older revision than the live one is taken down instead."""
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        async with self._board_lock(record.id):
+            info = self.info(record)
+            if record.id in self._live_boards:  # newer than a record read before it was set
+                info.board, info.board_revision = self._live_boards[record.id]
+            if record.revision < info.board_revision and message_id != info.board:
+                await self._take_down(channel.get_partial_message(message_id), record.id)
+                return
+            previous = info.board
+            revision = max(record.revision, info.board_revision)
+            info.board, info.board_revision = message_id, revision
+            await self.save_info(record.id, info)
+            self._live_boards[record.id] = (message_id, revision)
+            self._live_boards.move_to_end(record.id)
+            while len(self._live_boards) > LIVE_BOARDS_KEPT:
+                self._live_boards.popitem(last=False)
         if previous is not None and previous != message_id:
-            old = self.bot.get_partial_messageable(record.channel_id).get_partial_message(previous)
+            old = channel.get_partial_message(previous)
             try:
                 await old.edit(content=None, view=None)  # no turn prompt on an old board
             except discord.HTTPException:
                 log.info("could not clear the old board %s of game %s", previous, record.id)
+
+    def _board_lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._board_locks.get(game_id)
+        if lock is None:
+            lock = self._board_locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def _take_down(self, message: discord.PartialMessage, game_id: int) -> None:
+        """A board that came after a newer one: deleted (or, if that fails, its buttons)."""
+        try:
+            await message.delete()
+        except discord.HTTPException:
+            try:
+                await message.edit(content=None, view=None)
+            except discord.HTTPException:
+                log.info(
+                    "could not take down the outdated board %s of game %s", message.id, game_id
+                )
 
     async def show_board(self, interaction: discord.Interaction[Any], game_id: int | None) -> None:
         """The current board again, as a new live board message."""
@@ -1275,7 +1318,7 @@ class GameTable:
         seats named in it (stored names carry the level in the starter's language)."""
         data = record.display
         if data:
-            info = GameInfo(list(data["names"]), data.get("board"))
+            info = GameInfo(list(data["names"]), data.get("board"), data.get("board_revision", -1))
         else:
             info = GameInfo([self.spec.seat_label(s) for s in range(len(record.players))])
         if lang is not None:

@@ -479,3 +479,38 @@ def lobby_of_record(record: Any) -> Any:
     from bot.games import lobby_of
 
     return lobby_of(record)
+
+
+async def test_a_board_of_an_older_step_that_arrives_later_never_replaces_the_newer(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    """Two seats answer at once and their boards reach Discord in the other order: the board
+    of the newer step stays the live one, the late older board is taken down, and the board
+    before both loses its buttons."""
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    service = GameService(party_bot.store)
+    hands = hands_of(await service.get(game_id))
+    await (await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)).message()
+    table = party_bot.get_cog("PartyTest").table
+    older = await service.get(game_id)
+    before = older.display["board"]
+    newer = dataclasses.replace(older, revision=older.revision + 1)
+    channel = party_bot.get_partial_messageable(fake.channel().id)
+    newer_board = await channel.send("newer")
+    late_board = await channel.send("older, late")
+    await table.remember_board(newer, newer_board.id)
+    await table.remember_board(older, late_board.id)
+    record = await service.get(game_id)
+    assert record.display["board"] == newer_board.id
+    assert record.display["board_revision"] == newer.revision
+    assert fake.messages[late_board.id].deleted
+    assert not fake.messages[newer_board.id].deleted
+    assert not fake.messages[before].components  # the board before both: no buttons left
+    # the same board remembered again (an edit of the live board) is kept
+    await table.remember_board(older, newer_board.id)
+    record = await service.get(game_id)
+    assert (record.display["board"], record.display["board_revision"]) == (
+        newer_board.id,
+        newer.revision,
+    )

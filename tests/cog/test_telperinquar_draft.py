@@ -90,6 +90,19 @@ async def pick_first(fake: FakeDiscord, prompt: StoredMessage, user: str, locale
     return str(option["label"])
 
 
+async def closing_board(fake: FakeDiscord, bot: Any, game_id: int) -> str:
+    """The live board's text once the closing board is posted (waits for it, at most ~10 s)."""
+    text = ""
+    for _ in range(200):
+        record = await GameService(bot.store).get(game_id)
+        board = fake.messages.get(record.display.get("board"))
+        text = embed_text(board) if board is not None else ""
+        if "/telperinquar start" in text:
+            break
+        await asyncio.sleep(0.05)
+    return text
+
+
 async def test_two_people_and_a_bot_draft_to_their_saved_decks(fake: FakeDiscord, bot: Any) -> None:
     options = {"spieler2": BOB, "bots": 1, "bot": "normal"}
     invitation = await (await fake.slash("telperinquar-draft start", options, user=ALICE)).message()
@@ -137,9 +150,9 @@ async def test_two_people_and_a_bot_draft_to_their_saved_decks(fake: FakeDiscord
     kept = await bot.store.get_deck(stable_user_id(BOB), f"Draft {game_id}")
     assert kept is not None and kept.cards == mine.cards
     assert await bot.store.get_deck(BOT_ID, f"Draft {game_id}") is None
-    # The closing board shows the lists and how to play the matches
-    final = fake.messages[(await GameService(bot.store).get(game_id)).display["board"]]
-    text = embed_text(final)
+    # The closing board shows the lists and how to play the matches (it is posted after the
+    # last pick's answer; a board of an earlier pick that arrives later never replaces it)
+    text = await closing_board(fake, bot, game_id)
     assert f"Draft {game_id}" in text and "/telperinquar start" in text
     # in Bob's language (his was the last pick); few picks: more level cards fill up to 40
     assert "1 Draft Hero" in text and "27 Level Card Draft Hero" in text
