@@ -32,6 +32,7 @@ COGS = (
     "cogs.dice",
     "cogs.essence",
     "cogs.felsenfeuer",
+    "cogs.telperinquar",
     "cogs.telperinquar_draft",
     "cogs.armageddon",
 )

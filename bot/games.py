@@ -24,6 +24,12 @@ apply once (the revision-guarded write fails for the second, which re-reads and 
 game waiting (also several at once in a reaction window): reminders, then forfeits, which
 eliminate that seat (the game goes on while two sides remain).
 
+**Reactions not answered in time.** :meth:`GameService.reactions_due` lists the REACTION
+decisions of people left unanswered past the reaction limit (the game's config
+``reaction_minutes``, else the bot's setting; 0: none) whose engine names a timeout action
+(``engines.core.contract.TimeoutActions``, its pass); :meth:`GameService.time_out` answers one
+with it, logged as that seat's own action. The seat stays in the game.
+
 **Export.** A running game exports what the requester may know: their view and the public
 action log (no seed; actions secret to other seats redacted); a finished one the full record.
 """
@@ -40,15 +46,24 @@ from typing import Any, NamedTuple
 from bot.store import GameRecord, LogRow, StaleRevision, Store
 from engines.core import BadInput, Engine, Event, IllegalAction, Outcome, registry
 from engines.core import match as m
-from engines.core.contract import BotPlayer, Decision
+from engines.core.contract import (
+    BotPlayer,
+    Decision,
+    DecisionKind,
+    TimeoutActions,
+    timeout_action,
+)
 from engines.core.record import public_log
 
 INVITED, ACTIVE, FINISHED, DECLINED = "invited", "active", "finished", "declined"
-REMIND, FORFEIT = "remind", "forfeit"
+REMIND, FORFEIT, TIMED_OUT = "remind", "forfeit", "timed_out"
 HOST, PENDING, ACCEPTED, REFUSED, BOT = "host", "invited", "accepted", "declined", "bot"
 READY = frozenset({HOST, ACCEPTED, BOT})
 BOT_BUDGET_S = 2.0  # CPU seconds a bot may think per decision
 RETRIES = 8  # re-reads after a concurrent write before a click is given up as stale
+REACTION_KEY = "reaction_minutes"  # a game's own reaction limit (the service's config key)
+REACTION_FLOOR_S = 60  # the shortest reaction limit (a minute: the sweep's own pace)
+SERVICE_KEYS = frozenset({"ai_levels", REACTION_KEY})  # config keys the engine never sees
 
 
 @dataclass(frozen=True)
@@ -79,7 +94,7 @@ class Turn:
 
 class IdleGame(NamedTuple):
     """A running game that waits too long for the person on ``seat`` (open ``decision``):
-    ``due`` is :data:`REMIND` or :data:`FORFEIT`."""
+    ``due`` is :data:`REMIND`, :data:`FORFEIT` or :data:`TIMED_OUT` (a reaction to pass)."""
 
     record: GameRecord
     due: str
@@ -168,7 +183,8 @@ class GameService:
             )
             if any(s == PENDING for s in seats):
                 status = INVITED
-                snapshot["lobby"] = Lobby(seats, (None,) * len(players)).dump()
+                chosen = tuple(config.get("seat_choices") or (None,) * len(players))
+                snapshot["lobby"] = Lobby(seats, chosen).dump()  # the host's choice kept
         return await self.store.create_game(
             kind=kind,
             engine_version=engine.version,
@@ -543,6 +559,52 @@ class GameService:
                     raise
         raise StaleRevision()
 
+    async def reactions_due(
+        self,
+        now: float,
+        limit_s: float,
+        *,
+        kind: str | None = None,
+        bots: Collection[int] = (),
+    ) -> list[IdleGame]:
+        """Every person's open REACTION decision (as :meth:`idle_due` counts them) in a game
+        with no move for longer than its reaction limit (its config ``reaction_minutes``, else
+        ``limit_s``; 0 or less: none), whose engine answers it when the time is up."""
+        due: list[IdleGame] = []
+        for record in await self.store.games_idle_since(now - REACTION_FLOOR_S):
+            limit = reaction_limit_s(record, limit_s)
+            if kind is not None and record.kind != kind:
+                continue
+            if limit <= 0 or record.updated_at >= now - limit:
+                continue
+            if not isinstance(engine_of(record), TimeoutActions):
+                continue
+            state = load(record).state
+            due += [
+                IdleGame(record, TIMED_OUT, d.seat, d.id)
+                for d in _waiting(record, kind, bots)
+                if d.kind == DecisionKind.REACTION
+                and timeout_action(engine_of(record), state, d) is not None
+            ]
+        return due
+
+    async def time_out(self, record: GameRecord, seat: int, decision: str) -> Turn:
+        """Answer ``seat``'s reaction ``decision`` with the engine's timeout action (its pass),
+        as that seat's own action. A game that moved on meanwhile is re-read; raises
+        StaleRevision once the decision is no longer open (answered in the meantime)."""
+        for _attempt in range(RETRIES):
+            engine = engine_of(record)
+            match = load(record)
+            open_ = [d for d in m.decisions(engine, match) if d.seat == seat and d.id == decision]
+            action = timeout_action(engine, match.state, open_[0]) if open_ else None
+            if record.status != ACTIVE or action is None:
+                raise StaleRevision()
+            try:
+                return await self.apply_for_seat(record, seat, engine.action_text(action))
+            except StaleRevision:
+                record = await self.get(record.id)
+        raise StaleRevision()
+
     async def mark_reminded(self, record: GameRecord) -> None:
         """The reminders for ``record`` were sent; no other until the next move."""
         await self.store.mark_reminded(record.id)
@@ -642,9 +704,20 @@ def idle_sweep(engine: Engine[Any, Any]) -> bool:
     return bool(getattr(engine, "idle_sweep", True))
 
 
+def reaction_limit_s(record: GameRecord, default_s: float) -> float:
+    """Seconds a reaction of ``record`` may stay unanswered: the game's own
+    ``reaction_minutes``, else ``default_s``; 0 or less: no limit, else at least a minute."""
+    own = record.config.get(REACTION_KEY)
+    limit = default_s  # no number of minutes (or none given): the setting
+    if isinstance(own, int | float) and not isinstance(own, bool):
+        limit = float(own) * 60
+    return max(limit, REACTION_FLOOR_S) if limit > 0 else 0.0
+
+
 def _engine_config(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The part of a game's config the engine sees (``ai_levels`` is the service's)."""
-    return {k: v for k, v in config.items() if k != "ai_levels"}
+    """The part of a game's config the engine sees (``ai_levels`` and ``reaction_minutes``
+    are the service's)."""
+    return {k: v for k, v in config.items() if k not in SERVICE_KEYS}
 
 
 def _invited_seat(record: GameRecord, lobby: Lobby, user_id: int) -> int:
@@ -709,6 +782,7 @@ __all__: Sequence[str] = (
     "FORFEIT",
     "INVITED",
     "REMIND",
+    "TIMED_OUT",
     "GameService",
     "IdleGame",
     "Lobby",

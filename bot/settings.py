@@ -27,6 +27,7 @@ class Settings:
     log_level: str = "INFO"
     idle_reminder_minutes: int = 60 * 24
     idle_forfeit_minutes: int = 60 * 24 * 3
+    reaction_minutes: int = 10  # a reaction unanswered this long passes (0: no limit)
     # postgresql://… for PostgreSQL (several shard processes), sqlite:///… or None: database_path
     database_url: str | None = None
     # None: discord.py asks Discord how many shards and runs them all in this process
@@ -63,6 +64,7 @@ class Settings:
             log_level=values.get("SPIELLEITER_LOG_LEVEL", "INFO").upper(),
             idle_reminder_minutes=_int(values, "SPIELLEITER_IDLE_REMINDER_MINUTES", 60 * 24),
             idle_forfeit_minutes=_int(values, "SPIELLEITER_IDLE_FORFEIT_MINUTES", 60 * 24 * 3),
+            reaction_minutes=_int(values, "SPIELLEITER_REACTION_MINUTES", 10),
             database_url=_database_url(values),
             shard_count=_shard_count(shard_count),
             shard_ids=_shard_ids(values, shard_count),

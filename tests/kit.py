@@ -9,7 +9,8 @@ legal action; an action of a seat without a decision is refused without changing
 answered decision's id is not open any more; termination within ``max_steps``; a consistent
 outcome (winners among the seats, allies win together, a ranking that starts with the
 winners); no secret of one seat in another's view or in the export another seat or a
-spectator may read (views and the public action log); replay from the log. With more than two
+spectator may read (views and the public action log); replay from the log; a reaction's
+timeout action (``TimeoutActions``), when named, is one of its legal actions. With more than two
 seats a random seat resigns mid-game: the game goes on (while two sides remain) and ends.
 """
 
@@ -25,7 +26,7 @@ import pytest
 
 from engines.core import Engine, IllegalAction, registry
 from engines.core import match as m
-from engines.core.contract import DecisionKind, Outcome, SecretActions
+from engines.core.contract import DecisionKind, Outcome, SecretActions, TimeoutActions
 from engines.core.record import public_log, replay
 
 
@@ -128,6 +129,9 @@ def play_random_game(case: KitCase, seed: int) -> tuple[m.Match, list[tuple[int,
         decision = chooser.choice(decisions)
         actions = list(engine.legal_actions(match.state, decision.seat))
         assert actions, f"seat {decision.seat} has decision {decision.id} but no legal action"
+        if isinstance(engine, TimeoutActions):  # a reaction's answer when its time is up
+            timed = engine.timeout_action(match.state, decision)
+            assert timed is None or timed in actions, f"timeout action {timed} is not legal"
         paths = {tuple(engine.action_path(a)) for a in actions}
         assert len(paths) == len(actions), "two legal actions share an action path"
         action = chooser.choice(actions)

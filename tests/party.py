@@ -7,7 +7,8 @@ still in the game has a REACTION decision, answered in any order: lay a card fac
 own treasure (``add k11112``, secret: only that seat may read it in the log) or ``pass``. When
 all have answered, the next seat with cards moves. The game ends when nobody has a card to
 play; the team with the most points (face-up and face-down cards) wins, a tie at the top is a
-draw. Config: ``teams`` (one team per seat), ``hand`` (1-6), ``seat_choices`` (a colour per
+draw. A reaction not answered within the reaction limit passes (``timeout_action``).
+Config: ``teams`` (one team per seat), ``hand`` (1-6), ``seat_choices`` (a colour per
 seat: ``red``, ``blue``, ``green``, ``gold`` or None, chosen when accepting the invitation),
 ``seats`` (a table for exactly that many: another count is refused, as a scenario's parties).
 """
@@ -171,6 +172,10 @@ class Party:
         self, state: PartyState, action: Act, player: PlayerId
     ) -> frozenset[PlayerId] | None:
         return frozenset({player}) if action.verb == "add" else None
+
+    def timeout_action(self, state: PartyState, decision: Decision) -> Act | None:
+        """A reaction not answered in time passes."""
+        return Act("pass") if decision.kind == DecisionKind.REACTION else None
 
     def choose_action(
         self, state: PartyState, player: PlayerId, level: str, budget_s: float, rng: random.Random

@@ -116,6 +116,8 @@ class DraftSpec(GameSpec):
     def outcome_text(self, outcome: Outcome, ctx: BoardContext) -> str:
         if outcome.reason == "drafted":
             return "🃏 " + _k("board.over", ctx.lang)
+        if outcome.reason in ("resign", "forfeit"):  # the draft goes on while one seat remains
+            return "🃏 " + _k("board.abandoned", ctx.lang)
         return super().outcome_text(outcome, ctx)
 
     def narrate(self, steps: Steps, ctx: BoardContext) -> list[str]:

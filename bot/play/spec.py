@@ -120,6 +120,7 @@ class GameSpec:
     texts: str = "play"
     board_choices: bool = False  # an open game clicks a single turn on the public board
     private_view: bool = False  # players have something only they may see (a hand)
+    personal_setup: bool = False  # each person picks among their own setup choices (decks)
     continue_prompt: bool = False  # a private prompt goes on while its seat has a decision
     bot_levels: Sequence[str] = ()
     default_level: str = ""
@@ -151,6 +152,22 @@ class GameSpec:
         """The setup choice each invited person makes when accepting (value, label); empty:
         none, a plain accept button."""
         return []
+
+    async def setup_choices_for(
+        self, store: Any, record: Any, user_id: int, lang: str
+    ) -> list[tuple[str, str]]:
+        """The setup choices of one person for the game ``record`` (``personal_setup``: e.g.
+        their own decks), offered to them privately when they accept; by default everyone's."""
+        return self.setup_choices(lang)
+
+    async def setup_value(self, store: Any, record: Any, user_id: int, value: str) -> Any:
+        """What the engine receives for the ``value`` a person picked (by default the value
+        itself; a personal choice can be resolved to its content, e.g. a deck's list)."""
+        return value
+
+    def choice_label(self, choice: Any, lang: str) -> str:
+        """How a seat's setup choice is named on the invitation."""
+        return dict(self.setup_choices(lang)).get(str(choice), str(choice))
 
     def rematch_order(self, clicker: int, seats: int) -> list[int]:
         """The old seats in the order of a rematch's seats among people: the clicker hosts
@@ -239,6 +256,11 @@ class GameSpec:
     def private_text(self, view: Mapping[str, Any], lang: str) -> str:
         """What only the seat of ``view`` may see (its hand), for an ephemeral message."""
         return ""
+
+    async def private_image(self, view: Mapping[str, Any], ctx: BoardContext) -> bytes | None:
+        """An image of what only the seat of ``view`` may see (its hand), attached to its
+        ephemeral prompt and private view (None: text only)."""
+        return None
 
     # ---------------------------------------------------------------- clicking
 

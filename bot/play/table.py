@@ -28,11 +28,13 @@ posted.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
 import time
-from collections import Counter
+import weakref
+from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -41,6 +43,7 @@ import discord
 from discord.ext import tasks
 
 from bot.components import custom_id, values_of
+from bot.fit import EMBED_DESCRIPTION, shorten
 from bot.games import (
     ACCEPTED,
     ACTIVE,
@@ -55,6 +58,7 @@ from bot.games import (
     GameService,
     load,
     lobby_of,
+    reaction_limit_s,
 )
 from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.play.spec import BoardContext, GameSpec, Option, Steps
@@ -76,7 +80,7 @@ from bot.store import GameRecord, StaleRevision, StoreBusy
 from engines.core import BadInput, IllegalAction
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
-from engines.core.contract import BotPlayer, Decision
+from engines.core.contract import BotPlayer, Decision, timeout_action
 from engines.core.errors import EngineError
 
 log = logging.getLogger("spielleiter.play")
@@ -85,9 +89,11 @@ ROW_BUTTONS = 5
 MAX_BUTTONS = 10  # more options than this go into select menus
 SELECT_SIZE = 25
 AUTOCOMPLETE_LIMIT = 25
+CHAIN_LINES = 12  # a chained prompt repeats at most this many lines of the step it follows
 BOT_GRACE_SECONDS = 30  # a bot turn left unplayed this long (a restart) is resumed
 IDLE_CHECK_MINUTES = 1.0
 NEUTRAL = 0x8A5CF6
+LIVE_BOARDS_KEPT = 4096  # games whose live board the table remembers in memory
 Edit = Callable[[Screen], Awaitable[None]]
 
 
@@ -97,9 +103,10 @@ class GameInfo:
 
     names: list[str]
     board: int | None = None
+    board_revision: int = -1  # the game's revision the live board shows
 
     def dump(self) -> dict[str, Any]:
-        return {"names": self.names, "board": self.board}
+        return {"names": self.names, "board": self.board, "board_revision": self.board_revision}
 
 
 def distinct_names(names: list[str]) -> list[str]:
@@ -117,6 +124,12 @@ class GameTable:
         self.spec = spec
         self.games = GameService(bot.store, bot.chance.bits)
         self.idle_loop = tasks.loop(minutes=IDLE_CHECK_MINUTES)(self._idle_tick)
+        # The live board of recent games, as remembered here (a game lives in one shard's
+        # process), and a lock per game while a board is being remembered.
+        self._live_boards: OrderedDict[int, tuple[int, int]] = OrderedDict()
+        self._board_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     def register(self) -> None:
         """Route the game's components here (the cog's ``cog_load``)."""
@@ -193,13 +206,12 @@ class GameTable:
                     game=self.text("game", lang),
                 )
             ]
-            choices = dict(self.spec.setup_choices(lang))
             for seat, state in enumerate(lobby.seats):
                 who = f"<@{record.players[seat]}>" if state != BOT else f"🤖 {info.names[seat]}"
                 line = f"{self.spec.seat_label(seat)} {who} · {self.text(f'seat.{state}', lang)}"
                 choice = lobby.choices[seat]
                 if choice is not None:
-                    line += f" ({choices.get(str(choice), str(choice))})"
+                    line += f" ({self.spec.choice_label(choice, lang)})"
                 lines.append(line)
             text = "\n".join(lines)
 
@@ -207,7 +219,7 @@ class GameTable:
             return custom_id(self.spec.prefix, record.id, record.revision, "inv", *parts)
 
         rows: list[list[discord.ui.Item[Any]]] = []
-        setup = self.spec.setup_choices(lang)
+        setup = [] if self.spec.personal_setup else self.spec.setup_choices(lang)
         if setup:
             rows.append(
                 [
@@ -261,6 +273,12 @@ class GameTable:
         user = interaction.user.id
         info = self.info(record)
         two = len(record.players) == 2  # a challenge of two: declined, it is over
+        if what == "1" and self.spec.personal_setup:
+            await self._personal_chooser(interaction, record, lang)
+            return
+        if what == "k" and rest[1:2] and rest[1].isdecimal():
+            await self._personal_accept(interaction, record, int(rest[1]), lang)
+            return
         if what == "1":
             record = await self.games.accept(record.id, user)
         elif what == "c":
@@ -320,6 +338,73 @@ class GameTable:
             await self.save_info(record.id, info)
         if bot_due:
             await self.play_bot(record, lang, self._edit_original(interaction))
+
+    async def _personal_chooser(
+        self, interaction: discord.Interaction[Any], record: GameRecord, lang: str
+    ) -> None:
+        """Accepting where each person picks among their own choices: those choices, only
+        to them; their pick (``inv:k:<invitation message>``) accepts."""
+        lobby = lobby_of(record)
+        user = interaction.user.id
+        seats = [i for i, p in enumerate(record.players) if p == user]
+        if not seats:
+            raise IllegalAction("error.not_invited")
+        if not any(lobby.seats[i] == PENDING for i in seats):
+            raise StaleRevision()
+        choices = await self.spec.setup_choices_for(self.bot.store, record, user, lang)
+        if not choices:
+            raise BadInput(self.spec.key("error.no_setup_choice"))
+        message = interaction.message.id if interaction.message is not None else 0
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=custom_id(self.spec.prefix, record.id, record.revision, "inv", "k", message),
+            placeholder=self.text("invite.choose", lang)[:150],
+            options=[
+                discord.SelectOption(label=label[:100], value=value[:100])
+                for value, label in choices[:SELECT_SIZE]
+            ],
+        )
+        text = self.text("invite.choose_own", lang, id=record.id)
+        await send(interaction, text, view=make_view([[select]]), ephemeral=True)
+
+    async def _personal_accept(
+        self,
+        interaction: discord.Interaction[Any],
+        record: GameRecord,
+        invitation: int,
+        lang: str,
+    ) -> None:
+        """The person's own pick: accept with what it stands for, say so privately and
+        update the invitation message (or show the board, once every seat is ready)."""
+        user = interaction.user.id
+        chosen = values_of(interaction)[:1]
+        own = await self.spec.setup_choices_for(self.bot.store, record, user, lang)
+        if not chosen or chosen[0] not in {value for value, _label in own}:
+            raise BadInput(self.spec.key("error.bad_choice"))
+        value = await self.spec.setup_value(self.bot.store, record, user, chosen[0])
+        record = await self.games.accept(record.id, user, value)
+        info = self.info(record)
+        taken = lobby_seat_of(record, user)
+        if taken is not None:
+            info.names[taken] = interaction.user.display_name
+        await self.save_info(record.id, info)
+        record = _with_display(record, info)
+        label = self.spec.choice_label(value, lang)
+        done = self.text("invite.accepted_with", lang, choice=label)
+        await interaction.response.edit_message(content=done, view=None)
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        if record.status != ACTIVE:
+            if invitation:
+                message = channel.get_partial_message(invitation)
+                await message.edit(**self.invitation(record, info, lang))
+            return
+        if invitation:  # the invitation becomes the live board
+            await channel.get_partial_message(invitation).edit(view=None)
+        bot_due = self.games.bot_due(record)
+        edit = await self.post(
+            record, await self.screen(record, load(record), lang, thinking=bot_due)
+        )
+        if bot_due:
+            await self.play_bot(record, lang, edit)
 
     def _seats_missing(
         self, record: GameRecord, info: GameInfo, refused: BadInput, lang: str
@@ -448,9 +533,22 @@ class GameTable:
         path = tree.follow(())
         if tree.action(path) is not None:  # a single action: the seat still clicks it
             path = ()
-        await send(
-            interaction, ephemeral=True, **self.prompt(record, match, seat, lang, path, tree, 0)
-        )
+        prompt = self.prompt(record, match, seat, lang, path, tree, 0)
+        file = await self.private_file(record, match, seat, lang)
+        if file is not None:
+            prompt["file"] = file
+        await send(interaction, ephemeral=True, **prompt)
+
+    async def private_file(
+        self, record: GameRecord, match: m.Match, seat: int, lang: str
+    ) -> discord.File | None:
+        """The seat's private image (its hand) as an attachment, if the game draws one."""
+        view = self.spec.engine.view_for(match.state, seat)
+        ctx = self.context(record, match, lang, seat=seat)
+        image = await self.spec.private_image(view, ctx)
+        if image is None:
+            return None
+        return discord.File(io.BytesIO(image), filename=f"{self.spec.prefix}-{record.id}-hand.png")
 
     def prompt(
         self,
@@ -467,16 +565,30 @@ class GameTable:
         view = self.spec.engine.view_for(match.state, seat)
         ctx = self.context(record, match, lang, path=path, tree=tree, seat=seat)
         lines = [self.spec.private_text(view, lang), f"*{self.spec.prompt(ctx)}*"]
+        lines.append(self.time_limit_note(record, match, decision, lang))
         rows = self.choice_rows(record, match, seat, decision, lang, path, tree, page, meta=False)
         return {"content": "\n".join(line for line in lines if line), "view": make_view(rows)}
+
+    def time_limit_note(
+        self, record: GameRecord, match: m.Match, decision: Decision, lang: str
+    ) -> str:
+        """For a reaction the game passes when its time is up: how long the seat has."""
+        limit = reaction_limit_s(record, self.bot.settings.reaction_minutes * 60)
+        engine = self.spec.engine
+        if limit <= 0 or timeout_action(engine, match.state, decision) is None:
+            return ""
+        return self.text("timeout_note", lang, minutes=round(limit / 60))
 
     async def show_private(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """The clicker's private view (their hand), only to them."""
         seat = GameService.seat_for(record, interaction.user.id)
         lang = await lang_for(interaction)
-        view = self.spec.engine.view_for(load(record).state, seat)
+        match = load(record)
+        view = self.spec.engine.view_for(match.state, seat)
         text = self.spec.private_text(view, lang) or self.text("private.none", lang)
-        await send(interaction, text, ephemeral=True)
+        file = await self.private_file(record, match, seat, lang)
+        extra = {"file": file} if file is not None else {}
+        await send(interaction, text, ephemeral=True, **extra)
 
     async def meta_click(
         self, interaction: discord.Interaction[Any], record: GameRecord, verb: str
@@ -536,6 +648,11 @@ class GameTable:
             config["ai_levels"] = new_levels
         if "teams" in config:
             config["teams"] = [config["teams"][s] for s in order]
+        chosen = old.config.get("seat_choices")
+        if chosen and self.spec.personal_setup:  # own decks: each seat keeps its own
+            config["seat_choices"] = [
+                chosen[s] if old.players[s] in (clicker, me) else None for s in order
+            ]
         record = await self.games.create(
             self.spec.kind,
             config,
@@ -632,7 +749,7 @@ class GameTable:
             await interaction.response.edit_message(**edit_kwargs(screen))
             edit = self._edit_original(interaction)
         elif interaction.type == discord.InteractionType.component:  # an ephemeral prompt
-            await interaction.response.edit_message(**self._after_prompt(turn, lang))
+            await interaction.response.edit_message(**await self._after_prompt(turn, lang))
             edit = await self.post(turn.record, screen)
         else:
             await self.reply_new(interaction, turn.record, screen)
@@ -641,12 +758,13 @@ class GameTable:
         if bot_due:
             await self.play_bot(turn.record, lang, edit, steps)
 
-    def _after_prompt(self, turn: Any, lang: str) -> dict[str, Any]:
+    async def _after_prompt(self, turn: Any, lang: str) -> dict[str, Any]:
         """The private prompt after its step: done, or (a game whose prompts go on) the seat's
-        next choice in the same message while the seat still has a decision."""
+        next choice in the same message while the seat still has a decision, after what the
+        step did and with the seat's private image (its hand) as it is now."""
         done: dict[str, Any] = {"content": self._done_text(turn, lang), "view": None, "embed": None}
-        seat, match = turn.actor, turn.match
-        if not self.spec.continue_prompt or turn.record.status != ACTIVE:
+        seat, match, record = turn.actor, turn.match, turn.record
+        if not self.spec.continue_prompt or record.status != ACTIVE:
             return done
         if seat not in m.to_act(self.spec.engine, match):
             return done
@@ -654,8 +772,14 @@ class GameTable:
         path = tree.follow(())
         if tree.action(path) is not None:  # a single action: the seat still clicks it
             path = ()
-        following = self.prompt(turn.record, match, seat, lang, path, tree, 0)
-        following["content"] = f"{done['content']}\n{following['content']}"
+        following = self.prompt(record, match, seat, lang, path, tree, 0)
+        seen = Steps([(seat, e) for e in turn.events]).visible(seat)  # what the step did
+        ctx = self.context(record, match, lang)
+        lines = [self.text("done", lang)]
+        lines += [f"› {line}" for line in self.spec.narrate(seen, ctx)][-CHAIN_LINES:]
+        following["content"] = ("\n".join(lines) + f"\n\n{following['content']}")[:2000]
+        file = await self.private_file(record, match, seat, lang)
+        following["attachments"] = [file] if file is not None else []
         return {**following, "embed": None}
 
     def _done_text(self, turn: Any, lang: str) -> str:
@@ -694,8 +818,9 @@ class GameTable:
     # ------------------------------------------------------------------ idle games
 
     async def sweep_idle(self, now: float) -> None:
-        """Resume bot turns left over (a restart), then remind the players who keep a game
-        waiting and forfeit for them after the configured times (decided by the service).
+        """Resume bot turns left over (a restart), pass for the players whose reaction is not
+        answered within the reaction limit, then remind the players who keep a game waiting
+        and forfeit for them after the configured times (all decided by the service).
         Only games in guilds of this process's shards: with several shard processes on one
         database each game is swept by exactly one of them."""
         mine = self.bot.owns_guild
@@ -705,6 +830,12 @@ class GameTable:
             if record.kind == self.spec.kind and self.games.bot_due(record):
                 await self.play_bot(record, await self.lang_of(record), None)
         settings = self.bot.settings
+        passes = await self.games.reactions_due(
+            now, settings.reaction_minutes * 60, kind=self.spec.kind, bots={self.bot_id()}
+        )
+        for idle in passes:
+            if mine(idle.record.guild_id):
+                await self.time_out(idle.record, idle.seat, idle.decision)
         due = await self.games.idle_due(
             now,
             settings.idle_reminder_minutes * 60,
@@ -734,6 +865,26 @@ class GameTable:
             record, await self.screen(record, turn.match, lang, steps=steps, thinking=bot_due)
         )
         if bot_due:  # a forfeit in a game of several can hand the turn to the bot
+            await self.play_bot(record, lang, edit, steps)
+
+    async def time_out(self, record: GameRecord, seat: int, decision: str | None) -> None:
+        """The seat's reaction is answered with the game's pass; the board says so."""
+        try:
+            turn = await self.games.time_out(record, seat, decision or "")
+        except StaleRevision:  # answered meanwhile
+            return
+        steps = Steps()
+        steps.add(turn)
+        lang = await self.lang_of(record)
+        record = turn.record
+        names = self.info(record, lang).names
+        note = self.text("timed_out", lang, name=names[seat] if seat < len(names) else "?")
+        bot_due = self.games.bot_due(record)
+        screen = await self.screen(record, turn.match, lang, steps=steps, thinking=bot_due)
+        text = f"{note}\n\n{screen.embed.description or ''}"
+        screen.embed.description = shorten(text, EMBED_DESCRIPTION, lang)
+        edit = await self.post(record, screen)
+        if bot_due:  # the pass can hand the next reaction or the turn to the bot
             await self.play_bot(record, lang, edit, steps)
 
     async def remind(self, record: GameRecord, seat: int) -> None:
@@ -773,22 +924,57 @@ class GameTable:
         return edit
 
     async def remember_board(self, record: GameRecord, message_id: int) -> None:
-        """``message_id`` is the game's live board now; the one before loses its buttons."""
-        info = self.info(record)
-        previous = info.board
-        info.board = message_id
-        await self.save_info(record.id, info)
+        """``message_id`` (showing ``record``) is the game's live board now; the one before
+        loses its buttons. Steps of several seats answered at once post their boards in any
+        order: a board showing an older revision than the live one is taken down instead."""
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        async with self._board_lock(record.id):
+            info = self.info(record)
+            if record.id in self._live_boards:  # newer than a record read before it was set
+                info.board, info.board_revision = self._live_boards[record.id]
+            if record.revision < info.board_revision and message_id != info.board:
+                await self._take_down(channel.get_partial_message(message_id), record.id)
+                return
+            previous = info.board
+            revision = max(record.revision, info.board_revision)
+            info.board, info.board_revision = message_id, revision
+            await self.save_info(record.id, info)
+            self._live_boards[record.id] = (message_id, revision)
+            self._live_boards.move_to_end(record.id)
+            while len(self._live_boards) > LIVE_BOARDS_KEPT:
+                self._live_boards.popitem(last=False)
         if previous is not None and previous != message_id:
-            old = self.bot.get_partial_messageable(record.channel_id).get_partial_message(previous)
+            old = channel.get_partial_message(previous)
             try:
                 await old.edit(content=None, view=None)  # no turn prompt on an old board
             except discord.HTTPException:
                 log.info("could not clear the old board %s of game %s", previous, record.id)
 
+    def _board_lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._board_locks.get(game_id)
+        if lock is None:
+            lock = self._board_locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def _take_down(self, message: discord.PartialMessage, game_id: int) -> None:
+        """A board that came after a newer one: deleted (or, if that fails, its buttons)."""
+        try:
+            await message.delete()
+        except discord.HTTPException:
+            try:
+                await message.edit(content=None, view=None)
+            except discord.HTTPException:
+                log.info(
+                    "could not take down the outdated board %s of game %s", message.id, game_id
+                )
+
     async def show_board(self, interaction: discord.Interaction[Any], game_id: int | None) -> None:
         """The current board again, as a new live board message."""
         record = await self.game_for(interaction, game_id, running_only=False)
         lang = await lang_for(interaction)
+        if record.status == INVITED:  # not begun: the invitation again, not a board yet
+            await send(interaction, **self.invitation(record, self.info(record), lang))
+            return
         screen = await self.screen(record, load(record), lang)
         await self.reply_new(interaction, record, screen)
 
@@ -1139,7 +1325,7 @@ class GameTable:
         seats named in it (stored names carry the level in the starter's language)."""
         data = record.display
         if data:
-            info = GameInfo(list(data["names"]), data.get("board"))
+            info = GameInfo(list(data["names"]), data.get("board"), data.get("board_revision", -1))
         else:
             info = GameInfo([self.spec.seat_label(s) for s in range(len(record.players))])
         if lang is not None:

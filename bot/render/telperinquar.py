@@ -26,12 +26,14 @@ from bot.i18n import t
 from bot.render.base import PALETTE, draw_text, font
 from engines.telperinquar.cards import (
     ATTRIBUTES,
+    DRAFT,
     Card,
     Catalogue,
+    Level,
     catalogue,
-    heroes,
+    hero_of,
     level_card_name,
-    levels,
+    level_rows,
 )
 from engines.telperinquar.decks import Problem, validate
 
@@ -60,13 +62,14 @@ TYPE_COLOURS = {
     "unknown": "#6b6b6b",
 }
 # the class marks: heroes.toml's symbols where the shipped font has them (the rogue's dagger
-# emoji is not in DejaVu; it gets the dagger sign)
-CLASS_GLYPHS = {"kaempfer": "⚔", "schurke": "†", "zauberer": "✦", "geistlicher": "☩"}
+# emoji is not in DejaVu; it gets the dagger sign); the booster draft's hero is its own "class"
+CLASS_GLYPHS = {"kaempfer": "⚔", "schurke": "†", "zauberer": "✦", "geistlicher": "☩", DRAFT: "◆"}
 CLASS_COLOURS = {
     "kaempfer": "#b03a2e",
     "schurke": "#3d3d3d",
     "zauberer": "#4b3fa6",
     "geistlicher": "#c9a227",
+    DRAFT: "#2f7f7a",
 }
 ATTRIBUTE_COLOURS = {
     "kraft": "#b03a2e",
@@ -473,7 +476,7 @@ def draw_hero_card(
 ) -> None:
     """A hero card: class symbol, allowed equipment, the unarmed value and its text."""
     u = width / CARD_W
-    hero = heroes()[cls]
+    hero = hero_of(cls)
     inner = _frame(draw, (x, y, x + width, y + width * CARD_RATIO), "hero", u)
     top = _name_bar(draw, inner, hero.name if lang == "de" else hero.name_en, "hero", u)
     ix0, _, ix1, iy1 = inner
@@ -514,24 +517,18 @@ def draw_level_card(
         _tr(f"level.col.{k}", lang) for k in ("level", "actions", "life", "resistance", "armour")
     ]
     heads += [_tr(f"attr_short.{a}", lang) for a in ATTRIBUTES]
-    weights = [1.0, 1.35, 2.0, 1.2, 1.2, 1.0, 1.0, 1.0, 1.0]  # the LP column holds "+4(29)"
+    # the LP column holds "+10 (74)" (the draft hero's last row)
+    weights = [1.0, 1.3, 2.4, 1.15, 1.15, 1.0, 1.0, 1.0, 1.0]
     unit = (ix1 - ix0 - 8 * u) / sum(weights)
     centres = [ix0 + 4 * u + unit * (sum(weights[:c]) + weights[c] / 2) for c in range(9)]
     size = round(10 * u)
     row_h = (iy1 - top - 92 * u) / 11
     table_y = top + 28 * u
     for c, head in enumerate(heads):
-        _text(
-            draw,
-            (centres[c], table_y + row_h / 2),
-            head,
-            size,
-            INK,
-            "bold",
-            anchor="mm",
-            limit=unit * weights[c],
-        )
-    for r, row in enumerate(levels()[cls]):
+        room = unit * weights[c] + 2 * u
+        cell = _shrink(head, size, max(6, size - 3), room)
+        _text(draw, (centres[c], table_y + row_h / 2), head, cell, INK, "bold", "mm", room)
+    for r, row in enumerate(level_rows(cls)):
         ry = table_y + row_h * (r + 1)
         if r % 2 == 0:
             draw.rectangle((ix0 + 4 * u, ry, ix1 - 4 * u, ry + row_h), fill="#e4d8bd")
@@ -545,14 +542,10 @@ def draw_level_card(
             *(row.attribute(a) for a in ATTRIBUTES),
         ]
         for c, value in enumerate(values):
+            room = unit * weights[c] + 2 * u
+            cell = _shrink(str(value), size, max(6, size - 3), room, "regular")
             _text(
-                draw,
-                (centres[c], ry + row_h / 2),
-                str(value),
-                size,
-                INK,
-                anchor="mm",
-                limit=unit * weights[c] + 2 * u,
+                draw, (centres[c], ry + row_h / 2), str(value), cell, INK, anchor="mm", limit=room
             )
     note_top = table_y + row_h * 11 + 4 * u
     _rules_text(draw, _tr("level.note", lang), (ix0 + 5 * u, note_top, ix1 - 5 * u, iy1 - 2 * u), u)
@@ -1050,8 +1043,9 @@ def _status_colour(view: Mapping[str, Any], seat: int) -> str:
 
 
 def _hero_name(cls: str, lang: str) -> str:
-    hero = heroes().get(cls)
-    if hero is None:
+    try:
+        hero = hero_of(cls)
+    except KeyError:  # a class this version does not know: its key, never a crash
         return cls
     return hero.name if lang == "de" else hero.name_en
 
@@ -1587,13 +1581,15 @@ def _attributes(
 
 def _level_reaching(classes: Sequence[str], attr: str, value: int) -> int | None:
     """The first level at which one of ``classes`` has ``attr`` of at least ``value``."""
-    found = [
-        row.level
-        for cls in classes
-        for row in levels().get(cls, ())
-        if row.attribute(attr) >= value
-    ]
+    found = [row.level for cls in classes for row in _rows_of(cls) if row.attribute(attr) >= value]
     return min(found, default=None)
+
+
+def _rows_of(cls: str) -> tuple[Level, ...]:
+    try:
+        return level_rows(cls)
+    except KeyError:
+        return ()
 
 
 def _deck_list(

@@ -4,8 +4,9 @@ An engine is a module-level object implementing :class:`Engine`. States are plai
 dataclasses that round-trip through JSON exactly; all chance comes from the :class:`Rng` kept
 inside the state; ``apply`` never mutates its input and raises :class:`IllegalAction` for
 anything ``legal_actions`` would not offer. ``decisions`` says who must or may choose now
-(:class:`Decision`); optional hooks: :class:`BotPlayer` (the AI) and :class:`SecretActions`
-(logged actions only some seats may read). Around the engine: ``match`` (resign, draw votes,
+(:class:`Decision`); optional hooks: :class:`BotPlayer` (the AI), :class:`SecretActions`
+(logged actions only some seats may read) and :class:`TimeoutActions` (a reaction's answer when
+its time is up). Around the engine: ``match`` (resign, draw votes,
 forfeit, teams, eliminated seats), ``choices`` (clicking an action together from its
 ``action_path``) and ``record`` (replay, the public action log).
 """
@@ -19,6 +20,7 @@ from engines.core.contract import (
     Outcome,
     PlayerId,
     SecretActions,
+    TimeoutActions,
     decision_for,
     register,
     registry,
@@ -41,6 +43,7 @@ __all__ = [
     "Rng",
     "SecretActions",
     "StaleAction",
+    "TimeoutActions",
     "decision_for",
     "register",
     "registry",

@@ -13,9 +13,10 @@ Seats and sides live in the match (``engines.core.match``): a team per seat from
 key ``teams`` (engines that score teams read the same key); resigning and idle forfeits
 eliminate a seat (``eliminate`` settles it while two sides remain, else the match ends and
 the remaining side wins together); a draw needs the yes of every remaining seat. Two optional
-hooks: :class:`BotPlayer` (the AI; the service plays bot seats with it) and
+hooks: :class:`BotPlayer` (the AI; the service plays bot seats with it),
 :class:`SecretActions` (logged actions only some seats may read; the export of a running game
-redacts them for the others, ``engines.core.record.public_log``).
+redacts them for the others, ``engines.core.record.public_log``) and :class:`TimeoutActions`
+(how a reaction left unanswered past the reaction limit is answered: the engine's pass).
 """
 
 from __future__ import annotations
@@ -176,6 +177,9 @@ class SecretActions(Protocol):
 # An engine may also set the class attribute ``idle_sweep = False`` when its games wait for the
 # whole table rather than for one player (a W6 combat): the service then never reminds or
 # forfeits a seat of it (``bot.games.idle_sweep``).
+# An engine nobody wins against the others (a booster draft) sets ``play_on_alone = True``: a
+# seat leaving does not end the match while one seat remains (``engines.core.match``); the
+# engine settles the seat that left and ends by its own outcome.
 
 
 @runtime_checkable
@@ -191,6 +195,29 @@ class BotPlayer(Protocol):
         """One legal action for ``player`` at ``level``, within about ``budget_s`` seconds of
         CPU time; deterministic given ``rng``."""
         ...
+
+
+@runtime_checkable
+class TimeoutActions(Protocol):
+    """An engine that names how a REACTION is answered when its seat does not answer in time
+    (the service's reaction limit): usually its pass. Without this hook, or when it says None,
+    a reaction waits like any decision (idle reminders, then a forfeit)."""
+
+    def timeout_action(self, state: Any, decision: Decision) -> Any | None:
+        """The action that answers the open REACTION ``decision`` for its seat (one of
+        ``legal_actions(state, decision.seat)``), or None to keep waiting for the seat."""
+        ...
+
+
+def timeout_action(engine: Engine[Any, Any], state: Any, decision: Decision) -> Any | None:
+    """The legal action that answers ``decision`` when its time is up: only for a REACTION of
+    an engine with :class:`TimeoutActions` whose answer is legal now, else None."""
+    if decision.kind != DecisionKind.REACTION or not isinstance(engine, TimeoutActions):
+        return None
+    action = engine.timeout_action(state, decision)
+    if action is None or action not in engine.legal_actions(state, decision.seat):
+        return None
+    return action
 
 
 @runtime_checkable

@@ -10,7 +10,9 @@ bot, after an idle timeout; replaying a stored log): no text a player types or c
 with one team number per seat); without it every seat is its own side. Resigning or a forfeit
 eliminates that seat: when one side (or none) remains, the match ends and the remaining side
 wins (allies together, their eliminated teammates included); otherwise the engine settles the
-seat (``engine.eliminate``) and the others play on.
+seat (``engine.eliminate``) and the others play on. An engine nobody wins against the others
+(a booster draft) says ``play_on_alone = True``: it goes on while one seat remains, and ends
+by its own outcome or when every seat has left.
 
 **Draws.** ``!draw-offer`` opens a vote with the offerer's yes; every other remaining player
 answers ``!draw-accept`` (yes) or ``!draw-decline`` (the offer lapses). Once every remaining
@@ -194,7 +196,7 @@ def _eliminate(
     events = [Event("resigned" if reason == "resign" else "forfeited", {"player": seat})]
     out = replace(match, eliminated=(*match.eliminated, seat), draw_votes=())
     sides = out.sides()
-    if len(sides) <= 1:
+    if not sides or (len(sides) == 1 and not getattr(engine, "play_on_alone", False)):
         winners = frozenset(s for s in range(match.players) if match.team_of(s) in sides)
         ranking = (winners,) if winners else ()
         ended = Outcome(

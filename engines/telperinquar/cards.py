@@ -105,7 +105,7 @@ VERBS = {
                 "target": _TARGET,
                 "source": Param("str", default="", choices=("", *SOURCES)),
             },
-            "now and in the user's next Versorgungsphasen (each resolved on its own)",
+            "now and in the user's next supply phases (each resolved on its own)",
         ),
         Verb("actions", {"amount": Param("int", required=True)}, "gain actions this turn"),
         Verb(

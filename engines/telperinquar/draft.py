@@ -8,7 +8,8 @@ then the rest of every booster passes on, to the left in rounds 1 and 3, to the 
 (no winner: a draft ranks nobody). :func:`build_draft_deck` makes a 40-card deck of them with
 the draft hero and the draft level card (RULES.md, "Booster draft"), which the game engine
 plays by the draft rules. A seat that leaves is picked for by the heuristic, so the boosters
-still go round.
+still go round; the draft goes on while one seat remains (``play_on_alone``), so the last
+person of two still gets a deck.
 """
 
 from __future__ import annotations
@@ -179,6 +180,9 @@ class TqDraft:
     min_players = 2
     max_players = 8
     bot_levels = ("random", "normal")
+    # nobody wins a draft: when the other person of two leaves, the last one drafts on (the
+    # heuristic picks for the seat that left) and still gets a deck (RULES.md, "Booster draft")
+    play_on_alone = True
 
     def initial_state(self, config: Mapping[str, Any], seed: int, players: int) -> DraftState:
         if not 2 <= players <= 8:

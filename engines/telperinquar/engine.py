@@ -37,7 +37,7 @@ SCHEMA = 1
 HAND = 7
 MAX_WESEN = 5
 MAX_EQUIP = 5
-_CONFIG = {"mode", "decks", "teams", "svo", "turn_limit", "cards"}
+_CONFIG = {"mode", "decks", "teams", "svo", "turn_limit", "cards", "seat_choices"}
 MAX_CARDS_TEXT = 200_000
 OFFENSIVE_VERBS = ("strike", "harm")
 
@@ -256,8 +256,10 @@ def _new_state(config: Mapping[str, Any], seed: int, players: int) -> JsonDict:
     if len(teams) != players or sorted(set(teams)) != [0, 1] or teams.count(0) != teams.count(1):
         raise BadInput("tq.error.bad_config", option="teams")
     decks = list(config.get("decks") or [CLASSES[s % 4] for s in range(players)])
-    if len(decks) != players:
+    chosen = list(config.get("seat_choices") or [None] * players)  # each seat's own deck
+    if len(decks) != players or len(chosen) != players:
         raise BadInput("tq.error.bad_config", option="decks")
+    decks = [own if own is not None else deck for own, deck in zip(chosen, decks, strict=True)]
     limit = config.get("turn_limit", 0)
     if not isinstance(limit, int) or limit < 0:
         raise BadInput("tq.error.bad_config", option="turn_limit")
@@ -934,6 +936,11 @@ class Telperinquar:
                 ),
             )
         return (Decision(mover(d), f"t{d['seq']}", DecisionKind.TURN, f"tq.prompt.{d['phase']}"),)
+
+    def timeout_action(self, state: TqState, decision: Decision) -> Act | None:
+        """A reaction left unanswered past the reaction limit passes (RULES.md, "Reactions
+        nobody answers")."""
+        return _act("pass") if decision.kind == DecisionKind.REACTION else None
 
     def legal_actions(self, state: TqState, player: PlayerId) -> Sequence[Act]:
         d = state.data

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import json
 import time
 from collections.abc import AsyncIterator
@@ -177,6 +178,9 @@ async def test_a_reaction_window_is_answered_in_either_order(
     # Both open their decision before either answers; Carol answers first, then Bob.
     bobs = await decide(fake, board, BOB, "Bob")
     carols = await decide(fake, board, CAROL, "Carol")
+    limit = party_bot.settings.reaction_minutes
+    assert t("play.timeout_note", "de", minutes=limit) in carols.content  # a reaction
+    assert "⏱" not in prompt.content  # Alice's turn has no such limit
     kept = copy.deepcopy(carols)  # what Carol's client still shows after answering
     passed = await fake.click(carols, button_for(carols, "Passen"), user=CAROL)
     assert (await passed.callback()).type == 7
@@ -296,8 +300,10 @@ async def test_bot_seats_answer_reactions_and_take_turns(fake: FakeDiscord, part
 async def test_every_waiting_seat_is_reminded_then_forfeits(
     fake: FakeDiscord, party_bot: Any
 ) -> None:
-    """A reaction window waits for two people: both are reminded, then both forfeit, and
-    Alice (the last side) wins; the finished board offers one rematch."""
+    """With the reaction limit off, a reaction window waits for two people: both are
+    reminded, then both forfeit, and Alice (the last side) wins; the finished board offers
+    one rematch."""
+    party_bot.settings = dataclasses.replace(party_bot.settings, reaction_minutes=0)
     board = await three_humans(fake)
     game_id = game_of(board)
     hands = hands_of(await GameService(party_bot.store).get(game_id))
@@ -329,6 +335,33 @@ async def test_every_waiting_seat_is_reminded_then_forfeits(
     games = await party_bot.store.games_in_channel(fake.channel().id, kind=PARTY.name)
     assert len(games) == 2
     assert max(games, key=lambda r: r.id).players[0] == stable_user_id(BOB)
+
+
+async def test_a_reaction_not_answered_in_time_is_passed_and_said(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    """After the reaction limit the sweep passes for Bob and for Carol: each pass is a new
+    board that says so; nobody is reminded or forfeited and Bob moves next."""
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    hands = hands_of(await GameService(party_bot.store).get(game_id))
+    await (await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)).message()
+    table = party_bot.get_cog("PartyTest").table
+    limit = party_bot.settings.reaction_minutes * 60
+    await table.sweep_idle(time.time() + limit - 30)
+    record = await GameService(party_bot.store).get(game_id)
+    assert m.to_act(PARTY, load(record)) == frozenset({1, 2})  # not yet
+    await table.sweep_idle(time.time() + limit + 30)
+    told = "\n".join(msg.text for msg in fake.channel_messages())
+    for name in ("Bob", "Carol"):
+        assert t("play.timed_out", "de", name=name) in told
+        assert t("play.event.forfeited", "de", name=name) not in told
+    assert not [msg for msg in fake.channel_messages() if f"#{game_id}" in msg.content]
+    record = await GameService(party_bot.store).get(game_id)
+    assert record.status == "active" and not load(record).eliminated
+    assert m.to_act(PARTY, load(record)) == frozenset({1})  # Bob's turn
+    actions = await party_bot.store.game_actions(game_id)
+    assert sorted(actions[1:]) == [(1, "pass"), (2, "pass")]
 
 
 async def test_the_host_starts_with_the_seats_that_accepted(
@@ -407,3 +440,77 @@ async def test_forged_clicks_get_a_friendly_answer_and_change_nothing(
     after = await GameService(party_bot.store).get(game_id)
     assert after.revision == before.revision
     assert await party_bot.store.game_actions(game_id) == []
+
+
+async def test_personal_setup_offers_each_person_their_own_choices(
+    fake: FakeDiscord, party_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``personal_setup`` accepting asks privately among that person's own choices (a
+    Telperinquár deck, here a colour per person); another person's choice is refused."""
+    from tests.party_cog import SPEC, word
+
+    own = {stable_user_id(BOB): ["blue"], stable_user_id(CAROL): ["green", "red"]}
+
+    async def choices_for(store: Any, record: Any, user: int, lang: str) -> list[tuple[str, str]]:
+        return [(colour, colour.upper()) for colour in own.get(user, [])]
+
+    monkeypatch.setattr(SPEC, "personal_setup", True)
+    monkeypatch.setattr(SPEC, "setup_choices_for", choices_for)
+    invitation = await invite(fake)
+    assert not invitation.selects  # nobody's choices on the public invitation
+    accept = next(c for c in invitation.custom_ids if c.endswith(":inv:1"))
+    chooser = await (await fake.click(invitation, accept, user=BOB)).message()
+    assert_ephemeral(chooser)
+    assert [o["value"] for o in chooser.selects[0]["options"]] == ["blue"]
+    select = chooser.selects[0]["custom_id"]
+    chooser.selects[0]["options"].append({"label": "forged", "value": "red"})
+    forged = await (await fake.select(chooser, select, ["red"], user=BOB)).callback()
+    assert_ephemeral(forged)  # Carol's colour is not Bob's to pick
+    game_id = game_of(invitation)
+    assert lobby_of_record(await party_bot.store.get_game(game_id)).choices[1] is None
+    done = await (await fake.select(chooser, select, ["blue"], user=BOB)).callback()
+    assert done.type == 7 and word("blue", "de") in (done.content or "")
+    lobby = lobby_of_record(await party_bot.store.get_game(game_id))
+    assert lobby.choices[1] == "blue" and lobby.seats[1] == "accepted"
+    assert word("blue", "de") in fake.messages[invitation.id].content  # the invitation names it
+
+
+def lobby_of_record(record: Any) -> Any:
+    from bot.games import lobby_of
+
+    return lobby_of(record)
+
+
+async def test_a_board_of_an_older_step_that_arrives_later_never_replaces_the_newer(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    """Two seats answer at once and their boards reach Discord in the other order: the board
+    of the newer step stays the live one, the late older board is taken down, and the board
+    before both loses its buttons."""
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    service = GameService(party_bot.store)
+    hands = hands_of(await service.get(game_id))
+    await (await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)).message()
+    table = party_bot.get_cog("PartyTest").table
+    older = await service.get(game_id)
+    before = older.display["board"]
+    newer = dataclasses.replace(older, revision=older.revision + 1)
+    channel = party_bot.get_partial_messageable(fake.channel().id)
+    newer_board = await channel.send("newer")
+    late_board = await channel.send("older, late")
+    await table.remember_board(newer, newer_board.id)
+    await table.remember_board(older, late_board.id)
+    record = await service.get(game_id)
+    assert record.display["board"] == newer_board.id
+    assert record.display["board_revision"] == newer.revision
+    assert fake.messages[late_board.id].deleted
+    assert not fake.messages[newer_board.id].deleted
+    assert not fake.messages[before].components  # the board before both: no buttons left
+    # the same board remembered again (an edit of the live board) is kept
+    await table.remember_board(older, newer_board.id)
+    record = await service.get(game_id)
+    assert (record.display["board"], record.display["board_revision"]) == (
+        newer_board.id,
+        newer.revision,
+    )

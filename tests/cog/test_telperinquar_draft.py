@@ -90,6 +90,19 @@ async def pick_first(fake: FakeDiscord, prompt: StoredMessage, user: str, locale
     return str(option["label"])
 
 
+async def closing_board(fake: FakeDiscord, bot: Any, game_id: int) -> str:
+    """The live board's text once the closing board is posted (waits for it, at most ~10 s)."""
+    text = ""
+    for _ in range(200):
+        record = await GameService(bot.store).get(game_id)
+        board = fake.messages.get(record.display.get("board"))
+        text = embed_text(board) if board is not None else ""
+        if "/telperinquar start" in text:
+            break
+        await asyncio.sleep(0.05)
+    return text
+
+
 async def test_two_people_and_a_bot_draft_to_their_saved_decks(fake: FakeDiscord, bot: Any) -> None:
     options = {"spieler2": BOB, "bots": 1, "bot": "normal"}
     invitation = await (await fake.slash("telperinquar-draft start", options, user=ALICE)).message()
@@ -137,9 +150,9 @@ async def test_two_people_and_a_bot_draft_to_their_saved_decks(fake: FakeDiscord
     kept = await bot.store.get_deck(stable_user_id(BOB), f"Draft {game_id}")
     assert kept is not None and kept.cards == mine.cards
     assert await bot.store.get_deck(BOT_ID, f"Draft {game_id}") is None
-    # The closing board shows the lists and how to play the matches
-    final = fake.messages[(await GameService(bot.store).get(game_id)).display["board"]]
-    text = embed_text(final)
+    # The closing board shows the lists and how to play the matches (it is posted after the
+    # last pick's answer; a board of an earlier pick that arrives later never replaces it)
+    text = await closing_board(fake, bot, game_id)
     assert f"Draft {game_id}" in text and "/telperinquar start" in text
     # in Bob's language (his was the last pick); few picks: more level cards fill up to 40
     assert "1 Draft Hero" in text and "27 Level Card Draft Hero" in text
@@ -226,3 +239,58 @@ async def test_eight_people_each_get_their_pick_button(fake: FakeDiscord, bot: A
     opened = await fake.click(board, openers[6], user=guests[5])
     assert_ephemeral(await opened.callback())
     assert (await opened.message()).selects
+
+
+async def test_when_one_of_two_leaves_the_other_drafts_on_to_a_deck(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Nobody wins a draft: when Bob resigns, the bot picks for his seat and Alice drafts on
+    to the end and gets her deck (Bob none); when the last person leaves, the draft ends."""
+    invitation = await (
+        await fake.slash("telperinquar-draft start", {"spieler2": BOB}, user=ALICE)
+    ).message()
+    accepted = await fake.click(invitation, button_for(invitation, "Annehmen"), user=BOB)
+    assert (await accepted.callback()).type == 7
+    game_id = game_of(invitation)
+    prompt = await prompt_for(fake, bot, game_id, 0, ALICE, "de")
+    assert prompt is not None
+    await pick_first(fake, prompt, ALICE, "de")
+    left = await (
+        await fake.slash("telperinquar-draft aufgeben", {"spiel": game_id}, user=BOB)
+    ).message()
+    assert_public(left)
+    assert t("tqdraft.event.left", "de", name="Bob") in embed_text(left)
+    record = await GameService(bot.store).get(game_id)
+    assert record.status == "active" and load(record).eliminated == (1,)
+    picks = 1
+    while (prompt := await prompt_for(fake, bot, game_id, 0, ALICE, "de")) is not None:
+        await pick_first(fake, prompt, ALICE, "de")
+        picks += 1
+    assert picks == 12  # three rounds of four-card boosters, the bot picking beside her
+    record = await GameService(bot.store).get(game_id)
+    result = m.outcome(DRAFT_ENGINE, load(record))
+    assert record.status == "finished" and result is not None and result.reason == "drafted"
+    over = t("tqdraft.board.over", "de")
+    final = await fake.wait_for_message(lambda msg: over in (embed_text(msg) or ""))
+    assert f"<@{stable_user_id(ALICE)}>" in embed_text(final)  # her saved deck
+    assert f"<@{stable_user_id(BOB)}>" not in embed_text(final).split(over, 1)[1]
+    deck = await bot.store.get_deck(stable_user_id(ALICE), f"Draft {game_id}")
+    assert deck is not None and deck.size == 40
+    assert await bot.store.get_deck(stable_user_id(BOB), f"Draft {game_id}") is None
+
+
+async def test_the_draft_ends_when_the_last_person_leaves(fake: FakeDiscord, bot: Any) -> None:
+    invitation = await (
+        await fake.slash("telperinquar-draft start", {"spieler2": BOB}, user=ALICE)
+    ).message()
+    await (await fake.click(invitation, button_for(invitation, "Annehmen"), user=BOB)).callback()
+    game_id = game_of(invitation)
+    await (await fake.slash("telperinquar-draft aufgeben", {"spiel": game_id}, user=BOB)).message()
+    last = await (
+        await fake.slash("telperinquar-draft aufgeben", {"spiel": game_id}, user=ALICE)
+    ).message()
+    record = await GameService(bot.store).get(game_id)
+    assert record.status == "finished"
+    assert t("tqdraft.board.abandoned", "de") in embed_text(last)
+    assert "🏆" not in embed_text(last) and "🤝" not in embed_text(last)
+    assert await bot.store.decks(stable_user_id(ALICE)) == []

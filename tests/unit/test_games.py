@@ -19,11 +19,13 @@ from bot.games import (
     FORFEIT,
     INVITED,
     REMIND,
+    TIMED_OUT,
     GameService,
     bot_seats,
     engine_of,
     load,
     lobby_of,
+    reaction_limit_s,
 )
 from bot.store import GameRecord, SqliteStore, StaleRevision
 from engines.core import BadInput, IllegalAction
@@ -416,6 +418,86 @@ async def test_a_decision_the_game_does_not_wait_for_keeps_nobody_waiting(
     assert 0 in open_seats and open_seats - {0}, "the GM and a party both have a decision"
     due = await _due(service, 100)
     assert due and {seat for _, _, seat in due} == open_seats - {0}
+
+
+REACTION_S = 600.0
+
+
+async def _passes(service: GameService, after: float, **kwargs: Any) -> list[tuple[int, int]]:
+    """(game id, seat) of the reactions due to be passed ``after`` seconds from now."""
+    due = await service.reactions_due(time.time() + after, REACTION_S, **kwargs)
+    assert {idle.due for idle in due} <= {TIMED_OUT}
+    return [(idle.record.id, idle.seat) for idle in due]
+
+
+async def test_a_reaction_not_answered_in_time_passes_and_the_seat_stays(
+    service: GameService,
+) -> None:
+    """Bob and Carol may react to Alice's card. After the reaction limit the service passes
+    for both (logged as their own ``pass``); nobody is forfeited and Bob moves next."""
+    game = await _alice_plays(service, await _three(service))
+    assert await _passes(service, REACTION_S - 30) == []  # not yet
+    due = await service.reactions_due(time.time() + REACTION_S + 30, REACTION_S)
+    assert [(i.seat, i.decision) for i in due] == [(1, "r1.1"), (2, "r1.2")]
+    first = await service.time_out(due[0].record, due[0].seat, due[0].decision)
+    assert [e.type for e in first.events] == ["passed"] and first.actor == 1
+    last = await service.time_out(due[1].record, due[1].seat, due[1].decision)  # re-read
+    assert last.outcome is None and not last.match.eliminated
+    assert m.to_act(PARTY, last.match) == {1}  # the game goes on: Bob's turn
+    log = await service.store.game_actions(game.id)
+    assert log[1:] == [(1, "pass"), (2, "pass")]
+    assert await _passes(service, 10 * REACTION_S) == []  # a turn is no reaction
+    assert await _due(service, 100) == [(game.id, REMIND, 1)]  # it is reminded as always
+
+
+async def test_an_answer_before_the_pass_wins(service: GameService) -> None:
+    game = await _alice_plays(service, await _three(service))
+    (bob, _carol) = await service.reactions_due(time.time() + REACTION_S + 30, REACTION_S)
+    card = _party(game).hands[1][0]
+    await service.act(game.id, BOB, f"add {card}", decision="r1.1")
+    with pytest.raises(StaleRevision):
+        await service.time_out(bob.record, bob.seat, bob.decision)
+    log = await service.store.game_actions(game.id)
+    assert log[1:] == [(1, f"add {card}")]
+
+
+async def test_a_games_own_reaction_limit_and_no_limit(service: GameService) -> None:
+    """The config's ``reaction_minutes`` (the engine never sees it) overrides the setting;
+    0 turns it off: the reaction then waits like any decision (reminders, forfeits)."""
+    slow = await _alice_plays(service, await _three(service, {"reaction_minutes": 30}))
+    off = await _alice_plays(service, await _three(service, {"reaction_minutes": 0}))
+    # (the party engine refuses a config key it does not know: it never saw this one)
+    assert await _passes(service, 20 * 60) == []
+    assert await _passes(service, 31 * 60) == [(slow.id, 1), (slow.id, 2)]
+    assert await _passes(service, 10**6) == [(slow.id, 1), (slow.id, 2)]
+    assert (off.id, REMIND, 1) in await _due(service, 100)
+    assert await _passes(service, 10**6, kind="nim-test") == []
+    odd = await service.create(  # a value that is no number of minutes: the setting applies
+        "party-test", {"reaction_minutes": "bald"}, channel_id=7, guild_id=None,
+        players=[ALICE, BOB], invited=False, seed=7,
+    )  # fmt: skip
+    assert reaction_limit_s(odd, REACTION_S) == REACTION_S
+
+
+async def test_bots_and_engines_without_a_timeout_action_are_not_passed_for(
+    service: GameService,
+) -> None:
+    robots = await service.create(
+        "party-test",
+        {"ai_levels": {"2": "random"}},
+        channel_id=9,
+        guild_id=None,
+        players=[ALICE, BOB, BOT_USER],
+        invited=False,
+        seed=7,
+    )
+    await _alice_plays(service, robots)
+    nim = await service.create(
+        "nim-test", {}, channel_id=8, guild_id=None, players=[ALICE, BOB], invited=False
+    )
+    assert m.decisions(NIM, load(nim))  # a turn waits, but nim has no reactions
+    assert await _passes(service, 10**6) == [(robots.id, 1)]  # Bob, never the bot's seat
+    assert await _passes(service, 10**6, bots={BOB}) == []
 
 
 async def test_a_combat_waits_for_the_table_not_for_a_forfeit(service: GameService) -> None:

@@ -23,14 +23,17 @@ from engines.telperinquar.cards import (
     ATTRIBUTES,
     CARD_TYPES,
     CLASSES,
+    DRAFT,
     SIZES,
     SOURCES,
     WEIGHTS,
     builtin_cards,
     catalogue,
+    hero_of,
     level_card_name,
+    level_rows,
 )
-from engines.telperinquar.decks import starter
+from engines.telperinquar.decks import parse_list, starter
 from engines.telperinquar.engine import ENGINE, TqState
 
 NAMES = ["Alrik", "Borbarad von Sternenfall", "Cassia", "Dschinn"]
@@ -313,3 +316,54 @@ def test_no_word_of_a_real_field_is_cut(mode: str, drawn: list[str]) -> None:
             tq.field_png(ENGINE.view_for(state, k % seats), lang, names=NAMES[:seats])
     assert any(text.startswith("♥ ") for text in drawn)  # Wesen were on the field
     assert not [text for text in drawn if text.endswith("…")]
+
+
+def _drafted(seed: int) -> list[str]:
+    """Two deck lists drafted by bots (the selfplay's draft mode)."""
+    from engines.telperinquar.__main__ import draft_decks
+
+    return draft_decks(seed, 2)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_draft_hero_and_its_level_card_render(lang: str, drawn: list[str]) -> None:
+    hero = hero_of(DRAFT)
+    for name in (None, hero.name, hero.name_en):  # by class, by either name
+        png = tq.hero_card_png(DRAFT, lang) if name is None else tq.named_card_png(name, lang)
+        assert _image(png).width >= 280
+        assert (hero.name if lang == "de" else hero.name_en) in drawn
+        assert "◆" in drawn  # its own mark, not the unknown class's "?"
+        drawn.clear()
+    top = level_rows(DRAFT)[-1]
+    for name in (None, level_card_name(DRAFT), level_card_name(DRAFT, "en")):
+        png = tq.level_card_png(DRAFT, lang) if name is None else tq.named_card_png(name, lang)
+        assert _image(png).width >= 300
+        assert level_card_name(DRAFT, lang) in drawn
+        assert str(top.kraft) in drawn and f"+{top.life} ({top.life_max})" in drawn
+        drawn.clear()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_drafted_duel_shows_the_draft_hero_on_the_field(lang: str, drawn: list[str]) -> None:
+    hero = hero_of(DRAFT)
+    name = hero.name if lang == "de" else hero.name_en
+    states = list(_bot_states("duel", 3, 200, _drafted(3)))
+    assert len(states) > 10 and ENGINE.outcome(states[-1]) is not None
+    for state in states[::8]:
+        drawn.clear()
+        image = _image(tq.field_png(ENGINE.view_for(state, 0), lang, names=NAMES[:2]))
+        assert 1000 <= image.width <= 1600
+        assert any(text.startswith(f"{name} ") for text in drawn)
+        assert not [text for text in drawn if text.startswith("draft")]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_drafted_deck_is_summed_up_with_its_hero(lang: str, drawn: list[str]) -> None:
+    entries = dict(parse_list(_drafted(3)[0], catalogue()).entries)
+    image = _image(tq.deck_png(entries, lang, title="Draft"))
+    assert 800 <= image.width <= 1600
+    assert t("tqrender.deck.legal", lang) in drawn
+    assert any(hero_of(DRAFT).name_en in text or hero_of(DRAFT).name in text for text in drawn)
+    assert t("tqrender.deck.never", lang) not in drawn  # the draft table reaches every need
+    reached = {t("tqrender.deck.from_level", lang, level=n) for n in range(1, 11)}
+    assert [text for text in drawn if text in reached]  # by the draft level table

@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from pathlib import Path
 
 import pytest
 
+from bot.i18n import catalog, t
 from engines.telperinquar.__main__ import main
 from engines.telperinquar.cards import (
+    ABILITIES,
+    ATTRIBUTES,
     CLASSES,
+    SOURCES,
     builtin_cards,
     catalogue,
+    draft_hero,
     heroes,
     level_card_name,
     levels,
@@ -198,3 +204,86 @@ def test_at_least_100_support_cards_of_every_type() -> None:
         assert any(ability in c.get("abilities", []) for c in cards), ability
     assert any(c.defensive for c in cards) and any(c.inaktion for c in cards)
     assert any(c.get("chain") for c in cards)
+
+
+# ---------------------------------------------------------------- one language per text
+
+_WORD = re.compile(r"[^\W\d_]+")
+_FAMILIES = {
+    **{s: "source" for s in SOURCES},
+    **{a: "ability" for a in ABILITIES},
+    **{a: "attr" for a in ATTRIBUTES},
+}
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text))
+
+
+def _texts() -> list[tuple[str, str, str]]:
+    """(card, German text, English text) of every card, every card step and every hero."""
+    out = []
+    for card in builtin_cards():
+        out.append((card.name, card.text_de, card.text_en))
+        out += [(card.name, str(s["text_de"]), str(s["text_en"])) for s in card.steps]
+    return out + [(h.name, h.text_de, h.text_en) for h in [*heroes().values(), draft_hero()]]
+
+
+def _only_in(lang: str) -> set[str]:
+    """Words the catalogs use in ``lang`` and never in the other language of the same key:
+    the data's own evidence that a word belongs to one language."""
+    other = "en" if lang == "de" else "de"
+    found: set[str] = set()
+    for value in catalog().values():
+        found |= _words(value.get(lang, "")) - _words(value.get(other, ""))
+    return found
+
+
+def _vocabulary(lang: str) -> set[str]:
+    """Every word of the cards' texts and of the renderer's words in ``lang``, less words
+    with evidence in the other language and the terms both languages share (Aura, Talent)."""
+    other = "en" if lang == "de" else "de"
+    render = [v for k, v in catalog().items() if k.startswith("tqrender.")]
+    words = set().union(
+        *(_words(texts[1 if lang == "de" else 2]) for texts in _texts()),
+        *(_words(v[lang]) for v in render),
+    )
+    shared = set().union(*(_words(v["de"]) & _words(v["en"]) for v in render))
+    return words - _only_in(other) - shared
+
+
+def _raw_keys(lang: str) -> set[str]:
+    """Sources, abilities and attributes whose word in ``lang`` is not their key: the key in
+    a text is a leak (English: ``gift`` for poison; German: ``gift`` for the noun Gift)."""
+    words = {key: t(f"tqrender.{family}.{key}", lang) for key, family in _FAMILIES.items()}
+    if lang == "en":
+        return {key for key, word in words.items() if word.casefold() != key}
+    return {key for key, word in words.items() if word != key}
+
+
+def test_english_card_texts_hold_no_german_word() -> None:
+    german = _vocabulary("de")
+    keys = _raw_keys("en")
+    leaks = {
+        name: sorted(w for w in _words(en) if w in german or w.casefold() in keys)
+        for name, _, en in _texts()
+    }
+    assert {name: words for name, words in leaks.items() if words} == {}
+
+
+def test_german_card_texts_hold_no_english_word_or_raw_key() -> None:
+    english = _vocabulary("en")
+    keys = _raw_keys("de")
+    leaks = {
+        name: sorted(w for w in _words(de) if w in english or w in keys) for name, de, _ in _texts()
+    }
+    assert {name: words for name, words in leaks.items() if words} == {}
+
+
+def test_the_leak_check_finds_the_old_leaks() -> None:
+    german = _vocabulary("de")
+    leaks = ("Immune: feuer. Double damage: eis.", "in the next 2 Versorgungsphasen",
+             "Wesen. Life 4. fliegen.", "InAktion. Kraft +2.", "Weapon (k), 1W6")  # fmt: skip
+    for leaked in leaks:
+        assert _words(leaked) & (german | _raw_keys("en")), leaked
+    assert _words("Immunität: gift. fliegen.") & _raw_keys("de")

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from engines.core import BadInput, IllegalAction
+from engines.core import match as m
 from engines.core.contract import DecisionKind
 from engines.telperinquar.cards import catalogue
 from engines.telperinquar.decks import parse_list, validate
@@ -126,6 +127,24 @@ def test_a_seat_that_leaves_is_picked_for() -> None:
         for decision in E.decisions(state):
             state, _ = E.apply(state, first_pick(state, decision.seat), decision.seat)
     assert [len(picks_of(state, s)) for s in range(3)] == [15, 15, 15]
+
+
+def test_one_of_two_leaving_does_not_end_the_draft_for_the_other() -> None:
+    """The match wrapper ends a game when one side is left; a draft says ``play_on_alone``
+    (nobody wins it): the last seat drafts on, and only everyone leaving ends it."""
+    match = m.start(E, {"booster": 4}, 6, 2)
+    match, events = m.apply(E, match, "!resign", 1)
+    assert match.ended is None and [e.type for e in events] == ["resigned", "left"]
+    assert {d.seat for d in m.decisions(E, match)} == {0}
+    while m.outcome(E, match) is None:
+        match, _ = m.apply(E, match, str(first_pick(match.state, 0)), 0)
+    result = m.outcome(E, match)
+    assert result is not None and result.reason == "drafted" and result.eliminated == (1,)
+    assert len(picks_of(match.state, 0)) == len(picks_of(match.state, 1)) == 12
+    both = m.apply(E, m.apply(E, m.start(E, {}, 6, 2), "!resign", 1)[0], "!forfeit 0", 0,
+                   referee=True)[0]  # fmt: skip
+    ended = m.outcome(E, both)
+    assert ended is not None and not ended.winners and ended.reason == "forfeit"
 
 
 def test_the_bot_builds_a_legal_40_card_draft_deck_that_plays() -> None:
