@@ -8,14 +8,15 @@
   its motes together (ties broken by the seed).
 - ``hard``: first, a way to eliminate the opponent this turn if there is one. Otherwise it
   plans the whole rest of the turn (a beam of the best positions after growth and after the
-  first action); every distinct end of turn is scored by the static evaluation. The best few
-  ends after which the opponent has no way at all to eliminate it in its next turn (every
-  growth, every first action, every capturing second action: ``engines.essence.safety``) are
-  then checked against the opponent's replies (every growth, every first action, every
-  capturing second action) and the plan with the best worst case is played; only when no
-  safe end is found are unsafe ones considered. Scores are drawn toward a draw's 0 as the
-  quiet or the turn limit nears (:func:`hard_score`). The :class:`Budget` is counted in
-  positions, not seconds, so a choice reproduces anywhere.
+  first action); every distinct end of turn is scored by :func:`hard_score` (the static
+  evaluation, each enemy mote a little dearer, drawn toward a draw's 0 as the quiet or the
+  turn limit nears), the best of them also by what it could destabilize next turn
+  (:func:`_reach`). The best few ends after which the opponent has no way at all to
+  eliminate it in its next turn (every growth, every first action, every capturing second
+  action: ``engines.essence.safety``) are then checked against the opponent's replies
+  (every growth, every first action, every capturing second action) and the plan with the
+  best worst case is played; only when no safe end is found are unsafe ones considered. The
+  :class:`Budget` is counted in positions, not seconds, so a choice reproduces anywhere.
 - ``greedy`` (for the bench and tests, not offered to players): the first step of the whole
   turn that ends with the most material (:func:`material`); it never looks at the reply.
 """
@@ -49,13 +50,15 @@ WIN = 1_000_000.0
 class Budget:
     """How much the hard level looks at: ``beam`` positions kept per layer of its own turn,
     ``reply_candidates`` plans checked against every reply, ``reply_budget`` positions per
-    check, ``safety_budget`` positions for all elimination checks of one step together.
+    check, ``safety_budget`` positions for all elimination checks of one step together (its
+    own win and the safety of its plans).
     Counted in positions, so a choice is the same on every machine."""
 
     beam: int = 30
     reply_candidates: int = 5
     reply_budget: int = 3000
     safety_budget: int = 40_000
+    reach_plans: int = 40
 
 
 HARD = Budget()
@@ -136,15 +139,20 @@ def evaluate(pos: Position, player: int) -> float:
 
 
 DRAW_HORIZON = 15
+CONTEMPT = 20.0
 
 
 def hard_score(pos: Position, player: int) -> float:
     """The hard level's score: :func:`evaluate`, drawn toward a draw's 0 as the draw by the
     quiet or the turn limit comes near (the last ``DRAW_HORIZON`` turns of either), so a side
-    that is ahead wants a capture, and one that is behind is content to wait."""
+    that is ahead wants a capture, and one that is behind is content to wait. Each enemy
+    mote also costs ``CONTEMPT`` (a trade of equal motes is a gain: captures are what ends a
+    game, and a side that only hoards material draws)."""
     score = evaluate(pos, player)
     if pos.phase == "end":
         return score
+    enemy_positive = player == 1
+    score -= CONTEMPT * sum(1 for code in pos.cells if code and (code > 0) == enemy_positive)
     left = min(QUIET_LIMIT - pos.quiet, TURN_LIMIT + 1 - pos.turn)
     return score if left >= DRAW_HORIZON else score * left / DRAW_HORIZON
 
@@ -280,7 +288,8 @@ def destab_exposure(pos: Position, player: int) -> tuple[int, float, int]:
 
 def _planned_step(state: Position, rng: random.Random, budget: Budget) -> Step:
     player = state.side
-    win = winning_step(state, Counter(budget.safety_budget))
+    counter = Counter(budget.safety_budget)  # one budget for every elimination check
+    win = winning_step(state, counter)
     if win is not None:
         return win
     ends = list(_turn_ends(state, rng, budget.beam).values())
@@ -289,7 +298,8 @@ def _planned_step(state: Position, rng: random.Random, budget: Budget) -> Step:
     best_step, best_pos, _score = scored[0]
     if best_pos.phase == "end":
         return best_step
-    candidates = _safe_plans(scored, player, budget) or scored[: budget.reply_candidates]
+    scored = _with_reach(scored, player, budget.reach_plans)
+    candidates = _safe_plans(scored, player, budget, counter) or scored[: budget.reply_candidates]
     best_step = candidates[0][0]
     best_score = -2 * WIN
     for step, pos, _score in candidates:
@@ -299,11 +309,31 @@ def _planned_step(state: Position, rng: random.Random, budget: Budget) -> Step:
     return best_step
 
 
-def _safe_plans(scored: list[Plan], player: int, budget: Budget) -> list[Plan]:
+REACH_WEIGHT = 0.5
+
+
+def _reach(pos: Position, player: int) -> float:
+    """A share of what one destabilize of ``player`` could take in its next turn (a mote
+    that may grow and move first, :func:`destab_exposure` seen from the other side): the
+    threats a plan leaves for the opponent to parry."""
+    if pos.phase == "end":
+        return 0.0
+    return REACH_WEIGHT * destab_exposure(pos, 1 - player)[1]
+
+
+def _with_reach(scored: list[Plan], player: int, count: int) -> list[Plan]:
+    """``scored`` with its best ``count`` plans rescored with :func:`_reach` and sorted again
+    (the others follow unchanged). Only the choice of the plans to check uses it: what the
+    opponent's reply leaves is scored without it, as the reply may parry the threat."""
+    head = [(step, pos, score + _reach(pos, player)) for step, pos, score in scored[:count]]
+    head.sort(key=lambda plan: plan[2], reverse=True)
+    return head + scored[count:]
+
+
+def _safe_plans(scored: list[Plan], player: int, budget: Budget, counter: Counter) -> list[Plan]:
     """The best-scoring plans (at most ``budget.reply_candidates``) after which the opponent
     has no way to eliminate us in its next turn, whatever it grows and plays (empty when none
-    is found within ``budget.safety_budget`` positions)."""
-    counter = Counter(budget.safety_budget)
+    is found within the positions left on the ``counter``)."""
     safe: list[Plan] = []
     for plan in scored:
         pos = plan[1]
