@@ -8,13 +8,15 @@
   its motes together (ties broken by the seed).
 - ``hard``: first, a way to eliminate the opponent this turn if there is one. Otherwise it
   plans the whole rest of the turn (a beam of the best positions after growth and after the
-  first action); every distinct end of turn is scored by the static evaluation. The best few
-  ends after which the opponent has no way at all to eliminate it in its next turn (every
-  growth, every first action, every capturing second action: ``engines.essence.safety``) are
-  then checked against the opponent's replies (their best growth, every first action, every
-  capturing second action) and the plan with the best worst case is played; only when no
-  safe end is found are unsafe ones considered. The :class:`Budget` is counted in positions,
-  not seconds, so a choice reproduces anywhere.
+  first action); every distinct end of turn is scored by :func:`hard_score` (the static
+  evaluation, each enemy mote a little dearer, drawn toward a draw's 0 as the quiet or the
+  turn limit nears), the best of them also by what it could destabilize next turn
+  (:func:`_reach`). The best few ends after which the opponent has no way at all to
+  eliminate it in its next turn (every growth, every first action, every capturing second
+  action: ``engines.essence.safety``) are then checked against the opponent's replies
+  (every growth, every first action, every capturing second action) and the plan with the
+  best worst case is played; only when no safe end is found are unsafe ones considered. The
+  :class:`Budget` is counted in positions, not seconds, so a choice reproduces anywhere.
 - ``greedy`` (for the bench and tests, not offered to players): the first step of the whole
   turn that ends with the most material (:func:`material`); it never looks at the reply.
 """
@@ -27,7 +29,15 @@ from itertools import compress
 
 from engines.core.errors import BadInput, IllegalAction
 from engines.essence.actions import Action
-from engines.essence.board import DESTAB, FACE_DIRECTIONS, MOVE, VOID, Position
+from engines.essence.board import (
+    DESTAB,
+    FACE_DIRECTIONS,
+    MOVE,
+    QUIET_LIMIT,
+    TURN_LIMIT,
+    VOID,
+    Position,
+)
 from engines.essence.resolve import step_actions
 from engines.essence.rules import Step, geometry_of, legal_steps, play
 from engines.essence.safety import Counter, can_eliminate, winning_step
@@ -40,13 +50,16 @@ WIN = 1_000_000.0
 class Budget:
     """How much the hard level looks at: ``beam`` positions kept per layer of its own turn,
     ``reply_candidates`` plans checked against every reply, ``reply_budget`` positions per
-    check, ``safety_budget`` positions for all elimination checks of one step together.
-    Counted in positions, so a choice is the same on every machine."""
+    check, ``safety_budget`` positions for all elimination checks of one step together (its
+    own win and the safety of its plans), ``reach_plans`` best plans also scored by the
+    threats they leave (:func:`_reach`). Counted in positions, so a choice is the same on
+    every machine; together they keep a step far below 2 s of CPU (see bench_essence)."""
 
     beam: int = 30
     reply_candidates: int = 5
     reply_budget: int = 3000
     safety_budget: int = 40_000
+    reach_plans: int = 40
 
 
 HARD = Budget()
@@ -124,6 +137,25 @@ def evaluate(pos: Position, player: int) -> float:
     swing = threat_by_mover - threat_on_mover
     score = material if player == 0 else -material
     return score + swing if pos.side == player else score - swing
+
+
+DRAW_HORIZON = 15
+CONTEMPT = 20.0
+
+
+def hard_score(pos: Position, player: int) -> float:
+    """The hard level's score: :func:`evaluate`, drawn toward a draw's 0 as the draw by the
+    quiet or the turn limit comes near (the last ``DRAW_HORIZON`` turns of either), so a side
+    that is ahead wants a capture, and one that is behind is content to wait. Each enemy
+    mote also costs ``CONTEMPT`` (a trade of equal motes is a gain: captures are what ends a
+    game, and a side that only hoards material draws)."""
+    score = evaluate(pos, player)
+    if pos.phase == "end":
+        return score
+    enemy_positive = player == 1
+    score -= CONTEMPT * sum(1 for code in pos.cells if code and (code > 0) == enemy_positive)
+    left = min(QUIET_LIMIT - pos.quiet, TURN_LIMIT + 1 - pos.turn)
+    return score if left >= DRAW_HORIZON else score * left / DRAW_HORIZON
 
 
 def material(pos: Position, player: int) -> float:
@@ -257,7 +289,8 @@ def destab_exposure(pos: Position, player: int) -> tuple[int, float, int]:
 
 def _planned_step(state: Position, rng: random.Random, budget: Budget) -> Step:
     player = state.side
-    win = winning_step(state, Counter(budget.safety_budget))
+    counter = Counter(budget.safety_budget)  # one budget for every elimination check
+    win = winning_step(state, counter)
     if win is not None:
         return win
     ends = list(_turn_ends(state, rng, budget.beam).values())
@@ -266,7 +299,8 @@ def _planned_step(state: Position, rng: random.Random, budget: Budget) -> Step:
     best_step, best_pos, _score = scored[0]
     if best_pos.phase == "end":
         return best_step
-    candidates = _safe_plans(scored, player, budget) or scored[: budget.reply_candidates]
+    scored = _with_reach(scored, player, budget.reach_plans)
+    candidates = _safe_plans(scored, player, budget, counter) or scored[: budget.reply_candidates]
     best_step = candidates[0][0]
     best_score = -2 * WIN
     for step, pos, _score in candidates:
@@ -276,11 +310,31 @@ def _planned_step(state: Position, rng: random.Random, budget: Budget) -> Step:
     return best_step
 
 
-def _safe_plans(scored: list[Plan], player: int, budget: Budget) -> list[Plan]:
+REACH_WEIGHT = 0.5
+
+
+def _reach(pos: Position, player: int) -> float:
+    """A share of what one destabilize of ``player`` could take in its next turn (a mote
+    that may grow and move first, :func:`destab_exposure` seen from the other side): the
+    threats a plan leaves for the opponent to parry."""
+    if pos.phase == "end":
+        return 0.0
+    return REACH_WEIGHT * destab_exposure(pos, 1 - player)[1]
+
+
+def _with_reach(scored: list[Plan], player: int, count: int) -> list[Plan]:
+    """``scored`` with its best ``count`` plans rescored with :func:`_reach` and sorted again
+    (the others follow unchanged). Only the choice of the plans to check uses it: what the
+    opponent's reply leaves is scored without it, as the reply may parry the threat."""
+    head = [(step, pos, score + _reach(pos, player)) for step, pos, score in scored[:count]]
+    head.sort(key=lambda plan: plan[2], reverse=True)
+    return head + scored[count:]
+
+
+def _safe_plans(scored: list[Plan], player: int, budget: Budget, counter: Counter) -> list[Plan]:
     """The best-scoring plans (at most ``budget.reply_candidates``) after which the opponent
     has no way to eliminate us in its next turn, whatever it grows and plays (empty when none
-    is found within ``budget.safety_budget`` positions)."""
-    counter = Counter(budget.safety_budget)
+    is found within the positions left on the ``counter``)."""
     safe: list[Plan] = []
     for plan in scored:
         pos = plan[1]
@@ -321,7 +375,7 @@ def _turn_ends(state: Position, rng: random.Random, beam: int) -> dict[tuple[obj
                     continue
                 if step[:4] != group:  # orientation variants score the same (see _worst_reply)
                     group = step[:4]
-                    score = evaluate(nxt, player)
+                    score = hard_score(nxt, player)
                 found[key] = (first or step, nxt, score)
         kept = list(following.values())
         if len(kept) > beam:
@@ -336,24 +390,45 @@ def _worst_reply(pos: Position, player: int, cutoff: float, limit: int) -> float
     """The lowest score the opponent's next turn can leave ``player`` with (pruned once it
     falls to ``cutoff``; at most ``limit`` positions looked at).
 
-    Only a void shift or a destabilize takes anything of ours, so after each first action
-    (every one, orientations apart) the turn is scored as it stands and after each second
-    action that can capture; the other second actions only rearrange the opponent's side.
-    First actions that capture come first, then those that end beside one of our motes, so
-    a budget cut leaves out the quiet ones."""
+    Every growth is tried, the one that scores worst for us first: another growth can give a
+    mote the reach or the strength a capture needs. Only a void shift or a destabilize takes
+    anything of ours, so after each first action (orientations apart) the turn is scored as
+    it stands and after each second action that can capture; the other second actions only
+    rearrange the opponent's side. First actions that capture come first, then those that end
+    beside one of our motes; after any growth but the first, the quiet ones are left out."""
 
     def score(reply: Position) -> float:
-        return evaluate(reply, player)
+        return hard_score(reply, player)
 
+    starts = [pos]
     if pos.phase == "g":
-        pos = min((play(pos, s) for s in legal_steps(pos)), key=score)
+        starts = sorted((play(pos, s) for s in legal_steps(pos)), key=score)
     worst = 2 * WIN
-    budget = limit
+    budget = [limit]
     seen: set[tuple[object, ...]] = set()  # turn ends already scored (A then B = B then A)
-    for first in _reply_order(pos, player):
+    for index, start in enumerate(starts):
+        worst = min(worst, score(start))
+        worst = _worst_actions(start, player, worst, cutoff, budget, seen, quiet=index == 0)
+        if worst <= cutoff or budget[0] <= 0:
+            break
+    return worst
+
+
+def _worst_actions(
+    pos: Position,
+    player: int,
+    worst: float,
+    cutoff: float,
+    budget: list[int],
+    seen: set[tuple[object, ...]],
+    quiet: bool,
+) -> float:
+    """:func:`_worst_reply` after the growth (``quiet``: also the first actions that end far
+    from our motes)."""
+    for first in _reply_order(pos, player, quiet):
         middle = play(pos, first)
-        budget -= 1
-        worst = min(worst, score(middle))
+        budget[0] -= 1
+        worst = min(worst, hard_score(middle, player))
         seconds = legal_steps(middle) if middle.phase == "a2" else []
         scored: tuple[int, ...] | None = None
         for second in seconds:
@@ -363,19 +438,19 @@ def _worst_reply(pos: Position, player: int, cutoff: float, limit: int) -> float
                 continue
             scored = second[:4]
             reply = play(middle, second)
-            budget -= 1
+            budget[0] -= 1
             key = reply.key
             if key not in seen:
                 seen.add(key)
-                worst = min(worst, score(reply))
-        if worst <= cutoff or budget <= 0:
+                worst = min(worst, hard_score(reply, player))
+        if worst <= cutoff or budget[0] <= 0:
             break
     return worst
 
 
-def _reply_order(pos: Position, player: int) -> list[Step]:
+def _reply_order(pos: Position, player: int, quiet: bool = True) -> list[Step]:
     """The opponent's first actions (one per orientation group): captures first, then the
-    ones whose mote ends beside a mote of ``player``, then the rest."""
+    ones whose mote ends beside a mote of ``player``, then (when ``quiet``) the rest."""
     cells = pos.cells
     geo = geometry_of(pos)
     mine_positive = player == 0
@@ -398,6 +473,7 @@ def _reply_order(pos: Position, player: int) -> list[Step]:
             rank = 1 if geo.rays[step[1]][step[2]][step[3] - 1] in near_mine else 2
         else:  # split and heal reach the square in p2; summon only frees its square
             rank = 1 if step[2] in near_mine or step[1] in near_mine else 2
-        ranked.append((rank, index, step))
+        if quiet or rank < 2:
+            ranked.append((rank, index, step))
     ranked.sort()
     return [step for _rank, _index, step in ranked]

@@ -187,3 +187,33 @@ def test_normal_leaves_no_motes_that_one_destabilize_takes_together(fen: str) ->
     after = _whole_turn(fen, "normal", 0)
     assert after.phase == "g"  # the turn is over and the opponent is to grow
     assert _full_turn_search(after)[1] <= 1
+
+
+# Found in hard vs greedy (seed 42): the old hard bot checked each plan against the opponent's
+# best-scoring growth only, and ended its turn here with three motes beside c3, which B4 could
+# reach only after growing to 5 (all eight directions) to destabilize them all together.
+NEEDS_ANOTHER_GROWTH = (
+    "x....../......./......./.A2'....B2/A3A1....B4/.....B1B1/....... 1 g - 27 - 8"
+)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_hard_checks_the_replies_after_every_growth(seed: int) -> None:
+    after = _whole_turn(NEEDS_ANOTHER_GROWTH, "hard", seed)
+    assert after.side == 1 and after.phase == "g"
+    assert _full_turn_search(after)[1] <= 2  # the old bot left 3 for seeds 1 and 2
+
+
+# Found in hard vs normal: hard, far ahead, waited behind its motes until the game was drawn
+# by the quiet limit. Here its captures cost it at least as much as they take (b2 is walled in
+# by its own motes): it declines them early and takes one once the draw comes near.
+WALLED_IN = "....B1.B2/......./......./...x.../......./A1B1A1..A1A1/A1A2A1..A1A1 1 a1 - 61 -"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_hard_captures_at_a_cost_only_when_a_draw_by_the_quiet_limit_nears(seed: int) -> None:
+    early = _whole_turn(f"{WALLED_IN} 5", "hard", seed)
+    assert early.quiet == 6 and "B1" in to_fen(early).split()[0][-30:]  # b2 still stands
+    late = _whole_turn(f"{WALLED_IN} 28", "hard", seed)
+    assert late.phase == "g" and late.quiet == 1  # the capture reset the count
+    assert material(late, 0) <= material(from_fen(f"{WALLED_IN} 28"), 0)
