@@ -22,7 +22,7 @@ from bot.i18n import catalog, t
 from engines.core import Event, Outcome, registry
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
-from engines.core.contract import Engine
+from engines.core.contract import DecisionKind, Engine
 
 SEAT_ICONS = ("🟧", "🔵", "🟩", "🟪", "🟨", "🟥")
 
@@ -104,6 +104,14 @@ class BoardContext:
             return []
         engine = _engine(self.record.kind)
         return sorted({d.seat for d in m.decisions(engine, self.match) if d.waits})
+
+    @property
+    def reacting_only(self) -> bool:
+        """Every decision the game waits for is a reaction (an answer, not a turn)."""
+        if self.record.status != ACTIVE:
+            return False
+        waited = [d for d in m.decisions(_engine(self.record.kind), self.match) if d.waits]
+        return bool(waited) and all(d.kind == DecisionKind.REACTION for d in waited)
 
 
 def _engine(kind: str) -> Engine[Any, Any]:
@@ -198,7 +206,9 @@ class GameSpec:
         content, pings = "", ()
         if humans and not ctx.thinking:
             mentions = ", ".join(f"<@{ctx.record.players[s]}>" for s in humans)
-            waiting = "waiting_for" if len(humans) > 1 else "waiting_for.one"
+            waiting = "waiting_for.reaction" if ctx.reacting_only else "waiting_for"
+            if len(humans) == 1:
+                waiting += ".one"
             content = self.text(waiting, ctx.lang, mentions=mentions)
             pings = tuple(ctx.record.players[s] for s in humans)
         image = await self.render(view, ctx)

@@ -514,3 +514,20 @@ async def test_a_board_of_an_older_step_that_arrives_later_never_replaces_the_ne
         newer_board.id,
         newer.revision,
     )
+
+
+async def test_seats_asked_to_react_are_told_they_may_react_not_that_it_is_their_turn(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    """Alice's turn pings her with "du bist dran"; after her play Bob and Carol may answer,
+    and the board tells them so ("ihr könnt reagieren"), not that it is their turn."""
+    board = await three_humans(fake)
+    alice = f"<@{stable_user_id(ALICE)}>"
+    assert board.content == t("play.waiting_for.one", "de", mentions=alice)
+    game_id = game_of(board)
+    hands = hands_of(await GameService(party_bot.store).get(game_id))
+    played = await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)
+    after = await played.message()
+    others = f"<@{stable_user_id(BOB)}>, <@{stable_user_id(CAROL)}>"
+    assert after.content == t("play.waiting_for.reaction", "de", mentions=others)
+    assert "reagieren" in after.content and "dran" not in after.content
