@@ -328,9 +328,9 @@ class ArmageddonSpec(GameSpec):
 
     def outcome_text(self, outcome: Outcome, ctx: BoardContext) -> str:
         w = self.words(ctx)
-        reason = _k(f"reason.{outcome.reason}", ctx.lang, scores=w.scores())
-        if not _has(f"reason.{outcome.reason}"):
+        if not _has(f"reason.{outcome.reason}"):  # draw agreed, resign, forfeit: shared words
             return super().outcome_text(outcome, ctx)
+        reason = _k(f"reason.{outcome.reason}", ctx.lang, scores=w.scores())
         if outcome.is_draw:
             return "🤝 " + self.text("status.draw", ctx.lang, reason=reason)
         names = ", ".join(w.party(s) for s in sorted(outcome.winners) if s != GM)

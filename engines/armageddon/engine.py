@@ -172,7 +172,8 @@ class ArmageddonEngine:
                     {"round": state.round},
                 )
             )
-        if state.phase != "setup" and GM not in state.out and _gm_actions(state):
+        gm_may = state.phase != "setup" or bool(state.crowds)
+        if gm_may and GM not in state.out and _gm_actions(state):
             # the game master may overrule at any time; the game never waits for it
             out.append(
                 Decision(GM, did(GM), DecisionKind.REACTION, "armageddon.prompt.gm", waits=False)
@@ -183,8 +184,8 @@ class ArmageddonEngine:
         if state.phase == "end" or player in state.out:
             return []
         if player == GM:
-            if state.phase == "setup":
-                return [] if state.crowds else _setup_actions(state)
+            if state.phase == "setup" and not state.crowds:
+                return _setup_actions(state)
             return _gm_actions(state)
         if state.crowds:
             place, party = state.crowds[0]
@@ -329,8 +330,16 @@ def _setup_actions(state: State) -> list[Action]:
             if c not in state.colours:
                 out.append(Action("colour", (str(p), c)))
         for q in range(p + 1, sc.parties + 1):
-            out.append(Action("ally", (str(p), str(q))))
+            if not _one_side(state, set(state.alliances) ^ {(p, q)}):
+                out.append(Action("ally", (str(p), str(q))))
     return out
+
+
+def _one_side(state: State, pairs: set[tuple[int, int]]) -> bool:
+    """Whether these alliances would leave a single side: nothing to fight for, the game
+    would end at its start."""
+    blk = R.blocks(replace(state, alliances=frozenset(pairs)))
+    return len({blk[p] for p in range(1, state.parties + 1) if p not in state.out}) <= 1
 
 
 def _party_arg(state: State, token: str) -> int:
@@ -377,6 +386,8 @@ def _setup(state: State, a: Action, events: list[Event]) -> State:
         if p == q:
             raise fail("bad_party", party=a.args[1])
         pairs = set(state.alliances) ^ {(p, q)}
+        if _one_side(state, pairs):
+            raise fail("one_side_alliance")
         events.append(Event("alliance", {"parties": [p, q], "allied": (p, q) in pairs}))
         return replace(state, alliances=frozenset(pairs))
     raise fail("wrong_phase", verb=a.verb)
@@ -1330,11 +1341,11 @@ def _dispatch(state: State, a: Action, player: int, events: list[Event]) -> Stat
         if a.verb == "remove":
             return _remove(state, a, player, events)
         if a.verb == "gm":
-            if player != GM or state.phase == "setup":
+            if player != GM or (state.phase == "setup" and not state.crowds):
                 raise fail("gm_only")
             return _gm(state, a, events)
         if state.crowds:
-            raise fail("resolve_first", place=state.crowds[0][0], player=state.crowds[0][1])
+            raise _resolve_first(state)
         if a.verb in ("agree", "refuse"):
             return _answer(state, a, player, events)
         if a.verb in ("place", "colour", "ally", "start"):
@@ -1356,6 +1367,20 @@ def _dispatch(state: State, a: Action, player: int, events: list[Event]) -> Stat
         raise
     except (KeyError, ValueError, IndexError) as error:  # a token naming nothing
         raise IllegalAction("armageddon.error.illegal", action=action_text(a)) from error
+
+
+def _resolve_first(state: State) -> EngineError:
+    """Why nothing else may happen yet: a party must remove figures from an overcrowded
+    place (named as a field, a tower's level or a carrier, never as an internal id)."""
+    place, party = state.crowds[0]
+    tag, where, sub = place.split(":")
+    if tag == "c":
+        carrier = state.figure(where)
+        fld = carrier.field if carrier is not None else "?"
+        return fail("resolve_first_on", figure=where, field=fld, player=party)
+    if sub != "0":
+        return fail("resolve_first_level", field=where, level=int(sub), player=party)
+    return fail("resolve_first", field=where, player=party)
 
 
 def _advance(state: State, events: list[Event]) -> State:

@@ -554,8 +554,9 @@ def test_a_foreign_wizard_needs_leave_or_the_majority_in_the_building() -> None:
 
 def test_a_placement_error_is_resolved_by_its_player_removing_figures() -> None:
     state = game("figur: 1 krieger a1\n" * 5 + "figur: 2 krieger c1\n", start=False)
-    (decision,) = ENGINE.decisions(state)
+    decision, gm = ENGINE.decisions(state)  # the game master may overrule meanwhile
     assert (decision.seat, decision.kind) == (1, DecisionKind.CHOICE)
+    assert (gm.seat, gm.waits) == (0, False)
     state = play(state, 1, "remove k1")
     assert not state.crowds and not R.overcrowded(state)
 
