@@ -207,8 +207,15 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
     """One engine event in the reader's words (``name``: the party it concerns)."""
     params = {key: _param(key, value, w) for key, value in data.items() if key != "player"}
     params["name"] = w.party(int(data.get("player", actor)))
-    if kind == "fight":
-        params["attack"], params["defence"] = data["totals"]
+    if kind == "fight":  # value + roll = total on each side, then who falls
+        totals, rolls = list(data["totals"]), list(data["rolls"])
+        values = data.get("values") or [totals[0] - rolls[0], totals[1] - rolls[1]]
+        params["attack"], params["defence"] = totals
+        params["a_value"], params["d_value"] = values
+        params["a_roll"], params["d_roll"] = rolls
+        result = "tie" if totals[0] == totals[1] else "won" if totals[0] > totals[1] else "lost"
+        params["result"] = _k(f"fight.{result}", w.lang, attacker=params["attacker"],
+                              defender=params["defender"])  # fmt: skip
     if kind == "set_over":
         params["to"] = w.field_name(str(data["to"]), int(data.get("level") or 0))
     if kind == "cast" and data.get("spell") == "versetzen":  # the field, then where to
@@ -339,11 +346,18 @@ class ArmageddonSpec(GameSpec):
     def narrate(self, steps: Steps, ctx: BoardContext) -> list[str]:
         w = self.words(ctx)
         lines = []
+        gone: dict[int, int] = {}  # a party leaving: its figures in one line, not one each
         for actor, event in steps.items:
+            if event.type == "removed" and event.data.get("why") == "left":
+                owner = int(event.data.get("player") or 0)
+                gone[owner] = gone.get(owner, 0) + 1
+                continue
             if _has(f"event.{event.type}") or event.type in ("alliance", "gate", "game_over"):
                 lines.append(event_line(event.type, event.data, w, actor))
             else:  # resign, draw votes, forfeits: the shared words
                 lines += super().narrate(Steps([(actor, event)]), ctx)
+        for owner, count in gone.items():
+            lines.append(_k("event.left_figures", ctx.lang, name=w.party(owner), count=count))
         return lines
 
     # ---------------------------------------------------------------- clicking

@@ -488,14 +488,10 @@ def fight(state: State, a: Figure, d: Figure, why: str, events: Raw) -> tuple[St
 
     rolls, rng = state.rng.dice(2, 6)
     state = replace(state, rng=rng)
-    att = rolls[0] + value(a, t.kinds[a.kind].attack)
-    dfn = rolls[1] + value(d, t.kinds[d.kind].defence)
-    events.append(
-        Event(
-            "fight",
-            {"why": why, "attacker": a.id, "defender": d.id, "rolls": rolls, "totals": [att, dfn]},
-        )
-    )
+    values = [value(a, t.kinds[a.kind].attack), value(d, t.kinds[d.kind].defence)]
+    att, dfn = rolls[0] + values[0], rolls[1] + values[1]
+    data = {"why": why, "attacker": a.id, "defender": d.id, "rolls": rolls, "values": values}
+    events.append(Event("fight", {**data, "totals": [att, dfn]}))
     if att == dfn:
         return state, ""
     loser = d if att > dfn else a

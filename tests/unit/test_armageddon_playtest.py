@@ -75,3 +75,48 @@ def test_every_generic_end_reason_is_worded_without_a_missing_key(
             text = SPEC.outcome_text(outcome, ctx)
         assert t(f"play.reason.{reason}", lang) in text
     assert not caplog.records
+
+
+def _ctx(state: Any, lang: str) -> Any:
+    return SimpleNamespace(
+        match=SimpleNamespace(state=state), names=["Greta", "Alice", "Bob"], lang=lang
+    )
+
+
+@pytest.mark.parametrize(
+    ("rolls", "values", "de", "en"),
+    [
+        ([1, 2], [3, 2], "Gleichstand, niemand fällt", "a tie, nobody falls"),
+        ([6, 1], [3, 2], "la2 unterliegt", "la2 loses"),
+        ([1, 6], [3, 2], "la1 unterliegt", "la1 loses"),
+    ],
+)
+def test_a_fight_line_says_value_roll_total_on_each_side_and_who_falls(
+    rolls: list[int], values: list[int], de: str, en: str
+) -> None:
+    from bot.narration.armageddon import Words, event_line
+
+    state = game("figur: 1 lanze a1\nfigur: 2 lanze c1\n")
+    view = ENGINE.view_for(state, None)
+    totals = [rolls[0] + values[0], rolls[1] + values[1]]
+    data = {"why": "attack", "attacker": "la1", "defender": "la2", "rolls": rolls}
+    data |= {"values": values, "totals": totals}
+    for lang, result in (("de", de), ("en", en)):
+        line = event_line("fight", data, Words(view, ["G", "A", "B"], lang), 1)
+        roll = "Wurf" if lang == "de" else "roll"
+        assert f"{values[0]} + {roll} {rolls[0]} = {totals[0]}" in line
+        assert f"{values[1]} + {roll} {rolls[1]} = {totals[1]}" in line
+        assert result in line, line
+
+
+def test_a_resigning_party_s_figures_leave_in_one_line() -> None:
+    from bot.narration.armageddon import SPEC
+    from bot.play.spec import Steps
+
+    state = game("figur: 1 krieger a1\n" * 3 + "figur: 2 krieger c1\nfigur: 2 krieger c1\n")
+    state, evs = ENGINE.eliminate(state, 1)
+    assert sum(e.type == "removed" for e in evs) == 3
+    for lang in ("de", "en"):
+        lines = SPEC.narrate(Steps([(1, e) for e in evs]), _ctx(state, lang))
+        assert len([line for line in lines if "3" in line]) == 1, lines
+        assert not any("k1" in line or "k2" in line for line in lines), lines
