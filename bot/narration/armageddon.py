@@ -101,6 +101,22 @@ class Words:
         icon = COLOUR_ICONS.get(self.colours.get(seat, ""), "⚔️")
         return _k("party", self.lang, icon=icon, name=self.name(seat), party=seat)
 
+    def allied(self, p: int, q: int) -> bool:
+        return [min(p, q), max(p, q)] in [list(x) for x in self.view.get("alliances", [])]
+
+    def alliance_option(self, p: int, q: int) -> str:
+        """An ally click's label: whether it makes or breaks the alliance of ``p`` and ``q``."""
+        key = "ally.break" if self.allied(p, q) else "ally.make"
+        return _k(key, self.lang, a=self.party(p), b=self.party(q))
+
+    def alliances(self) -> str:
+        """The current alliances in one line (the scenario's and the game master's)."""
+        pairs = [
+            f"{self.party(int(p))} + {self.party(int(q))}"
+            for p, q in self.view.get("alliances", [])
+        ]
+        return _k("ally.current", self.lang, pairs="; ".join(pairs) or _k("ally.none", self.lang))
+
     def kind(self, kind: str) -> str:
         return _k(f"kind.{kind}", self.lang) if _has(f"kind.{kind}") else kind
 
@@ -433,7 +449,7 @@ def decision_text(prompt: str, params: Mapping[str, Any], w: Words) -> str:
     if "target" in words:
         words["target"] = w.target(str(words["target"]))
     if prompt == "armageddon.prompt.setup":
-        return _k("status.setup", w.lang)
+        return _k("status.setup", w.lang) + "\n" + w.alliances()
     return t(prompt, w.lang, **words)
 
 
@@ -476,6 +492,8 @@ def option_label(token: str, path: Sequence[str], w: Words) -> str:
         return _k(f"verb.{token}", lang) if _has(f"verb.{token}") else token
     if role == "gm":
         return _k(f"gm.{token}", lang) if _has(f"gm.{token}") else token
+    if role == "party" and token.isdecimal() and path[:1] == ("ally",) and len(path) == 2:
+        return w.alliance_option(int(path[1]), int(token))
     if role == "party" and token.isdecimal():
         return w.party(int(token))
     labels = {

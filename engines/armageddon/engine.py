@@ -1574,6 +1574,7 @@ def view(state: State) -> JsonDict:
             }
             for st in sc.stellungen
         ],
+        "alliances": [list(pair) for pair in sorted(state.alliances)],
         "reserve": [[p, k, n] for p, k, n in state.reserve if n > 0],
         "crowds": [{"place": p, "player": q} for p, q in state.crowds],
         "pending": None

@@ -120,3 +120,26 @@ def test_a_resigning_party_s_figures_leave_in_one_line() -> None:
         lines = SPEC.narrate(Steps([(1, e) for e in evs]), _ctx(state, lang))
         assert len([line for line in lines if "3" in line]) == 1, lines
         assert not any("k1" in line or "k2" in line for line in lines), lines
+
+
+def test_the_alliance_menu_says_whether_a_click_makes_or_breaks_one() -> None:
+    from bot.narration.armageddon import Words, decision_text, option_label
+
+    body = "figur: 1 krieger a1\nfigur: 2 krieger b1\nfigur: 3 krieger c1\n"
+    state = game(body, parties=3, start=False)
+    state = play(state, 0, "ally 1 2")
+    w = Words(ENGINE.view_for(state, None), ["G", "Alice", "Bob", "Carol"], "de")
+    assert option_label("2", ("ally", "1"), w).startswith("Bündnis lösen:")
+    assert option_label("3", ("ally", "1"), w).startswith("Bündnis schließen:")
+    assert "Alice" in option_label("2", ("ally", "1"), w)
+    setup = decision_text("armageddon.prompt.setup", {}, w)
+    assert "Bündnisse:" in setup and "Alice" in setup and "Bob" in setup
+    en = Words(ENGINE.view_for(state, None), ["G", "Alice", "Bob", "Carol"], "en")
+    assert option_label("2", ("ally", "1"), en).startswith("Break the alliance:")
+
+
+@pytest.mark.parametrize("key", ["move", "act", "setup"])
+def test_phase_prompts_name_the_button_not_only_the_notation(key: str) -> None:
+    button = {"move": "verb.end", "act": "verb.done", "setup": "verb.start"}[key]
+    for lang in ("de", "en"):
+        assert t(f"armageddoncog.{button}", lang) in t(f"armageddon.prompt.{key}", lang, round=1)
