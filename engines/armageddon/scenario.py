@@ -277,7 +277,7 @@ def _parse_cached(text: str, file: str) -> Scenario:
             f = a_field(words[0])
             if terrain[f] == "~":
                 raise r.fail("on_water", field=f)
-            hz[f] = a_party(words[2])
+            hz[f] = _int(r, words[2], 0, parties)  # 0: nobody's yet (neutral)
         elif key == "stellung":
             if len(words) < 5 or words[1] != "besitzer" or words[3] != "felder":
                 raise r.fail("bad_stellung", text=" ".join(words)[:30])

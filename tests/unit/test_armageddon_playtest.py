@@ -143,3 +143,30 @@ def test_phase_prompts_name_the_button_not_only_the_notation(key: str) -> None:
     button = {"move": "verb.end", "act": "verb.done", "setup": "verb.start"}[key]
     for lang in ("de", "en"):
         assert t(f"armageddoncog.{button}", lang) in t(f"armageddon.prompt.{key}", lang, round=1)
+
+
+@pytest.mark.parametrize("name", ["scharmuetzel", "flussuebergang", "belagerung"])
+def test_no_shipped_scenario_is_won_by_doing_nothing(name: str) -> None:
+    from engines.armageddon.scenario import load, parse
+
+    text, file = load(name)
+    seats = parse(text, file).parties + 1
+    state = ENGINE.initial_state({"scenario": name, "rounds": 1}, 1, seats)
+    while state.crowds:
+        seat = state.crowds[0][1]
+        state = ENGINE.apply(state, ENGINE.legal_actions(state, seat)[0], seat)[0]
+    state = play(state, 0, "start")
+    while state.phase != "end":
+        state = play(state, state.active, "end" if state.phase == "move" else "done")
+    result = ENGINE.outcome(state)
+    assert result is not None and result.reason == "points_tie", result
+
+
+def test_a_handelszentrum_may_start_neutral() -> None:
+    body = "handelszentrum: b1 besitzer 0\nfigur: 1 krieger a1\nfigur: 2 krieger c1\n"
+    state = game(body)
+    assert dict(state.hz) == {"b1": 0}
+    state = play(play(state, 1, "step k1 b1"), 1, "end")
+    state = play(state, 2, "end")
+    state = play(state, 1, "claim b1")
+    assert dict(state.hz) == {"b1": 1}
