@@ -1155,7 +1155,7 @@ def _check_claim(state: State, idx: Index, token: str, party: int) -> Any:
         owner = dict(state.hz)[token]
         if owner == party:
             raise fail("already_yours", target=token)
-        here = idx.warriors(idx.on_field(token))
+        here = [w for w in idx.warriors(idx.on_field(token)) if not R.still(state, w)]
         if any(w.owner == owner for w in here if owner):
             raise fail("hz_defended", field=token)
         if not any(w.owner == party for w in here):

@@ -153,10 +153,17 @@ def allied(state: State, p: int, q: int) -> bool:
     return b.get(p) == b.get(q)
 
 
+def still(state: State, f: Figure) -> bool:
+    """Whether ``f`` is gelähmt or versteinert now (READING: it cannot fight, so it neither
+    counts for a majority nor holds a Handelszentrum, and defends with its roll alone)."""
+    return f.enchant in CONTROL_STILL and f.enchant_until >= state.round
+
+
 def counts(idx: Index, figs: Iterable[Figure]) -> dict[int, int]:
+    """Each party's warriors among ``figs`` that can fight (a spellbound one does not)."""
     out: dict[int, int] = defaultdict(int)
     for f in idx.warriors(figs):
-        if f.owner:
+        if f.owner and not still(idx.state, f):
             out[f.owner] += 1
     return dict(out)
 
@@ -483,6 +490,8 @@ def fight(state: State, a: Figure, d: Figure, why: str, events: Raw) -> tuple[St
     t = state.scenario.tables
 
     def value(f: Figure, base: int) -> int:
+        if still(state, f):  # gelähmt: no parry, only the roll
+            return 0
         bonus = {"gestaerkt": 1, "geschwaecht": -1, "geschuetzt": 1}.get(f.enchant, 0)
         return base + (bonus if f.enchant_until >= state.round else 0)
 

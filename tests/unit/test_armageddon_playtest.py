@@ -170,3 +170,32 @@ def test_a_handelszentrum_may_start_neutral() -> None:
     state = play(state, 2, "end")
     state = play(state, 1, "claim b1")
     assert dict(state.hz) == {"b1": 1}
+
+
+def test_a_paralysed_warrior_neither_holds_a_handelszentrum_nor_parries() -> None:
+    from dataclasses import replace
+
+    from engines.armageddon import rules as R
+
+    body = "handelszentrum: c1 besitzer 2\nfigur: 1 zauberer a1\nfigur: 1 krieger b1\n"
+    state = game(body + "figur: 2 krieger c1\n")
+    state = play(play(state, 1, "end"), 2, "end")
+    state = play(state, 1, "cast z1 laehmen c1")
+    state = play(play(state, 1, "done"), 2, "done")
+    assert state.round == 2 and fig(state, "k3").enchant == "gelaehmt"
+    state = play(play(state, 2, "end"), 1, "step k2 c1")
+    idx = R.index(state)
+    assert R.counts(idx, idx.on_field("c1")) == {1: 1}  # the paralysed one does not count
+    state = play(play(state, 1, "end"), 2, "done")
+    state = play(state, 1, "claim c1")
+    assert dict(state.hz) == {"c1": 1}
+    evs: list[Any] = []
+    attacker = replace(fig(state, "k2"), acted=False)
+    R.fight(state, attacker, fig(state, "k3"), "attack", evs)
+    assert evs[0].data["values"][1] == 0
+
+
+def fig(state: Any, fid: str) -> Any:
+    f = state.figure(fid)
+    assert f is not None
+    return f
