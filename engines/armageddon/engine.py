@@ -617,7 +617,8 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
         level = f.level + (1 if a.verb == "up" else -1)
         if not 0 <= level <= sc.towers[f.field].floors:
             raise fail("no_floor", field=f.field, level=level)
-        cost = R._check_steps(idx, f, [], 2 if a.verb == "up" else 1)  # über Aufgang nach oben
+        up = a.verb == "up"  # über Aufgang nach oben: a Doppelschritt
+        cost = R._check_steps(idx, f, [], 2 if up else 1, "stairs" if up else "", f.field)
         dest = f"f:{f.field}:{level}"
         if idx.over(dest, [f]):
             raise fail("full", field=f.field)
@@ -635,7 +636,7 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
             if a.verb != "mount" or h.level or f.level:
                 raise fail("cannot_mount", figure=f.id)
             if h.field not in sc.neighbours[f.field].values():
-                raise fail("not_adjacent", figure=f.id, field=h.field)
+                raise fail("not_adjacent", figure=f.id, field=h.field, at=f.field)
             base = 2 if R.edge_double(idx, k, f.field, h.field) else 1
         elif h.field != f.field or h.level != f.level:
             raise fail("cannot_mount", figure=f.id)
@@ -662,7 +663,8 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
         if idx.over(dest, [f]):
             raise fail("full", field=h.id)
         double = hk.mount_double or slot == "oben"  # Auf- und Absteigen auf Quadrigawagen, Elefant
-        return R._check_steps(idx, f, [], 2 if double or base == 2 else 1), dest
+        why = "mount" if double else R.double_why(idx, f.field, h.field)
+        return R._check_steps(idx, f, [], 2 if double or base == 2 else 1, why, h.field), dest
     if a.verb == "dismount":
         R._can_act_on(idx, f, party)
         if f.owner != party or not f.carrier:

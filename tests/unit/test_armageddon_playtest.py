@@ -14,7 +14,7 @@ from bot.i18n import t
 from engines.armageddon.engine import ENGINE
 from engines.core.contract import Outcome
 from engines.core.errors import IllegalAction
-from tests.unit.test_armageddon_rules import game, legal, play, refused
+from tests.unit.test_armageddon_rules import ROW3, game, legal, play, refused
 
 
 def test_an_alliance_of_the_only_two_parties_is_neither_offered_nor_accepted() -> None:
@@ -199,3 +199,33 @@ def fig(state: Any, fid: str) -> Any:
     f = state.figure(fid)
     assert f is not None
     return f
+
+
+@pytest.mark.parametrize(
+    ("karte", "edges", "why", "de", "en"),
+    [
+        ("T T H1\n", "", "height", "bergauf", "uphill"),
+        (ROW3, "fluss: b1 o\n", "river", "Fluss", "river"),
+        (ROW3, "mauer: b1 o\n", "wall", "Mauer", "wall"),
+    ],
+)
+def test_a_double_step_without_steps_left_says_where_and_why(
+    karte: str, edges: str, why: str, de: str, en: str
+) -> None:
+    state = play(game(edges + "figur: 1 krieger a1\n", karte=karte), 1, "step k1 b1")
+    with pytest.raises(IllegalAction) as caught:
+        play(state, 1, "step k1 c1")  # one step left, this one costs two
+    assert caught.value.key == f"armageddon.error.no_steps_{why}"
+    for lang, word in (("de", de), ("en", en)):
+        text = t(caught.value.key, lang, **caught.value.params)
+        assert word in text and "c1" in text and "1" in text, text
+    assert "does not have enough steps left" in t(caught.value.key, "en", **caught.value.params)
+
+
+def test_not_adjacent_names_the_figures_field() -> None:
+    state = game("figur: 1 krieger a1\n")
+    with pytest.raises(IllegalAction) as caught:
+        play(state, 1, "step k1 c1")
+    text = t(caught.value.key, "de", **caught.value.params)
+    assert "an a1" in text, text
+    assert "a1" in t(caught.value.key, "en", **caught.value.params)

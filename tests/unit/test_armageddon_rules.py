@@ -191,7 +191,7 @@ def test_going_up_a_tower_over_its_stairs_is_a_double_step_down_is_one() -> None
     state = game("turm: b1 2 besitzer 1\nfigur: 1 krieger b1\n")
     state = play(state, 1, "up k1")
     assert fig(state, "k1").level == 1 and fig(state, "k1").steps == 2
-    refused(state, 1, "up k1", "no_steps")
+    refused(state, 1, "up k1", "no_steps_stairs")
     state = game("turm: b1 2 besitzer 1\nfigur: 1 krieger b1 ebene 2\n")
     state = play(play(state, 1, "down k1"), 1, "down k1")
     assert fig(state, "k1").level == 0
