@@ -511,6 +511,13 @@ def _set_figure(state: State, fid: str, **changes: Any) -> State:
 # ================================================================== movement phase
 
 
+def _rein_once(state: State, animal: Figure) -> None:
+    """READING: taking an animal by the rein and letting it go are declarations (Kap. 0,
+    Erklärung), so like every declaration once per object and round."""
+    if animal.declared == state.round:
+        raise fail("rein_once", figure=animal.id)
+
+
 def move_actions(state: State, party: int) -> list[Action]:
     idx = index(state)
     sc = idx.sc
@@ -655,6 +662,7 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
         if a.verb == "lead":
             if hk.cls != "tier" or h.led_by or idx.carried.get(h.id):
                 raise fail("cannot_lead", figure=h.id)
+            _rein_once(state, h)
             return 0, ""  # a movement one only declares
         slot = a.args[2] if len(a.args) > 2 else hk.holds[0][0]
         if not hk.slot_capacity(slot) or (len(hk.holds) > 1 and len(a.args) < 3):
@@ -693,6 +701,7 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
     if a.verb == "release":
         if not f.led_by or idx.by_id.get(f.led_by) is None or idx.by_id[f.led_by].owner != party:
             raise fail("not_led", figure=f.id)
+        _rein_once(state, f)
         return None
     if a.verb == "face":
         if not k.orient or a.args[1] not in DIRECTIONS:
@@ -822,7 +831,7 @@ def _move(state: State, a: Action, party: int, events: list[Event]) -> State:
             new = _set_figure(new, h.id, owner=party, possessor=party, declared=state.round)
         if a.verb == "lead":
             events.append(Event("leads", {"player": party, "figure": f.id, "animal": h.id}))
-            return _set_figure(new, h.id, led_by=f.id)
+            return _set_figure(new, h.id, led_by=f.id, declared=state.round)
         events.append(
             Event("mounted", {"player": party, "figure": f.id, "carrier": h.id, "cost": cost})
         )
@@ -834,7 +843,7 @@ def _move(state: State, a: Action, party: int, events: list[Event]) -> State:
         return R.move_to(state, {f.id: R.dest_tuple(idx, dest)}, {f.id: cost}, party)
     if a.verb == "release":
         events.append(Event("released", {"player": party, "figure": f.id}))
-        return _set_figure(state, f.id, led_by="")
+        return _set_figure(state, f.id, led_by="", declared=state.round)
     if a.verb == "face":
         events.append(Event("turned", {"player": party, "figure": f.id, "facing": a.args[1]}))
         return _set_figure(state, f.id, facing=a.args[1], faced=True, mover=party)

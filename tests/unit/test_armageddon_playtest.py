@@ -229,3 +229,16 @@ def test_not_adjacent_names_the_figures_field() -> None:
     text = t(caught.value.key, "de", **caught.value.params)
     assert "an a1" in text, text
     assert "a1" in t(caught.value.key, "en", **caught.value.params)
+
+
+def test_an_animal_is_taken_by_the_rein_or_let_go_once_a_round() -> None:
+    state = game("figur: 1 pferd a1\nfigur: 1 krieger a1\nfigur: 2 krieger c1\n")
+    state = play(state, 1, "lead k2 pf1")
+    assert "release pf1" not in legal(state, 1)
+    refused(state, 1, "release pf1", "rein_once")
+    state = play(play(state, 1, "end"), 2, "end")
+    state = play(play(state, 1, "done"), 2, "done")
+    state = play(state, 2, "end")  # round 2: party 2 begins
+    assert "release pf1" in legal(state, 1)
+    state = play(state, 1, "release pf1")
+    assert not any(a.startswith("lead") for a in legal(state, 1))
