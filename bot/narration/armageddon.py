@@ -252,9 +252,10 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
 def map_text(view: Mapping[str, Any], names: Sequence[str], lang: str, game_id: int) -> MapText:
     """The words around the map: title, the round and phase, one label per party, notes."""
     w = Words(view, names, lang)
+    preview = not game_id  # a scenario shown before any game: no number, no players yet
     parties = tuple(
         _k(
-            "map.party",
+            "map.party_preview" if preview else "map.party",
             lang,
             party=p["seat"],
             name=w.name(int(p["seat"])),
@@ -273,7 +274,9 @@ def map_text(view: Mapping[str, Any], names: Sequence[str], lang: str, game_id: 
         notes.append(_k("map.hunger", lang, names=", ".join(hungry)))
     if view.get("pending"):
         notes.append(_k("map.pending", lang, target=w.target(str(view["pending"]["target"]))))
-    title = _k("map.title", lang, scenario=view["scenario"], id=game_id)
+    title = _k(
+        "map.title_preview" if preview else "map.title", lang, scenario=view["scenario"], id=game_id
+    )
     return MapText(title, round_line(view, lang), parties, " · ".join(notes))
 
 

@@ -242,3 +242,13 @@ def test_an_animal_is_taken_by_the_rein_or_let_go_once_a_round() -> None:
     assert "release pf1" in legal(state, 1)
     state = play(state, 1, "release pf1")
     assert not any(a.startswith("lead") for a in legal(state, 1))
+
+
+def test_a_scenario_preview_has_no_game_number_and_names_parties_by_number_and_colour() -> None:
+    from bot.narration.armageddon import map_text, scenario_summary
+
+    for lang, party in (("de", "Partei 1 (rot)"), ("en", "Party 1 (red)")):
+        _head, _text, view = scenario_summary("scharmuetzel", lang)
+        text = map_text(view, ["GM"], lang, 0)
+        assert "#" not in text.title and "?" not in " ".join(text.parties)
+        assert text.parties[0].startswith(party), text.parties
