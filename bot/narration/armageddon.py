@@ -398,6 +398,8 @@ class ArmageddonSpec(GameSpec):
     def options(self, ctx: BoardContext, path: tuple[str, ...], tokens: list[str]) -> list[Option]:
         w = self.words(ctx)
         out = []
+        if tokens and _role(tokens[0], path, w) == "spell":  # alphabetical by what is shown
+            tokens = sorted(tokens, key=lambda tok: option_label(tok, path, w).casefold())
         for token in tokens:
             label = option_label(token, path, w)
             emoji = _option_emoji(token, path, w)
@@ -511,7 +513,8 @@ def option_label(token: str, path: Sequence[str], w: Words) -> str:
     if role == "figure":
         return w.figure(token, at=True)
     if role in labels:
-        return str(labels[role](token))
+        label = str(labels[role](token))
+        return label[:1].upper() + label[1:] if role == "spell" else label
     return token
 
 
@@ -532,6 +535,8 @@ def step_of(path: Sequence[str], options: Sequence[str], w: Words) -> str:
     if not options:
         return "other"
     role = _role(options[0], path, w)
+    if role in ("field", "edge") and path[:1] == ("cast",):
+        return "target"  # a spell's target, not where to go
     return role if _has(f"step.{role}") else "other"
 
 

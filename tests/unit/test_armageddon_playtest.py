@@ -252,3 +252,18 @@ def test_a_scenario_preview_has_no_game_number_and_names_parties_by_number_and_c
         text = map_text(view, ["GM"], lang, 0)
         assert "#" not in text.title and "?" not in " ".join(text.parties)
         assert text.parties[0].startswith(party), text.parties
+
+
+def test_spell_buttons_are_capitalised_in_alphabetical_order_and_ask_for_a_target() -> None:
+    from bot.narration.armageddon import SPEC, Words, step_of
+
+    state = game("figur: 1 zauberer a1\nfigur: 2 krieger c1\n")
+    spells = ["staerken", "laehmen", "schutz", "beschleunigen", "versetzen"]
+    for lang in ("de", "en"):
+        labels = [o.label for o in SPEC.options(_ctx(state, lang), ("cast", "z1"), spells)]
+        assert labels == sorted(labels, key=str.casefold), labels
+        assert all(label[:1].isupper() for label in labels), labels
+        w = Words(ENGINE.view_for(state, None), ["G", "A", "B"], lang)
+        step = step_of(("cast", "z1", "laehmen"), ["c1", "b1"], w)
+        assert step == "target"
+    assert t("armageddoncog.step.target", "en") == "Target field?"
