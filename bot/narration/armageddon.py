@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -277,7 +278,8 @@ def map_text(view: Mapping[str, Any], names: Sequence[str], lang: str, game_id: 
     title = _k(
         "map.title_preview" if preview else "map.title", lang, scenario=view["scenario"], id=game_id
     )
-    return MapText(title, round_line(view, lang), parties, " · ".join(notes))
+    legend = _k("map.legend", lang)
+    return MapText(title, round_line(view, lang), parties, " · ".join(notes), legend)
 
 
 def round_line(view: Mapping[str, Any], lang: str) -> str:
@@ -402,6 +404,8 @@ class ArmageddonSpec(GameSpec):
             tokens = sorted(tokens, key=lambda tok: option_label(tok, path, w).casefold())
         for token in tokens:
             label = option_label(token, path, w)
+            if token == "ally" and not path and ctx.tree is not None:
+                label = _only_alliance(ctx.tree, w) or label
             emoji = _option_emoji(token, path, w)
             style = (
                 "primary" if not path and token not in ("end", "done", "refuse") else "secondary"
@@ -433,12 +437,12 @@ class ArmageddonSpec(GameSpec):
 
 SPEC = ArmageddonSpec()
 _HEX = {
-    "rot": 0xD55E00,
+    "rot": 0xD62728,
     "blau": 0x0072B2,
     "gruen": 0x009E73,
     "gelb": 0xF0E442,
     "lila": 0xCC79A7,
-    "orange": 0xE69F00,
+    "orange": 0xFF9F1C,
     "weiss": 0xF5F5F5,
     "schwarz": 0x303030,
 }
@@ -516,6 +520,14 @@ def option_label(token: str, path: Sequence[str], w: Words) -> str:
         label = str(labels[role](token))
         return label[:1].upper() + label[1:] if role == "spell" else label
     return token
+
+
+def _only_alliance(tree: Any, w: Words) -> str:
+    """The label of the one alliance click left (the table takes a single choice at once,
+    so the button must say what it does), else ''."""
+    firsts = tree.options(("ally",))
+    seconds = tree.options(("ally", firsts[0])) if len(firsts) == 1 else []
+    return w.alliance_option(int(firsts[0]), int(seconds[0])) if len(seconds) == 1 else ""
 
 
 def _option_emoji(token: str, path: Sequence[str], w: Words) -> str | None:
@@ -684,5 +696,5 @@ async def map_image(
     text = map_text(view, names, lang, game_id)
     if region is not None:
         zoom = _k("map.zoom", lang, a=region[0], b=region[1])
-        text = MapText(f"{text.title} · {zoom}", text.status, text.parties, text.notes)
+        text = replace(text, title=f"{text.title} · {zoom}")
     return await render_async(render_map, view, text, region)

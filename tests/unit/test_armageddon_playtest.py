@@ -267,3 +267,16 @@ def test_spell_buttons_are_capitalised_in_alphabetical_order_and_ask_for_a_targe
         step = step_of(("cast", "z1", "laehmen"), ["c1", "b1"], w)
         assert step == "target"
     assert t("armageddoncog.step.target", "en") == "Target field?"
+
+
+def test_when_one_alliance_click_is_left_the_button_says_what_it_does() -> None:
+    from bot.narration.armageddon import SPEC
+    from engines.core.choices import ChoiceTree
+
+    body = "figur: 1 krieger a1\nfigur: 2 krieger b1\nfigur: 3 krieger c1\nbuendnis: 1 3\n"
+    state = game(body, parties=3, start=False)
+    ctx = _ctx(state, "de")
+    ctx.names = ["G", "Alice", "Bob", "Dave"]
+    ctx.tree = ChoiceTree(ENGINE, ENGINE.legal_actions(state, 0))
+    (ally,) = [o for o in SPEC.options(ctx, (), ["ally"])]
+    assert ally.label.startswith("Bündnis lösen:") and "Dave" in ally.label
