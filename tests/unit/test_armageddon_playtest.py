@@ -13,7 +13,7 @@ import pytest
 from bot.i18n import t
 from engines.armageddon.engine import ENGINE
 from engines.core.contract import Outcome
-from engines.core.errors import IllegalAction
+from engines.core.errors import BadInput, IllegalAction
 from tests.unit.test_armageddon_rules import ROW3, game, legal, play, refused
 
 
@@ -280,3 +280,17 @@ def test_when_one_alliance_click_is_left_the_button_says_what_it_does() -> None:
     ctx.tree = ChoiceTree(ENGINE, ENGINE.legal_actions(state, 0))
     (ally,) = [o for o in SPEC.options(ctx, (), ["ally"])]
     assert ally.label.startswith("Bündnis lösen:") and "Dave" in ally.label
+
+
+def test_a_carrier_may_be_named_by_its_kind_on_the_field_as_well_as_by_number() -> None:
+    from engines.armageddon.scenario import parse
+
+    head = "parteien: 2\nkarte:\nT T T\nende\n"
+    by_number = parse(head + "figur: 1 pferd a1\nfigur: 1 recke a1 auf 1\n", "t")
+    by_kind = parse(
+        head + "figur: 1 krieger c1\nfigur: 1 pferd a1\nfigur: 1 recke a1 auf pferd\n", "t"
+    )
+    assert by_number.placements[1].carrier == 0
+    assert by_kind.placements[2].carrier == 1 and by_kind.placements[2].slot == "sattel"
+    with pytest.raises(BadInput):
+        parse(head + "figur: 1 pferd a1\nfigur: 1 recke b1 auf pferd\n", "t")
