@@ -436,8 +436,8 @@ def _contents(
         if str(g["id"]) not in at_of:
             continue
         big = (g["cls"] in _LARGE or g["kind"] == "elefant") and not g["carrier"]
-        r = radius * (1.15 if big else 0.85 if g["carrier"] else 1.0)
-        _token(pen, at_of[str(g["id"])], g, colours, r, big)
+        size = radius * (1.15 if big else 0.85 if g["carrier"] else 1.0)
+        _token(pen, at_of[str(g["id"])], g, colours, size, big)
     if len(order) > len(slots):
         pen.text(
             (x + s * 0.55, y + s * 0.35), f"+{len(order) - len(slots)}", s * 0.2, "#1e1f22", "bold"
