@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -100,6 +101,22 @@ class Words:
             return f"{GM_ICON} {_k('gm', self.lang)}"
         icon = COLOUR_ICONS.get(self.colours.get(seat, ""), "⚔️")
         return _k("party", self.lang, icon=icon, name=self.name(seat), party=seat)
+
+    def allied(self, p: int, q: int) -> bool:
+        return [min(p, q), max(p, q)] in [list(x) for x in self.view.get("alliances", [])]
+
+    def alliance_option(self, p: int, q: int) -> str:
+        """An ally click's label: whether it makes or breaks the alliance of ``p`` and ``q``."""
+        key = "ally.break" if self.allied(p, q) else "ally.make"
+        return _k(key, self.lang, a=self.party(p), b=self.party(q))
+
+    def alliances(self) -> str:
+        """The current alliances in one line (the scenario's and the game master's)."""
+        pairs = [
+            f"{self.party(int(p))} + {self.party(int(q))}"
+            for p, q in self.view.get("alliances", [])
+        ]
+        return _k("ally.current", self.lang, pairs="; ".join(pairs) or _k("ally.none", self.lang))
 
     def kind(self, kind: str) -> str:
         return _k(f"kind.{kind}", self.lang) if _has(f"kind.{kind}") else kind
@@ -207,8 +224,15 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
     """One engine event in the reader's words (``name``: the party it concerns)."""
     params = {key: _param(key, value, w) for key, value in data.items() if key != "player"}
     params["name"] = w.party(int(data.get("player", actor)))
-    if kind == "fight":
-        params["attack"], params["defence"] = data["totals"]
+    if kind == "fight":  # value + roll = total on each side, then who falls
+        totals, rolls = list(data["totals"]), list(data["rolls"])
+        values = data.get("values") or [totals[0] - rolls[0], totals[1] - rolls[1]]
+        params["attack"], params["defence"] = totals
+        params["a_value"], params["d_value"] = values
+        params["a_roll"], params["d_roll"] = rolls
+        result = "tie" if totals[0] == totals[1] else "won" if totals[0] > totals[1] else "lost"
+        params["result"] = _k(f"fight.{result}", w.lang, attacker=params["attacker"],
+                              defender=params["defender"])  # fmt: skip
     if kind == "set_over":
         params["to"] = w.field_name(str(data["to"]), int(data.get("level") or 0))
     if kind == "cast" and data.get("spell") == "versetzen":  # the field, then where to
@@ -229,9 +253,10 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
 def map_text(view: Mapping[str, Any], names: Sequence[str], lang: str, game_id: int) -> MapText:
     """The words around the map: title, the round and phase, one label per party, notes."""
     w = Words(view, names, lang)
+    preview = not game_id  # a scenario shown before any game: no number, no players yet
     parties = tuple(
         _k(
-            "map.party",
+            "map.party_preview" if preview else "map.party",
             lang,
             party=p["seat"],
             name=w.name(int(p["seat"])),
@@ -250,8 +275,11 @@ def map_text(view: Mapping[str, Any], names: Sequence[str], lang: str, game_id: 
         notes.append(_k("map.hunger", lang, names=", ".join(hungry)))
     if view.get("pending"):
         notes.append(_k("map.pending", lang, target=w.target(str(view["pending"]["target"]))))
-    title = _k("map.title", lang, scenario=view["scenario"], id=game_id)
-    return MapText(title, round_line(view, lang), parties, " · ".join(notes))
+    title = _k(
+        "map.title_preview" if preview else "map.title", lang, scenario=view["scenario"], id=game_id
+    )
+    legend = _k("map.legend", lang)
+    return MapText(title, round_line(view, lang), parties, " · ".join(notes), legend)
 
 
 def round_line(view: Mapping[str, Any], lang: str) -> str:
@@ -328,9 +356,9 @@ class ArmageddonSpec(GameSpec):
 
     def outcome_text(self, outcome: Outcome, ctx: BoardContext) -> str:
         w = self.words(ctx)
-        reason = _k(f"reason.{outcome.reason}", ctx.lang, scores=w.scores())
-        if not _has(f"reason.{outcome.reason}"):
+        if not _has(f"reason.{outcome.reason}"):  # draw agreed, resign, forfeit: shared words
             return super().outcome_text(outcome, ctx)
+        reason = _k(f"reason.{outcome.reason}", ctx.lang, scores=w.scores())
         if outcome.is_draw:
             return "🤝 " + self.text("status.draw", ctx.lang, reason=reason)
         names = ", ".join(w.party(s) for s in sorted(outcome.winners) if s != GM)
@@ -339,11 +367,18 @@ class ArmageddonSpec(GameSpec):
     def narrate(self, steps: Steps, ctx: BoardContext) -> list[str]:
         w = self.words(ctx)
         lines = []
+        gone: dict[int, int] = {}  # a party leaving: its figures in one line, not one each
         for actor, event in steps.items:
+            if event.type == "removed" and event.data.get("why") == "left":
+                owner = int(event.data.get("player") or 0)
+                gone[owner] = gone.get(owner, 0) + 1
+                continue
             if _has(f"event.{event.type}") or event.type in ("alliance", "gate", "game_over"):
                 lines.append(event_line(event.type, event.data, w, actor))
             else:  # resign, draw votes, forfeits: the shared words
                 lines += super().narrate(Steps([(actor, event)]), ctx)
+        for owner, count in gone.items():
+            lines.append(_k("event.left_figures", ctx.lang, name=w.party(owner), count=count))
         return lines
 
     # ---------------------------------------------------------------- clicking
@@ -365,8 +400,12 @@ class ArmageddonSpec(GameSpec):
     def options(self, ctx: BoardContext, path: tuple[str, ...], tokens: list[str]) -> list[Option]:
         w = self.words(ctx)
         out = []
+        if tokens and _role(tokens[0], path, w) == "spell":  # alphabetical by what is shown
+            tokens = sorted(tokens, key=lambda tok: option_label(tok, path, w).casefold())
         for token in tokens:
             label = option_label(token, path, w)
+            if token == "ally" and not path and ctx.tree is not None:
+                label = _only_alliance(ctx.tree, w) or label
             emoji = _option_emoji(token, path, w)
             style = (
                 "primary" if not path and token not in ("end", "done", "refuse") else "secondary"
@@ -398,12 +437,12 @@ class ArmageddonSpec(GameSpec):
 
 SPEC = ArmageddonSpec()
 _HEX = {
-    "rot": 0xD55E00,
+    "rot": 0xD62728,
     "blau": 0x0072B2,
     "gruen": 0x009E73,
     "gelb": 0xF0E442,
     "lila": 0xCC79A7,
-    "orange": 0xE69F00,
+    "orange": 0xFF9F1C,
     "weiss": 0xF5F5F5,
     "schwarz": 0x303030,
 }
@@ -419,7 +458,7 @@ def decision_text(prompt: str, params: Mapping[str, Any], w: Words) -> str:
     if "target" in words:
         words["target"] = w.target(str(words["target"]))
     if prompt == "armageddon.prompt.setup":
-        return _k("status.setup", w.lang)
+        return _k("status.setup", w.lang) + "\n" + w.alliances()
     return t(prompt, w.lang, **words)
 
 
@@ -462,6 +501,8 @@ def option_label(token: str, path: Sequence[str], w: Words) -> str:
         return _k(f"verb.{token}", lang) if _has(f"verb.{token}") else token
     if role == "gm":
         return _k(f"gm.{token}", lang) if _has(f"gm.{token}") else token
+    if role == "party" and token.isdecimal() and path[:1] == ("ally",) and len(path) == 2:
+        return w.alliance_option(int(path[1]), int(token))
     if role == "party" and token.isdecimal():
         return w.party(int(token))
     labels = {
@@ -476,8 +517,17 @@ def option_label(token: str, path: Sequence[str], w: Words) -> str:
     if role == "figure":
         return w.figure(token, at=True)
     if role in labels:
-        return str(labels[role](token))
+        label = str(labels[role](token))
+        return label[:1].upper() + label[1:] if role == "spell" else label
     return token
+
+
+def _only_alliance(tree: Any, w: Words) -> str:
+    """The label of the one alliance click left (the table takes a single choice at once,
+    so the button must say what it does), else ''."""
+    firsts = tree.options(("ally",))
+    seconds = tree.options(("ally", firsts[0])) if len(firsts) == 1 else []
+    return w.alliance_option(int(firsts[0]), int(seconds[0])) if len(seconds) == 1 else ""
 
 
 def _option_emoji(token: str, path: Sequence[str], w: Words) -> str | None:
@@ -497,6 +547,8 @@ def step_of(path: Sequence[str], options: Sequence[str], w: Words) -> str:
     if not options:
         return "other"
     role = _role(options[0], path, w)
+    if role in ("field", "edge") and path[:1] == ("cast",):
+        return "target"  # a spell's target, not where to go
     return role if _has(f"step.{role}") else "other"
 
 
@@ -644,5 +696,5 @@ async def map_image(
     text = map_text(view, names, lang, game_id)
     if region is not None:
         zoom = _k("map.zoom", lang, a=region[0], b=region[1])
-        text = MapText(f"{text.title} · {zoom}", text.status, text.parties, text.notes)
+        text = replace(text, title=f"{text.title} · {zoom}")
     return await render_async(render_map, view, text, region)

@@ -28,7 +28,9 @@ from bot.render.base import PALETTE, draw_text, font
 
 SCALE = 2
 HEADER = 86
-FOOTER = 34
+FOOTER = 52  # the notes, then the legend
+ZOOM_WIDTH = 1100  # a zoomed region is scaled up to about this width
+ZOOM_SIZE = 110.0  # … with hexes at most this large
 MARGIN = 24
 MAX_WIDTH = 1500  # the whole map at most this wide (zoom into a region for detail)
 
@@ -41,12 +43,12 @@ TERRAIN = {
     "~": "#5b8fd1",  # Wasser
 }
 PARTY = {
-    "rot": "#d55e00",
+    "rot": "#d62728",
     "blau": "#0072b2",
     "gruen": "#009e73",
     "gelb": "#f0e442",
     "lila": "#cc79a7",
-    "orange": "#e69f00",
+    "orange": "#ff9f1c",
     "weiss": "#f5f5f5",
     "schwarz": "#303030",
 }
@@ -62,6 +64,12 @@ OVER = "#e0201b"
 GRID = "#5a6b4a"
 
 
+LEGEND = (
+    "k5² Figur auf Turmebene 2 · T2/B3 Turm/Bergfried mit Stockwerken · 0|1|2/4 Belegung je "
+    "Ebene/Raum · ■ großes Gerät füllt das Feld · $ Handelszentrum · ▲ Höhe · ◆ Zauberer"
+)
+
+
 @dataclass(frozen=True)
 class MapText:
     """The words around the map (the cog fills them in the reader's language)."""
@@ -70,6 +78,7 @@ class MapText:
     status: str
     parties: tuple[str, ...] = ()  # one label per party, e.g. "1 Anna (rot) 7"
     notes: str | None = None  # the line under the map (None: German words from the view)
+    legend: str = LEGEND  # what the marks mean, in the reader's language
 
 
 def default_text(view: Mapping[str, Any]) -> MapText:
@@ -194,6 +203,8 @@ def draw_map(
         row0, row1 = max(0, min(ra, rb)), min(rows - 1, max(ra, rb))
     ncols, nrows = col1 - col0 + 1, row1 - row0 + 1
     size = min(54.0, (MAX_WIDTH - 2 * MARGIN) / (math.sqrt(3) * (ncols + 0.5)))
+    if region is not None:  # a zoom scales its fields up to a legible size
+        size = min(ZOOM_SIZE, (ZOOM_WIDTH - 2 * MARGIN) / (math.sqrt(3) * (ncols + 0.5)))
     size = max(size, 14.0)
     grid = _Grid(size, col0, row0, MARGIN, HEADER + MARGIN / 2)
     width = round(2 * MARGIN + math.sqrt(3) * size * (ncols + 0.5))
@@ -235,6 +246,7 @@ def draw_map(
             _arrow(pen, grid, str(move["from"]), str(move["to"]))
     _header(pen, text, width, view, colours)
     _footer(pen, view, width, height, text.notes)
+    _legend(pen, text.legend, width, height)
     return image.reduce(SCALE)
 
 
@@ -268,8 +280,8 @@ def _hex(
     pen.text((x, y - 0.72 * s), name, s * 0.22, "#1e1f22")
     if height:
         pen.text((x - 0.62 * s, y - 0.3 * s), f"▲{height}", s * 0.2, "#1e1f22")
-    if capacity:
-        pen.text((x, y + 0.7 * s), f"/{capacity}", s * 0.19, "#3d4a33")
+    if capacity:  # an empty field: its room, quietly
+        pen.text((x, y + 0.7 * s), f"0/{capacity}", s * 0.17, "#55624a")
 
 
 def _darker(colour: str, amount: float) -> str:
@@ -341,6 +353,7 @@ def _majority(
 
 
 _LARGE = {"geraet", "schiff", "fabelwesen"}
+_SUPER = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")  # a tower level: k5²
 
 
 def _contents(
@@ -387,7 +400,7 @@ def _contents(
     if ground.get("filled"):
         label = "■"
     if len(room) > 1 and occupied:  # a tower: each floor from the Grundfeste up
-        label = "|".join(used(lv) for lv in room) + f" /{ground['capacity']}"
+        label = "|".join(used(lv) for lv in room) + f"/{ground['capacity']}"
     over = any(lv["over"] for lv in room)
     if label:  # over the terrain's own "/capacity"
         patch = TERRAIN.get(str(f["terrain"]), "#888888")
@@ -408,37 +421,64 @@ def _contents(
             OVER if over else "#1e1f22",
             "bold" if over else "regular",
         )
-    tops = [g for g in figs if not g["carrier"] and not g["hover"]]
-    carried: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
-    for g in figs:
-        if g["carrier"]:
-            carried[str(g["carrier"])].append(g)
+    order = _ordered(figs)
     hovering = [g for g in figs if g["hover"]]
-    slots = _slots(len(tops), s)
-    for (dx, dy), g in zip(slots, tops, strict=False):
-        big = g["cls"] in _LARGE or g["kind"] == "elefant"
-        _token(pen, (x + dx, y + dy), g, colours, s * (0.3 if big else 0.21), big)
-        for k, rider in enumerate(carried.get(str(g["id"]), [])[:4]):
-            angle = math.radians(-60 + 40 * k)
-            rr = s * (0.3 if big else 0.21)
-            at = (x + dx + rr * 1.15 * math.cos(angle), y + dy + rr * 1.15 * math.sin(angle))
-            _token(pen, at, rider, colours, s * 0.16, False)
-    if len(tops) > len(slots):
+    slots = _slots(len(order), s)
+    radius = s * (0.21 if len(order) <= 4 else 0.16)  # several figures: each its own spot
+    at_of: dict[str, tuple[float, float]] = {}
+    for (dx, dy), g in zip(slots, order, strict=False):
+        at_of[str(g["id"])] = (x + dx, y + dy)
+    for g in order:  # a rider is tied to its carrier by a line
+        here, there = at_of.get(str(g["id"])), at_of.get(str(g["carrier"]))
+        if g["carrier"] and here and there:
+            pen.line([here, there], "#1e1f22", max(1.0, s * 0.03))
+    for g in order:
+        if str(g["id"]) not in at_of:
+            continue
+        big = (g["cls"] in _LARGE or g["kind"] == "elefant") and not g["carrier"]
+        size = radius * (1.15 if big else 0.85 if g["carrier"] else 1.0)
+        _token(pen, at_of[str(g["id"])], g, colours, size, big)
+    if len(order) > len(slots):
         pen.text(
-            (x + s * 0.55, y + s * 0.35), f"+{len(tops) - len(slots)}", s * 0.2, "#1e1f22", "bold"
+            (x + s * 0.55, y + s * 0.35), f"+{len(order) - len(slots)}", s * 0.2, "#1e1f22", "bold"
         )
     for k, w in enumerate(hovering[:2]):
         _wizard(pen, (x - s * 0.55 + k * s * 0.3, y - s * 0.35), w, colours, s * 0.16)
 
 
+def _ordered(figs: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The figures standing on a field, each followed by those it carries (not hovering)."""
+    ids = {str(g["id"]) for g in figs}
+    carried: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for g in figs:
+        if g["carrier"] and str(g["carrier"]) in ids:
+            carried[str(g["carrier"])].append(g)
+    out: list[Mapping[str, Any]] = []
+
+    def add(g: Mapping[str, Any]) -> None:
+        out.append(g)
+        for rider in carried.get(str(g["id"]), []):
+            add(rider)
+
+    for g in figs:
+        if not g["hover"] and (not g["carrier"] or str(g["carrier"]) not in ids):
+            add(g)
+    return out
+
+
 def _slots(n: int, s: float) -> list[tuple[float, float]]:
+    """Spots for ``n`` figures in a hex that do not overlap (at most 7; more show as +N)."""
     if n <= 1:
         return [(0.0, 0.05 * s)]
     if n <= 4:
         d = s * 0.26
-        return [(-d, -d * 0.6), (d, -d * 0.6), (-d, d * 0.9), (d, d * 0.9)][:n]
-    d = s * 0.28
-    return [(-d, -d * 0.7), (0, -d * 0.7), (d, -d * 0.7), (-d, d * 0.8), (0, d * 0.8), (d, d * 0.8)]
+        return [(-d, -d * 0.85), (d, -d * 0.85), (-d, d * 0.95), (d, d * 0.95)][:n]
+    d = s * 0.38  # a ring of six around the centre, and the centre
+    ring = [
+        (d * math.cos(math.radians(a)), d * 0.95 * math.sin(math.radians(a)))
+        for a in (-150, -90, -30, 30, 90, 150)
+    ]
+    return [*ring, (0.0, 0.0)][:n]
 
 
 def _short(g: Mapping[str, Any]) -> str:
@@ -479,13 +519,22 @@ def _token(
         pen.circle(at, radius, fill, "#1e1f22", 1)
     if g.get("enchant"):
         pen.circle(at, radius * 1.18, None, "#b266ff", 1.5)
-    label = _short(g) + (f"^{g['level']}" if g["level"] else "")
+    label = _short(g) + (str(g["level"]).translate(_SUPER) if g["level"] else "")
     pen.text(at, label, radius * (0.8 if len(label) <= 3 else 0.62), ink, "bold")
     if g.get("facing"):
         dirs = {"o": 0, "no": -60, "nw": -120, "w": 180, "sw": 120, "so": 60}
         a = math.radians(dirs.get(str(g["facing"]), 0))
-        tip = (x + radius * 1.35 * math.cos(a), y + radius * 1.35 * math.sin(a))
-        pen.line([(x + radius * math.cos(a), y + radius * math.sin(a)), tip], "#1e1f22", 2)
+        tip = (x + radius * 1.6 * math.cos(a), y + radius * 1.6 * math.sin(a))
+        wing = radius * 0.45
+        left = (
+            x + radius * math.cos(a) - wing * math.sin(a),
+            y + radius * math.sin(a) + wing * math.cos(a),
+        )
+        right = (
+            x + radius * math.cos(a) + wing * math.sin(a),
+            y + radius * math.sin(a) - wing * math.cos(a),
+        )
+        pen.poly([tip, left, right], "#1e1f22", "#f2f3f5", 1)  # the facing: a clear arrowhead
 
 
 def _wizard(
@@ -536,9 +585,10 @@ def _header(
 def _footer(
     pen: _Pen, view: Mapping[str, Any], width: int, height: int, notes: str | None = None
 ) -> None:
+    line = height - FOOTER + 14
     if notes is not None:  # the reader's words (the cog)
         if notes:
-            pen.text((MARGIN, height - FOOTER / 2), notes, 14, OVER, "bold", "lm")
+            pen.text((MARGIN, line), notes, 14, OVER, "bold", "lm")
         return
     crowds = view.get("crowds") or []
     hungry = [st["name"] for st in view.get("stellungen", []) if st["hunger"]]
@@ -550,4 +600,11 @@ def _footer(
     if view.get("pending"):
         parts.append(f"Erklärung wartet: {view['pending']['target']}")
     if parts:
-        pen.text((MARGIN, height - FOOTER / 2), " · ".join(parts), 14, OVER, "bold", "lm")
+        pen.text((MARGIN, line), " · ".join(parts), 14, OVER, "bold", "lm")
+
+
+def _legend(pen: _Pen, legend: str, width: int, height: int) -> None:
+    """What the marks mean, small and quiet at the foot."""
+    if legend:
+        size = min(12.0, max(8.0, (width - 2 * MARGIN) / (0.56 * len(legend))))
+        pen.text((MARGIN, height - 12), legend, size, PALETTE.muted, "regular", "lm")

@@ -87,8 +87,6 @@ def selfplay(name: str, games: int, seed: int, rounds: int | None, max_steps: in
             actions = list(ENGINE.legal_actions(state, decision.seat))
             if decision.seat == 0 and state.phase != "setup" and chooser.random() < 0.9:
                 continue  # the game master overrules now and then, not at every chance
-            if state.phase == "setup":  # no random alliances: they would end the game at once
-                actions = [a for a in actions if a.verb != "ally"]
             action = chooser.choice(actions)
             try:
                 state, _events = ENGINE.apply(state, action, decision.seat)

@@ -172,7 +172,8 @@ class ArmageddonEngine:
                     {"round": state.round},
                 )
             )
-        if state.phase != "setup" and GM not in state.out and _gm_actions(state):
+        gm_may = state.phase != "setup" or bool(state.crowds)
+        if gm_may and GM not in state.out and _gm_actions(state):
             # the game master may overrule at any time; the game never waits for it
             out.append(
                 Decision(GM, did(GM), DecisionKind.REACTION, "armageddon.prompt.gm", waits=False)
@@ -183,8 +184,8 @@ class ArmageddonEngine:
         if state.phase == "end" or player in state.out:
             return []
         if player == GM:
-            if state.phase == "setup":
-                return [] if state.crowds else _setup_actions(state)
+            if state.phase == "setup" and not state.crowds:
+                return _setup_actions(state)
             return _gm_actions(state)
         if state.crowds:
             place, party = state.crowds[0]
@@ -329,8 +330,16 @@ def _setup_actions(state: State) -> list[Action]:
             if c not in state.colours:
                 out.append(Action("colour", (str(p), c)))
         for q in range(p + 1, sc.parties + 1):
-            out.append(Action("ally", (str(p), str(q))))
+            if not _one_side(state, set(state.alliances) ^ {(p, q)}):
+                out.append(Action("ally", (str(p), str(q))))
     return out
+
+
+def _one_side(state: State, pairs: set[tuple[int, int]]) -> bool:
+    """Whether these alliances would leave a single side: nothing to fight for, the game
+    would end at its start."""
+    blk = R.blocks(replace(state, alliances=frozenset(pairs)))
+    return len({blk[p] for p in range(1, state.parties + 1) if p not in state.out}) <= 1
 
 
 def _party_arg(state: State, token: str) -> int:
@@ -377,6 +386,8 @@ def _setup(state: State, a: Action, events: list[Event]) -> State:
         if p == q:
             raise fail("bad_party", party=a.args[1])
         pairs = set(state.alliances) ^ {(p, q)}
+        if _one_side(state, pairs):
+            raise fail("one_side_alliance")
         events.append(Event("alliance", {"parties": [p, q], "allied": (p, q) in pairs}))
         return replace(state, alliances=frozenset(pairs))
     raise fail("wrong_phase", verb=a.verb)
@@ -500,6 +511,13 @@ def _set_figure(state: State, fid: str, **changes: Any) -> State:
 # ================================================================== movement phase
 
 
+def _rein_once(state: State, animal: Figure) -> None:
+    """READING: taking an animal by the rein and letting it go are declarations (Kap. 0,
+    Erklärung), so like every declaration once per object and round."""
+    if animal.declared == state.round:
+        raise fail("rein_once", figure=animal.id)
+
+
 def move_actions(state: State, party: int) -> list[Action]:
     idx = index(state)
     sc = idx.sc
@@ -606,7 +624,8 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
         level = f.level + (1 if a.verb == "up" else -1)
         if not 0 <= level <= sc.towers[f.field].floors:
             raise fail("no_floor", field=f.field, level=level)
-        cost = R._check_steps(idx, f, [], 2 if a.verb == "up" else 1)  # über Aufgang nach oben
+        up = a.verb == "up"  # über Aufgang nach oben: a Doppelschritt
+        cost = R._check_steps(idx, f, [], 2 if up else 1, "stairs" if up else "", f.field)
         dest = f"f:{f.field}:{level}"
         if idx.over(dest, [f]):
             raise fail("full", field=f.field)
@@ -624,7 +643,7 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
             if a.verb != "mount" or h.level or f.level:
                 raise fail("cannot_mount", figure=f.id)
             if h.field not in sc.neighbours[f.field].values():
-                raise fail("not_adjacent", figure=f.id, field=h.field)
+                raise fail("not_adjacent", figure=f.id, field=h.field, at=f.field)
             base = 2 if R.edge_double(idx, k, f.field, h.field) else 1
         elif h.field != f.field or h.level != f.level:
             raise fail("cannot_mount", figure=f.id)
@@ -643,6 +662,7 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
         if a.verb == "lead":
             if hk.cls != "tier" or h.led_by or idx.carried.get(h.id):
                 raise fail("cannot_lead", figure=h.id)
+            _rein_once(state, h)
             return 0, ""  # a movement one only declares
         slot = a.args[2] if len(a.args) > 2 else hk.holds[0][0]
         if not hk.slot_capacity(slot) or (len(hk.holds) > 1 and len(a.args) < 3):
@@ -651,7 +671,8 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
         if idx.over(dest, [f]):
             raise fail("full", field=h.id)
         double = hk.mount_double or slot == "oben"  # Auf- und Absteigen auf Quadrigawagen, Elefant
-        return R._check_steps(idx, f, [], 2 if double or base == 2 else 1), dest
+        why = "mount" if double else R.double_why(idx, f.field, h.field)
+        return R._check_steps(idx, f, [], 2 if double or base == 2 else 1, why, h.field), dest
     if a.verb == "dismount":
         R._can_act_on(idx, f, party)
         if f.owner != party or not f.carrier:
@@ -680,6 +701,7 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
     if a.verb == "release":
         if not f.led_by or idx.by_id.get(f.led_by) is None or idx.by_id[f.led_by].owner != party:
             raise fail("not_led", figure=f.id)
+        _rein_once(state, f)
         return None
     if a.verb == "face":
         if not k.orient or a.args[1] not in DIRECTIONS:
@@ -809,7 +831,7 @@ def _move(state: State, a: Action, party: int, events: list[Event]) -> State:
             new = _set_figure(new, h.id, owner=party, possessor=party, declared=state.round)
         if a.verb == "lead":
             events.append(Event("leads", {"player": party, "figure": f.id, "animal": h.id}))
-            return _set_figure(new, h.id, led_by=f.id)
+            return _set_figure(new, h.id, led_by=f.id, declared=state.round)
         events.append(
             Event("mounted", {"player": party, "figure": f.id, "carrier": h.id, "cost": cost})
         )
@@ -821,7 +843,7 @@ def _move(state: State, a: Action, party: int, events: list[Event]) -> State:
         return R.move_to(state, {f.id: R.dest_tuple(idx, dest)}, {f.id: cost}, party)
     if a.verb == "release":
         events.append(Event("released", {"player": party, "figure": f.id}))
-        return _set_figure(state, f.id, led_by="")
+        return _set_figure(state, f.id, led_by="", declared=state.round)
     if a.verb == "face":
         events.append(Event("turned", {"player": party, "figure": f.id, "facing": a.args[1]}))
         return _set_figure(state, f.id, facing=a.args[1], faced=True, mover=party)
@@ -1144,7 +1166,7 @@ def _check_claim(state: State, idx: Index, token: str, party: int) -> Any:
         owner = dict(state.hz)[token]
         if owner == party:
             raise fail("already_yours", target=token)
-        here = idx.warriors(idx.on_field(token))
+        here = [w for w in idx.warriors(idx.on_field(token)) if not R.still(state, w)]
         if any(w.owner == owner for w in here if owner):
             raise fail("hz_defended", field=token)
         if not any(w.owner == party for w in here):
@@ -1330,11 +1352,11 @@ def _dispatch(state: State, a: Action, player: int, events: list[Event]) -> Stat
         if a.verb == "remove":
             return _remove(state, a, player, events)
         if a.verb == "gm":
-            if player != GM or state.phase == "setup":
+            if player != GM or (state.phase == "setup" and not state.crowds):
                 raise fail("gm_only")
             return _gm(state, a, events)
         if state.crowds:
-            raise fail("resolve_first", place=state.crowds[0][0], player=state.crowds[0][1])
+            raise _resolve_first(state)
         if a.verb in ("agree", "refuse"):
             return _answer(state, a, player, events)
         if a.verb in ("place", "colour", "ally", "start"):
@@ -1356,6 +1378,20 @@ def _dispatch(state: State, a: Action, player: int, events: list[Event]) -> Stat
         raise
     except (KeyError, ValueError, IndexError) as error:  # a token naming nothing
         raise IllegalAction("armageddon.error.illegal", action=action_text(a)) from error
+
+
+def _resolve_first(state: State) -> EngineError:
+    """Why nothing else may happen yet: a party must remove figures from an overcrowded
+    place (named as a field, a tower's level or a carrier, never as an internal id)."""
+    place, party = state.crowds[0]
+    tag, where, sub = place.split(":")
+    if tag == "c":
+        carrier = state.figure(where)
+        fld = carrier.field if carrier is not None else "?"
+        return fail("resolve_first_on", figure=where, field=fld, player=party)
+    if sub != "0":
+        return fail("resolve_first_level", field=where, level=int(sub), player=party)
+    return fail("resolve_first", field=where, player=party)
 
 
 def _advance(state: State, events: list[Event]) -> State:
@@ -1549,6 +1585,7 @@ def view(state: State) -> JsonDict:
             }
             for st in sc.stellungen
         ],
+        "alliances": [list(pair) for pair in sorted(state.alliances)],
         "reserve": [[p, k, n] for p, k, n in state.reserve if n > 0],
         "crowds": [{"place": p, "player": q} for p, q in state.crowds],
         "pending": None

@@ -153,10 +153,17 @@ def allied(state: State, p: int, q: int) -> bool:
     return b.get(p) == b.get(q)
 
 
+def still(state: State, f: Figure) -> bool:
+    """Whether ``f`` is gelähmt or versteinert now (READING: it cannot fight, so it neither
+    counts for a majority nor holds a Handelszentrum, and defends with its roll alone)."""
+    return f.enchant in CONTROL_STILL and f.enchant_until >= state.round
+
+
 def counts(idx: Index, figs: Iterable[Figure]) -> dict[int, int]:
+    """Each party's warriors among ``figs`` that can fight (a spellbound one does not)."""
     out: dict[int, int] = defaultdict(int)
     for f in idx.warriors(figs):
-        if f.owner:
+        if f.owner and not still(idx.state, f):
             out[f.owner] += 1
     return dict(out)
 
@@ -304,7 +311,7 @@ def step_cost(
     k = idx.kind(f)
     along = _movable(idx, f, party)
     if target not in sc.neighbours[f.field].values():
-        raise fail("not_adjacent", figure=f.id, field=target)
+        raise fail("not_adjacent", figure=f.id, field=target, at=f.field)
     if k.hover:  # a wizard hovers (READING: no terrain, wall or river costs)
         owner = sc.building_owner(target)
         if owner is not None and not allied(state, owner, party):
@@ -314,8 +321,8 @@ def step_cost(
             if foes:
                 raise fail("foreign_building", field=target)
         cost, dest = 1, f"h:{target}"
-        return _check_steps(idx, f, along, cost), dest, along, False
-    double = False
+        return _check_steps(idx, f, along, cost, to=target), dest, along, False
+    double, why = False, ""
     dest_level = 0
     holder = idx.by_id.get(f.carrier) if f.carrier else None
     ship_there = [s for s in idx.by_place.get(f"f:{target}:0", []) if idx.kind(s).cls == "schiff"]
@@ -323,18 +330,19 @@ def step_cost(
         if sc.terrain[target] == "~":
             raise fail("water", field=target)
         double = idx.kind(holder).board_double
+        why = "ashore"
         dest = f"f:{target}:0"
     elif holder is not None:  # from a ladder or a siege tower's top onto a platform
         if holder.facing and sc.neighbours[holder.field].get(holder.facing) != target:
             raise fail("not_onto_platform", figure=f.id, field=target)
         if target not in sc.towers or not holder.facing:
             raise fail("not_onto_platform", figure=f.id, field=target)
-        double = True
+        double, why = True, "platform"
         dest_level = sc.towers[target].floors
         dest = f"f:{target}:{dest_level}"
     elif k.cls == "krieger" and ship_there:  # boarding a ship from the shore
         ship = ship_there[0]
-        double = idx.kind(ship).board_double
+        double, why = idx.kind(ship).board_double, "board"
         dest = f"c:{ship.id}:{idx.kind(ship).holds[0][0]}"
     else:
         if f.level > 0:
@@ -352,8 +360,9 @@ def step_cost(
             if terrain in xk.forbidden or xk.water or (target in sc.towers and xk.cls != "krieger"):
                 raise fail("forbidden_terrain", figure=x.id, field=target)
             double = edge_double(idx, xk, f.field, target) or double
+        why = double_why(idx, f.field, target)
         dest = f"f:{target}:0"
-    cost = _check_steps(idx, f, along, 2 if double else 1)
+    cost = _check_steps(idx, f, along, 2 if double else 1, why, target)
     tramples = False
     if not ignore_room and idx.over(dest, [f, *along]):
         foes = [
@@ -395,10 +404,31 @@ def edge_double(idx: Index, k: Kind, src: str, target: str) -> bool:
     return double or rise > 0  # Höhenunterschied nach oben oder unten
 
 
-def _check_steps(idx: Index, f: Figure, along: list[Figure], cost: int) -> int:
+def double_why(idx: Index, src: str, target: str) -> str:
+    """Why stepping from ``src`` to ``target`` is a Doppelschritt, for a message: the first of
+    wall, river, moat, height (''  when it is not one)."""
+    sc, state = idx.sc, idx.state
+    info = sc.edge(src, target)
+    e = edge_of(src, target)
+    if info.wall and e not in state.breached and not (info.gate and e in state.gates_open):
+        return "wall"
+    if info.river and not info.bridge:
+        return "river"
+    if info.moat and not info.bridge:
+        return "moat"
+    return "height" if sc.height[target] != sc.height[src] else ""
+
+
+def _check_steps(
+    idx: Index, f: Figure, along: list[Figure], cost: int, why: str = "", to: str = ""
+) -> int:
+    """Raises unless ``f`` and those going along have ``cost`` steps left; the message says
+    where to and why the step costs two (``why``: a key of ``error.no_steps_*``)."""
     for x in (f, *along):
-        if x.steps + cost > steps_allowed(idx.state, x):
-            raise fail("no_steps", figure=x.id, cost=cost)
+        left = steps_allowed(idx.state, x) - x.steps
+        if cost > left:
+            key = f"no_steps_{why}" if cost == 2 and why else "no_steps"
+            raise fail(key, figure=x.id, cost=cost, left=max(left, 0), field=to or f.field)
     return cost
 
 
@@ -483,19 +513,17 @@ def fight(state: State, a: Figure, d: Figure, why: str, events: Raw) -> tuple[St
     t = state.scenario.tables
 
     def value(f: Figure, base: int) -> int:
+        if still(state, f):  # gelähmt: no parry, only the roll
+            return 0
         bonus = {"gestaerkt": 1, "geschwaecht": -1, "geschuetzt": 1}.get(f.enchant, 0)
         return base + (bonus if f.enchant_until >= state.round else 0)
 
     rolls, rng = state.rng.dice(2, 6)
     state = replace(state, rng=rng)
-    att = rolls[0] + value(a, t.kinds[a.kind].attack)
-    dfn = rolls[1] + value(d, t.kinds[d.kind].defence)
-    events.append(
-        Event(
-            "fight",
-            {"why": why, "attacker": a.id, "defender": d.id, "rolls": rolls, "totals": [att, dfn]},
-        )
-    )
+    values = [value(a, t.kinds[a.kind].attack), value(d, t.kinds[d.kind].defence)]
+    att, dfn = rolls[0] + values[0], rolls[1] + values[1]
+    data = {"why": why, "attacker": a.id, "defender": d.id, "rolls": rolls, "values": values}
+    events.append(Event("fight", {**data, "totals": [att, dfn]}))
     if att == dfn:
         return state, ""
     loser = d if att > dfn else a

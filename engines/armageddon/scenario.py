@@ -277,7 +277,7 @@ def _parse_cached(text: str, file: str) -> Scenario:
             f = a_field(words[0])
             if terrain[f] == "~":
                 raise r.fail("on_water", field=f)
-            hz[f] = a_party(words[2])
+            hz[f] = _int(r, words[2], 0, parties)  # 0: nobody's yet (neutral)
         elif key == "stellung":
             if len(words) < 5 or words[1] != "besitzer" or words[3] != "felder":
                 raise r.fail("bad_stellung", text=" ".join(words)[:30])
@@ -399,9 +399,9 @@ def _placement(
             level = _int(r, rest.pop(0), 0, 6)
         elif word == "auf" and rest:
             token = rest.pop(0)
-            if not token.isdecimal() or not 1 <= int(token) <= len(earlier):
+            carrier = _carrier(token, where, earlier)
+            if carrier < 0:
                 raise r.fail("bad_carrier", token=token[:10])
-            carrier = int(token) - 1
             holder = tables.kinds[earlier[carrier].kind]
             slot = holder.holds[0][0] if holder.holds else ""
             if rest and holder.slot_capacity(rest[0]):
@@ -413,6 +413,16 @@ def _placement(
         else:
             raise r.fail("bad_figure", text=" ".join(words)[:30])
     return Placement(party, kind.name, where, level, carrier, slot, facing)
+
+
+def _carrier(token: str, where: str, earlier: list[Placement]) -> int:
+    """The placement ``auf`` names: its number among the ``figur`` lines (``auf 7``) or,
+    stable when lines are inserted, the last earlier figure of that kind on the same field
+    (``auf pferd``); -1 for none."""
+    if token.isdecimal():
+        return int(token) - 1 if 1 <= int(token) <= len(earlier) else -1
+    found = [i for i, p in enumerate(earlier) if p.kind == token and p.field == where]
+    return found[-1] if found else -1
 
 
 def _check_stellung(r: _Reader, sc: Scenario, st: Stellung) -> None:

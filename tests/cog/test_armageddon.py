@@ -388,7 +388,7 @@ async def test_in_the_action_phase_a_player_declares_attacks_and_casts_by_clicki
     prompt = await click(fake, prompt, "Angreifen", ALICE)
     prompt = await click(fake, prompt, "Krieger k1 (b2)", ALICE)
     text = embed_text(await live_board(fake, bot, game_id))
-    assert "Angriff: Krieger k1" in text and "Würfe" in text
+    assert "Angriff: Krieger k1" in text and "+ Wurf" in text
     prompt = await click(fake, prompt, "Zaubern", ALICE)
     prompt = await click(fake, prompt, "Stärken", ALICE)
     prompt = await click(fake, prompt, "c3", ALICE)

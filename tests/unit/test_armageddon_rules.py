@@ -191,7 +191,7 @@ def test_going_up_a_tower_over_its_stairs_is_a_double_step_down_is_one() -> None
     state = game("turm: b1 2 besitzer 1\nfigur: 1 krieger b1\n")
     state = play(state, 1, "up k1")
     assert fig(state, "k1").level == 1 and fig(state, "k1").steps == 2
-    refused(state, 1, "up k1", "no_steps")
+    refused(state, 1, "up k1", "no_steps_stairs")
     state = game("turm: b1 2 besitzer 1\nfigur: 1 krieger b1 ebene 2\n")
     state = play(play(state, 1, "down k1"), 1, "down k1")
     assert fig(state, "k1").level == 0
@@ -554,8 +554,9 @@ def test_a_foreign_wizard_needs_leave_or_the_majority_in_the_building() -> None:
 
 def test_a_placement_error_is_resolved_by_its_player_removing_figures() -> None:
     state = game("figur: 1 krieger a1\n" * 5 + "figur: 2 krieger c1\n", start=False)
-    (decision,) = ENGINE.decisions(state)
+    decision, gm = ENGINE.decisions(state)  # the game master may overrule meanwhile
     assert (decision.seat, decision.kind) == (1, DecisionKind.CHOICE)
+    assert (gm.seat, gm.waits) == (0, False)
     state = play(state, 1, "remove k1")
     assert not state.crowds and not R.overcrowded(state)
 

@@ -53,3 +53,49 @@ def test_hostile_names_and_pending_troubles_are_drawn() -> None:
     text = MapText("Evil\r\nname\u202e", "Runde\x00 1", ("1: \u2066x", "2"))
     assert _image(render_map(view, text)).width > 0
     assert default_text(view).parties[0].startswith("1: rot")
+
+
+def test_a_zoom_on_a_small_map_enlarges_its_fields() -> None:
+    view = ENGINE.view_for(started("scharmuetzel"), None)
+    whole = _image(render_map(view))
+    zoom = _image(render_map(view, region=("c2", "f5")))
+    per_field_whole = whole.width / view["size"][0]
+    assert zoom.width / 4.5 > 1.5 * per_field_whole
+
+
+@pytest.mark.parametrize("count", range(1, 8))
+def test_several_figures_in_one_field_never_overlap(count: int) -> None:
+    import math
+
+    from bot.render.armageddon import _slots
+
+    size = 54.0
+    radius = size * (0.21 if count <= 4 else 0.16) * 1.15  # a large one at most
+    spots = _slots(count, size)
+    assert len(spots) == count
+    for i, a in enumerate(spots):
+        for b in spots[i + 1 :]:
+            assert math.dist(a, b) >= 2 * radius * 0.95, (count, a, b)
+
+
+def test_a_rider_follows_its_carrier_and_every_figure_gets_a_spot() -> None:
+    from bot.render.armageddon import _ordered
+
+    figs = [
+        {"id": "pf7", "carrier": "", "hover": False},
+        {"id": "k9", "carrier": "", "hover": False},
+        {"id": "r8", "carrier": "pf7", "hover": False},
+        {"id": "z1", "carrier": "", "hover": True},
+    ]
+    assert [g["id"] for g in _ordered(figs)] == ["pf7", "r8", "k9"]
+
+
+def test_red_and_orange_are_distinct_colours() -> None:
+    from bot.render.armageddon import PARTY
+
+    def rgb(colour: str) -> tuple[int, ...]:
+        return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+
+    red, orange = rgb(PARTY["rot"]), rgb(PARTY["orange"])
+    assert red[0] > 180 and red[1] < 70  # a red, not an orange
+    assert sum(abs(a - b) for a, b in zip(red, orange, strict=True)) > 150
