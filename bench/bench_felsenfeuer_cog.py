@@ -27,6 +27,7 @@ PLAYERS = ("alice", "bob")
 
 
 async def _end_to_end() -> list[Figure]:
+    from bot.app import freeze_startup_heap
     from bot.sandbox.fake_discord import FakeDiscord
     from tests.harness import running_bot, settings_for
 
@@ -39,6 +40,7 @@ async def _end_to_end() -> list[Figure]:
             settings = settings_for(fake, Path(folder) / "bench.sqlite")
             async with running_bot(fake, settings) as bot:
                 await fake.wait_for_sync()
+                freeze_startup_heap()  # as the real process does after start-up
                 await _play(fake, bot, clicks, steps)
     finally:
         await fake.stop()

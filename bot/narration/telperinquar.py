@@ -642,8 +642,7 @@ class TelperinquarSpec(GameSpec):
 
     def _hand(self, view: Mapping[str, Any], seat: int, ctx: BoardContext) -> asyncio.Task[bytes]:
         """The hand image being drawn or drawn already: a turn's prompts show the same hand
-        again and again, and each board starts drawing the hands of the seats it waits for,
-        so that a prompt opened a moment later finds its image ready."""
+        again and again (the card faces themselves are kept by the renderer)."""
         own = ctx.record.config.get("cards", "")
         key = json.dumps([view["players"][seat], seat, ctx.lang, own], sort_keys=True)
         task = _HANDS.get(key)
@@ -660,11 +659,6 @@ class TelperinquarSpec(GameSpec):
         return task
 
     async def board(self, ctx: BoardContext) -> Any:
-        for seat in ctx.waiting_for:  # their prompt is likely opened next: drawn meanwhile
-            if ctx.record.players[seat] != ctx.bot_id and not ctx.thinking:
-                own = ENGINE.view_for(ctx.match.state, seat)
-                if own["players"][seat].get("hand"):
-                    self._hand(own, seat, ctx)
         board = await super().board(ctx)
         view = ENGINE.view_for(ctx.match.state, None)
         board.footer = self.field_footer(view, ctx)

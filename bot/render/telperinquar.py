@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import io
 import math
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -665,8 +666,33 @@ def hand_png(
         x = HAND_GAP + c * (width + HAND_GAP)
         y = header + r * (card_h + 34)
         _number(draw, (x + width / 2, y + 14), index + 1)
-        draw_named_card(draw, x, y + 30, width, str(entry.get("name", "?")), lang, cat)
+        image.paste(_card_face(str(entry.get("name", "?")), lang, width, cat), (x, y + 30))
     return _png(image)
+
+
+_FACES: OrderedDict[tuple[str, ...], Image.Image] = OrderedDict()
+_FACES_LOCK = threading.Lock()  # hands are drawn in worker threads
+FACES_KEPT = 400  # card faces kept for hands: a hand shows the same cards step after step
+
+
+def _card_face(name: str, lang: str, width: int, cat: Catalogue) -> Image.Image:
+    """A card as a hand shows it, on the background, drawn once per card, language and size
+    (read only: it is pasted)."""
+    known = cat.resolve(name)
+    card = cat.support(known[1]) if known is not None and known[0] == "card" else None
+    key = (name, lang, str(width), repr(known), repr(card))
+    with _FACES_LOCK:
+        face = _FACES.get(key)
+        if face is not None:
+            _FACES.move_to_end(key)
+            return face
+    face = Image.new("RGB", (width, round(width * CARD_RATIO)), PALETTE.background)
+    draw_named_card(ImageDraw.Draw(face), 0, 0, width, name, lang, cat)
+    with _FACES_LOCK:
+        _FACES[key] = face
+        while len(_FACES) > FACES_KEPT:
+            _FACES.popitem(last=False)
+    return face
 
 
 def _number(draw: ImageDraw.ImageDraw, centre: tuple[float, float], number: int) -> None:
