@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import random
 import re
+from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         original(draw, xy, text, *args, **kwargs)
 
     monkeypatch.setattr(tq, "draw_text", capture)
+    monkeypatch.setattr(tq, "_FACES", OrderedDict())  # every card drawn again, not pasted
     yield texts
     assert not [text for text in texts if "tqrender." in text or "tq.deck." in text]  # a key
 
