@@ -14,7 +14,6 @@ for big maps. Everything is drawn at twice the size and reduced once.
 
 from __future__ import annotations
 
-import io
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -24,7 +23,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.base import PALETTE, draw_text, font
+from bot.render.base import PALETTE, draw_text, font, palette_png
 
 SCALE = 2
 HEADER = 86
@@ -186,10 +185,7 @@ def render_map(
 ) -> bytes:
     """The PNG of ``view``; ``region`` (two corner fields) zooms into a rectangle."""
     image = draw_map(view, text or default_text(view), region)
-    quant = image.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
-    buffer = io.BytesIO()
-    quant.save(buffer, format="PNG", compress_level=3)
-    return buffer.getvalue()
+    return palette_png(image, 128)
 
 
 def draw_map(

@@ -11,7 +11,6 @@ Everything is drawn at twice the size and scaled down once, which gives smooth e
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -19,7 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.base import PALETTE, clean_text, draw_text, font
+from bot.render.base import PALETTE, clean_text, draw_text, font, palette_png
 
 SCALE = 2
 BOARD_PX = 588  # the board's side at 1x, whatever its size (7x7 or 5x5)
@@ -106,10 +105,7 @@ def render_board(
     of the time at half the size.
     """
     image = draw_board(view, text, selection)
-    palette = image.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
-    buffer = io.BytesIO()
-    palette.save(buffer, format="PNG", compress_level=3)
-    return buffer.getvalue()
+    return palette_png(image, PALETTE_COLOURS)
 
 
 def draw_board(

@@ -16,7 +16,6 @@ a seat holds at most its eight dice.
 
 from __future__ import annotations
 
-import io
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -24,7 +23,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
-from bot.render.base import PALETTE, draw_text, fit_text, font, line_step
+from bot.render.base import PALETTE, draw_text, fit_text, font, line_step, palette_png
 
 WIDTH = 1000
 MARGIN = 16
@@ -497,7 +496,4 @@ def render_board(
 ) -> bytes:
     """The PNG of ``view`` in ``lang`` (seat names optional, else P1…P6)."""
     image = draw_board(view, lang, names)
-    palette = image.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
-    buffer = io.BytesIO()
-    palette.save(buffer, format="PNG", compress_level=3)
-    return buffer.getvalue()
+    return palette_png(image, PALETTE_COLOURS)

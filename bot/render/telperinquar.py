@@ -14,7 +14,6 @@ Renderers are synchronous; the caller runs them in a worker thread (``render_asy
 
 from __future__ import annotations
 
-import io
 import math
 import threading
 from collections import Counter, OrderedDict
@@ -24,7 +23,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import t
-from bot.render.base import PALETTE, draw_text, font
+from bot.render.base import PALETTE, draw_text, font, palette_png
 from engines.telperinquar.cards import (
     ATTRIBUTES,
     DRAFT,
@@ -86,10 +85,7 @@ def _tr(key: str, lang: str, **params: Any) -> str:
 
 
 def _png(image: Image.Image) -> bytes:
-    quantised = image.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
-    buffer = io.BytesIO()
-    quantised.save(buffer, format="PNG", compress_level=3)
-    return buffer.getvalue()
+    return palette_png(image, PALETTE_COLOURS)
 
 
 # ------------------------------------------------------------------ text
