@@ -624,6 +624,7 @@ class GameTable:
     ) -> None:
         lang = await lang_for(interaction)
         if verb == "resign":  # ask first: a resignation cannot be taken back
+            GameService.seat_for(record, interaction.user.id)
             self._require_side(record, interaction.user.id, "!resign")
             confirm = button(
                 self.text("button.resign_confirm", lang),
