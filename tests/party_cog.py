@@ -31,7 +31,8 @@ WORDS = {
         "passed": "{name} passt.",
         "left": "{name} verlässt die Schatzkammer.",
         "hand": "Deine Hand: {hand} · dein Schatz: {treasure}",
-        "won": "{names} gewinnt.",
+        "points": "nach Punkten",
+        "last_side": "als letzte Seite",
         "tie": "Gleichstand.",
         "play": "Offen ausspielen",
         "add": "Verdeckt ablegen",
@@ -48,7 +49,8 @@ WORDS = {
         "passed": "{name} passes.",
         "left": "{name} leaves the treasury.",
         "hand": "Your hand: {hand} · your treasure: {treasure}",
-        "won": "{names} wins.",
+        "points": "on points",
+        "last_side": "as the last side",
         "tie": "A tie.",
         "play": "Play face up",
         "add": "Lay face down",
@@ -101,8 +103,8 @@ class PartySpec(GameSpec):
         if outcome.reason in ("points", "tie", "last_side"):
             if outcome.is_draw:
                 return word("tie", ctx.lang)
-            names = ", ".join(ctx.names[s] for s in sorted(outcome.winners))
-            return word("won", ctx.lang, names=names)
+            names = [ctx.names[s] for s in sorted(outcome.winners)]
+            return self.won_text(names, word(outcome.reason, ctx.lang), ctx.lang)
         return super().outcome_text(outcome, ctx)
 
     def private_text(self, view: Mapping[str, Any], lang: str) -> str:
@@ -140,11 +142,15 @@ class PartyTest(commands.Cog):
         dritter: discord.User | None = None,
         bot: bool = False,
         alle: bool = False,
+        karten: int = 3,
+        verbuendet: bool = False,
     ) -> None:
         guests = [u for u in (zweiter, dritter) if u is not None]
         players = [interaction.user.id, *(u.id for u in guests)]
         names = [interaction.user.display_name, *(u.display_name for u in guests)]
-        config: dict[str, Any] = {"hand": 3}
+        config: dict[str, Any] = {"hand": karten}
+        if verbuendet:  # the host and the second play together
+            config["teams"] = [0, 0, *range(1, len(players) - 1 + bot)]
         if alle:  # every seat must play: the engine refuses an early start without them
             config["seats"] = len(players) + bot
         if bot:
@@ -162,6 +168,10 @@ class PartyTest(commands.Cog):
     @party.command(name="aufgeben", description="Resign")
     async def aufgeben(self, interaction: discord.Interaction[Any]) -> None:
         await self.table.typed(interaction, None, "!resign")
+
+    @party.command(name="brett", description="The board again")
+    async def brett(self, interaction: discord.Interaction[Any]) -> None:
+        await self.table.show_board(interaction, None)
 
     @party.command(name="export", description="Export")
     async def export(self, interaction: discord.Interaction[Any]) -> None:

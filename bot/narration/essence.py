@@ -171,7 +171,12 @@ class EssenceSpec(GameSpec):
             ]
             return motes + void
         style = "primary" if ordered and ordered[0] in TOKEN_KINDS else "secondary"
-        return [Option(o, _option_label(match, tree, path, o, lang), style=style) for o in ordered]
+        # after the mote, what is clicked names the step: the choices left with a single
+        # way on (a face's only orientation) need no confirming button
+        return [
+            Option(o, _option_label(match, tree, path, o, lang), style=style, whole=True)
+            for o in ordered
+        ]
 
     def placeholder(self, path: tuple[str, ...], lang: str) -> str:
         return t("essenzcog.select.option" if path else "essenzcog.select.mote", lang)
@@ -292,6 +297,8 @@ def _selection(path: tuple[str, ...], tree: ChoiceTree[Action]) -> Selection:
 
 def _prompt(path: tuple[str, ...], tree: ChoiceTree[Action], lang: str) -> str:
     options = tree.options(path)
+    if not options:  # a complete step, shown for its confirming button
+        return t("play.prompt.confirm", lang)
     first = options[0]
     last = path[-1]
     if first in TOKEN_KINDS:

@@ -97,11 +97,12 @@ class FelsenfeuerSpec(GameSpec):
         key = f"felsenfeuer.reason.{outcome.reason}"
         if key not in catalog():
             return super().outcome_text(outcome, ctx)
-        who = ", ".join(ctx.names[s] for s in sorted(outcome.winners))
+        winners = [ctx.names[s] for s in sorted(outcome.winners)]
+        who = ", ".join(winners)
         reason = t(key, ctx.lang, players=who, winners=who)
         if outcome.is_draw:
             return "🤝 " + self.text("status.draw", ctx.lang, reason=reason)
-        return "🏆 " + self.text("status.won", ctx.lang, names=who, reason=reason)
+        return self.won_text(winners, reason, ctx.lang)
 
     def private_text(self, view: Mapping[str, Any], lang: str) -> str:
         own = str(view.get("own_auswahl") or "")
@@ -133,11 +134,13 @@ class FelsenfeuerSpec(GameSpec):
         out = []
         for token in tokens:
             label = _token_label(token, path, view, ctx)
+            named = False
             if not path and tree is not None:  # a verb with a single action: say it whole
                 whole = [a for p, a in tree.paths.items() if p[:1] == (token,)]
                 if len(whole) == 1:
                     text = ENGINE.action_text(whole[0])
                     label = words.action_label(text, view, ctx.lang, ctx.names, _spells(ctx.record))
+                    named = True
             style = "primary" if not path and token != "ende" else "secondary"
             pips = len(path) == 2 and path[0] == "lege" and token.isdigit()
             spell = book.get(token) if path else None
@@ -153,6 +156,7 @@ class FelsenfeuerSpec(GameSpec):
                     emoji=_emoji(token),
                     style=style,
                     select=True if about else None,  # a select shows the words
+                    whole=named,
                 )
             )  # a select shows the spells
         return out

@@ -803,12 +803,14 @@ class TelperinquarSpec(GameSpec):
         for token in tokens:
             if not path:
                 whole = [a for p, a in tree.paths.items() if p[:1] == (token,)] if tree else []
-                if len(whole) == 1:
+                named = len(whole) == 1
+                if named:
                     label = action_words(whole[0].words, names, ctx.seat)
                 else:
                     label = _k(f"verb.{token}", ctx.lang) if token.isalpha() else token
                 style = "secondary" if token in PHASE_VERBS else "primary"
-                out.append(Option(token, label, style=style, emoji=_VERB_ICONS.get(token)))
+                emoji = _VERB_ICONS.get(token)
+                out.append(Option(token, label, style=style, emoji=emoji, whole=named))
                 continue
             out.append(Option(token, self._token_label(token, path, names, ctx.seat)))
         return out

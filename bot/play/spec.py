@@ -13,16 +13,17 @@ option labelled by its token. A game overrides what it words better.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any
 
-from bot.games import ACTIVE, Turn
+from bot.games import ACTIVE, SERVICE_KEYS, Turn
 from bot.i18n import catalog, t
 from engines.core import Event, Outcome, registry
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
 from engines.core.contract import DecisionKind, Engine
+from engines.core.errors import EngineError
 
 SEAT_ICONS = ("🟧", "🔵", "🟩", "🟪", "🟨", "🟥")
 
@@ -61,6 +62,8 @@ class Option:
     emoji: str | None = None
     style: str = "secondary"  # a discord.ButtonStyle name
     select: bool | None = None
+    whole: bool = False  # the label names the whole action this token completes (a verb with
+    # a single way on): clicking it acts at once, without a button that confirms the action
 
 
 @dataclass
@@ -130,6 +133,10 @@ class GameSpec:
     private_view: bool = False  # players have something only they may see (a hand)
     personal_setup: bool = False  # each person picks among their own setup choices (decks)
     continue_prompt: bool = False  # a private prompt goes on while its seat has a decision
+    # Seats with no side in the outcome (a game master on seat 0): a referee is offered no
+    # draw offer or resign, its resign and draw offer are refused and it is never forfeited
+    # (the game waits for it) — see ARCHITECTURE.md, "the referee".
+    neutral_seats: frozenset[int] = frozenset()
     bot_levels: Sequence[str] = ()
     default_level: str = ""
 
@@ -182,6 +189,28 @@ class GameSpec:
         (seat 0), the others follow in their order."""
         return [clicker] + [s for s in range(seats) if s != clicker]
 
+    def starts_early(self, record: Any) -> bool:
+        """Whether the host of the invitation ``record`` may start before every seat has
+        answered (the invitation's "start now"): by default whether the engine takes the
+        game's config with fewer seats. A game that needs every seat (a scenario's parties,
+        a table for exactly that many) offers no early start."""
+        engine = self.engine
+        config = {
+            k: v
+            for k, v in record.config.items()
+            if k not in SERVICE_KEYS and k != "seat_choices"  # the choices of seats yet to say
+        }
+        for seats in range(engine.min_players, len(record.players)):
+            trial = dict(config)
+            if isinstance(trial.get("teams"), list):
+                trial["teams"] = trial["teams"][:seats]
+            try:
+                m.start(engine, trial, record.seed, seats)
+            except EngineError:
+                continue
+            return True
+        return False
+
     def invitation_text(self, record: Any, names: list[str], lang: str) -> str | None:
         """The invitation's own wording (None: the shared one listing every seat)."""
         return None
@@ -196,7 +225,10 @@ class GameSpec:
             lines += [f"› {line}" for line in self.narrate(ctx.steps.visible(None), ctx)]
         lines.append("")
         lines.append(f"**{self.status(ctx)}**")
-        if ctx.match.draw_votes and ctx.outcome is None:
+        offered_now = ctx.steps is not None and any(
+            event.type == "draw_offered" for _who, event in ctx.steps.items
+        )  # narrated just above: said once
+        if ctx.match.draw_votes and ctx.outcome is None and not offered_now:
             offerer = ctx.names[ctx.match.draw_votes[0]]
             lines.append(self.text("draw.offered", ctx.lang, name=offerer))
         if ctx.thinking:
@@ -251,8 +283,13 @@ class GameSpec:
         reason = self.text(f"reason.{outcome.reason}", ctx.lang)
         if outcome.is_draw:
             return "🤝 " + self.text("status.draw", ctx.lang, reason=reason)
-        names = ", ".join(ctx.names[s] for s in sorted(outcome.winners))
-        return "🏆 " + self.text("status.won", ctx.lang, names=names, reason=reason)
+        names = [ctx.names[s] for s in sorted(outcome.winners)]
+        return self.won_text(names, reason, ctx.lang)
+
+    def won_text(self, names: Sequence[str], reason: str, lang: str) -> str:
+        """ "🏆 <names> win(s) (<reason>)": the verb plural for several winners (allies)."""
+        key = "status.won" if len(names) == 1 else "status.won_together"
+        return "🏆 " + self.text(key, lang, names=", ".join(names), reason=reason)
 
     def narrate(self, steps: Steps, ctx: BoardContext) -> list[str]:
         lines = []
@@ -281,8 +318,29 @@ class GameSpec:
     def placeholder(self, path: tuple[str, ...], lang: str) -> str:
         return self.text("select.option", lang)
 
+    def action_option(self, ctx: BoardContext, path: tuple[str, ...]) -> Option:
+        """The button that confirms the complete click path ``path``, shown when a click
+        completed it by skipping the choices that had one way on (nothing acts that the
+        clicker has not seen): the whole action in words, by default the labels of its
+        choices ("Angreifen: Lanze la5 → Lanze la16"; a label that names the whole action,
+        ``Option.whole``, alone)."""
+        chosen = [self.option_at(ctx, path[:depth], token) for depth, token in enumerate(path)]
+        first = chosen[0]
+        label = first.label
+        if len(chosen) > 1 and not first.whole:
+            label = f"{first.label}: {' → '.join(o.label for o in chosen[1:])}"
+        return Option(path[-1], label, emoji=first.emoji or "✔️", style="success", select=False)
+
+    def option_at(self, ctx: BoardContext, prefix: tuple[str, ...], token: str) -> Option:
+        """The option ``token`` after ``prefix`` as :meth:`options` labels it."""
+        here = replace(ctx, path=prefix)
+        found = [o for o in self.options(here, prefix, [token]) if o.token == token]
+        return found[0] if found else Option(token, token)
+
     def prompt(self, ctx: BoardContext) -> str:
         """What the click path so far asks for (for the ephemeral prompt)."""
+        if ctx.path and ctx.tree is not None and ctx.tree.action(ctx.path) is not None:
+            return self.text("prompt.confirm", ctx.lang)  # only its confirming button is left
         return self.text("prompt.choose", ctx.lang)
 
     # ---------------------------------------------------------------- listing

@@ -55,6 +55,7 @@ from bot.games import (
     PENDING,
     READY,
     REFUSED,
+    SERVICE_KEYS,
     GameService,
     load,
     lobby_of,
@@ -75,9 +76,10 @@ from bot.play.ui import (
     parse_path,
     send_kwargs,
 )
+from bot.render.base import run_heavy
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send, send_error
 from bot.store import GameRecord, StaleRevision, StoreBusy
-from engines.core import BadInput, IllegalAction
+from engines.core import BadInput, Event, IllegalAction
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
 from engines.core.contract import BotPlayer, Decision, timeout_action
@@ -237,7 +239,7 @@ class GameTable:
         if not setup:
             answer.append(button(self.text("button.accept", lang), cid(1), "success"))
         answer.append(button(self.text("button.decline", lang), cid(0), "danger"))
-        if len(record.players) > self.spec.engine.min_players:
+        if len(record.players) > self.spec.engine.min_players and self.spec.starts_early(record):
             answer.append(button(self.text("button.start_now", lang), cid("s"), "primary", "▶"))
         rows.append(answer)
         open_seats = [i for i, s in enumerate(lobby.seats) if s == REFUSED]
@@ -245,7 +247,7 @@ class GameTable:
             rows.append(
                 [
                     button(
-                        self.text("button.fill_bot", lang, seat=seat + 1),
+                        self.text("button.fill_bot", lang, seat=self.spec.seat_label(seat)),
                         cid("b", seat),
                         "secondary",
                         "🤖",
@@ -258,7 +260,9 @@ class GameTable:
                 [
                     discord.ui.UserSelect(
                         custom_id=cid("u", seat),
-                        placeholder=self.text("invite.reinvite", lang, seat=seat + 1)[:150],
+                        placeholder=self.text(
+                            "invite.reinvite", lang, seat=self.spec.seat_label(seat)
+                        )[:150],
                     )
                 ]
             )
@@ -500,16 +504,21 @@ class GameTable:
         page: int = 0,
     ) -> None:
         """One click choice: the next choices (the board or the private prompt updated in
-        place), or the action once the path is complete."""
+        place), or the action once the clicker chose it to its last token. A click that
+        completes an action only by skipping choices with one way on shows a button naming
+        the whole action instead, which acts (unless the clicked label named it whole)."""
         match, seat = self._decision(record, interaction.user.id, decision)
+        lang = await lang_for(interaction)
         tree = self.tree(match, seat)
-        path = tree.follow(decode_path(tree, path, self.spec.key("error.bad_choice")))
+        clicked = decode_path(tree, path, self.spec.key("error.bad_choice"))
+        path = tree.follow(clicked)
         action = tree.action(path)
-        if action is not None:
+        if action is not None and (
+            path == clicked or self._names_whole(record, match, seat, lang, tree, clicked)
+        ):
             text = self.spec.engine.action_text(action)
             await self.act(interaction, record, text, None, decision=decision)
             return
-        lang = await lang_for(interaction)
         if is_private(interaction):
             await interaction.response.edit_message(
                 **self.prompt(record, match, seat, lang, path, tree, page)
@@ -517,6 +526,28 @@ class GameTable:
             return
         screen = await self.screen(record, match, lang, path=path, tree=tree, page=page)
         await interaction.response.edit_message(**edit_kwargs(screen))
+
+    def _names_whole(
+        self,
+        record: GameRecord,
+        match: m.Match,
+        seat: int,
+        lang: str,
+        tree: ChoiceTree[Any],
+        clicked: tuple[str, ...],
+    ) -> bool:
+        """Whether the option clicked last was labelled with the whole action it completes."""
+        if not clicked:
+            return False
+        ctx = self.context(record, match, lang, tree=tree, seat=seat)
+        return self.spec.option_at(ctx, clicked[:-1], clicked[-1]).whole
+
+    @staticmethod
+    def first_path(tree: ChoiceTree[Any]) -> tuple[str, ...]:
+        """Where a seat's prompt starts: past the choices with one way on; a single action of
+        several choices as its confirming button, one of a single choice as that option."""
+        path = tree.follow(())
+        return () if len(path) == 1 and tree.action(path) is not None else path
 
     def tree(self, match: m.Match, seat: int) -> ChoiceTree[Any]:
         engine = self.spec.engine
@@ -530,9 +561,7 @@ class GameTable:
         match, seat = self._decision(record, interaction.user.id, decision)
         lang = await lang_for(interaction)
         tree = self.tree(match, seat)
-        path = tree.follow(())
-        if tree.action(path) is not None:  # a single action: the seat still clicks it
-            path = ()
+        path = self.first_path(tree)
         prompt = self.prompt(record, match, seat, lang, path, tree, 0)
         file = await self.private_file(record, match, seat, lang)
         if file is not None:
@@ -596,6 +625,7 @@ class GameTable:
         lang = await lang_for(interaction)
         if verb == "resign":  # ask first: a resignation cannot be taken back
             GameService.seat_for(record, interaction.user.id)
+            self._require_side(record, interaction.user.id, "!resign")
             confirm = button(
                 self.text("button.resign_confirm", lang),
                 custom_id(self.spec.prefix, record.id, record.revision, "m", "resign!"),
@@ -661,6 +691,8 @@ class GameTable:
             players=players,
             invited=invited,
         )
+        if record.status == INVITED and players[0] != clicker:  # the spec keeps another host
+            record = await self._clicker_accepts(record, clicker)
         await interaction.response.edit_message(view=None)
         new_info = GameInfo([info.names[s] for s in order])
         await self.save_info(record.id, new_info)
@@ -668,6 +700,18 @@ class GameTable:
             await interaction.followup.send(**self.invitation(record, new_info, lang))
             return
         await self.open_game(interaction, _with_display(record, new_info), lang)
+
+    async def _clicker_accepts(self, record: GameRecord, clicker: int) -> GameRecord:
+        """The rematch's clicker has said yes by clicking: their seat is accepted (with the
+        setup choice it keeps), whoever hosts."""
+        lobby = lobby_of(record)
+        seat = next(
+            (i for i, p in enumerate(record.players) if p == clicker and lobby.seats[i] == PENDING),
+            None,
+        )
+        if seat is None:
+            return record
+        return await self.games.accept(record.id, clicker, lobby.choices[seat])
 
     # ------------------------------------------------------------------ acting
 
@@ -701,12 +745,22 @@ class GameTable:
         show the board, then let the bot answer if it is due."""
         if not text.startswith("!"):
             self.require_turn(record, interaction.user.id)
+        self._require_side(record, interaction.user.id, text)
         turn = await self.games.act(
             record.id, interaction.user.id, text, revision, decision=decision, record=record
         )
         steps = Steps()
         steps.add(turn)
         await self._answer(interaction, turn, steps)
+
+    def _require_side(self, record: GameRecord, user_id: int, text: str) -> None:
+        """A referee (a seat with no side) neither resigns nor offers a draw: the game needs
+        it (see ARCHITECTURE.md, "the referee"). Raises IllegalAction for its ``!resign`` and
+        ``!draw-offer``."""
+        if text not in ("!resign", "!draw-offer") or not self.spec.neutral_seats:
+            return
+        if GameService.seat_for(record, user_id) in self.spec.neutral_seats:
+            raise IllegalAction(self.spec.key("error.referee_stays"))
 
     async def typed_steps(
         self, interaction: discord.Interaction[Any], game_id: int | None, texts: list[str]
@@ -769,9 +823,7 @@ class GameTable:
         if seat not in m.to_act(self.spec.engine, match):
             return done
         tree = self.tree(match, seat)
-        path = tree.follow(())
-        if tree.action(path) is not None:  # a single action: the seat still clicks it
-            path = ()
+        path = self.first_path(tree)
         following = self.prompt(record, match, seat, lang, path, tree, 0)
         seen = Steps([(seat, e) for e in turn.events]).visible(seat)  # what the step did
         ctx = self.context(record, match, lang)
@@ -846,6 +898,8 @@ class GameTable:
         for idle in due:
             if not mine(idle.record.guild_id):
                 continue
+            if idle.due == FORFEIT and idle.seat in self.spec.neutral_seats:
+                continue  # a referee is reminded, never forfeited: the game waits for it
             if idle.due == FORFEIT:
                 await self.forfeit(idle.record, idle.seat, idle.decision)
             else:
@@ -975,8 +1029,34 @@ class GameTable:
         if record.status == INVITED:  # not begun: the invitation again, not a board yet
             await send(interaction, **self.invitation(record, self.info(record), lang))
             return
-        screen = await self.screen(record, load(record), lang)
-        await self.reply_new(interaction, record, screen)
+        await interaction.response.defer(thinking=True)  # the last step is replayed first
+        steps = await self.last_steps(record)
+        screen = await self.screen(record, load(record), lang, steps=steps)
+        message = await interaction.followup.send(**send_kwargs(screen), wait=True)
+        await self.remember_board(record, message.id)
+
+    async def last_steps(self, record: GameRecord) -> Steps | None:
+        """The events of the game's last logged step (replayed off the event loop), so a
+        board shown again still says what happened last; None before the first step."""
+        actions = await self.bot.store.game_actions(record.id)
+        if not actions:
+            return None
+        engine = self.spec.engine
+        config = {k: v for k, v in record.config.items() if k not in SERVICE_KEYS}
+        seat, last = actions[-1]
+
+        def replay() -> list[Event]:
+            match = m.start(engine, config, record.seed, len(record.players))
+            for who, text in actions[:-1]:
+                match, _events = m.apply(engine, match, text, who, referee=True)
+            return m.apply(engine, match, last, seat, referee=True)[1]
+
+        try:
+            events = await run_heavy(replay)
+        except EngineError:  # a log the engine no longer replays: the board without it
+            log.warning("game %s: its log does not replay; the board shows no last step", record.id)
+            return None
+        return Steps([(seat, event) for event in events], [0])
 
     def context(
         self,
@@ -1069,7 +1149,9 @@ class GameTable:
             )
             for d in open_[:ROW_BUTTONS]
         ]
-        meta = self.meta_row(ctx, open_[0].seat, lambda *p: self._meta_id(record, *p))
+        playing = [d.seat for d in open_ if d.seat not in self.spec.neutral_seats]
+        seat = playing[0] if playing else open_[0].seat
+        meta = self.meta_row(ctx, seat, lambda *p: self._meta_id(record, *p))
         if self.spec.private_view and len(meta) < ROW_BUTTONS:
             meta.append(
                 button(
@@ -1101,12 +1183,23 @@ class GameTable:
         for many, a page button when even the menus do not hold them all; at the root the
         meta row (``meta``), deeper a back button."""
         ctx = self.context(record, match, lang, path=path, tree=tree, seat=seat)
-        options = self.spec.options(ctx, path, tree.options(path))
         encoded = encode_path(tree, path)
 
         def cid(*parts: object) -> str:
             """A click choice carries its decision."""
             return custom_id(self.spec.prefix, record.id, decision.id, *parts)
+
+        last: list[discord.ui.Item[Any]] = []
+        if path and tree.follow(tree.back(path)) != path:  # a real choice was made
+            back = encode_path(tree, tree.back(path))
+            last.append(button(self.text("button.back", lang), cid("p", back), "secondary", "↩"))
+        elif meta:
+            last = self.meta_row(ctx, seat, lambda *p: self._meta_id(record, *p))
+        if tree.action(path) is not None:  # complete, not clicked to its end: confirm it
+            whole = self.spec.action_option(ctx, path)
+            confirm = button(whole.label, cid("p", encoded), whole.style, whole.emoji)
+            return [[confirm], last] if last else [[confirm]]
+        options = self.spec.options(ctx, path, tree.options(path))
 
         few = len(options) <= MAX_BUTTONS
         on_buttons = [o for o in options if o.select is False or (o.select is None and few)]
@@ -1118,12 +1211,6 @@ class GameTable:
             for o in on_buttons
         ]
         button_rows = [items[i : i + ROW_BUTTONS] for i in range(0, len(items), ROW_BUTTONS)]
-        last: list[discord.ui.Item[Any]] = []
-        if path and tree.follow(tree.back(path)) != path:  # a real choice was made
-            back = encode_path(tree, tree.back(path))
-            last.append(button(self.text("button.back", lang), cid("p", back), "secondary", "↩"))
-        elif meta:
-            last = self.meta_row(ctx, seat, lambda *p: self._meta_id(record, *p))
         room = MAX_ROWS - len(button_rows) - 1
         chunks = [in_selects[i : i + SELECT_SIZE] for i in range(0, len(in_selects), SELECT_SIZE)]
         pages = max(1, -(-len(chunks) // max(room, 1)))
@@ -1164,11 +1251,16 @@ class GameTable:
         self, ctx: BoardContext, seat: int, cid: Callable[..., str]
     ) -> list[discord.ui.Item[Any]]:
         """Draw and resign buttons. A draw offer by the seat to act with one other player
-        left is answered by that player only: its buttons name who they are for."""
+        left is answered by that player only: its buttons name who they are for. A referee
+        (``GameSpec.neutral_seats``) acting is offered neither a draw nor to resign, only the
+        answers to a draw the players offered."""
         lang, match = ctx.lang, ctx.match
         row: list[discord.ui.Item[Any]] = []
         offerer = match.draw_offer_by
         others = [s for s in match.remaining if s != seat]
+        referee = seat in self.spec.neutral_seats
+        if offerer is None and referee:
+            return row
         if offerer is None:
             row.append(
                 button(
@@ -1203,7 +1295,8 @@ class GameTable:
                     self.text("button.draw_decline", lang), cid("m", "draw-decline"), "secondary"
                 )
             )
-        row.append(button(self.text("button.resign", lang), cid("m", "resign"), "danger", "🏳️"))
+        if not referee:
+            row.append(button(self.text("button.resign", lang), cid("m", "resign"), "danger", "🏳️"))
         return row
 
     # ------------------------------------------------------------------ records

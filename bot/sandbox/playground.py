@@ -498,6 +498,7 @@ def parse_command(fake: FakeDiscord, text: str, guild_id: int | None) -> tuple[s
         reverse=True,
     )
     remainder = " ".join(rest)
+    _refuse_unknown_options(remainder, names, path)
     options: dict[str, str] = {}
     if names:
         marker = re.compile(r"(?:^|\s)(" + "|".join(re.escape(n) for n in names) + r"):")
@@ -516,6 +517,25 @@ def parse_command(fake: FakeDiscord, text: str, guild_id: int | None) -> tuple[s
             raise ValueError(f"/{' '.join(path)} nimmt keinen weiteren Wert / takes no more values")
         options[target["name"]] = leading.strip()
     return " ".join(path), options
+
+
+# ``name:value`` with a name Discord could give an option (a letter, then 2-31 more): prose
+# ("Achtung: …"), a time (12:30) or an address (https://…) is not taken for one
+_OPTION_LIKE = re.compile(r"(?:^|\s)([^\W\d_][\w-]{2,31}):(?!//)(?=\S)")
+
+
+def _refuse_unknown_options(text: str, names: list[str], path: list[str]) -> None:
+    """Raise ValueError for a ``name:`` in ``text`` that the command has no option of (it
+    would silently become part of another option's value), naming the valid ones."""
+    unknown = [found.group(1) for found in _OPTION_LIKE.finditer(text)]
+    unknown = [name for name in unknown if name not in names]
+    if not unknown:
+        return
+    valid = ", ".join(sorted(names)) or "–"
+    raise ValueError(
+        f"unbekannte Option / unknown option {unknown[0]!r} für / for /{' '.join(path)}"
+        f" — Optionen / options: {valid}"
+    )
 
 
 def attachment_options(fake: FakeDiscord, path: str, guild_id: int | None) -> set[str]:

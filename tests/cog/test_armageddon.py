@@ -308,9 +308,9 @@ async def test_a_bad_scenario_upload_is_refused_with_its_line_and_creates_nothin
 async def test_starting_early_without_a_party_says_which_seats_are_missing(
     fake: FakeDiscord, bot: Any
 ) -> None:
-    """Every party of the scenario must play: "Jetzt starten" with one of three parties
-    still invited names the scenario's seats and who is missing, not the engine's words
-    alone."""
+    """Every party of the scenario must play: the invitation offers no "Jetzt starten", and
+    a start clicked anyway (an older invitation) with one of three parties still invited
+    names the scenario's seats and who is missing, not the engine's words alone."""
     options = {"szenario": "flussuebergang", "partei1": ALICE, "partei2": BOB, "partei3": DAVE}
     invitation = await (await fake.slash("armageddon start", options, user=GRETA)).message()
     game_id = game_of(invitation)
@@ -318,7 +318,13 @@ async def test_starting_early_without_a_party_says_which_seats_are_missing(
         accepted = await fake.click(invitation, button_for(invitation, "Annehmen"), user=user)
         await accepted.callback()
         invitation = await accepted.message()
-    start = button_for(invitation, t("play.button.start_now", "de"))
+    labels = [b.get("label") for b in invitation.buttons]
+    assert t("play.button.start_now", "de") not in labels
+    decline = button_for(invitation, "Ablehnen")
+    start = decline.rsplit(":", 1)[0] + ":s"  # what an older invitation's button sent
+    invitation = copy.deepcopy(invitation)
+    (row,) = [r for r in invitation.components if "inv:0" in str(r)]
+    row["components"][0]["custom_id"] = start
     for locale, lang in (("de", "de"), (EN, "en")):
         refused = await (await fake.click(invitation, start, user=GRETA, locale=locale)).callback()
         assert_ephemeral(refused)
@@ -383,10 +389,14 @@ async def test_in_the_action_phase_a_player_declares_attacks_and_casts_by_clicki
     board = await live_board(fake, bot, game_id)
     assert "Handlungsphase" in embed_text(board) and "Alice" in embed_text(board)
     prompt = await open_prompt(fake, bot, game_id, ALICE)
-    prompt = await click(fake, prompt, "Inbesitznahme", ALICE)  # the only one: the trade centre
+    # the only claim (the trade centre) is named whole before it is made
+    prompt = await click(fake, prompt, "Inbesitznahme", ALICE)
+    assert not (await bot.store.game_actions(game_id))[-1][1].startswith("claim")
+    prompt = await click(fake, prompt, "Inbesitznahme: c3", ALICE)
     assert "Handelszentrum c3" in embed_text(await live_board(fake, bot, game_id))
     prompt = await click(fake, prompt, "Angreifen", ALICE)
-    prompt = await click(fake, prompt, "Krieger k1 (b2)", ALICE)
+    prompt = await click(fake, prompt, "Krieger k1 (b2)", ALICE)  # its only target: confirmed
+    prompt = await click(fake, prompt, "Angreifen: Krieger k1 (b2) → ", ALICE)
     text = embed_text(await live_board(fake, bot, game_id))
     assert "Angriff: Krieger k1" in text and "+ Wurf" in text
     prompt = await click(fake, prompt, "Zaubern", ALICE)

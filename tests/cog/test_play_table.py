@@ -122,7 +122,7 @@ async def test_three_seats_one_decline_and_a_bot_fill(fake: FakeDiscord, party_b
     declined = await fake.click(invitation, button_for(invitation, "Ablehnen"), user=CAROL)
     assert (await declined.callback()).type == 7
     assert t("play.seat.declined", "de") in invitation.content
-    fill = button_for(invitation, t("play.button.fill_bot", "de", seat=3))
+    fill = button_for(invitation, t("play.button.fill_bot", "de", seat=SPEC.seat_label(2)))
     assert any(s["custom_id"].endswith(":inv:u:2") for s in invitation.selects)  # re-invite
     # Only the host fills a seat.
     not_host = await (await fake.click(invitation, fill, user=BOB)).callback()
@@ -390,15 +390,22 @@ async def test_the_host_starts_with_the_seats_that_accepted(
 async def test_an_early_start_the_game_refuses_says_which_seats_are_missing(
     fake: FakeDiscord, party_bot: Any
 ) -> None:
-    """A table for exactly four (a bot on the fourth seat): the host's "start now" with Bob
-    still invited and Carol declined is refused in the table's words (the game's reason, the
-    open seats), ephemerally and in the clicker's language; the invitation stays as it was."""
+    """A table for exactly four (a bot on the fourth seat) offers no "start now" (the spec
+    asks the engine); a start clicked anyway (an older invitation's button) with Bob still
+    invited and Carol declined is refused in the table's words (the game's reason, the open
+    seats), ephemerally and in the clicker's language; the invitation stays as it was."""
     options = {"zweiter": BOB, "dritter": CAROL, "bot": True, "alle": True}
     invitation = await (await fake.slash("party start", options, user=ALICE)).message()
     game_id = game_of(invitation)
+    labels = [b.get("label") for b in invitation.buttons]
+    assert t("play.button.start_now", "de") not in labels
     await (await fake.click(invitation, button_for(invitation, "Ablehnen"), user=CAROL)).callback()
+    assert t("play.button.start_now", "de") not in [b.get("label") for b in invitation.buttons]
     before = await party_bot.store.get_game(game_id)
-    start = button_for(invitation, t("play.button.start_now", "de"))
+    start = button_for(invitation, "Ablehnen").rsplit(":", 1)[0] + ":s"
+    invitation = copy.deepcopy(invitation)
+    (row,) = [r for r in invitation.components if "inv:0" in str(r)]
+    row["components"][0]["custom_id"] = start
     for locale, lang in (("de", "de"), ("en-US", "en")):
         refused = await (await fake.click(invitation, start, user=ALICE, locale=locale)).callback()
         assert_ephemeral(refused)
@@ -531,3 +538,144 @@ async def test_seats_asked_to_react_are_told_they_may_react_not_that_it_is_their
     others = f"<@{stable_user_id(BOB)}>, <@{stable_user_id(CAROL)}>"
     assert after.content == t("play.waiting_for.reaction", "de", mentions=others)
     assert "reagieren" in after.content and "dran" not in after.content
+
+
+async def test_a_click_that_completes_an_action_by_skipping_choices_asks_first(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    """Nothing acts that the clicker has not seen: with one card each, Alice's single action
+    is offered as one button naming it whole; Bob's "lay face down" (one card to lay) does
+    not lay it at once but shows the whole action to confirm (and a way back). Only the
+    path clicked to its last token acts."""
+    options = {"zweiter": BOB, "dritter": CAROL, "karten": 1}
+    invitation = await (await fake.slash("party start", options, user=ALICE)).message()
+    await (await accept(fake, invitation, BOB, "blue")).callback()
+    board = await (await accept(fake, invitation, CAROL, "gold")).message()
+    game_id = game_of(board)
+    hands = hands_of(await GameService(party_bot.store).get(game_id))
+    prompt = await decide(fake, board, ALICE, "Alice")
+    assert [b["label"] for b in prompt.buttons] == [f"Offen ausspielen: {hands[0][0]}"]
+    await (await fake.click(prompt, 1, user=ALICE)).callback()
+    assert await party_bot.store.game_actions(game_id) == [(0, f"play {hands[0][0]}")]
+    board = await live_board(fake, party_bot, game_id, "r1.1")
+    bobs = await decide(fake, board, BOB, "Bob")
+    shown = await fake.click(bobs, button_for(bobs, "Verdeckt ablegen"), user=BOB)
+    assert (await shown.callback()).type == 7
+    assert len(await party_bot.store.game_actions(game_id)) == 1  # nothing laid yet
+    bobs = await shown.message()
+    whole = f"Verdeckt ablegen: {hands[1][0]}"
+    assert [b["label"] for b in bobs.buttons] == [whole, t("play.button.back", "de")]
+    assert t("play.prompt.confirm", "de") in bobs.content
+    laid = await fake.click(bobs, button_for(bobs, whole), user=BOB)
+    assert (await laid.callback()).type == 7
+    actions = await party_bot.store.game_actions(game_id)
+    assert actions[-1] == (1, f"add {hands[1][0]}")
+
+
+async def test_allies_who_win_together_get_the_plural_verb(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    """Alice and Bob play together; Carol resigns: both win, "gewinnen" / "win"."""
+    options = {"zweiter": BOB, "dritter": CAROL, "verbuendet": True}
+    invitation = await (await fake.slash("party start", options, user=ALICE)).message()
+    await (await accept(fake, invitation, BOB, "blue")).callback()
+    await (await accept(fake, invitation, CAROL, "gold")).callback()
+    final = await (await fake.slash("party aufgeben", user=CAROL)).message()
+    reason = t("play.reason.resign", "de")
+    won = t("play.status.won_together", "de", names="Alice, Bob", reason=reason)
+    assert won in final.text and "gewinnen" in won
+    assert t("play.status.won_together", "en", names="A, B", reason="r") == "A, B win (r)."
+    assert t("play.status.won", "de", names="A", reason="r") == "A gewinnt (r)."
+
+
+async def test_a_draw_offer_is_said_once_on_the_board(fake: FakeDiscord, party_bot: Any) -> None:
+    board = await three_humans(fake)
+    offered = await fake.click(board, button_for(board, "Remis anbieten"), user=BOB)
+    assert (await offered.callback()).type == 7
+    board = await offered.message()
+    assert board.text.count(t("play.draw.offered", "de", name="Bob")) == 1
+    # a board shown later (no new narration) still says it
+    again = await (await fake.slash("party brett", user=CAROL)).message()
+    assert again.text.count(t("play.draw.offered", "de", name="Bob")) == 1
+
+
+async def test_a_referee_seat_is_offered_no_draw_or_resign_and_is_never_forfeited(
+    fake: FakeDiscord, party_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat with no side (``GameSpec.neutral_seats``, a game master): while it decides the
+    board offers neither a draw nor to resign; its typed resign and a draw offer are refused
+    and change nothing; kept waiting, it is reminded but not forfeited (the game waits)."""
+    spec = party_bot.get_cog("PartyTest").table.spec  # the loaded cog's (a module of its own)
+    monkeypatch.setattr(spec, "neutral_seats", frozenset({0}))
+    party_bot.settings = dataclasses.replace(party_bot.settings, reaction_minutes=0)
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    labels = [b["label"] for b in board.buttons]
+    assert "Remis anbieten" not in labels and t("play.button.resign", "de") not in labels
+    refused = await (await fake.slash("party aufgeben", user=ALICE)).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("play.error.referee_stays", "de")
+    forged = copy.deepcopy(board)
+    offer = f"party:{(await party_bot.store.get_game(game_id)).revision}"
+    offer = f"party:{game_id}:{offer.split(':')[1]}:m:draw-offer"
+    forged.components[0]["components"][0]["custom_id"] = offer
+    again = await (await fake.click(forged, offer, user=ALICE)).callback()
+    assert_ephemeral(again)
+    assert again.content == t("play.error.referee_stays", "de")
+    assert await party_bot.store.game_actions(game_id) == []
+    # Bob (a player) may resign: his board offers it
+    table = party_bot.get_cog("PartyTest").table
+    settings = party_bot.settings
+    await table.sweep_idle(time.time() + settings.idle_forfeit_minutes * 60 + 5)
+    record = await GameService(party_bot.store).get(game_id)
+    assert record.status == "active" and not load(record).eliminated  # Alice waited for
+    hands = hands_of(record)
+    await (await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)).message()
+    board = await live_board(fake, party_bot, game_id, "r1.1")
+    labels = [b["label"] for b in board.buttons]
+    assert "Remis anbieten" in labels and t("play.button.resign", "de") in labels
+
+
+async def test_a_rematch_clicked_by_a_guest_counts_them_as_accepted(
+    fake: FakeDiscord, party_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game that keeps its seats in a rematch (as Armageddon's game master hosts again):
+    Bob, who had resigned, clicks the rematch; Alice hosts it, Bob's seat counts as accepted
+    (he need not accept his own rematch), Carol is invited."""
+    spec = party_bot.get_cog("PartyTest").table.spec
+    monkeypatch.setattr(spec, "rematch_order", lambda clicker, seats: list(range(seats)))
+    game_id = game_of(await three_humans(fake))
+    await (await fake.slash("party aufgeben", user=BOB)).message()
+    final = await (await fake.slash("party aufgeben", user=CAROL)).message()
+    rematch = await fake.click(final, button_for(final, t("play.button.rematch", "de")), user=BOB)
+    invitation = (await rematch.followup()).message
+    assert invitation is not None
+    games = await party_bot.store.games_in_channel(fake.channel().id, kind=PARTY.name)
+    new = max(games, key=lambda r: r.id)
+    assert new.id != game_id and new.players[0] == stable_user_id(ALICE)
+    assert lobby_of_record(new).seats == ("host", "accepted", "invited")
+    assert f"<@{stable_user_id(BOB)}> · {t('play.seat.accepted', 'de')}" in invitation.content
+
+
+async def test_a_declined_seat_is_numbered_alike_in_the_list_and_its_buttons(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    invitation = await invite(fake)
+    await (await fake.click(invitation, button_for(invitation, "Ablehnen"), user=CAROL)).callback()
+    label = SPEC.seat_label(2)
+    assert f"{label} <@{stable_user_id(CAROL)}>" in invitation.content
+    (again,) = [s for s in invitation.selects if s["custom_id"].endswith(":inv:u:2")]
+    assert again["placeholder"] == t("play.invite.reinvite", "de", seat=label)
+    button_for(invitation, t("play.button.fill_bot", "de", seat=label))
+
+
+async def test_the_board_command_says_the_last_step_again(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    board = await three_humans(fake)
+    hands = hands_of(await GameService(party_bot.store).get(game_of(board)))
+    await (await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)).message()
+    again = await (await fake.slash("party brett", user=BOB)).message()
+    assert_public(again)
+    assert f"Alice spielt {hands[0][0]} offen aus." in again.text
+    assert_components_valid(again)
