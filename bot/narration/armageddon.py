@@ -295,6 +295,7 @@ class ArmageddonSpec(GameSpec):
     prefix = "armag"
     texts = DOMAIN
     continue_prompt = True  # a turn is many steps: the private prompt goes on after each
+    neutral_seats = frozenset({GM})  # the game master referees: no draw offer, no resign
     _last_view: tuple[Any, Mapping[str, Any]] | None = None
 
     def seat_label(self, seat: int) -> str:
@@ -361,8 +362,8 @@ class ArmageddonSpec(GameSpec):
         reason = _k(f"reason.{outcome.reason}", ctx.lang, scores=w.scores())
         if outcome.is_draw:
             return "🤝 " + self.text("status.draw", ctx.lang, reason=reason)
-        names = ", ".join(w.party(s) for s in sorted(outcome.winners) if s != GM)
-        return "🏆 " + self.text("status.won", ctx.lang, names=names, reason=reason)
+        names = [w.party(s) for s in sorted(outcome.winners) if s != GM]
+        return self.won_text(names, reason, ctx.lang)
 
     def narrate(self, steps: Steps, ctx: BoardContext) -> list[str]:
         w = self.words(ctx)

@@ -464,3 +464,19 @@ async def test_a_path_the_game_master_interrupts_keeps_its_first_step_and_says_w
     assert stopped.content == t("armageddon.error.no_figure", "de", figure="k1")
     logged = [text for _seat, text in await bot.store.game_actions(game_id)]
     assert logged[-2:] == ["step k1 b2", "gm remove k1 -- vom Pfeil getroffen"]
+
+
+async def test_the_game_master_referees_and_cannot_resign_or_offer_a_draw(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """The game master plays no party: resigning or offering a draw is refused (the game
+    would otherwise start or end without its referee) and nothing changes."""
+    game_id, _board = await started_game(fake, bot)
+    before = await GameService(bot.store).get(game_id)
+    answer = await (
+        await fake.slash("armageddon aufgeben", {"spiel": game_id}, user=GRETA)
+    ).callback()
+    assert_ephemeral(answer)
+    assert answer.content == t("play.error.referee_stays", "de")
+    after = await GameService(bot.store).get(game_id)
+    assert (after.revision, after.status) == (before.revision, "active")
