@@ -16,7 +16,6 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app import SpielleiterBot
 from bot.games import load
@@ -35,8 +34,7 @@ from bot.narration.armageddon import (
     scenario_summary,
     zoom_region,
 )
-from bot.play.commands import add_table_commands, offer_games
-from bot.play.table import GameTable
+from bot.play.commands import TableCog, add_table_commands, offer_games
 from bot.replies import lang_for, send
 from engines.armageddon import ENGINE
 from engines.core import BadInput
@@ -44,21 +42,12 @@ from engines.core import BadInput
 Choices = list[app_commands.Choice[str]]
 
 
-class Armageddon(commands.Cog):
+class Armageddon(TableCog):
     armageddon = app_commands.Group(
         name=cmd("armageddoncog.cmd.group.name"), description=cmd("armageddoncog.cmd.group.desc")
     )
 
-    def __init__(self, bot: SpielleiterBot) -> None:
-        self.bot = bot
-        self.table = GameTable(bot, SPEC)
-        self.games = self.table.games
-
-    async def cog_load(self) -> None:
-        self.table.register()
-
-    async def cog_unload(self) -> None:
-        self.table.unregister()
+    spec = SPEC
 
     # ---------------------------------------------------------------------- starting
 
@@ -211,16 +200,6 @@ class Armageddon(commands.Cog):
 
     add_table_commands(armageddon, "armageddoncog", "aufgeben", "liste", "export", "brett")
     offer_games(weg, ueberstimmen, karte)
-
-    # ---------------------------------------------------------------------- idle games
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        self.table.start_sweeping()
-
-    async def sweep_idle(self, now: float) -> None:
-        """Remind and forfeit idle players (the game master's overrule never waits)."""
-        await self.table.sweep_idle(now)
 
 
 def _game(interaction: discord.Interaction[Any]) -> int | None:

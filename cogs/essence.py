@@ -13,14 +13,12 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app import SpielleiterBot
 from bot.games import load
 from bot.i18n import cmd, options, t
 from bot.narration.essence import DEFAULT_LEVEL, LEVELS, SPEC, position_text
-from bot.play.commands import add_table_commands, offer_games
-from bot.play.table import GameTable
+from bot.play.commands import TableCog, add_table_commands, offer_games
 from bot.replies import lang_for, send
 from engines.core import BadInput
 
@@ -35,21 +33,12 @@ VARIANT_CHOICES = (
 )
 
 
-class Essence(commands.Cog):
+class Essence(TableCog):
     essenz = app_commands.Group(
         name=cmd("essenzcog.cmd.group.name"), description=cmd("essenzcog.cmd.group.desc")
     )
 
-    def __init__(self, bot: SpielleiterBot) -> None:
-        self.bot = bot
-        self.table = GameTable(bot, SPEC)
-        self.games = self.table.games
-
-    async def cog_load(self) -> None:
-        self.table.register()
-
-    async def cog_unload(self) -> None:
-        self.table.unregister()
+    spec = SPEC
 
     # ---------------------------------------------------------------------- commands
 
@@ -128,16 +117,6 @@ class Essence(commands.Cog):
 
     add_table_commands(essenz, "essenzcog", "brett")
     offer_games(remis, position)
-
-    # ---------------------------------------------------------------------- idle games
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        self.table.start_sweeping()
-
-    async def sweep_idle(self, now: float) -> None:
-        """Resume bot turns left over (a restart), remind and forfeit idle players."""
-        await self.table.sweep_idle(now)
 
 
 async def setup(bot: SpielleiterBot) -> None:

@@ -15,7 +15,6 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app import SpielleiterBot
 from bot.i18n import cmd, options, t
@@ -36,8 +35,8 @@ from bot.narration.felsenfeuer import (
     spell_text,
     template_file,
 )
-from bot.play.commands import add_table_commands
-from bot.play.table import GameTable, distinct_names
+from bot.play.commands import TableCog, add_table_commands
+from bot.play.table import distinct_names
 from bot.render import run_heavy
 from bot.replies import lang_for, send
 from bot.store import ContentRecord
@@ -68,21 +67,12 @@ async def _manager(interaction: discord.Interaction[Any]) -> tuple[str, int]:
     return lang, guild_id
 
 
-class Felsenfeuer(commands.Cog):
+class Felsenfeuer(TableCog):
     felsenfeuer = app_commands.Group(
         name=cmd("felsenfeuercog.cmd.group.name"), description=cmd("felsenfeuercog.cmd.group.desc")
     )
 
-    def __init__(self, bot: SpielleiterBot) -> None:
-        self.bot = bot
-        self.table = GameTable(bot, SPEC)
-        self.games = self.table.games
-
-    async def cog_load(self) -> None:
-        self.table.register()
-
-    async def cog_unload(self) -> None:
-        self.table.unregister()
+    spec = SPEC
 
     # ---------------------------------------------------------------------- commands
 
@@ -298,16 +288,6 @@ class Felsenfeuer(commands.Cog):
         return record.text if record is not None else ""
 
     add_table_commands(felsenfeuer, "felsenfeuercog", "zug", "aufgeben", "liste", "export", "brett")
-
-    # ---------------------------------------------------------------------- idle games
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        self.table.start_sweeping()
-
-    async def sweep_idle(self, now: float) -> None:
-        """Resume bot turns left over (a restart), remind and forfeit idle players."""
-        await self.table.sweep_idle(now)
 
 
 async def setup(bot: SpielleiterBot) -> None:

@@ -17,12 +17,47 @@ offers the user's games with ``offer_games(command, …)`` (its option ``spiel``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.i18n import cmd, options
+from bot.play.spec import GameSpec
+from bot.play.table import GameTable
+
+if TYPE_CHECKING:
+    from bot.app import SpielleiterBot
+
+
+class TableCog(commands.Cog):
+    """A game cog on the shared table: its clicks are routed to the table while it is loaded,
+    and its idle games are swept once the bot is connected (not at load: a bot that only loads
+    its cogs, e.g. to print the command schema, never connects). A subclass names its
+    ``spec`` (and a ``table_class`` of its own where the game adds to the table)."""
+
+    spec: ClassVar[GameSpec]
+    table_class: ClassVar[type[GameTable]] = GameTable
+
+    def __init__(self, bot: SpielleiterBot) -> None:
+        self.bot = bot
+        self.table = self.table_class(bot, self.spec)
+        self.games = self.table.games
+
+    async def cog_load(self) -> None:
+        self.table.register()
+
+    async def cog_unload(self) -> None:
+        self.table.unregister()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        self.table.start_sweeping()
+
+    async def sweep_idle(self, now: float) -> None:
+        """Resume bot turns left over (a restart), remind and forfeit idle players."""
+        await self.table.sweep_idle(now)
 
 
 class TableCommands:
