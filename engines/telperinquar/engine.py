@@ -301,6 +301,7 @@ def _new_state(config: Mapping[str, Any], seed: int, players: int) -> JsonDict:
                 "hand": pile[:HAND],
                 "deck": pile[HAND:],
                 "discard": [],
+                "laid": [],
                 "equip": [],
                 "field": [],
                 "row": [],
@@ -390,7 +391,6 @@ def _start_turn(d: JsonDict, first_turn: bool = False, events: list[Event] | Non
     p = d["players"][seat]
     if not first_turn:
         _draw(d, seat)
-    p["actions"] = _best(d, seat, "actions")  # old actions lapse
     d["phase"] = "entry"
     d["flew"] = False
     d["level_done"] = False
@@ -413,6 +413,9 @@ def _supply(d: JsonDict, events: list[Event] | None = None) -> None:
     the tournament SVO; then the Hauptphase."""
     seat = mover(d)
     p = d["players"][seat]
+    # The Einstiegsphase ends here: a level card is laid before "der Aktionspool wird
+    # aufgefrischt", so the pool holds the new level's Aktionen (RULES.md, "Phases").
+    p["actions"] = _best(d, seat, "actions")  # old actions lapse
     p["mods"] = [m for m in p["mods"] if m["until"] not in ("round", "attack")]
     kept = []
     for effect in p["ot"]:
@@ -1055,7 +1058,8 @@ class Telperinquar:
         p = d["players"][seat]
         cls = d["cards"][cid]["level"]
         p["hand"].remove(cid)
-        p["discard"].append(cid)  # laid beside the others; out of the draw cycle
+        # "zu den anderen Stufenkarten gelegt": beside the hero, not on the discard pile
+        p.setdefault("laid", []).append(cid)
         before = max(p["levels"].values())
         p["levels"][cls] += 1
         new = p["levels"][cls]

@@ -206,6 +206,36 @@ def test_level_cards_only_in_the_entry_phase_and_life_rises() -> None:
     assert f"level {again}" not in [str(a) for a in ENGINE.legal_actions(st(d), seat)]
 
 
+def test_laying_a_level_card_refreshes_to_the_new_levels_actions() -> None:
+    """The level card is laid before "der Aktionspool wird aufgefrischt": level 2 -> 3 gives
+    the level-3 Aktionen (4) in this very turn; the laid card is not on the discard pile."""
+    d = fresh()
+    seat = d["order"][0]
+    d["cur"], d["phase"], d["ask"] = 0, "entry", None
+    levels_to(d, seat, 2)
+    d["players"][seat]["actions"] = 1  # what is left of the last round's pool
+    cls = d["players"][seat]["classes"][0]
+    level = give(d, seat, f"Stufenkarte {heroes()[cls].name}", level=cls)
+    d, _ = do(d, seat, f"level {level}")
+    p = d["players"][seat]
+    assert p["levels"][cls] == 3 and p["actions"] == 4 and d["phase"] == "main"
+    assert level in p["laid"] and level not in p["discard"]
+    view = ENGINE.view_for(st(d), seat)
+    assert view["players"][seat]["discard"] == []
+
+
+def test_declining_the_level_card_refreshes_to_the_current_level() -> None:
+    d = fresh()
+    seat = d["order"][0]
+    d["cur"], d["phase"], d["ask"] = 0, "entry", None
+    levels_to(d, seat, 3)
+    d["players"][seat]["actions"] = 0
+    cls = d["players"][seat]["classes"][0]
+    give(d, seat, f"Stufenkarte {heroes()[cls].name}", level=cls)
+    d, _ = do(d, seat, "go")
+    assert d["players"][seat]["actions"] == 4 and d["phase"] == "main"
+
+
 def test_double_class_life_once_per_level() -> None:
     d = fresh((DOUBLE, "kaempfer"))
     p = d["players"][0]
