@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from bot.render import render_async
 from bot.render.telperinquar import deck_png, field_png, hand_png, named_card_png
 from bot.store import AlreadyExists, DeckRecord
 from engines.core import BadInput, Outcome
+from engines.effects import LoadError
 from engines.telperinquar import ENGINE
 from engines.telperinquar.cards import (
     CLASSES,
@@ -383,11 +385,52 @@ async def server_card_lines(store: Any, guild_id: int | None, lang: str) -> list
     return lines[:50]
 
 
+_STEP_PATTERNS = (
+    (r"unknown verb '([^']+)' \(did you mean '([^']+)'\?\)", "verb_near", ("verb", "near")),
+    (r"unknown verb '([^']+)'", "verb", ("verb",)),
+    (r"verb '([^']+)' has no parameter '([^']+)'", "param_unknown", ("verb", "param")),
+    (r"verb '([^']+)' needs '([^']+)'", "param_missing", ("verb", "param")),
+    (r"missing 'do'", "no_verb", ()),
+    (r"needs text_de and text_en", "step_texts", ()),
+    (r"'?([^']*)'? is not one of \[(.*)\]", "step_choice", ("value", "choices")),
+)
+
+
+def load_error_text(error: LoadError, lang: str) -> str:
+    """One card-file mistake in the reader's language: its line, its card, what is wrong."""
+    where = _k("load.line", lang, line=error.line) if error.line else ""
+    item = "" if error.item == "(file)" else _k("load.item", lang, name=error.item)
+    if error.code == "step":
+        what = _step_text(error.message, int(error.params.get("step", 0)), lang)
+    elif error.code:
+        params = {k: ", ".join(v) if isinstance(v, list) else v for k, v in error.params.items()}
+        what = _k(f"load.{error.code}", lang, **params)
+    else:
+        what = _k("load.other", lang, detail=error.message)
+    return f"{where}{item}{what}"
+
+
+def _step_text(message: str, number: int, lang: str) -> str:
+    detail = message.split(": ", 1)[-1]
+    path = message.split(": ", 1)[0]
+    key = path.split(".", 1)[1] if "." in path else ""
+    for pattern, code, names in _STEP_PATTERNS:
+        match = re.search(pattern, detail)
+        if match:
+            found = dict(zip(names, match.groups(), strict=True))
+            if code == "step_choice":
+                found["choices"] = ", ".join(
+                    f"`{c.strip().strip(chr(39))}`" for c in found["choices"].split(",")
+                )
+            return _k(f"load.step.{code}", lang, step=number, field=key, **found)
+    return _k("load.step.value", lang, step=number, field=key or "do")
+
+
 def check_card_file(text: str, lang: str) -> tuple[list[Card], list[str]]:
     """A server card file's cards and every mistake (its line and card; a name that exists
     already)."""
     cards, errors = load_cards_text(text)
-    mistakes = [str(error) for error in errors]
+    mistakes = [load_error_text(error, lang) for error in errors]
     mistakes += [_k("cards.clash", lang, name=name) for name in check_extra(cards)]
     if not cards and not mistakes:
         mistakes.append(_k("cards.empty", lang))

@@ -388,7 +388,6 @@ def _draw(d: JsonDict, seat: int, events: list[Event] | None = None) -> None:
 
 def _start_turn(d: JsonDict, first_turn: bool = False, events: list[Event] | None = None) -> None:
     seat = mover(d)
-    p = d["players"][seat]
     if not first_turn:
         _draw(d, seat)
     d["phase"] = "entry"

@@ -153,7 +153,7 @@ do = "strik"
     cards, errors = load_cards_text(text)
     assert not cards
     messages = [str(e) for e in errors]
-    assert any("size" in m and "line 2" in m for m in messages)
+    assert any("size" in m and "line 8" in m for m in messages)  # the line of the field
     assert any("did you mean 'strike'" in m and "line 16" in m for m in messages)
     fixed, errors = load_cards_text(
         text.replace('"x"', '"m"').replace(
