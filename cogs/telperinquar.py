@@ -266,7 +266,7 @@ class Telperinquar(commands.Cog):
                 raise BadInput("tqcog.error.file_too_big", max=tq.MAX_IMPORT_BYTES // 1024)
             text = tq.decoded(await datei.read())
         else:
-            text = (liste or "").replace(";", "\n")
+            text = tq.inline_list(liste or "")
         await self._import(interaction, name, text, lang)
 
     async def on_import_form(self, interaction: discord.Interaction[Any], args: list[str]) -> None:

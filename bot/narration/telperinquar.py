@@ -40,9 +40,9 @@ from engines.telperinquar.decks import (
     DeckList,
     Problem,
     export_list,
-    nearest,
     parse_list,
     starter,
+    unknown_card,
     validate,
 )
 from engines.telperinquar.engine import catalogue_for
@@ -180,9 +180,14 @@ def resolve_card(name: str, cat: Catalogue | None = None) -> str:
     cat = cat or catalogue()
     known = cat.resolve(name)
     if known is None:
-        near = ", ".join(nearest(name, cat)) or "–"
-        raise BadInput("tq.deck.unknown_card", line=1, name=name[:60], near=near)
+        unknown = unknown_card(name, cat)
+        raise BadInput(unknown.key, **unknown.kwargs)
     return known[2]
+
+
+def inline_list(text: str) -> str:
+    """A list typed in one line: entries split by ``;`` or ``,`` (no card name has either)."""
+    return re.sub(r"[;,]", "\n", text)
 
 
 def read_list(text: str, lang: str, cat: Catalogue | None = None) -> tuple[DeckList, list[str]]:

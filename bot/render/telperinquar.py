@@ -1421,14 +1421,11 @@ def deck_png(
 
 
 def _problem_text(item: Problem, lang: str, cat: Catalogue) -> str:
-    """A validation problem in words, its card names in ``lang`` (a list without lines: an
-    unknown card has no line number)."""
+    """A validation problem in words, its card names in ``lang``."""
     params = dict(item.kwargs)
     known = cat.resolve(str(params.get("name", "")))
     if known is not None:
         params["name"] = _display_name(str(params["name"]), known, cat, lang)
-    if item.key == "tq.deck.unknown_card":
-        return _tr("deck.unknown_card", lang, name=params["name"], near=params.get("near") or "—")
     return t(item.key, lang, **params)
 
 
