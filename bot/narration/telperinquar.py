@@ -623,21 +623,82 @@ def _public(ctx: BoardContext, cid: str) -> bool:
 
 
 def action_words(words: Sequence[str], names: _Names, seat: int | None) -> str:
-    """An action (``use c12345 h1``) in words: its verb, card and target."""
+    """An action (``use c12345 h1``) as a button label, the card first in German
+    ("Kettenhemd zurück auf die Hand", "Parade spielen")."""
     verb, *args = words
-    label = _k(f"verb.{verb}", names.lang) if f"tqcog.verb.{verb}" in catalog() else verb
-    parts = []
+    lang = names.lang
     if verb in ("swap", "fly") and len(args) == 2:
-        parts.append(_k("positions", names.lang, a=int(args[0]) + 1, b=int(args[1]) + 1))
-    elif verb == "dual" and len(args) == 3:
-        parts.append(f"{names.card(args[0])} + {names.card(args[1])} → {names.target(args[2])}")
-    elif args:
-        number = names.hand_number(args[0], seat)
-        card = names.card(args[0])
-        parts.append(f"{number} · {card}" if number else card)
-        if len(args) > 1:
-            parts.append(f"→ {names.target(args[1])}")
-    return " ".join([label, *parts])
+        where = _k("positions", lang, a=int(args[0]) + 1, b=int(args[1]) + 1)
+        return f"{_k(f'verb.{verb}', lang)} {where}"
+    if verb == "dual" and len(args) == 3:
+        a, b = names.card(args[0]), names.card(args[1])
+        return _k("act.dual", lang, a=a, b=b, target=names.target(args[2]))
+    if not args or f"tqcog.act.{verb}" not in catalog():
+        return _k(f"verb.{verb}", lang) if f"tqcog.verb.{verb}" in catalog() else verb
+    number = names.hand_number(args[0], seat)
+    card = names.card(args[0])
+    card = f"{number} · {card}" if number else card
+    if len(args) > 1:
+        return _k(f"act.{verb}.to", lang, card=card, target=names.target(args[1]))
+    return _k(f"act.{verb}", lang, card=card)
+
+
+def action_sentence(words: Sequence[str], names: _Names, seat: int) -> str:
+    """A declared action told as a sentence: who attacks whom with what, who answers how."""
+    verb, *args = words
+    lang, name = names.lang, names.player(seat)
+    if verb == "dual" and len(args) == 3:
+        a, b = names.card(args[0]), names.card(args[1])
+        return _k("said.dual", lang, name=name, a=a, b=b, target=names.target(args[2]))
+    if not args:
+        return _k("event.declared", lang, name=name, action=action_words(words, names, seat))
+    card = names.card(args[0])
+    kind = _card_kind(args[0], names)
+    if verb == "use" and len(args) > 1:
+        form = kind if kind in ("wesen", "weapon", "spell") else "other"
+        return _k(f"said.use.{form}", lang, name=name, card=card, target=names.target(args[1]))
+    if verb == "use":
+        effect = _effect(args[0], names)
+        if not effect:
+            return _k("said.use.plain", lang, name=name, card=card)
+        return _k("said.use.self", lang, name=name, card=card, effect=effect)
+    if verb == "react":
+        return _k("said.react", lang, name=name, card=card)
+    return _k("event.declared", lang, name=name, action=action_words(words, names, seat))
+
+
+def action_object(words: Sequence[str], names: _Names) -> str:
+    """What an action is about, for "… wird abgewehrt" and the reaction question."""
+    verb, *args = words
+    if verb == "dual" and len(args) == 3:
+        return f"{names.card(args[0])} + {names.card(args[1])} → {names.target(args[2])}"
+    if len(args) > 1 and verb == "use":
+        return f"{names.card(args[0])} → {names.target(args[1])}"
+    return names.card(args[0]) if args else action_words(words, names, None)
+
+
+def _card_kind(cid: str, names: _Names) -> str:
+    name = names.cards.get(cid)
+    card = names.cat.support(name) if name else None
+    return card.type if card is not None else ""
+
+
+def _effect(cid: str, names: _Names) -> str:
+    """The card's own text, shortened at a word."""
+    name = names.cards.get(cid)
+    card = names.cat.support(name) if name else None
+    if card is None:
+        return ""
+    return shorten(card.text_de if names.lang == "de" else card.text_en, 120)
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut at a word with "…" when longer than ``limit``."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:.–-")
+    return cut + "…"
 
 
 class TelperinquarSpec(GameSpec):
@@ -794,8 +855,11 @@ class TelperinquarSpec(GameSpec):
             params["target"] = names.target(str(data.get("target", data.get("bearer"))))
         if kind == "flew":
             params["a"], params["b"] = (int(x) + 1 for x in data["places"])
+        if kind == "declared":
+            words = str(data["action"]).split()
+            return action_sentence(words, names, int(data.get("player", actor)))
         if "action" in data:
-            params["action"] = action_words(str(data["action"]).split(), names, None)
+            params["action"] = action_object(str(data["action"]).split(), names)
         if kind == "level_up":
             params["cls"] = class_name(str(data["class"]), lang)
         if kind == "roll" and data.get("for") == "heal":
@@ -842,7 +906,7 @@ class TelperinquarSpec(GameSpec):
         names = _names_of(view, ctx)
         if view["ask"] is not None and view["stack"]:
             top = view["stack"][-1].split()
-            question = _k("prompt.react", ctx.lang, action=action_words(top, names, None))
+            question = _k("prompt.react", ctx.lang, action=action_object(top, names))
         else:
             question = _k(f"prompt.{view['phase']}", ctx.lang)
         if ctx.path:

@@ -428,7 +428,7 @@ async def test_english_readers_get_english_texts(fake: FakeDiscord, bot: Any) ->
     prompt = await (await fake.click(board, opener, user=ALICE, locale="en")).message()
     assert "Your hand" in prompt.content
     labels = [b.get("label") for b in prompt.buttons]
-    english = ("Go on", "End the phase", "Play", "Level up", "End the turn", "Use")
+    english = ("Go on", "End the phase", "Play", "Level up", "End the turn", "Use", "Lay")
     assert labels and all(str(label).startswith(english) for label in labels), labels
 
 
