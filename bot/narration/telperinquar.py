@@ -559,6 +559,7 @@ class _Names:
     lang: str
     cards: Mapping[str, str]  # card id → German name (cards in play and the reader's hand)
     cat: Catalogue  # the game's cards (the built-in ones and the server's own)
+    gone: Mapping[str, int] = field(default_factory=dict)  # cards that left play → owner
 
     def player(self, seat: Any) -> str:
         index = int(seat)
@@ -586,7 +587,7 @@ class _Names:
             for zone in ("equip", "field", "row", "hand"):
                 if any(c["id"] == cid for c in p.get(zone, [])):
                     return seat
-        return None
+        return self.gone.get(cid)
 
     def hand_number(self, cid: str, seat: int | None) -> int | None:
         if seat is None:
@@ -610,10 +611,12 @@ def _names_of(view: Mapping[str, Any], ctx: BoardContext) -> _Names:
     cards = _view_cards(view)
     # cards that left play this step (a fallen Wesen, a spent charge) keep their names
     state = ctx.match.state.data["cards"]
+    gone = {}
     for cid, info in state.items():
         if cid not in cards and not info.get("hidden") and _public(ctx, cid):
             cards[cid] = info["name"]
-    return _Names(view, ctx.names, ctx.lang, cards, game_catalogue(ctx.record))
+            gone[cid] = int(info["owner"])
+    return _Names(view, ctx.names, ctx.lang, cards, game_catalogue(ctx.record), gone)
 
 
 def _public(ctx: BoardContext, cid: str) -> bool:
@@ -701,6 +704,9 @@ def shorten(text: str, limit: int) -> str:
     return cut + "…"
 
 
+TEAM_ICONS = ("🟧", "🔵")  # bot/render/telperinquar.py TEAM_COLOURS
+
+
 class TelperinquarSpec(GameSpec):
     kind = "telperinquar"
     prefix = "tq"
@@ -710,6 +716,11 @@ class TelperinquarSpec(GameSpec):
     continue_prompt = True  # a turn is many steps: the hand stays open between them
     bot_levels = LEVELS
     default_level = DEFAULT_LEVEL
+
+    def seat_label(self, seat: int) -> str:
+        """The side's colour of the images (orange, blue: 2 vs 2 plays seats 1+3 against
+        2+4), not one colour per seat."""
+        return f"{TEAM_ICONS[seat % 2]} {seat + 1}"
 
     # ---------------------------------------------------------------- setup
 
@@ -871,6 +882,12 @@ class TelperinquarSpec(GameSpec):
             params["bonus"] = f"{int(params['bonus']):+d}"
         if kind in ("damage", "healed") and data.get("amount") == 0:
             kind += "_none"
+        if kind in ("wesen_died", "wesen_wounded"):  # named as everywhere: "Wolf (Alice)"
+            params["card"] = _k("card_of", lang, card=params["card"], name=params["name"])
+        if kind in ("wesen_died", "wesen_wounded") and data.get("why"):
+            kind += f".{data['why']}"
+        if kind in ("roll", "counter") and int(data["die"]) == 1:
+            kind += "_fumble"
         if kind in ("roll", "counter"):
             die = int(data["die"])
             params["total"] = die + int(data["bonus"]) if die != 1 else 0

@@ -71,11 +71,12 @@ CLASS_COLOURS = {
     "geistlicher": "#c9a227",
     DRAFT: "#2f7f7a",
 }
+# the rulebook's attribute colours: "Blau = Kraft, Rot = Reflex, Lila = Geist, Hellbraun = Aura"
 ATTRIBUTE_COLOURS = {
-    "kraft": "#b03a2e",
-    "reflexe": "#2e8b57",
-    "geist": "#3b5fc4",
-    "aura": "#b8901c",
+    "kraft": "#2f5fb3",
+    "reflexe": "#b8322a",
+    "geist": "#7d3c98",
+    "aura": "#b08a5a",
 }
 PALETTE_COLOURS = 192
 

@@ -465,9 +465,10 @@ def _end_turn(d: JsonDict, events: list[Event]) -> None:
             dmg = info.pop("dmg", 0)
             if dmg * 2 > int(card.get("life")):
                 if info.get("wounded"):  # wounded before (or by a critical hit this turn)
-                    _kill(d, cid, events)
+                    _kill(d, cid, events, why="wounded_twice")
                     continue
                 info["wounded"] = True
+                events.append(_wounded_event(d, cid, "half"))
             info.pop("free", None)
             info.pop("attacked", None)
         p["mods"] = [m for m in p["mods"] if m["until"] != "turn"]
@@ -513,7 +514,7 @@ def _sides_left(d: JsonDict) -> int:
     return len({_side(d, s) for s, p in enumerate(d["players"]) if not p["out"]})
 
 
-def _kill(d: JsonDict, cid: str, events: list[Event] | None) -> None:
+def _kill(d: JsonDict, cid: str, events: list[Event] | None, why: str = "") -> None:
     owner = d["cards"][cid]["owner"]
     p = d["players"][owner]
     if cid not in p["row"]:
@@ -528,7 +529,8 @@ def _kill(d: JsonDict, cid: str, events: list[Event] | None) -> None:
     for key in ("wounded", "dmg", "hidden", "free", "attacked", "inaktion"):
         d["cards"][cid].pop(key, None)
     if events is not None:
-        events.append(Event("wesen_died", {"player": owner, "card": _card(d, cid).name}))
+        died = {"player": owner, "card": _card(d, cid).name}
+        events.append(Event("wesen_died", {**died, "why": why} if why else died))
 
 
 # ------------------------------------------------------------------ damage and healing
@@ -586,10 +588,18 @@ def _crit_wesen(d: JsonDict, target: str, events: list[Event] | None) -> bool:
     it died."""
     info = d["cards"][target]
     if info.get("wounded"):
-        _kill(d, target, events)
+        _kill(d, target, events, why="critical")
         return True
     info["wounded"] = True
+    if events is not None:
+        events.append(_wounded_event(d, target, "critical"))
     return False
+
+
+def _wounded_event(d: JsonDict, cid: str, why: str) -> Event:
+    """A Wesen is verletzt now (a critical hit) or at the end of the turn (over half)."""
+    owner = d["cards"][cid]["owner"]
+    return Event("wesen_wounded", {"player": owner, "card": _card(d, cid).name, "why": why})
 
 
 def _heal_target(

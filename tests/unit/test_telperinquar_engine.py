@@ -83,8 +83,13 @@ def test_rulebook_critical_hit_example() -> None:
     counter = next(e for e in events if e.type == "counter")
     assert counter.data == {"die": 4, "bonus": 3, "target": "h0"}
     assert d["players"][0]["life"] == 20 - (4 + 3 - armour(d, 0))
-    d, _ = do(d, 0, "next")
+    wounded = next(e for e in events if e.type == "wesen_wounded")
+    assert wounded.data["why"] == "critical"  # told at once, not only at its death
+    assert not any(e.type == "wesen_died" for e in events)  # 11 of 20: alive until the end
+    d, events = do(d, 0, "next")
     assert golem not in d["players"][1]["row"] and golem in d["players"][1]["discard"]
+    died = next(e for e in events if e.type == "wesen_died")
+    assert died.data["why"] == "wounded_twice"
 
 
 def test_half_damage_wounds_then_a_second_wounding_kills() -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.narration.telperinquar import (
+    TelperinquarSpec,
     _Names,
     _view_cards,
     action_object,
@@ -15,6 +16,7 @@ from bot.narration.telperinquar import (
     action_words,
     shorten,
 )
+from bot.render.telperinquar import ATTRIBUTE_COLOURS
 from engines.telperinquar.cards import catalogue
 from engines.telperinquar.engine import ENGINE
 from tests.unit.test_telperinquar_engine import fresh, give, main_phase, st
@@ -64,9 +66,45 @@ def test_labels_put_the_card_first_and_narration_tells_sentences(
     assert action_object(["use", wolf, "h1"], names).startswith("Wolf → ")
 
 
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_fumbles_and_wesen_deaths_are_told_plainly(lang: str) -> None:
+    d = main_phase(fresh())
+    wolf = give(d, 0, "Wolf", zone="row")
+    names = names_for(d, lang)
+    spec = TelperinquarSpec()
+    fumble = spec._event("roll", {"die": 1, "bonus": -2, "target": "h1"}, 0, names)
+    assert "= 0" not in fumble and ("Patzer: 0 Schaden" in fumble or "fumble: 0 damage" in fumble)
+    counter = spec._event("counter", {"die": 1, "bonus": 2, "target": wolf}, 1, names)
+    assert "+2" not in counter and "Wolf (Alice)" in counter
+    died = {"player": 0, "card": "Wolf", "why": "wounded_twice"}
+    text = spec._event("wesen_died", died, 1, names)
+    assert "Wolf (Alice)" in text and ("Zugende" in text or "end of the turn" in text)
+
+
 def test_shorten_cuts_at_a_word() -> None:
     text = "in deinen nächsten 2 Verteidigungen erhältst du einen Bonus"
     cut = shorten(text, 24)
     assert cut.endswith("…") and len(cut) <= 24 and cut[:-1] in text
     assert cut == "in deinen nächsten 2…"
     assert shorten("kurz", 24) == "kurz"
+
+
+def test_seat_icons_follow_the_sides_of_the_image() -> None:
+    spec = TelperinquarSpec()
+    icons = [spec.seat_label(seat).split()[0] for seat in range(4)]
+    assert icons == ["🟧", "🔵", "🟧", "🔵"]  # teams [0, 1, 0, 1], TEAM_COLOURS orange/blue
+
+
+def test_attribute_colours_follow_the_rulebook() -> None:
+    # "Blau = Kraft, Rot = Reflex, Lila = Geist, Hellbraun = Aura"
+    def rgb(code: str) -> tuple[int, ...]:
+        return tuple(int(code[i : i + 2], 16) for i in (1, 3, 5))
+
+    r, g, b = rgb(ATTRIBUTE_COLOURS["kraft"])
+    assert b > r and b > g
+    r, g, b = rgb(ATTRIBUTE_COLOURS["reflexe"])
+    assert r > g and r > b
+    r, g, b = rgb(ATTRIBUTE_COLOURS["geist"])
+    assert r > g and b > g
+    r, g, b = rgb(ATTRIBUTE_COLOURS["aura"])
+    assert r > g > b
