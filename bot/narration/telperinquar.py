@@ -704,6 +704,14 @@ def shorten(text: str, limit: int) -> str:
     return cut + "…"
 
 
+def life_text(life: int, maximum: int, out: bool, lang: str) -> str:
+    """``20/25``; a hero at 0 LP or below (RULES.md: it falls at the end of the turn unless
+    healed above 0) shows 0 and the healing it needs."""
+    if life > 0 or out:
+        return f"{max(life, 0)}/{maximum}"
+    return _k("life_down", lang, max=maximum, need=1 - life)
+
+
 TEAM_ICONS = ("🟧", "🔵")  # bot/render/telperinquar.py TEAM_COLOURS
 
 
@@ -813,8 +821,7 @@ class TelperinquarSpec(GameSpec):
                 icon=self.seat_label(seat).split()[0],
                 hero=names.hero(seat),
                 level=levels,
-                life=p["life"],
-                max=p["max_life"],
+                life=life_text(int(p["life"]), int(p["max_life"]), bool(p["out"]), ctx.lang),
                 actions=p["actions"],
                 hand=p["hand_count"],
                 deck=p["deck_count"],
@@ -852,6 +859,17 @@ class TelperinquarSpec(GameSpec):
                 lines += super().narrate(Steps([(actor, event)]), ctx)
                 continue
             lines.append(self._event(event.type, dict(event.data), actor, names))
+        hurt = {
+            int(str(e.data["target"])[1:])
+            for _, e in steps.items
+            if e.type in ("damage", "counter") and str(e.data.get("target", "")).startswith("h")
+        }
+        for seat in sorted(hurt):
+            p = view["players"][seat]
+            if int(p["life"]) <= 0 and not p["out"]:
+                lines.append(
+                    _k("event.hero_down", ctx.lang, hero=names.hero(seat), need=1 - int(p["life"]))
+                )
         return _squeeze(lines)
 
     def _event(self, kind: str, data: dict[str, Any], actor: int, names: _Names) -> str:

@@ -994,6 +994,7 @@ def _hero_box(
         int(p.get("life", 0)),
         int(p.get("max_life", 1)),
         lang,
+        out=bool(p.get("out")),
     )
     _text(draw, (x + 10, y + 98), _tr("actions", lang, count=p.get("actions", 0)), 14, GOLD, "bold")
     _text(
@@ -1057,6 +1058,8 @@ def _life_bar(
     life: int,
     maximum: int,
     lang: str,
+    *,
+    out: bool = False,
 ) -> None:
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=5, fill="#4a1f1f")
@@ -1067,7 +1070,9 @@ def _life_bar(
     draw_text(
         draw,
         ((x0 + x1) / 2, (y0 + y1) / 2 + 1),
-        _tr("life", lang, life=life, max=maximum),
+        _tr("life", lang, life=max(life, 0), max=maximum)
+        if life > 0 or out
+        else _tr("life_down", lang),
         font(14, "bold"),
         "#ffffff",
         anchor="mm",

@@ -484,6 +484,26 @@ def test_bot_choice_does_not_depend_on_hidden_cards() -> None:
     assert len(picks) == 1
 
 
+def test_bot_at_zero_life_heals_or_stops_instead_of_walking_into_a_counter() -> None:
+    import random as stdlib_random
+
+    d = main_phase(fresh())
+    levels_to(d, 0, 3)
+    d["players"][0]["hand"] = []
+    for p in d["players"]:
+        p["row"] = []
+    dagger = give(d, 0, "Dolch", "equip")
+    d["players"][0]["life"] = 10
+    pick = str(ENGINE.choose_action(st(d), 0, "normal", 1.0, stdlib_random.Random(5)))
+    assert pick.startswith(f"use {dagger}")  # healthy: it attacks
+    d["players"][0]["life"] = -3
+    pick = str(ENGINE.choose_action(st(d), 0, "normal", 1.0, stdlib_random.Random(5)))
+    assert not pick.startswith(f"use {dagger}")  # at 0 LP: no melee blow that draws a counter
+    potion = give(d, 0, "Heiltrank", "equip")
+    pick = str(ENGINE.choose_action(st(d), 0, "normal", 1.0, stdlib_random.Random(5)))
+    assert pick.startswith(f"use {potion}")  # and it heals when it can
+
+
 def test_selfplay_cli_plays_to_the_end(capsys: pytest.CaptureFixture[str]) -> None:
     from engines.telperinquar.__main__ import main
 

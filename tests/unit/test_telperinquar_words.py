@@ -14,6 +14,7 @@ from bot.narration.telperinquar import (
     action_object,
     action_sentence,
     action_words,
+    life_text,
     shorten,
 )
 from bot.render.telperinquar import ATTRIBUTE_COLOURS
@@ -108,3 +109,12 @@ def test_attribute_colours_follow_the_rulebook() -> None:
     assert r > g and b > g
     r, g, b = rgb(ATTRIBUTE_COLOURS["aura"])
     assert r > g > b
+
+
+def test_a_hero_below_zero_shows_zero_and_when_it_falls() -> None:
+    de = life_text(-37, 25, False, "de")
+    assert de.startswith("0/25 — fällt am Zugende, wenn nicht geheilt") and "-37" not in de
+    assert "38" in de  # healing needed to be above 0 again
+    assert life_text(-37, 25, False, "en").startswith("0/25 — falls at the end of the turn")
+    assert life_text(12, 25, False, "de") == "12/25"
+    assert life_text(-4, 25, True, "de") == "0/25"  # fallen: no warning any more
