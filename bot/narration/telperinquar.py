@@ -704,6 +704,16 @@ def shorten(text: str, limit: int) -> str:
     return cut + "…"
 
 
+def why_text(why: Mapping[str, Any], lang: str) -> str:
+    """Why a hand card cannot be played now, short ("braucht Kraft 3 (du: 2)")."""
+    params = {k: v for k, v in why.items() if k != "key"}
+    if "attr" in params:
+        params["attr"] = _k(f"attr.{params['attr']}", lang)
+    if "classes" in params:
+        params["classes"] = ", ".join(class_name(c, lang) for c in params["classes"])
+    return _k(f"why.{why['key']}", lang, **params)
+
+
 def life_text(life: int, maximum: int, out: bool, lang: str) -> str:
     """``20/25``; a hero at 0 LP or below (RULES.md: it falls at the end of the turn unless
     healed above 0) shows 0 and the healing it needs."""
@@ -932,7 +942,15 @@ class TelperinquarSpec(GameSpec):
         if me is None:
             return ""
         hand = [f"**{i}** {card_name(c['name'], lang)}" for i, c in enumerate(me["hand"], 1)]
-        return _k("hand", lang, cards=" · ".join(hand) or "–", actions=me["actions"])
+        text = _k("hand", lang, cards=" · ".join(hand) or "–", actions=me["actions"])
+        blocked = [
+            f"{card_name(c['name'], lang)}: {why_text(c['why'], lang)}"
+            for c in me["hand"]
+            if c.get("why")
+        ]
+        if blocked:
+            text += "\n" + _k("blocked", lang, cards=" · ".join(blocked))
+        return text
 
     # ---------------------------------------------------------------- clicking
 

@@ -407,6 +407,15 @@ def _level_cards(d: JsonDict, seat: int) -> list[str]:
     ]
 
 
+def _same_level(d: JsonDict, action: Act, player: int) -> bool:
+    """``level <id>`` with any of the identical level cards offered as one choice."""
+    if action.words[0] != "level" or len(action.words) != 2 or d["phase"] != "entry":
+        return False
+    if d["over"] or d["ask"] is not None or player != mover(d):
+        return False
+    return action.words[1] in _level_cards(d, player)
+
+
 def _supply(d: JsonDict, events: list[Event] | None = None) -> None:
     """Versorgungsphase: round effects end, long-term effects one by one, InAktion reset,
     the tournament SVO; then the Hauptphase."""
@@ -704,32 +713,67 @@ def _usable(d: JsonDict, seat: int, cid: str) -> bool:
 def _equip_ok(d: JsonDict, seat: int, card: Card, moving: str = "") -> bool:
     """Whether the hero may put on ``card`` (``moving``: a piece already in play that changes
     its bearer, so it counts neither towards the 5 nor as worn)."""
+    return not _equip_problem(d, seat, card, moving)
+
+
+def _equip_problem(d: JsonDict, seat: int, card: Card, moving: str = "") -> str:
+    """Why the hero may not put on ``card`` (a reason code), or "" when it may."""
     p = d["players"][seat]
     if len([c for c in p["equip"] if c != moving]) >= MAX_EQUIP:
-        return False
+        return "equip_full"
     worn = [_card(d, c) for c in hero_equip(d, seat) if c != moving]
     heroes_ = [hero_of(c) for c in p["classes"]]
     weapons = [c for c in worn if c.type == "weapon"]
     shields = [c for c in worn if c.type == "shield"]
+    large = any(w.get("size") == "g" for w in weapons)
     if card.type == "weapon":
         if not any(card.get("size") in h.weapons for h in heroes_):
-            return False
+            return "weapon_size"
         if not weapons and not shields:
-            return True
-        if shields or len(weapons) >= 2 or card.get("size") == "g":
-            return False
-        if any(w.get("size") == "g" for w in weapons):
-            return False
-        return any("weapon" in h.second for h in heroes_)
+            return ""
+        if shields or len(weapons) >= 2 or card.get("size") == "g" or large:
+            return "hands_full"
+        return "" if any("weapon" in h.second for h in heroes_) else "no_second_weapon"
     if card.type == "shield":
-        if shields or len(weapons) >= 2 or any(w.get("size") == "g" for w in weapons):
-            return False
-        return any("shield" in h.second for h in heroes_)
+        if shields:
+            return "shield_twice"
+        if large:
+            return "shield_beside_large"
+        if len(weapons) >= 2:
+            return "hands_full"
+        return "" if any("shield" in h.second for h in heroes_) else "no_shield"
     if card.type == "armour":
-        return not any(c.type == "armour" for c in worn) and any(
-            card.get("weight") in h.armour for h in heroes_
-        )
-    return True
+        if any(c.type == "armour" for c in worn):
+            return "armour_twice"
+        return "" if any(card.get("weight") in h.armour for h in heroes_) else "armour_weight"
+    return ""
+
+
+def why_not(d: JsonDict, seat: int, cid: str) -> JsonDict:
+    """Why a hand card cannot be played now (``{"key": code, ...}``), for the player's own
+    prompt; {} when nothing speaks against it (or it is not the seat's main phase)."""
+    p = d["players"][seat]
+    if d["over"] or mover(d) != seat or d["phase"] != "main" or d["ask"] is not None:
+        return {}
+    if "level" in d["cards"][cid]:
+        return {"key": "level_entry"}
+    card = _card(d, cid)
+    if card.classes and DRAFT not in p["classes"] and not set(card.classes) & set(p["classes"]):
+        return {"key": "class", "classes": list(card.classes)}
+    for attr, need in card.requires.items():
+        have = attribute(d, seat, attr, card)
+        if have < need:
+            return {"key": "attribute", "attr": attr, "need": need, "have": have}
+    if p["actions"] < card.play:
+        return {"key": "actions", "need": card.play, "have": p["actions"]}
+    if card.type in ("weapon", "armour", "shield", "gear", "artifact"):
+        if _bearers(d, seat, cid, moving=False):
+            return {}
+        problem = _equip_problem(d, seat, card)
+        return {"key": problem} if problem else {}
+    if card.type in ("wesen", "trap") and len(p["row"]) >= MAX_WESEN:
+        return {"key": "row_full"}
+    return {}
 
 
 def _wesen_equip_ok(d: JsonDict, seat: int, card: Card, wesen: str, moving: str = "") -> bool:
@@ -964,7 +1008,10 @@ class Telperinquar:
             return []
         p = d["players"][player]
         if d["phase"] == "entry":
-            return [_act("go"), *(_act("level", c) for c in _level_cards(d, player))]
+            # one offer per class: identical level cards are one choice
+            first = {d["cards"][c]["level"]: c for c in reversed(_level_cards(d, player))}
+            level_acts = [_act("level", c) for c in _level_cards(d, player) if c in first.values()]
+            return [_act("go"), *level_acts]
         if d["phase"] == "position":
             n = len(p["row"])
             swaps = [_act("swap", str(i), str(j)) for i in range(n) for j in range(i + 1, n)]
@@ -989,7 +1036,8 @@ class Telperinquar:
     # ---------------------------------------------------------- apply
 
     def apply(self, state: TqState, action: Act, player: PlayerId) -> tuple[TqState, list[Event]]:
-        if action not in self.legal_actions(state, player):
+        legal = self.legal_actions(state, player)
+        if action not in legal and not _same_level(state.data, action, player):
             if state.data["over"]:
                 raise IllegalAction("error.game_over")
             raise IllegalAction("tq.error.not_allowed", action=str(action))
@@ -1245,6 +1293,10 @@ class Telperinquar:
             }
             if s == player:
                 seat["hand"] = [{"id": c, "name": _card_name(d, c)} for c in p["hand"]]
+                for shown_card in seat["hand"]:
+                    blocked = why_not(d, s, shown_card["id"])
+                    if blocked:
+                        shown_card["why"] = blocked
             seats.append(seat)
         return {
             "mode": d["mode"],

@@ -229,6 +229,18 @@ def test_laying_a_level_card_refreshes_to_the_new_levels_actions() -> None:
     assert view["players"][seat]["discard"] == []
 
 
+def test_identical_level_cards_are_offered_once() -> None:
+    d = fresh()
+    seat = d["order"][0]
+    d["cur"], d["phase"], d["ask"] = 0, "entry", None
+    cls = d["players"][seat]["classes"][0]
+    d["players"][seat]["hand"] = []
+    for _ in range(3):
+        give(d, seat, f"Stufenkarte {heroes()[cls].name}", level=cls)
+    levels = [a for a in ENGINE.legal_actions(st(d), seat) if a.words[0] == "level"]
+    assert len(levels) == 1
+
+
 def test_declining_the_level_card_refreshes_to_the_current_level() -> None:
     d = fresh()
     seat = d["order"][0]

@@ -20,7 +20,7 @@ from bot.narration.telperinquar import (
 from bot.render.telperinquar import ATTRIBUTE_COLOURS
 from engines.telperinquar.cards import catalogue
 from engines.telperinquar.engine import ENGINE
-from tests.unit.test_telperinquar_engine import fresh, give, main_phase, st
+from tests.unit.test_telperinquar_engine import fresh, give, levels_to, main_phase, st
 
 
 def names_for(d: dict[str, Any], lang: str) -> _Names:
@@ -118,3 +118,29 @@ def test_a_hero_below_zero_shows_zero_and_when_it_falls() -> None:
     assert life_text(-37, 25, False, "en").startswith("0/25 — falls at the end of the turn")
     assert life_text(12, 25, False, "de") == "12/25"
     assert life_text(-4, 25, True, "de") == "0/25"  # fallen: no warning any more
+
+
+def test_unplayable_hand_cards_say_why() -> None:
+    d = main_phase(fresh(("kaempfer", "schurke")))
+    d["players"][0]["hand"], d["players"][0]["actions"] = [], 5
+    levels_to(d, 0, 10)
+    give(d, 0, "Zweihänder", "equip")
+    shield = give(d, 0, "Turmschild")
+    give(d, 0, "Kurzschwert")
+    state = st(d)
+    hand = ENGINE.view_for(state, 0)["players"][0]["hand"]
+    assert hand[0]["why"] == {"key": "shield_beside_large"}
+    legal = {str(a) for a in ENGINE.legal_actions(state, 0)}
+    assert f"play {shield}" not in legal
+    text = TelperinquarSpec().private_text(ENGINE.view_for(state, 0), "de")
+    assert "Turmschild: kein Schild neben einer großen Waffe" in text
+    d = main_phase(fresh(("geistlicher", "kaempfer")))
+    d["players"][0]["hand"], d["players"][0]["actions"] = [], 5
+    give(d, 0, "Streitkolben")
+    text = TelperinquarSpec().private_text(ENGINE.view_for(st(d), 0), "de")
+    assert "Streitkolben: braucht Kraft 3 (du: 2)" in text
+    d["players"][0]["actions"] = 0
+    give(d, 0, "Dolch")
+    text = TelperinquarSpec().private_text(ENGINE.view_for(st(d), 0), "en")
+    assert "Dagger: costs 1 ⚡ (you: 0)" in text
+    assert ENGINE.view_for(st(d), 1)["players"][1]["hand"][0].get("why") is None  # not its turn
