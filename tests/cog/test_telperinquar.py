@@ -370,6 +370,9 @@ async def test_two_against_two_each_seat_picks_its_deck(fake: FakeDiscord, bot: 
             break
         await asyncio.sleep(0.025)
     chosen = record.config["seat_choices"]
+    invited = fake.messages[invitation.id]  # every seat ready, with its deck; no buttons
+    assert "eingeladen" not in invited.text and "invited" not in invited.text
+    assert "Bobs Magie" in invited.text and not invited.buttons
     assert chosen[0] == "geistlicher" and chosen[1].startswith("# Bobs Magie")
     assert chosen[2] == "schurke" and chosen[3] in ("kaempfer", "zauberer", "schurke")
     classes = [p["classes"] for p in load(record).state.data["players"]]
