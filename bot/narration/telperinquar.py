@@ -914,6 +914,8 @@ class TelperinquarSpec(GameSpec):
             params["card"] = _k("card_of", lang, card=params["card"], name=params["name"])
         if kind in ("wesen_died", "wesen_wounded") and data.get("why"):
             kind += f".{data['why']}"
+        if kind == "no_counter":
+            kind += f".{data.get('why', 'ranged')}"
         if kind in ("roll", "counter") and int(data["die"]) == 1:
             kind += "_fumble"
         if kind in ("roll", "counter"):

@@ -1413,6 +1413,15 @@ def _settle(d: JsonDict, events: list[Event]) -> None:
 
 
 def _resolve(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
+    """Resolve one declared action; a card used up by it is told after its effect (a
+    throwing knife's last throw first, then that it is gone)."""
+    start = len(events)
+    _resolve_entry(d, entry, events)
+    told = events[start:]
+    events[start:] = [e for e in told if e.type != "spent"] + [e for e in told if e.type == "spent"]
+
+
+def _resolve_entry(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
     seat = entry["seat"]
     kind = entry["kind"]
     cards = entry["cards"]
@@ -1561,21 +1570,24 @@ def _attack(
             continue  # a critical hit on a wounded Wesen kills it at once
         _deal(d, victim, amount, kind, source, events, critical=critical and direct)
     # a melee attack is answered by a counter-attack of the target (also when it died)
-    if entry.get("range") == "melee" and _attacker_alive(d, attacker):
-        counter = _counter_bonus(d, target)
-        flying_attacker = not attacker.startswith("h") and "fliegen" in _abilities(d, attacker)
-        if counter is not None or (flying_attacker and not target.startswith("h")):
-            if counter is None:
-                return
-            die = _roll(d, 10)
-            amount = 0 if die == 1 else die + counter
-            events.append(Event("counter", {"die": die, "bonus": counter, "target": attacker}))
-            counter_kind = "physical"
-            if not target.startswith("h") and _card(d, target).get("attack") == "melee_magic":
-                counter_kind = "magical"
-            if die == 10 and not attacker.startswith("h") and _crit_wesen(d, attacker, events):
-                return
-            _deal(d, attacker, amount, counter_kind, "", events, critical=die == 10)
+    if entry.get("range") != "melee":  # told, so that nobody waits for one
+        events.append(Event("no_counter", {"why": "ranged", "target": target}))
+        return
+    if not _attacker_alive(d, attacker):
+        return
+    counter = _counter_bonus(d, target)
+    if counter is None:
+        events.append(Event("no_counter", {"why": "defender", "target": target}))
+        return
+    die = _roll(d, 10)
+    amount = 0 if die == 1 else die + counter
+    events.append(Event("counter", {"die": die, "bonus": counter, "target": attacker}))
+    counter_kind = "physical"
+    if not target.startswith("h") and _card(d, target).get("attack") == "melee_magic":
+        counter_kind = "magical"
+    if die == 10 and not attacker.startswith("h") and _crit_wesen(d, attacker, events):
+        return
+    _deal(d, attacker, amount, counter_kind, "", events, critical=die == 10)
 
 
 def _attacker_alive(d: JsonDict, attacker: str) -> bool:

@@ -115,6 +115,17 @@ def test_half_damage_wounds_then_a_second_wounding_kills() -> None:
     assert golem in d["players"][1]["discard"]
 
 
+def test_a_last_throw_is_told_before_the_knife_is_gone_and_no_counter_is_said() -> None:
+    d = main_phase(fresh())
+    knife = give(d, 0, "Wurfmesser", "equip", charges=1)
+    d["forced"] = [5]
+    d, events = do(d, 0, f"use {knife} h1")
+    kinds = [e.type for e in events]
+    assert kinds.index("roll") < kinds.index("spent")
+    assert kinds[-1] == "spent" and "counter" not in kinds
+    assert next(e for e in events if e.type == "no_counter").data["why"] == "ranged"
+
+
 def test_critical_hit_on_a_wounded_wesen_kills_at_once() -> None:
     d = main_phase(fresh())
     sword = give(d, 0, "Dolch", "equip")
