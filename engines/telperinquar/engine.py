@@ -1404,6 +1404,9 @@ def _settle(d: JsonDict, events: list[Event]) -> None:
             d["ask"] = seat
             if _reactions(d, seat):
                 top["asked"].pop()
+                # the declarer's own note: its action waits for this seat's answer
+                waits = Event("waits", {"player": seat}, visible_to=frozenset({top["seat"]}))
+                events.append(waits)
                 return
             d["ask"] = None
         d["stack"].pop()

@@ -182,7 +182,9 @@ def test_reaction_is_asked_only_of_a_seat_that_can_answer() -> None:
     assert d["ask"] is None and d["players"][1]["life"] == 20 - 6
     dodge = give(d, 1, "Ausweichen", "field")
     levels_to(d, 1, 3)
-    d, _ = do(d, 0, f"use {sword} h1")
+    d, events = do(d, 0, f"use {sword} h1")
+    waits = next(e for e in events if e.type == "waits")  # the attacker learns it waits
+    assert waits.data == {"player": 1} and waits.visible_to == frozenset({0})
     (decision,) = ENGINE.decisions(st(d))
     assert (decision.seat, decision.kind) == (1, DecisionKind.REACTION)
     assert {str(a) for a in ENGINE.legal_actions(st(d), 1)} == {"pass", f"react {dodge}"}
