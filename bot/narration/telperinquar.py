@@ -382,7 +382,7 @@ async def server_card_lines(store: Any, guild_id: int | None, lang: str) -> list
     lines = []
     for name, card in cat.cards.items():
         if name not in base:
-            kind = _k(f"kind.{card.type}", lang)
+            kind = t(f"tqrender.type.{card.type}", lang)  # one card: the singular
             shown = card_name(name, lang, cat)
             lines.append(
                 f"{TYPE_ICONS.get(card.type, '')} **{shown}** · {kind} · {card.play}/{card.use}"
@@ -453,7 +453,7 @@ def card_text(name: str, lang: str, cat: Catalogue) -> tuple[str, str]:
             hero = heroes()[cls]
             return f"{TYPE_ICONS['hero']} {shown}", hero.text_de if lang == "de" else hero.text_en
         return f"{TYPE_ICONS['level']} {shown}", _k("card.level", lang, cls=class_name(cls, lang))
-    lines = [f"*{_k(f'kind.{card.type}', lang)}*"]
+    lines = [f"*{t(f'tqrender.type.{card.type}', lang)}*"]  # one card: "Waffe", not "Waffen"
     lines.append(_k("card.costs", lang, play=card.play, use=card.use))
     if card.requires:
         needs = ", ".join(f"{_k(f'attr.{a}', lang)} {v}" for a, v in card.requires.items())

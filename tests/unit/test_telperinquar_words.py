@@ -14,6 +14,7 @@ from bot.narration.telperinquar import (
     action_object,
     action_sentence,
     action_words,
+    card_text,
     life_text,
     shorten,
 )
@@ -144,3 +145,9 @@ def test_unplayable_hand_cards_say_why() -> None:
     text = TelperinquarSpec().private_text(ENGINE.view_for(st(d), 0), "en")
     assert "Dagger: costs 1 ⚡ (you: 0)" in text
     assert ENGINE.view_for(st(d), 1)["players"][1]["hand"][0].get("why") is None  # not its turn
+
+
+def test_one_card_names_its_type_in_the_singular() -> None:
+    _title, text = card_text("Dolch", "de", catalogue())
+    assert text.startswith("*Waffe*") and "Waffen" not in text.splitlines()[0]
+    assert card_text("Dolch", "en", catalogue())[1].startswith("*Weapon*")
