@@ -647,27 +647,36 @@ def hand_png(
     players = view.get("players") or []
     if not 0 <= seat < len(players) or "hand" not in players[seat]:
         raise ValueError("hand_png needs the seat's own view (with its hand)")
-    cat = catalogue or _builtin()
-    hand = list(players[seat]["hand"])
-    per_row, width = _hand_layout(len(hand))
-    rows = max(1, math.ceil(len(hand) / per_row))
+    names = [str(entry.get("name", "?")) for entry in players[seat]["hand"]]
+    title = _tr("hand.title", lang, count=len(names))
+    return _png(_card_sheet(names, title, lang, catalogue or _builtin()))
+
+
+def pack_png(names: Sequence[str], lang: str, *, catalogue: Catalogue | None = None) -> bytes:
+    """A draft booster: its cards whole, numbered in the order of the pick list."""
+    title = _tr("pack.title", lang, count=len(names))
+    return _png(_card_sheet(list(names), title, lang, catalogue or _builtin()))
+
+
+def _card_sheet(names: list[str], title: str, lang: str, cat: Catalogue) -> Image.Image:
+    per_row, width = _hand_layout(len(names))
+    rows = max(1, math.ceil(len(names) / per_row))
     card_h = round(width * CARD_RATIO)
     header = 44
     total_w = max(420, per_row * (width + HAND_GAP) + HAND_GAP)
     height = header + rows * (card_h + 34) + HAND_GAP
     image = Image.new("RGB", (total_w, height), PALETTE.background)
     draw = ImageDraw.Draw(image)
-    title = _tr("hand.title", lang, count=len(hand))
     _text(draw, (HAND_GAP + 4, 22), title, 20, GOLD, "bold")
-    if not hand:
+    if not names:
         _text(draw, (HAND_GAP + 4, header + 30), _tr("hand.empty", lang), 16, PALETTE.muted)
-    for index, entry in enumerate(hand):
+    for index, name in enumerate(names):
         r, c = divmod(index, per_row)
         x = HAND_GAP + c * (width + HAND_GAP)
         y = header + r * (card_h + 34)
         _number(draw, (x + width / 2, y + 14), index + 1)
-        draw_named_card(draw, x, y + 30, width, str(entry.get("name", "?")), lang, cat)
-    return _png(image)
+        draw_named_card(draw, x, y + 30, width, name, lang, cat)
+    return image
 
 
 def _number(draw: ImageDraw.ImageDraw, centre: tuple[float, float], number: int) -> None:
