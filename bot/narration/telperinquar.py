@@ -11,6 +11,7 @@ reasons, the embed's lines. Discord-free: plain data and texts in the reader's l
 from __future__ import annotations
 
 import asyncio
+import difflib
 import json
 import re
 from collections import Counter
@@ -109,19 +110,34 @@ def class_name(cls: str, lang: str) -> str:
     return hero.name if lang == "de" else hero.name_en
 
 
-def card_choices(current: str, lang: str, cat: Catalogue | None = None) -> list[tuple[str, str]]:
+def card_choices(
+    current: str, lang: str, cat: Catalogue | None = None, only: Sequence[str] | None = None
+) -> list[tuple[str, str]]:
     """(label in the reader's language, German name) of the cards whose name in either
-    language contains what was typed: heroes, level cards, support cards."""
+    language contains what was typed: heroes, level cards, support cards (``only``: just
+    these, e.g. a deck's cards); nothing contains it (a typo): the closest names."""
     cat = cat or catalogue()
     typed = current.strip().casefold()
     names = [h.name for h in heroes().values()] + [level_card_name(c) for c in CLASSES]
     names += list(cat.cards)
-    out = []
-    for name in names:
-        shown = card_name(name, lang, cat)
-        if typed in name.casefold() or typed in shown.casefold():
-            icon = TYPE_ICONS.get(card_kind(name, cat), "")
-            out.append((f"{icon} {shown}".strip(), name))
+    if only is not None:
+        names = list(only)
+
+    def label(name: str) -> tuple[str, str]:
+        icon = TYPE_ICONS.get(card_kind(name, cat), "")
+        return (f"{icon} {card_name(name, lang, cat)}".strip(), name)
+
+    out = [
+        label(name)
+        for name in names
+        if typed in name.casefold() or typed in card_name(name, lang, cat).casefold()
+    ]
+    if not out and typed:
+        shown = {card_name(n, lang, cat).casefold(): n for n in names}
+        shown |= {n.casefold(): n for n in names}
+        close = difflib.get_close_matches(typed, list(shown), n=AUTOCOMPLETE, cutoff=0.5)
+        out = [label(name) for name in dict.fromkeys(shown[c] for c in close)]
+        return out[:AUTOCOMPLETE]
     out.sort(key=lambda item: (not item[1].casefold().startswith(typed), item[0].casefold()))
     return out[:AUTOCOMPLETE]
 
