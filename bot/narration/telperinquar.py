@@ -202,8 +202,9 @@ def resolve_card(name: str, cat: Catalogue | None = None) -> str:
 
 
 def inline_list(text: str) -> str:
-    """A list typed in one line: entries split by ``;`` or ``,`` (no card name has either)."""
-    return re.sub(r"[;,]", "\n", text)
+    """A list typed in one line: entries split by ``;``, ``,`` (no card name has either) or
+    a typed ``\\n``."""
+    return re.sub(r"[;,]|\\n", "\n", text)
 
 
 def read_list(text: str, lang: str, cat: Catalogue | None = None) -> tuple[DeckList, list[str]]:

@@ -148,7 +148,7 @@ def test_an_unknown_card_outside_a_list_names_no_line_and_no_empty_similar_names
     with pytest.raises(BadInput) as caught:
         resolve_card("Qqqqqqqqqqqq", cat)
     assert caught.value.key == "tq.deck.unknown_name.far"
-    assert parse_list(inline_list("1 Kämpfer, 2 Dolch; 3 Kurzschwert")).entries == (
+    assert parse_list(inline_list("1 Kämpfer, 2 Dolch\\n3 Kurzschwert")).entries == (
         ("Kämpfer", 1),
         ("Dolch", 2),
         ("Kurzschwert", 3),
