@@ -756,7 +756,7 @@ def why_not(d: JsonDict, seat: int, cid: str) -> JsonDict:
     if d["over"] or mover(d) != seat or d["phase"] != "main" or d["ask"] is not None:
         return {}
     if "level" in d["cards"][cid]:
-        return {"key": "level_entry"}
+        return {}  # a level card says itself when it is laid (the Einstiegsphase)
     card = _card(d, cid)
     if card.classes and DRAFT not in p["classes"] and not set(card.classes) & set(p["classes"]):
         return {"key": "class", "classes": list(card.classes)}
