@@ -151,3 +151,26 @@ def test_one_card_names_its_type_in_the_singular() -> None:
     _title, text = card_text("Dolch", "de", catalogue())
     assert text.startswith("*Waffe*") and "Waffen" not in text.splitlines()[0]
     assert card_text("Dolch", "en", catalogue())[1].startswith("*Weapon*")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_narration_warns_when_a_hero_drops_to_zero(lang: str) -> None:
+    from types import SimpleNamespace
+
+    from bot.play.spec import Steps
+
+    d = main_phase(fresh())
+    dagger = give(d, 0, "Dolch", "equip")
+    d["players"][1]["life"] = 3
+    d["forced"] = [9, 1]
+    state, events = ENGINE.apply(st(d), ENGINE.parse_action(f"use {dagger} h1"), 0)
+    assert state.data["players"][1]["life"] <= 0 and not state.data["players"][1]["out"]
+    ctx = SimpleNamespace(
+        match=SimpleNamespace(state=state),
+        record=SimpleNamespace(config={}),
+        names=["Alice", "Bob"],
+        lang=lang,
+    )
+    lines = TelperinquarSpec().narrate(Steps([(0, e) for e in events]), ctx)  # type: ignore[arg-type]
+    warning = lines[-1]
+    assert warning.startswith("⚠") and ("Zugende" in warning or "end of the turn" in warning)
