@@ -31,12 +31,14 @@ from bot.narration import telperinquar as tq
 from bot.narration.telperinquar import DEFAULT_LEVEL, LEVELS, SPEC
 from bot.play.commands import add_table_commands, offer_games
 from bot.play.table import GameTable
+from bot.play.ui import button, make_view
 from bot.replies import lang_for, send
 from engines.core import BadInput, IllegalAction
 from engines.telperinquar.cards import CLASSES
 from engines.telperinquar.engine import catalogue_for
 
 MODAL_PREFIX = "tqdeck"
+CARDS_PREFIX = "tqcards"  # the confirmation of deleting the server's card file
 MODES = ("duel", "2v2")
 
 
@@ -68,10 +70,12 @@ class Telperinquar(commands.Cog):
     async def cog_load(self) -> None:
         self.table.register()
         self.bot.components.register(MODAL_PREFIX, self.on_import_form, buttons=False, forms=True)
+        self.bot.components.register(CARDS_PREFIX, self.on_delete_click)
 
     async def cog_unload(self) -> None:
         self.table.unregister()
         self.bot.components.unregister(MODAL_PREFIX)
+        self.bot.components.unregister(CARDS_PREFIX)
 
     # ---------------------------------------------------------------------- games
 
@@ -266,7 +270,7 @@ class Telperinquar(commands.Cog):
                 raise BadInput("tqcog.error.file_too_big", max=tq.MAX_IMPORT_BYTES // 1024)
             text = tq.decoded(await datei.read())
         else:
-            text = (liste or "").replace(";", "\n")
+            text = tq.inline_list(liste or "")
         await self._import(interaction, name, text, lang)
 
     async def on_import_form(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
@@ -377,8 +381,20 @@ class Telperinquar(commands.Cog):
         found = tq.deck_choices(decks, current, starters)
         return [app_commands.Choice(name=label[:100], value=value) for label, value in found]
 
-    @deck_hinzu.autocomplete("karte")
     @deck_entfernen.autocomplete("karte")
+    async def _complete_deck_card(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Only the chosen deck's cards (typos forgiven)."""
+        lang = await lang_for(interaction)
+        cat = await tq.server_catalogue(self.store, interaction.guild_id)
+        name = str(getattr(interaction.namespace, "name", "") or "")
+        deck = await self.store.get_deck(interaction.user.id, name) if name else None
+        only = [card for card, _count in deck.cards] if deck is not None else None
+        found = tq.card_choices(current, lang, cat, only)
+        return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in found]
+
+    @deck_hinzu.autocomplete("karte")
     @karte.autocomplete("karte")
     async def _complete_card(
         self, interaction: discord.Interaction[Any], current: str
@@ -433,14 +449,42 @@ class Telperinquar(commands.Cog):
         name=cmd("tqcog.cmd.cards.delete.name"), description=cmd("tqcog.cmd.cards.delete.desc")
     )
     async def karten_loeschen(self, interaction: discord.Interaction[Any]) -> None:
+        """Asks first: decks with these cards stop being playable."""
         lang = await lang_for(interaction)
         guild = _managed_guild(interaction)
-        gone = await self.store.delete_content(guild, tq.CARDS_KIND)
-        await send(
-            interaction,
-            t("tqcog.cards.deleted" if gone else "tqcog.cards.none", lang),
-            ephemeral=True,
+        count = len(await tq.server_card_lines(self.store, guild, lang))
+        if not count:
+            await send(interaction, t("tqcog.cards.none", lang), ephemeral=True)
+            return
+        user = interaction.user.id
+        view = make_view(
+            [
+                [
+                    button(
+                        t("tqcog.cards.delete_yes", lang),
+                        custom_id(CARDS_PREFIX, "del", user),
+                        "danger",
+                    ),
+                    button(t("tqcog.cards.delete_no", lang), custom_id(CARDS_PREFIX, "keep", user)),
+                ]
+            ]
         )
+        text = t("tqcog.cards.delete_ask", lang, count=count)
+        await send(interaction, text, view=view, ephemeral=True)
+
+    async def on_delete_click(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
+        """The answer to the question of ``karten loeschen``: only its asker may answer."""
+        lang = await lang_for(interaction)
+        what, owner = [*args, "", ""][:2]
+        if owner != str(interaction.user.id) or what not in ("del", "keep"):
+            raise IllegalAction("tqcog.error.not_yours")
+        guild = _managed_guild(interaction)
+        if what == "keep":
+            text = t("tqcog.cards.delete_kept", lang)
+        else:
+            gone = await self.store.delete_content(guild, tq.CARDS_KIND)
+            text = t("tqcog.cards.deleted" if gone else "tqcog.cards.none", lang)
+        await interaction.response.edit_message(content=text, view=None)
 
     # ---------------------------------------------------------------------- idle games
 

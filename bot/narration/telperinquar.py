@@ -11,7 +11,9 @@ reasons, the embed's lines. Discord-free: plain data and texts in the reader's l
 from __future__ import annotations
 
 import asyncio
+import difflib
 import json
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ from bot.render import render_async
 from bot.render.telperinquar import deck_png, field_png, hand_png, named_card_png
 from bot.store import AlreadyExists, DeckRecord
 from engines.core import BadInput, Outcome
+from engines.effects import LoadError
 from engines.telperinquar import ENGINE
 from engines.telperinquar.cards import (
     CLASSES,
@@ -38,9 +41,9 @@ from engines.telperinquar.decks import (
     DeckList,
     Problem,
     export_list,
-    nearest,
     parse_list,
     starter,
+    unknown_card,
     validate,
 )
 from engines.telperinquar.engine import catalogue_for
@@ -107,19 +110,34 @@ def class_name(cls: str, lang: str) -> str:
     return hero.name if lang == "de" else hero.name_en
 
 
-def card_choices(current: str, lang: str, cat: Catalogue | None = None) -> list[tuple[str, str]]:
+def card_choices(
+    current: str, lang: str, cat: Catalogue | None = None, only: Sequence[str] | None = None
+) -> list[tuple[str, str]]:
     """(label in the reader's language, German name) of the cards whose name in either
-    language contains what was typed: heroes, level cards, support cards."""
+    language contains what was typed: heroes, level cards, support cards (``only``: just
+    these, e.g. a deck's cards); nothing contains it (a typo): the closest names."""
     cat = cat or catalogue()
     typed = current.strip().casefold()
     names = [h.name for h in heroes().values()] + [level_card_name(c) for c in CLASSES]
     names += list(cat.cards)
-    out = []
-    for name in names:
-        shown = card_name(name, lang, cat)
-        if typed in name.casefold() or typed in shown.casefold():
-            icon = TYPE_ICONS.get(card_kind(name, cat), "")
-            out.append((f"{icon} {shown}".strip(), name))
+    if only is not None:
+        names = list(only)
+
+    def label(name: str) -> tuple[str, str]:
+        icon = TYPE_ICONS.get(card_kind(name, cat), "")
+        return (f"{icon} {card_name(name, lang, cat)}".strip(), name)
+
+    out = [
+        label(name)
+        for name in names
+        if typed in name.casefold() or typed in card_name(name, lang, cat).casefold()
+    ]
+    if not out and typed:
+        shown = {card_name(n, lang, cat).casefold(): n for n in names}
+        shown |= {n.casefold(): n for n in names}
+        close = difflib.get_close_matches(typed, list(shown), n=AUTOCOMPLETE, cutoff=0.5)
+        out = [label(name) for name in dict.fromkeys(shown[c] for c in close)]
+        return out[:AUTOCOMPLETE]
     out.sort(key=lambda item: (not item[1].casefold().startswith(typed), item[0].casefold()))
     return out[:AUTOCOMPLETE]
 
@@ -178,9 +196,15 @@ def resolve_card(name: str, cat: Catalogue | None = None) -> str:
     cat = cat or catalogue()
     known = cat.resolve(name)
     if known is None:
-        near = ", ".join(nearest(name, cat)) or "–"
-        raise BadInput("tq.deck.unknown_card", line=1, name=name[:60], near=near)
+        unknown = unknown_card(name, cat)
+        raise BadInput(unknown.key, **unknown.kwargs)
     return known[2]
+
+
+def inline_list(text: str) -> str:
+    """A list typed in one line: entries split by ``;``, ``,`` (no card name has either) or
+    a typed ``\\n``."""
+    return re.sub(r"[;,]|\\n", "\n", text)
 
 
 def read_list(text: str, lang: str, cat: Catalogue | None = None) -> tuple[DeckList, list[str]]:
@@ -375,7 +399,7 @@ async def server_card_lines(store: Any, guild_id: int | None, lang: str) -> list
     lines = []
     for name, card in cat.cards.items():
         if name not in base:
-            kind = _k(f"kind.{card.type}", lang)
+            kind = t(f"tqrender.type.{card.type}", lang)  # one card: the singular
             shown = card_name(name, lang, cat)
             lines.append(
                 f"{TYPE_ICONS.get(card.type, '')} **{shown}** · {kind} · {card.play}/{card.use}"
@@ -383,11 +407,52 @@ async def server_card_lines(store: Any, guild_id: int | None, lang: str) -> list
     return lines[:50]
 
 
+_STEP_PATTERNS = (
+    (r"unknown verb '([^']+)' \(did you mean '([^']+)'\?\)", "verb_near", ("verb", "near")),
+    (r"unknown verb '([^']+)'", "verb", ("verb",)),
+    (r"verb '([^']+)' has no parameter '([^']+)'", "param_unknown", ("verb", "param")),
+    (r"verb '([^']+)' needs '([^']+)'", "param_missing", ("verb", "param")),
+    (r"missing 'do'", "no_verb", ()),
+    (r"needs text_de and text_en", "step_texts", ()),
+    (r"'?([^']*)'? is not one of \[(.*)\]", "step_choice", ("value", "choices")),
+)
+
+
+def load_error_text(error: LoadError, lang: str) -> str:
+    """One card-file mistake in the reader's language: its line, its card, what is wrong."""
+    where = _k("load.line", lang, line=error.line) if error.line else ""
+    item = "" if error.item == "(file)" else _k("load.item", lang, name=error.item)
+    if error.code == "step":
+        what = _step_text(error.message, int(error.params.get("step", 0)), lang)
+    elif error.code:
+        params = {k: ", ".join(v) if isinstance(v, list) else v for k, v in error.params.items()}
+        what = _k(f"load.{error.code}", lang, **params)
+    else:
+        what = _k("load.other", lang, detail=error.message)
+    return f"{where}{item}{what}"
+
+
+def _step_text(message: str, number: int, lang: str) -> str:
+    detail = message.split(": ", 1)[-1]
+    path = message.split(": ", 1)[0]
+    key = path.split(".", 1)[1] if "." in path else ""
+    for pattern, code, names in _STEP_PATTERNS:
+        match = re.search(pattern, detail)
+        if match:
+            found = dict(zip(names, match.groups(), strict=True))
+            if code == "step_choice":
+                found["choices"] = ", ".join(
+                    f"`{c.strip().strip(chr(39))}`" for c in found["choices"].split(",")
+                )
+            return _k(f"load.step.{code}", lang, step=number, field=key, **found)
+    return _k("load.step.value", lang, step=number, field=key or "do")
+
+
 def check_card_file(text: str, lang: str) -> tuple[list[Card], list[str]]:
     """A server card file's cards and every mistake (its line and card; a name that exists
     already)."""
     cards, errors = load_cards_text(text)
-    mistakes = [str(error) for error in errors]
+    mistakes = [load_error_text(error, lang) for error in errors]
     mistakes += [_k("cards.clash", lang, name=name) for name in check_extra(cards)]
     if not cards and not mistakes:
         mistakes.append(_k("cards.empty", lang))
@@ -405,7 +470,7 @@ def card_text(name: str, lang: str, cat: Catalogue) -> tuple[str, str]:
             hero = heroes()[cls]
             return f"{TYPE_ICONS['hero']} {shown}", hero.text_de if lang == "de" else hero.text_en
         return f"{TYPE_ICONS['level']} {shown}", _k("card.level", lang, cls=class_name(cls, lang))
-    lines = [f"*{_k(f'kind.{card.type}', lang)}*"]
+    lines = [f"*{t(f'tqrender.type.{card.type}', lang)}*"]  # one card: "Waffe", not "Waffen"
     lines.append(_k("card.costs", lang, play=card.play, use=card.use))
     if card.requires:
         needs = ", ".join(f"{_k(f'attr.{a}', lang)} {v}" for a, v in card.requires.items())
@@ -511,6 +576,7 @@ class _Names:
     lang: str
     cards: Mapping[str, str]  # card id → German name (cards in play and the reader's hand)
     cat: Catalogue  # the game's cards (the built-in ones and the server's own)
+    gone: Mapping[str, int] = field(default_factory=dict)  # cards that left play → owner
 
     def player(self, seat: Any) -> str:
         index = int(seat)
@@ -538,7 +604,7 @@ class _Names:
             for zone in ("equip", "field", "row", "hand"):
                 if any(c["id"] == cid for c in p.get(zone, [])):
                     return seat
-        return None
+        return self.gone.get(cid)
 
     def hand_number(self, cid: str, seat: int | None) -> int | None:
         if seat is None:
@@ -562,10 +628,12 @@ def _names_of(view: Mapping[str, Any], ctx: BoardContext) -> _Names:
     cards = _view_cards(view)
     # cards that left play this step (a fallen Wesen, a spent charge) keep their names
     state = ctx.match.state.data["cards"]
+    gone = {}
     for cid, info in state.items():
         if cid not in cards and not info.get("hidden") and _public(ctx, cid):
             cards[cid] = info["name"]
-    return _Names(view, ctx.names, ctx.lang, cards, game_catalogue(ctx.record))
+            gone[cid] = int(info["owner"])
+    return _Names(view, ctx.names, ctx.lang, cards, game_catalogue(ctx.record), gone)
 
 
 def _public(ctx: BoardContext, cid: str) -> bool:
@@ -575,21 +643,103 @@ def _public(ctx: BoardContext, cid: str) -> bool:
 
 
 def action_words(words: Sequence[str], names: _Names, seat: int | None) -> str:
-    """An action (``use c12345 h1``) in words: its verb, card and target."""
+    """An action (``use c12345 h1``) as a button label, the card first in German
+    ("Kettenhemd zurück auf die Hand", "Parade spielen")."""
     verb, *args = words
-    label = _k(f"verb.{verb}", names.lang) if f"tqcog.verb.{verb}" in catalog() else verb
-    parts = []
+    lang = names.lang
     if verb in ("swap", "fly") and len(args) == 2:
-        parts.append(_k("positions", names.lang, a=int(args[0]) + 1, b=int(args[1]) + 1))
-    elif verb == "dual" and len(args) == 3:
-        parts.append(f"{names.card(args[0])} + {names.card(args[1])} → {names.target(args[2])}")
-    elif args:
-        number = names.hand_number(args[0], seat)
-        card = names.card(args[0])
-        parts.append(f"{number} · {card}" if number else card)
-        if len(args) > 1:
-            parts.append(f"→ {names.target(args[1])}")
-    return " ".join([label, *parts])
+        where = _k("positions", lang, a=int(args[0]) + 1, b=int(args[1]) + 1)
+        return f"{_k(f'verb.{verb}', lang)} {where}"
+    if verb == "dual" and len(args) == 3:
+        a, b = names.card(args[0]), names.card(args[1])
+        return _k("act.dual", lang, a=a, b=b, target=names.target(args[2]))
+    if not args or f"tqcog.act.{verb}" not in catalog():
+        return _k(f"verb.{verb}", lang) if f"tqcog.verb.{verb}" in catalog() else verb
+    number = names.hand_number(args[0], seat)
+    card = names.card(args[0])
+    card = f"{number} · {card}" if number else card
+    if len(args) > 1:
+        return _k(f"act.{verb}.to", lang, card=card, target=names.target(args[1]))
+    return _k(f"act.{verb}", lang, card=card)
+
+
+def action_sentence(words: Sequence[str], names: _Names, seat: int) -> str:
+    """A declared action told as a sentence: who attacks whom with what, who answers how."""
+    verb, *args = words
+    lang, name = names.lang, names.player(seat)
+    if verb == "dual" and len(args) == 3:
+        a, b = names.card(args[0]), names.card(args[1])
+        return _k("said.dual", lang, name=name, a=a, b=b, target=names.target(args[2]))
+    if not args:
+        return _k("event.declared", lang, name=name, action=action_words(words, names, seat))
+    card = names.card(args[0])
+    kind = _card_kind(args[0], names)
+    if verb == "use" and len(args) > 1:
+        form = kind if kind in ("wesen", "weapon", "spell") else "other"
+        return _k(f"said.use.{form}", lang, name=name, card=card, target=names.target(args[1]))
+    if verb == "use":
+        effect = _effect(args[0], names)
+        if not effect:
+            return _k("said.use.plain", lang, name=name, card=card)
+        return _k("said.use.self", lang, name=name, card=card, effect=effect)
+    if verb == "react":
+        return _k("said.react", lang, name=name, card=card)
+    return _k("event.declared", lang, name=name, action=action_words(words, names, seat))
+
+
+def action_object(words: Sequence[str], names: _Names) -> str:
+    """What an action is about, for "… wird abgewehrt" and the reaction question."""
+    verb, *args = words
+    if verb == "dual" and len(args) == 3:
+        return f"{names.card(args[0])} + {names.card(args[1])} → {names.target(args[2])}"
+    if len(args) > 1 and verb == "use":
+        return f"{names.card(args[0])} → {names.target(args[1])}"
+    return names.card(args[0]) if args else action_words(words, names, None)
+
+
+def _card_kind(cid: str, names: _Names) -> str:
+    name = names.cards.get(cid)
+    card = names.cat.support(name) if name else None
+    return card.type if card is not None else ""
+
+
+def _effect(cid: str, names: _Names) -> str:
+    """The card's own text, shortened at a word."""
+    name = names.cards.get(cid)
+    card = names.cat.support(name) if name else None
+    if card is None:
+        return ""
+    return shorten(card.text_de if names.lang == "de" else card.text_en, 120)
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut at a word with "…" when longer than ``limit``."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:.–-")
+    return cut + "…"
+
+
+def why_text(why: Mapping[str, Any], lang: str) -> str:
+    """Why a hand card cannot be played now, short ("braucht Kraft 3 (du: 2)")."""
+    params = {k: v for k, v in why.items() if k != "key"}
+    if "attr" in params:
+        params["attr"] = _k(f"attr.{params['attr']}", lang)
+    if "classes" in params:
+        params["classes"] = ", ".join(class_name(c, lang) for c in params["classes"])
+    return _k(f"why.{why['key']}", lang, **params)
+
+
+def life_text(life: int, maximum: int, out: bool, lang: str) -> str:
+    """``20/25``; a hero at 0 LP or below (RULES.md: it falls at the end of the turn unless
+    healed above 0) shows 0 and the healing it needs."""
+    if life > 0 or out:
+        return f"{max(life, 0)}/{maximum}"
+    return _k("life_down", lang, max=maximum, need=1 - life)
+
+
+TEAM_ICONS = ("🟧", "🔵")  # bot/render/telperinquar.py TEAM_COLOURS
 
 
 class TelperinquarSpec(GameSpec):
@@ -601,6 +751,11 @@ class TelperinquarSpec(GameSpec):
     continue_prompt = True  # a turn is many steps: the hand stays open between them
     bot_levels = LEVELS
     default_level = DEFAULT_LEVEL
+
+    def seat_label(self, seat: int) -> str:
+        """The side's colour of the images (orange, blue: 2 vs 2 plays seats 1+3 against
+        2+4), not one colour per seat."""
+        return f"{TEAM_ICONS[seat % 2]} {seat + 1}"
 
     # ---------------------------------------------------------------- setup
 
@@ -687,8 +842,7 @@ class TelperinquarSpec(GameSpec):
                 icon=self.seat_label(seat).split()[0],
                 hero=names.hero(seat),
                 level=levels,
-                life=p["life"],
-                max=p["max_life"],
+                life=life_text(int(p["life"]), int(p["max_life"]), bool(p["out"]), ctx.lang),
                 actions=p["actions"],
                 hand=p["hand_count"],
                 deck=p["deck_count"],
@@ -726,6 +880,17 @@ class TelperinquarSpec(GameSpec):
                 lines += super().narrate(Steps([(actor, event)]), ctx)
                 continue
             lines.append(self._event(event.type, dict(event.data), actor, names))
+        hurt = {
+            int(str(e.data["target"])[1:])
+            for _, e in steps.items
+            if e.type in ("damage", "counter") and str(e.data.get("target", "")).startswith("h")
+        }
+        for seat in sorted(hurt):
+            p = view["players"][seat]
+            if int(p["life"]) <= 0 and not p["out"]:
+                lines.append(
+                    _k("event.hero_down", ctx.lang, hero=names.hero(seat), need=1 - int(p["life"]))
+                )
         return _squeeze(lines)
 
     def _event(self, kind: str, data: dict[str, Any], actor: int, names: _Names) -> str:
@@ -740,8 +905,11 @@ class TelperinquarSpec(GameSpec):
             params["target"] = names.target(str(data.get("target", data.get("bearer"))))
         if kind == "flew":
             params["a"], params["b"] = (int(x) + 1 for x in data["places"])
+        if kind == "declared":
+            words = str(data["action"]).split()
+            return action_sentence(words, names, int(data.get("player", actor)))
         if "action" in data:
-            params["action"] = action_words(str(data["action"]).split(), names, None)
+            params["action"] = action_object(str(data["action"]).split(), names)
         if kind == "level_up":
             params["cls"] = class_name(str(data["class"]), lang)
         if kind == "roll" and data.get("for") == "heal":
@@ -753,6 +921,14 @@ class TelperinquarSpec(GameSpec):
             params["bonus"] = f"{int(params['bonus']):+d}"
         if kind in ("damage", "healed") and data.get("amount") == 0:
             kind += "_none"
+        if kind in ("wesen_died", "wesen_wounded"):  # named as everywhere: "Wolf (Alice)"
+            params["card"] = _k("card_of", lang, card=params["card"], name=params["name"])
+        if kind in ("wesen_died", "wesen_wounded") and data.get("why"):
+            kind += f".{data['why']}"
+        if kind == "no_counter":
+            kind += f".{data.get('why', 'ranged')}"
+        if kind in ("roll", "counter") and int(data["die"]) == 1:
+            kind += "_fumble"
         if kind in ("roll", "counter"):
             die = int(data["die"])
             params["total"] = die + int(data["bonus"]) if die != 1 else 0
@@ -779,7 +955,15 @@ class TelperinquarSpec(GameSpec):
         if me is None:
             return ""
         hand = [f"**{i}** {card_name(c['name'], lang)}" for i, c in enumerate(me["hand"], 1)]
-        return _k("hand", lang, cards=" · ".join(hand) or "–", actions=me["actions"])
+        text = _k("hand", lang, cards=" · ".join(hand) or "–", actions=me["actions"])
+        blocked = [
+            f"{card_name(c['name'], lang)}: {why_text(c['why'], lang)}"
+            for c in me["hand"]
+            if c.get("why")
+        ]
+        if blocked:
+            text += "\n" + _k("blocked", lang, cards=" · ".join(blocked))
+        return text
 
     # ---------------------------------------------------------------- clicking
 
@@ -788,7 +972,7 @@ class TelperinquarSpec(GameSpec):
         names = _names_of(view, ctx)
         if view["ask"] is not None and view["stack"]:
             top = view["stack"][-1].split()
-            question = _k("prompt.react", ctx.lang, action=action_words(top, names, None))
+            question = _k("prompt.react", ctx.lang, action=action_object(top, names))
         else:
             question = _k(f"prompt.{view['phase']}", ctx.lang)
         if ctx.path:

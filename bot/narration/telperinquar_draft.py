@@ -11,7 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.i18n import t
+from bot.narration.telperinquar import shorten
 from bot.play.spec import Board, BoardContext, GameSpec, Option, Steps
+from bot.render import render_async
+from bot.render.telperinquar import pack_png
 from engines.core import Outcome
 from engines.telperinquar.cards import Card, catalogue, hero_of, level_card_name
 from engines.telperinquar.draft import DRAFT_ENGINE
@@ -67,9 +70,17 @@ def card_line(card: Card, lang: str) -> str:
 
 
 def deck_text(entries: Sequence[tuple[str, int]], lang: str) -> str:
-    """A deck as the plain text list (``<count> <card name>`` per line), names in the
-    reader's language (both languages import)."""
-    return "\n".join(f"{count} {card_name(name, lang)}" for name, count in entries)
+    """A deck as the plain text list (``<count> <card name>`` per line): hero, level cards,
+    then the cards by their name in the reader's language (both languages import)."""
+    cat = catalogue()
+
+    def order(entry: tuple[str, int]) -> tuple[int, str]:
+        kind = (cat.resolve(entry[0]) or ("card", "", ""))[0]
+        return ({"hero": 0, "level": 1}.get(kind, 2), card_name(entry[0], lang).casefold())
+
+    return "\n".join(
+        f"{count} {card_name(name, lang)}" for name, count in sorted(entries, key=order)
+    )
 
 
 class DraftSpec(GameSpec):
@@ -151,12 +162,19 @@ class DraftSpec(GameSpec):
             card = card_of(entry["name"])
             if card is not None:
                 line = card_line(card, lang)
-                line = line if len(line) <= LINE else line[: LINE - 1] + "…"
+                line = shorten(line, LINE)  # the whole card: the booster image
                 lines.append(f"• **{card_label(card, lang)}** {line}")
         picks = [card_name(n, lang) for n in view.get("picks", [])]
         if picks:
             lines.append(_k("private.picks", lang, count=len(picks), cards=", ".join(picks)))
         return "\n".join(lines)
+
+    async def private_image(self, view: Mapping[str, Any], ctx: BoardContext) -> bytes | None:
+        """The booster's cards whole (the list and the select cut long texts)."""
+        if view.get("over") or not view.get("pack"):
+            return None
+        names = [str(entry["name"]) for entry in view["pack"]]
+        return await render_async(pack_png, names, ctx.lang)
 
     def prompt(self, ctx: BoardContext) -> str:
         return _k("prompt.choose_card", ctx.lang)
@@ -174,7 +192,7 @@ class DraftSpec(GameSpec):
                 Option(
                     token,
                     card_label(card, ctx.lang),
-                    description=card_line(card, ctx.lang)[:100],
+                    description=shorten(card_line(card, ctx.lang), 100),
                     select=True,
                 )
             )

@@ -57,6 +57,7 @@ from bot.games import (
     REFUSED,
     SERVICE_KEYS,
     GameService,
+    bot_seats,
     load,
     lobby_of,
     reaction_limit_s,
@@ -401,8 +402,9 @@ class GameTable:
                 message = channel.get_partial_message(invitation)
                 await message.edit(**self.invitation(record, info, lang))
             return
-        if invitation:  # the invitation becomes the live board
-            await channel.get_partial_message(invitation).edit(view=None)
+        if invitation:  # the invitation shows every seat ready (with its pick), no buttons
+            content = self.invitation(_as_started(record), info, lang)["content"]
+            await channel.get_partial_message(invitation).edit(content=content, view=None)
         bot_due = self.games.bot_due(record)
         edit = await self.post(
             record, await self.screen(record, load(record), lang, thinking=bot_due)
@@ -1480,6 +1482,15 @@ def _resolved_name(interaction: discord.Interaction[Any], user_id: int) -> str:
     users: dict[str, Any] = resolved.get("users") or {}
     user: dict[str, Any] = users.get(str(user_id)) or {}
     return str(user.get("global_name") or user.get("username") or f"<@{user_id}>")
+
+
+def _as_started(record: GameRecord) -> GameRecord:
+    """A started game as its last lobby: the host, the bots and everyone else accepted, with
+    the seats' choices (the started game keeps no lobby)."""
+    bots = bot_seats(record)
+    seats = [HOST if i == 0 else BOT if i in bots else ACCEPTED for i in range(len(record.players))]
+    choices = record.config.get("seat_choices") or [None] * len(seats)
+    return replace(record, snapshot={"lobby": {"seats": seats, "choices": list(choices)}})
 
 
 def _with_display(record: GameRecord, info: GameInfo) -> GameRecord:

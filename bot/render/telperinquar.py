@@ -71,11 +71,12 @@ CLASS_COLOURS = {
     "geistlicher": "#c9a227",
     DRAFT: "#2f7f7a",
 }
+# the rulebook's attribute colours: "Blau = Kraft, Rot = Reflex, Lila = Geist, Hellbraun = Aura"
 ATTRIBUTE_COLOURS = {
-    "kraft": "#b03a2e",
-    "reflexe": "#2e8b57",
-    "geist": "#3b5fc4",
-    "aura": "#b8901c",
+    "kraft": "#2f5fb3",
+    "reflexe": "#b8322a",
+    "geist": "#7d3c98",
+    "aura": "#b08a5a",
 }
 PALETTE_COLOURS = 192
 
@@ -643,27 +644,36 @@ def hand_png(
     players = view.get("players") or []
     if not 0 <= seat < len(players) or "hand" not in players[seat]:
         raise ValueError("hand_png needs the seat's own view (with its hand)")
-    cat = catalogue or _builtin()
-    hand = list(players[seat]["hand"])
-    per_row, width = _hand_layout(len(hand))
-    rows = max(1, math.ceil(len(hand) / per_row))
+    names = [str(entry.get("name", "?")) for entry in players[seat]["hand"]]
+    title = _tr("hand.title", lang, count=len(names))
+    return _png(_card_sheet(names, title, lang, catalogue or _builtin()))
+
+
+def pack_png(names: Sequence[str], lang: str, *, catalogue: Catalogue | None = None) -> bytes:
+    """A draft booster: its cards whole, numbered in the order of the pick list."""
+    title = _tr("pack.title", lang, count=len(names))
+    return _png(_card_sheet(list(names), title, lang, catalogue or _builtin()))
+
+
+def _card_sheet(names: list[str], title: str, lang: str, cat: Catalogue) -> Image.Image:
+    per_row, width = _hand_layout(len(names))
+    rows = max(1, math.ceil(len(names) / per_row))
     card_h = round(width * CARD_RATIO)
     header = 44
     total_w = max(420, per_row * (width + HAND_GAP) + HAND_GAP)
     height = header + rows * (card_h + 34) + HAND_GAP
     image = Image.new("RGB", (total_w, height), PALETTE.background)
     draw = ImageDraw.Draw(image)
-    title = _tr("hand.title", lang, count=len(hand))
     _text(draw, (HAND_GAP + 4, 22), title, 20, GOLD, "bold")
-    if not hand:
+    if not names:
         _text(draw, (HAND_GAP + 4, header + 30), _tr("hand.empty", lang), 16, PALETTE.muted)
-    for index, entry in enumerate(hand):
+    for index, name in enumerate(names):
         r, c = divmod(index, per_row)
         x = HAND_GAP + c * (width + HAND_GAP)
         y = header + r * (card_h + 34)
         _number(draw, (x + width / 2, y + 14), index + 1)
-        image.paste(_card_face(str(entry.get("name", "?")), lang, width, cat), (x, y + 30))
-    return _png(image)
+        image.paste(_card_face(name, lang, width, cat), (x, y + 30))
+    return image
 
 
 _FACES: OrderedDict[tuple[str, ...], Image.Image] = OrderedDict()
@@ -1015,6 +1025,7 @@ def _hero_box(
         int(p.get("life", 0)),
         int(p.get("max_life", 1)),
         lang,
+        out=bool(p.get("out")),
     )
     _text(draw, (x + 10, y + 98), _tr("actions", lang, count=p.get("actions", 0)), 14, GOLD, "bold")
     _text(
@@ -1078,6 +1089,8 @@ def _life_bar(
     life: int,
     maximum: int,
     lang: str,
+    *,
+    out: bool = False,
 ) -> None:
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=5, fill="#4a1f1f")
@@ -1088,7 +1101,9 @@ def _life_bar(
     draw_text(
         draw,
         ((x0 + x1) / 2, (y0 + y1) / 2 + 1),
-        _tr("life", lang, life=life, max=maximum),
+        _tr("life", lang, life=max(life, 0), max=maximum)
+        if life > 0 or out
+        else _tr("life_down", lang),
         font(14, "bold"),
         "#ffffff",
         anchor="mm",
@@ -1443,14 +1458,11 @@ def deck_png(
 
 
 def _problem_text(item: Problem, lang: str, cat: Catalogue) -> str:
-    """A validation problem in words, its card names in ``lang`` (a list without lines: an
-    unknown card has no line number)."""
+    """A validation problem in words, its card names in ``lang``."""
     params = dict(item.kwargs)
     known = cat.resolve(str(params.get("name", "")))
     if known is not None:
         params["name"] = _display_name(str(params["name"]), known, cat, lang)
-    if item.key == "tq.deck.unknown_card":
-        return _tr("deck.unknown_card", lang, name=params["name"], near=params.get("near") or "—")
     return t(item.key, lang, **params)
 
 

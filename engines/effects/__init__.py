@@ -12,7 +12,7 @@ the answers, and a paused game is plain data (JSON round trip, identical replay)
 """
 
 from engines.effects.decision import Answers, NeedDecision
-from engines.effects.loader import Item, LoadError, load_toml
+from engines.effects.loader import Item, LoadError, Mistake, load_toml
 from engines.effects.spec import Language, Param, Verb
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "Item",
     "Language",
     "LoadError",
+    "Mistake",
     "NeedDecision",
     "Param",
     "Verb",

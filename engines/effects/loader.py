@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from engines.effects.spec import Language
@@ -25,10 +25,29 @@ class Item:
 
 
 @dataclass(frozen=True, slots=True)
+class Mistake:
+    """A mistake about one key of an item, for a translated message: ``code`` and ``params``
+    name it, ``english`` is the plain text; the loader finds the line of ``key``."""
+
+    key: str
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    english: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.english}"
+
+
+@dataclass(frozen=True, slots=True)
 class LoadError:
+    """One mistake: the item, the line, the English text and (for translation) a code and
+    its parameters (``step``: a step message, ``toml``: the file is no TOML, …)."""
+
     item: str
     line: int
     message: str
+    code: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.item}: {self.message}"
@@ -71,59 +90,72 @@ def _key_line(lines: list[str], start: int, end: int, key: str) -> int:
     return 0
 
 
+def _step_mistakes(step: Any, number: int, language: Language) -> list[str]:
+    if not isinstance(step, dict):
+        return [f"step {number}: a table"]
+    found = []
+    if not step.get("text_de") or not step.get("text_en"):
+        found.append(f"step {number}: needs text_de and text_en")
+    return found + language.check_step(step, f"step {number}")
+
+
 def load_toml(
     text: str,
     language: Language,
     *,
     table: str = "spell",
-    check_item: Callable[[Mapping[str, Any]], list[str]] | None = None,
+    check_item: Callable[[Mapping[str, Any]], Sequence[str | Mistake]] | None = None,
 ) -> tuple[list[Item], list[LoadError]]:
     """The items of ``text`` and every mistake found (items with mistakes are left out)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        match = re.search(r"line (\d+)", str(error))
-        return [], [LoadError("(file)", int(match.group(1)) if match else 0, str(error))]
+        match = re.search(r"line (\d+), column (\d+)", str(error))
+        line, column = (int(match.group(1)), int(match.group(2))) if match else (0, 0)
+        return [], [LoadError("(file)", line, str(error), "toml", {"column": column})]
     raw = data.get(table, [])
     errors: list[LoadError] = []
     extra = sorted(set(data) - {table})
     if extra:
-        errors.append(LoadError("(file)", 1, f"unknown top-level key(s) {extra}"))
+        message = f"unknown top-level key(s) {extra}"
+        errors.append(LoadError("(file)", 1, message, "top_level", {"keys": extra, "table": table}))
     if not isinstance(raw, list):
-        return [], [LoadError("(file)", 1, f"[[{table}]] tables expected")]
+        message = f"[[{table}]] tables expected"
+        return [], [LoadError("(file)", 1, message, "tables", {"table": table})]
     lines, step_lines = _headers(text, table)
     text_lines = text.splitlines()
     items: list[Item] = []
     seen: set[str] = set()
     for index, entry in enumerate(raw):
         line = lines[index] if index < len(lines) else 0
+        last = lines[index + 1] if index + 1 < len(lines) else len(text_lines) + 1
         slines = step_lines[index] if index < len(step_lines) else []
         name = str(entry.get("name", f"#{index + 1}"))
-        mistakes: list[tuple[int, str]] = []
+        mistakes: list[LoadError] = []
         if name in seen:
-            mistakes.append((line, "a second item of this name"))
+            mistakes.append(LoadError(name, line, "a second item of this name", "duplicate"))
         seen.add(name)
-        for message in check_item(entry) if check_item else []:
-            mistakes.append((line, message))
+        own_end = slines[0] if slines else last
+        for found in check_item(entry) if check_item else []:
+            if isinstance(found, Mistake):
+                at = _key_line(text_lines, line, own_end, found.key) or line
+                mistakes.append(LoadError(name, at, str(found), found.code, found.params))
+            else:
+                mistakes.append(LoadError(name, line, found))
         steps = entry.get("step", [])
         if not isinstance(steps, list) or not steps:
-            mistakes.append((line, "no steps ([[spell.step]] tables)"))
+            message = f"no steps ([[{table}.step]] tables)"
+            mistakes.append(LoadError(name, line, message, "no_steps", {"table": table}))
             steps = []
         for number, step in enumerate(steps):
             sline = slines[number] if number < len(slines) else line
-            end = slines[number + 1] if number + 1 < len(slines) else len(text_lines) + 1
-            if number + 1 >= len(slines) and index + 1 < len(lines):
-                end = lines[index + 1]
-            if not isinstance(step, dict):
-                mistakes.append((sline, f"step {number + 1}: a table"))
-                continue
-            if not step.get("text_de") or not step.get("text_en"):
-                mistakes.append((sline, f"step {number + 1}: needs text_de and text_en"))
-            for message in language.check_step(step, f"step {number + 1}"):
+            end = slines[number + 1] if number + 1 < len(slines) else last
+            for message in _step_mistakes(step, number + 1, language):
                 at = _key_line(text_lines, sline, end, _key_of(message)) or sline
-                mistakes.append((at, message))
+                code = "step" if message.startswith("step") else ""
+                mistakes.append(LoadError(name, at, message, code, {"step": number + 1}))
         if mistakes:
-            errors.extend(LoadError(name, at, message) for at, message in mistakes)
+            errors.extend(mistakes)
         else:
             items.append(Item(name, line, entry, tuple(slines)))
     return items, errors

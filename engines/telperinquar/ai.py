@@ -3,7 +3,8 @@ counts of the others' hands and piles) and the legal actions.
 
 ``random`` picks any legal action (ending the phase less often, so that games move);
 ``normal`` levels up whenever it can, plays the most expensive card it can afford, attacks
-the target with the least life (a hero when it can, a wounded Wesen first), heals when hurt,
+the target with the least life (a hero when it can, a wounded Wesen first), heals when hurt
+(first of all when its hero is at 0 LP or below, then it walks into no counter-attack),
 answers an attack with a parry, a buff or a trap, and otherwise ends the phase.
 """
 
@@ -49,10 +50,14 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
         if card.type == "trap" and verb == "play":
             return -1
         return 10 + card.play + (5 if card.type in ("weapon", "wesen") else 0)
+    life = int(view["players"][player]["life"])
     if verb == "dual":
-        return 40
+        return 40 if life > 0 else -10
     target = args[-1] if len(args) > 1 else None
     strike = next((s for s in card.steps if s.get("do") == "strike"), None)
+    melee = strike is not None and strike.get("range") == "melee" and card.type != "wesen"
+    if melee and target and life <= 0:  # the hero at 0 LP heals or stops: no counter-attack
+        return -10
     if strike is not None and target:
         expected = _expected(view, known, strike, target, cat)
         if expected < 4:  # armour or resistance eats most of the blow: play cards first
@@ -65,10 +70,14 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
         if target and target.startswith("h"):
             seat = view["players"][int(target[1:])]
             missing = int(seat["max_life"]) - int(seat["life"])
+            if int(seat["life"]) <= 0 and target == f"h{player}":
+                return 200
             return 5 + missing if missing >= 4 else -1
         if target:
             return 6 if known.get(target, {}).get("wounded") else -1
         me = view["players"][player]
+        if life <= 0:  # the hero falls at the end of the turn unless healed
+            return 200
         return 5 if int(me["max_life"]) - int(me["life"]) >= 6 else -1
     if any(s.get("do") in ("buff", "actions") for s in card.steps):
         return 3

@@ -10,13 +10,13 @@ built-in ones (a name must be new).
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
 from engines.core.content import data_dir
-from engines.effects import Item, Language, LoadError, Param, Verb, load_toml
+from engines.effects import Item, Language, LoadError, Mistake, Param, Verb, load_toml
 
 CLASSES = ("kaempfer", "schurke", "zauberer", "geistlicher")
 ATTRIBUTES = ("kraft", "reflexe", "geist", "aura")
@@ -242,66 +242,76 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_card(entry: Mapping[str, Any]) -> list[str]:
-    """The mistakes of one card table beyond its steps (types, values, known keys)."""
-    errors: list[str] = []
+def _choices(values: Any) -> str:
+    return ", ".join(f"`{v}`" for v in values)
+
+
+def check_card(entry: Mapping[str, Any]) -> list[Mistake]:
+    """The mistakes of one card table beyond its steps (types, values, known keys); each
+    names its key, a message code (translated by the bot) and an English text."""
+    errors: list[Mistake] = []
+
+    def bad(key: str, code: str, english: str, **params: Any) -> None:
+        errors.append(Mistake(key, code, {"field": key, **params}, english))
+
     kind = entry.get("type")
     if kind not in CARD_TYPES:
-        return [f"type: {kind!r} is not one of {list(CARD_TYPES)}"]
+        bad("type", "choice", f"one of {_choices(CARD_TYPES)}", choices=_choices(CARD_TYPES))
+        return errors
     for key in ("name", "name_en", "text_de", "text_en"):
         if not isinstance(entry.get(key), str) or not entry.get(key):
-            errors.append(f"{key}: a non-empty text")
+            bad(key, "text", "a non-empty text")
     name = str(entry.get("name", ""))
     if name.startswith(LEVEL_PREFIX) or name.casefold() in {c.casefold() for c in _hero_names()}:
-        errors.append("name: taken by a hero or level card")
+        bad("name", "name_taken", "taken by a hero or level card")
     for key in ("play", "use"):
         value = entry.get(key, 0)
         if not _is_int(value) or not 0 <= value <= 20:
-            errors.append(f"{key}: an action cost 0-20")
+            bad(key, "cost", "an action cost 0-20")
     charges = entry.get("charges", 0)
     if not _is_int(charges) or charges < 0:
-        errors.append("charges: a count of 0 or more")
-    classes = entry.get("classes", [])
-    if not isinstance(classes, list) or any(c not in CLASSES for c in classes):
-        errors.append(f"classes: a list of {list(CLASSES)}")
-    requires = entry.get("requires", {})
-    if not isinstance(requires, dict) or any(
-        k not in ATTRIBUTES or not _is_int(v) for k, v in requires.items()
-    ):
-        errors.append(f"requires: attribute values ({', '.join(ATTRIBUTES)})")
+        bad("charges", "count", "a count of 0 or more")
+    _check_lists(entry, bad)
     for key in ("defensive", "inaktion", "chain"):
         if key in entry and not isinstance(entry[key], bool):
-            errors.append(f"{key}: true or false")
+            bad(key, "bool", "true or false")
     wanted = _TYPE_KEYS.get(str(kind), {})
     for key, spec in wanted.items():
         value = entry.get(key)
-        if spec is int:
-            if not _is_int(value):
-                errors.append(f"{key}: an integer (needed for a {kind})")
+        if spec is int and not _is_int(value):
+            bad(key, "int_for", f"an integer (needed for a {kind})", kind=str(kind))
         elif isinstance(spec, tuple) and value not in spec:
-            errors.append(f"{key}: one of {list(spec)}")
-    for key, allowed in (("abilities", ABILITIES), ("immune", SOURCES), ("double", SOURCES)):
-        values = entry.get(key, [])
-        if not isinstance(values, list) or any(v not in allowed for v in values):
-            errors.append(f"{key}: a list of {list(allowed)}")
-    attrs = entry.get("attributes", {})
-    if not isinstance(attrs, dict) or any(
-        k not in ATTRIBUTES or not _is_int(v) for k, v in attrs.items()
-    ):
-        errors.append(f"attributes: attribute values ({', '.join(ATTRIBUTES)})")
+            bad(key, "choice", f"one of {_choices(spec)}", choices=_choices(spec))
     if entry.get("rarity", "common") not in RARITIES:
-        errors.append(f"rarity: one of {list(RARITIES)}")
-    unknown = set(entry) - _COMMON - _OPTIONAL - set(wanted)
-    if unknown:
-        errors.append(f"unknown key(s) {sorted(unknown)}")
+        bad("rarity", "choice", f"one of {_choices(RARITIES)}", choices=_choices(RARITIES))
+    unknown = sorted(set(entry) - _COMMON - _OPTIONAL - set(wanted))
+    for key in unknown:
+        bad(key, "unknown_key", "an unknown key")
     test = entry.get("test", {})
     if not isinstance(test, dict) or set(test) - _TEST_KEYS:
-        errors.append(f"test: a table with {sorted(_TEST_KEYS)}")
+        keys = _choices(sorted(_TEST_KEYS))
+        bad("test", "test_keys", f"a table with {keys}", choices=keys)
     elif not isinstance(test.get("expect", {}), dict) or not isinstance(test.get("dice", []), list):
-        errors.append("test: expect is a table, dice a list of numbers")
+        bad("test", "test_shape", "expect is a table, dice a list of numbers")
     if kind == "wesen" and _is_int(entry.get("life")) and entry["life"] < 1:
-        errors.append("life: at least 1")
+        bad("life", "life_min", "at least 1")
     return errors
+
+
+def _check_lists(entry: Mapping[str, Any], bad: Callable[..., None]) -> None:
+    """Classes, abilities, immunities and attribute tables."""
+    lists = (("classes", CLASSES), ("abilities", ABILITIES), ("immune", SOURCES))
+    for key, allowed in (*lists, ("double", SOURCES)):
+        values = entry.get(key, [])
+        if not isinstance(values, list) or any(v not in allowed for v in values):
+            bad(key, "list_of", f"a list of {_choices(allowed)}", choices=_choices(allowed))
+    for key in ("requires", "attributes"):
+        table = entry.get(key, {})
+        if not isinstance(table, dict) or any(
+            k not in ATTRIBUTES or not _is_int(v) for k, v in table.items()
+        ):
+            names = _choices(ATTRIBUTES)
+            bad(key, "attributes", f"attribute values ({names})", choices=names)
 
 
 def _card(item: Item) -> Card:

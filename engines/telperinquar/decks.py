@@ -92,13 +92,25 @@ def parse_list(text: str, cat: Catalogue | None = None) -> DeckList:
             continue
         known = cat.resolve(name)
         if known is None:
-            near = nearest(name, cat)
-            problems.append(
-                problem("tq.deck.unknown_card", line=number, name=name[:60], near=", ".join(near))
-            )
+            problems.append(unknown_card(name, cat, line=number))
             continue
         entries[known[2]] = entries.get(known[2], 0) + count
     return DeckList(tuple(entries.items()), tuple(problems))
+
+
+def unknown_card(name: str, cat: Catalogue, line: int = 0) -> Problem:
+    """An unknown card: with its line only for an imported list, with the similar names only
+    when there are some."""
+    near = ", ".join(nearest(name, cat))
+    key = "tq.deck.unknown_card" if line else "tq.deck.unknown_name"
+    params: dict[str, Any] = {"name": name[:60]}
+    if line:
+        params["line"] = line
+    if near:
+        params["near"] = near
+    else:
+        key += ".far"
+    return problem(key, **params)
 
 
 def export_list(entries: dict[str, int] | tuple[tuple[str, int], ...], cat: Catalogue) -> str:
@@ -142,11 +154,7 @@ def validate(deck: DeckList | dict[str, int], cat: Catalogue | None = None) -> D
         total += count
         known = cat.resolve(name)
         if known is None:
-            problems.append(
-                problem(
-                    "tq.deck.unknown_card", line=0, name=name, near=", ".join(nearest(name, cat))
-                )
-            )
+            problems.append(unknown_card(name, cat))
             continue
         kind, key, _ = known
         if kind == "hero":

@@ -301,6 +301,7 @@ def _new_state(config: Mapping[str, Any], seed: int, players: int) -> JsonDict:
                 "hand": pile[:HAND],
                 "deck": pile[HAND:],
                 "discard": [],
+                "laid": [],
                 "equip": [],
                 "field": [],
                 "row": [],
@@ -387,10 +388,8 @@ def _draw(d: JsonDict, seat: int, events: list[Event] | None = None) -> None:
 
 def _start_turn(d: JsonDict, first_turn: bool = False, events: list[Event] | None = None) -> None:
     seat = mover(d)
-    p = d["players"][seat]
     if not first_turn:
         _draw(d, seat)
-    p["actions"] = _best(d, seat, "actions")  # old actions lapse
     d["phase"] = "entry"
     d["flew"] = False
     d["level_done"] = False
@@ -408,11 +407,23 @@ def _level_cards(d: JsonDict, seat: int) -> list[str]:
     ]
 
 
+def _same_level(d: JsonDict, action: Act, player: int) -> bool:
+    """``level <id>`` with any of the identical level cards offered as one choice."""
+    if action.words[0] != "level" or len(action.words) != 2 or d["phase"] != "entry":
+        return False
+    if d["over"] or d["ask"] is not None or player != mover(d):
+        return False
+    return action.words[1] in _level_cards(d, player)
+
+
 def _supply(d: JsonDict, events: list[Event] | None = None) -> None:
     """Versorgungsphase: round effects end, long-term effects one by one, InAktion reset,
     the tournament SVO; then the Hauptphase."""
     seat = mover(d)
     p = d["players"][seat]
+    # The Einstiegsphase ends here: a level card is laid before "der Aktionspool wird
+    # aufgefrischt", so the pool holds the new level's Aktionen (RULES.md, "Phases").
+    p["actions"] = _best(d, seat, "actions")  # old actions lapse
     p["mods"] = [m for m in p["mods"] if m["until"] not in ("round", "attack")]
     kept = []
     for effect in p["ot"]:
@@ -463,9 +474,10 @@ def _end_turn(d: JsonDict, events: list[Event]) -> None:
             dmg = info.pop("dmg", 0)
             if dmg * 2 > int(card.get("life")):
                 if info.get("wounded"):  # wounded before (or by a critical hit this turn)
-                    _kill(d, cid, events)
+                    _kill(d, cid, events, why="wounded_twice")
                     continue
                 info["wounded"] = True
+                events.append(_wounded_event(d, cid, "half"))
             info.pop("free", None)
             info.pop("attacked", None)
         p["mods"] = [m for m in p["mods"] if m["until"] != "turn"]
@@ -511,7 +523,7 @@ def _sides_left(d: JsonDict) -> int:
     return len({_side(d, s) for s, p in enumerate(d["players"]) if not p["out"]})
 
 
-def _kill(d: JsonDict, cid: str, events: list[Event] | None) -> None:
+def _kill(d: JsonDict, cid: str, events: list[Event] | None, why: str = "") -> None:
     owner = d["cards"][cid]["owner"]
     p = d["players"][owner]
     if cid not in p["row"]:
@@ -526,7 +538,8 @@ def _kill(d: JsonDict, cid: str, events: list[Event] | None) -> None:
     for key in ("wounded", "dmg", "hidden", "free", "attacked", "inaktion"):
         d["cards"][cid].pop(key, None)
     if events is not None:
-        events.append(Event("wesen_died", {"player": owner, "card": _card(d, cid).name}))
+        died = {"player": owner, "card": _card(d, cid).name}
+        events.append(Event("wesen_died", {**died, "why": why} if why else died))
 
 
 # ------------------------------------------------------------------ damage and healing
@@ -584,10 +597,18 @@ def _crit_wesen(d: JsonDict, target: str, events: list[Event] | None) -> bool:
     it died."""
     info = d["cards"][target]
     if info.get("wounded"):
-        _kill(d, target, events)
+        _kill(d, target, events, why="critical")
         return True
     info["wounded"] = True
+    if events is not None:
+        events.append(_wounded_event(d, target, "critical"))
     return False
+
+
+def _wounded_event(d: JsonDict, cid: str, why: str) -> Event:
+    """A Wesen is verletzt now (a critical hit) or at the end of the turn (over half)."""
+    owner = d["cards"][cid]["owner"]
+    return Event("wesen_wounded", {"player": owner, "card": _card(d, cid).name, "why": why})
 
 
 def _heal_target(
@@ -692,32 +713,67 @@ def _usable(d: JsonDict, seat: int, cid: str) -> bool:
 def _equip_ok(d: JsonDict, seat: int, card: Card, moving: str = "") -> bool:
     """Whether the hero may put on ``card`` (``moving``: a piece already in play that changes
     its bearer, so it counts neither towards the 5 nor as worn)."""
+    return not _equip_problem(d, seat, card, moving)
+
+
+def _equip_problem(d: JsonDict, seat: int, card: Card, moving: str = "") -> str:
+    """Why the hero may not put on ``card`` (a reason code), or "" when it may."""
     p = d["players"][seat]
     if len([c for c in p["equip"] if c != moving]) >= MAX_EQUIP:
-        return False
+        return "equip_full"
     worn = [_card(d, c) for c in hero_equip(d, seat) if c != moving]
     heroes_ = [hero_of(c) for c in p["classes"]]
     weapons = [c for c in worn if c.type == "weapon"]
     shields = [c for c in worn if c.type == "shield"]
+    large = any(w.get("size") == "g" for w in weapons)
     if card.type == "weapon":
         if not any(card.get("size") in h.weapons for h in heroes_):
-            return False
+            return "weapon_size"
         if not weapons and not shields:
-            return True
-        if shields or len(weapons) >= 2 or card.get("size") == "g":
-            return False
-        if any(w.get("size") == "g" for w in weapons):
-            return False
-        return any("weapon" in h.second for h in heroes_)
+            return ""
+        if shields or len(weapons) >= 2 or card.get("size") == "g" or large:
+            return "hands_full"
+        return "" if any("weapon" in h.second for h in heroes_) else "no_second_weapon"
     if card.type == "shield":
-        if shields or len(weapons) >= 2 or any(w.get("size") == "g" for w in weapons):
-            return False
-        return any("shield" in h.second for h in heroes_)
+        if shields:
+            return "shield_twice"
+        if large:
+            return "shield_beside_large"
+        if len(weapons) >= 2:
+            return "hands_full"
+        return "" if any("shield" in h.second for h in heroes_) else "no_shield"
     if card.type == "armour":
-        return not any(c.type == "armour" for c in worn) and any(
-            card.get("weight") in h.armour for h in heroes_
-        )
-    return True
+        if any(c.type == "armour" for c in worn):
+            return "armour_twice"
+        return "" if any(card.get("weight") in h.armour for h in heroes_) else "armour_weight"
+    return ""
+
+
+def why_not(d: JsonDict, seat: int, cid: str) -> JsonDict:
+    """Why a hand card cannot be played now (``{"key": code, ...}``), for the player's own
+    prompt; {} when nothing speaks against it (or it is not the seat's main phase)."""
+    p = d["players"][seat]
+    if d["over"] or mover(d) != seat or d["phase"] != "main" or d["ask"] is not None:
+        return {}
+    if "level" in d["cards"][cid]:
+        return {}  # a level card says itself when it is laid (the Einstiegsphase)
+    card = _card(d, cid)
+    if card.classes and DRAFT not in p["classes"] and not set(card.classes) & set(p["classes"]):
+        return {"key": "class", "classes": list(card.classes)}
+    for attr, need in card.requires.items():
+        have = attribute(d, seat, attr, card)
+        if have < need:
+            return {"key": "attribute", "attr": attr, "need": need, "have": have}
+    if p["actions"] < card.play:
+        return {"key": "actions", "need": card.play, "have": p["actions"]}
+    if card.type in ("weapon", "armour", "shield", "gear", "artifact"):
+        if _bearers(d, seat, cid, moving=False):
+            return {}
+        problem = _equip_problem(d, seat, card)
+        return {"key": problem} if problem else {}
+    if card.type in ("wesen", "trap") and len(p["row"]) >= MAX_WESEN:
+        return {"key": "row_full"}
+    return {}
 
 
 def _wesen_equip_ok(d: JsonDict, seat: int, card: Card, wesen: str, moving: str = "") -> bool:
@@ -952,7 +1008,10 @@ class Telperinquar:
             return []
         p = d["players"][player]
         if d["phase"] == "entry":
-            return [_act("go"), *(_act("level", c) for c in _level_cards(d, player))]
+            # one offer per class: identical level cards are one choice
+            first = {d["cards"][c]["level"]: c for c in reversed(_level_cards(d, player))}
+            level_acts = [_act("level", c) for c in _level_cards(d, player) if c in first.values()]
+            return [_act("go"), *level_acts]
         if d["phase"] == "position":
             n = len(p["row"])
             swaps = [_act("swap", str(i), str(j)) for i in range(n) for j in range(i + 1, n)]
@@ -977,7 +1036,8 @@ class Telperinquar:
     # ---------------------------------------------------------- apply
 
     def apply(self, state: TqState, action: Act, player: PlayerId) -> tuple[TqState, list[Event]]:
-        if action not in self.legal_actions(state, player):
+        legal = self.legal_actions(state, player)
+        if action not in legal and not _same_level(state.data, action, player):
             if state.data["over"]:
                 raise IllegalAction("error.game_over")
             raise IllegalAction("tq.error.not_allowed", action=str(action))
@@ -1055,7 +1115,8 @@ class Telperinquar:
         p = d["players"][seat]
         cls = d["cards"][cid]["level"]
         p["hand"].remove(cid)
-        p["discard"].append(cid)  # laid beside the others; out of the draw cycle
+        # "zu den anderen Stufenkarten gelegt": beside the hero, not on the discard pile
+        p.setdefault("laid", []).append(cid)
         before = max(p["levels"].values())
         p["levels"][cls] += 1
         new = p["levels"][cls]
@@ -1232,6 +1293,10 @@ class Telperinquar:
             }
             if s == player:
                 seat["hand"] = [{"id": c, "name": _card_name(d, c)} for c in p["hand"]]
+                for shown_card in seat["hand"]:
+                    blocked = why_not(d, s, shown_card["id"])
+                    if blocked:
+                        shown_card["why"] = blocked
             seats.append(seat)
         return {
             "mode": d["mode"],
@@ -1339,6 +1404,9 @@ def _settle(d: JsonDict, events: list[Event]) -> None:
             d["ask"] = seat
             if _reactions(d, seat):
                 top["asked"].pop()
+                # the declarer's own note: its action waits for this seat's answer
+                waits = Event("waits", {"player": seat}, visible_to=frozenset({top["seat"]}))
+                events.append(waits)
                 return
             d["ask"] = None
         d["stack"].pop()
@@ -1348,6 +1416,15 @@ def _settle(d: JsonDict, events: list[Event]) -> None:
 
 
 def _resolve(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
+    """Resolve one declared action; a card used up by it is told after its effect (a
+    throwing knife's last throw first, then that it is gone)."""
+    start = len(events)
+    _resolve_entry(d, entry, events)
+    told = events[start:]
+    events[start:] = [e for e in told if e.type != "spent"] + [e for e in told if e.type == "spent"]
+
+
+def _resolve_entry(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
     seat = entry["seat"]
     kind = entry["kind"]
     cards = entry["cards"]
@@ -1496,21 +1573,24 @@ def _attack(
             continue  # a critical hit on a wounded Wesen kills it at once
         _deal(d, victim, amount, kind, source, events, critical=critical and direct)
     # a melee attack is answered by a counter-attack of the target (also when it died)
-    if entry.get("range") == "melee" and _attacker_alive(d, attacker):
-        counter = _counter_bonus(d, target)
-        flying_attacker = not attacker.startswith("h") and "fliegen" in _abilities(d, attacker)
-        if counter is not None or (flying_attacker and not target.startswith("h")):
-            if counter is None:
-                return
-            die = _roll(d, 10)
-            amount = 0 if die == 1 else die + counter
-            events.append(Event("counter", {"die": die, "bonus": counter, "target": attacker}))
-            counter_kind = "physical"
-            if not target.startswith("h") and _card(d, target).get("attack") == "melee_magic":
-                counter_kind = "magical"
-            if die == 10 and not attacker.startswith("h") and _crit_wesen(d, attacker, events):
-                return
-            _deal(d, attacker, amount, counter_kind, "", events, critical=die == 10)
+    if entry.get("range") != "melee":  # told, so that nobody waits for one
+        events.append(Event("no_counter", {"why": "ranged", "target": target}))
+        return
+    if not _attacker_alive(d, attacker):
+        return
+    counter = _counter_bonus(d, target)
+    if counter is None:
+        events.append(Event("no_counter", {"why": "defender", "target": target}))
+        return
+    die = _roll(d, 10)
+    amount = 0 if die == 1 else die + counter
+    events.append(Event("counter", {"die": die, "bonus": counter, "target": attacker}))
+    counter_kind = "physical"
+    if not target.startswith("h") and _card(d, target).get("attack") == "melee_magic":
+        counter_kind = "magical"
+    if die == 10 and not attacker.startswith("h") and _crit_wesen(d, attacker, events):
+        return
+    _deal(d, attacker, amount, counter_kind, "", events, critical=die == 10)
 
 
 def _attacker_alive(d: JsonDict, attacker: str) -> bool:

@@ -370,6 +370,9 @@ async def test_two_against_two_each_seat_picks_its_deck(fake: FakeDiscord, bot: 
             break
         await asyncio.sleep(0.025)
     chosen = record.config["seat_choices"]
+    invited = fake.messages[invitation.id]  # every seat ready, with its deck; no buttons
+    assert "eingeladen" not in invited.text and "invited" not in invited.text
+    assert "Bobs Magie" in invited.text and not invited.buttons
     assert chosen[0] == "geistlicher" and chosen[1].startswith("# Bobs Magie")
     assert chosen[2] == "schurke" and chosen[3] in ("kaempfer", "zauberer", "schurke")
     classes = [p["classes"] for p in load(record).state.data["players"]]
@@ -428,7 +431,7 @@ async def test_english_readers_get_english_texts(fake: FakeDiscord, bot: Any) ->
     prompt = await (await fake.click(board, opener, user=ALICE, locale="en")).message()
     assert "Your hand" in prompt.content
     labels = [b.get("label") for b in prompt.buttons]
-    english = ("Go on", "End the phase", "Play", "Level up", "End the turn", "Use")
+    english = ("Go on", "End the phase", "Play", "Level up", "End the turn", "Use", "Lay")
     assert labels and all(str(label).startswith(english) for label in labels), labels
 
 
@@ -502,6 +505,15 @@ async def test_a_servers_own_cards_are_checked_and_played(fake: FakeDiscord, bot
     assert [c["value"] for c in found] == ["Glasdolch"]
     # a deck with the server's card is legal here and plays with it
     await slash(fake, "deck starter", {"klasse": "schurke", "neuer_name": "Glas"})
+    # removing: only the deck's cards are offered, a typo is forgiven
+    typo = await fake.autocomplete(
+        "telperinquar deck entfernen", {"name": "Glas", "karte": "Dolhc"}
+    )
+    assert [c["value"] for c in typo][:1] == ["Dolch"]
+    every = await fake.autocomplete("telperinquar deck entfernen", {"name": "Glas", "karte": ""})
+    deck = await bot.store.get_deck(stable_user_id(ALICE), "Glas")
+    assert {c["value"] for c in every} <= {name for name, _ in deck.cards}
+    assert "Langschwert" not in {c["value"] for c in every}
     await slash(fake, "deck entfernen", {"name": "Glas", "karte": "Dolch", "anzahl": 2})
     added = await slash(fake, "deck hinzu", {"name": "Glas", "karte": "Glasdolch", "anzahl": 2})
     assert "✅" in added.content, added.content
@@ -510,8 +522,18 @@ async def test_a_servers_own_cards_are_checked_and_played(fake: FakeDiscord, bot
     assert record.config["cards"] == OWN_CARD
     names = {c["name"] for c in load(record).state.data["cards"].values()}
     assert "Glasdolch" in names
-    gone = await (await fake.slash("telperinquar karten loeschen", {})).callback()
-    assert_ephemeral(gone)
+    asked = await (await fake.slash("telperinquar karten loeschen", {})).message()
+    assert_ephemeral(asked)  # asked first: nothing is gone yet
+    assert (await bot.store.get_content(guild, "telperinquar.cards")) is not None
+    yes, no = (b["custom_id"] for b in asked.buttons)
+    other = await (await fake.click(asked, yes, user="dave")).callback()
+    assert_ephemeral(other)  # only the asker answers
+    assert (await bot.store.get_content(guild, "telperinquar.cards")) is not None
+    kept = await (await fake.click(asked, no)).callback()
+    assert kept.type == 7 and (await bot.store.get_content(guild, "telperinquar.cards"))
+    asked = await (await fake.slash("telperinquar karten loeschen", {})).message()
+    gone = await (await fake.click(asked, asked.buttons[0]["custom_id"])).callback()
+    assert gone.type == 7
     assert await bot.store.get_content(guild, "telperinquar.cards") is None
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import catalog, t
+from bot.narration.telperinquar import inline_list, resolve_card
+from engines.core import BadInput
 from engines.telperinquar.__main__ import main
 from engines.telperinquar.cards import (
     ABILITIES,
@@ -132,6 +134,27 @@ def test_unknown_name_names_the_nearest() -> None:
     assert "Langschwert" in describe(unknown, "de") and "Ähnliche" in describe(unknown, "de")
 
 
+def test_an_unknown_card_outside_a_list_names_no_line_and_no_empty_similar_names() -> None:
+    cat = catalogue()
+    far = parse_list("1 Kämpfer\n2 Qqqqqqqqqqqq\n").problems[0]
+    assert far.key == "tq.deck.unknown_card.far" and "near" not in far.kwargs
+    assert describe(far, "de") == "Zeile 2: die Karte „Qqqqqqqqqqqq“ kenne ich nicht."
+    stored = validate({"Kämpfer": 1, "Dolhc": 2}, cat).problems[0]
+    assert stored.key == "tq.deck.unknown_name" and "line" not in stored.kwargs
+    assert describe(stored, "de").startswith("Die Karte „Dolhc“ kenne ich nicht. Ähnliche Namen:")
+    with pytest.raises(BadInput) as caught:
+        resolve_card("Dolhc", cat)
+    assert caught.value.key == "tq.deck.unknown_name" and "Dolch" in caught.value.params["near"]
+    with pytest.raises(BadInput) as caught:
+        resolve_card("Qqqqqqqqqqqq", cat)
+    assert caught.value.key == "tq.deck.unknown_name.far"
+    assert parse_list(inline_list("1 Kämpfer, 2 Dolch\\n3 Kurzschwert")).entries == (
+        ("Kämpfer", 1),
+        ("Dolch", 2),
+        ("Kurzschwert", 3),
+    )
+
+
 def test_user_cards_are_checked_with_lines() -> None:
     text = """
 [[card]]
@@ -153,7 +176,7 @@ do = "strik"
     cards, errors = load_cards_text(text)
     assert not cards
     messages = [str(e) for e in errors]
-    assert any("size" in m and "line 2" in m for m in messages)
+    assert any("size" in m and "line 8" in m for m in messages)  # the line of the field
     assert any("did you mean 'strike'" in m and "line 16" in m for m in messages)
     fixed, errors = load_cards_text(
         text.replace('"x"', '"m"').replace(

@@ -230,3 +230,28 @@ def test_validate_reads_a_drafted_deck(tmp_path: Any, capsys: pytest.CaptureFixt
     deck.write_text(build_draft_deck(picks_of(draft_to_end(2, 3), 0)), encoding="utf-8")
     assert main(["validate", str(deck), "--lang", "en"]) == 0
     assert "ready to play (Draft-Held)" in capsys.readouterr().out
+
+
+def test_pick_texts_are_cut_at_a_word_and_the_booster_is_shown_whole() -> None:
+    import asyncio
+    from types import SimpleNamespace
+
+    from bot.narration.telperinquar_draft import DraftSpec, card_line, deck_text
+
+    spec = DraftSpec()
+    long_cards = [c for c in catalogue().cards.values() if len(card_line(c, "de")) > 100]
+    assert long_cards
+    view = {"over": False, "pack": [{"id": "p1", "name": long_cards[0].name}]}
+    view |= {"round": 1, "rounds": 3, "pick": 1, "picks": []}
+    text = spec.private_text(view, "de")
+    cut = text.splitlines()[1].split("** ", 1)[1]
+    full = card_line(long_cards[0], "de")
+    assert cut.endswith("…") and full.startswith(cut[:-1])
+    assert full[len(cut) - 1] in " ,.;:"  # cut at a word, not inside one
+    image = asyncio.run(spec.private_image(view, SimpleNamespace(lang="de")))  # type: ignore[arg-type]
+    assert image is not None and image.startswith(b"\x89PNG")
+    entries = [("Draft-Held", 1), ("Dolch", 2), ("Zweihänder", 1), ("Kettenhemd", 1)]
+    english = deck_text(entries, "en").splitlines()
+    assert english[0].endswith("Draft Hero") or english[0].startswith("1 ")
+    names = [line.split(" ", 1)[1] for line in english[1:]]
+    assert names == sorted(names, key=str.casefold)  # Chain Mail, Dagger, Greatsword

@@ -83,8 +83,13 @@ def test_rulebook_critical_hit_example() -> None:
     counter = next(e for e in events if e.type == "counter")
     assert counter.data == {"die": 4, "bonus": 3, "target": "h0"}
     assert d["players"][0]["life"] == 20 - (4 + 3 - armour(d, 0))
-    d, _ = do(d, 0, "next")
+    wounded = next(e for e in events if e.type == "wesen_wounded")
+    assert wounded.data["why"] == "critical"  # told at once, not only at its death
+    assert not any(e.type == "wesen_died" for e in events)  # 11 of 20: alive until the end
+    d, events = do(d, 0, "next")
     assert golem not in d["players"][1]["row"] and golem in d["players"][1]["discard"]
+    died = next(e for e in events if e.type == "wesen_died")
+    assert died.data["why"] == "wounded_twice"
 
 
 def test_half_damage_wounds_then_a_second_wounding_kills() -> None:
@@ -108,6 +113,17 @@ def test_half_damage_wounds_then_a_second_wounding_kills() -> None:
     d, _ = do(d, 0, f"use {sword} {golem}")
     d, _ = do(d, 0, "next")
     assert golem in d["players"][1]["discard"]
+
+
+def test_a_last_throw_is_told_before_the_knife_is_gone_and_no_counter_is_said() -> None:
+    d = main_phase(fresh())
+    knife = give(d, 0, "Wurfmesser", "equip", charges=1)
+    d["forced"] = [5]
+    d, events = do(d, 0, f"use {knife} h1")
+    kinds = [e.type for e in events]
+    assert kinds.index("roll") < kinds.index("spent")
+    assert kinds[-1] == "spent" and "counter" not in kinds
+    assert next(e for e in events if e.type == "no_counter").data["why"] == "ranged"
 
 
 def test_critical_hit_on_a_wounded_wesen_kills_at_once() -> None:
@@ -166,7 +182,9 @@ def test_reaction_is_asked_only_of_a_seat_that_can_answer() -> None:
     assert d["ask"] is None and d["players"][1]["life"] == 20 - 6
     dodge = give(d, 1, "Ausweichen", "field")
     levels_to(d, 1, 3)
-    d, _ = do(d, 0, f"use {sword} h1")
+    d, events = do(d, 0, f"use {sword} h1")
+    waits = next(e for e in events if e.type == "waits")  # the attacker learns it waits
+    assert waits.data == {"player": 1} and waits.visible_to == frozenset({0})
     (decision,) = ENGINE.decisions(st(d))
     assert (decision.seat, decision.kind) == (1, DecisionKind.REACTION)
     assert {str(a) for a in ENGINE.legal_actions(st(d), 1)} == {"pass", f"react {dodge}"}
@@ -204,6 +222,48 @@ def test_level_cards_only_in_the_entry_phase_and_life_rises() -> None:
     assert list(p["levels"].values()) == [2] and p["life"] == 22 and d["phase"] == "main"
     again = give(d, seat, d["cards"][level]["name"], level=cls)
     assert f"level {again}" not in [str(a) for a in ENGINE.legal_actions(st(d), seat)]
+
+
+def test_laying_a_level_card_refreshes_to_the_new_levels_actions() -> None:
+    """The level card is laid before "der Aktionspool wird aufgefrischt": level 2 -> 3 gives
+    the level-3 Aktionen (4) in this very turn; the laid card is not on the discard pile."""
+    d = fresh()
+    seat = d["order"][0]
+    d["cur"], d["phase"], d["ask"] = 0, "entry", None
+    levels_to(d, seat, 2)
+    d["players"][seat]["actions"] = 1  # what is left of the last round's pool
+    cls = d["players"][seat]["classes"][0]
+    level = give(d, seat, f"Stufenkarte {heroes()[cls].name}", level=cls)
+    d, _ = do(d, seat, f"level {level}")
+    p = d["players"][seat]
+    assert p["levels"][cls] == 3 and p["actions"] == 4 and d["phase"] == "main"
+    assert level in p["laid"] and level not in p["discard"]
+    view = ENGINE.view_for(st(d), seat)
+    assert view["players"][seat]["discard"] == []
+
+
+def test_identical_level_cards_are_offered_once() -> None:
+    d = fresh()
+    seat = d["order"][0]
+    d["cur"], d["phase"], d["ask"] = 0, "entry", None
+    cls = d["players"][seat]["classes"][0]
+    d["players"][seat]["hand"] = []
+    for _ in range(3):
+        give(d, seat, f"Stufenkarte {heroes()[cls].name}", level=cls)
+    levels = [a for a in ENGINE.legal_actions(st(d), seat) if a.words[0] == "level"]
+    assert len(levels) == 1
+
+
+def test_declining_the_level_card_refreshes_to_the_current_level() -> None:
+    d = fresh()
+    seat = d["order"][0]
+    d["cur"], d["phase"], d["ask"] = 0, "entry", None
+    levels_to(d, seat, 3)
+    d["players"][seat]["actions"] = 0
+    cls = d["players"][seat]["classes"][0]
+    give(d, seat, f"Stufenkarte {heroes()[cls].name}", level=cls)
+    d, _ = do(d, seat, "go")
+    assert d["players"][seat]["actions"] == 4 and d["phase"] == "main"
 
 
 def test_double_class_life_once_per_level() -> None:
@@ -447,6 +507,26 @@ def test_bot_choice_does_not_depend_on_hidden_cards() -> None:
         for x in (d, other)
     }
     assert len(picks) == 1
+
+
+def test_bot_at_zero_life_heals_or_stops_instead_of_walking_into_a_counter() -> None:
+    import random as stdlib_random
+
+    d = main_phase(fresh())
+    levels_to(d, 0, 3)
+    d["players"][0]["hand"] = []
+    for p in d["players"]:
+        p["row"] = []
+    dagger = give(d, 0, "Dolch", "equip")
+    d["players"][0]["life"] = 10
+    pick = str(ENGINE.choose_action(st(d), 0, "normal", 1.0, stdlib_random.Random(5)))
+    assert pick.startswith(f"use {dagger}")  # healthy: it attacks
+    d["players"][0]["life"] = -3
+    pick = str(ENGINE.choose_action(st(d), 0, "normal", 1.0, stdlib_random.Random(5)))
+    assert not pick.startswith(f"use {dagger}")  # at 0 LP: no melee blow that draws a counter
+    potion = give(d, 0, "Heiltrank", "equip")
+    pick = str(ENGINE.choose_action(st(d), 0, "normal", 1.0, stdlib_random.Random(5)))
+    assert pick.startswith(f"use {potion}")  # and it heals when it can
 
 
 def test_selfplay_cli_plays_to_the_end(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import t
+from bot.narration.telperinquar import check_card_file
 from engines.core import BadInput
 from engines.core.content import data_dir
 from engines.telperinquar.cards import builtin_cards, draft_levels
@@ -214,13 +216,33 @@ def test_a_bad_card_file_names_the_line_and_starts_nothing() -> None:
     with pytest.raises(BadInput) as caught:
         ENGINE.initial_state({"decks": [own_deck(), "schurke"], "cards": bad}, 3, 2)
     assert caught.value.key == "tqdraft.error.bad_cards"
-    assert caught.value.params["line"] == 2 and caught.value.params["card"] == "Hausdrache"
+    line = bad.splitlines().index('attack = "sideways"') + 1  # the bad field, not the header
+    assert caught.value.params["line"] == line and caught.value.params["card"] == "Hausdrache"
     clash = OWN_CARD.replace("Hausdrache", "Wolf")
     with pytest.raises(BadInput) as caught:
         ENGINE.initial_state({"decks": ["kaempfer", "schurke"], "cards": clash}, 3, 2)
     assert caught.value.key == "tqdraft.error.card_exists"
     with pytest.raises(BadInput):  # a deck with the user card but without the file
         ENGINE.initial_state({"decks": [own_deck(), "schurke"]}, 3, 2)
+
+
+def test_card_file_mistakes_are_translated_and_name_the_line_of_the_field() -> None:
+    bad = OWN_CARD.replace('attack = "melee"', 'attack = "sideways"').replace(
+        'do = "strike"', 'do = "explode"'
+    )
+    line = bad.splitlines().index('attack = "sideways"') + 1
+    for lang in ("de", "en"):
+        _, mistakes = check_card_file(bad, lang)
+        joined = "\n".join(mistakes)
+        assert "[" not in joined.replace("[[card", "") and "one of [" not in joined
+        assert "explode" in joined and "spell.step" not in joined
+    de = check_card_file(bad, "de")[1]
+    assert de[0].startswith(f"Zeile {line}: „Hausdrache“: `attack` muss einer dieser Werte sein")
+    assert check_card_file(bad, "en")[1][0].startswith(f"line {line}: “Hausdrache”: `attack`")
+    garbage = check_card_file("not [valid toml", "de")[1]
+    assert garbage == [t("tqcog.load.line", "de", line=1) + t("tqcog.load.toml", "de", column=5)]
+    no_steps = check_card_file(OWN_CARD.split("[[card.step]]")[0], "en")[1]
+    assert any("[[card.step]]" in m for m in no_steps)
 
 
 DRAFT_DECK = (
