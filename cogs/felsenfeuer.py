@@ -121,30 +121,11 @@ class Felsenfeuer(TableCog):
         teams: str | None = None,
     ) -> None:
         lang = await lang_for(interaction)
-        me = self.table.bot_id()
-        level = bot or DEFAULT_LEVEL
-        bot_label = SPEC.bot_name(self.table.bot_user_name(), level, lang)
-        user = interaction.user
-        players, names = [user.id], [user.display_name]
-        levels: dict[str, str] = {}
-        for guest in (spieler2, spieler3, spieler4, spieler5, spieler6):
-            if guest is None:
-                continue
-            if guest.id == me:  # the bot named as a player takes a seat at the level
-                levels[str(len(players))] = level
-                players.append(me)
-                names.append(bot_label)
-                continue
-            if guest.bot:
-                raise BadInput("play.error.opponent_is_bot")
-            players.append(guest.id)
-            names.append(guest.display_name)
-        invited = any(p not in (user.id, me) for p in players)
-        count = bots if bots is not None else (0 if len(players) > 1 else 1)
-        for _ in range(count):
-            levels[str(len(players))] = level
-            players.append(me)
-            names.append(bot_label)
+        guests = (spieler2, spieler3, spieler4, spieler5, spieler6)
+        seats = self.table.seating(
+            interaction, guests, bots=bots, level=bot or DEFAULT_LEVEL, lang=lang
+        )
+        players, names = seats.players, seats.names
         if not 2 <= len(players) <= 6:
             raise BadInput("felsenfeuercog.error.seats", count=len(players))
         config: dict[str, Any] = {"rules": regeln or "adept"}
@@ -156,10 +137,9 @@ class Felsenfeuer(TableCog):
         spells = await self._server_spells(interaction)
         if spells:  # the server's own spell file, as it is now, for the whole duel
             config["spells"] = spells
-        if levels:
-            config["ai_levels"] = levels
+        config.update(seats.config())
         await self.table.create(
-            interaction, config, players, distinct_names(names), invited=invited
+            interaction, config, players, distinct_names(names), invited=seats.invited
         )
 
     @felsenfeuer.command(

@@ -20,7 +20,6 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app import SpielleiterBot
 from bot.components import custom_id, modal_fields
@@ -29,8 +28,7 @@ from bot.i18n import cmd, options, t
 from bot.limits import MAX_CONTENT_BYTES
 from bot.narration import telperinquar as tq
 from bot.narration.telperinquar import DEFAULT_LEVEL, LEVELS, SPEC
-from bot.play.commands import add_table_commands, offer_games
-from bot.play.table import GameTable
+from bot.play.commands import TableCog, add_table_commands, offer_games
 from bot.play.ui import button, make_view
 from bot.replies import lang_for, send
 from engines.core import BadInput, IllegalAction
@@ -46,7 +44,7 @@ def _choices(prefix: str, values: tuple[str, ...]) -> list[app_commands.Choice[s
     return [app_commands.Choice(name=cmd(f"{prefix}.{value}"), value=value) for value in values]
 
 
-class Telperinquar(commands.Cog):
+class Telperinquar(TableCog):
     telperinquar = app_commands.Group(
         name=cmd("tqcog.cmd.group.name"), description=cmd("tqcog.cmd.group.desc")
     )
@@ -61,19 +59,19 @@ class Telperinquar(commands.Cog):
         parent=telperinquar,
     )
 
+    spec = SPEC
+
     def __init__(self, bot: SpielleiterBot) -> None:
-        self.bot = bot
-        self.table = GameTable(bot, SPEC)
-        self.games = self.table.games
+        super().__init__(bot)
         self.store = bot.store
 
     async def cog_load(self) -> None:
-        self.table.register()
+        await super().cog_load()
         self.bot.components.register(MODAL_PREFIX, self.on_import_form, buttons=False, forms=True)
         self.bot.components.register(CARDS_PREFIX, self.on_delete_click)
 
     async def cog_unload(self) -> None:
-        self.table.unregister()
+        await super().cog_unload()
         self.bot.components.unregister(MODAL_PREFIX)
         self.bot.components.unregister(CARDS_PREFIX)
 
@@ -485,16 +483,6 @@ class Telperinquar(commands.Cog):
             gone = await self.store.delete_content(guild, tq.CARDS_KIND)
             text = t("tqcog.cards.deleted" if gone else "tqcog.cards.none", lang)
         await interaction.response.edit_message(content=text, view=None)
-
-    # ---------------------------------------------------------------------- idle games
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        self.table.start_sweeping()
-
-    async def sweep_idle(self, now: float) -> None:
-        """Resume bot turns left over (a restart), remind and forfeit idle players."""
-        await self.table.sweep_idle(now)
 
 
 def _managed_guild(interaction: discord.Interaction[Any]) -> int:

@@ -16,7 +16,6 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.app import SpielleiterBot
 from bot.components import custom_id
@@ -24,7 +23,7 @@ from bot.fit import EMBED_DESCRIPTION, shorten
 from bot.games import ACTIVE
 from bot.i18n import cmd, options
 from bot.narration.telperinquar_draft import DEFAULT_LEVEL, LEVELS, SPEC
-from bot.play.commands import add_table_commands
+from bot.play.commands import TableCog, add_table_commands
 from bot.play.table import ROW_BUTTONS, GameTable
 from bot.play.ui import Screen, button, make_view
 from bot.replies import lang_for
@@ -91,20 +90,14 @@ class DraftTable(GameTable):
         return make_view([*rows, meta])
 
 
-class TelperinquarDraft(commands.Cog):
+class TelperinquarDraft(TableCog):
     draft = app_commands.Group(
         name=cmd("tqdraft.cmd.group.name"), description=cmd("tqdraft.cmd.group.desc")
     )
 
-    def __init__(self, bot: SpielleiterBot) -> None:
-        self.bot = bot
-        self.table = DraftTable(bot, SPEC)
-
-    async def cog_load(self) -> None:
-        self.table.register()
-
-    async def cog_unload(self) -> None:
-        self.table.unregister()
+    spec = SPEC
+    table_class = DraftTable
+    table: DraftTable
 
     @draft.command(name=cmd("tqdraft.cmd.start.name"), description=cmd("tqdraft.cmd.start.desc"))
     @options(
@@ -139,47 +132,17 @@ class TelperinquarDraft(commands.Cog):
         bot: str | None = None,
     ) -> None:
         lang = await lang_for(interaction)
-        me = self.table.bot_id()
-        level = bot or DEFAULT_LEVEL
-        bot_label = SPEC.bot_name(self.table.bot_user_name(), level, lang)
-        user = interaction.user
-        players, names = [user.id], [user.display_name]
-        levels: dict[str, str] = {}
         guests = (spieler2, spieler3, spieler4, spieler5, spieler6, spieler7, spieler8)
-        for guest in guests:
-            if guest is None:
-                continue
-            if guest.id == me:  # the bot named as a player takes a seat at the level
-                levels[str(len(players))] = level
-                players.append(me)
-                names.append(bot_label)
-                continue
-            if guest.bot:
-                raise BadInput("play.error.opponent_is_bot")
-            players.append(guest.id)
-            names.append(guest.display_name)
-        invited = any(p not in (user.id, me) for p in players)
-        count = bots if bots is not None else (0 if len(players) > 1 else 1)
-        for _ in range(count):
-            levels[str(len(players))] = level
-            players.append(me)
-            names.append(bot_label)
-        if not 2 <= len(players) <= MAX_SEATS:
-            raise BadInput("tqdraft.error.seats", count=len(players))
-        config: dict[str, Any] = {}
-        if levels:
-            config["ai_levels"] = levels
-        await self.table.create(interaction, config, players, names, invited=invited)
+        seats = self.table.seating(
+            interaction, guests, bots=bots, level=bot or DEFAULT_LEVEL, lang=lang
+        )
+        if not 2 <= len(seats.players) <= MAX_SEATS:
+            raise BadInput("tqdraft.error.seats", count=len(seats.players))
+        await self.table.create(
+            interaction, seats.config(), seats.players, seats.names, invited=seats.invited
+        )
 
     add_table_commands(draft, "tqdraft", "aufgeben", "liste", "export", "brett")
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        self.table.start_sweeping()
-
-    async def sweep_idle(self, now: float) -> None:
-        """Resume bot picks left over (a restart), remind and forfeit idle drafters."""
-        await self.table.sweep_idle(now)
 
 
 async def setup(bot: SpielleiterBot) -> None:

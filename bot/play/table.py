@@ -35,7 +35,7 @@ import logging
 import time
 import weakref
 from collections import Counter, OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -119,6 +119,19 @@ def distinct_names(names: list[str]) -> list[str]:
     return [f"{name} {seat + 1}" if counts[name] > 1 else name for seat, name in enumerate(names)]
 
 
+@dataclass
+class Seating:
+    """The seats of a new game: the host first, then the named people and the bot seats."""
+
+    players: list[int]
+    names: list[str]
+    levels: dict[str, str]  # a bot seat (as text) → its level
+    invited: bool  # someone other than the host and the bot must accept
+
+    def config(self) -> dict[str, Any]:
+        return {"ai_levels": dict(self.levels)} if self.levels else {}
+
+
 class GameTable:
     """One game's Discord life cycle, for any engine (see the module docs)."""
 
@@ -161,6 +174,43 @@ class GameTable:
         return self.spec.text(key, lang, **params)
 
     # ------------------------------------------------------------------ starting
+
+    def seating(
+        self,
+        interaction: discord.Interaction[Any],
+        guests: Sequence[discord.abc.User | None],
+        *,
+        bots: int | None,
+        level: str,
+        lang: str,
+    ) -> Seating:
+        """The host, the named guests in order (the bot named as a guest takes a seat at
+        ``level``), then ``bots`` bot seats (by default one when nobody else was named).
+        Raises BadInput (``play.error.opponent_is_bot``) for another bot named as a guest."""
+        me = self.bot_id()
+        bot_label = self.spec.bot_name(self.bot_user_name(), level, lang)
+        host = interaction.user
+        seating = Seating([host.id], [host.display_name], {}, invited=False)
+
+        def add_bot() -> None:
+            seating.levels[str(len(seating.players))] = level
+            seating.players.append(me)
+            seating.names.append(bot_label)
+
+        for guest in guests:
+            if guest is None:
+                continue
+            if guest.id == me:
+                add_bot()
+            elif guest.bot:
+                raise BadInput("play.error.opponent_is_bot")
+            else:
+                seating.players.append(guest.id)
+                seating.names.append(guest.display_name)
+                seating.invited = True
+        for _ in range(bots if bots is not None else (0 if len(seating.players) > 1 else 1)):
+            add_bot()
+        return seating
 
     async def create(
         self,

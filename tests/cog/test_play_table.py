@@ -679,3 +679,29 @@ async def test_the_board_command_says_the_last_step_again(
     assert_public(again)
     assert f"Alice spielt {hands[0][0]} offen aus." in again.text
     assert_components_valid(again)
+
+
+async def test_seating_puts_the_host_first_then_guests_and_bot_seats(party_bot: Any) -> None:
+    """The bot named as a guest sits at the level; another bot is refused; without any
+    guest one bot seat is added, with guests none unless asked."""
+    from types import SimpleNamespace
+
+    from engines.core import BadInput
+
+    table = party_bot.get_cog("PartyTest").table
+    me = table.bot_id()
+
+    def user(uid: int, name: str, bot: bool = False) -> Any:
+        return SimpleNamespace(id=uid, display_name=name, bot=bot)
+
+    host = SimpleNamespace(user=user(1, "Alice"))
+    alone = table.seating(host, [], bots=None, level="normal", lang="de")
+    assert alone.players == [1, me] and alone.levels == {"1": "normal"} and not alone.invited
+    bob, ours = user(2, "Bob"), user(me, "Spielleiter", bot=True)
+    mixed = table.seating(host, [bob, None, ours], bots=1, level="hard", lang="en")
+    assert mixed.players == [1, 2, me, me] and mixed.invited
+    assert mixed.levels == {"2": "hard", "3": "hard"} and mixed.names[:2] == ["Alice", "Bob"]
+    assert mixed.config() == {"ai_levels": {"2": "hard", "3": "hard"}}
+    assert table.seating(host, [bob], bots=None, level="normal", lang="de").players == [1, 2]
+    with pytest.raises(BadInput):
+        table.seating(host, [user(99, "Fremder Bot", bot=True)], bots=0, level="normal", lang="de")
