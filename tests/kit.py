@@ -115,11 +115,11 @@ def play_random_game(case: KitCase, seed: int) -> tuple[m.Match, list[tuple[int,
         assert len(keys) == len(set(keys)), f"a decision id is open twice: {keys}"
         if step == resign_at:
             seat = chooser.choice(match.remaining)
-            sides_before = len(match.sides())
+            sides_before = len(m.sides_left(engine, match))
             match, _events = m.apply(engine, match, "!resign", seat)
             log.append((seat, "!resign"))
             assert seat in match.eliminated
-            if len(match.sides()) > 1:  # the match plays on (unless the rules end it now)
+            if len(m.sides_left(engine, match)) > 1:  # it plays on (unless the rules end it)
                 assert match.ended is None, f"a resign ended a game of {sides_before} sides"
                 assert seat not in m.to_act(engine, match), "an eliminated seat still decides"
                 assert seat not in {d.seat for d in engine.decisions(match.state)}, (

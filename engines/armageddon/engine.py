@@ -221,6 +221,10 @@ class ArmageddonEngine:
             events.append(Event("gm_note", {"note": action.note, "action": action_text(action)}))
         return new, events
 
+    def referee_seats(self, state: State) -> frozenset[PlayerId]:
+        """The game master referees: the match ends when one playing side is left."""
+        return frozenset({GM})
+
     def eliminate(self, state: State, player: PlayerId) -> tuple[State, list[Event]]:
         events: list[Event] = [Event("left", {"player": player})]
         if player in state.out or state.phase == "end":

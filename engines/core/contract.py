@@ -221,6 +221,22 @@ def timeout_action(engine: Engine[Any, Any], state: Any, decision: Decision) -> 
 
 
 @runtime_checkable
+class RefereeSeats(Protocol):
+    """An engine with seats that referee and play no side (Armageddon's game master): such a
+    seat never wins and does not count as a side that keeps a match going, so the match ends
+    when one playing side is left."""
+
+    def referee_seats(self, state: Any) -> frozenset[PlayerId]:
+        """The seats of ``state`` that play no side."""
+        ...
+
+
+def referee_seats(engine: Engine[Any, Any], state: Any) -> frozenset[PlayerId]:
+    """The seats that play no side: the engine's own, else none."""
+    return engine.referee_seats(state) if isinstance(engine, RefereeSeats) else frozenset()
+
+
+@runtime_checkable
 class OpenSeats(Protocol):
     """An engine whose seats open during play (a W6 combat: the game master is seat 0, a
     player's seat opens when their first fighter joins). Seats never close (one that left

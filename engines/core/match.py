@@ -33,6 +33,7 @@ from engines.core.contract import (
     JsonDict,
     Outcome,
     PlayerId,
+    referee_seats,
     seat_count,
 )
 from engines.core.errors import BadInput, IllegalAction
@@ -191,13 +192,15 @@ def _apply_meta(
 def _eliminate(
     engine: Engine[Any, Any], match: Match, seat: PlayerId, reason: str
 ) -> tuple[Match, list[Event]]:
-    """``seat`` leaves: the match ends when one side (or none) remains, else the engine
-    settles the seat and the others play on."""
+    """``seat`` leaves: the match ends when one side (or none) remains (seats that referee
+    are no side), else the engine settles the seat and the others play on."""
     events = [Event("resigned" if reason == "resign" else "forfeited", {"player": seat})]
     out = replace(match, eliminated=(*match.eliminated, seat), draw_votes=())
-    sides = out.sides()
+    referees = referee_seats(engine, match.state)
+    sides = sides_left(engine, out)
     if not sides or (len(sides) == 1 and not getattr(engine, "play_on_alone", False)):
-        winners = frozenset(s for s in range(match.players) if match.team_of(s) in sides)
+        playing = (s for s in range(match.players) if s not in referees)
+        winners = frozenset(s for s in playing if match.team_of(s) in sides)
         ranking = (winners,) if winners else ()
         ended = Outcome(
             winners,
@@ -208,6 +211,12 @@ def _eliminate(
         return replace(out, ended=ended), events
     state, more = engine.eliminate(match.state, seat)
     return replace(out, state=state), events + more
+
+
+def sides_left(engine: Engine[Any, Any], match: Match) -> frozenset[int]:
+    """The teams that still have a playing seat in the game (a seat that referees is none)."""
+    referees = referee_seats(engine, match.state)
+    return frozenset(match.team_of(s) for s in match.remaining if s not in referees)
 
 
 def _out_ranks(match: Match, placed: frozenset[PlayerId]) -> tuple[frozenset[PlayerId], ...]:

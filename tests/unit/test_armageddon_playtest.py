@@ -294,3 +294,17 @@ def test_a_carrier_may_be_named_by_its_kind_on_the_field_as_well_as_by_number() 
     assert by_kind.placements[2].carrier == 1 and by_kind.placements[2].slot == "sattel"
     with pytest.raises(BadInput):
         parse(head + "figur: 1 pferd a1\nfigur: 1 recke b1 auf pferd\n", "t")
+
+
+def test_the_game_master_is_no_side_a_party_resigning_ends_a_two_party_game() -> None:
+    """The game master referees (``referee_seats``): when one of two parties resigns the other
+    wins at once, never the game master; with allies the game goes on while two sides are left."""
+    from engines.core import match as m
+
+    duel = m.start(ENGINE, {"scenario": "scharmuetzel"}, 1, 3)
+    duel, _ = m.apply(ENGINE, duel, "!resign", 1)
+    result = m.outcome(ENGINE, duel)
+    assert result is not None and result.winners == frozenset({2}) and result.reason == "resign"
+    three = m.start(ENGINE, {"scenario": "flussuebergang"}, 1, 4)
+    three, _ = m.apply(ENGINE, three, "!resign", 1)
+    assert m.outcome(ENGINE, three) is None  # party 3 (party 1's ally) still plays on
