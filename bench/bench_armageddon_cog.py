@@ -13,35 +13,21 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-from bench.common import Figure, latency_figures
+from bench.common import Figure, bot_on_fake_discord, latency_figures
 
 STEPS = int(os.environ.get("ARMAGEDDON_COG_STEPS", "40"))
 GM, PLAYERS = "greta", ("alice", "bob")
 
 
 async def _end_to_end() -> list[Figure]:
-    from bot.app import freeze_startup_heap
-    from bot.sandbox.fake_discord import FakeDiscord
-    from tests.harness import running_bot, settings_for
 
     typed: list[float] = []
     clicks: list[float] = []
-    fake = FakeDiscord()
-    await fake.start()
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            settings = settings_for(fake, Path(folder) / "bench.sqlite")
-            async with running_bot(fake, settings) as bot:
-                await fake.wait_for_sync()
-                freeze_startup_heap()  # as the real process does after start-up
-                await _play(fake, bot, typed, clicks)
-    finally:
-        await fake.stop()
+    async with bot_on_fake_discord() as (fake, bot):
+        await _play(fake, bot, typed, clicks)
     return [
         *latency_figures("armageddon typed step e2e (fake Discord)", typed, 100.0),
         *latency_figures("armageddon click e2e (fake Discord)", clicks, 100.0),

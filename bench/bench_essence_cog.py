@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-from bench.common import Figure, latency_figures, time_ms
+from bench.common import Figure, bot_on_fake_discord, latency_figures, time_ms
 from bot.narration.essence import choice_tree
 from bot.render.essence import BoardText, render_board
 from engines.essence import ENGINE
@@ -70,23 +68,11 @@ def _ai_figures() -> list[Figure]:
 
 
 async def _end_to_end() -> list[Figure]:
-    from bot.app import freeze_startup_heap
-    from bot.sandbox.fake_discord import FakeDiscord
-    from tests.harness import running_bot, settings_for
 
     typed: list[float] = []
     clicks: list[float] = []
-    fake = FakeDiscord()
-    await fake.start()
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            settings = settings_for(fake, Path(folder) / "bench.sqlite")
-            async with running_bot(fake, settings) as bot:
-                await fake.wait_for_sync()
-                freeze_startup_heap()  # as the real process does after start-up
-                await _play(fake, bot, typed, clicks)
-    finally:
-        await fake.stop()
+    async with bot_on_fake_discord() as (fake, bot):
+        await _play(fake, bot, typed, clicks)
     return [
         *latency_figures("essence typed step e2e (fake Discord)", typed, 100.0),
         *latency_figures("essence click e2e (fake Discord)", clicks, 100.0),

@@ -15,35 +15,21 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-from bench.common import Figure, latency_figures
+from bench.common import Figure, bot_on_fake_discord, latency_figures
 
 STEPS = 100  # decisions taken (each one or more clicks): p99 over more than a handful
 PLAYERS = ("alice", "bob")
 
 
 async def _end_to_end() -> list[Figure]:
-    from bot.app import freeze_startup_heap
-    from bot.sandbox.fake_discord import FakeDiscord
-    from tests.harness import running_bot, settings_for
 
     clicks: list[tuple[float, float]] = []
     steps: list[tuple[float, float]] = []
-    fake = FakeDiscord()
-    await fake.start()
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            settings = settings_for(fake, Path(folder) / "bench.sqlite")
-            async with running_bot(fake, settings) as bot:
-                await fake.wait_for_sync()
-                freeze_startup_heap()  # as the real process does after start-up
-                await _play(fake, bot, clicks, steps)
-    finally:
-        await fake.stop()
+    async with bot_on_fake_discord() as (fake, bot):
+        await _play(fake, bot, clicks, steps)
     return [
         *latency_figures("felsenfeuer click e2e (fake Discord, no bot)", _wall(clicks), 100.0),
         *latency_figures("felsenfeuer click e2e CPU", _cpu(clicks), 100.0),

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-from bench.common import Figure, latency_figures
+from bench.common import Figure, bot_on_fake_discord, latency_figures
 
 STEPS = 120
 PLAYERS = ("alice", "bob")
@@ -23,24 +21,12 @@ TARGET_MS = 100.0
 
 
 async def _end_to_end() -> list[Figure]:
-    from bot.app import freeze_startup_heap
-    from bot.sandbox.fake_discord import FakeDiscord
-    from tests.harness import running_bot, settings_for
 
     typed: list[float] = []
     opened: list[float] = []
     clicked: list[float] = []
-    fake = FakeDiscord()
-    await fake.start()
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            settings = settings_for(fake, Path(folder) / "bench.sqlite")
-            async with running_bot(fake, settings) as bot:
-                await fake.wait_for_sync()
-                freeze_startup_heap()  # as the real process does after start-up
-                await _play(fake, bot, typed, opened, clicked)
-    finally:
-        await fake.stop()
+    async with bot_on_fake_discord() as (fake, bot):
+        await _play(fake, bot, typed, opened, clicked)
     return [
         *latency_figures("telperinquar typed step e2e (fake Discord)", typed, TARGET_MS),
         *latency_figures("telperinquar private prompt opened e2e", opened, TARGET_MS),

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import statistics
+import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -70,3 +74,24 @@ def latency_figures(name: str, samples: list[float], target_p99: float | None) -
         Figure(f"{name} p50", statistics.median(samples), "ms"),
         Figure(f"{name} p99", percentile(samples, 99), "ms", target_p99),
     ]
+
+
+@contextlib.asynccontextmanager
+async def bot_on_fake_discord() -> AsyncIterator[tuple[Any, Any]]:
+    """The real bot on the fake Discord with a fresh database, commands synced and the
+    start-up heap frozen as the real process does (else a cog bench's p99 is the collector)."""
+    from bot.app import freeze_startup_heap
+    from bot.sandbox.fake_discord import FakeDiscord
+    from tests.harness import running_bot, settings_for
+
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            settings = settings_for(fake, Path(folder) / "bench.sqlite")
+            async with running_bot(fake, settings) as bot:
+                await fake.wait_for_sync()
+                freeze_startup_heap()
+                yield fake, bot
+    finally:
+        await fake.stop()
