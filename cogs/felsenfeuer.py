@@ -39,6 +39,7 @@ from bot.play.commands import TableCog, add_table_commands
 from bot.play.table import distinct_names
 from bot.render import run_heavy
 from bot.replies import lang_for, send
+from bot.server_content import managed_guild
 from bot.store import ContentRecord
 from engines.core import BadInput
 from engines.felsenfeuer.engine import settings_of
@@ -52,19 +53,6 @@ def _teams(text: str | None) -> list[int]:
         return [int(part) for part in text.replace(" ", "").split(",")]
     except ValueError:
         raise BadInput("felsenfeuercog.error.bad_teams") from None
-
-
-async def _manager(interaction: discord.Interaction[Any]) -> tuple[str, int]:
-    """The language and server of someone who may change the server's spellbook: Manage
-    Server, or the server's owner."""
-    lang = await lang_for(interaction)
-    guild_id = interaction.guild_id
-    if guild_id is None:
-        raise BadInput("felsenfeuercog.error.server_only")
-    owner = interaction.guild is not None and interaction.guild.owner_id == interaction.user.id
-    if not (owner or interaction.permissions.manage_guild):
-        raise BadInput("felsenfeuercog.error.not_manager")
-    return lang, guild_id
 
 
 class Felsenfeuer(TableCog):
@@ -203,7 +191,7 @@ class Felsenfeuer(TableCog):
     async def hochladen(
         self, interaction: discord.Interaction[Any], datei: discord.Attachment
     ) -> None:
-        lang, guild_id = await _manager(interaction)
+        lang, guild_id = await lang_for(interaction), managed_guild(interaction, "felsenfeuercog")
         if datei.size > MAX_EXTRA_BYTES:
             raise BadInput("felsenfeuercog.error.file_too_big", max=MAX_EXTRA_BYTES // 1000)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -240,7 +228,7 @@ class Felsenfeuer(TableCog):
         description=cmd("felsenfeuercog.cmd.spells.delete.desc"),
     )
     async def loeschen(self, interaction: discord.Interaction[Any]) -> None:
-        lang, guild_id = await _manager(interaction)
+        lang, guild_id = await lang_for(interaction), managed_guild(interaction, "felsenfeuercog")
         gone = await self.bot.store.delete_content(guild_id, SPELLS_KIND)
         key = "deleted" if gone else "none"
         await send(interaction, t(f"felsenfeuercog.server.{key}", lang), ephemeral=True)

@@ -31,6 +31,7 @@ from bot.narration.telperinquar import DEFAULT_LEVEL, LEVELS, SPEC
 from bot.play.commands import TableCog, add_table_commands, offer_games
 from bot.play.ui import button, make_view
 from bot.replies import lang_for, send
+from bot.server_content import managed_guild
 from engines.core import BadInput, IllegalAction
 from engines.telperinquar.cards import CLASSES
 from engines.telperinquar.engine import catalogue_for
@@ -412,7 +413,7 @@ class Telperinquar(TableCog):
         self, interaction: discord.Interaction[Any], datei: discord.Attachment
     ) -> None:
         lang = await lang_for(interaction)
-        guild = _managed_guild(interaction)
+        guild = managed_guild(interaction, "tqcog")
         if datei.size > MAX_CONTENT_BYTES:
             raise BadInput("tqcog.error.file_too_big", max=MAX_CONTENT_BYTES // 1024)
         text = tq.decoded(await datei.read())
@@ -449,7 +450,7 @@ class Telperinquar(TableCog):
     async def karten_loeschen(self, interaction: discord.Interaction[Any]) -> None:
         """Asks first: decks with these cards stop being playable."""
         lang = await lang_for(interaction)
-        guild = _managed_guild(interaction)
+        guild = managed_guild(interaction, "tqcog")
         count = len(await tq.server_card_lines(self.store, guild, lang))
         if not count:
             await send(interaction, t("tqcog.cards.none", lang), ephemeral=True)
@@ -476,23 +477,13 @@ class Telperinquar(TableCog):
         what, owner = [*args, "", ""][:2]
         if owner != str(interaction.user.id) or what not in ("del", "keep"):
             raise IllegalAction("tqcog.error.not_yours")
-        guild = _managed_guild(interaction)
+        guild = managed_guild(interaction, "tqcog")
         if what == "keep":
             text = t("tqcog.cards.delete_kept", lang)
         else:
             gone = await self.store.delete_content(guild, tq.CARDS_KIND)
             text = t("tqcog.cards.deleted" if gone else "tqcog.cards.none", lang)
         await interaction.response.edit_message(content=text, view=None)
-
-
-def _managed_guild(interaction: discord.Interaction[Any]) -> int:
-    """The server of a card file command, if the user may manage it."""
-    if interaction.guild_id is None:
-        raise BadInput("tqcog.error.no_server")
-    permissions = getattr(interaction.user, "guild_permissions", None)
-    if permissions is None or not permissions.manage_guild:
-        raise IllegalAction("tqcog.error.not_manager")
-    return interaction.guild_id
 
 
 def tq_import_modal(name: str, lang: str) -> discord.ui.Modal:

@@ -597,3 +597,38 @@ def test_every_event_of_bot_games_is_narrated_in_both_languages(players: int, se
             for line in SPEC.narrate(Steps([(seat, e) for e in events]), ctx):
                 assert "event." not in line and "tqcog." not in line and "{" not in line, line
     assert {"played", "declared", "roll", "damage"} <= kinds
+
+
+async def test_only_server_managers_or_the_owner_change_the_card_file(
+    fake: FakeDiscord, bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rule of every server content file (``bot.server_content``): Manage Server or the
+    owner; in a direct message there is no server file."""
+    import bot.sandbox.fake_discord as fake_module
+
+    real = fake_module._member_payload
+
+    def without_rights(user: Any, **kwargs: Any) -> dict[str, Any]:
+        member = real(user, **kwargs)
+        if user.name in (BOB, "owner"):
+            member["permissions"] = str(1 << 11)  # send messages, no Manage Server
+        return member
+
+    monkeypatch.setattr(fake_module, "_member_payload", without_rights)
+    guild = fake.channel().guild_id
+    assert guild is not None
+    upload = {"datei": ("karten.toml", OWN_CARD.encode())}
+    refused = await (await fake.slash("telperinquar karten hochladen", upload, user=BOB)).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("tqcog.error.not_manager", "de")
+    assert await bot.store.get_content(guild, "telperinquar.cards") is None
+    owner = await (
+        await fake.slash("telperinquar karten hochladen", upload, user="owner")
+    ).callback()
+    assert_ephemeral(owner)
+    assert await bot.store.get_content(guild, "telperinquar.cards") is not None
+    dm = fake.dm_channel(ALICE)
+    private = await (
+        await fake.slash("telperinquar karten hochladen", upload, user=ALICE, channel=dm.id)
+    ).callback()
+    assert private.content == t("tqcog.error.server_only", "de")
