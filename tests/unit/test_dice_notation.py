@@ -307,7 +307,9 @@ def test_a_total_compared_with_a_target_keeps_the_total_and_says_whether_it_meet
     assert result.target_met == (result.total >= 15)
     assert result.notation.success_rule == ">= 15"
     mark = "✓" if result.target_met else "✗"
-    assert result.breakdown.endswith(f"= `{result.total}` (≥ 15) {mark}")
+    assert result.margin == result.total - 15
+    margin = f"+{result.margin}" if result.margin >= 0 else f"−{-result.margin}"
+    assert result.breakdown.endswith(f"= `{result.total}` (≥ 15) {mark} {margin}")
 
 
 def test_a_target_after_arithmetic_of_several_groups() -> None:
