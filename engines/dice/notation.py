@@ -10,6 +10,9 @@ API (everything else here is private):
 ``check_comment(comment: str, column: int) -> None``
     Refuses a comment whose first word reads like dice notation (``dice.syntax_text``).
 
+``split_repeat(typed: str) -> tuple[str, str]``
+    A repeated roll's prefix and its one set: ``("6#", "4d6kh3")``, or ``("", typed)``.
+
 ``check_notation(text: str) -> Notation``
     Parses and validates without rolling (for autocomplete or early feedback); raises the same
     :class:`BadInput` errors as ``roll_notation`` except those only a roll can reveal
@@ -299,6 +302,12 @@ _ROLL_LOCK = threading.Lock()
 _ROLLER = d20.Roller(d20.RollContext(max_rolls=MAX_DICE))
 
 
+def split_repeat(typed: str) -> tuple[str, str]:
+    """``"6#4d6kh3"`` → ``("6#", "4d6kh3")``; ``("", typed)`` for a roll that is not repeated."""
+    repeat = _REPEAT.match(typed)
+    return (typed[: repeat.end()], typed[repeat.end() :]) if repeat else ("", typed)
+
+
 def check_notation(text: str) -> Notation:
     """Parse and validate ``text`` without rolling. Raises :class:`BadInput` (see module doc)."""
     return _parse(text).notation
@@ -312,8 +321,10 @@ def roll_notation(text: str, rng: Rng) -> tuple[DiceRoll, Rng]:
     parsed = _parse(text)
     stream = rng.fork()
     if parsed.one is None:
-        return _roll_once(parsed, parsed.notation, stream, MAX_DICE, BREAKDOWN_LIMIT), rng.advanced()
-    return _roll_sets(parsed, parsed.one, stream), rng.advanced()
+        roll = _roll_once(parsed, parsed.notation, stream, MAX_DICE, BREAKDOWN_LIMIT)
+    else:
+        roll = _roll_sets(parsed, parsed.one, stream)
+    return roll, rng.advanced()
 
 
 def _roll_sets(parsed: _Parsed, one: Notation, stream: Any) -> DiceRoll:
