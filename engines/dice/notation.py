@@ -43,7 +43,9 @@ Errors (``BadInput.key`` and its params):
     ``dice.too_many_dice`` (limit); ``dice.bad_sides`` (sides, limit); ``dice.too_deep``
     (depth, limit); ``dice.bad_min_max`` (operation); ``dice.division_by_zero``;
     ``dice.bad_value`` (detail); ``dice.too_complex``; ``dice.number_too_big``;
-    ``dice.advantage_needs_d20`` (word).
+    ``dice.advantage_needs_d20`` (word); ``dice.bad_repeat`` (count, limit: ``MAX_REPEAT``);
+    ``dice.too_many_sets`` (sets, dice, total, limit); ``dice.versus_comparison`` (target);
+    ``dice.count_needs_one_group``; ``dice.fudge_operations`` (operation).
 
 Result types (frozen): :class:`DiceRoll` with :class:`DiceGroup` per dice term and
 :class:`DieResult` per die; see their docstrings for every field.
@@ -414,7 +416,10 @@ def _parse_repeated(cleaned: str, repeat: re.Match[str]) -> _Parsed:
             raise
         raise BadInput(error.key, **{**error.params, "column": column + prefix}) from None
     if one.notation.dice_count * count > MAX_DICE:
-        raise BadInput("dice.too_many_dice", limit=MAX_DICE)
+        dice = one.notation.dice_count
+        raise BadInput(
+            "dice.too_many_sets", sets=count, dice=dice, total=dice * count, limit=MAX_DICE
+        )
     notation = dataclasses.replace(
         one.notation,
         text=cleaned,

@@ -612,8 +612,11 @@ def test_a_repeated_roll_is_the_same_for_the_same_rng_and_keeps_its_comment() ->
 @pytest.mark.parametrize("text", ["6#1000d6", "2#501d6", "5#300d6", "21#1d6", "0#1d6"])
 def test_a_repeated_roll_keeps_the_caps(text: str) -> None:
     error = error_of(text)
-    assert error.key in ("dice.too_many_dice", "dice.bad_repeat")
-    assert error.params["limit"] == (MAX_DICE if error.key == "dice.too_many_dice" else 20)
+    assert error.key in ("dice.too_many_sets", "dice.bad_repeat")
+    assert error.params["limit"] == (MAX_DICE if error.key == "dice.too_many_sets" else 20)
+    if error.key == "dice.too_many_sets":
+        count, dice = (int(n) for n in text.split("d")[0].split("#"))
+        assert error.params == {"sets": count, "dice": dice, "total": count * dice, "limit": 1000}
 
 
 def test_exploding_sets_share_one_budget_of_dice() -> None:
