@@ -726,3 +726,28 @@ def test_fudge_distribution() -> None:
     totals = Counter(r.total for r in many("4dF", 8100))
     assert abs(totals[0] / 8100 - 19 / 81) < 0.02  # 19 of the 81 outcomes sum to 0
     assert abs(sum(k * v for k, v in totals.items()) / 8100) < 0.06
+
+
+NEW_FORMS = ["6#", "20x", "21#", "3 # ", "4dF", "dF", "WF", " vs 15", " vs ", "vs9", " t7", "t",
+             " f1", "f", "1000d1000", "500d6", "kh3", "e6", "!", "(", ")", "+", "-", ">=", " ",
+             "1d20", "[x]", " Angriff", "999999999#", "0x", "x", "#"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(NEW_FORMS), max_size=8).map("".join))
+def test_the_new_forms_only_ever_fail_with_a_friendly_error(text: str) -> None:
+    try:
+        result, _ = roll_notation(text, Rng(5))
+    except BadInput:
+        return
+    assert len(result.breakdown) <= BREAKDOWN_LIMIT + 10 * len(result.sets)
+    assert result.rolls <= MAX_DICE
+
+
+def test_deep_nesting_and_long_chains_in_a_repeated_roll_are_refused_cleanly() -> None:
+    assert error_of("2#" + "(" * 300 + "1d6" + ")" * 300).key in ("dice.too_long", "dice.too_deep")
+    assert error_of("2#" + "(" * 11 + "1d6" + ")" * 11).key == "dice.too_deep"
+    chained = roll("20#" + "+1d6" * 49)  # 20 sets of 49 dice: 980, within the cap
+    assert chained.rolls == 980 and len(chained.sets) == 20
+    assert len(chained.breakdown) <= BREAKDOWN_LIMIT + 20  # a line per set, each cut to fit
+    assert error_of("21#" + "+1d6" * 49).key == "dice.bad_repeat"
