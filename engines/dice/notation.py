@@ -33,8 +33,12 @@ Notation (d20's, plus two additions; see ``data/dice/RULES.md``):
     whole number (``1d20+5>=15``) keeps its total and says whether it meets the target.
     *Shorthands other bots use*: ``1d20 adv`` / ``dis`` and German ``vorteil`` / ``nachteil``
     (the first d20 term rolled twice, the higher / lower kept: ``2d20kh1`` / ``2d20kl1``), and
-    ``3d6!`` (Dice Maiden's exploding dice: every maximum adds a die, ``3d6e6``); ``typed``
-    keeps them as typed.
+    ``3d6!`` (Dice Maiden's exploding dice: every maximum adds a die, ``3d6e6``),
+    ``1d20+5 vs 15`` (a target to meet or beat: ``>= 15``, said as a hit or a miss with the
+    margin), ``6d10 t7 f1`` (Dice Maiden: successes from 7, every 1 takes one away) and Fudge
+    dice ``4dF`` (faces -1, 0, +1; rolled by d20 as ``(4d3 - 8)``); ``typed`` keeps them as
+    typed. *Repeated rolls*: ``6#4d6kh3`` or ``6x4d6kh3`` rolls the expression 6 times (1 to
+    ``MAX_REPEAT`` sets, ``MAX_DICE`` dice over all of them); the result has ``sets``.
 
 Errors (``BadInput.key`` and its params):
     ``dice.empty``; ``dice.too_long`` (length, limit); ``dice.syntax`` (column, got,
