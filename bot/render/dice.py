@@ -280,16 +280,20 @@ def _face_counts(dice: tuple[DieView, ...]) -> list[_Face]:
 
 
 def _stats(dice: tuple[DieView, ...]) -> str:
-    """The summary line above the bars: how many dice, the sum of those kept, lowest and
-    highest face (symbols and numbers only: the image is the same in every language)."""
+    """The summary line above the bars: how many dice, the sum of those kept (not for dice
+    counted as successes), lowest and highest face (symbols and numbers only: the image is the
+    same in every language)."""
     values = [die.value for die in dice]
     kept = sum(die.value for die in dice if not die.dropped)
     if not values:
         return ""
-    lowest, highest = min(values), max(values)
+    count = f"n = {len(values)}"
     if any(die.fudge for die in dice):
-        return f"n = {len(values)} · Σ {kept}"
-    return f"n = {len(values)} · Σ {kept} · min {lowest} · max {highest}"
+        return f"{count} · Σ {kept}"
+    spread = f"min {min(values)} · max {max(values)}"
+    if any(die.marked or die.failed for die in dice):  # counted, not summed: no Σ of faces
+        return f"{count} · {spread}"
+    return f"{count} · Σ {kept} · {spread}"
 
 
 def _bar_width(faces: list[_Face]) -> int:

@@ -79,6 +79,8 @@ def test_a_huge_pool_is_a_compact_summary_of_every_die() -> None:
     assert [f.label for f in faces] == ["1", "2", "3", "4", "5", "6"]
     assert sum(f.count for f in faces) == 1000
     assert sum(f.marked for f in faces) == result.successes
+    values = [d.value for d in image.rows[0].dice]
+    assert _stats(image.rows[0].dice) == f"n = 1000 · min {min(values)} · max {max(values)}"
     picture = png(image)
     assert picture.width < 400 and picture.height < 400  # was a 602×5846 strip
 
