@@ -104,7 +104,8 @@ _FUDGE_DIE = re.compile(r"(?<![^\W\d_])(\d*[dwWD])[fF]" + _FUDGE_END)
 _REPEAT = re.compile(r"(?P<count>\d{1,9})(?:\s*#\s*(?=\S)|[xX×](?=\(|\d*[dwWD][\d%fF]))")
 # "1d20+5 vs 15 Angriff": a target to meet or beat, then the comment.
 _VERSUS = re.compile(
-    r"^(?P<expression>.*?\S)\s*\bvs\.?\s*(?P<target>\d{1,9})(?=\s|$)(?P<rest>.*)$", re.IGNORECASE
+    r"^(?P<expression>.*?\S)\s*\bvs\.?\s*(?P<target>[-−]?\d{1,9})(?=\s|$)(?P<rest>.*)$",
+    re.IGNORECASE,
 )
 # A word of three or more letters (not dice notation): a comment has started.
 _COMMENT_WORD = re.compile(r"(?:^|\s)(?!(?:adv|dis|vorteil|nachteil)\b)[^\W\d_]{3,}", re.I)
@@ -447,7 +448,8 @@ def _parse_cleaned(cleaned: str) -> _Parsed:
         if any(fudge):
             tree = _wrap_fudge(copy.deepcopy(tree), fudge)  # d20 caches the parsed tree
         _check_tree(tree)
-        success = _success_rule(tree.roll)
+        # "vs" always compares the total, also of a single group (1d20 vs 15, 8d6 vs 30)
+        success = None if shorthand.versus else _success_rule(tree.roll)
         target = None if success else _target_rule(tree.roll)
         if shorthand.counted and success is None:
             raise BadInput("dice.count_needs_one_group")
@@ -513,9 +515,10 @@ def _expand_shorthands(cleaned: str) -> _Shorthand:
     if versus is not None and _COMMENT_WORD.search(_ANNOTATION.sub(" ", versus["expression"])):
         versus = None  # "2W6 Angriff vs 3 Orks": a comment that mentions vs
     if versus is not None:
+        target = int(versus["target"].replace("−", "-"))
         if _COMPARISON.search(_ANNOTATION.sub(" ", versus["expression"])):
-            raise BadInput("dice.versus_comparison", target=int(versus["target"]))
-        expanded = f"{versus['expression']}>={versus['target']}{versus['rest']}"
+            raise BadInput("dice.versus_comparison", target=target)
+        expanded = f"{versus['expression']}>={target}{versus['rest']}"
     count = _COUNT.match(expanded)
     failure = None
     if count is not None:
@@ -671,12 +674,10 @@ def _success_rule(root: Any) -> tuple[str, int] | None:
     """``(op, target)`` when the whole expression is one dice group compared with an integer."""
     if not isinstance(root, d20_ast.BinOp) or root.op not in _COMPARISONS:
         return None
-    left, right = _unannotated(root.left), _unannotated(root.right)
-    if not isinstance(left, d20_ast.Dice | d20_ast.OperatedDice):
+    left, number = _unannotated(root.left), _whole_number(root.right)
+    if not isinstance(left, d20_ast.Dice | d20_ast.OperatedDice) or number is None:
         return None
-    if not isinstance(right, d20_ast.Literal) or not isinstance(right.value, int):
-        return None
-    return str(root.op), int(right.value)
+    return str(root.op), number
 
 
 def _target_rule(root: Any) -> tuple[str, int] | None:
@@ -684,10 +685,19 @@ def _target_rule(root: Any) -> tuple[str, int] | None:
     (``1d20+5>=15``) and not a single dice group (that counts successes instead)."""
     if not isinstance(root, d20_ast.BinOp) or root.op not in _COMPARISONS:
         return None
-    right = _unannotated(root.right)
-    if not isinstance(right, d20_ast.Literal) or not isinstance(right.value, int):
+    number = _whole_number(root.right)
+    return None if number is None else (str(root.op), number)
+
+
+def _whole_number(node: Any) -> int | None:
+    """The whole number ``node`` is (``15``, ``-2`` for a target below zero), else None."""
+    node = _unannotated(node)
+    sign = 1
+    if isinstance(node, d20_ast.UnOp) and node.op in "+-":
+        sign, node = (-1 if node.op == "-" else 1), _unannotated(node.value)
+    if not isinstance(node, d20_ast.Literal) or not isinstance(node.value, int):
         return None
-    return str(root.op), int(right.value)
+    return sign * int(node.value)
 
 
 def _meets(target: tuple[str, int], total: int) -> bool:

@@ -36,7 +36,7 @@ from engines.dice.notation import Notation, check_comment, check_notation, split
 
 _OPERATOR_START = re.compile(r"\s*(?:[-+*/%<>=!]|vs\.?\s*\d)", re.IGNORECASE)
 # The comparison that ends a target roll as typed: ">=15", " vs 15".
-_TARGET_TAIL = re.compile(r"\s*(?:\bvs\.?\s*|[<>]=?|==|!=)\s*\d+$", re.IGNORECASE)
+_TARGET_TAIL = re.compile(r"\s*(?:\bvs\.?\s*|[<>]=?|==|!=)\s*[-−]?\d+$", re.IGNORECASE)
 _COUNT_CHANGE = re.compile(r"\s*([+-])\s*(\d{1,4})(?=\s|$)(.*)", re.DOTALL)
 _LEADING_COUNT = re.compile(r"(\d*)([dwWD])")
 

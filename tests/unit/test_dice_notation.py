@@ -662,6 +662,17 @@ def test_vs_in_a_comment_stays_a_comment_and_vs_after_a_comparison_is_refused() 
     assert error.key == "dice.versus_comparison" and error.params == {"target": 15}
 
 
+def test_versus_compares_the_total_also_of_a_single_group_and_below_zero() -> None:
+    for text, target in [("1d20 vs 15", 15), ("8d6 vs 30", 30), ("4dF vs -1", -1)]:
+        for result in many(text, 10):
+            assert result.mode == "target" and result.successes is None, text
+            assert result.total == result.groups[0].subtotal
+            assert result.margin == result.total - target
+    fate = roll("4dF+1 vs −1 Fate")
+    assert fate.notation.success_rule == ">= -1" and fate.comment == "Fate"
+    assert roll("1d20-5>=-2").mode == "target"
+
+
 def test_a_target_on_the_low_side_has_its_margin_on_that_side() -> None:
     for result in many("2d6+1<=8", 20):
         assert result.margin == 8 - result.total
