@@ -16,7 +16,7 @@ EMBED_COLOUR = discord.Colour(0x8A5CF6)
 FIELD_LIMIT = 1024
 # /hilfe thema:…: each topic's sections, in order (texts in core.json: core.help.<topic>.*)
 CHEAT_SHEETS: dict[str, tuple[str, ...]] = {
-    "dice": ("basics", "keep", "explode", "advantage", "successes", "more"),
+    "dice": ("basics", "keep", "explode", "advantage", "repeat", "successes", "more"),
     "combat": ("flow", "attack", "techniques", "defence", "gm"),
 }
 

@@ -21,7 +21,7 @@ from bot.i18n import t
 from bot.render.dice import DiceImage, DiceRow, DieView
 from bot.store.base import CampaignRecord, CharacterRecord, Store
 from engines.core import BadInput
-from engines.dice.notation import DiceRoll, check_comment, check_notation
+from engines.dice.notation import DiceGroup, DiceRoll, check_comment, check_notation
 from engines.dice.pool import SUCCESS_MIN
 from engines.dice.saved import expand_saved
 from engines.dice.telperinquar import AttackRoll, ErfolgswurfResult
@@ -108,40 +108,65 @@ def pool_image(rows: Sequence[tuple[str, Sequence[int]]]) -> DiceImage | None:
     return image if image.dice_count >= IMAGE_FROM_DICE else None
 
 
+def _group_dice(result: DiceRoll, group: DiceGroup) -> tuple[DieView, ...]:
+    return tuple(
+        DieView(
+            d.value,
+            marked=bool(d.success),
+            dropped=not (d.kept and group.kept),
+            sides=group.sides,
+            exploded=d.exploded,
+            crit=result.mode != "successes" and d.crit,
+            fumble=result.mode != "successes" and d.fumble,
+            failed=bool(d.failure),
+            fudge=group.fudge,
+            percentile=group.percentile,
+        )
+        for d in group.dice
+    )
+
+
 def roll_image(result: DiceRoll) -> DiceImage | None:
     """The dice of a /roll with many dice, every die size in its shape, the result on top:
-    successes marked, dropped dice dimmed, exploded dice starred; a summary for huge pools."""
+    successes marked, failures and dropped dice told apart, exploded dice starred, Fudge dice
+    as −/blank/+; a repeated roll one row per set (``#2 · 4d6kh3``); a summary for huge
+    pools (the sets of a huge repeated roll together)."""
     if not result.groups:
         return None
-    rows = tuple(
-        DiceRow(
-            group.label or group.notation,
-            tuple(
-                DieView(
-                    d.value,
-                    marked=bool(d.success),
-                    dropped=not (d.kept and group.kept),
-                    sides=group.sides,
-                    exploded=d.exploded,
-                    crit=result.mode != "successes" and d.crit,
-                    fumble=result.mode != "successes" and d.fumble,
-                )
-                for d in group.dice
-            ),
+    if result.sets:
+        rows = tuple(
+            DiceRow(f"#{index} · {group.label or group.notation}", _group_dice(one, group))
+            for index, one in enumerate(result.sets, start=1)
+            for group in one.groups
         )
-        for group in result.groups
-    )
+    else:
+        rows = tuple(
+            DiceRow(group.label or group.notation, _group_dice(result, group))
+            for group in result.groups
+        )
     image = DiceImage(rows, caption=_roll_caption(result))
+    if image.summarized and result.sets and len({row.dice[0].sides for row in rows}) == 1:
+        together = DiceRow(
+            f"{len(result.sets)} × {result.sets[0].groups[0].notation}",
+            tuple(die for row in rows for die in row.dice),
+        )
+        image = DiceImage((together,), caption=image.caption)
     return image if image.dice_count >= IMAGE_FROM_DICE else None
 
 
 def _roll_caption(result: DiceRoll) -> str:
-    """The result in symbols every reader knows: ``Σ 17``, ``✓ 7``, ``17 ≥ 15 ✓``."""
+    """The result in symbols every reader knows: ``Σ 17``, ``✓ 7``, ``17 ≥ 15 ✓ +2``,
+    ``✓ 3/6`` (sets that met their target)."""
     if result.mode == "successes":
+        if result.failures is not None:
+            return f"✓ {result.successes} − ✗ {result.failures} = {result.total}"
         return f"✓ {result.total}"
+    if result.mode == "target" and result.sets:
+        return f"✓ {result.total}/{len(result.sets)}"
     if result.mode == "target":
         rule = (result.notation.success_rule or "").replace(">=", "≥").replace("<=", "≤")
-        return f"{result.total} {rule} {'✓' if result.target_met else '✗'}"
+        margin = _signed(result.margin or 0)
+        return f"{result.total} {rule} {'✓' if result.target_met else '✗'} {margin}"
     return f"Σ {result.total}"
 
 
@@ -155,21 +180,56 @@ def roll_text(lang: str, who: str, expression: str, result: DiceRoll) -> str:
     lines = [t("roll.roll.header", lang, name=who, expression=code(expression)), result.breakdown]
     if result.hidden_dice:
         lines.append(t("roll.roll.hidden", lang, count=result.hidden_dice))
-    rule = result.notation.success_rule or ""
-    if result.mode == "successes":
-        lines.append(
-            t("roll.roll.successes", lang, count=_successes(lang, result.total), rule=rule)
-        )
-    elif result.mode == "target":
-        key = "roll.roll.target_met" if result.target_met else "roll.roll.target_missed"
-        lines.append(t(key, lang, total=result.total, rule=rule))
-    else:
-        lines.append(t("roll.roll.total", lang, total=result.total))
+    lines.append(_sets_verdict(lang, result) if result.sets else _verdict_of_roll(lang, result))
     if result.crit:
         lines.append(t("roll.roll.crit", lang))
     if result.fumble:
         lines.append(t("roll.roll.fumble", lang))
     return "\n".join(lines)
+
+
+def _verdict_of_roll(lang: str, result: DiceRoll) -> str:
+    """The result line of one roll: the total, the successes (minus failures), or whether the
+    target was met (a hit or a miss for ``vs``) and by how much."""
+    rule = result.notation.success_rule or ""
+    if result.mode == "successes":
+        count = _successes(lang, result.total)
+        if result.failures is None:
+            return t("roll.roll.successes", lang, count=count, rule=rule)
+        return t(
+            "roll.roll.successes_failures",
+            lang,
+            count=count,
+            hits=result.successes or 0,
+            rule=rule,
+            failures=result.failures,
+            failure_rule=result.notation.failure_rule or "",
+        )
+    if result.mode == "target":
+        margin = _signed(result.margin or 0)
+        if result.notation.versus:
+            key = "roll.roll.hit" if result.target_met else "roll.roll.miss"
+            target = rule.split()[-1]
+            return t(key, lang, total=result.total, target=target, margin=margin)
+        key = "roll.roll.target_met" if result.target_met else "roll.roll.target_missed"
+        return t(key, lang, total=result.total, rule=rule, margin=margin)
+    return t("roll.roll.total", lang, total=result.total)
+
+
+def _sets_verdict(lang: str, result: DiceRoll) -> str:
+    """The result line of a repeated roll: every set's total and their sum, the successes of
+    all sets, or how many sets met the target (hits for ``vs``)."""
+    rule, sets = result.notation.success_rule or "", len(result.sets)
+    if result.mode == "successes":
+        count = _successes(lang, result.total)
+        return t("roll.roll.sets_successes", lang, count=count, sets=sets, rule=rule)
+    if result.mode == "target":
+        if result.notation.versus:
+            target = rule.split()[-1]
+            return t("roll.roll.sets_hits", lang, met=result.total, sets=sets, target=target)
+        return t("roll.roll.sets_met", lang, met=result.total, sets=sets, rule=rule)
+    totals = ", ".join(str(one.total) for one in result.sets)
+    return t("roll.roll.sets_total", lang, totals=totals, total=result.total)
 
 
 def _what(lang: str, source: Source) -> str:
@@ -373,9 +433,23 @@ def roll_shown(who: str, expression: str, result: DiceRoll, visibility: str, rer
                 "total": result.total,
                 "mode": result.mode,
                 "visibility": visibility,
+                **_roll_log_details(result),
             },
         ),
     )
+
+
+def _roll_log_details(result: DiceRoll) -> dict[str, Any]:
+    """What a roll adds to its log entry beyond the total: the margin of a target, the
+    failures of a Dice Maiden count, every set's total of a repeated roll."""
+    details: dict[str, Any] = {}
+    if result.margin is not None:
+        details["margin"] = result.margin
+    if result.failures is not None:
+        details["successes"], details["failures"] = result.successes, result.failures
+    if result.sets:
+        details["sets"] = [one.total for one in result.sets]
+    return details
 
 
 def probe_shown(who: str, source: Source, result: ProbeResult, visibility: str) -> Shown:

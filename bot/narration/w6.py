@@ -136,7 +136,15 @@ def readable(entry: dict[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _roll_result(data: dict[str, Any], lang: str) -> str:
+    """A /roll's result in the log: the total, the successes, the margin of a target, every
+    set's total of a repeated roll."""
     total = data.get("total", "?")
+    sets = data.get("sets")
+    if isinstance(sets, list) and sets and data.get("mode") == "sum":
+        return f"{', '.join(str(n) for n in sets)} (Σ {total})"
+    if data.get("mode") == "target" and isinstance(data.get("margin"), int):
+        margin = data["margin"]
+        return f"{total} ({'+' if margin >= 0 else '−'}{abs(margin)})"
     if data.get("mode") != "successes":
         return str(total)
     return t("roll.count.success" if total == 1 else "roll.count.successes", lang, count=total)

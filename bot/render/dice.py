@@ -1,8 +1,10 @@
 """Dice images: every die in the shape players know (d4 triangle, d6 with pips, d8 diamond, d10
-kite, d12 pentagon, d20 hexagon, d100 and others as a rounded square with the number), marked
-dice (a success) highlighted, dropped dice dimmed and struck through, exploded dice with a star,
+kite, d12 pentagon, d20 hexagon, d100 and others as a rounded square with the number, a Fudge
+die as a square with −, + or a blank face), marked dice (a success) highlighted, failures (Dice
+Maiden's ``f1``) in red, dropped dice dimmed and struck through, exploded dice with a star,
 natural maxima and ones outlined, and the result written on top. A pool too large to show die by
-die becomes a compact summary: how often each face came up, as bars.
+die becomes a compact summary: how many dice, their lowest and highest face and their sum, and
+how often each face came up as bars (at most 20: one per face up to a d20, else ten bands).
 
 It draws plain view data; the message text stays the source of truth (screen readers), the image
 only makes a large pool quick to take in.
@@ -28,6 +30,8 @@ PIP_RADIUS = 5
 SUMMARY_FROM = 60  # more dice than this in one image: one bar per face instead of every die
 BAR_WIDTH = 26
 BAR_HEIGHT = 120
+BANDS = 10  # bars of a summary for dice with more than 20 sides
+STATS_HEIGHT = 22
 FACE = "#f2f3f5"
 FACE_DROPPED = "#4e5058"
 PIP = "#1e1f22"
@@ -70,7 +74,8 @@ _SHAPES: dict[int, tuple[tuple[float, float], ...]] = {
 class DieView:
     """One die: its face and size, and how it counts. ``marked``: a success; ``dropped``: not
     kept; ``exploded``: it added a die; ``crit`` / ``fumble``: a natural maximum / one (drawn
-    for sums, where they matter)."""
+    for sums, where they matter); ``failed``: a failure that takes a success away; ``fudge``: a
+    Fudge die, ``value`` -1, 0 or +1 drawn as −, blank or +; ``percentile``: a ``d%`` die."""
 
     value: int
     marked: bool = False
@@ -79,6 +84,9 @@ class DieView:
     exploded: bool = False
     crit: bool = False
     fumble: bool = False
+    failed: bool = False
+    fudge: bool = False
+    percentile: bool = False  # a d% die: faces 0, 10, …, 90
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +143,10 @@ class _RowLayout:
         if summarized:
             self.faces = _face_counts(row.dice)
             self.bar = _bar_width(self.faces)
-            self.width = len(self.faces) * (self.bar + 4)
-            self.height = self.label_height + BAR_HEIGHT + 44
+            self.stats = _stats(row.dice)
+            stats_width = math.ceil(font(14).getlength(self.stats))
+            self.width = max(len(self.faces) * (self.bar + 4), stats_width)
+            self.height = self.label_height + STATS_HEIGHT + BAR_HEIGHT + 44
         else:
             lines = max(1, -(-len(row.dice) // PER_ROW))
             self.width = max(1, min(len(row.dice), PER_ROW)) * (DIE + GAP) - GAP
@@ -147,7 +157,8 @@ class _RowLayout:
             draw_text(draw, (MARGIN, top), self.row.label[:60], font(16, "bold"), PALETTE.text)
             top += self.label_height
         if self.summarized:
-            _bars(draw, MARGIN, top, self.faces, self.bar)
+            draw_text(draw, (MARGIN, top), self.stats, font(14), PALETTE.muted)
+            _bars(draw, MARGIN, top + STATS_HEIGHT, self.faces, self.bar)
             return
         for index, die in enumerate(self.row.dice):
             line, column = divmod(index, PER_ROW)
@@ -160,6 +171,8 @@ def _colours(die: DieView) -> tuple[str, str, str]:
         return FACE_DROPPED, PIP_DROPPED, PALETTE.muted
     if die.marked:
         return PALETTE.success, PIP_MARKED, PALETTE.highlight
+    if die.failed:
+        return PALETTE.failure, PIP_MARKED, PALETTE.text_dark
     if die.crit:
         return FACE, PIP, PALETTE.highlight
     if die.fumble:
@@ -169,14 +182,16 @@ def _colours(die: DieView) -> tuple[str, str, str]:
 
 def _die(draw: ImageDraw.ImageDraw, left: int, top: int, die: DieView) -> None:
     face, ink, outline = _colours(die)
-    shape = _SHAPES.get(die.sides)
+    shape = None if die.fudge else _SHAPES.get(die.sides)
     if shape is None:
         box = (left, top, left + DIE, top + DIE)
         draw.rounded_rectangle(box, radius=8, fill=face, outline=outline, width=3)
     else:
         corners = [(left + x * DIE, top + y * DIE) for x, y in shape]
         draw.polygon(corners, fill=face, outline=outline, width=3)
-    if die.sides == 6 and die.value in _PIPS:
+    if die.fudge:
+        _fudge_face(draw, left, top, die.value, ink)
+    elif die.sides == 6 and die.value in _PIPS:
         _pips(draw, left, top, die.value, ink)
     else:
         _number(draw, left, top, die, ink)
@@ -184,6 +199,15 @@ def _die(draw: ImageDraw.ImageDraw, left: int, top: int, die: DieView) -> None:
         draw.line((left + 6, top + DIE - 6, left + DIE - 6, top + 6), fill=PALETTE.failure, width=3)
     if die.exploded:
         _star(draw, left + DIE - 4, top + 4)
+
+
+def _fudge_face(draw: ImageDraw.ImageDraw, left: int, top: int, value: int, ink: str) -> None:
+    """A Fudge die: a bar for −, a cross for +, nothing for the blank face."""
+    middle_x, middle_y, arm = left + DIE / 2, top + DIE / 2, DIE * 0.28
+    if value != 0:
+        draw.line((middle_x - arm, middle_y, middle_x + arm, middle_y), fill=ink, width=6)
+    if value > 0:
+        draw.line((middle_x, middle_y - arm, middle_x, middle_y + arm), fill=ink, width=6)
 
 
 def _pips(draw: ImageDraw.ImageDraw, left: int, top: int, value: int, ink: str) -> None:
@@ -225,20 +249,51 @@ class _Face:
 
 
 def _face_counts(dice: tuple[DieView, ...]) -> list[_Face]:
-    """Bars for the faces of ``dice``: one per face up to 20 sides, bands of ten beyond."""
-    sides = max((die.sides for die in dice), default=6)
-    band = 1 if sides <= 20 else 10
+    """Bars for the faces of ``dice``: one per face up to 20 sides (−, 0, + for Fudge dice),
+    else ten bands of equal width (1–100, …, 901–1000 for a d1000), so a summary stays a few
+    hundred pixels wide whatever the die."""
     counts: Counter[int] = Counter()
     marked: Counter[int] = Counter()
+    named: tuple[tuple[int, str], ...] = ()
+    if any(die.fudge for die in dice):
+        named = ((-1, "−"), (0, "0"), (1, "+"))
+    elif any(die.percentile for die in dice):
+        named = tuple((face, str(face)) for face in range(0, 100, 10))
+    if named:
+        for die in dice:
+            counts[die.value] += 1
+            marked[die.value] += die.marked and not die.dropped
+        return [_Face(label, counts[k], marked[k]) for k, label in named]
+    sides = max((die.sides for die in dice), default=6)
+    band = 1 if sides <= 20 else -(-sides // BANDS)
+    bands = -(-sides // band)
     for die in dice:
-        key = (die.value - 1) // band if band > 1 else die.value
+        key = min(max((die.value - 1) // band, 0), bands - 1)
         counts[key] += 1
         marked[key] += die.marked and not die.dropped
     if band == 1:
-        keys = range(1, sides + 1)
-        return [_Face(str(k), counts[k], marked[k]) for k in keys]
-    keys = range(0, -(-sides // band))
-    return [_Face(f"{k * band + 1}–{(k + 1) * band}", counts[k], marked[k]) for k in keys]
+        return [_Face(str(k + 1), counts[k], marked[k]) for k in range(bands)]
+    return [
+        _Face(f"{k * band + 1}–{min((k + 1) * band, sides)}", counts[k], marked[k])
+        for k in range(bands)
+    ]
+
+
+def _stats(dice: tuple[DieView, ...]) -> str:
+    """The summary line above the bars: how many dice, the sum of those kept (not for dice
+    counted as successes), lowest and highest face (symbols and numbers only: the image is the
+    same in every language)."""
+    values = [die.value for die in dice]
+    kept = sum(die.value for die in dice if not die.dropped)
+    if not values:
+        return ""
+    count = f"n = {len(values)}"
+    if any(die.fudge for die in dice):
+        return f"{count} · Σ {kept}"
+    spread = f"min {min(values)} · max {max(values)}"
+    if any(die.marked or die.failed for die in dice):  # counted, not summed: no Σ of faces
+        return f"{count} · {spread}"
+    return f"{count} · Σ {kept} · {spread}"
 
 
 def _bar_width(faces: list[_Face]) -> int:

@@ -6,7 +6,7 @@ Lines you can type::
     /roll 3W6                 a slash command; options as Discord shows them: name:value
     /essenz start gegner:@bob text without a name fills the first required option
     @bob                      act as another user        #spieltisch   switch channel
-    !lang en                  switch the client language (de / en)
+    !lang en                  switch the acting user's client language (de / en)
     2                         press button 2 of the last message with buttons
     3=rot                     choose "rot" in select 3 (several: 3=rot,blau)
     ^2  ^^1=rot               the same on the message with buttons before (^^: two before)
@@ -58,11 +58,13 @@ Befehle / commands:
   /befehl wert name:wert …   Slash-Befehl / slash command   (z. B. /hilfe, /sprache sprache:en)
   @name                      als anderer Nutzer handeln / act as another user
   #kanal                     Kanal wechseln / switch channel (#allgemein, #spieltisch, #wuerfel)
-  !lang de|en                Client-Sprache / client language
+  !lang de|en                Sprache dieses Nutzers / the acting user's client language
   N                          Knopf N der letzten Nachricht drücken / press button N
   N=wert[,wert]              in Auswahl N wählen / choose in select N
   ^N  ^^N=wert               dasselbe in der Nachricht davor / on the message before (^^: two)
   datei:pfad/zur/datei.json  Anhang-Option: Dateipfad / attachment option: a file path
+  (Formular / form)          die Felder der Reihe nach beantworten, eine Zeile je Feld /
+                             answer the fields in order, one line per field
   help                       diese Hilfe / this help
   quit                       beenden / leave"""
 
@@ -129,13 +131,19 @@ class Playground:
         self.stdout = stdout
         self.interactive = stdin.isatty()
         self.user = user
-        self.locale = locale
+        self.start_locale = locale
+        self.locales: dict[str, str] = {}  # !lang per user: each user's own Discord client
         self.channel = "allgemein"
         # Refusals are shown (not raised): the playground goes on after one.
         self.fake = FakeDiscord(report_refusals=False)
         self.with_buttons: list[StoredMessage] = []  # oldest first; the last one is "N"
         self.saved = 0
         self.bot: Any = None
+
+    @property
+    def locale(self) -> str:
+        """The acting user's client language: what they set with ``!lang``, else --lang."""
+        return self.locales.get(self.user, self.start_locale)
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
@@ -237,7 +245,7 @@ class Playground:
             self.channel = self._channel_named(line[1:])
             self.say(f"  Kanal / channel: #{self.channel}")
         elif m := re.fullmatch(r"!lang\s+(\S+)", line):
-            self.locale = m.group(1)
+            self.locales[self.user] = m.group(1)
             self.say(f"  Sprache / language: {self.locale}")
         elif m := re.fullmatch(r"(\^*)(\d+)\s*=\s*(.+)", line):
             values = [v.strip() for v in m.group(3).split(",")]
@@ -519,9 +527,10 @@ def parse_command(fake: FakeDiscord, text: str, guild_id: int | None) -> tuple[s
     return " ".join(path), options
 
 
-# ``name:value`` with a name Discord could give an option (a letter, then 2-31 more): prose
+# ``name:value`` with a name Discord could give an option (a letter, then up to 31 more; a
+# short one too, so ``xy:@bob`` is refused and never read as a user named ``xy:@bob``): prose
 # ("Achtung: …"), a time (12:30) or an address (https://…) is not taken for one
-_OPTION_LIKE = re.compile(r"(?:^|\s)([^\W\d_][\w-]{2,31}):(?!//)(?=\S)")
+_OPTION_LIKE = re.compile(r"(?:^|\s)([^\W\d_][\w-]{0,31}):(?!//)(?=\S)")
 
 
 def _refuse_unknown_options(text: str, names: list[str], path: list[str]) -> None:

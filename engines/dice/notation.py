@@ -10,6 +10,9 @@ API (everything else here is private):
 ``check_comment(comment: str, column: int) -> None``
     Refuses a comment whose first word reads like dice notation (``dice.syntax_text``).
 
+``split_repeat(typed: str) -> tuple[str, str]``
+    A repeated roll's prefix and its one set: ``("6#", "4d6kh3")``, or ``("", typed)``.
+
 ``check_notation(text: str) -> Notation``
     Parses and validates without rolling (for autocomplete or early feedback); raises the same
     :class:`BadInput` errors as ``roll_notation`` except those only a roll can reveal
@@ -30,8 +33,12 @@ Notation (d20's, plus two additions; see ``data/dice/RULES.md``):
     whole number (``1d20+5>=15``) keeps its total and says whether it meets the target.
     *Shorthands other bots use*: ``1d20 adv`` / ``dis`` and German ``vorteil`` / ``nachteil``
     (the first d20 term rolled twice, the higher / lower kept: ``2d20kh1`` / ``2d20kl1``), and
-    ``3d6!`` (Dice Maiden's exploding dice: every maximum adds a die, ``3d6e6``); ``typed``
-    keeps them as typed.
+    ``3d6!`` (Dice Maiden's exploding dice: every maximum adds a die, ``3d6e6``),
+    ``1d20+5 vs 15`` (a target to meet or beat: ``>= 15``, said as a hit or a miss with the
+    margin), ``6d10 t7 f1`` (Dice Maiden: successes from 7, every 1 takes one away) and Fudge
+    dice ``4dF`` (faces -1, 0, +1; rolled by d20 as ``(4d3 - 8)``); ``typed`` keeps them as
+    typed. *Repeated rolls*: ``6#4d6kh3`` or ``6x4d6kh3`` rolls the expression 6 times (1 to
+    ``MAX_REPEAT`` sets, ``MAX_DICE`` dice over all of them); the result has ``sets``.
 
 Errors (``BadInput.key`` and its params):
     ``dice.empty``; ``dice.too_long`` (length, limit); ``dice.syntax`` (column, got,
@@ -40,7 +47,9 @@ Errors (``BadInput.key`` and its params):
     ``dice.too_many_dice`` (limit); ``dice.bad_sides`` (sides, limit); ``dice.too_deep``
     (depth, limit); ``dice.bad_min_max`` (operation); ``dice.division_by_zero``;
     ``dice.bad_value`` (detail); ``dice.too_complex``; ``dice.number_too_big``;
-    ``dice.advantage_needs_d20`` (word).
+    ``dice.advantage_needs_d20`` (word); ``dice.bad_repeat`` (count, limit: ``MAX_REPEAT``);
+    ``dice.too_many_sets`` (sets, dice, total, limit); ``dice.versus_comparison`` (target);
+    ``dice.count_needs_one_group``; ``dice.fudge_operations`` (operation).
 
 Result types (frozen): :class:`DiceRoll` with :class:`DiceGroup` per dice term and
 :class:`DieResult` per die; see their docstrings for every field.
@@ -48,6 +57,8 @@ Result types (frozen): :class:`DiceRoll` with :class:`DiceGroup` per dice term a
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import functools
 import operator
 import re
@@ -67,6 +78,7 @@ MAX_INPUT_CHARS = 200
 MAX_DICE = 1000  # d20's own per-roll cap (RollContext), rerolls and explosions included
 MAX_SIDES = 1000
 MAX_NESTING = 10  # parentheses/sets inside each other
+MAX_REPEAT = 20  # sets of a repeated roll (6#4d6kh3)
 BREAKDOWN_LIMIT = 1500  # characters of Markdown; leaves room in a 2000-char Discord message
 
 Mode = Literal["sum", "successes", "target"]
@@ -81,8 +93,28 @@ _COMPARISONS: dict[str, Callable[[int, int], bool]] = {
 }
 # A "W"/"w"/"D" directly before a die size, not inside a word: 3W6, w20, (2W6), 1W%.
 _DIE_LETTER = re.compile(r"(?<![^\W\d_])[wWD](?=\d|%)")
-# Every die letter of an expression (d20's own "d" too), in the order d20 reads the dice.
-_ANY_DIE_LETTER = re.compile(r"(?<![^\W\d_])[dwWD](?=\d|%)")
+# Every die letter of an expression (d20's own "d" too), in the order d20 reads the dice, and
+# the F of a Fudge die (4dF, 4WF).
+# The F ends the term or an operation follows (4dFkh2 is then refused with a clear message).
+_FUDGE_END = r"(?=$|[^\w%]|(?:k|p|rr|ro|ra|e|mi|ma)[hl<>]?\d)"
+_ANY_DIE_LETTER = re.compile(r"(?<![^\W\d_])([dwWD])(?:(?=\d|%)|([fF])" + _FUDGE_END + ")")
+# A Fudge die's F, read as d20's d3 (one character for one, so positions stay valid).
+_FUDGE_DIE = re.compile(r"(?<![^\W\d_])(\d*[dwWD])[fF]" + _FUDGE_END)
+# "6#4d6kh3", "6 # 4d6kh3", "6x4d6kh3": the same roll N times.
+_REPEAT = re.compile(r"(?P<count>\d{1,9})(?:\s*#\s*(?=\S)|[xX×](?=\(|\d*[dwWD][\d%fF]))")
+# "1d20+5 vs 15 Angriff": a target to meet or beat, then the comment.
+_VERSUS = re.compile(
+    r"^(?P<expression>.*?\S)\s*\bvs\.?\s*(?P<target>[-−]?\d{1,9})(?=\s|$)(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+# A word of three or more letters (not dice notation): a comment has started.
+_COMMENT_WORD = re.compile(r"(?:^|\s)(?!(?:adv|dis|vorteil|nachteil)\b)[^\W\d_]{3,}", re.I)
+_COMPARISON = re.compile(r"[<>=]|!=")
+# Dice Maiden's success and failure counts: "6d10 t7 f1", "6d10t7".
+_COUNT = re.compile(
+    r"^(?P<expression>[^\s\[\]]*?[dwWD]\d+[^\s\[\]]*?)\s*[tT](?P<target>\d{1,4})"
+    r"(?:\s*[fF](?P<fail>\d{1,4}))?(?=\s|$)(?P<rest>.*)$"
+)
 _ANNOTATION = re.compile(r"\[.*?\]")
 _LETTER_OR_LABEL = re.compile(r"(\[.*?\])|" + _DIE_LETTER.pattern)
 # A comment whose first word reads like more dice notation: a number, possibly after operators
@@ -131,7 +163,9 @@ class DieResult:
     actually rolled before ``mi``/``ma`` forced it; ``rerolled``: earlier faces thrown away by
     ``rr``/``ro``, oldest first; ``kept``: False when ``k``/``p`` dropped it; ``exploded``: it
     triggered an extra die (``e``/``ra``); ``crit``/``fumble``: natural maximum / natural 1
-    (never for ``d%``); ``success``: in success mode whether it counts, else ``None``.
+    (never for ``d%`` or Fudge dice); ``success``: in success mode whether it counts, else
+    ``None``; ``failure``: with a failure count (``6d10 t7 f1``) whether it takes a success
+    away, else ``None``. A Fudge die (``dF``) has ``value`` and ``natural`` -1, 0 or +1.
     """
 
     value: int
@@ -142,6 +176,7 @@ class DieResult:
     crit: bool
     fumble: bool
     success: bool | None
+    failure: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +187,8 @@ class DiceGroup:
     ``sides=100``, ``percentile=True`` and faces 0, 10, …, 90); ``operations``: e.g. ``"kh3"``;
     ``label``: its ``[annotation]`` without brackets or ``None``; ``dice``: every die including
     those added by explosions; ``kept``: False when an enclosing set operation dropped the
-    whole group; ``subtotal``: sum of its kept dice.
+    whole group; ``subtotal``: sum of its kept dice; ``fudge``: Fudge/Fate dice (``4dF``,
+    ``sides=3``, faces -1, 0, +1, written ``−``, ``0``, ``+``).
     """
 
     notation: str
@@ -163,6 +199,7 @@ class DiceGroup:
     label: str | None
     dice: tuple[DieResult, ...]
     kept: bool
+    fudge: bool = False
 
     @property
     def subtotal(self) -> int:
@@ -179,7 +216,10 @@ class Notation:
     ``None``; ``labels``: every ``[annotation]`` without
     brackets, in order; ``mode``: ``"sum"``, ``"successes"`` or ``"target"``;
     ``success_rule``: e.g. ``">= 5"`` in success and target mode, else ``None``;
-    ``dice_count``: dice before rerolls/explosions.
+    ``dice_count``: dice before rerolls/explosions (all sets of a repeated roll);
+    ``failure_rule``: Dice Maiden's failure count (``f1``: ``"<= 1"``) in success mode, else
+    ``None``; ``versus``: the target was given as ``vs N`` (a hit or a miss); ``repeat``: how
+    many times the expression is rolled (``6#4d6kh3``: 6; ``expression`` is one set).
     """
 
     text: str
@@ -190,6 +230,9 @@ class Notation:
     mode: Mode
     success_rule: str | None
     dice_count: int
+    failure_rule: str | None = None
+    versus: bool = False
+    repeat: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +250,16 @@ class DiceRoll:
     natural 20 / 1 when the leftmost term keeps exactly one d20; ``rolls``: dice thrown
     including rerolls and explosions. ``notation`` holds expression, comment, labels and mode.
     The comment and labels are raw user text: escape them before display.
+
+    ``failures``: with a failure count (``6d10 t7 f1``) the dice that take a success away,
+    ``total`` then being successes minus failures, else ``None``. ``margin``: in target mode
+    how far the total is past the target on the side that succeeds (``1d20+5 vs 15`` rolling
+    17: +2; ``2d6+1<=8`` rolling 10: -2), else ``None``.
+
+    A repeated roll (``6#4d6kh3``) has ``sets``, each set's own roll (with ``repeat`` 1);
+    ``total`` is the sum of their totals, or in target mode how many sets met the target;
+    ``groups`` are every set's groups in order; ``breakdown`` has one line per set
+    (``#1: 4d6kh3 (…) = `13```); ``crit``/``fumble`` are False; ``rolls`` counts all sets.
     """
 
     notation: Notation
@@ -219,6 +272,9 @@ class DiceRoll:
     fumble: bool
     rolls: int
     target_met: bool | None = None
+    failures: int | None = None
+    margin: int | None = None
+    sets: tuple[DiceRoll, ...] = ()
 
     @property
     def expression(self) -> str:
@@ -244,10 +300,19 @@ class _Parsed:
     success: tuple[str, int] | None
     letters: tuple[str, ...]  # the die letter as typed, one per dice term in reading order
     target: tuple[str, int] | None = None
+    failure: tuple[str, int] | None = None  # Dice Maiden's f1: ("<=", 1), success mode only
+    fudge: tuple[bool, ...] = ()  # per dice term in reading order: typed as dF
+    one: Notation | None = None  # a repeated roll's single set (notation is the whole)
 
 
 _ROLL_LOCK = threading.Lock()
 _ROLLER = d20.Roller(d20.RollContext(max_rolls=MAX_DICE))
+
+
+def split_repeat(typed: str) -> tuple[str, str]:
+    """``"6#4d6kh3"`` → ``("6#", "4d6kh3")``; ``("", typed)`` for a roll that is not repeated."""
+    repeat = _REPEAT.match(typed)
+    return (typed[: repeat.end()], typed[repeat.end() :]) if repeat else ("", typed)
 
 
 def check_notation(text: str) -> Notation:
@@ -261,14 +326,57 @@ def roll_notation(text: str, rng: Rng) -> tuple[DiceRoll, Rng]:
     Raises :class:`BadInput` for anything that cannot be rolled (keys in the module doc).
     """
     parsed = _parse(text)
-    expr, rolls = _evaluate(parsed.tree, rng)
-    total, successes = _totals(expr, parsed.success, parsed.target)
-    target_met = _meets(parsed.target, total) if parsed.target else None
-    groups = tuple(_groups(expr, parsed.success, parsed.letters))
-    breakdown, hidden = _breakdown(expr, parsed.success, total, parsed.letters, parsed.target)
-    crit_type = _crit_type(expr)
-    roll = DiceRoll(
+    stream = rng.fork()
+    if parsed.one is None:
+        roll = _roll_once(parsed, parsed.notation, stream, MAX_DICE, BREAKDOWN_LIMIT)
+    else:
+        roll = _roll_sets(parsed, parsed.one, stream)
+    return roll, rng.advanced()
+
+
+def _roll_sets(parsed: _Parsed, one: Notation, stream: Any) -> DiceRoll:
+    """A repeated roll: every set rolled from the same stream, all of them together within
+    ``MAX_DICE`` dice (rerolls and explosions included)."""
+    count = parsed.notation.repeat
+    line_limit = BREAKDOWN_LIMIT // count - len(f"`#{count}` ") - 1
+    sets: list[DiceRoll] = []
+    for _ in range(count):
+        used = sum(s.rolls for s in sets)
+        sets.append(_roll_once(parsed, one, stream, MAX_DICE - used, line_limit))
+    if parsed.target is not None:
+        total = sum(1 for s in sets if s.target_met)
+    else:
+        total = sum(s.total for s in sets)
+    successes = sum(s.successes or 0 for s in sets) if parsed.success else None
+    failures = sum(s.failures or 0 for s in sets) if parsed.failure else None
+    return DiceRoll(
         notation=parsed.notation,
+        total=total,
+        successes=successes,
+        groups=tuple(g for s in sets for g in s.groups),
+        breakdown="\n".join(f"`#{i}` {s.breakdown}" for i, s in enumerate(sets, start=1)),
+        hidden_dice=sum(s.hidden_dice for s in sets),
+        crit=False,
+        fumble=False,
+        rolls=sum(s.rolls for s in sets),
+        failures=failures,
+        sets=tuple(sets),
+    )
+
+
+def _roll_once(parsed: _Parsed, notation: Notation, stream: Any, dice: int, chars: int) -> DiceRoll:
+    """One roll of ``parsed.tree`` from ``stream`` with at most ``dice`` dice thrown and a
+    breakdown of at most ``chars`` characters."""
+    expr, rolls = _evaluate(parsed.tree, stream, dice)
+    total, successes, failures = _totals(expr, parsed)
+    target_met = _meets(parsed.target, total) if parsed.target else None
+    margin = _margin(parsed.target, total) if parsed.target else None
+    fudge = _fudge_dice(expr, parsed.fudge)
+    groups = tuple(_groups(expr, parsed, fudge))
+    breakdown, hidden = _breakdown(expr, parsed, (total, successes, failures), fudge, chars)
+    crit_type = _crit_type(expr)
+    return DiceRoll(
+        notation=notation,
         total=total,
         successes=successes,
         groups=groups,
@@ -278,8 +386,9 @@ def roll_notation(text: str, rng: Rng) -> tuple[DiceRoll, Rng]:
         fumble=crit_type == d20.CritType.FAIL,
         rolls=rolls,
         target_met=target_met,
+        failures=failures,
+        margin=margin,
     )
-    return roll, rng.advanced()
 
 
 # ---- parsing and validation -------------------------------------------------------------
@@ -291,23 +400,66 @@ def _parse(text: str) -> _Parsed:
         raise BadInput("dice.empty")
     if len(cleaned) > MAX_INPUT_CHARS:
         raise BadInput("dice.too_long", length=len(cleaned), limit=MAX_INPUT_CHARS)
-    return _parse_cleaned(cleaned)
+    repeat = _REPEAT.match(cleaned)
+    if repeat is None:
+        return _parse_cleaned(cleaned)
+    return _parse_repeated(cleaned, repeat)
+
+
+def _parse_repeated(cleaned: str, repeat: re.Match[str]) -> _Parsed:
+    """``6#4d6kh3`` / ``6x4d6kh3``: one set parsed, rolled ``count`` times (at most
+    ``MAX_REPEAT``, and ``MAX_DICE`` dice over all sets)."""
+    count = int(repeat["count"])
+    if not 1 <= count <= MAX_REPEAT:
+        raise BadInput("dice.bad_repeat", count=count, limit=MAX_REPEAT)
+    prefix = repeat.end()
+    try:
+        one = _parse_cleaned(cleaned[prefix:])
+    except BadInput as error:
+        column = error.params.get("column")
+        if not isinstance(column, int):
+            raise
+        raise BadInput(error.key, **{**error.params, "column": column + prefix}) from None
+    if one.notation.dice_count * count > MAX_DICE:
+        dice = one.notation.dice_count
+        raise BadInput(
+            "dice.too_many_sets", sets=count, dice=dice, total=dice * count, limit=MAX_DICE
+        )
+    notation = dataclasses.replace(
+        one.notation,
+        text=cleaned,
+        typed=cleaned[:prefix] + one.notation.typed,
+        dice_count=one.notation.dice_count * count,
+        repeat=count,
+    )
+    return dataclasses.replace(one, notation=notation, one=one.notation)
 
 
 @functools.lru_cache(maxsize=512)
 def _parse_cleaned(cleaned: str) -> _Parsed:
-    rolled, shorthand = _expand_shorthands(cleaned)
-    translated = _translate_die_letters(rolled)
+    shorthand = _expand_shorthands(cleaned)
+    rolled = shorthand.text
+    fudge_marked = _FUDGE_DIE.sub(lambda m: m[1] + "3", rolled)
+    translated = _translate_die_letters(fudge_marked)
     try:
         tree = _ROLLER.parse(translated, allow_comments=True)
         comment_start = _comment_start(rolled, translated, tree.comment)
+        letters, fudge = _die_terms(rolled[:comment_start], tree)
+        if any(fudge):
+            tree = _wrap_fudge(copy.deepcopy(tree), fudge)  # d20 caches the parsed tree
         _check_tree(tree)
-        success = _success_rule(tree.roll)
+        # "vs" always compares the total, also of a single group (1d20 vs 15, 8d6 vs 30)
+        success = None if shorthand.versus else _success_rule(tree.roll)
         target = None if success else _target_rule(tree.roll)
+        if shorthand.counted and success is None:
+            raise BadInput("dice.count_needs_one_group")
         rule = success or target
-        typed = rolled[:comment_start].strip() if shorthand is None else shorthand
         comment = rolled[comment_start:].strip() or None
+        # Every shorthand keeps the comment as it is, so the typed expression ends where the
+        # comment's text starts in what the user typed.
+        typed = cleaned[: len(cleaned) - (len(rolled) - comment_start)].strip()
         mode: Mode = "successes" if success else "target" if target else "sum"
+        failure = shorthand.failure
         notation = Notation(
             text=cleaned,
             typed=typed,
@@ -317,6 +469,8 @@ def _parse_cleaned(cleaned: str) -> _Parsed:
             mode=mode,
             success_rule=f"{rule[0]} {rule[1]}" if rule else None,
             dice_count=sum(n.num for n in _ast_nodes(tree) if isinstance(n, d20_ast.Dice)),
+            failure_rule=f"{failure[0]} {failure[1]}" if failure else None,
+            versus=shorthand.versus and target is not None,
         )
     except d20.RollSyntaxError as error:
         raise _syntax_error(error) from None
@@ -324,39 +478,65 @@ def _parse_cleaned(cleaned: str) -> _Parsed:
         raise BadInput("dice.syntax_unknown") from None
     except RecursionError:
         raise BadInput("dice.too_complex") from None
-    return _Parsed(tree, notation, success, _die_letters(typed, tree), target)
+    return _Parsed(tree, notation, success, letters, target, failure, fudge)
 
 
-def _expand_shorthands(cleaned: str) -> tuple[str, str | None]:
-    """``cleaned`` with the other bots' shorthands written in d20's notation, and the
-    expression as typed when a shorthand was used (else None): ``1W20+5 vorteil Angriff`` →
-    ``2W20kh1+5 Angriff``, ``3d6! Schaden`` → ``3d6e6 Schaden``.
+@dataclass(frozen=True, slots=True)
+class _Shorthand:
+    """What :func:`_expand_shorthands` made of the input: ``text`` in d20's notation (the
+    comment unchanged at its end), ``counted``: Dice Maiden's ``t7`` (must count successes),
+    ``failure``: its ``f1`` as ``("<=", 1)``, ``versus``: a target given as ``vs N``."""
 
-    Raises BadInput ``dice.advantage_needs_d20`` for an advantage word without a d20 term.
+    text: str
+    counted: bool = False
+    failure: tuple[str, int] | None = None
+    versus: bool = False
+
+
+def _expand_shorthands(cleaned: str) -> _Shorthand:
+    """``cleaned`` with the other bots' shorthands written in d20's notation:
+    ``1W20+5 vorteil Angriff`` → ``2W20kh1+5 Angriff``, ``1d20+5 vs 15`` → ``1d20+5>=15``,
+    ``6d10 t7 f1`` → ``6d10>=7`` (failures counted separately), ``3d6! Schaden`` →
+    ``3d6e6 Schaden``. The comment is never changed.
+
+    Raises BadInput ``dice.advantage_needs_d20`` for an advantage word without a d20 term,
+    ``dice.versus_comparison`` for ``vs`` after a comparison.
     """
-    expanded, typed = cleaned, None
+    expanded = cleaned
     advantage = _ADVANTAGE.match(expanded)
     if advantage is not None:
         expression, word = advantage["expression"], advantage["word"]
         keep = _ADVANTAGE_KEEP[word.lower()]
         if not _D20_TERM.search(expression):
             raise BadInput("dice.advantage_needs_d20", word=word)
-        typed = f"{expression} {word}"
         expression = _D20_TERM.sub(lambda m: f"2{m[1]}20{keep}", expression, count=1)
         expanded = expression + advantage["rest"]
-    comment_at = len(expanded)
-    exploding = _EXPLODE_BANG.sub(lambda m: f"{m[1]}e{m[2]}", expanded[:comment_at])
-    if exploding != expanded:
-        typed = typed or _typed_part(cleaned)
-        expanded = exploding
-    return expanded, typed
+    versus = _VERSUS.match(expanded)
+    if versus is not None and _COMMENT_WORD.search(_ANNOTATION.sub(" ", versus["expression"])):
+        versus = None  # "2W6 Angriff vs 3 Orks": a comment that mentions vs
+    if versus is not None:
+        target = int(versus["target"].replace("−", "-"))
+        if _COMPARISON.search(_ANNOTATION.sub(" ", versus["expression"])):
+            raise BadInput("dice.versus_comparison", target=target)
+        expanded = f"{versus['expression']}>={target}{versus['rest']}"
+    count = _COUNT.match(expanded)
+    failure = None
+    if count is not None:
+        expanded = f"{count['expression']}>={count['target']}{count['rest']}"
+        if count["fail"] is not None:
+            failure = ("<=", int(count["fail"]))
+    end = _typed_end(expanded)
+    expanded = _EXPLODE_BANG.sub(lambda m: f"{m[1]}e{m[2]}", expanded[:end]) + expanded[end:]
+    return _Shorthand(expanded, count is not None, failure, versus is not None)
 
 
-def _typed_part(cleaned: str) -> str:
-    """The expression part of ``cleaned`` up to where a comment could start (the first space
-    followed by a word), for showing a shorthand back as typed."""
-    match = re.search(r"\s(?=[^\W\d_])", cleaned)
-    return cleaned[: match.start()] if match else cleaned
+def _typed_end(text: str) -> int:
+    """Where a comment could start in ``text``: the first space followed by a word that does
+    not read like dice notation."""
+    for match in re.finditer(r"\s(?=[^\W\d_])", text):
+        if not _DICE_LIKE_WORD.match(text, match.end()):
+            return match.start()
+    return len(text)
 
 
 def _syntax_error(error: Any) -> BadInput:
@@ -419,12 +599,36 @@ def _text_error(text: str, column: int) -> BadInput:
     return BadInput("dice.syntax_text", column=column, got=word)
 
 
-def _die_letters(typed: str, tree: Any) -> tuple[str, ...]:
-    """The die letter of every dice term as typed (``W``, ``w``, ``d`` or ``D``), in d20's
-    reading order; all ``d`` if the count ever disagreed with d20's dice terms."""
-    letters = tuple(_ANY_DIE_LETTER.findall(_ANNOTATION.sub(" ", typed)))
+def _die_terms(typed: str, tree: Any) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    """The die letter of every dice term as typed (``W``, ``w``, ``d`` or ``D``) and whether
+    it is a Fudge die (``dF``), in d20's reading order; all ``d`` and no Fudge die if the
+    count ever disagreed with d20's dice terms."""
+    found = _ANY_DIE_LETTER.findall(_ANNOTATION.sub(" ", typed))
     terms = sum(1 for n in _ast_nodes(tree) if isinstance(n, d20_ast.Dice))
-    return letters if len(letters) == terms else ("d",) * terms
+    if len(found) != terms:
+        return ("d",) * terms, (False,) * terms
+    return tuple(letter for letter, _ in found), tuple(bool(f) for _, f in found)
+
+
+def _wrap_fudge(tree: Any, fudge: tuple[bool, ...]) -> Any:
+    """``tree`` with every Fudge term (parsed as ``Nd3``) written ``(Nd3 - 2N)``, so each die
+    counts -1, 0 or +1 in every total. Raises BadInput ``dice.fudge_operations`` for a Fudge
+    term with operations (``4dFkh2``): its faces are not numbers to keep or explode."""
+    flags = iter(fudge)
+    stack: list[tuple[Any, Any]] = [(tree, None)]
+    while stack:
+        node, parent = stack.pop()
+        if isinstance(node, d20_ast.Dice):
+            if next(flags, False):
+                if isinstance(parent, d20_ast.OperatedDice):
+                    operation = "".join(str(op) for op in parent.operations)
+                    raise BadInput("dice.fudge_operations", operation=operation)
+                offset = d20_ast.Literal(2 * node.num)
+                wrapped = d20_ast.Parenthetical(d20_ast.BinOp(node, "-", offset))
+                parent.set_child(parent.children.index(node), wrapped)
+            continue
+        stack.extend((child, node) for child in reversed(node.children))
+    return tree
 
 
 def _ast_nodes(tree: Any) -> Iterator[Any]:
@@ -470,12 +674,10 @@ def _success_rule(root: Any) -> tuple[str, int] | None:
     """``(op, target)`` when the whole expression is one dice group compared with an integer."""
     if not isinstance(root, d20_ast.BinOp) or root.op not in _COMPARISONS:
         return None
-    left, right = _unannotated(root.left), _unannotated(root.right)
-    if not isinstance(left, d20_ast.Dice | d20_ast.OperatedDice):
+    left, number = _unannotated(root.left), _whole_number(root.right)
+    if not isinstance(left, d20_ast.Dice | d20_ast.OperatedDice) or number is None:
         return None
-    if not isinstance(right, d20_ast.Literal) or not isinstance(right.value, int):
-        return None
-    return str(root.op), int(right.value)
+    return str(root.op), number
 
 
 def _target_rule(root: Any) -> tuple[str, int] | None:
@@ -483,14 +685,28 @@ def _target_rule(root: Any) -> tuple[str, int] | None:
     (``1d20+5>=15``) and not a single dice group (that counts successes instead)."""
     if not isinstance(root, d20_ast.BinOp) or root.op not in _COMPARISONS:
         return None
-    right = _unannotated(root.right)
-    if not isinstance(right, d20_ast.Literal) or not isinstance(right.value, int):
+    number = _whole_number(root.right)
+    return None if number is None else (str(root.op), number)
+
+
+def _whole_number(node: Any) -> int | None:
+    """The whole number ``node`` is (``15``, ``-2`` for a target below zero), else None."""
+    node = _unannotated(node)
+    sign = 1
+    if isinstance(node, d20_ast.UnOp) and node.op in "+-":
+        sign, node = (-1 if node.op == "-" else 1), _unannotated(node.value)
+    if not isinstance(node, d20_ast.Literal) or not isinstance(node.value, int):
         return None
-    return str(root.op), int(right.value)
+    return sign * int(node.value)
 
 
 def _meets(target: tuple[str, int], total: int) -> bool:
     return _COMPARISONS[target[0]](total, target[1])
+
+
+def _margin(target: tuple[str, int], total: int) -> int:
+    """How far ``total`` is past the target on the side that succeeds (negative: short)."""
+    return target[1] - total if target[0] in ("<", "<=") else total - target[1]
 
 
 def _labels(tree: Any) -> Iterator[str]:
@@ -503,12 +719,13 @@ def _labels(tree: Any) -> Iterator[str]:
 # ---- rolling ----------------------------------------------------------------------------
 
 
-def _evaluate(tree: Any, rng: Rng) -> tuple[Any, int]:
-    """Roll the parsed tree with d20, its module-level ``random`` swapped for one from ``rng``."""
-    stream = rng.fork()
+def _evaluate(tree: Any, stream: Any, limit: int) -> tuple[Any, int]:
+    """Roll the parsed tree with d20, its module-level ``random`` swapped for ``stream`` (from
+    the roll's ``Rng``), throwing at most ``limit`` dice."""
     with _ROLL_LOCK:
         saved = d20_expression.random
         d20_expression.random = stream
+        _ROLLER.context.max_rolls = limit
         try:
             result = _ROLLER.roll(tree)
             rolls = int(_ROLLER.context.rolls)
@@ -520,6 +737,7 @@ def _evaluate(tree: Any, rng: Rng) -> tuple[Any, int]:
             raise BadInput("dice.too_complex") from None
         finally:
             d20_expression.random = saved
+            _ROLLER.context.max_rolls = MAX_DICE
     return result.expr, rolls
 
 
@@ -529,17 +747,20 @@ def _value_error(error: Exception) -> BadInput:
     return BadInput("dice.bad_value", detail=str(error))
 
 
-def _totals(
-    expr: Any, success: tuple[str, int] | None, target: tuple[str, int] | None = None
-) -> tuple[int, int | None]:
+def _totals(expr: Any, parsed: _Parsed) -> tuple[int, int | None, int | None]:
+    """``(total, successes, failures)``: in success mode the total is the successes minus the
+    failures (Dice Maiden's ``f``), counted over the kept dice."""
     try:
-        if target is not None:
-            return int(expr.roll.left.total), None
-        if success is not None:
-            compare = _COMPARISONS[success[0]]
-            count = sum(1 for die in expr.roll.left.keptset if compare(int(die.total), success[1]))
-            return count, count
-        return int(expr.total), None
+        if parsed.target is not None:
+            return int(expr.roll.left.total), None, None
+        if parsed.success is not None:
+            kept = [int(die.total) for die in expr.roll.left.keptset]
+            count = sum(1 for value in kept if _is_success(parsed.success, value))
+            if parsed.failure is None:
+                return count, count, None
+            failures = sum(1 for value in kept if _is_success(parsed.failure, value))
+            return count - failures, count, failures
+        return int(expr.total), None, None
     except d20.RollError as error:
         raise _value_error(error) from None
     except (OverflowError, ValueError):
@@ -560,34 +781,53 @@ def _crit_type(expr: Any) -> Any:
     return d20.CritType.NONE
 
 
+def _dice_nodes(expr: Any) -> Iterator[Any]:
+    """The rolled dice terms in reading order."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, d20_expression.Dice):
+            yield node
+        else:
+            stack.extend(reversed(node.children))
+
+
+def _fudge_dice(expr: Any, fudge: tuple[bool, ...]) -> frozenset[int]:
+    """The ``id`` of every rolled dice term that is a Fudge term (rolled as d3)."""
+    if not any(fudge):
+        return frozenset()
+    return frozenset(id(n) for n, f in zip(_dice_nodes(expr), fudge, strict=False) if f)
+
+
 # ---- structured result ------------------------------------------------------------------
+
+_FUDGE_FACES = {1: "−", 2: "0", 3: "+"}
 
 
 def _is_success(success: tuple[str, int] | None, value: int) -> bool:
     return success is not None and _COMPARISONS[success[0]](value, success[1])
 
 
-def _groups(
-    expr: Any, success: tuple[str, int] | None, letters: tuple[str, ...]
-) -> Iterator[DiceGroup]:
+def _groups(expr: Any, parsed: _Parsed, fudge: frozenset[int]) -> Iterator[DiceGroup]:
     stack: list[tuple[Any, bool]] = [(expr, True)]
-    letter = iter(letters)
+    letter = iter(parsed.letters)
     while stack:
         node, counted = stack.pop()
         counted = counted and bool(node.kept)
         if isinstance(node, d20_expression.Dice):
-            yield _group(node, counted, success, next(letter, "d"))
+            yield _group(node, counted, parsed, next(letter, "d"), id(node) in fudge)
         else:
             stack.extend((child, counted) for child in reversed(node.children))
 
 
-def _group(node: Any, counted: bool, success: tuple[str, int] | None, letter: str) -> DiceGroup:
+def _group(node: Any, counted: bool, parsed: _Parsed, letter: str, fudge: bool) -> DiceGroup:
     percentile = node.size == "%"
     sides = 100 if percentile else int(node.size)
-    dice = tuple(_die(die, sides, percentile, success) for die in node.values)
+    dice = tuple(_die(die, sides, percentile, parsed, fudge) for die in node.values)
     annotation = node.annotation
+    size = "F" if fudge else node.size
     return DiceGroup(
-        notation=f"{node.num}{letter}{node.size}{_ops(node.operations)}",
+        notation=f"{node.num}{letter}{size}{_ops(node.operations)}",
         count=int(node.num),
         sides=sides,
         percentile=percentile,
@@ -595,25 +835,29 @@ def _group(node: Any, counted: bool, success: tuple[str, int] | None, letter: st
         label=annotation.strip()[1:-1].strip() if annotation else None,
         dice=dice,
         kept=counted,
+        fudge=fudge,
     )
 
 
-def _die(die: Any, sides: int, percentile: bool, success: tuple[str, int] | None) -> DieResult:
+def _die(die: Any, sides: int, percentile: bool, parsed: _Parsed, fudge: bool) -> DieResult:
     literals = die.values
     last = literals[-1]
     natural = int(last.values[0])
     value = int(last.values[-1])
     kept = bool(die.kept)
     single = len(literals) == 1  # no reroll: the common case, kept cheap for 1000-die rolls
+    success, failure = parsed.success, parsed.failure
+    plain = not (percentile or fudge)
     return DieResult(
-        value=value,
-        natural=natural,
+        value=value - 2 if fudge else value,
+        natural=natural - 2 if fudge else natural,
         rerolled=() if single else tuple(int(v.values[0]) for v in literals[:-1]),
         kept=kept,
         exploded=bool(last.exploded) if single else any(v.exploded for v in literals),
-        crit=not percentile and natural == sides,
-        fumble=not percentile and natural == 1,
+        crit=plain and natural == sides,
+        fumble=plain and natural == 1,
         success=(kept and _is_success(success, value)) if success else None,
+        failure=(kept and _is_success(failure, value)) if failure else None,
     )
 
 
@@ -624,32 +868,47 @@ def _ops(operations: Any) -> str:
 # ---- Markdown breakdown -----------------------------------------------------------------
 
 
+def _signed(number: int) -> str:
+    return f"+{number}" if number >= 0 else f"−{-number}"
+
+
+def _suffix(parsed: _Parsed, counts: tuple[int, int | None, int | None]) -> str:
+    """What follows the dice: the total, successes (and failures), or the target's verdict."""
+    total, successes, failures = counts
+    if parsed.success is not None:
+        if failures is None:
+            return f" = `{total}` ✓"
+        return f" = {successes} ✓ − {failures} ✗ = `{total}`"
+    if parsed.target is not None:
+        mark = "✓" if _meets(parsed.target, total) else "✗"
+        op, number = parsed.target
+        rule = f"vs {number}" if parsed.notation.versus else f"{_SYMBOLS[op]} {number}"
+        return f" = `{total}` ({rule}) {mark} {_signed(_margin(parsed.target, total))}"
+    return f" = `{total}`"
+
+
 def _breakdown(
     expr: Any,
-    success: tuple[str, int] | None,
-    total: int,
-    letters: tuple[str, ...],
-    target: tuple[str, int] | None = None,
+    parsed: _Parsed,
+    counts: tuple[int, int | None, int | None],
+    fudge: frozenset[int],
+    limit: int,
 ) -> tuple[str, int]:
-    """d20-style Markdown, showing fewer dice per group until it fits ``BREAKDOWN_LIMIT``;
-    each dice term written with the die letter the user typed. A target comparison shows the
-    total, then the target and ✓ or ✗."""
-    suffix = f" = `{total}` ✓" if success else f" = `{total}`"
-    root = expr.roll
-    if target is not None:
-        mark = "✓" if _meets(target, total) else "✗"
-        suffix = f" = `{total}` ({_SYMBOLS[target[0]]} {target[1]}) {mark}"
-        root = expr.roll.left
-    budget = BREAKDOWN_LIMIT // 3  # a die takes at least 3 characters ("1, "): no more can fit
+    """d20-style Markdown, showing fewer dice per group until it fits ``limit``; each dice
+    term written with the die letter the user typed. A target comparison shows the total,
+    then the target, ✓ or ✗ and the margin."""
+    suffix = _suffix(parsed, counts)
+    root = expr.roll.left if parsed.target is not None else expr.roll
+    budget = limit // 3  # a die takes at least 3 characters ("1, "): no more can fit
     while True:
-        writer = _MarkdownWriter(success, budget, letters)
+        writer = _MarkdownWriter(parsed, budget, fudge)
         text = writer.write(root) + suffix
-        if len(text) <= BREAKDOWN_LIMIT:
+        if len(text) <= limit:
             return text, writer.hidden
         if budget == 0:
-            return text[: BREAKDOWN_LIMIT - len(suffix) - 1] + "…" + suffix, writer.hidden
+            return text[: max(0, limit - len(suffix) - 1)] + "…" + suffix, writer.hidden
         shown = writer.shown
-        budget = min(shown - 1, int(shown * BREAKDOWN_LIMIT / len(text) * 0.9))
+        budget = min(shown - 1, int(shown * limit / len(text) * 0.9))
 
 
 def _escape_markdown(text: str) -> str:
@@ -657,14 +916,15 @@ def _escape_markdown(text: str) -> str:
 
 
 class _MarkdownWriter:
-    """Mirrors d20's MarkdownStringifier, with success marking and a budget of dice shown."""
+    """Mirrors d20's MarkdownStringifier, with success (bold) and failure (underlined)
+    marking, Fudge faces, and a budget of dice shown."""
 
-    def __init__(
-        self, success: tuple[str, int] | None, budget: int, letters: tuple[str, ...]
-    ) -> None:
-        self.success = success
+    def __init__(self, parsed: _Parsed, budget: int, fudge: frozenset[int]) -> None:
+        self.success = parsed.success
+        self.failure = parsed.failure
+        self.fudge = fudge
         self.budget = budget
-        self.letters = iter(letters)
+        self.letters = iter(parsed.letters)
         self.hidden = 0
         self.shown = 0
         self.in_dropped = False
@@ -702,6 +962,9 @@ class _MarkdownWriter:
         return f"({inner}{comma}){_ops(node.operations)}"
 
     def _parenthetical(self, node: Any) -> str:
+        inner = node.value
+        if isinstance(inner, d20_expression.BinOp) and id(inner.left) in self.fudge:
+            return self._fudge_dice(inner.left)  # (Nd3 - 2N) is shown as the Fudge dice
         return f"({self.write(node.value)}){_ops(node.operations)}"
 
     def _binop(self, node: Any) -> str:
@@ -710,38 +973,46 @@ class _MarkdownWriter:
     def _unop(self, node: Any) -> str:
         return f"{node.op}{self.write(node.value)}"
 
-    def _dice(self, node: Any) -> str:
+    def _shown_values(self, node: Any) -> tuple[list[Any], str]:
+        """The dice of ``node`` within the budget, and the ``… +N`` for the rest."""
         values = list(node.values)
         shown = values[: max(0, self.budget)]
         self.shown += len(shown)
         self.budget -= len(shown)
-        faces = [self.write(die) for die in shown]
-        if len(shown) < len(values):
-            self.hidden += len(values) - len(shown)
-            faces.append(f"… +{len(values) - len(shown)}")
+        if len(shown) == len(values):
+            return shown, ""
+        self.hidden += len(values) - len(shown)
+        return shown, f"… +{len(values) - len(shown)}"
+
+    def _dice(self, node: Any) -> str:
+        shown, rest = self._shown_values(node)
+        faces = [self.write(die) for die in shown] + ([rest] if rest else [])
         letter = next(self.letters, "d")
         return f"{node.num}{letter}{node.size}{_ops(node.operations)} ({', '.join(faces)})"
+
+    def _fudge_dice(self, node: Any) -> str:
+        shown, rest = self._shown_values(node)
+        faces = [_FUDGE_FACES[int(die.total)] for die in shown] + ([rest] if rest else [])
+        return f"{node.num}{next(self.letters, 'd')}F ({', '.join(faces)})"
 
     def _die(self, die: Any) -> str:
         if len(die.values) == 1:  # fast path: one plain roll (most dice)
             literal = die.values[0]
             if literal.kept and len(literal.values) == 1 and not literal.exploded:
-                text = str(literal.values[0])
-                return f"**{text}**" if self._bold(die, literal) else text
-        parts = []
-        for literal in die.values:
-            inside = self.write(literal)
-            if self._bold(die, literal):
-                inside = f"**{inside}**"
-            parts.append(inside)
-        return ", ".join(parts)
+                return self._marked(die, literal, str(literal.values[0]))
+        return ", ".join(self._marked(die, lit, self.write(lit)) for lit in die.values)
 
-    def _bold(self, die: Any, literal: Any) -> bool:
+    def _marked(self, die: Any, literal: Any, text: str) -> str:
         if self.success is None:
-            return bool(literal.number == 1 or literal.number == die.size)
-        return bool(
-            literal is die.values[-1] and die.kept and _is_success(self.success, literal.number)
-        )
+            crit = literal.number == 1 or literal.number == die.size
+            return f"**{text}**" if crit else text
+        if literal is not die.values[-1] or not die.kept:
+            return text
+        if _is_success(self.success, literal.number):
+            return f"**{text}**"
+        if _is_success(self.failure, literal.number):
+            return f"__{text}__"
+        return text
 
     @staticmethod
     def _literal(node: Any) -> str:

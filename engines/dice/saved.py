@@ -15,6 +15,10 @@ API:
     - an operator after a roll that counts successes: only ``+N``/``-N``, meaning N more or
       fewer dice (``feuerball+2`` → ``10W6>=5 feuerball+2``), optionally followed by a comment.
       Adding a number to a count of successes would mix dice and successes.
+    - an operator after a target roll: it changes the total before the comparison
+      (``angriff +2`` with ``1W20+5 vs 15`` → ``(1W20+5)+2 vs 15 angriff``), not the verdict.
+    - ``vs N`` after a roll that sums: a target for this roll (``(1W20+5) vs 15 angriff``).
+    - a repeated roll (``6#4W6kh3``): the operator applies to every set (``6#(4W6kh3)+2``).
 
     Raises :class:`BadInput`: every notation error of ``saved`` or of the result (a column in
     a message counts from the name's first character); ``dice.saved_success_modifier`` (name,
@@ -28,9 +32,11 @@ from __future__ import annotations
 import re
 
 from engines.core import BadInput
-from engines.dice.notation import Notation, check_comment, check_notation
+from engines.dice.notation import Notation, check_comment, check_notation, split_repeat
 
-_OPERATOR_START = re.compile(r"\s*[-+*/%<>=!]")
+_OPERATOR_START = re.compile(r"\s*(?:[-+*/%<>=!]|vs\.?\s*\d)", re.IGNORECASE)
+# The comparison that ends a target roll as typed: ">=15", " vs 15".
+_TARGET_TAIL = re.compile(r"\s*(?:\bvs\.?\s*|[<>]=?|==|!=)\s*[-−]?\d+$", re.IGNORECASE)
 _COUNT_CHANGE = re.compile(r"\s*([+-])\s*(\d{1,4})(?=\s|$)(.*)", re.DOTALL)
 _LEADING_COUNT = re.compile(r"(\d*)([dwWD])")
 
@@ -41,8 +47,13 @@ def expand_saved(name: str, saved: str, rest: str) -> str:
     if not rest.strip():
         return notation.text if notation.comment else f"{notation.text} {name}"
     if _OPERATOR_START.match(rest):
+        prefix, one = split_repeat(notation.typed)
+        if prefix:
+            return prefix + expand_saved(name, one, rest)
         if notation.mode == "successes":
             return _more_dice(name, notation, rest)
+        if notation.mode == "target":
+            return _with_target(name, notation, rest)
         return _with_operator(name, notation, rest)
     if not rest[0].isspace():  # glued to the name, e.g. "feuerball.": no comment
         raise BadInput("dice.syntax_text", column=len(name) + 1, got=rest.split(" ", 1)[0][:20])
@@ -59,6 +70,22 @@ def _with_operator(name: str, notation: Notation, rest: str) -> str:
         raise _shifted(error, len(wrapped), len(name)) from None
     comment = f" {combined.comment}" if combined.comment else ""
     return f"{combined.typed} {name}{comment}"
+
+
+def _with_target(name: str, notation: Notation, rest: str) -> str:
+    """The operator changes the total, and the saved comparison follows it."""
+    tail = _TARGET_TAIL.search(notation.typed)
+    if tail is None:
+        return _with_operator(name, notation, rest)
+    wrapped = f"({notation.typed[: tail.start()]})"
+    try:
+        combined = check_notation(wrapped + rest)
+    except BadInput as error:
+        raise _shifted(error, len(wrapped), len(name)) from None
+    expression = f"{combined.typed}{tail.group(0)}"
+    check_notation(expression)
+    comment = f" {combined.comment}" if combined.comment else ""
+    return f"{expression} {name}{comment}"
 
 
 def _more_dice(name: str, notation: Notation, rest: str) -> str:

@@ -103,8 +103,11 @@ async def test_a_target_roll_says_success_or_failure_with_the_total(
         lang = "de" if locale == "de" else "en"
         key = "roll.roll.target_met" if expected.target_met else "roll.roll.target_missed"
         assert lines[1] == expected.breakdown
-        assert lines[2] == t(key, lang, total=expected.total, rule=">= 15")
+        margin = expected.total - 15
+        signed = f"+{margin}" if margin >= 0 else f"−{-margin}"
+        assert lines[2] == t(key, lang, total=expected.total, rule=">= 15", margin=signed)
         assert str(expected.total) in lines[2] and expected.total > 1
+        assert lines[2].endswith(f", {signed})")
 
 
 async def test_advantage_and_exploding_shorthands_are_shown_as_typed(
@@ -142,6 +145,126 @@ async def test_success_counting_shows_successes_and_a_dice_image(
     assert "Ergebnis" not in message.content
     image = assert_png_attachment(message, "wuerfel.png")
     assert image.width > 100
+
+
+async def test_a_repeated_roll_shows_every_set_and_one_image_row_each(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    for typed, locale, word in [("6#4d6kh3", "en", "Results"), ("6x4W6kh3", "de", "Ergebnisse")]:
+        fix_dice(bot, 3)
+        expected, _ = roll_notation(typed, Rng(3))
+        message = await (await fake.slash("roll", {"ausdruck": typed}, locale=locale)).message()
+        lines = message.content.splitlines()
+        assert lines[1:7] == expected.breakdown.splitlines()
+        totals = ", ".join(str(one.total) for one in expected.sets)
+        assert lines[7].startswith(f"**{word}: {totals}**")
+        assert lines[7].endswith(f" {expected.total})")
+        assert custom_id_rows(message) == [[f"roll:again:o:{typed}"]]
+        image = roll_image(expected)
+        assert image is not None and [row.label for row in image.rows][:2] == [
+            f"#1 · {expected.sets[0].groups[0].notation}",
+            f"#2 · {expected.sets[1].groups[0].notation}",
+        ]
+        assert_png_attachment(message, "wuerfel.png")
+    refused = await (await fake.slash("roll", {"ausdruck": "6#1000d6"})).callback()
+    assert_ephemeral(refused)
+    assert refused.content == engine_error("6#1000d6", "de")
+    too_often = await (await fake.slash("roll", {"ausdruck": "50x1d6"}, locale="en")).callback()
+    assert too_often.content == engine_error("50x1d6", "en")
+    assert "20" in too_often.content
+
+
+async def test_versus_says_hit_or_miss_with_the_margin(fake: FakeDiscord, bot: Any) -> None:
+    seen = set()
+    for seed, locale in [(1, "de"), (2, "en"), (3, "de"), (4, "en"), (5, "de"), (6, "en")]:
+        fix_dice(bot, seed)
+        typed = "1W20+5 vs 15 Angriff auf den Ork"
+        expected, _ = roll_notation(typed, Rng(seed))
+        message = await (await fake.slash("roll", {"ausdruck": typed}, locale=locale)).message()
+        lines = message.content.splitlines()
+        lang = "de" if locale == "de" else "en"
+        key = "roll.roll.hit" if expected.target_met else "roll.roll.miss"
+        margin = expected.total - 15
+        signed = f"+{margin}" if margin >= 0 else f"−{-margin}"
+        assert lines[1] == expected.breakdown
+        assert lines[2] == t(key, lang, total=expected.total, target="15", margin=signed)
+        seen.add((lang, lines[2].split(":")[0]))
+    assert {"**Treffer", "**Daneben", "**Hit", "**Miss"} & {word for _, word in seen}
+    sets = await (await fake.slash("roll", {"ausdruck": "4#1W20+5 vs 12"})).message()
+    expected, _ = roll_notation("4#1W20+5 vs 12", Rng(6))
+    hits = sum(1 for one in expected.sets if one.target_met)
+    assert sets.content.splitlines()[-1] == f"**{hits} von 4 treffen** (gegen 12)"
+    twice = await (await fake.slash("roll", {"ausdruck": "1W20>=5 vs 15"})).callback()
+    assert_ephemeral(twice)
+    assert twice.content == engine_error("1W20>=5 vs 15", "de")
+
+
+async def test_dice_maiden_success_and_failure_counts(fake: FakeDiscord, bot: Any) -> None:
+    fix_dice(bot, 3)
+    expected, _ = roll_notation("12d10 t7 f1", Rng(3))
+    assert expected.failures
+    message = await (await fake.slash("roll", {"ausdruck": "12d10 t7 f1"}, locale="en")).message()
+    lines = message.content.splitlines()
+    assert lines[1] == expected.breakdown and "__1__" in lines[1]
+    count = t("roll.count.successes", "en", count=expected.total)
+    assert lines[2] == (
+        f"**{count}** ({expected.successes} dice >= 7, minus {expected.failures} dice <= 1)"
+    )
+    image = roll_image(expected)
+    assert image is not None
+    assert [d.failed for d in image.rows[0].dice] == [d.value == 1 for d in image.rows[0].dice]
+    assert image.caption == f"✓ {expected.successes} − ✗ {expected.failures} = {expected.total}"
+    assert_png_attachment(message, "wuerfel.png")
+    refused = await (await fake.slash("roll", {"ausdruck": "2W6+1 t7"})).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("dice.count_needs_one_group", "de")
+
+
+async def test_fudge_dice_are_shown_as_minus_blank_plus(fake: FakeDiscord, bot: Any) -> None:
+    fix_dice(bot, 2)
+    expected, _ = roll_notation("4dF+1", Rng(2))
+    message = await (await fake.slash("roll", {"ausdruck": "4dF+1"})).message()
+    lines = message.content.splitlines()
+    assert lines[1] == expected.breakdown and lines[1].startswith("4dF (")
+    assert set(lines[1][5:12].replace(", ", "")) <= {"−", "0", "+"}
+    assert lines[2] == f"**Ergebnis: {expected.total}**"
+    fix_dice(bot, 2)
+    many = await (await fake.slash("roll", {"ausdruck": "3#4dF"}, locale="en")).message()
+    expected, _ = roll_notation("3#4dF", Rng(2))
+    image = roll_image(expected)
+    assert image is not None and all(d.fudge for row in image.rows for d in row.dice)
+    assert_png_attachment(many, "wuerfel.png")
+    refused = await (await fake.slash("roll", {"ausdruck": "4dFkh2"}, locale="en")).callback()
+    assert refused.content == t("dice.fudge_operations", "en", operation="kh2")
+
+
+async def test_a_thousand_big_dice_are_a_readable_summary(fake: FakeDiscord, bot: Any) -> None:
+    fix_dice(bot)
+    message = await (await fake.slash("roll", {"ausdruck": "1000d1000"})).message()
+    image = assert_png_attachment(message, "wuerfel.png")
+    assert image.width <= 800 and image.height <= 400  # was a 6,832 px wide strip
+    expected, _ = roll_notation("1000d1000", Rng(SEED))
+    shown = roll_image(expected)
+    assert shown is not None and shown.summarized
+    assert f"**Ergebnis: {expected.total}**" in message.content
+
+
+async def test_a_saved_target_roll_takes_a_modifier_before_its_comparison(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    await (
+        await fake.slash("würfel speichern", {"name": "angriff", "ausdruck": "1W20+5 vs 15"})
+    ).callback()
+    fix_dice(bot)
+    expected, _ = roll_notation("(1W20+5) +2 vs 15 angriff", Rng(SEED))
+    message = await (await fake.slash("roll", {"ausdruck": "angriff +2"})).message()
+    lines = message.content.splitlines()
+    assert lines[0] == "🎲 **Alice** würfelt `(1W20+5) +2 vs 15 angriff`"
+    assert expected.total == expected.groups[0].subtotal + 7
+    key = "roll.roll.hit" if expected.target_met else "roll.roll.miss"
+    margin = expected.total - 15
+    signed = f"+{margin}" if margin >= 0 else f"−{-margin}"
+    assert lines[2] == t(key, "de", total=expected.total, target="15", margin=signed)
 
 
 async def test_reroll_button_rolls_the_same_expression_for_the_clicker(

@@ -43,7 +43,34 @@ def test_script_switches_users_locales_and_keeps_preferences(tmp_path: Path) -> 
     assert t("core.help.title", "en") in blocks[3]  # /help is the English name of /hilfe
     assert t("core.language.set.en", "en") in blocks[5]
     assert t("core.help.title", "en") in blocks[7]  # bob chose English, client is German
-    assert t("core.help.title", "de") in blocks[9]  # alice did not
+    assert t("core.help.title", "en") in blocks[9]  # alice's client: her own !lang en
+
+
+def test_lang_belongs_to_the_user_who_set_it(tmp_path: Path) -> None:
+    text = _play(
+        tmp_path, "!lang en\n/hilfe\n@bob\n/hilfe\n!lang en\n@alice\n!lang de\n@bob\n/hilfe\n"
+    )
+    blocks = text.split("> ")
+    assert t("core.help.title", "en") in blocks[2]  # alice switched her client
+    assert t("core.help.title", "de") in blocks[4]  # bob's client is still the default
+    assert t("core.help.title", "en") in blocks[9]  # alice going back to German leaves bob's
+
+
+def test_help_explains_forms_and_the_per_user_language(tmp_path: Path) -> None:
+    text = _play(tmp_path, "help\n")
+    assert "one line per field" in text and "eine Zeile je Feld" in text
+    assert "the acting user's client language" in text
+
+
+def test_the_new_dice_forms_in_the_playground(tmp_path: Path) -> None:
+    script = "/roll 6#4d6kh3\n/roll 4dF\n!lang en\n/roll 1d20+5 vs 15\n/roll 6x1000d6\n"
+    blocks = _play(tmp_path, script).split("> ")
+    assert all(f"`#{i}` 4d6kh3 (" in blocks[1] for i in range(1, 7))
+    assert "**Ergebnisse: " in blocks[1] and "wuerfel.png" in blocks[1]
+    assert "4dF (" in blocks[2] and "**Ergebnis: " in blocks[2]
+    assert "(vs 15)" in blocks[4] and ("**Hit: " in blocks[4] or "**Miss: " in blocks[4])
+    too_many = t("dice.too_many_sets", "en", sets=6, dice=1000, total=6000, limit=1000)
+    assert too_many in blocks[5] and "(nur für dich / only you)" in blocks[5]
 
 
 def test_second_run_reuses_the_database_without_syncing(tmp_path: Path) -> None:

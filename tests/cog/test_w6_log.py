@@ -65,6 +65,18 @@ def test_visibility_rules_of_single_entries() -> None:
     assert not may_see(entry("secret_check", 1), 1, gm=False)
 
 
+def test_repeated_and_target_rolls_show_their_sets_and_margin_in_the_log() -> None:
+    def shown(data: dict[str, Any]) -> str:
+        entry = {"kind": "roll", "actor_id": 1, "at": 0, "data": data}
+        return str(readable(entry, "de")["data"]["result"])
+
+    base = {"expression": "6#4W6kh3", "visibility": "open"}
+    assert shown({**base, "total": 20, "mode": "sum", "sets": [7, 13]}) == "7, 13 (Σ 20)"
+    assert shown({**base, "total": 17, "mode": "target", "margin": 2}) == "17 (+2)"
+    assert shown({**base, "total": 12, "mode": "target", "margin": -3}) == "12 (−3)"
+    assert shown({**base, "total": 5, "mode": "sum"}) == "5"  # entries from before
+
+
 def test_imported_entries_keep_their_first_time_and_combat_checks_are_named() -> None:
     imported = {"kind": "check", "actor_id": 1, "at": 999.0}
     imported["data"] = {"name": "Ork", "what": "kraft_check", "imported_at": 5.0}

@@ -307,7 +307,9 @@ def test_a_total_compared_with_a_target_keeps_the_total_and_says_whether_it_meet
     assert result.target_met == (result.total >= 15)
     assert result.notation.success_rule == ">= 15"
     mark = "✓" if result.target_met else "✗"
-    assert result.breakdown.endswith(f"= `{result.total}` (≥ 15) {mark}")
+    assert result.margin == result.total - 15
+    margin = f"+{result.margin}" if result.margin >= 0 else f"−{-result.margin}"
+    assert result.breakdown.endswith(f"= `{result.total}` (≥ 15) {mark} {margin}")
 
 
 def test_a_target_after_arithmetic_of_several_groups() -> None:
@@ -578,3 +580,185 @@ def test_exploding_d6_mean() -> None:
 def test_success_count_mean() -> None:
     successes = [r.successes or 0 for r in many("9d6>=5", 4000)]
     assert abs(sum(successes) / len(successes) - 3.0) < 0.1
+
+
+# ---- what Avrae and Dice Maiden users type (issue 21) -------------------------------------
+
+
+@pytest.mark.parametrize("text", ["6#4d6kh3", "6x4d6kh3", "6 # 4W6kh3", "6X4d6kh3"])
+def test_a_repeated_roll_rolls_each_set_on_its_own(text: str) -> None:
+    result = roll(text, 3)
+    assert result.notation.repeat == 6 and result.notation.typed == text
+    assert result.notation.dice_count == 24
+    assert len(result.sets) == 6 and len(result.groups) == 6
+    for one in result.sets:
+        (group,) = one.groups
+        assert len(group.dice) == 4 and sum(1 for d in group.dice if d.kept) == 3
+        assert one.total == group.subtotal and 3 <= one.total <= 18
+        assert one.notation.repeat == 1
+    assert result.total == sum(one.total for one in result.sets)
+    lines = result.breakdown.splitlines()
+    assert [line.split(" ", 1)[0] for line in lines] == [f"`#{i}`" for i in range(1, 7)]
+    assert lines[0] == f"`#1` {result.sets[0].breakdown}"
+    assert len({one.total for one in result.sets}) > 1  # not the same dice six times
+
+
+def test_a_repeated_roll_is_the_same_for_the_same_rng_and_keeps_its_comment() -> None:
+    first, second = roll("6x4W6kh3 Werte", 5), roll("6x4W6kh3 Werte", 5)
+    assert first.breakdown == second.breakdown and first.comment == "Werte"
+    assert first.breakdown.startswith("`#1` 4W6kh3 (")
+
+
+@pytest.mark.parametrize("text", ["6#1000d6", "2#501d6", "5#300d6", "21#1d6", "0#1d6"])
+def test_a_repeated_roll_keeps_the_caps(text: str) -> None:
+    error = error_of(text)
+    assert error.key in ("dice.too_many_sets", "dice.bad_repeat")
+    assert error.params["limit"] == (MAX_DICE if error.key == "dice.too_many_sets" else 20)
+    if error.key == "dice.too_many_sets":
+        count, dice = (int(n) for n in text.split("d")[0].split("#"))
+        assert error.params == {"sets": count, "dice": dice, "total": count * dice, "limit": 1000}
+
+
+def test_exploding_sets_share_one_budget_of_dice() -> None:
+    assert error_of("5#200d6e6").key == "dice.too_many_dice"  # 1000 dice before any explodes
+    assert roll("4#200d6").rolls == 800
+
+
+def test_a_mistake_in_a_repeated_roll_is_told_where_the_user_typed_it() -> None:
+    error = error_of("6#4d6 kh3")
+    assert error.key == "dice.syntax_text" and error.params["column"] == 7
+
+
+def test_3x6_is_still_a_typo_not_three_sixes() -> None:
+    assert error_of("3X6").key == "dice.syntax_text"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_versus_is_a_target_check_with_hit_or_miss_and_margin(seed: int) -> None:
+    result = roll("1d20+5 vs 15 Angriff auf den Ork", seed)
+    assert result.mode == "target" and result.notation.versus
+    assert result.notation.typed == "1d20+5 vs 15" and result.comment == "Angriff auf den Ork"
+    assert result.total == result.groups[0].subtotal + 5
+    assert result.target_met == (result.total >= 15)
+    assert result.margin == result.total - 15
+    mark = "✓" if result.target_met else "✗"
+    margin = f"+{result.margin}" if result.margin >= 0 else f"−{-result.margin}"
+    assert result.breakdown.endswith(f"= `{result.total}` (vs 15) {mark} {margin}")
+
+
+def test_versus_with_advantage_and_a_repeat() -> None:
+    result = roll("1W20+5 vorteil vs 15 Ork")
+    assert result.notation.typed == "1W20+5 vorteil vs 15" and result.comment == "Ork"
+    assert result.groups[0].notation == "2W20kh1"
+    sets = roll("3#1d20+5 vs 12", 3)
+    assert sets.total == sum(1 for one in sets.sets if one.target_met)
+    assert [one.margin for one in sets.sets] == [one.total - 12 for one in sets.sets]
+
+
+def test_vs_in_a_comment_stays_a_comment_and_vs_after_a_comparison_is_refused() -> None:
+    result = roll("2W6 Angriff vs 3 Orks")
+    assert result.mode == "sum" and result.comment == "Angriff vs 3 Orks"
+    error = error_of("1d20>=5 vs 15")
+    assert error.key == "dice.versus_comparison" and error.params == {"target": 15}
+
+
+def test_versus_compares_the_total_also_of_a_single_group_and_below_zero() -> None:
+    for text, target in [("1d20 vs 15", 15), ("8d6 vs 30", 30), ("4dF vs -1", -1)]:
+        for result in many(text, 10):
+            assert result.mode == "target" and result.successes is None, text
+            assert result.total == result.groups[0].subtotal
+            assert result.margin == result.total - target
+    fate = roll("4dF+1 vs −1 Fate")
+    assert fate.notation.success_rule == ">= -1" and fate.comment == "Fate"
+    assert roll("1d20-5>=-2").mode == "target"
+
+
+def test_a_target_on_the_low_side_has_its_margin_on_that_side() -> None:
+    for result in many("2d6+1<=8", 20):
+        assert result.margin == 8 - result.total
+        assert result.target_met == (result.margin >= 0)
+
+
+@pytest.mark.parametrize("text", ["6d10 t7 f1", "6d10t7f1", "6W10 t7 f1"])
+def test_dice_maiden_counts_successes_minus_failures(text: str) -> None:
+    for result in many(text, 30, seed=4):
+        (group,) = result.groups
+        values = [d.value for d in group.dice]
+        hits, ones = sum(v >= 7 for v in values), sum(v <= 1 for v in values)
+        assert (result.successes, result.failures) == (hits, ones)
+        assert result.total == hits - ones and result.mode == "successes"
+        assert [d.failure for d in group.dice] == [v <= 1 for v in values]
+        assert result.notation.failure_rule == "<= 1"
+        assert result.breakdown.endswith(f"= {hits} ✓ − {ones} ✗ = `{hits - ones}`")
+        if ones:
+            assert "__1__" in result.breakdown  # a failure is underlined
+    assert any(r.total < 0 for r in many("6d10 t10 f5", 40))  # more failures than successes
+
+
+def test_dice_maiden_t_alone_counts_successes_as_d20_comparisons_do() -> None:
+    result = roll("6d10 t7 Angriff", 2)
+    plain = roll("6d10>=7 Angriff", 2)
+    assert result.total == plain.total and result.failures is None
+    assert result.notation.typed == "6d10 t7" and result.comment == "Angriff"
+    assert error_of("2d6+1 t7").key == "dice.count_needs_one_group"
+    assert error_of("1d20 f1").key == "dice.syntax_text"  # f without t is no count
+
+
+def test_fudge_dice_show_minus_blank_plus_and_add_up() -> None:
+    seen = set()
+    for result in many("4dF+1 Fate", 40):
+        (group,) = result.groups
+        assert group.fudge and group.notation == "4dF" and group.sides == 3
+        values = [d.value for d in group.dice]
+        seen.update(values)
+        assert all(v in (-1, 0, 1) for v in values)
+        assert not any(d.crit or d.fumble for d in group.dice)
+        assert result.total == sum(values) + 1 and group.subtotal == sum(values)
+        faces = ", ".join({-1: "−", 0: "0", 1: "+"}[v] for v in values)
+        assert result.breakdown == f"4dF ({faces}) + 1 = `{result.total}`"
+        assert result.comment == "Fate"
+    assert seen == {-1, 0, 1}
+
+
+def test_fudge_dice_with_other_dice_and_a_real_d3_stay_apart() -> None:
+    mixed = roll("2dF+1d3", 3)
+    assert [g.fudge for g in mixed.groups] == [True, False]
+    assert mixed.total == mixed.groups[0].subtotal + mixed.groups[1].subtotal
+    assert all(1 <= d.value <= 3 for d in roll("4d3", 3).groups[0].dice)  # not -1..1
+    assert roll("4WF", 3).groups[0].notation == "4WF"
+
+
+def test_fudge_dice_take_no_keep_or_explode() -> None:
+    error = error_of("4dFkh2")
+    assert error.key == "dice.fudge_operations" and error.params == {"operation": "kh2"}
+
+
+def test_fudge_distribution() -> None:
+    totals = Counter(r.total for r in many("4dF", 8100))
+    assert abs(totals[0] / 8100 - 19 / 81) < 0.02  # 19 of the 81 outcomes sum to 0
+    assert abs(sum(k * v for k, v in totals.items()) / 8100) < 0.06
+
+
+NEW_FORMS = ["6#", "20x", "21#", "3 # ", "4dF", "dF", "WF", " vs 15", " vs ", "vs9", " t7", "t",
+             " f1", "f", "1000d1000", "500d6", "kh3", "e6", "!", "(", ")", "+", "-", ">=", " ",
+             "1d20", "[x]", " Angriff", "999999999#", "0x", "x", "#"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(NEW_FORMS), max_size=8).map("".join))
+def test_the_new_forms_only_ever_fail_with_a_friendly_error(text: str) -> None:
+    try:
+        result, _ = roll_notation(text, Rng(5))
+    except BadInput:
+        return
+    assert len(result.breakdown) <= BREAKDOWN_LIMIT + 10 * len(result.sets)
+    assert result.rolls <= MAX_DICE
+
+
+def test_deep_nesting_and_long_chains_in_a_repeated_roll_are_refused_cleanly() -> None:
+    assert error_of("2#" + "(" * 300 + "1d6" + ")" * 300).key in ("dice.too_long", "dice.too_deep")
+    assert error_of("2#" + "(" * 11 + "1d6" + ")" * 11).key == "dice.too_deep"
+    chained = roll("20#" + "+1d6" * 49)  # 20 sets of 49 dice: 980, within the cap
+    assert chained.rolls == 980 and len(chained.sets) == 20
+    assert len(chained.breakdown) <= BREAKDOWN_LIMIT + 20  # a line per set, each cut to fit
+    assert error_of("21#" + "+1d6" * 49).key == "dice.bad_repeat"

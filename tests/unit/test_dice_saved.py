@@ -99,3 +99,34 @@ def test_a_mistake_after_an_operator_counts_columns_from_the_name() -> None:
 def test_every_expansion_is_valid_notation() -> None:
     for rest in ("", " auf den Ork", "+2", "-1 Schleichen"):
         check_notation(expand_saved("feuerball", "8W6>=5", rest))
+
+
+@pytest.mark.parametrize(
+    ("saved", "rest", "expected"),
+    [
+        ("1W20+5 vs 15", " +2", "(1W20+5) +2 vs 15 angriff"),
+        ("1W20+5 vs 15", "+2 auf den Ork", "(1W20+5)+2 vs 15 angriff auf den Ork"),
+        ("1W20+5>=15", "-1", "(1W20+5)-1>=15 angriff"),
+        ("1W20+5", " vs 15", "(1W20+5) vs 15 angriff"),
+        ("1W20+5", " +2 vs 15 Ork", "(1W20+5) +2 vs 15 angriff Ork"),
+        ("1W20+5 vs -2", "-1", "(1W20+5)-1 vs -2 angriff"),
+    ],
+)
+def test_a_modifier_after_a_target_roll_changes_the_total_not_the_verdict(
+    saved: str, rest: str, expected: str
+) -> None:
+    expanded = expand_saved("angriff", saved, rest)
+    assert expanded == expected
+    result, _ = roll_notation(expanded, Rng(4))
+    assert result.mode == "target" and result.groups[0].count == 1
+    modifier = 2 if "+2" in rest else -1 if "-1" in rest else 0
+    assert result.total == result.groups[0].subtotal + 5 + modifier  # not 0/1 + 2
+    assert result.notation.success_rule in (">= 15", ">= -2")
+
+
+def test_a_modifier_after_a_repeated_roll_applies_to_every_set() -> None:
+    expanded = expand_saved("werte", "6#4W6kh3", " +1")
+    assert expanded == "6#(4W6kh3) +1 werte"
+    result, _ = roll_notation(expanded, Rng(2))
+    assert [one.total for one in result.sets] == [s.groups[0].subtotal + 1 for s in result.sets]
+    assert expand_saved("treffer", "2#6W10 t7", "+2") == "2#8W10 t7 treffer+2"

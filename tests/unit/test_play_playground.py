@@ -18,6 +18,13 @@ def test_an_unknown_option_is_named_with_the_valid_ones() -> None:
         parse_command(fake, "essenz start groesse:7 gegnr:@bob", None)
 
 
+@pytest.mark.parametrize("name", ["x", "xy", "g"])
+def test_a_short_unknown_option_is_refused_not_read_as_a_user(name: str) -> None:
+    fake = _schema_fake()
+    with pytest.raises(ValueError, match=f"unknown option '{name}'"):
+        parse_command(fake, f"essenz start {name}:@bob", None)
+
+
 def test_colons_in_a_value_are_no_option() -> None:
     fake = _schema_fake()
     text = "roll ausdruck:2W6 grund:Achtung: Falle um 12:30, siehe https://example.org/x"

@@ -9,7 +9,15 @@ import pytest
 from PIL import Image
 
 from bot.narration.dice import roll_image
-from bot.render.dice import SUMMARY_FROM, DiceImage, DiceRow, DieView, _face_counts, render_dice
+from bot.render.dice import (
+    SUMMARY_FROM,
+    DiceImage,
+    DiceRow,
+    DieView,
+    _face_counts,
+    _stats,
+    render_dice,
+)
 from engines.core import Rng
 from engines.dice.notation import roll_notation
 
@@ -71,6 +79,8 @@ def test_a_huge_pool_is_a_compact_summary_of_every_die() -> None:
     assert [f.label for f in faces] == ["1", "2", "3", "4", "5", "6"]
     assert sum(f.count for f in faces) == 1000
     assert sum(f.marked for f in faces) == result.successes
+    values = [d.value for d in image.rows[0].dice]
+    assert _stats(image.rows[0].dice) == f"n = 1000 · min {min(values)} · max {max(values)}"
     picture = png(image)
     assert picture.width < 400 and picture.height < 400  # was a 602×5846 strip
 
@@ -81,3 +91,52 @@ def test_percentile_pools_are_summarised_in_bands_of_ten() -> None:
     assert [f.label for f in faces][:2] == ["1–10", "11–20"]
     assert [f.count for f in faces] == [10] * 10
     assert len(dice) > SUMMARY_FROM
+
+
+def test_a_thousand_d1000_are_ten_bands_with_count_sum_lowest_and_highest() -> None:
+    result, _ = roll_notation("1000d1000", Rng(3))
+    image = roll_image(result)
+    assert image is not None and image.summarized
+    row = image.rows[0]
+    faces = _face_counts(row.dice)
+    assert [f.label for f in faces][:2] == ["1–100", "101–200"] and len(faces) == 10
+    assert faces[-1].label == "901–1000" and sum(f.count for f in faces) == 1000
+    values = [d.value for d in row.dice]
+    assert _stats(row.dice) == (
+        f"n = 1000 · Σ {result.total} · min {min(values)} · max {max(values)}"
+    )
+    picture = png(image)
+    assert picture.width <= 800 and picture.height <= 400  # was 6832×244
+
+
+def test_percentile_and_fudge_summaries_have_a_bar_per_face() -> None:
+    result, _ = roll_notation("200d%", Rng(3))
+    image = roll_image(result)
+    assert image is not None
+    faces = _face_counts(image.rows[0].dice)
+    assert [f.label for f in faces] == [str(n) for n in range(0, 100, 10)]
+    assert sum(f.count for f in faces) == 200
+    fudge, _ = roll_notation("100dF", Rng(3))
+    image = roll_image(fudge)
+    assert image is not None
+    faces = _face_counts(image.rows[0].dice)
+    assert [f.label for f in faces] == ["−", "0", "+"] and sum(f.count for f in faces) == 100
+    assert faces[2].count - faces[0].count == fudge.total
+
+
+def test_fudge_faces_and_failures_are_drawn_as_such() -> None:
+    def fudge(value: int) -> bytes:
+        return png(DiceImage((DiceRow("", (DieView(value, sides=3, fudge=True),)),))).tobytes()
+
+    assert len({fudge(-1), fudge(0), fudge(1)}) == 3
+    assert one_die(10, failed=True).tobytes() != one_die(10).tobytes()
+    assert one_die(10, failed=True).tobytes() != one_die(10, marked=True).tobytes()
+
+
+def test_a_huge_repeated_roll_is_one_summary_not_a_row_of_bars_per_set() -> None:
+    result, _ = roll_notation("20#4d6kh3", Rng(3))
+    image = roll_image(result)
+    assert image is not None and image.summarized
+    (row,) = image.rows
+    assert row.label == "20 × 4d6kh3" and len(row.dice) == 80
+    assert png(image).height < 400
