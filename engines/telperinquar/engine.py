@@ -651,8 +651,8 @@ def targets(d: JsonDict, attacker: str, rng_kind: str, seat: int) -> list[str]:
 
     Melee: a Wesen at row position i reaches enemy Wesen at positions i-1..i+1, a hero every
     enemy Wesen; flying Wesen only by flying attackers; hidden cards never. Ranged: every
-    enemy Wesen except mist-form ones. A hero is a target only when no enemy Wesen that this
-    attack could hit stands before it (RULES.md)."""
+    enemy Wesen except mist-form ones. A hero is a target only when no enemy Wesen is in
+    this attack's reach (RULES.md): for a Wesen's melee attack, the places i-1..i+1."""
     out: list[str] = []
     flying = not attacker.startswith("h") and "fliegen" in _abilities(d, attacker)
     pos = None
@@ -674,12 +674,10 @@ def targets(d: JsonDict, attacker: str, rng_kind: str, seat: int) -> list[str]:
                 continue
             hits.append(cid)
         out += hits
-        protecting = [c for c in _visible_row(d, enemy) if _is_wesen(d, c)]
-        if rng_kind == "ranged":
-            protecting = [c for c in protecting if "nebelgestalt" not in _abilities(d, c)]
-        else:
-            protecting = [c for c in protecting if "fliegen" not in _abilities(d, c) or flying]
-        if not protecting:
+        # "Falls außer dem Helden kein weiteres Ziel in Nahkampfreichweite eines Angriffes
+        # ist, kann der Held als Ziel gewählt werden": only what this attack could hit
+        # protects the hero (a Wesen out of a Wesen's melee reach does not)
+        if not hits:
             out.append(f"h{enemy}")
     return out
 
