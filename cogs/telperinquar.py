@@ -39,6 +39,7 @@ from engines.telperinquar.engine import catalogue_for
 MODAL_PREFIX = "tqdeck"
 CARDS_PREFIX = "tqcards"  # the confirmation of deleting the server's card file
 MODES = ("duel", "2v2")
+MAX_ROUNDS = 500  # the round limit of /telperinquar start
 
 
 def _choices(prefix: str, values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
@@ -87,6 +88,8 @@ class Telperinquar(TableCog):
         gegner2="opponent2",
         modus="mode",
         bot="bot",
+        turnier="svo",
+        runden="rounds",
     )
     @app_commands.choices(
         modus=_choices("tqcog.mode", MODES), bot=_choices("tqcog.choice.level", LEVELS)
@@ -100,6 +103,8 @@ class Telperinquar(TableCog):
         gegner2: discord.User | None = None,
         modus: str | None = None,
         bot: str | None = None,
+        turnier: bool = False,
+        runden: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
     ) -> None:
         lang = await lang_for(interaction)
         cards = await tq.server_cards(self.store, interaction.guild_id)
@@ -107,6 +112,7 @@ class Telperinquar(TableCog):
         four = modus == "2v2" or partner is not None or gegner2 is not None
         guests = [gegner, partner, gegner2] if four else [gegner]
         seats = tq.Seats(self.table.bot_id(), bot or DEFAULT_LEVEL, cards=cards)
+        seats.svo, seats.round_limit = turnier, runden or 0
         seats.add(interaction.user.id, interaction.user.display_name, own)
         bot_label = SPEC.bot_name(self.table.bot_user_name(), seats.level, lang)
         for guest in guests:

@@ -510,11 +510,17 @@ class Seats:
         self.add(self.bot_id, label, spare[0])
 
     cards: str = ""  # the server's own card file, if it has one
+    svo: bool = False  # the tournament rule (Sudden Victory Overtime)
+    round_limit: int = 0  # a draw after this many rounds (0: none)
 
     def config(self) -> dict[str, Any]:
         config: dict[str, Any] = {"seat_choices": list(self.decks)}
         if self.cards:
             config["cards"] = self.cards
+        if self.svo:
+            config["svo"] = True
+        if self.round_limit:
+            config["round_limit"] = self.round_limit
         if self.levels:
             config["ai_levels"] = self.levels
         return config
@@ -739,7 +745,12 @@ def life_text(life: int, maximum: int, out: bool, lang: str) -> str:
     return _k("life_down", lang, max=maximum, need=1 - life)
 
 
-TEAM_ICONS = ("🟧", "🔵")  # bot/render/telperinquar.py TEAM_COLOURS
+TEAM_ICONS = ("🟧", "🔵")
+DRAWS = (
+    "both_fell",
+    "round_limit",
+    "turn_limit",
+)  # the engine's reasons of a draw  # bot/render/telperinquar.py TEAM_COLOURS
 
 
 class TelperinquarSpec(GameSpec):
@@ -868,7 +879,16 @@ class TelperinquarSpec(GameSpec):
 
     def field_footer(self, view: Mapping[str, Any], ctx: BoardContext) -> str:
         phase = _k(f"phase.{view['phase']}", ctx.lang)
-        return _k("footer", ctx.lang, round=view["round"], phase=phase)
+        limit = int(view.get("round_limit") or 0)
+        text = _k(
+            "footer",
+            ctx.lang,
+            round=f"{view['round']}/{limit}" if limit else view["round"],
+            phase=phase,
+        )
+        if view.get("svo_rule"):  # the tournament rule chosen at the start
+            text = _k("footer_svo", ctx.lang, footer=text)
+        return text
 
     def narrate(self, steps: Steps, ctx: BoardContext) -> list[str]:
         view = ENGINE.view_for(ctx.match.state, None)
@@ -943,10 +963,11 @@ class TelperinquarSpec(GameSpec):
         return super().status(ctx)
 
     def outcome_text(self, outcome: Outcome, ctx: BoardContext) -> str:
-        if outcome.reason not in ("hero_fell", "draw"):
+        if outcome.reason not in ("hero_fell", *DRAWS):
             return super().outcome_text(outcome, ctx)
-        if outcome.is_draw:
-            return "🤝 " + _k("reason.draw", ctx.lang)
+        if outcome.is_draw:  # said as what happened: both heroes fell, or a limit
+            limit = ctx.match.state.data.get(outcome.reason, 0)
+            return "🤝 " + _k(f"reason.{outcome.reason}", ctx.lang, limit=limit)
         who = ", ".join(ctx.names[s] for s in sorted(outcome.winners))
         return "🏆 " + _k("reason.hero_fell", ctx.lang, names=who)
 

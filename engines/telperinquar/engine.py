@@ -37,7 +37,7 @@ SCHEMA = 1
 HAND = 7
 MAX_WESEN = 5
 MAX_EQUIP = 5
-_CONFIG = {"mode", "decks", "teams", "svo", "turn_limit", "cards", "seat_choices"}
+_CONFIG = {"mode", "decks", "teams", "svo", "turn_limit", "round_limit", "cards", "seat_choices"}
 MAX_CARDS_TEXT = 200_000
 OFFENSIVE_VERBS = ("strike", "harm")
 
@@ -263,6 +263,9 @@ def _new_state(config: Mapping[str, Any], seed: int, players: int) -> JsonDict:
     limit = config.get("turn_limit", 0)
     if not isinstance(limit, int) or limit < 0:
         raise BadInput("tq.error.bad_config", option="turn_limit")
+    rounds = config.get("round_limit", 0)
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
+        raise BadInput("tq.error.bad_config", option="round_limit")
     extra = user_cards(config)
     cat = catalogue_for(extra)
     built = [_deck_for(entry, cat) for entry in decks]
@@ -327,6 +330,7 @@ def _new_state(config: Mapping[str, Any], seed: int, players: int) -> JsonDict:
         "svo": bool(config.get("svo", False)),
         "svo_on": False,
         "turn_limit": limit,
+        "round_limit": rounds,
         "teams": teams,
         "order": order,
         "cur": 0,
@@ -492,9 +496,13 @@ def _end_turn(d: JsonDict, events: list[Event]) -> None:
         return
     if d["turn_limit"] and d["turns"] >= d["turn_limit"]:
         d["over"] = True
-        d["limit_hit"] = True
+        d["limit_hit"] = "turn_limit"
         return
     _next_mover(d)
+    if d.get("round_limit") and d["round"] > d["round_limit"]:
+        d["over"] = True  # the last round of the limit is played out
+        d["limit_hit"] = "round_limit"
+        return
     if (
         d["svo"]
         and not d["svo_on"]
@@ -1303,6 +1311,8 @@ class Telperinquar:
             "phase": d["phase"],
             "order": list(d["order"]),
             "svo": d["svo_on"],
+            "svo_rule": d["svo"],
+            "round_limit": d.get("round_limit", 0),
             "stack": [e["text"] for e in d["stack"]],
             "ask": d["ask"],
             "players": seats,
@@ -1321,7 +1331,10 @@ class Telperinquar:
             winners = frozenset(s for s in seats if _side(d, s) == side)
             rest = frozenset(seats) - winners
             return Outcome(winners, "hero_fell", (winners, rest), fallen)
-        return Outcome(frozenset(), "draw", (), fallen)
+        if not alive:  # every hero fell in the same turn
+            return Outcome(frozenset(), "both_fell", (), fallen)
+        limit = d.get("limit_hit")
+        return Outcome(frozenset(), limit if isinstance(limit, str) else "turn_limit", (), fallen)
 
     def secrets_of(self, state: TqState, player: PlayerId) -> set[str]:
         p = state.data["players"][player]

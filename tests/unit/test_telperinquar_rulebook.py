@@ -5,8 +5,10 @@ end of a game when both heroes fall."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
+from bot.narration.telperinquar import SPEC
 from engines.telperinquar.engine import ENGINE, targets
 from tests.unit.test_telperinquar_engine import do, fresh, give, levels_to, main_phase, st
 
@@ -36,3 +38,36 @@ def test_the_hero_is_a_target_when_nothing_else_is_in_melee_reach() -> None:
     assert f"use {wolves[0]} h1" not in legal(d, 0)  # the enemy Wolf stands in its reach
     # a hero reaches every Wesen: the enemy Wolf still protects its hero against it
     assert "h1" not in targets(d, "h0", "melee", 0)
+
+
+def _ctx(d: dict[str, Any], lang: str) -> Any:
+    return SimpleNamespace(lang=lang, names=["Alice", "Bob"], match=SimpleNamespace(state=st(d)))
+
+
+def test_both_heroes_falling_in_one_turn_is_a_draw_said_as_such() -> None:
+    d = main_phase(fresh())
+    d["players"][0]["life"] = -3
+    d["players"][1]["life"] = 0
+    d, events = do(d, 0, "next")
+    outcome = ENGINE.outcome(st(d))
+    assert outcome is not None and outcome.is_draw and outcome.reason == "both_fell"
+    assert [e.data["player"] for e in events if e.type == "hero_fell"] == [0, 1]
+    de = SPEC.outcome_text(outcome, _ctx(d, "de"))
+    assert "im selben Zug gefallen" in de and "Rundengrenze" not in de
+    assert "fell in the same turn" in SPEC.outcome_text(outcome, _ctx(d, "en"))
+
+
+def test_the_round_limit_ends_the_game_after_its_last_round() -> None:
+    d = fresh(round_limit=2)
+    state = st(d)
+    while ENGINE.outcome(state) is None:
+        (decision,) = ENGINE.decisions(state)
+        legal = [str(a) for a in ENGINE.legal_actions(state, decision.seat)]
+        word = next(w for w in ("go", "pass", "next", "end") if w in legal)
+        state, _ = ENGINE.apply(state, ENGINE.parse_action(word), decision.seat)
+    d = ENGINE.state_to_json(state)
+    assert d["turns"] == 4  # two rounds of two turns
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None and outcome.is_draw and outcome.reason == "round_limit"
+    assert "Rundengrenze von 2 Runden" in SPEC.outcome_text(outcome, _ctx(d, "de"))
+    assert "limit of 2 rounds" in SPEC.outcome_text(outcome, _ctx(d, "en"))
