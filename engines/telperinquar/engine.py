@@ -1571,9 +1571,9 @@ def _attack(
     critical, fumble = die == 10, die == 1
     events.append(Event("roll", {"die": die, "bonus": bonus, "target": target}))
     victims = [target]
-    if entry.get("area") or (
-        not attacker.startswith("h") and "rundumschlag" in _abilities(d, attacker)
-    ):
+    if not attacker.startswith("h") and "rundumschlag" in _abilities(d, attacker):
+        victims += _sweep(d, target, attacker, seat)
+    elif entry.get("area"):
         victims += _area(d, target, attacker)
     for index, victim in enumerate(victims):
         if not _target_alive(d, victim):
@@ -1608,13 +1608,22 @@ def _attacker_alive(d: JsonDict, attacker: str) -> bool:
     return _target_alive(d, attacker)
 
 
+def _sweep(d: JsonDict, target: str, attacker: str, seat: int) -> list[str]:
+    """The others a Rundumschlag hits: every non-flying card in the attacker's own
+    Drohbereich ("bei allen nicht-fliegenden Wesen oder Helden im Drohbereich"), i.e. what
+    it could attack in melee now besides the target."""
+    return [
+        c
+        for c in targets(d, attacker, "melee", seat)
+        if c != target and (c.startswith("h") or "fliegen" not in _abilities(d, c))
+    ]
+
+
 def _area(d: JsonDict, target: str, attacker: str) -> list[str]:
-    """The other cards an area effect (or Rundumschlag) hits: the target's neighbours in its
-    row (not flying ones for Rundumschlag), and in 2 vs 2 the cards at the same places of the
-    target's team-mate."""
+    """The other cards an area effect hits: the target's neighbours in its row, and in 2 vs
+    2 the cards at the same places of the target's team-mate."""
     owner = _owner(d, target)
     extra: list[str] = []
-    sweep = not attacker.startswith("h")
     mates = [s for s in range(len(d["players"])) if _side(d, s) == _side(d, owner)]
     for s in mates:
         row = d["players"][s]["row"]
@@ -1629,8 +1638,6 @@ def _area(d: JsonDict, target: str, attacker: str) -> list[str]:
             if cid == target or not _is_wesen(d, cid) or d["cards"][cid].get("hidden"):
                 continue
             if abs(index - pos) <= (1 if s == owner else 0):
-                if sweep and "fliegen" in _abilities(d, cid):
-                    continue
                 extra.append(cid)
     return extra
 

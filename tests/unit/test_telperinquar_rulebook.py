@@ -71,3 +71,26 @@ def test_the_round_limit_ends_the_game_after_its_last_round() -> None:
     assert outcome is not None and outcome.is_draw and outcome.reason == "round_limit"
     assert "Rundengrenze von 2 Runden" in SPEC.outcome_text(outcome, _ctx(d, "de"))
     assert "limit of 2 rounds" in SPEC.outcome_text(outcome, _ctx(d, "en"))
+
+
+def test_rundumschlag_hits_everything_in_the_attackers_own_drohbereich() -> None:
+    """An Oger at place 3 reaches places 2-4: attacking the Wolf at place 2 it hits the
+    Wolves at places 2 and 3 (its own Drohbereich), not the target's neighbour at place 1
+    nor the Wolf at place 5; the Falke at place 4 flies (hit only when attacked directly);
+    only the target strikes back."""
+    d = main_phase(fresh())
+    levels_to(d, 0, 6)
+    give(d, 0, "Wolf", "row")
+    give(d, 0, "Wolf", "row")
+    ogre = give(d, 0, "Oger", "row")
+    a, b, c, e = (give(d, 1, "Wolf", "row") for _ in range(4))
+    bat = give(d, 1, "Falke", "row")
+    d["players"][1]["row"] = [a, b, c, bat, e]
+    d["forced"] = [3, 2]  # 3 + 4 = 7 against every Wolf (life 8); the counter: 2 + 1
+    d, events = do(d, 0, f"use {ogre} {b}")
+    d = pass_all(d)
+    hit = [e_.data["target"] for e_ in events if e_.type == "damage"]
+    assert hit[:2] == [b, c] and a not in hit and bat not in hit and e not in hit
+    assert d["cards"][b]["dmg"] == 7 and d["cards"][c]["dmg"] == 7
+    assert "dmg" not in d["cards"][a]
+    assert sum(1 for e_ in events if e_.type == "counter") == 1
