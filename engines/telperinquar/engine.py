@@ -1458,6 +1458,9 @@ def _resolve_entry(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
         return
     _spend_charges(d, cards, events)
     if kind == "dual":
+        if not _target_alive(d, entry["target"]):
+            events.append(Event("lapsed", {"action": entry["text"]}))
+            return
         _attack(d, seat, entry, entry["bonus"], "physical", "", events)
         return
     target = entry.get("target")
@@ -1534,26 +1537,30 @@ def _spend_charges(d: JsonDict, cards: list[str], events: list[Event]) -> None:
             events.append(Event("spent", {"card": card.name}))
 
 
-def _counter_bonus(d: JsonDict, defender: str) -> int | None:
-    """The counter-attack bonus of ``defender`` (None: it cannot strike back in melee)."""
+def _counter_strike(d: JsonDict, defender: str, attacker: str) -> tuple[int, str] | None:
+    """The counter-attack of ``defender``: (bonus, damage kind), or None when it cannot
+    strike back in melee. A hero strikes with the melee weapon that hurts ``attacker`` most
+    (bonus minus the attacker's Rüstung for a physical, Resistenz for a magic weapon: "Bestimmt
+    er bei seinem Angriff (oder Gegenangriff) mit welcher Waffe"), else unarmed (physical);
+    a Wesen with its own strike and the weapon it carries."""
     if defender.startswith("h"):
         seat = int(defender[1:])
+        weapons = [_card(d, c) for c in hero_equip(d, seat) if _card(d, c).type == "weapon"]
         melee = [
-            int(_card(d, c).get("bonus"))
-            for c in hero_equip(d, seat)
-            if _card(d, c).type == "weapon"
-            and _card(d, c).get("attack") in ("melee", "melee_magic")
+            (int(w.get("bonus")), "magical" if w.get("attack") == "melee_magic" else "physical")
+            for w in weapons
+            if w.get("attack") in ("melee", "melee_magic")
         ]
         if melee:
-            return max(melee)
-        ranged = [c for c in hero_equip(d, seat) if _card(d, c).type == "weapon"]
-        if ranged:
+            return max(melee, key=lambda m: (m[0] - _reduction(d, attacker, m[1]), m[0]))
+        if weapons:
             return None  # only ranged weapons: a pure ranged fighter
-        return min(hero_of(c).unarmed for c in d["players"][seat]["classes"])
+        return min(hero_of(c).unarmed for c in d["players"][seat]["classes"]), "physical"
     card = _card(d, defender)
     if card.get("attack") not in ("melee", "melee_magic"):
         return None
-    return wesen_stat(d, defender, "bonus")
+    kind = "magical" if card.get("attack") == "melee_magic" else "physical"
+    return wesen_stat(d, defender, "bonus"), kind
 
 
 def _attack(
@@ -1570,6 +1577,9 @@ def _attack(
     die = _roll(d, 10)
     critical, fumble = die == 10, die == 1
     events.append(Event("roll", {"die": die, "bonus": bonus, "target": target}))
+    # the counter-attack as the target stands now: a Wesen that dies of this attack still
+    # strikes back, with the weapon it carried ("steht dieser dennoch zu")
+    counter = _counter_strike(d, target, attacker)
     victims = [target]
     if not attacker.startswith("h") and "rundumschlag" in _abilities(d, attacker):
         victims += _sweep(d, target, attacker, seat)
@@ -1589,16 +1599,13 @@ def _attack(
         return
     if not _attacker_alive(d, attacker):
         return
-    counter = _counter_bonus(d, target)
     if counter is None:
         events.append(Event("no_counter", {"why": "defender", "target": target}))
         return
+    bonus, counter_kind = counter
     die = _roll(d, 10)
-    amount = 0 if die == 1 else die + counter
-    events.append(Event("counter", {"die": die, "bonus": counter, "target": attacker}))
-    counter_kind = "physical"
-    if not target.startswith("h") and _card(d, target).get("attack") == "melee_magic":
-        counter_kind = "magical"
+    amount = 0 if die == 1 else die + bonus
+    events.append(Event("counter", {"die": die, "bonus": bonus, "target": attacker}))
     if die == 10 and not attacker.startswith("h") and _crit_wesen(d, attacker, events):
         return
     _deal(d, attacker, amount, counter_kind, "", events, critical=die == 10)

@@ -94,3 +94,34 @@ def test_rundumschlag_hits_everything_in_the_attackers_own_drohbereich() -> None
     assert d["cards"][b]["dmg"] == 7 and d["cards"][c]["dmg"] == 7
     assert "dmg" not in d["cards"][a]
     assert sum(1 for e_ in events if e_.type == "counter") == 1
+
+
+def test_a_hero_countering_with_a_magic_melee_weapon_deals_magic_damage() -> None:
+    """The Runenklinge (+2, magic melee) strikes back with magic damage: the Steingolem's
+    Rüstung 2 does not count, its Resistenz 0 does."""
+    d = main_phase(fresh(), seat=1)
+    levels_to(d, 0, 6)
+    levels_to(d, 1, 10)
+    give(d, 0, "Runenklinge", "equip")
+    golem = give(d, 1, "Steingolem", "row")
+    d["forced"] = [1, 5]  # the golem fumbles; the counter: 5 + 2 = 7 magic
+    d, events = do(d, 1, f"use {golem} h0")
+    d = pass_all(d)
+    assert d["cards"][golem]["dmg"] == 7
+
+
+def test_a_wesen_killed_by_an_attack_counters_with_the_weapon_it_carried() -> None:
+    """The Knappe (+1) carries a Langschwert (+3) and dies of the attack; its counter-attack
+    is still owed ("steht dieser dennoch zu") and strikes with the sword: 6 + 1 + 3."""
+    d = main_phase(fresh(), seat=1)
+    levels_to(d, 0, 5)
+    squire = give(d, 0, "Knappe", "row")
+    sword = give(d, 0, "Langschwert", "equip", bearer=squire)
+    dagger = give(d, 1, "Dolch", "equip")
+    d["forced"] = [10, 6]  # a critical 10 + 1 = 11 kills the Knappe (life 10)
+    d, events = do(d, 1, f"use {dagger} {squire}")
+    d = pass_all(d)
+    assert squire in d["players"][0]["discard"] and sword in d["players"][0]["discard"]
+    counter = next(e for e in events if e.type == "counter")
+    assert counter.data["bonus"] == 1 + 3
+    assert d["players"][1]["life"] == 20 - 10
