@@ -850,8 +850,8 @@ def _uses(d: JsonDict, seat: int) -> list[Act]:
     for cid in hero_equip(d, seat) + p["field"] + p["row"]:
         card = _card(d, cid)
         info = d["cards"][cid]
-        if info.get("hidden") or card.type == "trap":
-            continue
+        if card.type == "trap" or (info.get("hidden") and card.type != "wesen"):
+            continue  # a hidden Wesen is turned up by its attack (Verstecken)
         free = card.type == "wesen" and info.get("free", 0) > 0
         if card.type == "wesen" and info.get("attacked") and not free:
             continue  # a Wesen attacks once per turn (Beidhändigkeit: twice for one payment)
@@ -947,12 +947,16 @@ def _reactions(d: JsonDict, seat: int) -> list[Act]:
             continue
         if _strike_step(card) is None and _target_kind(card) == "self":
             out.append(_act("react", cid))
-    if at_me and top.get("range") == "melee":
+    if at_me and top.get("range") in ("melee", "ranged"):
+        # the hidden card was no target, so the hero was: it may be turned up (a trap
+        # springs; a hidden Wesen takes the attack, at range unless it has Nebelgestalt)
         for cid in p["row"]:
             info = d["cards"][cid]
             if info.get("hidden"):
-                out.append(_act("reveal", cid))  # a trap springs; a hidden Wesen steps in
-            elif "fliegen" in _abilities(d, cid):
+                misty = _is_wesen(d, cid) and "nebelgestalt" in _abilities(d, cid)
+                if top["range"] == "melee" or not misty:
+                    out.append(_act("reveal", cid))
+            elif top["range"] == "melee" and "fliegen" in _abilities(d, cid):
                 out.append(_act("intercept", cid))
     # 2 vs 2: a team-mate's Wesen may take an attack meant for an unprotected hero
     if top.get("target", "").startswith("h") and top.get("target") != f"h{seat}":

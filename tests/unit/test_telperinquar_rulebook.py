@@ -125,3 +125,34 @@ def test_a_wesen_killed_by_an_attack_counters_with_the_weapon_it_carried() -> No
     counter = next(e for e in events if e.type == "counter")
     assert counter.data["bonus"] == 1 + 3
     assert d["players"][1]["life"] == 20 - 10
+
+
+def test_a_hidden_wesen_is_turned_up_to_attack() -> None:
+    d = main_phase(fresh(("schurke", "kaempfer")))
+    levels_to(d, 0, 4)
+    cat = give(d, 0, "Schattenkatze", "row", hidden=True)
+    assert f"use {cat} h1" in legal(d, 0)
+    view = ENGINE.view_for(st(d), 1)
+    assert view["players"][0]["row"] == [{"id": cat, "hidden": True}]  # unknown until then
+    d["forced"] = [6, 1]
+    d, events = do(d, 0, f"use {cat} h1")
+    d = pass_all(d)
+    assert "hidden" not in d["cards"][cat]
+    assert ENGINE.view_for(st(d), 1)["players"][0]["row"][0]["name"] == "Schattenkatze"
+    assert d["players"][1]["life"] == 20 - 7
+
+
+def test_a_hidden_card_answers_a_ranged_attack_on_its_hero() -> None:
+    """Its hero attacked at range (the hidden card is no target, so the hero is), the
+    attacked player may turn the hidden card up: a Wesen takes the attack, a trap springs."""
+    d = main_phase(fresh(("schurke", "kaempfer")))
+    levels_to(d, 0, 4)
+    bow = give(d, 0, "Kurzbogen", "equip")
+    cat = give(d, 1, "Schattenkatze", "row", hidden=True)
+    d, _ = do(d, 0, f"use {bow} h1")
+    assert d["ask"] == 1 and f"reveal {cat}" in legal(d, 1)
+    d["forced"] = [5, 9]  # 5 + 1 = 6 on the cat (Schattenhaftigkeit: a 9 does not save it)
+    d, events = do(d, 1, f"reveal {cat}")
+    d = pass_all(d)
+    assert d["players"][1]["life"] == 20
+    assert cat in d["players"][1]["discard"]
