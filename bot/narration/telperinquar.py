@@ -945,6 +945,10 @@ class TelperinquarSpec(GameSpec):
             params["card"] = _k("card_of", lang, card=params["card"], name=params["name"])
         if kind in ("wesen_died", "wesen_wounded") and data.get("why"):
             kind += f".{data['why']}"
+        if kind == "ew":  # W20 + level against the value: higher succeeds
+            params["total"] = int(data["die"]) + int(data["level"])
+            params["value"] = data["value"]
+            kind += "" if data.get("success") else "_failed"
         if kind == "no_counter":
             kind += f".{data.get('why', 'ranged')}"
         if kind in ("roll", "counter") and int(data["die"]) == 1:

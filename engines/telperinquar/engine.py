@@ -20,6 +20,7 @@ from typing import Any
 from engines.core import BadInput, Event, IllegalAction, Outcome, Rng, register
 from engines.core.contract import Decision, DecisionKind, JsonDict, PlayerId
 from engines.telperinquar.cards import (
+    ATTRIBUTES,
     CLASSES,
     DRAFT,
     Card,
@@ -40,6 +41,7 @@ MAX_EQUIP = 5
 _CONFIG = {"mode", "decks", "teams", "svo", "turn_limit", "round_limit", "cards", "seat_choices"}
 MAX_CARDS_TEXT = 200_000
 OFFENSIVE_VERBS = ("strike", "harm")
+ENEMY_TARGETS = ("enemy", "enemy_hero", "enemy_wesen")
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,9 +198,12 @@ def _strike_step(card: Card) -> Mapping[str, Any] | None:
 
 
 def _offensive(card: Card) -> bool:
+    """Damage, or an EW against another player's hero or Wesen ("die ... einem anderen
+    Spieler und seine Karten als Ziel haben")."""
     return any(
         s.get("do") in OFFENSIVE_VERBS
         or (s.get("do") == "over_time" and s.get("effect") == "damage")
+        or (s.get("do") == "ew" and s.get("target", "enemy") in ENEMY_TARGETS)
         for s in card.steps
     )
 
@@ -921,6 +926,8 @@ def _target_kind(card: Card) -> str:
         target = step.get("target")
         if step.get("do") in ("harm", "over_time") and target in ("enemy", "enemy_hero"):
             return "enemy"
+        if step.get("do") == "ew" and target in (None, *ENEMY_TARGETS):
+            return "enemy"
         if step.get("do") in ("heal", "over_time", "harm") and target == "friend":
             return "friend"
     return "self"
@@ -1517,11 +1524,46 @@ def _resolve_entry(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
         elif verb == "draw":
             for _ in range(int(step.get("count", 1))):
                 _draw(d, seat, events)
+        elif verb == "ew":
+            if not _ew(d, seat, entry, step, events):
+                return  # a failed EW: the card's later steps do not happen
         elif verb == "cancel":
             below = d["stack"][entry["answers"]] if entry.get("answers") is not None else None
             if below is not None:
                 below["cancelled"] = True
                 events.append(Event("parried", {"action": below["text"]}))
+
+
+def ew_value(d: JsonDict, target: str, against: str, value: int = 0) -> int:
+    """What an EW must beat: a number, or an attribute of ``target`` (a hero's, or a Wesen's
+    printed attributes; a Wesen without them has 0), ``highest`` its highest one."""
+    if against == "value":
+        return value
+    names = ATTRIBUTES if against == "highest" else (against,)
+    if target.startswith("h"):
+        return max(attribute(d, int(target[1:]), a) for a in names)
+    return max(wesen_stat(d, target, a) for a in names)
+
+
+def _ew(
+    d: JsonDict, seat: int, entry: JsonDict, step: Mapping[str, Any], events: list[Event]
+) -> bool:
+    """An Erfolgswurf (glossary "EW") of the card's user against its target (or its own
+    hero): W20 + the roller's current level, higher than the value succeeds."""
+    target = str(entry.get("target") or f"h{seat}")
+    if not _target_alive(d, target):
+        events.append(Event("lapsed", {"action": entry["text"]}))
+        return False
+    value = ew_value(d, target, str(step["against"]), int(step.get("value", 0)))
+    die = _roll(d, 20)
+    level = hero_level(d, seat)
+    success = die + level > value
+    events.append(
+        Event(
+            "ew", {"player": seat, "die": die, "level": level, "value": value, "success": success}
+        )
+    )
+    return success
 
 
 def _spend_charges(d: JsonDict, cards: list[str], events: list[Event]) -> None:

@@ -156,3 +156,60 @@ def test_a_hidden_card_answers_a_ranged_attack_on_its_hero() -> None:
     d = pass_all(d)
     assert d["players"][1]["life"] == 20
     assert cat in d["players"][1]["discard"]
+
+
+def test_an_ew_needs_more_than_the_value_w20_plus_the_level() -> None:
+    """Glossary "EW oder Erfolgswurf": W20 + the roller's level must be higher than the value.
+    Kampfschrei: an EW against 15; a level-5 hero rolling 10 reaches 15 and fails, rolling 11
+    succeeds and its next attack gets +3."""
+    d = main_phase(fresh())
+    levels_to(d, 0, 5)
+    shout = give(d, 0, "Kampfschrei", "field")
+    d["forced"] = [10]
+    d, events = do(d, 0, f"use {shout}")
+    ew = next(e for e in events if e.type == "ew")
+    assert ew.data == {"player": 0, "die": 10, "level": 5, "value": 15, "success": False}
+    assert d["players"][0]["mods"] == []
+    d["cards"][shout].pop("inaktion", None)
+    d["forced"] = [11]
+    d, events = do(d, 0, f"use {shout}")
+    assert next(e for e in events if e.type == "ew").data["success"] is True
+    assert d["players"][0]["mods"] == [{"stat": "bonus", "amount": 3, "until": "attack"}]
+
+
+def test_an_ew_against_the_targets_highest_attribute() -> None:
+    """Bannblick: an EW against the target's highest attribute (the glossary's example); the
+    damage follows only when it succeeds. The level-1 Kämpfer's highest is Kraft 3."""
+    d = main_phase(fresh(("zauberer", "kaempfer")))
+    levels_to(d, 0, 2)
+    gaze = give(d, 0, "Bannblick", "field")
+    d["forced"] = [1]  # 1 + 2 = 3: not higher than 3
+    d, events = do(d, 0, f"use {gaze} h1")
+    d = pass_all(d)
+    assert next(e for e in events if e.type == "ew").data["value"] == 3
+    assert d["players"][1]["life"] == 20
+    d["forced"] = [2, 4]  # 2 + 2 = 4 > 3; 1W6 = 4, + 2 magic damage
+    d, events = do(d, 0, f"use {gaze} h1")
+    d = pass_all(d)
+    assert d["players"][1]["life"] == 20 - 6
+
+
+def _narrated(d: dict[str, Any], events: list[Any], lang: str) -> list[str]:
+    from bot.play.spec import BoardContext, Steps
+
+    record = SimpleNamespace(config={}, players=[1, 2], status="active", id=1)
+    match = SimpleNamespace(state=st(d))
+    ctx = BoardContext(record, match, ["Alice", "Bob"], lang, -1)  # type: ignore[arg-type]
+    return SPEC.narrate(Steps([(0, e) for e in events]), ctx)
+
+
+def test_an_ew_is_told_with_its_sum_and_what_it_had_to_beat() -> None:
+    d = main_phase(fresh())
+    levels_to(d, 0, 5)
+    shout = give(d, 0, "Kampfschrei", "field")
+    d["forced"] = [10]
+    d, events = do(d, 0, f"use {shout}")
+    de = "\n".join(_narrated(d, events, "de"))
+    assert "EW von Alice: 10 + Stufe 5 = 15 gegen 15 – misslungen" in de
+    en = "\n".join(_narrated(d, events, "en"))
+    assert "Alice's success roll: 10 + level 5 = 15 against 15 – it fails" in en
