@@ -1127,6 +1127,7 @@ class Telperinquar:
         if d["combat"] == "open":
             d["combat"] = "closed"
         events.append(Event("equipped", {"player": seat, "card": card.name, "bearer": bearer}))
+        _lay_on_stack(d, seat, [verb, cid, bearer])
 
     def _level(self, d: JsonDict, seat: int, cid: str, events: list[Event]) -> None:
         p = d["players"][seat]
@@ -1165,6 +1166,7 @@ class Telperinquar:
         if not hidden:
             shown["name"] = card.name
         events.append(Event("played", shown))
+        _lay_on_stack(d, seat, ["hide" if hidden else "play", cid])
 
     def _declare(
         self, d: JsonDict, seat: int, verb: str, args: list[str], events: list[Event]
@@ -1392,6 +1394,14 @@ class Telperinquar:
         return chosen
 
 
+def _lay_on_stack(d: JsonDict, seat: int, words: list[str]) -> None:
+    """Laying a card is an action like any other: the others may answer it ("wie bei jeder
+    Aktion"). The card lies already; the entry is the moment to answer, and resolves to
+    nothing more (RULES.md, "Reactions")."""
+    entry = {"seat": seat, "kind": "lay", "cards": [words[1]], "spell": False}
+    d["stack"].append({**entry, "text": " ".join(words), "asked": []})
+
+
 def _fresh_id(d: JsonDict) -> str:
     rng = Rng.from_json(d["rng"])
     while True:
@@ -1440,6 +1450,8 @@ def _settle(d: JsonDict, events: list[Event]) -> None:
 def _resolve(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
     """Resolve one declared action; a card used up by it is told after its effect (a
     throwing knife's last throw first, then that it is gone)."""
+    if entry["kind"] == "lay":
+        return  # the card was laid when it was declared
     start = len(events)
     _resolve_entry(d, entry, events)
     told = events[start:]

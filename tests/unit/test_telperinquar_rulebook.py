@@ -213,3 +213,27 @@ def test_an_ew_is_told_with_its_sum_and_what_it_had_to_beat() -> None:
     assert "EW von Alice: 10 + Stufe 5 = 15 gegen 15 – misslungen" in de
     en = "\n".join(_narrated(d, events, "en"))
     assert "Alice's success roll: 10 + level 5 = 15 against 15 – it fails" in en
+
+
+def test_laying_a_card_may_be_answered_like_any_action() -> None:
+    """"Auf diese Aktion kann ein anderer Spieler, wie bei jeder Aktion, reagieren": Bob may
+    answer Alice laying a Wolf with his Heiltrank (defensive); the Wolf is laid all the
+    same."""
+    d = main_phase(fresh())
+    potion = give(d, 1, "Heiltrank", "equip", charges=1)
+    d["players"][1]["life"] = 10
+    wolf = give(d, 0, "Wolf")
+    d, _ = do(d, 0, f"play {wolf}")
+    assert d["ask"] == 1 and f"react {potion}" in legal(d, 1)
+    assert wolf in d["players"][0]["row"]
+    d["forced"] = [6]
+    d, events = do(d, 1, f"react {potion}")
+    d = pass_all(d)
+    assert d["players"][1]["life"] == 10 + 8
+    assert d["stack"] == [] and d["ask"] is None and wolf in d["players"][0]["row"]
+    assert not any(e.type == "lapsed" for e in events)
+    # nobody who could answer: nobody is asked
+    d = main_phase(d)
+    other = give(d, 0, "Wolf")
+    d, _ = do(d, 0, f"play {other}")
+    assert d["ask"] is None and d["stack"] == []
