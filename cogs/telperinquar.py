@@ -29,6 +29,7 @@ from bot.limits import MAX_CONTENT_BYTES
 from bot.narration import telperinquar as tq
 from bot.narration.telperinquar import DEFAULT_LEVEL, LEVELS, SPEC
 from bot.play.commands import TableCog, add_table_commands, offer_games
+from bot.play.table import distinct_names
 from bot.play.ui import button, make_view
 from bot.replies import lang_for, send
 from bot.server_content import managed_guild
@@ -123,9 +124,8 @@ class Telperinquar(TableCog):
             else:
                 seats.add(guest.id, guest.display_name, None)
         invited = any(p not in (interaction.user.id, seats.bot_id) for p in seats.players)
-        await self.table.create(
-            interaction, seats.config(), seats.players, seats.names, invited=invited
-        )
+        names = distinct_names(seats.names)  # three bots of one level: "Spielleiter (normal) 2"
+        await self.table.create(interaction, seats.config(), seats.players, names, invited=invited)
 
     @telperinquar.command(name=cmd("tqcog.cmd.move.name"), description=cmd("tqcog.cmd.move.desc"))
     @options("tqcog.opt", notation="notation", spiel="game")
