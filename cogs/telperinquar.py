@@ -114,6 +114,7 @@ class Telperinquar(TableCog):
         guests = [gegner, partner, gegner2] if four else [gegner]
         seats = tq.Seats(self.table.bot_id(), bot or DEFAULT_LEVEL, cards=cards)
         seats.svo, seats.round_limit = turnier, runden or 0
+        seats.seed = self.games.entropy(31)
         seats.add(interaction.user.id, interaction.user.display_name, own)
         bot_label = SPEC.bot_name(self.table.bot_user_name(), seats.level, lang)
         for guest in guests:

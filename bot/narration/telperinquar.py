@@ -29,10 +29,12 @@ from engines.effects import LoadError
 from engines.telperinquar import ENGINE
 from engines.telperinquar.cards import (
     CLASSES,
+    DRAFT,
     Card,
     Catalogue,
     catalogue,
     check_extra,
+    hero_of,
     heroes,
     level_card_name,
     load_cards_text,
@@ -46,6 +48,7 @@ from engines.telperinquar.decks import (
     unknown_card,
     validate,
 )
+from engines.telperinquar.draft import sealed_deck
 from engines.telperinquar.engine import catalogue_for
 
 LEVELS = ENGINE.bot_levels
@@ -92,7 +95,7 @@ def card_name(name: str, lang: str, cat: Catalogue | None = None) -> str:
     if known is None:
         return name
     kind, key, _ = known
-    return heroes()[key].name_en if kind == "hero" else level_card_name(key, "en")
+    return hero_of(key).name_en if kind == "hero" else level_card_name(key, "en")
 
 
 def card_kind(name: str, cat: Catalogue | None = None) -> str:
@@ -106,7 +109,7 @@ def card_kind(name: str, cat: Catalogue | None = None) -> str:
 
 
 def class_name(cls: str, lang: str) -> str:
-    hero = heroes()[cls]
+    hero = hero_of(cls)
     return hero.name if lang == "de" else hero.name_en
 
 
@@ -467,7 +470,7 @@ def card_text(name: str, lang: str, cat: Catalogue) -> tuple[str, str]:
         known = cat.resolve(name)
         kind, cls = (known[0], known[1]) if known else ("?", "")
         if kind == "hero":
-            hero = heroes()[cls]
+            hero = hero_of(cls)
             return f"{TYPE_ICONS['hero']} {shown}", hero.text_de if lang == "de" else hero.text_en
         return f"{TYPE_ICONS['level']} {shown}", _k("card.level", lang, cls=class_name(cls, lang))
     lines = [f"*{t(f'tqrender.type.{card.type}', lang)}*"]  # one card: "Waffe", not "Waffen"
@@ -503,15 +506,22 @@ class Seats:
         self.decks.append(deck)
 
     def add_bot(self, label: str) -> None:
-        """A bot seat with a starter deck of a class nobody plays yet."""
+        """A bot seat with a starter deck of a class nobody plays yet; against a drafted deck
+        a draft deck of its own (three boosters, built as a drafter's: a draft deck meets only
+        draft decks)."""
         taken = {_class_of(d) for d in self.decks if d is not None}
-        spare = [c for c in CLASSES if c not in taken] or list(CLASSES)
         self.levels[str(len(self.players))] = self.level
+        if DRAFT in taken:
+            deck = sealed_deck(self.seed + len(self.players), self.cards)
+            self.add(self.bot_id, label, deck)
+            return
+        spare = [c for c in CLASSES if c not in taken] or list(CLASSES)
         self.add(self.bot_id, label, spare[0])
 
     cards: str = ""  # the server's own card file, if it has one
     svo: bool = False  # the tournament rule (Sudden Victory Overtime)
     round_limit: int = 0  # a draw after this many rounds (0: none)
+    seed: int = 0  # the boosters of a bot's draft deck
 
     def config(self) -> dict[str, Any]:
         config: dict[str, Any] = {"seat_choices": list(self.decks)}
