@@ -398,7 +398,10 @@ def _draw(d: JsonDict, seat: int, events: list[Event] | None = None) -> None:
 def _start_turn(d: JsonDict, first_turn: bool = False, events: list[Event] | None = None) -> None:
     seat = mover(d)
     if not first_turn:
-        _draw(d, seat)
+        _draw(d, seat, events)  # told like the draw at the end of a turn
+    # the old pool lapses with the new turn: the Einstiegsphase shows the refreshed one (a
+    # level card laid now raises it once more when the phase ends, in _supply)
+    d["players"][seat]["actions"] = _best(d, seat, "actions")
     d["phase"] = "entry"
     d["flew"] = False
     d["level_done"] = False

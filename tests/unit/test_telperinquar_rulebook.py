@@ -237,3 +237,21 @@ def test_laying_a_card_may_be_answered_like_any_action() -> None:
     other = give(d, 0, "Wolf")
     d, _ = do(d, 0, f"play {other}")
     assert d["ask"] is None and d["stack"] == []
+
+
+def test_the_start_of_turn_draw_is_told_and_the_pool_is_refreshed_in_the_einstiegsphase() -> None:
+    """"Spieler 1 beginnt seinen Zug, indem er eine Karte ... zieht": the draw at the start
+    of a turn is an event like the one at its end; the Einstiegsphase shows the refreshed
+    Aktionspool (the old one lapses with the new turn)."""
+    d = main_phase(fresh())
+    d["players"][1]["actions"] = 0
+    give(d, 1, "Stufenkarte Schurke", level="schurke")  # the Einstiegsphase waits for it
+    hand = len(d["players"][1]["hand"])
+    d, events = do(d, 0, "next")
+    assert d["phase"] == "entry" and d["cur"] == d["order"].index(1)
+    assert [e.data["player"] for e in events if e.type == "drew"] == [0, 1]
+    assert len(d["players"][1]["hand"]) == hand + 1
+    assert d["players"][1]["actions"] == 3  # the level-1 pool, before the level is laid
+    assert ENGINE.view_for(st(d), 0)["players"][1]["actions"] == 3
+    d, _ = do(d, 1, "go")
+    assert d["players"][1]["actions"] == 3 and d["phase"] == "main"
