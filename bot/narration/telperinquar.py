@@ -660,7 +660,7 @@ def _public(ctx: BoardContext, cid: str) -> bool:
 
 def action_words(words: Sequence[str], names: _Names, seat: int | None) -> str:
     """An action (``use c12345 h1``) as a button label, the card first in German
-    ("Kettenhemd zurück auf die Hand", "Parade spielen")."""
+    ("Kettenhemd zurück auf die Hand", "Parade anwenden")."""
     verb, *args = words
     lang = names.lang
     if verb in ("swap", "fly") and len(args) == 2:
@@ -720,12 +720,16 @@ def _card_kind(cid: str, names: _Names) -> str:
 
 
 def _effect(cid: str, names: _Names) -> str:
-    """The card's own text, shortened at a word."""
+    """What the card does, as its steps say it (impersonal: "Nächster Angriff +2."; the card
+    text addresses its owner, "deines Helden", and the log speaks of the players in the third
+    person), shortened at a word."""
     name = names.cards.get(cid)
     card = names.cat.support(name) if name else None
     if card is None:
         return ""
-    return shorten(card.text_de if names.lang == "de" else card.text_en, 120)
+    key = "text_de" if names.lang == "de" else "text_en"
+    said = " ".join(str(s.get(key, "")) for s in card.steps if s.get(key))
+    return shorten(said, 120)
 
 
 def shorten(text: str, limit: int) -> str:

@@ -255,3 +255,32 @@ def test_the_start_of_turn_draw_is_told_and_the_pool_is_refreshed_in_the_einstie
     assert ENGINE.view_for(st(d), 0)["players"][1]["actions"] == 3
     d, _ = do(d, 1, "go")
     assert d["players"][1]["actions"] == 3 and d["phase"] == "main"
+
+
+def test_the_public_log_speaks_of_the_players_in_the_third_person() -> None:
+    """A card used on its own hero is told with its effect as the steps say it ("Nächster
+    Angriff +2."), not with the card text that addresses its owner ("deines Helden"); and
+    the button to answer with a card says "anwenden" (the card is used, not laid)."""
+    import re
+
+    from bot.narration.telperinquar import _Names, _view_cards, action_sentence, action_words
+    from engines.telperinquar.cards import builtin_cards, catalogue
+
+    d = main_phase(fresh())
+    rage = give(d, 0, "Kampfrausch", "field")
+    parry = give(d, 1, "Parade", "equip")
+    second = re.compile(r"\b(du|dein\w*|dich|dir|you|your)\b", re.IGNORECASE)
+    for lang in ("de", "en"):
+        view = ENGINE.view_for(st(d), None)
+        names = _Names(view, ["Alice", "Bob"], lang, _view_cards(view), catalogue())
+        said = action_sentence(["use", rage], names, 0)
+        assert said in ("Alice setzt Kampfrausch ein: Nächster Angriff +2.",
+                        "Alice uses Battle Frenzy: Next attack +2.")  # fmt: skip
+        assert action_words(["react", parry], names, None) in (
+            "Parade anwenden",
+            "Use Parry",
+        )
+    for card in builtin_cards():  # every effect the log may tell is in the third person
+        for step in card.steps:
+            for text in (step.get("text_de", ""), step.get("text_en", "")):
+                assert not second.search(text), (card.name, text)
