@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -327,34 +328,58 @@ def _marks_line(
     u: float,
     lang: str,
     charges_left: int | None,
+    right: float,
 ) -> float:
-    """Requirements, the defensive shield, InAktion and charges in one row; returns its
-    height (0 when the card has none)."""
+    """Requirements, the defensive shield, InAktion and charges in a row that wraps before
+    ``right`` (a hand's narrow card: nothing reaches into the frame); returns its height (0
+    when the card has none)."""
     size = round(11 * u)
-    start = x
+    line = size * 1.5 + 5 * u
+    items: list[tuple[float, Callable[[float, float], object]]] = []
     for attr in ATTRIBUTES:
         if attr in card.requires:
             label = f"{_tr('attr.' + attr, lang)} {card.requires[attr]}"
-            x += _chip(draw, x, y, label, size, ATTRIBUTE_COLOURS[attr]) + 4 * u
+            width = font(size, "bold").getlength(label) + size
+            items.append((width, partial(_chip_at, draw, label, size, ATTRIBUTE_COLOURS[attr])))
     if card.defensive:
-        _shield(draw, x, y, size * 1.5, "#3b82c4")
-        x += size * 1.5
-        x += (
-            _text(
-                draw, (x + 2 * u, y + size * 0.75), _tr("flag.defensive", lang), size, INK, "bold"
-            )
-            + 8 * u
-        )
+        word = _tr("flag.defensive", lang)
+        width = size * 1.5 + 2 * u + font(size, "bold").getlength(word)
+        items.append((width, partial(_defensive_at, draw, word, size, u)))
     if card.inaktion:
-        x += _chip(draw, x, y, "↺ " + _tr("flag.inaktion", lang), size, "#8a3b3b") + 4 * u
+        label = "↺ " + _tr("flag.inaktion", lang)
+        width = font(size, "bold").getlength(label) + size
+        items.append((width, partial(_chip_at, draw, label, size, "#8a3b3b")))
     if card.charges:
         label = (
             _tr("charges", lang, count=card.charges)
             if charges_left is None
             else _tr("charges_left", lang, left=charges_left, count=card.charges)
         )
-        x += _chip(draw, x, y, label, size, "#4a4a4a") + 4 * u
-    return size * 1.5 + 5 * u if x > start else 0.0
+        width = font(size, "bold").getlength(label) + size
+        items.append((width, partial(_chip_at, draw, label, size, "#4a4a4a")))
+    if not items:
+        return 0.0
+    start, rows = x, 1
+    for width, paint in items:
+        if x > start and x + width > right:  # no room left in this row: the next one
+            x, y, rows = start, y + line, rows + 1
+        paint(x, y)
+        x += width + 6 * u
+    return line * rows
+
+
+def _chip_at(
+    draw: ImageDraw.ImageDraw, label: str, size: int, fill: str, x: float, y: float
+) -> None:
+    _chip(draw, x, y, label, size, fill)
+
+
+def _defensive_at(
+    draw: ImageDraw.ImageDraw, word: str, size: int, u: float, x: float, y: float
+) -> None:
+    """The defensive shield and its word."""
+    _shield(draw, x, y, size * 1.5, "#3b82c4")
+    _text(draw, (x + size * 1.5 + 2 * u, y + size * 0.75), word, size, INK, "bold")
 
 
 def _pack_rows(
@@ -463,7 +488,7 @@ def draw_card(
     )
     _classes_row(draw, card.classes, ix1 - 5 * u, line_y, u, lang)
     y_next = line_y + 12 * u
-    y_next += _marks_line(draw, card, ix0 + 5 * u, y_next, u, lang, charges_left)
+    y_next += _marks_line(draw, card, ix0 + 5 * u, y_next, u, lang, charges_left, ix1 - 4 * u)
     y_next += _stats_box(draw, _stats(card, lang), (ix0 + 5 * u, y_next, ix1 - 5 * u), u)
     text = card.text_de if lang == "de" else card.text_en
     _rules_text(draw, text, (ix0 + 5 * u, y_next + 6 * u, ix1 - 5 * u, iy1 - 4 * u), u)
@@ -1317,8 +1342,9 @@ def _wesen_card(
     draw.rounded_rectangle(inner, radius=6, fill=PARCHMENT if not used else "#cfc6b3")
     _text(draw, (x0 + 8, y0 + 13), str(place + 1), 13, GOLD, "bold")
     name = card.name if lang == "de" else card.name_en
-    size = _shrink(name, 13, 10, x1 - x0 - 28)
-    _text(draw, (x0 + 22, y0 + 13), name, size, "#ffffff", "bold", limit=x1 - x0 - 28)
+    room = x1 - x0 - (44 if used else 28)  # the InAktion mark keeps its own corner
+    size = _shrink(name, 13, 10, room)
+    _text(draw, (x0 + 22, y0 + 13), name, size, "#ffffff", "bold", limit=room)
     if card.type == "wesen":
         _wesen_values(draw, inner, place, entry, card, view, lang)
     else:  # a revealed trap before it resolves

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import bot.render.telperinquar as tq
 from bot.i18n import catalog, t
@@ -369,3 +369,20 @@ def test_a_drafted_deck_is_summed_up_with_its_hero(lang: str, drawn: list[str]) 
     assert t("tqrender.deck.never", lang) not in drawn  # the draft table reaches every need
     reached = {t("tqrender.deck.from_level", lang, level=n) for n in range(1, 11)}
     assert [text for text in drawn if text in reached]  # by the draft level table
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_marks_of_every_card_stay_inside_the_card_in_a_hand(lang: str) -> None:
+    """The row of requirements, Defensiv, InAktion and charges wraps where a hand's narrow
+    card has no room: no chip reaches into the frame (the InAktion chip of Parade did)."""
+    _per_row, width = tq._hand_layout(8)
+    u = width / tq.CARD_W
+    inner_right = round(width - 7 * u)
+    chip_colours = {(0x8A, 0x3B, 0x3B), (0x4A, 0x4A, 0x4A), *(
+        tuple(int(code[i : i + 2], 16) for i in (1, 3, 5)) for code in tq.ATTRIBUTE_COLOURS.values()
+    )}  # fmt: skip
+    for card in builtin_cards():
+        image = Image.new("RGB", (width + 40, round(width * tq.CARD_RATIO) + 10), "#000000")
+        tq.draw_card(ImageDraw.Draw(image), 0, 0, width, card, lang)
+        frame = image.crop((inner_right, 0, width + 40, image.height)).getcolors(100_000) or []
+        assert not [c for _, c in frame if c in chip_colours], card.name
