@@ -491,7 +491,61 @@ def draw_card(
     y_next += _marks_line(draw, card, ix0 + 5 * u, y_next, u, lang, charges_left, ix1 - 4 * u)
     y_next += _stats_box(draw, _stats(card, lang), (ix0 + 5 * u, y_next, ix1 - 5 * u), u)
     text = card.text_de if lang == "de" else card.text_en
-    _rules_text(draw, text, (ix0 + 5 * u, y_next + 6 * u, ix1 - 5 * u, iy1 - 4 * u), u)
+    bottom = iy1 - 4 * u
+    legend = _legend(card, lang)
+    if legend and _rules_fit(text, (ix0 + 5 * u, y_next + 6 * u, ix1 - 5 * u, bottom), u, legend):
+        bottom -= _legend_block(draw, legend, (ix0 + 5 * u, ix1 - 5 * u, bottom), u)
+    _rules_text(draw, text, (ix0 + 5 * u, y_next + 6 * u, ix1 - 5 * u, bottom), u)
+
+
+def _rules_fit(
+    value: str, box: tuple[float, float, float, float], u: float, legend: Sequence[str]
+) -> bool:
+    """Whether the rules text still fits uncut above the legend (a small card in a hand
+    keeps its text whole and leaves the legend to the big card)."""
+    x0, y0, x1, y1 = box
+    height = _legend_height(legend, x1 - x0, u)
+    _size, lines = fit_block(
+        value, x1 - x0 - 8 * u, y1 - height - y0 - 8 * u, round(15 * u), max(8, round(9 * u))
+    )
+    return not lines or not lines[-1].endswith("…")
+
+
+def _legend_height(lines: Sequence[str], width: float, u: float) -> float:
+    size = max(8, round(10 * u))
+    rows = sum(len(wrap(line, font(size), width - 8 * u)) for line in lines)
+    return rows * _leading(size) + 8 * u
+
+
+def _legend(card: Card, lang: str) -> list[str]:
+    """What the card's ability words mean, one short sentence each ("Nebelgestalt: kein Ziel
+    von Fernangriffen."): the card names them, the legend explains them."""
+    words = [f"ability.{a}" for a in card.get("abilities") or []]
+    words += ["flag.chain"] if card.type == "weapon" and card.get("chain") else []
+    out = []
+    for key in words:
+        meaning = f"legend.{key.split('.', 1)[1]}"
+        out.append(f"{_tr(key, lang)}: {_tr(meaning, lang)}")
+    return out
+
+
+def _legend_block(
+    draw: ImageDraw.ImageDraw, lines: Sequence[str], box: tuple[float, float, float], u: float
+) -> float:
+    """The legend at the bottom of the card (from x0 to x1, ending at ``bottom``), in small
+    soft type under a rule; returns its height (0 without a legend)."""
+    if not lines:
+        return 0.0
+    x0, x1, bottom = box
+    size = max(8, round(10 * u))
+    face = font(size)
+    wrapped = [row for line in lines for row in wrap(line, face, x1 - x0 - 8 * u)]
+    height = _legend_height(lines, x1 - x0, u)
+    top = bottom - height
+    draw.line([(x0 + 10 * u, top), (x1 - 10 * u, top)], fill="#c4b48f", width=max(1, round(u)))
+    for k, row in enumerate(wrapped):
+        draw_text(draw, (x0 + 4 * u, top + 5 * u + k * _leading(size)), row, face, INK_SOFT)
+    return height
 
 
 def draw_hero_card(

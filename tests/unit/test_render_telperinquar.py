@@ -80,6 +80,7 @@ def test_every_message_key_the_renderer_names_exists() -> None:
         "attack": ATTACKS,
         "attack_short": ATTACKS,
         "ability": ABILITIES,
+        "legend": [*ABILITIES, "chain"],
         "source": SOURCES,
         "attr": ATTRIBUTES,
         "attr_short": ATTRIBUTES,
@@ -386,3 +387,24 @@ def test_the_marks_of_every_card_stay_inside_the_card_in_a_hand(lang: str) -> No
         tq.draw_card(ImageDraw.Draw(image), 0, 0, width, card, lang)
         frame = image.crop((inner_right, 0, width + 40, image.height)).getcolors(100_000) or []
         assert not [c for _, c in frame if c in chip_colours], card.name
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_card_image_explains_its_ability_words(lang: str, drawn: list[str]) -> None:
+    """The card names its abilities (Schattenhaftigkeit, Verstecken); a legend at its foot
+    says what each means, on the big card and in a hand."""
+    cat = catalogue()
+    cat_card = cat.support("Schattenkatze")
+    assert cat_card is not None
+    for width in (tq.CARD_W, tq._hand_layout(8)[1]):
+        drawn.clear()
+        image = Image.new("RGB", (width, round(width * tq.CARD_RATIO)))
+        tq.draw_card(ImageDraw.Draw(image), 0, 0, width, cat_card, lang)
+        text = " ".join(drawn).replace("- ", "")
+        for ability in ("schattenhaftigkeit", "verstecken"):
+            said = (
+                f"{t(f'tqrender.ability.{ability}', lang)}: {t(f'tqrender.legend.{ability}', lang)}"
+            )
+            assert said in text, (width, said)
+    assert tq._legend(cat.cards["Langschwert"], lang) == []  # nothing to explain
+    assert len(tq._legend(cat.cards["Oger"], lang)) == 1
