@@ -105,7 +105,7 @@ def test_a_hero_countering_with_a_magic_melee_weapon_deals_magic_damage() -> Non
     give(d, 0, "Runenklinge", "equip")
     golem = give(d, 1, "Steingolem", "row")
     d["forced"] = [1, 5]  # the golem fumbles; the counter: 5 + 2 = 7 magic
-    d, events = do(d, 1, f"use {golem} h0")
+    d, _ = do(d, 1, f"use {golem} h0")
     d = pass_all(d)
     assert d["cards"][golem]["dmg"] == 7
 
@@ -135,7 +135,7 @@ def test_a_hidden_wesen_is_turned_up_to_attack() -> None:
     view = ENGINE.view_for(st(d), 1)
     assert view["players"][0]["row"] == [{"id": cat, "hidden": True}]  # unknown until then
     d["forced"] = [6, 1]
-    d, events = do(d, 0, f"use {cat} h1")
+    d, _ = do(d, 0, f"use {cat} h1")
     d = pass_all(d)
     assert "hidden" not in d["cards"][cat]
     assert ENGINE.view_for(st(d), 1)["players"][0]["row"][0]["name"] == "Schattenkatze"
@@ -152,7 +152,7 @@ def test_a_hidden_card_answers_a_ranged_attack_on_its_hero() -> None:
     d, _ = do(d, 0, f"use {bow} h1")
     assert d["ask"] == 1 and f"reveal {cat}" in legal(d, 1)
     d["forced"] = [5, 9]  # 5 + 1 = 6 on the cat (Schattenhaftigkeit: a 9 does not save it)
-    d, events = do(d, 1, f"reveal {cat}")
+    d, _ = do(d, 1, f"reveal {cat}")
     d = pass_all(d)
     assert d["players"][1]["life"] == 20
     assert cat in d["players"][1]["discard"]
@@ -216,7 +216,7 @@ def test_an_ew_is_told_with_its_sum_and_what_it_had_to_beat() -> None:
 
 
 def test_laying_a_card_may_be_answered_like_any_action() -> None:
-    """"Auf diese Aktion kann ein anderer Spieler, wie bei jeder Aktion, reagieren": Bob may
+    """ "Auf diese Aktion kann ein anderer Spieler, wie bei jeder Aktion, reagieren": Bob may
     answer Alice laying a Wolf with his Heiltrank (defensive); the Wolf is laid all the
     same."""
     d = main_phase(fresh())
@@ -240,7 +240,7 @@ def test_laying_a_card_may_be_answered_like_any_action() -> None:
 
 
 def test_the_start_of_turn_draw_is_told_and_the_pool_is_refreshed_in_the_einstiegsphase() -> None:
-    """"Spieler 1 beginnt seinen Zug, indem er eine Karte ... zieht": the draw at the start
+    """ "Spieler 1 beginnt seinen Zug, indem er eine Karte ... zieht": the draw at the start
     of a turn is an event like the one at its end; the Einstiegsphase shows the refreshed
     Aktionspool (the old one lapses with the new turn)."""
     d = main_phase(fresh())
