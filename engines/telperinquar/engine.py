@@ -274,6 +274,15 @@ def _new_state(config: Mapping[str, Any], seed: int, players: int) -> JsonDict:
     extra = user_cards(config)
     cat = catalogue_for(extra)
     built = [_deck_for(entry, cat) for entry in decks]
+    drafted = any(DRAFT in classes for _, classes in built)
+    if drafted and not config.get("decks"):
+        # a seat that chose no deck (the bot) beside a drafted deck drafts alone: its own
+        # draft deck from the game's seed (RULES.md, "Draft decks")
+        from engines.telperinquar.draft import sealed_deck
+
+        for seat, own in enumerate(chosen):
+            if own is None:
+                built[seat] = _deck_for(sealed_deck(seed + 1 + seat, extra), cat)
     if len({DRAFT in classes for _, classes in built}) > 1:
         raise BadInput("tqdraft.error.mixed_decks")  # a draft deck meets only draft decks
     rng = Rng(seed)

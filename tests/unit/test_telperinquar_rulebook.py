@@ -284,3 +284,17 @@ def test_the_public_log_speaks_of_the_players_in_the_third_person() -> None:
         for step in card.steps:
             for text in (step.get("text_de", ""), step.get("text_en", "")):
                 assert not second.search(text), (card.name, text)
+
+
+def test_a_seat_without_a_deck_beside_a_drafted_deck_gets_a_draft_deck() -> None:
+    """Whatever seats the bot (the start command, an invitation filled with the bot, the
+    playground): a seat that chose no deck plays a draft deck of its own when another seat
+    plays a drafted one, the same for the same seed."""
+    from engines.telperinquar.cards import DRAFT
+    from tests.unit.test_generic_kit import TQ_DRAFT_DECK
+
+    config = {"seat_choices": [TQ_DRAFT_DECK, None]}
+    first = ENGINE.initial_state(config, 11, 2).data
+    assert [p["classes"] for p in first["players"]] == [[DRAFT], [DRAFT]]
+    assert ENGINE.initial_state(config, 11, 2).data == first
+    assert len(first["players"][1]["hand"]) + len(first["players"][1]["deck"]) == 39 - 1
