@@ -298,3 +298,20 @@ def test_a_seat_without_a_deck_beside_a_drafted_deck_gets_a_draft_deck() -> None
     assert [p["classes"] for p in first["players"]] == [[DRAFT], [DRAFT]]
     assert ENGINE.initial_state(config, 11, 2).data == first
     assert len(first["players"][1]["hand"]) + len(first["players"][1]["deck"]) == 39 - 1
+
+
+def test_the_bot_keeps_its_healing_potion_when_a_laid_card_is_no_threat() -> None:
+    """Asked about a laid Wolf at full life, the bot passes (a healing answer would be
+    wasted); hurt, it drinks."""
+    import random
+
+    d = main_phase(fresh())
+    give(d, 1, "Heiltrank", "equip", charges=1)
+    wolf = give(d, 0, "Wolf")
+    d, _ = do(d, 0, f"play {wolf}")
+    assert d["ask"] == 1
+    chosen = ENGINE.choose_action(st(d), 1, "normal", 1.0, random.Random(1))
+    assert str(chosen) == "pass"
+    d["players"][1]["life"] = 9
+    chosen = ENGINE.choose_action(st(d), 1, "normal", 1.0, random.Random(1))
+    assert str(chosen).startswith("react ")
