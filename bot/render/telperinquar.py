@@ -1058,15 +1058,32 @@ def _seat_band(
 
 
 def _exposed(view: Mapping[str, Any], seat: int, cat: Catalogue) -> bool:
-    """Whether no visible, non-flying Wesen of the seat stands before its hero (a melee
-    attack may reach the hero; RULES.md 'Threat range')."""
-    for entry in view["players"][seat].get("row", []):
-        card = _card_of(entry, cat)
-        if entry.get("hidden") or card is None or card.type != "wesen":
+    """Whether a melee attack may reach the seat's hero (RULES.md 'Threat range'): no
+    visible, non-flying Wesen stands before it, or an enemy melee Wesen has none of them in
+    its reach (the places beside its own), so the hero is its target."""
+
+    def face_up(s: int) -> list[tuple[int, Card]]:
+        row = view["players"][s].get("row") or []
+        cards = [(i, _card_of(e, cat)) for i, e in enumerate(row) if not e.get("hidden")]
+        return [(i, c) for i, c in cards if c is not None and c.type == "wesen"]
+
+    def flies(card: Card) -> bool:
+        return "fliegen" in (card.get("abilities") or [])
+
+    guards = face_up(seat)
+    if not [c for _, c in guards if not flies(c)]:
+        return True
+    side = view["players"][seat].get("team", seat)
+    for enemy, p in enumerate(view["players"]):
+        if p.get("team", enemy) == side or p.get("out"):
             continue
-        if "fliegen" not in (card.get("abilities") or []):
-            return False
-    return True
+        for place, card in face_up(enemy):
+            if card.get("attack") not in ("melee", "melee_magic"):
+                continue
+            near = [c for i, c in guards if abs(i - place) <= 1 and (flies(card) or not flies(c))]
+            if not near:
+                return True
+    return False
 
 
 def _hero_box(

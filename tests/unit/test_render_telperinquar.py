@@ -408,3 +408,20 @@ def test_a_card_image_explains_its_ability_words(lang: str, drawn: list[str]) ->
             assert said in text, (width, said)
     assert tq._legend(cat.cards["Langschwert"], lang) == []  # nothing to explain
     assert len(tq._legend(cat.cards["Oger"], lang)) == 1
+
+
+def test_a_hero_out_of_the_reach_of_its_wesen_shows_as_exposed() -> None:
+    """Four Wolves against one Wolf at place 1: the Wolves at places 3 and 4 reach no Wesen,
+    so they may attack the hero (RULES.md 'Threat range') and the field says "angreifbar"."""
+    from tests.unit.test_telperinquar_engine import fresh, give, main_phase
+
+    d = main_phase(fresh())
+    give(d, 1, "Wolf", "row")
+    give(d, 0, "Wolf", "row")
+    give(d, 0, "Wolf", "row")
+    view = ENGINE.view_for(TqState(d), None)
+    assert not tq._exposed(view, 1, catalogue())  # both Wolves reach the enemy Wolf
+    give(d, 0, "Wolf", "row")
+    view = ENGINE.view_for(TqState(d), None)
+    assert tq._exposed(view, 1, catalogue())
+    assert not tq._exposed(view, 0, catalogue())  # the lone Wolf reaches places 1-2
