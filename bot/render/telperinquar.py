@@ -522,6 +522,7 @@ def _legend(card: Card, lang: str) -> list[str]:
     von Fernangriffen."): the card names them, the legend explains them."""
     words = [f"ability.{a}" for a in card.get("abilities") or []]
     words += ["flag.chain"] if card.type == "weapon" and card.get("chain") else []
+    words += ["flag.ew"] if any(step.get("do") == "ew" for step in card.steps) else []
     out = []
     for key in words:
         meaning = f"legend.{key.split('.', 1)[1]}"

@@ -80,7 +80,7 @@ def test_every_message_key_the_renderer_names_exists() -> None:
         "attack": ATTACKS,
         "attack_short": ATTACKS,
         "ability": ABILITIES,
-        "legend": [*ABILITIES, "chain"],
+        "legend": [*ABILITIES, "chain", "ew"],
         "source": SOURCES,
         "attr": ATTRIBUTES,
         "attr_short": ATTRIBUTES,
@@ -408,6 +408,8 @@ def test_a_card_image_explains_its_ability_words(lang: str, drawn: list[str]) ->
             assert said in text, (width, said)
     assert tq._legend(cat.cards["Langschwert"], lang) == []  # nothing to explain
     assert len(tq._legend(cat.cards["Oger"], lang)) == 1
+    said = tq._legend(cat.cards["Kampfschrei"], lang)  # the EW, a word of the card text
+    assert said == [f"{t('tqrender.flag.ew', lang)}: {t('tqrender.legend.ew', lang)}"]
 
 
 def test_a_hero_out_of_the_reach_of_its_wesen_shows_as_exposed() -> None:
