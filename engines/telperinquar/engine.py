@@ -899,6 +899,9 @@ def _uses(d: JsonDict, seat: int) -> list[Act]:
         if need == "enemy":
             for target in targets(d, f"h{seat}", "ranged", seat):
                 out.append(_act("use", cid, target))
+        elif need == "enemy_hero":
+            for enemy in _enemies(d, seat):
+                out.append(_act("use", cid, f"h{enemy}"))
         elif need == "friend":
             for target in _friends(d, seat):
                 out.append(_act("use", cid, target))
@@ -938,6 +941,8 @@ def _target_kind(card: Card) -> str:
         target = step.get("target")
         if step.get("do") in ("harm", "over_time") and target in ("enemy", "enemy_hero"):
             return "enemy"
+        if step.get("do") == "ew" and target == "enemy_hero":
+            return "enemy_hero"  # an EW against a hero is no attack: Wesen do not shield it
         if step.get("do") == "ew" and target in (None, *ENEMY_TARGETS):
             return "enemy"
         if step.get("do") in ("heal", "over_time", "harm") and target == "friend":

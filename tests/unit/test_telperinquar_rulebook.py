@@ -315,3 +315,18 @@ def test_the_bot_keeps_its_healing_potion_when_a_laid_card_is_no_threat() -> Non
     d["players"][1]["life"] = 9
     chosen = ENGINE.choose_action(st(d), 1, "normal", 1.0, random.Random(1))
     assert str(chosen).startswith("react ")
+
+
+def test_langfinger_rolls_against_an_enemy_hero_only() -> None:
+    """A Wesen without printed attributes has 0 to roll against: Langfinger aims at an enemy
+    hero (it is no attack: the Wesen before the hero do not shield it)."""
+    d = main_phase(fresh(("schurke", "kaempfer")))
+    levels_to(d, 0, 4)
+    fingers = give(d, 0, "Langfinger", "field")
+    give(d, 1, "Wolf", "row")
+    assert [a for a in legal(d, 0) if a.startswith(f"use {fingers}")] == [f"use {fingers} h1"]
+    d["forced"] = [1]  # 1 + 4 = 5 against the level-1 Kämpfer's Reflexe 2: drawn
+    hand = len(d["players"][0]["hand"])
+    d, _ = do(d, 0, f"use {fingers} h1")
+    d = pass_all(d)
+    assert len(d["players"][0]["hand"]) == hand + 2
