@@ -708,8 +708,10 @@ def action_object(words: Sequence[str], names: _Names) -> str:
     verb, *args = words
     if verb == "dual" and len(args) == 3:
         return f"{names.card(args[0])} + {names.card(args[1])} → {names.target(args[2])}"
-    if len(args) > 1 and verb == "use":
+    if len(args) > 1 and verb in ("use", "arm", "move"):
         return f"{names.card(args[0])} → {names.target(args[1])}"
+    if verb == "play" and args:  # laying a card may be answered too
+        return _k("object.play", names.lang, card=names.card(args[0]))
     return names.card(args[0]) if args else action_words(words, names, None)
 
 

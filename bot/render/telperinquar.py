@@ -856,8 +856,13 @@ def _stack_line(
     player = _seat_name(seat, names) if seat >= 0 else "?"
     card = " + ".join(owners[c][1] for c in cards) or "?"
     target = next((a for a in args if a not in cards), None)
-    if verb in ("react", "reveal"):
+    if verb in ("react", "reveal", "play"):
         return _tr(f"stack.{verb}", lang, player=player, card=card)
+    if verb == "hide":  # laid face down: never named
+        return _tr("stack.hide", lang, player=player)
+    if verb in ("arm", "move") and target is not None:
+        where = _target_name(target, owners, names, lang)
+        return _tr(f"stack.{verb}", lang, player=player, card=card, target=where)
     if verb in ("use", "dual") and target is None:
         return _tr("stack.use", lang, player=player, card=card)
     if verb in ("use", "dual") and target is not None:

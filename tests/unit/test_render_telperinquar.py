@@ -87,7 +87,7 @@ def test_every_message_key_the_renderer_names_exists() -> None:
         "phase": ("entry", "main", "position"),
         "mode": ("duel", "2v2"),
         "second": ("weapon", "shield", "none"),
-        "stack": ("react", "reveal"),
+        "stack": ("react", "reveal", "play", "hide", "arm", "move"),
         "level.col": ("level", "actions", "life", "resistance", "armour"),
     }
     missing = [
@@ -427,3 +427,28 @@ def test_a_hero_out_of_the_reach_of_its_wesen_shows_as_exposed() -> None:
     view = ENGINE.view_for(TqState(d), None)
     assert tq._exposed(view, 1, catalogue())
     assert not tq._exposed(view, 0, catalogue())  # the lone Wolf reaches places 1-2
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_laid_card_waiting_for_answers_is_said_in_words(lang: str, drawn: list[str]) -> None:
+    """Laying a card may be answered (RULES.md 'Reactions'): the stack on the field says who
+    lays what, never the notation ("play c12345"), and a card laid face down stays unnamed."""
+    from tests.unit.test_telperinquar_engine import do, fresh, give, levels_to, main_phase
+
+    for verb, card in (("play", "Wolf"), ("hide", "Schattenkatze")):
+        d = main_phase(fresh(("schurke", "kaempfer")))
+        levels_to(d, 0, 5)
+        give(d, 1, "Heiltrank", "equip", charges=1)
+        cid = give(d, 0, card)
+        d, _ = do(d, 0, f"{verb} {cid}")
+        assert d["ask"] == 1
+        drawn.clear()
+        tq.field_png(ENGINE.view_for(TqState(d), None), lang, names=NAMES[:2])
+        lines = [text for text in drawn if text.startswith("1. ")]
+        if verb == "play":
+            wolf = t("tqrender.stack.play", lang, player=NAMES[0], card="Wolf")
+            assert lines == [f"1. {wolf}"]
+        else:
+            assert lines == ["1. " + t("tqrender.stack.hide", lang, player=NAMES[0])]
+            assert not [text for text in drawn if "Schattenkatze" in text or "Shadow" in text]
+        assert not [text for text in drawn if f"{verb} {cid}" in text]

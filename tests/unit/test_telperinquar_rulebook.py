@@ -330,3 +330,23 @@ def test_langfinger_rolls_against_an_enemy_hero_only() -> None:
     d, _ = do(d, 0, f"use {fingers} h1")
     d = pass_all(d)
     assert len(d["players"][0]["hand"]) == hand + 2
+
+
+def test_the_question_about_a_laid_card_says_it_is_being_laid() -> None:
+    from bot.narration.telperinquar import _Names, _view_cards, action_object
+    from engines.telperinquar.cards import catalogue
+
+    d = main_phase(fresh())
+    wolf = give(d, 0, "Wolf", "row")
+    sword = give(d, 0, "Langschwert", "equip")
+    squire = give(d, 0, "Knappe", "row")
+    said = {}
+    for lang in ("de", "en"):
+        view = ENGINE.view_for(st(d), None)
+        names = _Names(view, ["Alice", "Bob"], lang, _view_cards(view), catalogue())
+        said[lang] = (
+            action_object(["play", wolf], names),
+            action_object(["arm", sword, squire], names),
+        )
+    assert said["de"] == ("Wolf (wird ausgelegt)", "Langschwert → Knappe (Alice)")
+    assert said["en"] == ("Wolf (being laid)", "Long Sword → Squire (Alice)")
