@@ -29,6 +29,7 @@ from bot.limits import MAX_CONTENT_BYTES
 from bot.narration import telperinquar as tq
 from bot.narration.telperinquar import DEFAULT_LEVEL, LEVELS, SPEC
 from bot.play.commands import TableCog, add_table_commands, offer_games
+from bot.play.table import distinct_names
 from bot.play.ui import button, make_view
 from bot.replies import lang_for, send
 from bot.server_content import managed_guild
@@ -39,6 +40,7 @@ from engines.telperinquar.engine import catalogue_for
 MODAL_PREFIX = "tqdeck"
 CARDS_PREFIX = "tqcards"  # the confirmation of deleting the server's card file
 MODES = ("duel", "2v2")
+MAX_ROUNDS = 500  # the round limit of /telperinquar start
 
 
 def _choices(prefix: str, values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
@@ -87,6 +89,8 @@ class Telperinquar(TableCog):
         gegner2="opponent2",
         modus="mode",
         bot="bot",
+        turnier="svo",
+        runden="rounds",
     )
     @app_commands.choices(
         modus=_choices("tqcog.mode", MODES), bot=_choices("tqcog.choice.level", LEVELS)
@@ -100,6 +104,8 @@ class Telperinquar(TableCog):
         gegner2: discord.User | None = None,
         modus: str | None = None,
         bot: str | None = None,
+        turnier: bool = False,
+        runden: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
     ) -> None:
         lang = await lang_for(interaction)
         cards = await tq.server_cards(self.store, interaction.guild_id)
@@ -107,6 +113,8 @@ class Telperinquar(TableCog):
         four = modus == "2v2" or partner is not None or gegner2 is not None
         guests = [gegner, partner, gegner2] if four else [gegner]
         seats = tq.Seats(self.table.bot_id(), bot or DEFAULT_LEVEL, cards=cards)
+        seats.svo, seats.round_limit = turnier, runden or 0
+        seats.seed = self.games.entropy(31)
         seats.add(interaction.user.id, interaction.user.display_name, own)
         bot_label = SPEC.bot_name(self.table.bot_user_name(), seats.level, lang)
         for guest in guests:
@@ -117,9 +125,8 @@ class Telperinquar(TableCog):
             else:
                 seats.add(guest.id, guest.display_name, None)
         invited = any(p not in (interaction.user.id, seats.bot_id) for p in seats.players)
-        await self.table.create(
-            interaction, seats.config(), seats.players, seats.names, invited=invited
-        )
+        names = distinct_names(seats.names)  # three bots of one level: "Spielleiter (normal) 2"
+        await self.table.create(interaction, seats.config(), seats.players, names, invited=invited)
 
     @telperinquar.command(name=cmd("tqcog.cmd.move.name"), description=cmd("tqcog.cmd.move.desc"))
     @options("tqcog.opt", notation="notation", spiel="game")

@@ -29,10 +29,12 @@ from engines.effects import LoadError
 from engines.telperinquar import ENGINE
 from engines.telperinquar.cards import (
     CLASSES,
+    DRAFT,
     Card,
     Catalogue,
     catalogue,
     check_extra,
+    hero_of,
     heroes,
     level_card_name,
     load_cards_text,
@@ -46,6 +48,7 @@ from engines.telperinquar.decks import (
     unknown_card,
     validate,
 )
+from engines.telperinquar.draft import sealed_deck
 from engines.telperinquar.engine import catalogue_for
 
 LEVELS = ENGINE.bot_levels
@@ -92,7 +95,7 @@ def card_name(name: str, lang: str, cat: Catalogue | None = None) -> str:
     if known is None:
         return name
     kind, key, _ = known
-    return heroes()[key].name_en if kind == "hero" else level_card_name(key, "en")
+    return hero_of(key).name_en if kind == "hero" else level_card_name(key, "en")
 
 
 def card_kind(name: str, cat: Catalogue | None = None) -> str:
@@ -106,7 +109,7 @@ def card_kind(name: str, cat: Catalogue | None = None) -> str:
 
 
 def class_name(cls: str, lang: str) -> str:
-    hero = heroes()[cls]
+    hero = hero_of(cls)
     return hero.name if lang == "de" else hero.name_en
 
 
@@ -467,7 +470,7 @@ def card_text(name: str, lang: str, cat: Catalogue) -> tuple[str, str]:
         known = cat.resolve(name)
         kind, cls = (known[0], known[1]) if known else ("?", "")
         if kind == "hero":
-            hero = heroes()[cls]
+            hero = hero_of(cls)
             return f"{TYPE_ICONS['hero']} {shown}", hero.text_de if lang == "de" else hero.text_en
         return f"{TYPE_ICONS['level']} {shown}", _k("card.level", lang, cls=class_name(cls, lang))
     lines = [f"*{t(f'tqrender.type.{card.type}', lang)}*"]  # one card: "Waffe", not "Waffen"
@@ -503,18 +506,31 @@ class Seats:
         self.decks.append(deck)
 
     def add_bot(self, label: str) -> None:
-        """A bot seat with a starter deck of a class nobody plays yet."""
+        """A bot seat with a starter deck of a class nobody plays yet; against a drafted deck
+        a draft deck of its own (three boosters, built as a drafter's: a draft deck meets only
+        draft decks)."""
         taken = {_class_of(d) for d in self.decks if d is not None}
-        spare = [c for c in CLASSES if c not in taken] or list(CLASSES)
         self.levels[str(len(self.players))] = self.level
+        if DRAFT in taken:
+            deck = sealed_deck(self.seed + len(self.players), self.cards)
+            self.add(self.bot_id, label, deck)
+            return
+        spare = [c for c in CLASSES if c not in taken] or list(CLASSES)
         self.add(self.bot_id, label, spare[0])
 
     cards: str = ""  # the server's own card file, if it has one
+    svo: bool = False  # the tournament rule (Sudden Victory Overtime)
+    round_limit: int = 0  # a draw after this many rounds (0: none)
+    seed: int = 0  # the boosters of a bot's draft deck
 
     def config(self) -> dict[str, Any]:
         config: dict[str, Any] = {"seat_choices": list(self.decks)}
         if self.cards:
             config["cards"] = self.cards
+        if self.svo:
+            config["svo"] = True
+        if self.round_limit:
+            config["round_limit"] = self.round_limit
         if self.levels:
             config["ai_levels"] = self.levels
         return config
@@ -644,7 +660,7 @@ def _public(ctx: BoardContext, cid: str) -> bool:
 
 def action_words(words: Sequence[str], names: _Names, seat: int | None) -> str:
     """An action (``use c12345 h1``) as a button label, the card first in German
-    ("Kettenhemd zurück auf die Hand", "Parade spielen")."""
+    ("Kettenhemd zurück auf die Hand", "Parade anwenden")."""
     verb, *args = words
     lang = names.lang
     if verb in ("swap", "fly") and len(args) == 2:
@@ -692,8 +708,10 @@ def action_object(words: Sequence[str], names: _Names) -> str:
     verb, *args = words
     if verb == "dual" and len(args) == 3:
         return f"{names.card(args[0])} + {names.card(args[1])} → {names.target(args[2])}"
-    if len(args) > 1 and verb == "use":
+    if len(args) > 1 and verb in ("use", "arm", "move"):
         return f"{names.card(args[0])} → {names.target(args[1])}"
+    if verb == "play" and args:  # laying a card may be answered too
+        return _k("object.play", names.lang, card=names.card(args[0]))
     return names.card(args[0]) if args else action_words(words, names, None)
 
 
@@ -704,12 +722,16 @@ def _card_kind(cid: str, names: _Names) -> str:
 
 
 def _effect(cid: str, names: _Names) -> str:
-    """The card's own text, shortened at a word."""
+    """What the card does, as its steps say it (impersonal: "Nächster Angriff +2."; the card
+    text addresses its owner, "deines Helden", and the log speaks of the players in the third
+    person), shortened at a word."""
     name = names.cards.get(cid)
     card = names.cat.support(name) if name else None
     if card is None:
         return ""
-    return shorten(card.text_de if names.lang == "de" else card.text_en, 120)
+    key = "text_de" if names.lang == "de" else "text_en"
+    said = " ".join(str(s.get(key, "")) for s in card.steps if s.get(key))
+    return shorten(said, 120)
 
 
 def shorten(text: str, limit: int) -> str:
@@ -739,7 +761,12 @@ def life_text(life: int, maximum: int, out: bool, lang: str) -> str:
     return _k("life_down", lang, max=maximum, need=1 - life)
 
 
-TEAM_ICONS = ("🟧", "🔵")  # bot/render/telperinquar.py TEAM_COLOURS
+TEAM_ICONS = ("🟧", "🔵")
+DRAWS = (
+    "both_fell",
+    "round_limit",
+    "turn_limit",
+)  # the engine's reasons of a draw  # bot/render/telperinquar.py TEAM_COLOURS
 
 
 class TelperinquarSpec(GameSpec):
@@ -868,7 +895,16 @@ class TelperinquarSpec(GameSpec):
 
     def field_footer(self, view: Mapping[str, Any], ctx: BoardContext) -> str:
         phase = _k(f"phase.{view['phase']}", ctx.lang)
-        return _k("footer", ctx.lang, round=view["round"], phase=phase)
+        limit = int(view.get("round_limit") or 0)
+        text = _k(
+            "footer",
+            ctx.lang,
+            round=f"{view['round']}/{limit}" if limit else view["round"],
+            phase=phase,
+        )
+        if view.get("svo_rule"):  # the tournament rule chosen at the start
+            text = _k("footer_svo", ctx.lang, footer=text)
+        return text
 
     def narrate(self, steps: Steps, ctx: BoardContext) -> list[str]:
         view = ENGINE.view_for(ctx.match.state, None)
@@ -925,6 +961,10 @@ class TelperinquarSpec(GameSpec):
             params["card"] = _k("card_of", lang, card=params["card"], name=params["name"])
         if kind in ("wesen_died", "wesen_wounded") and data.get("why"):
             kind += f".{data['why']}"
+        if kind == "ew":  # W20 + level against the value: higher succeeds
+            params["total"] = int(data["die"]) + int(data["level"])
+            params["value"] = data["value"]
+            kind += "" if data.get("success") else "_failed"
         if kind == "no_counter":
             kind += f".{data.get('why', 'ranged')}"
         if kind in ("roll", "counter") and int(data["die"]) == 1:
@@ -943,10 +983,11 @@ class TelperinquarSpec(GameSpec):
         return super().status(ctx)
 
     def outcome_text(self, outcome: Outcome, ctx: BoardContext) -> str:
-        if outcome.reason not in ("hero_fell", "draw"):
+        if outcome.reason not in ("hero_fell", *DRAWS):
             return super().outcome_text(outcome, ctx)
-        if outcome.is_draw:
-            return "🤝 " + _k("reason.draw", ctx.lang)
+        if outcome.is_draw:  # said as what happened: both heroes fell, or a limit
+            limit = ctx.match.state.data.get(outcome.reason, 0)
+            return "🤝 " + _k(f"reason.{outcome.reason}", ctx.lang, limit=limit)
         who = ", ".join(ctx.names[s] for s in sorted(outcome.winners))
         return "🏆 " + _k("reason.hero_fell", ctx.lang, names=who)
 

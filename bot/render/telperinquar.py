@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -327,34 +328,58 @@ def _marks_line(
     u: float,
     lang: str,
     charges_left: int | None,
+    right: float,
 ) -> float:
-    """Requirements, the defensive shield, InAktion and charges in one row; returns its
-    height (0 when the card has none)."""
+    """Requirements, the defensive shield, InAktion and charges in a row that wraps before
+    ``right`` (a hand's narrow card: nothing reaches into the frame); returns its height (0
+    when the card has none)."""
     size = round(11 * u)
-    start = x
+    line = size * 1.5 + 5 * u
+    items: list[tuple[float, Callable[[float, float], object]]] = []
     for attr in ATTRIBUTES:
         if attr in card.requires:
             label = f"{_tr('attr.' + attr, lang)} {card.requires[attr]}"
-            x += _chip(draw, x, y, label, size, ATTRIBUTE_COLOURS[attr]) + 4 * u
+            width = font(size, "bold").getlength(label) + size
+            items.append((width, partial(_chip_at, draw, label, size, ATTRIBUTE_COLOURS[attr])))
     if card.defensive:
-        _shield(draw, x, y, size * 1.5, "#3b82c4")
-        x += size * 1.5
-        x += (
-            _text(
-                draw, (x + 2 * u, y + size * 0.75), _tr("flag.defensive", lang), size, INK, "bold"
-            )
-            + 8 * u
-        )
+        word = _tr("flag.defensive", lang)
+        width = size * 1.5 + 2 * u + font(size, "bold").getlength(word)
+        items.append((width, partial(_defensive_at, draw, word, size, u)))
     if card.inaktion:
-        x += _chip(draw, x, y, "↺ " + _tr("flag.inaktion", lang), size, "#8a3b3b") + 4 * u
+        label = "↺ " + _tr("flag.inaktion", lang)
+        width = font(size, "bold").getlength(label) + size
+        items.append((width, partial(_chip_at, draw, label, size, "#8a3b3b")))
     if card.charges:
         label = (
             _tr("charges", lang, count=card.charges)
             if charges_left is None
             else _tr("charges_left", lang, left=charges_left, count=card.charges)
         )
-        x += _chip(draw, x, y, label, size, "#4a4a4a") + 4 * u
-    return size * 1.5 + 5 * u if x > start else 0.0
+        width = font(size, "bold").getlength(label) + size
+        items.append((width, partial(_chip_at, draw, label, size, "#4a4a4a")))
+    if not items:
+        return 0.0
+    start, rows = x, 1
+    for width, paint in items:
+        if x > start and x + width > right:  # no room left in this row: the next one
+            x, y, rows = start, y + line, rows + 1
+        paint(x, y)
+        x += width + 6 * u
+    return line * rows
+
+
+def _chip_at(
+    draw: ImageDraw.ImageDraw, label: str, size: int, fill: str, x: float, y: float
+) -> None:
+    _chip(draw, x, y, label, size, fill)
+
+
+def _defensive_at(
+    draw: ImageDraw.ImageDraw, word: str, size: int, u: float, x: float, y: float
+) -> None:
+    """The defensive shield and its word."""
+    _shield(draw, x, y, size * 1.5, "#3b82c4")
+    _text(draw, (x + size * 1.5 + 2 * u, y + size * 0.75), word, size, INK, "bold")
 
 
 def _pack_rows(
@@ -463,10 +488,65 @@ def draw_card(
     )
     _classes_row(draw, card.classes, ix1 - 5 * u, line_y, u, lang)
     y_next = line_y + 12 * u
-    y_next += _marks_line(draw, card, ix0 + 5 * u, y_next, u, lang, charges_left)
+    y_next += _marks_line(draw, card, ix0 + 5 * u, y_next, u, lang, charges_left, ix1 - 4 * u)
     y_next += _stats_box(draw, _stats(card, lang), (ix0 + 5 * u, y_next, ix1 - 5 * u), u)
     text = card.text_de if lang == "de" else card.text_en
-    _rules_text(draw, text, (ix0 + 5 * u, y_next + 6 * u, ix1 - 5 * u, iy1 - 4 * u), u)
+    bottom = iy1 - 4 * u
+    legend = _legend(card, lang)
+    if legend and _rules_fit(text, (ix0 + 5 * u, y_next + 6 * u, ix1 - 5 * u, bottom), u, legend):
+        bottom -= _legend_block(draw, legend, (ix0 + 5 * u, ix1 - 5 * u, bottom), u)
+    _rules_text(draw, text, (ix0 + 5 * u, y_next + 6 * u, ix1 - 5 * u, bottom), u)
+
+
+def _rules_fit(
+    value: str, box: tuple[float, float, float, float], u: float, legend: Sequence[str]
+) -> bool:
+    """Whether the rules text still fits uncut above the legend (a small card in a hand
+    keeps its text whole and leaves the legend to the big card)."""
+    x0, y0, x1, y1 = box
+    height = _legend_height(legend, x1 - x0, u)
+    _size, lines = fit_block(
+        value, x1 - x0 - 8 * u, y1 - height - y0 - 8 * u, round(15 * u), max(8, round(9 * u))
+    )
+    return not lines or not lines[-1].endswith("…")
+
+
+def _legend_height(lines: Sequence[str], width: float, u: float) -> float:
+    size = max(8, round(10 * u))
+    rows = sum(len(wrap(line, font(size), width - 8 * u)) for line in lines)
+    return rows * _leading(size) + 8 * u
+
+
+def _legend(card: Card, lang: str) -> list[str]:
+    """What the card's ability words mean, one short sentence each ("Nebelgestalt: kein Ziel
+    von Fernangriffen."): the card names them, the legend explains them."""
+    words = [f"ability.{a}" for a in card.get("abilities") or []]
+    words += ["flag.chain"] if card.type == "weapon" and card.get("chain") else []
+    words += ["flag.ew"] if any(step.get("do") == "ew" for step in card.steps) else []
+    out = []
+    for key in words:
+        meaning = f"legend.{key.split('.', 1)[1]}"
+        out.append(f"{_tr(key, lang)}: {_tr(meaning, lang)}")
+    return out
+
+
+def _legend_block(
+    draw: ImageDraw.ImageDraw, lines: Sequence[str], box: tuple[float, float, float], u: float
+) -> float:
+    """The legend at the bottom of the card (from x0 to x1, ending at ``bottom``), in small
+    soft type under a rule; returns its height (0 without a legend)."""
+    if not lines:
+        return 0.0
+    x0, x1, bottom = box
+    size = max(8, round(10 * u))
+    face = font(size)
+    wrapped = [row for line in lines for row in wrap(line, face, x1 - x0 - 8 * u)]
+    height = _legend_height(lines, x1 - x0, u)
+    top = bottom - height
+    draw.line([(x0 + 10 * u, top), (x1 - 10 * u, top)], fill="#c4b48f", width=max(1, round(u)))
+    for k, row in enumerate(wrapped):
+        draw_text(draw, (x0 + 4 * u, top + 5 * u + k * _leading(size)), row, face, INK_SOFT)
+    return height
 
 
 def draw_hero_card(
@@ -776,8 +856,13 @@ def _stack_line(
     player = _seat_name(seat, names) if seat >= 0 else "?"
     card = " + ".join(owners[c][1] for c in cards) or "?"
     target = next((a for a in args if a not in cards), None)
-    if verb in ("react", "reveal"):
+    if verb in ("react", "reveal", "play"):
         return _tr(f"stack.{verb}", lang, player=player, card=card)
+    if verb == "hide":  # laid face down: never named
+        return _tr("stack.hide", lang, player=player)
+    if verb in ("arm", "move") and target is not None:
+        where = _target_name(target, owners, names, lang)
+        return _tr(f"stack.{verb}", lang, player=player, card=card, target=where)
     if verb in ("use", "dual") and target is None:
         return _tr("stack.use", lang, player=player, card=card)
     if verb in ("use", "dual") and target is not None:
@@ -979,15 +1064,32 @@ def _seat_band(
 
 
 def _exposed(view: Mapping[str, Any], seat: int, cat: Catalogue) -> bool:
-    """Whether no visible, non-flying Wesen of the seat stands before its hero (a melee
-    attack may reach the hero; RULES.md 'Threat range')."""
-    for entry in view["players"][seat].get("row", []):
-        card = _card_of(entry, cat)
-        if entry.get("hidden") or card is None or card.type != "wesen":
+    """Whether a melee attack may reach the seat's hero (RULES.md 'Threat range'): no
+    visible, non-flying Wesen stands before it, or an enemy melee Wesen has none of them in
+    its reach (the places beside its own), so the hero is its target."""
+
+    def face_up(s: int) -> list[tuple[int, Card]]:
+        row = view["players"][s].get("row") or []
+        cards = [(i, _card_of(e, cat)) for i, e in enumerate(row) if not e.get("hidden")]
+        return [(i, c) for i, c in cards if c is not None and c.type == "wesen"]
+
+    def flies(card: Card) -> bool:
+        return "fliegen" in (card.get("abilities") or [])
+
+    guards = face_up(seat)
+    if not [c for _, c in guards if not flies(c)]:
+        return True
+    side = view["players"][seat].get("team", seat)
+    for enemy, p in enumerate(view["players"]):
+        if p.get("team", enemy) == side or p.get("out"):
             continue
-        if "fliegen" not in (card.get("abilities") or []):
-            return False
-    return True
+        for place, card in face_up(enemy):
+            if card.get("attack") not in ("melee", "melee_magic"):
+                continue
+            near = [c for i, c in guards if abs(i - place) <= 1 and (flies(card) or not flies(c))]
+            if not near:
+                return True
+    return False
 
 
 def _hero_box(
@@ -1317,8 +1419,9 @@ def _wesen_card(
     draw.rounded_rectangle(inner, radius=6, fill=PARCHMENT if not used else "#cfc6b3")
     _text(draw, (x0 + 8, y0 + 13), str(place + 1), 13, GOLD, "bold")
     name = card.name if lang == "de" else card.name_en
-    size = _shrink(name, 13, 10, x1 - x0 - 28)
-    _text(draw, (x0 + 22, y0 + 13), name, size, "#ffffff", "bold", limit=x1 - x0 - 28)
+    room = x1 - x0 - (44 if used else 28)  # the InAktion mark keeps its own corner
+    size = _shrink(name, 13, 10, room)
+    _text(draw, (x0 + 22, y0 + 13), name, size, "#ffffff", "bold", limit=room)
     if card.type == "wesen":
         _wesen_values(draw, inner, place, entry, card, view, lang)
     else:  # a revealed trap before it resolves

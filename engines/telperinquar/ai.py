@@ -5,7 +5,8 @@ counts of the others' hands and piles) and the legal actions.
 ``normal`` levels up whenever it can, plays the most expensive card it can afford, attacks
 the target with the least life (a hero when it can, a wounded Wesen first), heals when hurt
 (first of all when its hero is at 0 LP or below, then it walks into no counter-attack),
-answers an attack with a parry, a buff or a trap, and otherwise ends the phase.
+answers an attack with a parry, a buff or a trap (a healing answer only when hurt: every
+action, a laid card too, may be answered), and otherwise ends the phase.
 """
 
 from __future__ import annotations
@@ -40,10 +41,16 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
         return -3
     if verb == "take":
         return -5
-    if verb in ("react", "reveal", "intercept"):
+    if verb in ("reveal", "intercept"):
         return 50
     known = _known(view)
     card: Card = cat.cards[known[args[0]]["name"]]
+    if verb == "react":  # a healing answer only when the hero needs it (any action is asked)
+        if any(s.get("do") == "heal" for s in card.steps):
+            me = view["players"][player]
+            missing = int(me["max_life"]) - int(me["life"])
+            return 50 if missing >= 4 or int(me["life"]) <= 0 else -1
+        return 50
     if verb == "arm":  # a Wesen that carries a weapon or armour fights better
         return 11 + card.play
     if verb in ("play", "hide"):

@@ -114,6 +114,17 @@ VERBS = {
             "a reaction: the answered attack on the own hero (or spell) does not happen",
         ),
         Verb("draw", {"count": Param("int", default=1)}, "draw cards"),
+        Verb(
+            "ew",
+            {
+                "against": Param("str", required=True, choices=("highest", *ATTRIBUTES, "value")),
+                "value": Param("int", default=0),
+                "target": _TARGET,
+            },
+            "an Erfolgswurf: W20 + the user's level must be higher than the target's attribute"
+            " (highest: its highest one; value: the number); when it fails, the card's later"
+            " steps do not happen",
+        ),
     )
 }
 

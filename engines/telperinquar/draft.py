@@ -171,6 +171,20 @@ def build_draft_deck(picks: Sequence[str], cat: Catalogue | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def sealed_deck(seed: int, extra: str = "", boosters: int = ROUNDS, size: int = BOOSTER) -> str:
+    """A draft deck for a seat that drafts alone (the bot against a drafted deck): it opens
+    ``boosters`` boosters of ``size`` cards (the draft's rarities, the game's own cards with
+    ``extra``), keeps every card and builds its deck as a drafter's (:func:`build_draft_deck`),
+    under the first line ``# Draft``."""
+    d: JsonDict = {"size": size, "extra": extra, "cards": {}}
+    rng = Rng(seed)
+    picks: list[str] = []
+    for _ in range(boosters):
+        ids, rng = _booster(d, rng)
+        picks += [str(d["cards"][cid]) for cid in ids]
+    return "# Draft\n" + build_draft_deck(picks, catalogue_for(extra))
+
+
 # ------------------------------------------------------------------ the engine
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from engines.core import BadInput, Event, IllegalAction, Outcome, Rng, register
 from engines.core.contract import Decision, DecisionKind, JsonDict, PlayerId
 from engines.telperinquar.cards import (
+    ATTRIBUTES,
     CLASSES,
     DRAFT,
     Card,
@@ -37,9 +38,10 @@ SCHEMA = 1
 HAND = 7
 MAX_WESEN = 5
 MAX_EQUIP = 5
-_CONFIG = {"mode", "decks", "teams", "svo", "turn_limit", "cards", "seat_choices"}
+_CONFIG = {"mode", "decks", "teams", "svo", "turn_limit", "round_limit", "cards", "seat_choices"}
 MAX_CARDS_TEXT = 200_000
 OFFENSIVE_VERBS = ("strike", "harm")
+ENEMY_TARGETS = ("enemy", "enemy_hero", "enemy_wesen")
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,9 +198,12 @@ def _strike_step(card: Card) -> Mapping[str, Any] | None:
 
 
 def _offensive(card: Card) -> bool:
+    """Damage, or an EW against another player's hero or Wesen ("die ... einem anderen
+    Spieler und seine Karten als Ziel haben")."""
     return any(
         s.get("do") in OFFENSIVE_VERBS
         or (s.get("do") == "over_time" and s.get("effect") == "damage")
+        or (s.get("do") == "ew" and s.get("target", "enemy") in ENEMY_TARGETS)
         for s in card.steps
     )
 
@@ -263,9 +268,21 @@ def _new_state(config: Mapping[str, Any], seed: int, players: int) -> JsonDict:
     limit = config.get("turn_limit", 0)
     if not isinstance(limit, int) or limit < 0:
         raise BadInput("tq.error.bad_config", option="turn_limit")
+    rounds = config.get("round_limit", 0)
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
+        raise BadInput("tq.error.bad_config", option="round_limit")
     extra = user_cards(config)
     cat = catalogue_for(extra)
     built = [_deck_for(entry, cat) for entry in decks]
+    drafted = any(DRAFT in classes for _, classes in built)
+    if drafted and not config.get("decks"):
+        # a seat that chose no deck (the bot) beside a drafted deck drafts alone: its own
+        # draft deck from the game's seed (RULES.md, "Draft decks")
+        from engines.telperinquar.draft import sealed_deck
+
+        for seat, own in enumerate(chosen):
+            if own is None:
+                built[seat] = _deck_for(sealed_deck(seed + 1 + seat, extra), cat)
     if len({DRAFT in classes for _, classes in built}) > 1:
         raise BadInput("tqdraft.error.mixed_decks")  # a draft deck meets only draft decks
     rng = Rng(seed)
@@ -327,6 +344,7 @@ def _new_state(config: Mapping[str, Any], seed: int, players: int) -> JsonDict:
         "svo": bool(config.get("svo", False)),
         "svo_on": False,
         "turn_limit": limit,
+        "round_limit": rounds,
         "teams": teams,
         "order": order,
         "cur": 0,
@@ -389,7 +407,10 @@ def _draw(d: JsonDict, seat: int, events: list[Event] | None = None) -> None:
 def _start_turn(d: JsonDict, first_turn: bool = False, events: list[Event] | None = None) -> None:
     seat = mover(d)
     if not first_turn:
-        _draw(d, seat)
+        _draw(d, seat, events)  # told like the draw at the end of a turn
+    # the old pool lapses with the new turn: the Einstiegsphase shows the refreshed one (a
+    # level card laid now raises it once more when the phase ends, in _supply)
+    d["players"][seat]["actions"] = _best(d, seat, "actions")
     d["phase"] = "entry"
     d["flew"] = False
     d["level_done"] = False
@@ -492,9 +513,13 @@ def _end_turn(d: JsonDict, events: list[Event]) -> None:
         return
     if d["turn_limit"] and d["turns"] >= d["turn_limit"]:
         d["over"] = True
-        d["limit_hit"] = True
+        d["limit_hit"] = "turn_limit"
         return
     _next_mover(d)
+    if d.get("round_limit") and d["round"] > d["round_limit"]:
+        d["over"] = True  # the last round of the limit is played out
+        d["limit_hit"] = "round_limit"
+        return
     if (
         d["svo"]
         and not d["svo_on"]
@@ -651,8 +676,8 @@ def targets(d: JsonDict, attacker: str, rng_kind: str, seat: int) -> list[str]:
 
     Melee: a Wesen at row position i reaches enemy Wesen at positions i-1..i+1, a hero every
     enemy Wesen; flying Wesen only by flying attackers; hidden cards never. Ranged: every
-    enemy Wesen except mist-form ones. A hero is a target only when no enemy Wesen that this
-    attack could hit stands before it (RULES.md)."""
+    enemy Wesen except mist-form ones. A hero is a target only when no enemy Wesen is in
+    this attack's reach (RULES.md): for a Wesen's melee attack, the places i-1..i+1."""
     out: list[str] = []
     flying = not attacker.startswith("h") and "fliegen" in _abilities(d, attacker)
     pos = None
@@ -674,12 +699,10 @@ def targets(d: JsonDict, attacker: str, rng_kind: str, seat: int) -> list[str]:
                 continue
             hits.append(cid)
         out += hits
-        protecting = [c for c in _visible_row(d, enemy) if _is_wesen(d, c)]
-        if rng_kind == "ranged":
-            protecting = [c for c in protecting if "nebelgestalt" not in _abilities(d, c)]
-        else:
-            protecting = [c for c in protecting if "fliegen" not in _abilities(d, c) or flying]
-        if not protecting:
+        # "Falls außer dem Helden kein weiteres Ziel in Nahkampfreichweite eines Angriffes
+        # ist, kann der Held als Ziel gewählt werden": only what this attack could hit
+        # protects the hero (a Wesen out of a Wesen's melee reach does not)
+        if not hits:
             out.append(f"h{enemy}")
     return out
 
@@ -844,8 +867,8 @@ def _uses(d: JsonDict, seat: int) -> list[Act]:
     for cid in hero_equip(d, seat) + p["field"] + p["row"]:
         card = _card(d, cid)
         info = d["cards"][cid]
-        if info.get("hidden") or card.type == "trap":
-            continue
+        if card.type == "trap" or (info.get("hidden") and card.type != "wesen"):
+            continue  # a hidden Wesen is turned up by its attack (Verstecken)
         free = card.type == "wesen" and info.get("free", 0) > 0
         if card.type == "wesen" and info.get("attacked") and not free:
             continue  # a Wesen attacks once per turn (Beidhändigkeit: twice for one payment)
@@ -876,6 +899,9 @@ def _uses(d: JsonDict, seat: int) -> list[Act]:
         if need == "enemy":
             for target in targets(d, f"h{seat}", "ranged", seat):
                 out.append(_act("use", cid, target))
+        elif need == "enemy_hero":
+            for enemy in _enemies(d, seat):
+                out.append(_act("use", cid, f"h{enemy}"))
         elif need == "friend":
             for target in _friends(d, seat):
                 out.append(_act("use", cid, target))
@@ -915,6 +941,10 @@ def _target_kind(card: Card) -> str:
         target = step.get("target")
         if step.get("do") in ("harm", "over_time") and target in ("enemy", "enemy_hero"):
             return "enemy"
+        if step.get("do") == "ew" and target == "enemy_hero":
+            return "enemy_hero"  # an EW against a hero is no attack: Wesen do not shield it
+        if step.get("do") == "ew" and target in (None, *ENEMY_TARGETS):
+            return "enemy"
         if step.get("do") in ("heal", "over_time", "harm") and target == "friend":
             return "friend"
     return "self"
@@ -941,12 +971,16 @@ def _reactions(d: JsonDict, seat: int) -> list[Act]:
             continue
         if _strike_step(card) is None and _target_kind(card) == "self":
             out.append(_act("react", cid))
-    if at_me and top.get("range") == "melee":
+    if at_me and top.get("range") in ("melee", "ranged"):
+        # the hidden card was no target, so the hero was: it may be turned up (a trap
+        # springs; a hidden Wesen takes the attack, at range unless it has Nebelgestalt)
         for cid in p["row"]:
             info = d["cards"][cid]
             if info.get("hidden"):
-                out.append(_act("reveal", cid))  # a trap springs; a hidden Wesen steps in
-            elif "fliegen" in _abilities(d, cid):
+                misty = _is_wesen(d, cid) and "nebelgestalt" in _abilities(d, cid)
+                if top["range"] == "melee" or not misty:
+                    out.append(_act("reveal", cid))
+            elif top["range"] == "melee" and "fliegen" in _abilities(d, cid):
                 out.append(_act("intercept", cid))
     # 2 vs 2: a team-mate's Wesen may take an attack meant for an unprotected hero
     if top.get("target", "").startswith("h") and top.get("target") != f"h{seat}":
@@ -1110,6 +1144,7 @@ class Telperinquar:
         if d["combat"] == "open":
             d["combat"] = "closed"
         events.append(Event("equipped", {"player": seat, "card": card.name, "bearer": bearer}))
+        _lay_on_stack(d, seat, [verb, cid, bearer])
 
     def _level(self, d: JsonDict, seat: int, cid: str, events: list[Event]) -> None:
         p = d["players"][seat]
@@ -1148,6 +1183,7 @@ class Telperinquar:
         if not hidden:
             shown["name"] = card.name
         events.append(Event("played", shown))
+        _lay_on_stack(d, seat, ["hide" if hidden else "play", cid])
 
     def _declare(
         self, d: JsonDict, seat: int, verb: str, args: list[str], events: list[Event]
@@ -1305,6 +1341,8 @@ class Telperinquar:
             "phase": d["phase"],
             "order": list(d["order"]),
             "svo": d["svo_on"],
+            "svo_rule": d["svo"],
+            "round_limit": d.get("round_limit", 0),
             "stack": [e["text"] for e in d["stack"]],
             "ask": d["ask"],
             "players": seats,
@@ -1323,7 +1361,10 @@ class Telperinquar:
             winners = frozenset(s for s in seats if _side(d, s) == side)
             rest = frozenset(seats) - winners
             return Outcome(winners, "hero_fell", (winners, rest), fallen)
-        return Outcome(frozenset(), "draw", (), fallen)
+        if not alive:  # every hero fell in the same turn
+            return Outcome(frozenset(), "both_fell", (), fallen)
+        limit = d.get("limit_hit")
+        return Outcome(frozenset(), limit if isinstance(limit, str) else "turn_limit", (), fallen)
 
     def secrets_of(self, state: TqState, player: PlayerId) -> set[str]:
         p = state.data["players"][player]
@@ -1368,6 +1409,14 @@ class Telperinquar:
 
         chosen: Act = choose(self, state, player, level, rng)
         return chosen
+
+
+def _lay_on_stack(d: JsonDict, seat: int, words: list[str]) -> None:
+    """Laying a card is an action like any other: the others may answer it ("wie bei jeder
+    Aktion"). The card lies already; the entry is the moment to answer, and resolves to
+    nothing more (RULES.md, "Reactions")."""
+    entry = {"seat": seat, "kind": "lay", "cards": [words[1]], "spell": False}
+    d["stack"].append({**entry, "text": " ".join(words), "asked": []})
 
 
 def _fresh_id(d: JsonDict) -> str:
@@ -1418,6 +1467,8 @@ def _settle(d: JsonDict, events: list[Event]) -> None:
 def _resolve(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
     """Resolve one declared action; a card used up by it is told after its effect (a
     throwing knife's last throw first, then that it is gone)."""
+    if entry["kind"] == "lay":
+        return  # the card was laid when it was declared
     start = len(events)
     _resolve_entry(d, entry, events)
     told = events[start:]
@@ -1447,6 +1498,9 @@ def _resolve_entry(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
         return
     _spend_charges(d, cards, events)
     if kind == "dual":
+        if not _target_alive(d, entry["target"]):
+            events.append(Event("lapsed", {"action": entry["text"]}))
+            return
         _attack(d, seat, entry, entry["bonus"], "physical", "", events)
         return
     target = entry.get("target")
@@ -1499,11 +1553,46 @@ def _resolve_entry(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
         elif verb == "draw":
             for _ in range(int(step.get("count", 1))):
                 _draw(d, seat, events)
+        elif verb == "ew":
+            if not _ew(d, seat, entry, step, events):
+                return  # a failed EW: the card's later steps do not happen
         elif verb == "cancel":
             below = d["stack"][entry["answers"]] if entry.get("answers") is not None else None
             if below is not None:
                 below["cancelled"] = True
                 events.append(Event("parried", {"action": below["text"]}))
+
+
+def ew_value(d: JsonDict, target: str, against: str, value: int = 0) -> int:
+    """What an EW must beat: a number, or an attribute of ``target`` (a hero's, or a Wesen's
+    printed attributes; a Wesen without them has 0), ``highest`` its highest one."""
+    if against == "value":
+        return value
+    names = ATTRIBUTES if against == "highest" else (against,)
+    if target.startswith("h"):
+        return max(attribute(d, int(target[1:]), a) for a in names)
+    return max(wesen_stat(d, target, a) for a in names)
+
+
+def _ew(
+    d: JsonDict, seat: int, entry: JsonDict, step: Mapping[str, Any], events: list[Event]
+) -> bool:
+    """An Erfolgswurf (glossary "EW") of the card's user against its target (or its own
+    hero): W20 + the roller's current level, higher than the value succeeds."""
+    target = str(entry.get("target") or f"h{seat}")
+    if not _target_alive(d, target):
+        events.append(Event("lapsed", {"action": entry["text"]}))
+        return False
+    value = ew_value(d, target, str(step["against"]), int(step.get("value", 0)))
+    die = _roll(d, 20)
+    level = hero_level(d, seat)
+    success = die + level > value
+    events.append(
+        Event(
+            "ew", {"player": seat, "die": die, "level": level, "value": value, "success": success}
+        )
+    )
+    return success
 
 
 def _spend_charges(d: JsonDict, cards: list[str], events: list[Event]) -> None:
@@ -1523,26 +1612,30 @@ def _spend_charges(d: JsonDict, cards: list[str], events: list[Event]) -> None:
             events.append(Event("spent", {"card": card.name}))
 
 
-def _counter_bonus(d: JsonDict, defender: str) -> int | None:
-    """The counter-attack bonus of ``defender`` (None: it cannot strike back in melee)."""
+def _counter_strike(d: JsonDict, defender: str, attacker: str) -> tuple[int, str] | None:
+    """The counter-attack of ``defender``: (bonus, damage kind), or None when it cannot
+    strike back in melee. A hero strikes with the melee weapon that hurts ``attacker`` most
+    (bonus minus the attacker's Rüstung for a physical, Resistenz for a magic weapon: "Bestimmt
+    er bei seinem Angriff (oder Gegenangriff) mit welcher Waffe"), else unarmed (physical);
+    a Wesen with its own strike and the weapon it carries."""
     if defender.startswith("h"):
         seat = int(defender[1:])
+        weapons = [_card(d, c) for c in hero_equip(d, seat) if _card(d, c).type == "weapon"]
         melee = [
-            int(_card(d, c).get("bonus"))
-            for c in hero_equip(d, seat)
-            if _card(d, c).type == "weapon"
-            and _card(d, c).get("attack") in ("melee", "melee_magic")
+            (int(w.get("bonus")), "magical" if w.get("attack") == "melee_magic" else "physical")
+            for w in weapons
+            if w.get("attack") in ("melee", "melee_magic")
         ]
         if melee:
-            return max(melee)
-        ranged = [c for c in hero_equip(d, seat) if _card(d, c).type == "weapon"]
-        if ranged:
+            return max(melee, key=lambda m: (m[0] - _reduction(d, attacker, m[1]), m[0]))
+        if weapons:
             return None  # only ranged weapons: a pure ranged fighter
-        return min(hero_of(c).unarmed for c in d["players"][seat]["classes"])
+        return min(hero_of(c).unarmed for c in d["players"][seat]["classes"]), "physical"
     card = _card(d, defender)
     if card.get("attack") not in ("melee", "melee_magic"):
         return None
-    return wesen_stat(d, defender, "bonus")
+    kind = "magical" if card.get("attack") == "melee_magic" else "physical"
+    return wesen_stat(d, defender, "bonus"), kind
 
 
 def _attack(
@@ -1559,10 +1652,13 @@ def _attack(
     die = _roll(d, 10)
     critical, fumble = die == 10, die == 1
     events.append(Event("roll", {"die": die, "bonus": bonus, "target": target}))
+    # the counter-attack as the target stands now: a Wesen that dies of this attack still
+    # strikes back, with the weapon it carried ("steht dieser dennoch zu")
+    counter = _counter_strike(d, target, attacker)
     victims = [target]
-    if entry.get("area") or (
-        not attacker.startswith("h") and "rundumschlag" in _abilities(d, attacker)
-    ):
+    if not attacker.startswith("h") and "rundumschlag" in _abilities(d, attacker):
+        victims += _sweep(d, target, attacker, seat)
+    elif entry.get("area"):
         victims += _area(d, target, attacker)
     for index, victim in enumerate(victims):
         if not _target_alive(d, victim):
@@ -1578,16 +1674,13 @@ def _attack(
         return
     if not _attacker_alive(d, attacker):
         return
-    counter = _counter_bonus(d, target)
     if counter is None:
         events.append(Event("no_counter", {"why": "defender", "target": target}))
         return
+    bonus, counter_kind = counter
     die = _roll(d, 10)
-    amount = 0 if die == 1 else die + counter
-    events.append(Event("counter", {"die": die, "bonus": counter, "target": attacker}))
-    counter_kind = "physical"
-    if not target.startswith("h") and _card(d, target).get("attack") == "melee_magic":
-        counter_kind = "magical"
+    amount = 0 if die == 1 else die + bonus
+    events.append(Event("counter", {"die": die, "bonus": bonus, "target": attacker}))
     if die == 10 and not attacker.startswith("h") and _crit_wesen(d, attacker, events):
         return
     _deal(d, attacker, amount, counter_kind, "", events, critical=die == 10)
@@ -1597,13 +1690,22 @@ def _attacker_alive(d: JsonDict, attacker: str) -> bool:
     return _target_alive(d, attacker)
 
 
+def _sweep(d: JsonDict, target: str, attacker: str, seat: int) -> list[str]:
+    """The others a Rundumschlag hits: every non-flying card in the attacker's own
+    Drohbereich ("bei allen nicht-fliegenden Wesen oder Helden im Drohbereich"), i.e. what
+    it could attack in melee now besides the target."""
+    return [
+        c
+        for c in targets(d, attacker, "melee", seat)
+        if c != target and (c.startswith("h") or "fliegen" not in _abilities(d, c))
+    ]
+
+
 def _area(d: JsonDict, target: str, attacker: str) -> list[str]:
-    """The other cards an area effect (or Rundumschlag) hits: the target's neighbours in its
-    row (not flying ones for Rundumschlag), and in 2 vs 2 the cards at the same places of the
-    target's team-mate."""
+    """The other cards an area effect hits: the target's neighbours in its row, and in 2 vs
+    2 the cards at the same places of the target's team-mate."""
     owner = _owner(d, target)
     extra: list[str] = []
-    sweep = not attacker.startswith("h")
     mates = [s for s in range(len(d["players"])) if _side(d, s) == _side(d, owner)]
     for s in mates:
         row = d["players"][s]["row"]
@@ -1618,8 +1720,6 @@ def _area(d: JsonDict, target: str, attacker: str) -> list[str]:
             if cid == target or not _is_wesen(d, cid) or d["cards"][cid].get("hidden"):
                 continue
             if abs(index - pos) <= (1 if s == owner else 0):
-                if sweep and "fliegen" in _abilities(d, cid):
-                    continue
                 extra.append(cid)
     return extra
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import bot.render.telperinquar as tq
 from bot.i18n import catalog, t
@@ -80,13 +80,14 @@ def test_every_message_key_the_renderer_names_exists() -> None:
         "attack": ATTACKS,
         "attack_short": ATTACKS,
         "ability": ABILITIES,
+        "legend": [*ABILITIES, "chain", "ew"],
         "source": SOURCES,
         "attr": ATTRIBUTES,
         "attr_short": ATTRIBUTES,
         "phase": ("entry", "main", "position"),
         "mode": ("duel", "2v2"),
         "second": ("weapon", "shield", "none"),
-        "stack": ("react", "reveal"),
+        "stack": ("react", "reveal", "play", "hide", "arm", "move"),
         "level.col": ("level", "actions", "life", "resistance", "armour"),
     }
     missing = [
@@ -369,3 +370,85 @@ def test_a_drafted_deck_is_summed_up_with_its_hero(lang: str, drawn: list[str]) 
     assert t("tqrender.deck.never", lang) not in drawn  # the draft table reaches every need
     reached = {t("tqrender.deck.from_level", lang, level=n) for n in range(1, 11)}
     assert [text for text in drawn if text in reached]  # by the draft level table
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_marks_of_every_card_stay_inside_the_card_in_a_hand(lang: str) -> None:
+    """The row of requirements, Defensiv, InAktion and charges wraps where a hand's narrow
+    card has no room: no chip reaches into the frame (the InAktion chip of Parade did)."""
+    _per_row, width = tq._hand_layout(8)
+    u = width / tq.CARD_W
+    inner_right = round(width - 7 * u)
+    chip_colours = {(0x8A, 0x3B, 0x3B), (0x4A, 0x4A, 0x4A), *(
+        tuple(int(code[i : i + 2], 16) for i in (1, 3, 5)) for code in tq.ATTRIBUTE_COLOURS.values()
+    )}  # fmt: skip
+    for card in builtin_cards():
+        image = Image.new("RGB", (width + 40, round(width * tq.CARD_RATIO) + 10), "#000000")
+        tq.draw_card(ImageDraw.Draw(image), 0, 0, width, card, lang)
+        frame = image.crop((inner_right, 0, width + 40, image.height)).getcolors(100_000) or []
+        assert not [c for _, c in frame if c in chip_colours], card.name
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_card_image_explains_its_ability_words(lang: str, drawn: list[str]) -> None:
+    """The card names its abilities (Schattenhaftigkeit, Verstecken); a legend at its foot
+    says what each means, on the big card and in a hand."""
+    cat = catalogue()
+    cat_card = cat.support("Schattenkatze")
+    assert cat_card is not None
+    for width in (tq.CARD_W, tq._hand_layout(8)[1]):
+        drawn.clear()
+        image = Image.new("RGB", (width, round(width * tq.CARD_RATIO)))
+        tq.draw_card(ImageDraw.Draw(image), 0, 0, width, cat_card, lang)
+        text = " ".join(drawn).replace("- ", "")
+        for ability in ("schattenhaftigkeit", "verstecken"):
+            said = (
+                f"{t(f'tqrender.ability.{ability}', lang)}: {t(f'tqrender.legend.{ability}', lang)}"
+            )
+            assert said in text, (width, said)
+    assert tq._legend(cat.cards["Langschwert"], lang) == []  # nothing to explain
+    assert len(tq._legend(cat.cards["Oger"], lang)) == 1
+    said = tq._legend(cat.cards["Kampfschrei"], lang)  # the EW, a word of the card text
+    assert said == [f"{t('tqrender.flag.ew', lang)}: {t('tqrender.legend.ew', lang)}"]
+
+
+def test_a_hero_out_of_the_reach_of_its_wesen_shows_as_exposed() -> None:
+    """Four Wolves against one Wolf at place 1: the Wolves at places 3 and 4 reach no Wesen,
+    so they may attack the hero (RULES.md 'Threat range') and the field says "angreifbar"."""
+    from tests.unit.test_telperinquar_engine import fresh, give, main_phase
+
+    d = main_phase(fresh())
+    give(d, 1, "Wolf", "row")
+    give(d, 0, "Wolf", "row")
+    give(d, 0, "Wolf", "row")
+    view = ENGINE.view_for(TqState(d), None)
+    assert not tq._exposed(view, 1, catalogue())  # both Wolves reach the enemy Wolf
+    give(d, 0, "Wolf", "row")
+    view = ENGINE.view_for(TqState(d), None)
+    assert tq._exposed(view, 1, catalogue())
+    assert not tq._exposed(view, 0, catalogue())  # the lone Wolf reaches places 1-2
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_laid_card_waiting_for_answers_is_said_in_words(lang: str, drawn: list[str]) -> None:
+    """Laying a card may be answered (RULES.md 'Reactions'): the stack on the field says who
+    lays what, never the notation ("play c12345"), and a card laid face down stays unnamed."""
+    from tests.unit.test_telperinquar_engine import do, fresh, give, levels_to, main_phase
+
+    for verb, card in (("play", "Wolf"), ("hide", "Schattenkatze")):
+        d = main_phase(fresh(("schurke", "kaempfer")))
+        levels_to(d, 0, 5)
+        give(d, 1, "Heiltrank", "equip", charges=1)
+        cid = give(d, 0, card)
+        d, _ = do(d, 0, f"{verb} {cid}")
+        assert d["ask"] == 1
+        drawn.clear()
+        tq.field_png(ENGINE.view_for(TqState(d), None), lang, names=NAMES[:2])
+        lines = [text for text in drawn if text.startswith("1. ")]
+        if verb == "play":
+            wolf = t("tqrender.stack.play", lang, player=NAMES[0], card="Wolf")
+            assert lines == [f"1. {wolf}"]
+        else:
+            assert lines == ["1. " + t("tqrender.stack.hide", lang, player=NAMES[0])]
+            assert not [text for text in drawn if "Schattenkatze" in text or "Shadow" in text]
+        assert not [text for text in drawn if f"{verb} {cid}" in text]

@@ -36,14 +36,14 @@ def names_for(d: dict[str, Any], lang: str) -> _Names:
         (
             "de",
             "Kettenhemd zurück auf die Hand",
-            "Parade spielen",
+            "Parade anwenden",
             "Alice lässt Wolf angreifen – Ziel: ",
             "Bob antwortet mit Parade.",
         ),
         (
             "en",
             "Take Chain Mail back to the hand",
-            "Play Parry",
+            "Use Parry",
             "Alice sends Wolf to attack – target: ",
             "Bob answers with Parry.",
         ),
