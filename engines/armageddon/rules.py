@@ -271,6 +271,9 @@ def _movable(idx: Index, f: Figure, party: int) -> list[Figure]:
             if not (hk.cls == "schiff" or holder.kind == "leiter" or f.slot == "oben"):
                 raise fail("carried", figure=f.id, carrier=holder.id)
         along = [a for a in idx.state.figures if a.led_by == f.id]
+        for animal in along:  # taken over right after another party moved it: not this round
+            if animal.mover not in (0, party):
+                raise fail("moved_by_other", figure=animal.id)
     elif k.cls == "tier":
         charmed = f.enchant == "gefuehrt" and f.enchant_until >= idx.state.round
         if charmed and f.mover == party:  # Fremde Tiere bewegen: the caster's side moves it

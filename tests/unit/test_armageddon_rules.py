@@ -340,6 +340,23 @@ def test_an_animal_taken_over_after_being_moved_moves_again_only_next_round() ->
     refused(state, 2, "step pf1 c1", "moved_by_other")
 
 
+def test_an_animal_taken_over_by_the_rein_after_being_moved_is_not_led_along() -> None:
+    """Kap. 0: taken over right after it moved, it moves again only in a new round, by no
+    path: its new owner's leader does not take it along by the rein either."""
+    state = game("figur: 1 pferd a1\nfigur: 1 krieger a1 auf 1\nfigur: 2 krieger c1\n")
+    state = play(state, 1, "step pf1 b1")
+    state = play(play(state, 1, "dismount k2"), 1, "step k2 a1")
+    state = play(state, 1, "end")
+    state = play(play(state, 2, "step k3 b1"), 2, "lead k3 pf1")
+    assert fig(state, "pf1").owner == 2 and fig(state, "pf1").led_by == "k3"
+    refused(state, 2, "step k3 c1", "moved_by_other")
+    assert "step k3 c1" not in legal(state, 2)
+    state = play(play(play(state, 2, "end"), 1, "done"), 2, "done")
+    assert state.round == 2 and state.active == 2
+    state = play(state, 2, "step k3 c1")  # a new round: it goes along again
+    assert fig(state, "pf1").field == "c1"
+
+
 def test_a_device_taken_over_after_its_transport_moves_again_only_next_round() -> None:
     """Devices change hands in the action phase, after every transport of the round; the new
     possessor moves it from the next round on (and only the one who moved it, this round)."""
