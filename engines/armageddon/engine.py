@@ -536,6 +536,7 @@ def move_actions(state: State, party: int) -> list[Action]:
 
     for f in state.figures:
         mine = f.owner == party or f.possessor == party or f.mover == party
+        mine = mine or R.charmed_by(state, f) == party
         if not mine:
             continue
         k = idx.kind(f)
@@ -1292,17 +1293,21 @@ def _cast(state: State, a: Action, party: int, info: Any, events: list[Event]) -
         new = state_enchant(new, {t.id for t in targets}, sp.state, until, None)
         events.append(Event("set_over", {"figures": sorted(ids), "to": to, "level": level}))
         return R.settle_crowds(new, events)
-    mover = party if spell == "fremde_tiere_bewegen" else None
-    return state_enchant(new, {t.id for t in info}, sp.state, until, mover)
+    charmer = party if spell == "fremde_tiere_bewegen" else None
+    return state_enchant(new, {t.id for t in info}, sp.state, until, charmer)
 
 
-def state_enchant(state: State, ids: set[str], what: str, until: int, mover: int | None) -> State:
+def state_enchant(
+    state: State, ids: set[str], what: str, until: int, charmer: int | None
+) -> State:
+    """Put ``ids`` under a spell until round ``until``; ``charmer``: the party that moves the
+    animals of a Fremde Tiere bewegen (READING: in the movement of the next round)."""
     out = []
     for f in state.figures:
         if f.id in ids:
             f = replace(f, enchant=what, enchant_until=until)
-            if mover is not None:
-                f = replace(f, mover=mover)
+            if charmer is not None:
+                f = replace(f, charmed_by=charmer)
         out.append(f)
     return state.with_figures(out)
 
@@ -1425,6 +1430,7 @@ def _end_round(state: State, events: list[Event]) -> State:
                 mover=0,
                 enchant="" if expired else f.enchant,
                 enchant_until=0 if expired else f.enchant_until,
+                charmed_by=0 if expired else f.charmed_by,
             )
         )
     new = replace(new, figures=tuple(figs), gate_moves=frozenset(), pitched=frozenset(), last=())

@@ -247,6 +247,15 @@ def steps_allowed(state: State, f: Figure) -> int:
     return t.number("steps_hastened") if fast else t.number("steps_per_round")
 
 
+def charmed_by(state: State, f: Figure) -> int:
+    """The party whose wizard cast Fremde Tiere bewegen on the animal ``f`` (0: none or run
+    out). READING: while the spell lasts that party alone moves the animal; its owner and its
+    rider do not steer it."""
+    if f.enchant == "gefuehrt" and f.enchant_until >= state.round:
+        return f.charmed_by
+    return 0
+
+
 def _can_act_on(idx: Index, f: Figure, party: int) -> None:
     if f.enchant in CONTROL_STILL and f.enchant_until >= idx.state.round:
         raise fail("spellbound", figure=f.id, spell=f.enchant)
@@ -274,10 +283,14 @@ def _movable(idx: Index, f: Figure, party: int) -> list[Figure]:
         for animal in along:  # taken over right after another party moved it: not this round
             if animal.mover not in (0, party):
                 raise fail("moved_by_other", figure=animal.id)
+            if charmed_by(idx.state, animal) not in (0, party):
+                raise fail("charmed", figure=animal.id, party=charmed_by(idx.state, animal))
     elif k.cls == "tier":
-        charmed = f.enchant == "gefuehrt" and f.enchant_until >= idx.state.round
-        if charmed and f.mover == party:  # Fremde Tiere bewegen: the caster's side moves it
+        charmer = charmed_by(idx.state, f)
+        if charmer == party:  # Fremde Tiere bewegen: the caster's side moves it
             return along
+        if charmer:
+            raise fail("charmed", figure=f.id, party=charmer)
         if f.owner != party:
             raise fail("not_yours", figure=f.id)
         if f.led_by:

@@ -36,6 +36,7 @@ class Figure:
     enchant_until: int = 0  # the last round the spell lasts
     last_majority: int = 0  # devices, ships, quadrigas: who last had the majority
     declared: int = 0  # the round it was last given, lent or claimed
+    charmed_by: int = 0  # Fremde Tiere bewegen: the caster's party moves it while it lasts
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +110,7 @@ def figure_to_json(f: Figure) -> list[Any]:
     return [
         f.id, f.kind, f.owner, f.possessor, f.field, f.level, f.carrier, f.slot, f.facing,
         f.steps, f.faced, f.acted, f.mover, f.led_by, f.enchant, f.enchant_until,
-        f.last_majority, f.declared,
+        f.last_majority, f.declared, f.charmed_by,
     ]  # fmt: skip
 
 
@@ -117,7 +118,7 @@ def figure_from_json(d: list[Any]) -> Figure:
     return Figure(
         str(d[0]), str(d[1]), int(d[2]), int(d[3]), str(d[4]), int(d[5]), str(d[6]), str(d[7]),
         str(d[8]), int(d[9]), bool(d[10]), bool(d[11]), int(d[12]), str(d[13]), str(d[14]),
-        int(d[15]), int(d[16]), int(d[17]),
+        int(d[15]), int(d[16]), int(d[17]), int(d[18]) if len(d) > 18 else 0,
     )  # fmt: skip
 
 

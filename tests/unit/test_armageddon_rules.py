@@ -751,6 +751,27 @@ def test_lanzen_and_recke_example() -> None:
     assert fig(state, "pf3").enchant == "gefuehrt" and fig(state, "r4").enchant == ""
 
 
+def test_fremde_tiere_bewegen_lets_the_casters_side_move_the_animal_next_round() -> None:
+    """READING: cast in the action phase, the spell lasts to the end of the next round; in
+    that round's movement the caster's party moves the animal (its rider goes along), its
+    owner does not; after that it is the owner's again."""
+    body = "figur: 1 zauberer a1\nfigur: 2 pferd c1\nfigur: 2 krieger c1 auf 2\n"
+    state = to_act_phase(game(body, karte="T T T T\n"), 1)
+    state = play(state, 1, "cast z1 fremde_tiere_bewegen c1")
+    state = play(play(state, 1, "done"), 2, "done")
+    assert (state.round, state.active) == (2, 2)
+    refused(state, 2, "step pf2 d1", "charmed")
+    assert "step pf2 d1" not in legal(state, 2)
+    state = play(state, 2, "end")
+    assert "step pf2 b1" in legal(state, 1)
+    state = play(state, 1, "step pf2 b1")
+    assert (fig(state, "pf2").field, fig(state, "k3").field) == ("b1", "b1")
+    assert fig(state, "pf2").owner == 2  # moved, not conquered
+    state = play(play(play(state, 1, "end"), 2, "done"), 1, "done")
+    assert state.round == 3 and fig(state, "pf2").charmed_by == 0
+    refused(state, 1, "step pf2 a1", "not_yours")
+
+
 def test_a_hovering_wizard_is_never_enchanted_and_blocks_nothing() -> None:
     state = to_act_phase(
         game("figur: 1 zauberer a1\nfigur: 2 zauberer b1\nfigur: 2 krieger b1\n"), 1
