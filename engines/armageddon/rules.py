@@ -85,7 +85,43 @@ class Index:
         figs = [f for f in figs if not self.kind(f).hover]
         if any(self.kind(f).fills and not f.carrier for f in figs):
             return len(figs) > 1
-        return sum(self.use(f) for f in figs) > self.capacity(place)
+        if sum(self.use(f) for f in figs) > self.capacity(place):
+            return True
+        return self.too_many_warriors(place, extra, gone)
+
+    def too_many_warriors(self, place: str, extra: Iterable[Figure], gone: set[str]) -> bool:
+        """Kap. 0: "dass sich auf keinem Kleinfeld zu keinem Zeitpunkt mehr als 4 Krieger
+        aufhalten" — counted on the Kleinfeld (a tower: on the level) with the warriors on
+        ladders, horses and elephants standing there. A figure that fills its field has the
+        room of the table instead (a siege tower 3 + 2, a wagon 3, a deck)."""
+        tag, where, sub = place.split(":")
+        if tag == "c":
+            holder = self.by_id.get(where)
+            if holder is None or self.kind(holder).fills:
+                return False
+            fld, level = holder.field, holder.level
+        else:
+            fld, level = where, int(sub)
+        coming = list(extra)
+        todo = list(coming)
+        while todo:  # what the newcomers carry comes along
+            for g in self.carried.get(todo.pop().id, []):
+                coming.append(g)
+                todo.append(g)
+        skip = gone | {f.id for f in coming}
+        inside_fills = {
+            f.id for f in self.state.figures if self.kind(f).fills and f.field == fld
+        }
+        here = [
+            f
+            for f in self.state.figures
+            if f.field == fld
+            and f.level == level
+            and f.id not in skip
+            and f.carrier not in inside_fills
+        ]
+        count = len(self.warriors(here + coming))
+        return count > self.sc.tables.number("field_warriors")
 
     def on_field(self, field: str, level: int | None = None) -> list[Figure]:
         """Every figure on ``field`` (at ``level``), carried ones included."""
@@ -388,6 +424,8 @@ def step_cost(
         ]
         if k.tramples and foes:
             tramples = True
+        elif idx.used(dest, [f, *along]) <= idx.capacity(dest):  # room enough, too many men
+            raise fail("four_warriors", field=target, max=sc.tables.number("field_warriors"))
         else:
             raise fail("full", field=target)
     return cost, dest, along, tramples

@@ -220,6 +220,28 @@ def test_from_a_ladder_onto_a_platform_is_a_double_step() -> None:
     assert cost_of(evs) == 2 and fig(state, "k2").level == 1
 
 
+def test_never_more_than_4_warriors_on_a_kleinfeld_ladders_included() -> None:
+    """Kap. 0: "dass sich auf keinem Kleinfeld zu keinem Zeitpunkt mehr als 4 Krieger
+    aufhalten": a ladder (1 REH) with two warriors on it and one beside leaves room (3 of 4
+    REH) but 3 warriors already; one more makes 4, a fifth is refused."""
+    body = (
+        "figur: 1 leiter b1\nfigur: 1 krieger b1 auf 1\nfigur: 1 krieger b1 auf 1\n"
+        "figur: 1 krieger b1\nfigur: 1 krieger a1\nfigur: 1 krieger a1\n"
+    )
+    state = game(body)
+    state = play(state, 1, "step k5 b1")
+    refused(state, 1, "step k6 b1", "four_warriors")
+    assert "step k6 b1" not in legal(state, 1)
+    five = body + "figur: 1 krieger b1\n" * 2
+    crowded = new_state(f"parteien: 2\nkarte:\n{ROW3}ende\n{five}", "t", 1, 3)
+    assert crowded.crowds  # a scenario placing a fifth warrior there is a placement error
+    horse = "figur: 1 leiter b1\nfigur: 1 krieger b1 auf 1\nfigur: 1 krieger b1 auf 1\n"
+    horse += "figur: 1 krieger b1\nfigur: 1 pferd a1\nfigur: 1 krieger a1 auf 5\n"
+    state = play(game(horse), 1, "step pf5 b1")  # a rider counts: 4 warriors, room 3 of 4
+    assert fig(state, "pf5").field == "b1"
+    assert fig(play(state, 1, "dismount k6"), "k6").carrier == ""  # still 4 warriors there
+
+
 def test_from_a_siege_tower_onto_a_platform_is_a_double_step() -> None:
     state = game(
         "turm: b1 1 besitzer 2\nfigur: 1 belagerungsturm a1 blick o\n"
