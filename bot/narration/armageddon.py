@@ -245,6 +245,7 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
         "alliance": f"alliance.{'on' if data.get('allied') else 'off'}",
         "gate": f"gate.{'open' if data.get('open') else 'closed'}",
         "game_over": f"game_over.{data.get('reason')}",
+        "dice": "dice.figure" if data.get("figure") else "dice",
     }.get(kind, kind)
     line = _k(f"event.{key}", w.lang, **params)
     return line[:1].upper() + line[1:]

@@ -1229,6 +1229,7 @@ def _act(state: State, a: Action, party: int, events: list[Event]) -> State:
         new = state
         for f in info:
             rolls, new, ev = R.roll(new, "pitch", f.owner)
+            ev.data["figure"] = f.id
             events.append(ev)
             if rolls[0] < need:
                 dead.add(f.id)

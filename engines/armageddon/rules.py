@@ -594,10 +594,8 @@ def trample(state: State, dest: str, trampler: Figure, events: Raw) -> State:
     wagon (Ersteigen nach dem Überrollt werden) and fight there (Handgemenge)."""
     need = state.scenario.tables.number("trample_survive")
     party = trampler.possessor
-    for _ in range(64):
+    for _ in range(64):  # passes: every foreign figure there throws once in turn
         idx = index(state)
-        if not idx.over(dest):
-            break
         foes = [
             x
             for x in idx.by_place.get(dest, [])
@@ -605,15 +603,21 @@ def trample(state: State, dest: str, trampler: Figure, events: Raw) -> State:
             and idx.kind(x).cls in ("krieger", "tier")
             and not allied(state, x.owner, party)
         ]
-        if not foes:
+        if not idx.over(dest) or not foes:
             break
-        victim = foes[0]
-        rolls, state, ev = roll(state, "trample", victim.owner)
-        events.append(ev)
-        if rolls[0] < need:
-            state = remove_figures(state, {victim.id}, events, "trampled")
-        elif trampler.kind == "quadriga":
-            state = _climb_wagon(state, trampler, victim, events)
+        for victim in foes:  # the dice decide who falls, not the order of the list
+            idx = index(state)
+            if not idx.over(dest):
+                return state
+            if victim not in idx.by_place.get(dest, []):
+                continue  # gone meanwhile (onto the wagon, fallen in its Handgemenge)
+            rolls, state, ev = roll(state, "trample", victim.owner)
+            ev.data["figure"] = victim.id
+            events.append(ev)
+            if rolls[0] < need:
+                state = remove_figures(state, {victim.id}, events, "trampled")
+            elif trampler.kind == "quadriga":
+                state = _climb_wagon(state, trampler, victim, events)
     return state
 
 
@@ -799,6 +803,7 @@ def hunger(state: State, events: Raw) -> State:
         dead = set()
         for f in victims:
             rolls, state, ev = roll(state, "hunger", f.owner)
+            ev.data["figure"] = f.id
             events.append(ev)
             if rolls[0] < need:
                 dead.add(f.id)

@@ -173,3 +173,16 @@ def test_an_overrule_is_a_game_masters_action_with_a_note() -> None:
         overrule_text("gm", "x")
     with pytest.raises(BadInput):
         overrule_text("gm remove k7", "   ")
+
+
+def test_a_survival_throw_names_the_figure_that_throws() -> None:
+    text = "parteien: 2\nkarte:\nT T T\nende\nfigur: 1 elefant a1\nfigur: 1 krieger a1 auf 1\n"
+    text += "figur: 2 krieger b1\n" * 3
+    state = ENGINE.apply(ENGINE.initial_state({"scenario_text": text}, 1, 3), Action("start"), 0)[0]
+    state, events = ENGINE.apply(state, Action("step", ("e1", "b1")), 1)
+    throw = next(e for e in events if e.type == "dice")
+    view = ENGINE.view_for(state, None)
+    german = event_line("dice", throw.data, Words(view, NAMES, "de"), 1)
+    assert german.startswith("Trampeln: ") and f"für Krieger {throw.data['figure']} " in german
+    english = event_line("dice", throw.data, Words(view, NAMES, "en"), 1)
+    assert f"for Warrior {throw.data['figure']}." in english

@@ -619,6 +619,23 @@ def test_an_elephant_tramples_until_only_its_side_is_left_or_the_crowd_is_gone()
     assert sum(2 if f.kind == "elefant" else 1 for f in here) <= 4
 
 
+def test_the_trampling_dice_decide_who_falls() -> None:
+    """Each foreign figure on the trampled field throws in turn; the first whose throw fails
+    falls (the crowd is then gone), so over many games each of the three can be the one."""
+    body = "figur: 1 elefant a1\nfigur: 1 krieger a1 auf 1\n" + "figur: 2 krieger b1\n" * 3
+    fallen = set()
+    for seed in range(1, 25):
+        state, evs = events(game(body, seed=seed), 1, "step e1 b1")
+        gone = [e.data["figure"] for e in evs if e.type == "removed"]
+        throws = [e for e in evs if e.type == "dice" and e.data["why"] == "trample"]
+        assert len(gone) == 1  # one fall ends the crowd (2 + 2 of 4 REH)
+        loser = next(e for e in throws if e.data["rolls"][0] < 4)
+        assert loser.data["figure"] == gone[0]  # the failed throw is the fallen figure
+        assert all(e.data["rolls"][0] >= 4 for e in throws[: throws.index(loser)])
+        fallen.add(gone[0])
+    assert fallen == {"k3", "k4", "k5"}
+
+
 def _trampling(body: str) -> State:
     """A field left overcrowded while an elephant tramples on it (built directly: the dice
     of a real trampling would decide whether it stays so)."""
