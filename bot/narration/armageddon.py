@@ -173,6 +173,8 @@ class Words:
             return _k("edge", self.lang, field=fld, direction=self.direction(d))
         if d.isdecimal():
             return self.field_name(fld, int(d))
+        if _has(f"slot.{d}"):  # a siege tower's floor (a spell's target)
+            return _k("siege_floor", self.lang, field=fld, place=self.slot(d))
         return token
 
     def colour(self, colour: str) -> str:

@@ -940,11 +940,9 @@ def _cast_actions(state: State, idx: Index, w: Figure, party: int) -> list[Actio
                     out.append(Action("cast", (w.id, spell, _edge_token(ea, eb, sc))))
             continue
         for fld in near:
-            levels = range(sc.towers[fld].floors + 1) if fld in sc.towers else [0]
-            for lvl in levels:
-                token = f"{fld}/{lvl}" if fld in sc.towers else fld
+            for token in _spell_places(idx, fld):
                 if spell == "versetzen":
-                    if not _has_targets(idx, spell, w, fld, lvl):
+                    if not _has_targets(idx, spell, w, token):
                         continue  # every destination would fail the same check
                     for to in near:
                         if to != fld:
@@ -967,10 +965,39 @@ def _cast_actions(state: State, idx: Index, w: Figure, party: int) -> list[Actio
     return found
 
 
-def _has_targets(idx: Index, spell: str, w: Figure, fld: str, level: int) -> bool:
-    """Whether ``spell`` finds figures on ``fld`` (``_check_cast`` asks the same first)."""
+def _spell_places(idx: Index, fld: str) -> list[str]:
+    """Where a spell may be cast on ``fld``: the whole Kleinfeld, and in a tower each floor
+    (``c4/2``), in a siege tower each of its floors (``d1/unten``, ``d1/oben``) — Kap. 0: "In
+    Türmen und Belagerungstürmen kann man Zauber auch stockwerkweise aussprechen"."""
+    sc = idx.sc
+    out = [fld]
+    if fld in sc.towers:
+        out += [f"{fld}/{lvl}" for lvl in range(sc.towers[fld].floors + 1)]
+    for f in idx.on_field(fld):
+        if f.kind == "belagerungsturm" and not f.carrier:
+            out += [f"{fld}/{slot}" for slot, _cap in idx.kind(f).holds]
+    return out
+
+
+def _spell_place(idx: Index, token: str) -> tuple[str, int | None, str]:
+    """A spell's target place: (field, tower level or None for the whole field, siege tower
+    floor or '')."""
+    fld, _s, sub = token.partition("/")
+    if sub and not sub.isdecimal():
+        if fld not in idx.sc.terrain or not any(
+            f.kind == "belagerungsturm" and not f.carrier and idx.kind(f).slot_capacity(sub)
+            for f in idx.on_field(fld)
+        ):
+            raise fail("bad_field", field=token)
+        return fld, None, sub
+    fld, level = _field_level(idx.sc, token)
+    return fld, (level if sub else None), ""
+
+
+def _has_targets(idx: Index, spell: str, w: Figure, token: str) -> bool:
+    """Whether ``spell`` finds figures at ``token`` (``_check_cast`` asks the same first)."""
     try:
-        R.spell_targets(idx, spell, w, fld, level)
+        R.spell_targets(idx, spell, w, *_spell_place(idx, token))
     except IllegalAction:
         return False
     return True
@@ -1007,10 +1034,10 @@ def _check_cast(state: State, idx: Index, a: Action, party: int) -> Any:
         if R.distance(sc, w.field, e[0]) > rng and R.distance(sc, w.field, e[1]) > rng:
             raise fail("out_of_range", field=a.args[2])
         return e
-    fld, level = _field_level(sc, a.args[2])
+    fld, level, floor = _spell_place(idx, a.args[2])
     if R.distance(sc, w.field, fld) > rng:
         raise fail("out_of_range", field=fld)
-    targets = R.spell_targets(idx, spell, w, fld, level)
+    targets = R.spell_targets(idx, spell, w, fld, level, floor)
     if spell != "versetzen":
         if len(a.args) != 3:
             raise fail("bad_target", spell=spell)
@@ -1022,7 +1049,7 @@ def _check_cast(state: State, idx: Index, a: Action, party: int) -> Any:
         raise fail("out_of_range", field=to)
     if (
         fld in sc.towers
-        and not R.may_set_into(state, idx, party, fld, level)
+        and not R.may_set_into(state, idx, party, fld, level or 0)
         and sc.towers[fld].owner != party
     ):
         raise fail("building_rights", field=fld)
@@ -1031,7 +1058,8 @@ def _check_cast(state: State, idx: Index, a: Action, party: int) -> Any:
             raise fail("platform_not_empty", field=to)
         if not R.may_set_into(state, idx, party, to, to_level):
             raise fail("building_rights", field=to)
-    moving = [t for t in targets if not t.carrier]
+    ids = {t.id for t in targets}
+    moving = [t for t in targets if t.carrier not in ids]  # what they carry goes along
     ids = {t.id for t in moving}
     k_any = [idx.kind(t) for t in moving]
     if any(k.water != (sc.terrain[to] == "~") or sc.terrain[to] in k.forbidden for k in k_any):
@@ -1285,7 +1313,8 @@ def _cast(state: State, a: Action, party: int, info: Any, events: list[Event]) -
     sp = sc.tables.spells[spell]
     if spell == "versetzen":
         targets, to, level = info
-        ids = {t.id for t in targets if not t.carrier}
+        every = {t.id for t in targets}
+        ids = {t.id for t in targets if t.carrier not in every}
         moved = {i: (to, level, "", "") for i in ids}
         wizard = state.figure(w_id)
         if wizard is not None and wizard.field == a.args[2].partition("/")[0]:

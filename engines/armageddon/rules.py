@@ -691,16 +691,23 @@ def settle_crowds(state: State, events: Raw, cause_party: dict[str, int] | None 
 # ------------------------------------------------------------------ spells
 
 
-def spell_targets(idx: Index, spell: str, caster: Figure, field: str, level: int) -> list[Figure]:
-    """The figures of ``field`` (at ``level`` in a tower) a spell acts on: all it can act on
-    (kleinfeldweise Wirkung). Raises when one of them is still under another spell
-    (mehrfache Zauber) or none is there."""
+def spell_targets(
+    idx: Index, spell: str, caster: Figure, field: str, level: int | None, floor: str = ""
+) -> list[Figure]:
+    """The figures of ``field`` a spell acts on: all it can act on (kleinfeldweise Wirkung);
+    ``level``: only that floor of a tower (None: the whole field, every floor — Kap. 0 "auch
+    stockwerkweise"); ``floor``: only that floor of a siege tower there. Raises when one of
+    them is still under another spell (mehrfache Zauber) or none is there."""
     sc = idx.sc
     sp = sc.tables.spells.get(spell)
     if sp is None:
         raise fail("unknown_spell", spell=spell)
     figs = []
     for f in idx.on_field(field, level if field in sc.towers else None):
+        if floor:
+            holder = idx.by_id.get(f.carrier)
+            if holder is None or holder.kind != "belagerungsturm" or f.slot != floor:
+                continue
         k = idx.kind(f)
         if k.hover:  # a hovering wizard is never enchanted
             continue

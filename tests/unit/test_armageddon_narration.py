@@ -186,3 +186,12 @@ def test_a_survival_throw_names_the_figure_that_throws() -> None:
     assert german.startswith("Trampeln: ") and f"für Krieger {throw.data['figure']} " in german
     english = event_line("dice", throw.data, Words(view, NAMES, "en"), 1)
     assert f"for Warrior {throw.data['figure']}." in english
+
+
+def test_a_spell_on_a_siege_tower_floor_names_the_floor() -> None:
+    state = ENGINE.initial_state({"scenario": "scharmuetzel"}, 0, 3)
+    view = ENGINE.view_for(state, None)
+    assert option_label("c1/oben", ("cast", "z9", "laehmen"), Words(view, NAMES, "de")) == (
+        "c1 Belagerungsturm oben"
+    )
+    assert Words(view, NAMES, "en").target("c1/unten") == "c1 siege tower below"

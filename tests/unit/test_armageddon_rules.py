@@ -836,6 +836,33 @@ def test_in_a_tower_spells_act_per_floor() -> None:
     assert fig(state, "k3").enchant == "geschwaecht" and fig(state, "k2").enchant == ""
 
 
+def test_in_a_tower_a_spell_may_also_take_the_whole_field() -> None:
+    """Kap. 0: "In Türmen und Belagerungstürmen kann man Zauber *auch* stockwerkweise
+    aussprechen": the whole Kleinfeld (every floor) stays a target."""
+    body = (
+        "turm: b1 1 besitzer 2\nfigur: 1 zauberer a1\nfigur: 2 krieger b1\n"
+        "figur: 2 krieger b1 ebene 1\n"
+    )
+    state = to_act_phase(game(body), 1)
+    assert {"cast z1 schwaechen b1", "cast z1 schwaechen b1/0"} <= legal(state, 1)
+    state = play(state, 1, "cast z1 schwaechen b1")
+    assert fig(state, "k2").enchant == fig(state, "k3").enchant == "geschwaecht"
+
+
+def test_in_a_siege_tower_spells_act_per_floor_or_on_the_whole_field() -> None:
+    body = (
+        "figur: 1 zauberer a1\nfigur: 2 belagerungsturm c1\n"
+        "figur: 2 krieger c1 auf 2 unten\nfigur: 2 krieger c1 auf 2 oben\n"
+    )
+    state = to_act_phase(game(body), 1)
+    assert {"cast z1 laehmen c1/oben", "cast z1 laehmen c1/unten"} <= legal(state, 1)
+    floor = play(state, 1, "cast z1 laehmen c1/oben")
+    assert (fig(floor, "k4").enchant, fig(floor, "k3").enchant) == ("gelaehmt", "")
+    whole = play(state, 1, "cast z1 beschleunigen c1")
+    assert {fig(whole, x).enchant for x in ("bt2", "k3", "k4")} == {"beschleunigt"}
+    refused(state, 1, "cast z1 laehmen c1/mitte", "bad_field")
+
+
 def test_a_gate_may_be_moved_by_spells_several_times_a_round() -> None:
     body = GATE + "figur: 1 zauberer a1\nfigur: 1 sterblicher_zauberer c1\nfigur: 2 krieger c1\n"
     state = to_act_phase(game(body), 1)
