@@ -1218,6 +1218,9 @@ def _check_claim(state: State, idx: Index, token: str, party: int) -> Any:
         raise fail("declared_already", figure=x.id)
     tally = R.counts(idx, R.counted_for(idx, x))
     holders = R.block_majority(state, tally)
+    if not holders and tally.get(party) and x.last_majority == party:
+        # equal numbers: "so gilt als Besitzer derjenige, der zuletzt die Majorität hatte"
+        holders = frozenset({party})
     if party not in holders or not tally.get(party):
         raise fail("no_majority", figure=x.id)
     allies = sorted(p for p in holders if p != party and tally.get(p))

@@ -246,13 +246,21 @@ def controls_device(idx: Index, thing: Figure, party: int) -> bool:
 
 
 def refresh_majorities(state: State) -> State:
-    """Remember who last had the majority on each device, ship and quadriga (for ties)."""
+    """Remember who last had the majority on each device, ship and quadriga (for ties): the
+    party whose side has it (allies together: the possessor if he is among them, else the
+    ally with most warriors there)."""
     idx = index(state)
     changed = []
     dirty = False
     for f in state.figures:
         if idx.kind(f).cls in ("geraet", "schiff"):
-            holder = party_majority(counts(idx, counted_for(idx, f)))
+            tally = counts(idx, counted_for(idx, f))
+            side = block_majority(state, tally)
+            holder = (
+                f.possessor
+                if f.possessor in side
+                else max(sorted(side), key=lambda p: tally[p], default=0)
+            )
             if holder and holder != f.last_majority:
                 f = replace(f, last_majority=holder)
                 dirty = True

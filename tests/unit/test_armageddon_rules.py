@@ -442,7 +442,26 @@ def test_with_equal_numbers_the_last_majority_keeps_the_device() -> None:
     refused(state, 2, "claim le1", "no_majority")
 
 
-def test_nobody_controls_a_device_without_the_majority() -> None:
+def test_with_equal_numbers_the_party_that_last_had_the_majority_may_claim() -> None:
+    """Kap. 0: with equal numbers "gilt als Besitzer derjenige, der zuletzt die Majorität
+    hatte": party 2 had it (2:1) and left it at 1:1, so party 2 may still declare the
+    Inbesitznahme."""
+    body = (
+        "figur: 1 leiter b1\nfigur: 1 krieger b1\nfigur: 1 krieger a1\n"
+        "figur: 2 krieger c1\nfigur: 2 krieger c1\n"
+    )
+    state = play(game(body, karte="T T T T\n"), 1, "end")
+    state = play(play(state, 2, "step k4 b1"), 2, "step k5 b1")
+    assert fig(state, "le1").last_majority == 2
+    state = play(play(play(state, 2, "end"), 1, "done"), 2, "done")  # 2 does not claim yet
+    assert (state.round, state.active) == (2, 2)
+    state = play(play(state, 2, "step k5 c1"), 2, "end")  # 1:1 now
+    assert fig(state, "le1").last_majority == 2 and fig(state, "le1").possessor == 1
+    state = play(state, 1, "end")
+    assert state.phase == "act" and state.active == 2
+    state = play(state, 2, "claim le1")
+    assert (fig(state, "le1").owner, fig(state, "le1").possessor) == (2, 2)
+
     state = game("figur: 1 widder a1\nfigur: 1 krieger a1\nfigur: 2 krieger a1\n")
     refused(state, 1, "step w1 b1", "no_majority")
 
