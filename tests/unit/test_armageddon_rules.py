@@ -830,6 +830,16 @@ def test_fremde_tiere_bewegen_lets_the_casters_side_move_the_animal_next_round()
     refused(state, 1, "step pf2 a1", "not_yours")
 
 
+@pytest.mark.parametrize(("animal", "defence"), [("pferd", 1), ("elefant", 3)])
+def test_an_animal_defends_with_a_value_of_its_own(animal: str, defence: int) -> None:
+    """READING (the combat chapter is missing): a horse defends with 1, an elephant with 3
+    (rules.json), not with its roll alone."""
+    state = to_act_phase(game(f"figur: 1 krieger a1\nfigur: 2 {animal} b1\n"), 1)
+    state, evs = events(state, 1, f"attack k1 {state.figures[1].id}")
+    fight = next(e for e in evs if e.type == "fight")
+    assert fight.data["values"] == [2, defence]
+
+
 def test_a_hovering_wizard_is_never_enchanted_and_blocks_nothing() -> None:
     state = to_act_phase(
         game("figur: 1 zauberer a1\nfigur: 2 zauberer b1\nfigur: 2 krieger b1\n"), 1
