@@ -90,6 +90,7 @@ class Words:
     def __init__(self, view: Mapping[str, Any], names: Sequence[str], lang: str) -> None:
         self.view, self.names, self.lang = view, names, lang
         self.figures = {str(f["id"]): f for f in view["figures"]}
+        self.gone = {str(f["id"]): f for f in view.get("fallen", [])}
         self.fields = {str(f["name"]): f for f in view["fields"]}
         self.colours = {int(p["seat"]): str(p["colour"]) for p in view["parties"]}
 
@@ -121,14 +122,27 @@ class Words:
     def kind(self, kind: str) -> str:
         return _k(f"kind.{kind}", self.lang) if _has(f"kind.{kind}") else kind
 
-    def figure(self, fid: str, *, at: bool = False) -> str:
+    def figure(self, fid: str, *, at: bool = False, plain: bool = False) -> str:
+        """A figure by its kind and id (``at``: with its field); one no longer on the board
+        is named as fallen (``plain``: not, where the sentence says it falls)."""
         fig = self.figures.get(fid)
         kind = str(fig["kind"]) if fig else _kind_of_abbr().get(fid.rstrip("0123456789"), "")
         label = self.kind(kind) if kind else ""
         if fig is not None and at:
             where = self.field_name(str(fig["field"]), int(fig["level"]))
             return _k("figure_at", self.lang, kind=label, id=fid, field=where)
+        if fig is None and fid in self.gone and not plain:
+            return _k("figure_fallen", self.lang, kind=label, id=fid)
         return _k("figure", self.lang, kind=label, id=fid).strip()
+
+    def fallen(self, fid: str) -> str:
+        """A fallen figure with the place it fell on (the game master brings it back)."""
+        gone = self.gone.get(fid)
+        if gone is None:
+            return self.figure(fid)
+        where = self.field_name(str(gone["field"]), int(gone["level"]))
+        label = self.kind(str(gone["kind"]))
+        return _k("figure_fallen_at", self.lang, kind=label, id=fid, field=where)
 
     def terrain(self, code: str) -> str:
         return _k(f"terrain.{TERRAIN_KEYS.get(code, code)}", self.lang)
@@ -235,12 +249,16 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
         result = "tie" if totals[0] == totals[1] else "won" if totals[0] > totals[1] else "lost"
         params["result"] = _k(f"fight.{result}", w.lang, attacker=params["attacker"],
                               defender=params["defender"])  # fmt: skip
-    if kind == "set_over":
+    if kind in ("set_over", "gm_moved"):
         params["to"] = w.field_name(str(data["to"]), int(data.get("level") or 0))
     if kind == "cast" and data.get("spell") == "versetzen":  # the field, then where to
         params["target"] = " → ".join(w.target(str(x)) for x in data["target"])
+    if kind == "removed":  # the sentence says that it falls
+        params["figure"] = w.figure(str(data["figure"]), plain=True)
     if kind == "gm_note":
         params["action"] = str(data["action"]).split(" -- ")[0]
+        if params["action"] == "gm":  # a note before any overrule
+            kind = "gm_note.alone"
     key = {
         "climbed": "climbed" if data.get("level") else "climbed.ground",
         "removed": "removed" if data.get("player") else "removed.free",  # herrenlos
@@ -432,9 +450,16 @@ class ArmageddonSpec(GameSpec):
     async def export_extra(self, record: Any, data: dict[str, Any], log: list[Any]) -> None:
         """The game master's notes beside the log (they are also in the logged actions)."""
         notes = []
+        last = ""  # a note typed afterwards (`gm note`) belongs to the last overrule
         for seat, text in log:
             action, sep, note = str(text).partition(" -- ")
-            if sep and seat == GM:
+            if seat != GM:
+                continue
+            if action == "gm note":
+                action = last or action
+            else:
+                last = action
+            if sep:
                 notes.append({"action": action, "note": note})
         data["gm_notes"] = notes
 
@@ -474,6 +499,10 @@ def _role(token: str, path: Sequence[str], w: Words) -> str:
     verb, depth = path[0], len(path)
     if verb == "gm" and depth == 1:
         return "gm"
+    if verb == "gm" and path[1] == "add" and depth in (2, 3):
+        return "party" if depth == 2 else "kind"
+    if verb == "gm" and path[1] == "restore" and depth == 2:
+        return "fallen"
     if depth in PARTY_ARGS.get(verb, ()) or (
         verb == "gm" and path[1:2] == ("owner",) and depth == 3
     ):
@@ -520,6 +549,8 @@ def option_label(token: str, path: Sequence[str], w: Words) -> str:
     }
     if role == "figure":
         return w.figure(token, at=True)
+    if role == "fallen":
+        return w.fallen(token)
     if role in labels:
         label = str(labels[role](token))
         return label[:1].upper() + label[1:] if role == "spell" else label
@@ -681,12 +712,20 @@ def overrule_text(action: str, note: str) -> str:
     words = action.split(" -- ")[0].lower().split()
     if words[:1] != ["gm"]:
         words = ["gm", *words]
-    if len(words) < 3:
+    if len(words) < 2:  # `gm undo` is the shortest
         raise BadInput(f"{DOMAIN}.error.gm_action")
     clean = " ".join(note.split())
     if not clean:
         raise BadInput(f"{DOMAIN}.error.no_note")
     return f"{' '.join(words)} -- {clean}"
+
+
+def note_text(note: str) -> str:
+    """A note to the game master's last overrule, in notation: ``gm note -- <note>``."""
+    clean = " ".join(note.split())
+    if not clean:
+        raise BadInput(f"{DOMAIN}.error.no_note")
+    return f"gm note -- {clean}"
 
 
 async def map_image(

@@ -17,7 +17,7 @@ ARITY: dict[str, tuple[int, int]] = {
     "ally": (2, 2),
     "start": (0, 0),
     # game master's overrule during play
-    "gm": (2, 3),
+    "gm": (1, 4),
     # movement phase: Bewegung (and the Aktion of climbing a ladder)
     "step": (2, 2),
     "up": (1, 1),
@@ -47,7 +47,21 @@ ARITY: dict[str, tuple[int, int]] = {
     "refuse": (0, 0),
     "remove": (1, 1),
 }
-GM_VERBS = {"remove": 1, "owner": 2, "gate": 1, "breach": 1, "block": 1, "destroy": 1}
+GM_VERBS = {
+    "remove": 1,
+    "owner": 2,
+    "gate": 1,
+    "breach": 1,
+    "block": 1,
+    "destroy": 1,
+    # correcting the position: take back the last movement action, put a figure elsewhere,
+    # add one, bring a fallen one back; a note to the last overrule (needs `` -- note``)
+    "undo": 0,
+    "move": 2,
+    "add": 3,
+    "restore": 1,
+    "note": 0,
+}
 _WORD = re.compile(r"^[a-z0-9_/+]{1,24}$")
 
 
@@ -71,7 +85,7 @@ def parse_action(text: str) -> Action:
     if verb == "gm" and (args[0] not in GM_VERBS or len(args) != 1 + GM_VERBS[args[0]]):
         raise BadInput("armageddon.error.bad_notation", text=text[:60])
     clean = " ".join(note.split())[:200]
-    if clean and verb != "gm":
+    if (clean and verb != "gm") or (args[:1] == ("note",) and not clean):
         raise BadInput("armageddon.error.bad_notation", text=text[:60])
     return Action(verb, args, clean)
 

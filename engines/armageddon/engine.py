@@ -17,7 +17,16 @@ from engines.armageddon.actions import Action, action_path, action_text, parse_a
 from engines.armageddon.hexmap import DIRECTIONS, edge_of, parse_field
 from engines.armageddon.rules import Index, fail, index, place_of
 from engines.armageddon.scenario import COLOURS, access_edges, load, parse
-from engines.armageddon.state import GM, SCHEMA, Figure, Pending, State, from_json, to_json
+from engines.armageddon.state import (
+    GM,
+    SCHEMA,
+    Figure,
+    Pending,
+    State,
+    Undo,
+    from_json,
+    to_json,
+)
 from engines.core.contract import Decision, DecisionKind, Event, JsonDict, Outcome, PlayerId
 from engines.core.errors import BadInput, EngineError, IllegalAction
 from engines.core.rng import Rng
@@ -173,7 +182,7 @@ class ArmageddonEngine:
                 )
             )
         gm_may = state.phase != "setup" or bool(state.crowds)
-        if gm_may and GM not in state.out and _gm_actions(state):
+        if gm_may and GM not in state.out:  # there is always a figure to add or remove
             # the game master may overrule at any time; the game never waits for it
             out.append(
                 Decision(GM, did(GM), DecisionKind.REACTION, "armageddon.prompt.gm", waits=False)
@@ -211,14 +220,19 @@ class ArmageddonEngine:
             raise IllegalAction("armageddon.error.not_your_turn")
         events: list[Event] = []
         new = _dispatch(state, action, player, events)
-        if action not in self.legal_actions(state, player):  # the guard: offered == accepted
+        # the guard: offered == accepted (a note to the last overrule is typed, never offered)
+        if action not in self.legal_actions(state, player) and action.args[:1] != ("note",):
             raise IllegalAction("armageddon.error.illegal", action=action_text(action))
+        new = _keep_undo(state, new, action, player)
         counters = list(new.counters)
         counters[player] += 1
         new = replace(new, counters=tuple(counters))
         new = _normalize(R.refresh_majorities(new), events)
         if action.note:
-            events.append(Event("gm_note", {"note": action.note, "action": action_text(action)}))
+            about = state.last_gm if action.args[:1] == ("note",) else action_text(action)
+            events.append(Event("gm_note", {"note": action.note, "action": about or "gm"}))
+        if action.verb == "gm" and action.args[:1] != ("note",):
+            new = replace(new, last_gm=" ".join((action.verb, *action.args)))
         return new, events
 
     def referee_seats(self, state: State) -> frozenset[PlayerId]:
@@ -419,11 +433,66 @@ def _edge_arg(state: State, token: str) -> tuple[str, str]:
     return edge_of(fld, sc.neighbours[fld][d])
 
 
+def _keep_undo(old: State, new: State, action: Action, player: int) -> State:
+    """Remember the position before a party's movement action (the game master may take it
+    back with ``gm undo``); ``end`` and a note keep it, anything else forgets it."""
+    if player != GM and action.verb in MOVE_VERBS and action.verb != "end":
+        before = Undo(action_text(action), player, old.figures, old.crowds, old.last, old.fallen)
+        return replace(new, undo=before)
+    if (action.verb == "end" and new.phase == "move") or action.args[:1] == ("note",):
+        return new
+    return replace(new, undo=None) if new.undo is not None else new
+
+
+def _places(state: State) -> list[str]:
+    """Every place the game master may set a figure on: each field, each floor of a tower."""
+    sc = state.scenario
+    out = []
+    for fld in sc.fields():
+        out.append(fld)
+        if fld in sc.towers:
+            out += [f"{fld}/{lvl}" for lvl in range(1, sc.towers[fld].floors + 1)]
+    return out
+
+
+def _fits(sc: Any, kind: str, place: str) -> bool:
+    """Whether a figure of ``kind`` may stand on ``place`` (its terrain; tower floors only
+    for warriors, the ground of a tower for warriors and animals)."""
+    fld, _s, lvl = place.partition("/")
+    if fld not in sc.terrain:
+        return False
+    k = sc.tables.kinds[kind]
+    if k.water != (sc.terrain[fld] == "~") or sc.terrain[fld] in k.forbidden:
+        return False
+    if fld in sc.towers and not k.hover:
+        return k.cls == "krieger" or (k.cls == "tier" and not lvl)
+    return not lvl
+
+
 def _gm_actions(state: State) -> list[Action]:
     sc = state.scenario
     out: list[Action] = []
+    if state.undo is not None:
+        out.append(Action("gm", ("undo",)))
+    places = _places(state)
     for f in state.figures:
         out.append(Action("gm", ("remove", f.id)))
+        for place in places:
+            here = place == (f"{f.field}/{f.level}" if f.level else f.field)
+            if (not here or f.carrier) and _fits(sc, f.kind, place):
+                out.append(Action("gm", ("move", f.id, place)))
+    ids = {f.id for f in state.figures}
+    for f in state.fallen:
+        if f.id not in ids and f.owner not in state.out:
+            out.append(Action("gm", ("restore", f.id)))
+    for p in range(1, sc.parties + 1):
+        if p in state.out:
+            continue
+        for kind in sc.tables.kinds:
+            for place in places:
+                if _fits(sc, kind, place):
+                    out.append(Action("gm", ("add", str(p), kind, place)))
+    for f in state.figures:
         if sc.tables.kinds[f.kind].cls not in ("krieger", "zauberer"):
             for p in range(1, sc.parties + 1):
                 if p != f.owner and p not in state.out:
@@ -446,6 +515,8 @@ def _gm_actions(state: State) -> list[Action]:
 def _gm(state: State, a: Action, events: list[Event]) -> State:
     what = a.args[0]
     idx = index(state)
+    if what in ("undo", "move", "add", "restore", "note"):
+        return _gm_correct(state, a, events)
     if what == "remove":
         f = idx.get(a.args[1])
         riders = [r for r in state.figures if r.carrier == f.id]
@@ -486,6 +557,67 @@ def _gm(state: State, a: Action, events: list[Event]) -> State:
         raise fail("no_access", edge=a.args[1])
     events.append(Event("blocked", {"edge": a.args[1]}))
     return replace(state, blocked=state.blocked | {e})
+
+
+def _gm_correct(state: State, a: Action, events: list[Event]) -> State:
+    """The game master corrects the position: takes back the last movement action (``undo``),
+    puts a figure elsewhere (``move F FELD``, ``c4/2`` a tower floor), adds one (``add PARTEI
+    ART FELD``), brings a fallen one back where it fell (``restore F``); ``note`` adds a note
+    to the last overrule. What ends overcrowded is resolved as a breach of the Aufenthalt
+    rules (the party with most figures there removes)."""
+    what = a.args[0]
+    sc = state.scenario
+    if what == "note":
+        if not a.note:
+            raise fail("note_empty")
+        return state
+    if what == "undo":
+        u = state.undo
+        if u is None:
+            raise fail("nothing_to_undo")
+        events.append(Event("undone", {"player": u.party, "action": u.action}))
+        return replace(state, figures=u.figures, crowds=u.crowds, last=u.last, fallen=u.fallen)
+    if what == "move":
+        f = index(state).get(a.args[1])
+        place = a.args[2]
+        if not _fits(sc, f.kind, place):
+            raise fail("forbidden_terrain", figure=f.id, field=place)
+        fld, _s, lvl = place.partition("/")
+        level = int(lvl) if lvl else 0
+        if (fld, level) == (f.field, f.level) and not f.carrier:
+            raise fail("already_there", figure=f.id, field=place)
+        new = R.move_to(state, {f.id: (fld, level, "", "")}, {}, 0)
+        new = _set_figure(new, f.id, led_by="")
+        events.append(Event("gm_moved", {"figure": f.id, "to": fld, "level": level}))
+        return R.settle_crowds(new, events)
+    if what == "add":
+        party = _party_arg(state, a.args[1])
+        kind, place = a.args[2], a.args[3]
+        if kind not in sc.tables.kinds or party in state.out:
+            raise fail("bad_party", party=a.args[1])
+        if not _fits(sc, kind, place):
+            raise fail("forbidden_terrain", figure=kind, field=place)
+        fld, _s, lvl = place.partition("/")
+        fid = f"{sc.tables.kinds[kind].abbr}{state.next_id}"
+        fig = Figure(fid, kind, party, party, fld, int(lvl) if lvl else 0)
+        new = replace(state, figures=(*state.figures, fig), next_id=state.next_id + 1)
+        events.append(Event("gm_added", {"figure": fid, "player": party, "field": fld}))
+        return R.settle_crowds(new, events)
+    # restore: a fallen figure comes back where it fell (off what carried it if that is gone)
+    ids = {f.id for f in state.figures}
+    old = next((f for f in reversed(state.fallen) if f.id == a.args[1]), None)
+    if old is None or old.id in ids or old.owner in state.out:
+        raise fail("not_fallen", figure=a.args[1])
+    back = replace(old, led_by="")
+    if back.carrier not in ids:
+        back = replace(back, carrier="", slot="")
+    new = replace(
+        state,
+        figures=(*state.figures, back),
+        fallen=tuple(f for f in state.fallen if f.id != old.id),
+    )
+    events.append(Event("gm_restored", {"figure": old.id, "player": old.owner, "field": old.field}))
+    return R.settle_crowds(new, events)
 
 
 def _elephant_fell(state: State, dead: Figure, riders: list[Figure], events: list[Event]) -> State:
@@ -1259,8 +1391,7 @@ def _act(state: State, a: Action, party: int, events: list[Event]) -> State:
         dead = set()
         new = state
         for f in info:
-            rolls, new, ev = R.roll(new, "pitch", f.owner)
-            ev.data["figure"] = f.id
+            rolls, new, ev = R.roll(new, "pitch", f.owner, figure=f.id)
             events.append(ev)
             if rolls[0] < need:
                 dead.add(f.id)
@@ -1330,9 +1461,7 @@ def _cast(state: State, a: Action, party: int, info: Any, events: list[Event]) -
     return state_enchant(new, {t.id for t in info}, sp.state, until, charmer)
 
 
-def state_enchant(
-    state: State, ids: set[str], what: str, until: int, charmer: int | None
-) -> State:
+def state_enchant(state: State, ids: set[str], what: str, until: int, charmer: int | None) -> State:
     """Put ``ids`` under a spell until round ``until``; ``charmer``: the party that moves the
     animals of a Fremde Tiere bewegen (READING: in the movement of the next round)."""
     out = []
@@ -1641,6 +1770,11 @@ def view(state: State) -> JsonDict:
         "last": [{"figure": f, "from": a, "to": b} for f, a, b in state.last],
         "ruined": sorted(state.ruined),
         "out": list(state.out),
+        "fallen": [
+            {"id": f.id, "kind": f.kind, "owner": f.owner, "field": f.field, "level": f.level}
+            for f in state.fallen
+            if idx.by_id.get(f.id) is None
+        ],
     }
 
 

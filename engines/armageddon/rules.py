@@ -109,9 +109,7 @@ class Index:
                 coming.append(g)
                 todo.append(g)
         skip = gone | {f.id for f in coming}
-        inside_fills = {
-            f.id for f in self.state.figures if self.kind(f).fills and f.field == fld
-        }
+        inside_fills = {f.id for f in self.state.figures if self.kind(f).fills and f.field == fld}
         here = [
             f
             for f in self.state.figures
@@ -539,13 +537,15 @@ def dest_tuple(idx: Index, dest: str) -> tuple[str, int, str, str]:
 # ------------------------------------------------------------------ dice
 
 
-def roll(state: State, why: str, who: int, count: int = 1) -> tuple[list[int], State, Event]:
+def roll(
+    state: State, why: str, who: int, count: int = 1, figure: str = ""
+) -> tuple[list[int], State, Event]:
+    """Dice from the state's generator, as an event (``figure``: the one that throws)."""
     rolls, rng = state.rng.dice(count, 6)
-    return (
-        rolls,
-        replace(state, rng=rng),
-        Event("dice", {"why": why, "player": who, "rolls": rolls}),
-    )
+    data: dict[str, Any] = {"why": why, "player": who, "rolls": rolls}
+    if figure:
+        data["figure"] = figure
+    return rolls, replace(state, rng=rng), Event("dice", data)
 
 
 def remove_figures(state: State, ids: set[str], events: Raw, why: str) -> State:
@@ -565,7 +565,8 @@ def remove_figures(state: State, ids: set[str], events: Raw, why: str) -> State:
         if f.led_by in gone:
             f = replace(f, led_by="")
         out.append(f)
-    return state.with_figures(out)
+    fallen = (*state.fallen, *gone.values())[-64:]  # as they were: the game master restores
+    return replace(state.with_figures(out), fallen=fallen)
 
 
 def fight(state: State, a: Figure, d: Figure, why: str, events: Raw) -> tuple[State, str]:
@@ -619,8 +620,7 @@ def trample(state: State, dest: str, trampler: Figure, events: Raw) -> State:
                 return state
             if victim not in idx.by_place.get(dest, []):
                 continue  # gone meanwhile (onto the wagon, fallen in its Handgemenge)
-            rolls, state, ev = roll(state, "trample", victim.owner)
-            ev.data["figure"] = victim.id
+            rolls, state, ev = roll(state, "trample", victim.owner, figure=victim.id)
             events.append(ev)
             if rolls[0] < need:
                 state = remove_figures(state, {victim.id}, events, "trampled")
@@ -817,8 +817,7 @@ def hunger(state: State, events: Raw) -> State:
         events.append(Event("hunger", {"stellung": name, "figures": [f.id for f in victims]}))
         dead = set()
         for f in victims:
-            rolls, state, ev = roll(state, "hunger", f.owner)
-            ev.data["figure"] = f.id
+            rolls, state, ev = roll(state, "hunger", f.owner, figure=f.id)
             events.append(ev)
             if rolls[0] < need:
                 dead.add(f.id)

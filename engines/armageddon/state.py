@@ -50,6 +50,19 @@ class Pending:
 
 
 @dataclass(frozen=True, slots=True)
+class Undo:
+    """The position before a party's last movement action (``action``, by ``party``): what the
+    game master's ``gm undo`` puts back."""
+
+    action: str
+    party: int
+    figures: tuple[Figure, ...]
+    crowds: tuple[tuple[str, int], ...]
+    last: tuple[tuple[str, str, str], ...]
+    fallen: tuple[Figure, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class State:
     text: str
     file: str
@@ -78,6 +91,9 @@ class State:
     last: tuple[tuple[str, str, str], ...] = ()  # (figure, from, to) of the current turn
     ruined: frozenset[str] = frozenset()  # towers whose Grundfeste was destroyed
     rng: Rng = field(default_factory=lambda: Rng(0))
+    fallen: tuple[Figure, ...] = ()  # figures taken out, as they were (the game master restores)
+    undo: Undo | None = None  # how the position was before the last movement action
+    last_gm: str = ""  # the game master's last overrule (a later note belongs to it)
 
     @property
     def scenario(self) -> Scenario:
@@ -162,7 +178,32 @@ def to_json(s: State) -> dict[str, Any]:
         "last": [list(m) for m in s.last],
         "ruined": sorted(s.ruined),
         "rng": s.rng.to_json(),
+        "fallen": [figure_to_json(f) for f in s.fallen],
+        "undo": None if s.undo is None else _undo_to_json(s.undo),
+        "last_gm": s.last_gm,
     }
+
+
+def _undo_to_json(u: Undo) -> dict[str, Any]:
+    return {
+        "action": u.action,
+        "party": u.party,
+        "figures": [figure_to_json(f) for f in u.figures],
+        "crowds": [list(c) for c in u.crowds],
+        "last": [list(m) for m in u.last],
+        "fallen": [figure_to_json(f) for f in u.fallen],
+    }
+
+
+def _undo_from_json(d: dict[str, Any]) -> Undo:
+    return Undo(
+        action=str(d["action"]),
+        party=int(d["party"]),
+        figures=tuple(figure_from_json(f) for f in d["figures"]),
+        crowds=tuple((str(p), int(q)) for p, q in d["crowds"]),
+        last=tuple((str(a), str(b), str(c)) for a, b, c in d["last"]),
+        fallen=tuple(figure_from_json(f) for f in d["fallen"]),
+    )
 
 
 def from_json(d: dict[str, Any]) -> State:
@@ -199,4 +240,7 @@ def from_json(d: dict[str, Any]) -> State:
         last=tuple((str(a), str(b), str(c)) for a, b, c in d["last"]),
         ruined=frozenset(str(t) for t in d.get("ruined", [])),
         rng=Rng.from_json(d["rng"]),
+        fallen=tuple(figure_from_json(f) for f in d.get("fallen", [])),
+        undo=None if d.get("undo") is None else _undo_from_json(d["undo"]),
+        last_gm=str(d.get("last_gm", "")),
     )

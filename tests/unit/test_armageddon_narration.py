@@ -185,7 +185,7 @@ def test_a_survival_throw_names_the_figure_that_throws() -> None:
     german = event_line("dice", throw.data, Words(view, NAMES, "de"), 1)
     assert german.startswith("Trampeln: ") and f"für Krieger {throw.data['figure']} " in german
     english = event_line("dice", throw.data, Words(view, NAMES, "en"), 1)
-    assert f"for Warrior {throw.data['figure']}." in english
+    assert f"for Warrior {throw.data['figure']}" in english
 
 
 def test_a_spell_on_a_siege_tower_floor_names_the_floor() -> None:
@@ -195,3 +195,30 @@ def test_a_spell_on_a_siege_tower_floor_names_the_floor() -> None:
         "c1 Belagerungsturm oben"
     )
     assert Words(view, NAMES, "en").target("c1/unten") == "c1 siege tower below"
+
+
+def test_the_game_masters_corrections_are_narrated_and_a_fallen_figure_is_named_fallen() -> None:
+    text = "parteien: 2\nkarte:\nT T T\nende\nfigur: 1 krieger a1\nfigur: 2 krieger b1\n"
+    state = ENGINE.apply(ENGINE.initial_state({"scenario_text": text}, 1, 3), Action("start"), 0)[0]
+    state, removed = ENGINE.apply(state, ENGINE.parse_action("gm remove k2"), 0)
+    view = ENGINE.view_for(state, None)
+    de, en = Words(view, NAMES, "de"), Words(view, NAMES, "en")
+    assert de.figure("k2") == "Krieger k2 (gefallen)" and en.figure("k2") == "Warrior k2 (fallen)"
+    gone = next(e for e in removed if e.type == "removed")
+    assert "(gefallen)" not in event_line("removed", gone.data, de, 0)  # it says so itself
+    assert option_label("k2", ("gm", "restore"), de) == "Krieger k2 (gefallen auf b1)"
+    assert option_label("restore", ("gm",), en) == "Bring a fallen figure back"
+    state, noted = ENGINE.apply(state, ENGINE.parse_action("gm note -- vom Pfeil getroffen"), 0)
+    line = event_line("gm_note", noted[0].data, de, 0)
+    assert line == "📝 Spielleitung überstimmt (gm remove k2): vom Pfeil getroffen"
+    state, back = ENGINE.apply(state, ENGINE.parse_action("gm restore k2"), 0)
+    view = ENGINE.view_for(state, None)
+    assert event_line("gm_restored", back[0].data, Words(view, NAMES, "de"), 0) == (
+        "Die Spielleitung holt Krieger k2 von 🟦 Bob (Partei 2) zurück auf b1."
+    )
+    state = ENGINE.apply(state, ENGINE.parse_action("step k1 b1"), 1)[0]
+    state, undone = ENGINE.apply(state, ENGINE.parse_action("gm undo"), 0)
+    view = ENGINE.view_for(state, None)
+    assert event_line("undone", undone[0].data, Words(view, NAMES, "en"), 0).startswith(
+        "↩️ The game master takes back “step k1 b1” of 🟥 Alice (party 1)"
+    )

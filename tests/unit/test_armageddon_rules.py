@@ -644,7 +644,7 @@ def test_the_trampling_dice_decide_who_falls() -> None:
     body = "figur: 1 elefant a1\nfigur: 1 krieger a1 auf 1\n" + "figur: 2 krieger b1\n" * 3
     fallen = set()
     for seed in range(1, 25):
-        state, evs = events(game(body, seed=seed), 1, "step e1 b1")
+        _state, evs = events(game(body, seed=seed), 1, "step e1 b1")
         gone = [e.data["figure"] for e in evs if e.type == "removed"]
         throws = [e for e in evs if e.type == "dice" and e.data["why"] == "trample"]
         assert len(gone) == 1  # one fall ends the crowd (2 + 2 of 4 REH)
@@ -934,6 +934,53 @@ def test_a_game_masters_overrule_carries_a_logged_note() -> None:
     state, evs = ENGINE.apply(state, action, 0)
     assert fig(state, "pf1").owner == 2
     assert [e.data["note"] for e in evs if e.type == "gm_note"] == ["Pferd läuft über"]
+
+
+def test_the_game_master_takes_back_the_last_movement_action_with_a_note() -> None:
+    body = "figur: 1 elefant a1\nfigur: 1 krieger a1 auf 1\n" + "figur: 2 krieger b1\n" * 3
+    state = game(body + "figur: 1 krieger a1\n", seed=3)
+    before = state.figures
+    assert "gm undo" not in legal(state, 0)
+    state, evs = events(state, 1, "step e1 b1")  # tramples: somebody falls
+    assert any(e.type == "removed" for e in evs)
+    state, evs = events(state, 0, "gm undo -- falsches Feld, noch einmal")
+    assert state.figures == before and not state.fallen
+    assert [e.type for e in evs] == ["undone", "gm_note"]
+    assert evs[0].data == {"player": 1, "action": "step e1 b1"}
+    assert str(evs[1].data["action"]).startswith("gm undo -- ")
+    refused(state, 0, "gm undo", "nothing_to_undo")  # once: the position before it is gone
+    state = play(play(state, 1, "step k6 b1"), 1, "end")  # `end` keeps it
+    assert fig(play(state, 0, "gm undo"), "k6").field == "a1"
+    state = play(play(state, 2, "end"), 1, "done")  # the movement phase is over
+    assert "gm undo" not in legal(state, 0)
+
+
+def test_the_game_master_moves_adds_and_restores_figures() -> None:
+    state = game("turm: c1 1 besitzer 2\nfigur: 1 krieger a1\nfigur: 2 krieger b1\n")
+    state = play(state, 0, "gm move k1 c1/1 -- stand schon oben")
+    assert (fig(state, "k1").field, fig(state, "k1").level) == ("c1", 1)
+    refused(state, 0, "gm move k1 c1/1", "already_there")  # it is there already
+    state, evs = events(state, 0, "gm add 2 pferd a1 -- vergessen")
+    assert (fig(state, "pf3").owner, fig(state, "pf3").field) == (2, "a1")
+    assert evs[0].type == "gm_added"
+    assert "gm add 2 pferd c1/1" not in legal(state, 0)  # no horse on a tower floor
+    state = play(state, 0, "gm remove k2 -- Pfeil")
+    assert state.figure("k2") is None and "gm restore k2" in legal(state, 0)
+    state, evs = events(state, 0, "gm restore k2 -- doch nicht getroffen")
+    assert fig(state, "k2").field == "b1" and "gm restore k2" not in legal(state, 0)
+    assert evs[0].type == "gm_restored"
+
+
+def test_a_clicked_overrule_gets_its_note_afterwards() -> None:
+    state = game("figur: 1 krieger a1\nfigur: 2 krieger b1\n")
+    state = play(state, 0, "gm remove k2")  # clicked: no note
+    assert "gm note" not in legal(state, 0)  # a note is typed, never clicked
+    state, evs = events(state, 0, "gm note -- vom Pfeil getroffen")
+    assert [(e.type, dict(e.data)) for e in evs] == [
+        ("gm_note", {"note": "vom Pfeil getroffen", "action": "gm remove k2"})
+    ]
+    with pytest.raises(BadInput):
+        ENGINE.parse_action("gm note")
 
 
 def test_the_round_is_movement_then_actions_party_by_party() -> None:
