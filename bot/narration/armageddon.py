@@ -651,7 +651,7 @@ def scenario_summary(name: str, lang: str) -> tuple[str, str, Mapping[str, Any]]
 def path_steps(path: str) -> list[str]:
     """``k3 c4 d4`` → ``step k3 c4``, ``step k3 d4`` (one figure over several fields)."""
     words = path.lower().replace(",", " ").replace("→", " ").split()
-    if words[:1] == ["step"]:
+    if words[:1] in (["step"], ["schritt"]):
         words = words[1:]
     if len(words) < 2:
         raise BadInput(f"{DOMAIN}.error.bad_path")

@@ -1,6 +1,8 @@
 """Actions and their notation: words separated by spaces, the verb first
 (``step k3 c4``, ``claim w2``, ``gm remove k7 -- vom Pfeil getroffen``). A game master's note
-follows `` -- `` and is logged with the action but is no part of what the action is."""
+follows `` -- `` and is logged with the action but is no part of what the action is. German
+verbs are read too (``schritt k3 c4``, ``beanspruchen w2``, ``sl entfernen k7``, ``ende``);
+the action is kept in the English words."""
 
 from __future__ import annotations
 
@@ -62,6 +64,67 @@ GM_VERBS = {
     "restore": 1,
     "note": 0,
 }
+# German notation beside the English words (what a German table says): verb -> verb
+GERMAN: dict[str, str] = {
+    "setzen": "place",
+    "platzieren": "place",
+    "farbe": "colour",
+    "buendnis": "ally",
+    "verbuenden": "ally",
+    "beginnen": "start",
+    "sl": "gm",
+    "spielleitung": "gm",
+    "schritt": "step",
+    "hoch": "up",
+    "hinauf": "up",
+    "runter": "down",
+    "hinab": "down",
+    "aufsitzen": "mount",
+    "aufsteigen": "mount",
+    "absitzen": "dismount",
+    "absteigen": "dismount",
+    "fuehren": "lead",
+    "loslassen": "release",
+    "erklimmen": "climb",
+    "drehen": "face",
+    "tauschen": "swap",
+    "ende": "end",
+    "beanspruchen": "claim",
+    "schenken": "give",
+    "verschenken": "give",
+    "leihen": "lend",
+    "verleihen": "lend",
+    "tor": "gate",
+    "pech": "pitch",
+    "angreifen": "attack",
+    "angriff": "attack",
+    "rammen": "ram",
+    "zaubern": "cast",
+    "belagern": "siege",
+    "erlauben": "permit",
+    "fertig": "done",
+    "zustimmen": "agree",
+    "ablehnen": "refuse",
+    "entfernen": "remove",
+}
+GERMAN_GM: dict[str, str] = {
+    "entfernen": "remove",
+    "besitzer": "owner",
+    "eigentuemer": "owner",
+    "tor": "gate",
+    "einreissen": "breach",
+    "bresche": "breach",
+    "sperren": "block",
+    "zerstoeren": "destroy",
+    "zurueck": "undo",
+    "zuruecknehmen": "undo",
+    "versetzen": "move",
+    "stellen": "move",
+    "hinzufuegen": "add",
+    "zurueckholen": "restore",
+    "notiz": "note",
+}
+_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
 _WORD = re.compile(r"^[a-z0-9_/+]{1,24}$")
 
 
@@ -76,6 +139,10 @@ def parse_action(text: str) -> Action:
     """Raises BadInput (``armageddon.error.bad_notation``) for unreadable text."""
     body, _sep, note = text.partition(" -- ")
     words = body.split()
+    if words:  # German verbs (``schritt k3 c4``, ``sl zurueck``) read as the English ones
+        words[0] = GERMAN.get(words[0].lower().translate(_UMLAUTS), words[0])
+    if words[:1] == ["gm"] and len(words) > 1:
+        words[1] = GERMAN_GM.get(words[1].lower().translate(_UMLAUTS), words[1])
     if not words or words[0] not in ARITY or not all(_WORD.match(w) for w in words):
         raise BadInput("armageddon.error.bad_notation", text=text[:60])
     verb, args = words[0], tuple(words[1:])

@@ -114,6 +114,7 @@ def test_fields_show_their_room_and_figures_where_they_stand() -> None:
 def test_a_path_is_a_figure_and_its_fields() -> None:
     assert path_steps("k3 c4 d4") == ["step k3 c4", "step k3 d4"]
     assert path_steps("step k3, c4") == ["step k3 c4"]
+    assert path_steps("schritt k3 c4") == ["step k3 c4"]
     with pytest.raises(BadInput) as refused:
         path_steps("k3")
     assert refused.value.key == "armageddoncog.error.bad_path"

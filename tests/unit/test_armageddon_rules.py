@@ -1135,3 +1135,29 @@ def test_a_wizard_sets_himself_over_only_together_with_other_figures() -> None:
     assert fig(state, "z1").field == "c1" and fig(state, "k2").field == "c1"
     state = to_act_phase(game("figur: 1 zauberer b1\nfigur: 2 krieger d1\n", karte="T T T T\n"), 1)
     refused(state, 1, "cast z1 versetzen b1 c1", "spell_no_target")
+
+
+@pytest.mark.parametrize(
+    ("german", "english"),
+    [
+        ("schritt k3 c4", "step k3 c4"),
+        ("ende", "end"),
+        ("fertig", "done"),
+        ("beanspruchen w2", "claim w2"),
+        ("Führen k3 pf2", "lead k3 pf2"),
+        ("aufsitzen k3 pf2", "mount k3 pf2"),
+        ("angreifen k3 k12", "attack k3 k12"),
+        ("zaubern z1 staerken c4", "cast z1 staerken c4"),
+        ("drehen ph6 no", "face ph6 no"),
+        ("sl entfernen k7 -- vom Pfeil getroffen", "gm remove k7 -- vom Pfeil getroffen"),
+        ("gm zurück", "gm undo"),
+        ("sl hinzufügen 1 krieger c4", "gm add 1 krieger c4"),
+    ],
+)
+def test_german_notation_is_read_beside_the_english(german: str, english: str) -> None:
+    assert ENGINE.action_text(ENGINE.parse_action(german)) == english
+
+
+def test_a_german_step_is_played() -> None:
+    state = game("figur: 1 krieger a1\nfigur: 2 krieger c1\n")
+    assert fig(play(state, 1, "schritt k1 b1"), "k1").field == "b1"
