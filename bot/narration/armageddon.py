@@ -231,6 +231,7 @@ def _param(key: str, value: Any, w: Words) -> Any:
         "why": lambda: _k(f"why.{value}", w.lang) if _has(f"why.{value}") else str(value),
         "spell": lambda: w.spell(str(value)),
         "facing": lambda: w.direction(str(value)),
+        "double": lambda: _k(f"double.{value}", w.lang),
         "colour": lambda: w.colour(str(value)),
     }
     return words[key]() if key in words else value
@@ -266,6 +267,9 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
         "gate": f"gate.{'open' if data.get('open') else 'closed'}",
         "game_over": f"game_over.{data.get('reason')}",
         "dice": "dice.figure" if data.get("figure") else "dice",
+        "stepped": "stepped.double" if data.get("double") else "stepped",
+        "mounted": "mounted.double" if data.get("double") else "mounted",
+        "dismounted": "dismounted.double" if data.get("double") else "dismounted",
     }.get(kind, kind)
     line = _k(f"event.{key}", w.lang, **params)
     return line[:1].upper() + line[1:]

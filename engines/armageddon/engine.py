@@ -942,12 +942,16 @@ def _move(state: State, a: Action, party: int, events: list[Event]) -> State:
                 moved[x.id] = (target[0], target[1], "", "")
         costs = {x: cost for x in moved}
         new = R.move_to(state, moved, costs, party)
-        events.append(
-            Event(
-                "stepped",
-                {"player": party, "figure": f.id, "from": f.field, "to": a.args[1], "cost": cost},
-            )
-        )
+        stepped: dict[str, Any] = {
+            "player": party,
+            "figure": f.id,
+            "from": f.field,
+            "to": a.args[1],
+            "cost": cost,
+        }
+        if cost == 2:  # a Doppelschritt: say why
+            stepped["double"] = R.step_why(idx, f, a.args[1]) or "other"
+        events.append(Event("stepped", stepped))
         new = replace(new, last=(*new.last, (f.id, f.field, a.args[1]))[-24:])
         if tramples:
             events.append(Event("trampling", {"figure": f.id, "field": a.args[1]}))
@@ -969,14 +973,22 @@ def _move(state: State, a: Action, party: int, events: list[Event]) -> State:
         if a.verb == "lead":
             events.append(Event("leads", {"player": party, "figure": f.id, "animal": h.id}))
             return _set_figure(new, h.id, led_by=f.id, declared=state.round)
-        events.append(
-            Event("mounted", {"player": party, "figure": f.id, "carrier": h.id, "cost": cost})
-        )
+        mounted: dict[str, Any] = {"player": party, "figure": f.id, "carrier": h.id, "cost": cost}
+        if cost == 2:  # Auf- und Absteigen auf Quadrigawagen, Elefant; a wall, river … on the way
+            why = "mount" if idx.kind(h).mount_double or dest.endswith(":oben") else ""
+            mounted["double"] = why or R.double_why(idx, f.field, h.field) or "other"
+        events.append(Event("mounted", mounted))
         new = R.move_to(new, {f.id: R.dest_tuple(idx, dest)}, {f.id: cost} if cost else {}, party)
         return new
     if a.verb == "dismount":
         cost, dest = info
-        events.append(Event("dismounted", {"player": party, "figure": f.id, "cost": cost}))
+        off: dict[str, Any] = {"player": party, "figure": f.id, "cost": cost}
+        if cost == 2:
+            h = idx.by_id[f.carrier]
+            why = "mount" if idx.kind(h).mount_double or f.slot == "oben" else ""
+            there = dest.split(":")[1]
+            off["double"] = why or R.double_why(idx, h.field, there) or "other"
+        events.append(Event("dismounted", off))
         return R.move_to(state, {f.id: R.dest_tuple(idx, dest)}, {f.id: cost}, party)
     if a.verb == "release":
         events.append(Event("released", {"player": party, "figure": f.id}))

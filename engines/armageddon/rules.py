@@ -464,6 +464,19 @@ def edge_double(idx: Index, k: Kind, src: str, target: str) -> bool:
     return double or rise > 0  # Höhenunterschied nach oben oder unten
 
 
+def step_why(idx: Index, f: Figure, target: str) -> str:
+    """Why ``f``'s step to ``target`` costs two steps (a key of ``why``: ashore, board,
+    platform, wall, river, moat, height; '' when the chapter names no reason)."""
+    holder = idx.by_id.get(f.carrier) if f.carrier else None
+    if holder is not None:
+        return "ashore" if idx.kind(holder).cls == "schiff" else "platform"
+    if idx.kind(f).cls == "krieger" and any(
+        idx.kind(s).cls == "schiff" for s in idx.by_place.get(f"f:{target}:0", [])
+    ):
+        return "board"
+    return double_why(idx, f.field, target)
+
+
 def double_why(idx: Index, src: str, target: str) -> str:
     """Why stepping from ``src`` to ``target`` is a Doppelschritt, for a message: the first of
     wall, river, moat, height (''  when it is not one)."""

@@ -223,3 +223,22 @@ def test_the_game_masters_corrections_are_narrated_and_a_fallen_figure_is_named_
     assert event_line("undone", undone[0].data, Words(view, NAMES, "en"), 0).startswith(
         "↩️ The game master takes back “step k1 b1” of 🟥 Alice (party 1)"
     )
+
+
+@pytest.mark.parametrize(
+    ("edges", "karte", "de", "en"),
+    [
+        ("fluss: a1 o\n", "T T T\n", "Doppelschritt durch den Fluss", "a double step through the river"),
+        ("", "T H1 T\n", "Doppelschritt bergauf oder bergab", "a double step uphill or downhill"),
+        ("mauer: a1 o\n", "T T T\n", "Doppelschritt über die Mauer", "a double step over the wall"),
+    ],
+)  # fmt: skip
+def test_two_steps_say_why(edges: str, karte: str, de: str, en: str) -> None:
+    text = f"parteien: 2\nkarte:\n{karte}ende\n{edges}figur: 1 krieger a1\nfigur: 2 krieger c1\n"
+    state = ENGINE.apply(ENGINE.initial_state({"scenario_text": text}, 1, 3), Action("start"), 0)[0]
+    state, events = ENGINE.apply(state, Action("step", ("k1", "b1")), 1)
+    view = ENGINE.view_for(state, None)
+    german = event_line("stepped", events[0].data, Words(view, NAMES, "de"), 1)
+    assert german.endswith(f"a1 → b1 (2 Schritte: {de}).")
+    english = event_line("stepped", events[0].data, Words(view, NAMES, "en"), 1)
+    assert english.endswith(f"a1 → b1 (2 steps: {en}).")
