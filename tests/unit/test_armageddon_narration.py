@@ -228,7 +228,8 @@ def test_the_game_masters_corrections_are_narrated_and_a_fallen_figure_is_named_
 @pytest.mark.parametrize(
     ("edges", "karte", "de", "en"),
     [
-        ("fluss: a1 o\n", "T T T\n", "Doppelschritt durch den Fluss", "a double step through the river"),
+        ("fluss: a1 o\n", "T T T\n", "Doppelschritt durch den Fluss",
+         "a double step through the river"),
         ("", "T H1 T\n", "Doppelschritt bergauf oder bergab", "a double step uphill or downhill"),
         ("mauer: a1 o\n", "T T T\n", "Doppelschritt über die Mauer", "a double step over the wall"),
     ],
