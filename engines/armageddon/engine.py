@@ -380,7 +380,7 @@ def _setup(state: State, a: Action, events: list[Event]) -> State:
             raise fail("bad_field", field=fld)
         k = sc.tables.kinds[kind]
         if k.water != (sc.terrain[fld] == "~") or sc.terrain[fld] in k.forbidden:
-            raise fail("forbidden_terrain", figure=kind, field=fld)
+            raise R.no_ground(kind, fld, sc.terrain[fld])
         fid = f"{k.abbr}{state.next_id}"
         fig = Figure(fid, kind, party, party, fld)
         reserve = tuple(
@@ -823,8 +823,10 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
             if len(a.args) != 2 or a.args[1] not in sc.neighbours[h.field].values():
                 raise fail("bad_field", field=a.args[1] if len(a.args) == 2 else "")
             there = a.args[1]
-            if sc.terrain[there] == "~" or sc.terrain[there] in k.forbidden or there in sc.towers:
-                raise fail("forbidden_terrain", figure=f.id, field=there)
+            if sc.terrain[there] == "~" or sc.terrain[there] in k.forbidden:
+                raise R.no_ground(f.id, there, sc.terrain[there])
+            if there in sc.towers:
+                raise fail("forbidden_tower", figure=f.id, field=there)
             base = 2 if R.edge_double(idx, k, h.field, there) else 1
             dest = f"f:{there}:0"
         elif len(a.args) != 1:
@@ -1207,7 +1209,7 @@ def _check_cast(state: State, idx: Index, a: Action, party: int) -> Any:
     ids = {t.id for t in moving}
     k_any = [idx.kind(t) for t in moving]
     if any(k.water != (sc.terrain[to] == "~") or sc.terrain[to] in k.forbidden for k in k_any):
-        raise fail("forbidden_terrain", figure=moving[0].id if moving else "", field=to)
+        raise R.no_ground(moving[0].id if moving else "", to, sc.terrain[to])
     if idx.over(f"f:{to}:{to_level}", moving, without=ids):
         raise fail("full", field=to)
     return targets, to, to_level

@@ -27,6 +27,19 @@ def fail(key: str, **params: Any) -> IllegalAction:
     return IllegalAction(f"armageddon.error.{key}", **params)
 
 
+def no_ground(figure: str, field: str, terrain: str) -> IllegalAction:
+    """``figure`` may not stand on ``field``: the message names the terrain."""
+    if terrain == "~":
+        return fail("forbidden_water", figure=figure, field=field)
+    if terrain == "S":
+        return fail("forbidden_swamp", figure=figure, field=field)
+    if terrain == "W":
+        return fail("forbidden_forest", figure=figure, field=field)
+    if terrain == "B":
+        return fail("forbidden_mountains", figure=figure, field=field)
+    return fail("forbidden_terrain", figure=figure, field=field)
+
+
 # ------------------------------------------------------------------ places and capacity
 
 
@@ -409,14 +422,16 @@ def step_cost(
         if k.water != (terrain == "~"):
             raise fail("water" if terrain == "~" else "needs_water", field=target)
         if terrain in k.forbidden:
-            raise fail("forbidden_terrain", figure=f.id, field=target)
+            raise no_ground(f.id, target, terrain)
         if target in sc.towers and (k.fills or k.cls not in ("krieger", "tier")):
-            raise fail("forbidden_terrain", figure=f.id, field=target)
+            raise fail("forbidden_tower", figure=f.id, field=target)
         double = edge_double(idx, k, f.field, target)
         for x in along:  # a led animal or the crew must be able to go there too
             xk = idx.kind(x)
-            if terrain in xk.forbidden or xk.water or (target in sc.towers and xk.cls != "krieger"):
-                raise fail("forbidden_terrain", figure=x.id, field=target)
+            if terrain in xk.forbidden or xk.water:
+                raise no_ground(x.id, target, terrain)
+            if target in sc.towers and xk.cls != "krieger":
+                raise fail("forbidden_tower", figure=x.id, field=target)
             double = edge_double(idx, xk, f.field, target) or double
         why = double_why(idx, f.field, target)
         dest = f"f:{target}:0"

@@ -292,6 +292,14 @@ def _parse_cached(text: str, file: str) -> Scenario:
             ground = terrain[placed.field]
             wrong = kind.water != (ground == "~") or ground in kind.forbidden
             if placed.carrier < 0 and not kind.hover and wrong:
+                if ground == "~":
+                    raise r.fail("kind_water", kind=kind.name, field=placed.field)
+                if ground == "S":
+                    raise r.fail("kind_swamp", kind=kind.name, field=placed.field)
+                if ground == "W":
+                    raise r.fail("kind_forest", kind=kind.name, field=placed.field)
+                if ground == "B":
+                    raise r.fail("kind_mountains", kind=kind.name, field=placed.field)
                 raise r.fail("kind_terrain", kind=kind.name, field=placed.field)
             placements.append(placed)
         elif key == "reserve":

@@ -87,3 +87,14 @@ def test_the_four_double_step_messages_read_as_sentences() -> None:
             f"k1 does not have enough steps left: the step to b1 {english[why]}, so it is a "
             "double step (2 needed, 1 left)."
         )
+
+
+def test_a_forbidden_field_names_its_terrain() -> None:
+    from bot.i18n import t
+
+    assert t("armageddon.error.forbidden_swamp", "de", figure="e1", field="c1") == (
+        "e1 darf nicht auf c1: das ist Sumpf."
+    )
+    assert t("armageddon.error.forbidden_forest", "en", figure="q1", field="c1") == (
+        "q1 may not enter c1: it is forest."
+    )

@@ -269,7 +269,7 @@ def test_no_figure_enters_a_field_it_may_not_stand_on() -> None:
     )
     refused(state, 1, "step k1 b1", "water")
     state = game("figur: 1 elefant b1\nfigur: 1 krieger b1 auf 1\n", karte="T T S\n")
-    refused(state, 1, "step e1 c1", "forbidden_terrain")
+    refused(state, 1, "step e1 c1", "forbidden_swamp")  # the message names the terrain
 
 
 def test_turning_only_at_the_end_of_movement_or_instead_of_it() -> None:
@@ -1068,7 +1068,7 @@ def test_with_equal_sides_in_his_tower_the_owners_wizard_sets_figures_on_its_pla
 def test_a_figure_on_ground_it_may_not_stand_on_is_a_scenario_error() -> None:
     with pytest.raises(BadInput) as caught:
         parse("parteien: 2\nkarte:\nT S\nende\nfigur: 1 quadriga b1\n", "q.txt")
-    assert caught.value.key == "armageddon.scenario.kind_terrain"
+    assert caught.value.key == "armageddon.scenario.kind_swamp"  # named: "das ist Sumpf"
     assert caught.value.params["line"] == 5
 
 
@@ -1119,7 +1119,7 @@ def test_a_ship_does_not_ram_an_allied_ship() -> None:
 def test_a_led_animal_goes_only_where_it_may_stand() -> None:
     state = game("figur: 1 krieger a1\nfigur: 1 elefant a1\nfigur: 2 krieger c1\n", karte="T S T\n")
     state = play(state, 1, "lead k1 e2")
-    refused(state, 1, "step k1 b1", "forbidden_terrain")
+    refused(state, 1, "step k1 b1", "forbidden_swamp")
     state = game("mauer: a1 o\nfigur: 1 krieger a1\nfigur: 1 pferd a1\nfigur: 2 krieger c1\n")
     state = play(state, 1, "lead k1 pf2")
     refused(state, 1, "step k1 b1", "wall")
