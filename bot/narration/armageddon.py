@@ -91,6 +91,9 @@ class Words:
         self.view, self.names, self.lang = view, names, lang
         self.figures = {str(f["id"]): f for f in view["figures"]}
         self.gone = {str(f["id"]): f for f in view.get("fallen", [])}
+        self.stellungen = {
+            str(st["name"]): str(st.get("title") or st["name"]) for st in view.get("stellungen", [])
+        }
         self.fields = {str(f["name"]): f for f in view["fields"]}
         self.colours = {int(p["seat"]): str(p["colour"]) for p in view["parties"]}
 
@@ -191,6 +194,10 @@ class Words:
             return _k("siege_floor", self.lang, field=fld, place=self.slot(d))
         return token
 
+    def stellung(self, name: str) -> str:
+        """A Verteidigungsstellung as the scenario writes its name (``Burg``, not ``burg``)."""
+        return self.stellungen.get(name, name)
+
     def colour(self, colour: str) -> str:
         return _k(f"colour.{colour}", self.lang) if colour in COLOURS else colour
 
@@ -231,6 +238,7 @@ def _param(key: str, value: Any, w: Words) -> Any:
         "why": lambda: _k(f"why.{value}", w.lang) if _has(f"why.{value}") else str(value),
         "spell": lambda: w.spell(str(value)),
         "facing": lambda: w.direction(str(value)),
+        "stellung": lambda: w.stellung(str(value)),
         "double": lambda: _k(f"double.{value}", w.lang),
         "colour": lambda: w.colour(str(value)),
     }
@@ -295,7 +303,7 @@ def map_text(view: Mapping[str, Any], names: Sequence[str], lang: str, game_id: 
     if view.get("crowds"):
         places = ", ".join(w.place(str(c["place"])) for c in view["crowds"])
         notes.append(_k("map.crowded", lang, places=places))
-    hungry = [str(st["name"]) for st in view.get("stellungen", []) if st["hunger"]]
+    hungry = [w.stellung(str(st["name"])) for st in view.get("stellungen", []) if st["hunger"]]
     if hungry:
         notes.append(_k("map.hunger", lang, names=", ".join(hungry)))
     if view.get("pending"):
@@ -521,6 +529,8 @@ def _role(token: str, path: Sequence[str], w: Words) -> str:
         return "direction"
     if verb == "mount" and depth == 3:
         return "slot"
+    if verb == "siege" and depth == 1:
+        return "stellung"
     if token in w.figures:
         return "figure"
     if token in w.fields:
@@ -550,6 +560,7 @@ def option_label(token: str, path: Sequence[str], w: Words) -> str:
         "slot": w.slot,
         "edge": w.edge,
         "field": w.field,
+        "stellung": w.stellung,
     }
     if role == "figure":
         return w.figure(token, at=True)

@@ -587,7 +587,7 @@ def _footer(
             pen.text((MARGIN, line), notes, 14, OVER, "bold", "lm")
         return
     crowds = view.get("crowds") or []
-    hungry = [st["name"] for st in view.get("stellungen", []) if st["hunger"]]
+    hungry = [st.get("title") or st["name"] for st in view.get("stellungen", []) if st["hunger"]]
     parts = []
     if crowds:
         parts.append("Überbesetzt: " + ", ".join(str(c["place"]) for c in crowds))

@@ -138,7 +138,7 @@ class Action:
 def parse_action(text: str) -> Action:
     """Raises BadInput (``armageddon.error.bad_notation``) for unreadable text."""
     body, _sep, note = text.partition(" -- ")
-    words = body.split()
+    words = body.lower().split()  # `siege Rabenburg` as the map writes it
     if words:  # German verbs (``schritt k3 c4``, ``sl zurueck``) read as the English ones
         words[0] = GERMAN.get(words[0].lower().translate(_UMLAUTS), words[0])
     if words[:1] == ["gm"] and len(words) > 1:

@@ -1764,6 +1764,7 @@ def view(state: State) -> JsonDict:
         "stellungen": [
             {
                 "name": st.name,
+                "title": st.title or st.name,
                 "owner": st.owner,
                 "fields": list(st.fields),
                 "hunger": st.name in hungry,

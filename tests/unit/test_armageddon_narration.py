@@ -243,3 +243,14 @@ def test_two_steps_say_why(edges: str, karte: str, de: str, en: str) -> None:
     assert german.endswith(f"a1 → b1 (2 Schritte: {de}).")
     english = event_line("stepped", events[0].data, Words(view, NAMES, "en"), 1)
     assert english.endswith(f"a1 → b1 (2 steps: {en}).")
+
+
+def test_a_stellung_keeps_the_case_of_its_name() -> None:
+    state = ENGINE.initial_state({"scenario": "belagerung"}, 0, 3)
+    view = ENGINE.view_for(state, None)
+    de = Words(view, NAMES, "de")
+    assert de.stellung("rabenburg") == "Rabenburg"
+    assert option_label("rabenburg", ("siege",), de) == "Rabenburg"
+    line = event_line("siege", {"player": 2, "stellung": "rabenburg"}, de, 2)
+    assert line.endswith("erklärt den Belagerungszustand über Rabenburg.")
+    assert ENGINE.action_text(ENGINE.parse_action("siege Rabenburg")) == "siege rabenburg"
