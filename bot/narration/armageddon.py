@@ -42,6 +42,7 @@ COLOUR_ICONS = {
     "schwarz": "⬛",
 }
 TERRAIN_KEYS = {"~": "water"}
+TERRAIN_CODES = ("T", "H", "B", "W", "S", "~")  # in the order of the map's colours
 MAX_UPLOAD = 64_000  # bytes of a scenario file (the largest map, 40×40, is far below)
 ZOOM_RADIUS = 3
 PARTY_ARGS = {  # the places of a party number in a click path: verb -> argument positions
@@ -312,7 +313,9 @@ def map_text(view: Mapping[str, Any], names: Sequence[str], lang: str, game_id: 
         "map.title_preview" if preview else "map.title", lang, scenario=view["scenario"], id=game_id
     )
     legend = _k("map.legend", lang)
-    return MapText(title, round_line(view, lang), parties, " · ".join(notes), legend)
+    terrain = tuple(w.terrain(code) for code in TERRAIN_CODES)
+    terrain = tuple(name[:1].upper() + name[1:] for name in terrain)
+    return MapText(title, round_line(view, lang), parties, " · ".join(notes), legend, terrain)
 
 
 def round_line(view: Mapping[str, Any], lang: str) -> str:
