@@ -920,6 +920,9 @@ def _check_swap(idx: Index, f: Figure, token: str, party: int) -> Any:
         raise fail("swap_room", figure=f.id)
     if {x.id for x in moving_a} & {x.id for x in moving_b}:
         raise fail("bad_swap", figure=f.id)
+    gone_a, gone_b = {x.id for x in moving_a}, {x.id for x in moving_b}
+    if idx.too_many_warriors(b, moving_a, gone_b) or idx.too_many_warriors(a, moving_b, gone_a):
+        raise fail("four_warriors", field=there, max=sc.tables.number("field_warriors"))
     return "field", (moving_a, moving_b, costs, there)
 
 

@@ -121,6 +121,11 @@ class Index:
             for g in self.carried.get(todo.pop().id, []):
                 coming.append(g)
                 todo.append(g)
+        leaving = [self.by_id[i] for i in gone if i in self.by_id]
+        while leaving:  # what the leavers carry leaves with them
+            for g in self.carried.get(leaving.pop().id, []):
+                gone = gone | {g.id}
+                leaving.append(g)
         skip = gone | {f.id for f in coming}
         inside_fills = {f.id for f in self.state.figures if self.kind(f).fills and f.field == fld}
         here = [

@@ -242,6 +242,17 @@ def test_never_more_than_4_warriors_on_a_kleinfeld_ladders_included() -> None:
     assert fig(play(state, 1, "dismount k6"), "k6").carrier == ""  # still 4 warriors there
 
 
+def test_a_place_swap_never_brings_more_than_4_warriors_onto_a_field() -> None:
+    """A ladder with two warriors on it and its crew swapping with two warriors: the REH are
+    equal, but the two on the ladder would make five warriors on the other field."""
+    a_side = (
+        "figur: 1 leiter a1\nfigur: 1 krieger a1 auf 1\nfigur: 1 krieger a1 auf 1\n"
+        "figur: 1 krieger a1\nfigur: 1 pferd a1\nfigur: 1 pferd a1\n"
+    )
+    state = game(a_side + "figur: 1 krieger b1\n" * 4, karte="T T\n")
+    refused(state, 1, "swap le1 k7+k8", "four_warriors")
+
+
 def test_from_a_siege_tower_onto_a_platform_is_a_double_step() -> None:
     state = game(
         "turm: b1 1 besitzer 2\nfigur: 1 belagerungsturm a1 blick o\n"
