@@ -214,6 +214,23 @@ class Words:
             return self.edge(token)
         return token
 
+    def action(self, text: str) -> str:
+        """A party's action in words (``step k1 b1`` → ``Schritt: Krieger k1 → b1``)."""
+        verb, *args = text.split(" -- ")[0].split()
+        label = _k(f"verb.{verb}", self.lang) if _has(f"verb.{verb}") else verb
+        if not args:
+            return label
+
+        def word(token: str) -> str:
+            if verb == "face" and token in DIRECTIONS:
+                return self.direction(token)
+            if verb == "mount" and _has(f"slot.{token}"):
+                return self.slot(token)
+            return " + ".join(self.target(part) for part in token.split("+"))
+
+        rest = " → ".join(word(a) for a in args[1:])
+        return f"{label}: {self.target(args[0])}" + (f" → {rest}" if rest else "")
+
     def scores(self) -> str:
         return ", ".join(f"{self.party(int(p['seat']))} {p['score']}" for p in self.view["parties"])
 
@@ -263,6 +280,8 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
         params["to"] = w.field_name(str(data["to"]), int(data.get("level") or 0))
     if kind == "cast" and data.get("spell") == "versetzen":  # the field, then where to
         params["target"] = " → ".join(w.target(str(x)) for x in data["target"])
+    if kind == "undone":
+        params["action"] = w.action(str(data["action"]))
     if kind == "removed":  # the sentence says that it falls
         params["figure"] = w.figure(str(data["figure"]), plain=True)
     if kind == "gm_note":

@@ -221,7 +221,7 @@ def test_the_game_masters_corrections_are_narrated_and_a_fallen_figure_is_named_
     state, undone = ENGINE.apply(state, ENGINE.parse_action("gm undo"), 0)
     view = ENGINE.view_for(state, None)
     assert event_line("undone", undone[0].data, Words(view, NAMES, "en"), 0).startswith(
-        "↩️ The game master takes back “step k1 b1” of 🟥 Alice (party 1)"
+        "↩️ The game master takes back “Step: Warrior k1 → b1” of 🟥 Alice (party 1)"
     )
 
 
@@ -254,3 +254,12 @@ def test_a_stellung_keeps_the_case_of_its_name() -> None:
     line = event_line("siege", {"player": 2, "stellung": "rabenburg"}, de, 2)
     assert line.endswith("erklärt den Belagerungszustand über Rabenburg.")
     assert ENGINE.action_text(ENGINE.parse_action("siege Rabenburg")) == "siege rabenburg"
+
+
+def test_a_taken_back_action_is_said_in_words() -> None:
+    state = ENGINE.initial_state({"scenario": "scharmuetzel"}, 0, 3)
+    view = ENGINE.view_for(state, None)
+    de = Words(view, NAMES, "de")
+    assert de.action("step k1 a1") == "Schritt: Krieger k1 → a1"
+    assert de.action("face ph6 no") == "Drehen: Phalanx ph6 → Nordosten"
+    assert de.action("swap k1 k2+k3") == "Platztausch: Krieger k1 → Krieger k2 + Krieger k3"
