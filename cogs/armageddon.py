@@ -5,8 +5,10 @@ Table of contents: the game master starts a game with a shipped scenario or an u
 (``bot.play``) runs invitations, every click of every seat's decision, the board with its map
 each step and the records. The spec words and draws it all (``bot.narration.armageddon``).
 ``weg`` moves one figure over several fields, ``ueberstimmen`` is the game master's overrule
-with a note for the log, ``karte`` shows the map or a zoomed region, ``szenario`` a shipped
-scenario with its file to edit.
+with a note for the log (``gm undo`` takes back the last movement, ``gm move``/``add``/
+``restore`` correct the position), ``notiz`` adds a note to an overrule just clicked,
+``karte`` shows the map or a zoomed region, ``szenario`` a shipped scenario with its file to
+edit.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from bot.narration.armageddon import (
     MAX_UPLOAD,
     SPEC,
     map_image,
+    note_text,
     overrule_text,
     path_completions,
     path_steps,
@@ -167,6 +170,22 @@ class Armageddon(TableCog):
             raise BadInput("armageddoncog.error.gm_only")
         await self.table.act(interaction, record, overrule_text(aktion, notiz), None)
 
+    @armageddon.command(
+        name=cmd("armageddoncog.cmd.note.name"), description=cmd("armageddoncog.cmd.note.desc")
+    )
+    @options("armageddoncog.opt", text="text", spiel="game")
+    async def notiz(
+        self,
+        interaction: discord.Interaction[Any],
+        text: app_commands.Range[str, 1, 200],
+        spiel: int | None = None,
+    ) -> None:
+        """A note to the game master's last overrule (one clicked in the prompt has none)."""
+        record = await self.table.game_for(interaction, spiel)
+        if record.players[GM] != interaction.user.id:
+            raise BadInput("armageddoncog.error.gm_only")
+        await self.table.act(interaction, record, note_text(text), None)
+
     @ueberstimmen.autocomplete("aktion")
     async def _complete_overrule(
         self, interaction: discord.Interaction[Any], current: str
@@ -199,7 +218,7 @@ class Armageddon(TableCog):
     # ---------------------------------------------------------------------- the usual
 
     add_table_commands(armageddon, "armageddoncog", "aufgeben", "liste", "export", "brett")
-    offer_games(weg, ueberstimmen, karte)
+    offer_games(weg, ueberstimmen, notiz, karte)
 
 
 def _game(interaction: discord.Interaction[Any]) -> int | None:

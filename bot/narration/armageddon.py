@@ -42,6 +42,7 @@ COLOUR_ICONS = {
     "schwarz": "⬛",
 }
 TERRAIN_KEYS = {"~": "water"}
+TERRAIN_CODES = ("T", "H", "B", "W", "S", "~")  # in the order of the map's colours
 MAX_UPLOAD = 64_000  # bytes of a scenario file (the largest map, 40×40, is far below)
 ZOOM_RADIUS = 3
 PARTY_ARGS = {  # the places of a party number in a click path: verb -> argument positions
@@ -90,6 +91,10 @@ class Words:
     def __init__(self, view: Mapping[str, Any], names: Sequence[str], lang: str) -> None:
         self.view, self.names, self.lang = view, names, lang
         self.figures = {str(f["id"]): f for f in view["figures"]}
+        self.gone = {str(f["id"]): f for f in view.get("fallen", [])}
+        self.stellungen = {
+            str(st["name"]): str(st.get("title") or st["name"]) for st in view.get("stellungen", [])
+        }
         self.fields = {str(f["name"]): f for f in view["fields"]}
         self.colours = {int(p["seat"]): str(p["colour"]) for p in view["parties"]}
 
@@ -121,14 +126,27 @@ class Words:
     def kind(self, kind: str) -> str:
         return _k(f"kind.{kind}", self.lang) if _has(f"kind.{kind}") else kind
 
-    def figure(self, fid: str, *, at: bool = False) -> str:
+    def figure(self, fid: str, *, at: bool = False, plain: bool = False) -> str:
+        """A figure by its kind and id (``at``: with its field); one no longer on the board
+        is named as fallen (``plain``: not, where the sentence says it falls)."""
         fig = self.figures.get(fid)
         kind = str(fig["kind"]) if fig else _kind_of_abbr().get(fid.rstrip("0123456789"), "")
         label = self.kind(kind) if kind else ""
         if fig is not None and at:
             where = self.field_name(str(fig["field"]), int(fig["level"]))
             return _k("figure_at", self.lang, kind=label, id=fid, field=where)
+        if fig is None and fid in self.gone and not plain:
+            return _k("figure_fallen", self.lang, kind=label, id=fid)
         return _k("figure", self.lang, kind=label, id=fid).strip()
+
+    def fallen(self, fid: str) -> str:
+        """A fallen figure with the place it fell on (the game master brings it back)."""
+        gone = self.gone.get(fid)
+        if gone is None:
+            return self.figure(fid)
+        where = self.field_name(str(gone["field"]), int(gone["level"]))
+        label = self.kind(str(gone["kind"]))
+        return _k("figure_fallen_at", self.lang, kind=label, id=fid, field=where)
 
     def terrain(self, code: str) -> str:
         return _k(f"terrain.{TERRAIN_KEYS.get(code, code)}", self.lang)
@@ -173,7 +191,13 @@ class Words:
             return _k("edge", self.lang, field=fld, direction=self.direction(d))
         if d.isdecimal():
             return self.field_name(fld, int(d))
+        if _has(f"slot.{d}"):  # a siege tower's floor (a spell's target)
+            return _k("siege_floor", self.lang, field=fld, place=self.slot(d))
         return token
+
+    def stellung(self, name: str) -> str:
+        """A Verteidigungsstellung as the scenario writes its name (``Burg``, not ``burg``)."""
+        return self.stellungen.get(name, name)
 
     def colour(self, colour: str) -> str:
         return _k(f"colour.{colour}", self.lang) if colour in COLOURS else colour
@@ -189,6 +213,23 @@ class Words:
         if "/" in token:
             return self.edge(token)
         return token
+
+    def action(self, text: str) -> str:
+        """A party's action in words (``step k1 b1`` → ``Schritt: Krieger k1 → b1``)."""
+        verb, *args = text.split(" -- ")[0].split()
+        label = _k(f"verb.{verb}", self.lang) if _has(f"verb.{verb}") else verb
+        if not args:
+            return label
+
+        def word(token: str) -> str:
+            if verb == "face" and token in DIRECTIONS:
+                return self.direction(token)
+            if verb == "mount" and _has(f"slot.{token}"):
+                return self.slot(token)
+            return " + ".join(self.target(part) for part in token.split("+"))
+
+        rest = " → ".join(word(a) for a in args[1:])
+        return f"{label}: {self.target(args[0])}" + (f" → {rest}" if rest else "")
 
     def scores(self) -> str:
         return ", ".join(f"{self.party(int(p['seat']))} {p['score']}" for p in self.view["parties"])
@@ -215,6 +256,8 @@ def _param(key: str, value: Any, w: Words) -> Any:
         "why": lambda: _k(f"why.{value}", w.lang) if _has(f"why.{value}") else str(value),
         "spell": lambda: w.spell(str(value)),
         "facing": lambda: w.direction(str(value)),
+        "stellung": lambda: w.stellung(str(value)),
+        "double": lambda: _k(f"double.{value}", w.lang),
         "colour": lambda: w.colour(str(value)),
     }
     return words[key]() if key in words else value
@@ -233,18 +276,28 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
         result = "tie" if totals[0] == totals[1] else "won" if totals[0] > totals[1] else "lost"
         params["result"] = _k(f"fight.{result}", w.lang, attacker=params["attacker"],
                               defender=params["defender"])  # fmt: skip
-    if kind == "set_over":
+    if kind in ("set_over", "gm_moved"):
         params["to"] = w.field_name(str(data["to"]), int(data.get("level") or 0))
     if kind == "cast" and data.get("spell") == "versetzen":  # the field, then where to
         params["target"] = " → ".join(w.target(str(x)) for x in data["target"])
+    if kind == "undone":
+        params["action"] = w.action(str(data["action"]))
+    if kind == "removed":  # the sentence says that it falls
+        params["figure"] = w.figure(str(data["figure"]), plain=True)
     if kind == "gm_note":
         params["action"] = str(data["action"]).split(" -- ")[0]
+        if params["action"] == "gm":  # a note before any overrule
+            kind = "gm_note.alone"
     key = {
         "climbed": "climbed" if data.get("level") else "climbed.ground",
         "removed": "removed" if data.get("player") else "removed.free",  # herrenlos
         "alliance": f"alliance.{'on' if data.get('allied') else 'off'}",
         "gate": f"gate.{'open' if data.get('open') else 'closed'}",
         "game_over": f"game_over.{data.get('reason')}",
+        "dice": "dice.figure" if data.get("figure") else "dice",
+        "stepped": "stepped.double" if data.get("double") else "stepped",
+        "mounted": "mounted.double" if data.get("double") else "mounted",
+        "dismounted": "dismounted.double" if data.get("double") else "dismounted",
     }.get(kind, kind)
     line = _k(f"event.{key}", w.lang, **params)
     return line[:1].upper() + line[1:]
@@ -270,7 +323,7 @@ def map_text(view: Mapping[str, Any], names: Sequence[str], lang: str, game_id: 
     if view.get("crowds"):
         places = ", ".join(w.place(str(c["place"])) for c in view["crowds"])
         notes.append(_k("map.crowded", lang, places=places))
-    hungry = [str(st["name"]) for st in view.get("stellungen", []) if st["hunger"]]
+    hungry = [w.stellung(str(st["name"])) for st in view.get("stellungen", []) if st["hunger"]]
     if hungry:
         notes.append(_k("map.hunger", lang, names=", ".join(hungry)))
     if view.get("pending"):
@@ -279,7 +332,9 @@ def map_text(view: Mapping[str, Any], names: Sequence[str], lang: str, game_id: 
         "map.title_preview" if preview else "map.title", lang, scenario=view["scenario"], id=game_id
     )
     legend = _k("map.legend", lang)
-    return MapText(title, round_line(view, lang), parties, " · ".join(notes), legend)
+    terrain = tuple(w.terrain(code) for code in TERRAIN_CODES)
+    terrain = tuple(name[:1].upper() + name[1:] for name in terrain)
+    return MapText(title, round_line(view, lang), parties, " · ".join(notes), legend, terrain)
 
 
 def round_line(view: Mapping[str, Any], lang: str) -> str:
@@ -429,9 +484,16 @@ class ArmageddonSpec(GameSpec):
     async def export_extra(self, record: Any, data: dict[str, Any], log: list[Any]) -> None:
         """The game master's notes beside the log (they are also in the logged actions)."""
         notes = []
+        last = ""  # a note typed afterwards (`gm note`) belongs to the last overrule
         for seat, text in log:
             action, sep, note = str(text).partition(" -- ")
-            if sep and seat == GM:
+            if seat != GM:
+                continue
+            if action == "gm note":
+                action = last or action
+            else:
+                last = action
+            if sep:
                 notes.append({"action": action, "note": note})
         data["gm_notes"] = notes
 
@@ -471,6 +533,10 @@ def _role(token: str, path: Sequence[str], w: Words) -> str:
     verb, depth = path[0], len(path)
     if verb == "gm" and depth == 1:
         return "gm"
+    if verb == "gm" and path[1] == "add" and depth in (2, 3):
+        return "party" if depth == 2 else "kind"
+    if verb == "gm" and path[1] == "restore" and depth == 2:
+        return "fallen"
     if depth in PARTY_ARGS.get(verb, ()) or (
         verb == "gm" and path[1:2] == ("owner",) and depth == 3
     ):
@@ -485,6 +551,8 @@ def _role(token: str, path: Sequence[str], w: Words) -> str:
         return "direction"
     if verb == "mount" and depth == 3:
         return "slot"
+    if verb == "siege" and depth == 1:
+        return "stellung"
     if token in w.figures:
         return "figure"
     if token in w.fields:
@@ -514,9 +582,12 @@ def option_label(token: str, path: Sequence[str], w: Words) -> str:
         "slot": w.slot,
         "edge": w.edge,
         "field": w.field,
+        "stellung": w.stellung,
     }
     if role == "figure":
         return w.figure(token, at=True)
+    if role == "fallen":
+        return w.fallen(token)
     if role in labels:
         label = str(labels[role](token))
         return label[:1].upper() + label[1:] if role == "spell" else label
@@ -617,7 +688,7 @@ def scenario_summary(name: str, lang: str) -> tuple[str, str, Mapping[str, Any]]
 def path_steps(path: str) -> list[str]:
     """``k3 c4 d4`` → ``step k3 c4``, ``step k3 d4`` (one figure over several fields)."""
     words = path.lower().replace(",", " ").replace("→", " ").split()
-    if words[:1] == ["step"]:
+    if words[:1] in (["step"], ["schritt"]):
         words = words[1:]
     if len(words) < 2:
         raise BadInput(f"{DOMAIN}.error.bad_path")
@@ -678,12 +749,20 @@ def overrule_text(action: str, note: str) -> str:
     words = action.split(" -- ")[0].lower().split()
     if words[:1] != ["gm"]:
         words = ["gm", *words]
-    if len(words) < 3:
+    if len(words) < 2:  # `gm undo` is the shortest
         raise BadInput(f"{DOMAIN}.error.gm_action")
     clean = " ".join(note.split())
     if not clean:
         raise BadInput(f"{DOMAIN}.error.no_note")
     return f"{' '.join(words)} -- {clean}"
+
+
+def note_text(note: str) -> str:
+    """A note to the game master's last overrule, in notation: ``gm note -- <note>``."""
+    clean = " ".join(note.split())
+    if not clean:
+        raise BadInput(f"{DOMAIN}.error.no_note")
+    return f"gm note -- {clean}"
 
 
 async def map_image(

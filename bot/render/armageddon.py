@@ -32,6 +32,10 @@ ZOOM_WIDTH = 1100  # a zoomed region is scaled up to about this width
 ZOOM_SIZE = 110.0  # … with hexes at most this large
 MARGIN = 24
 MAX_WIDTH = 1500  # the whole map at most this wide (zoom into a region for detail)
+MIN_WIDTH = 460  # a narrow map still gets room for its header and legend
+LEGEND_SIZE = 11.0
+LEGEND_STEP = 15  # between two legend lines
+ENCHANT = "#b266ff"  # the ring of a figure under a spell
 
 TERRAIN = {
     "T": "#b9d98c",  # Tiefland
@@ -65,8 +69,10 @@ GRID = "#5a6b4a"
 
 LEGEND = (
     "k5² Figur auf Turmebene 2 · T2/B3 Turm/Bergfried mit Stockwerken · 0|1|2/4 Belegung je "
-    "Ebene/Raum · ■ großes Gerät füllt das Feld · $ Handelszentrum · ▲ Höhe · ◆ Zauberer"
+    "Ebene/Raum · ■ großes Gerät füllt das Feld · $ Handelszentrum · ▲ Höhe · ◆ Zauberer · "
+    "◯ violetter Ring: verzaubert"
 )
+TERRAIN_NAMES = ("Tiefland", "Hochland", "Bergland", "Wald", "Sumpf", "Wasser")
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,8 @@ class MapText:
     status: str
     parties: tuple[str, ...] = ()  # one label per party, e.g. "1 Anna (rot) 7"
     notes: str | None = None  # the line under the map (None: German words from the view)
-    legend: str = LEGEND  # what the marks mean, in the reader's language
+    legend: str = LEGEND  # what the marks mean, in the reader's language (items: " · ")
+    terrain: tuple[str, ...] = TERRAIN_NAMES  # the names of T, H, B, W, S, ~ (the colours)
 
 
 def default_text(view: Mapping[str, Any]) -> MapText:
@@ -202,9 +209,13 @@ def draw_map(
     if region is not None:  # a zoom scales its fields up to a legible size
         size = min(ZOOM_SIZE, (ZOOM_WIDTH - 2 * MARGIN) / (math.sqrt(3) * (ncols + 0.5)))
     size = max(size, 14.0)
-    grid = _Grid(size, col0, row0, MARGIN, HEADER + MARGIN / 2)
-    width = round(2 * MARGIN + math.sqrt(3) * size * (ncols + 0.5))
-    height = round(HEADER + MARGIN + size * (1.5 * nrows + 0.5) + FOOTER)
+    width = max(MIN_WIDTH, round(2 * MARGIN + math.sqrt(3) * size * (ncols + 0.5)))
+    labels = _party_rows(text, width)
+    head = HEADER + 20 * (len(labels) - 1)
+    grid = _Grid(size, col0, row0, MARGIN, head + MARGIN / 2)
+    legend = _legend_lines(text, width)
+    foot = FOOTER + LEGEND_STEP * (len(legend) - 1)
+    height = round(head + MARGIN + size * (1.5 * nrows + 0.5) + foot)
     key = tuple(
         (str(f["name"]), int(f["col"]), int(f["row"]), str(f["terrain"]), int(f["height"]),
          int(f["room"][0]["capacity"]))
@@ -240,9 +251,9 @@ def draw_map(
     for move in view.get("last", []):
         if inside(str(move["from"])) and inside(str(move["to"])):
             _arrow(pen, grid, str(move["from"]), str(move["to"]))
-    _header(pen, text, width, view, colours)
-    _footer(pen, view, width, height, text.notes)
-    _legend(pen, text.legend, width, height)
+    _header(pen, text, labels, view)
+    _footer(pen, view, height - foot, text.notes)
+    _legend(pen, legend, height)
     return image.reduce(SCALE)
 
 
@@ -514,7 +525,7 @@ def _token(
     else:
         pen.circle(at, radius, fill, "#1e1f22", 1)
     if g.get("enchant"):
-        pen.circle(at, radius * 1.18, None, "#b266ff", 1.5)
+        pen.circle(at, radius * 1.18, None, ENCHANT, 1.5)
     label = _short(g) + (str(g["level"]).translate(_SUPER) if g["level"] else "")
     pen.text(at, label, radius * (0.8 if len(label) <= 3 else 0.62), ink, "bold")
     if g.get("facing"):
@@ -563,31 +574,51 @@ def _arrow(pen: _Pen, grid: _Grid, a: str, b: str) -> None:
     pen.poly([end, left, right], LAST, LAST, 1)
 
 
+def _width(value: str, size: float, style: str = "regular") -> float:
+    """How wide ``value`` is drawn at ``size`` (1x pixels)."""
+    return font(max(6, round(size * SCALE)), style).getlength(value) / SCALE
+
+
+def _party_rows(text: MapText, width: int) -> list[list[tuple[int, float]]]:
+    """The party labels (index, x) in rows that fit the width: a narrow map wraps them."""
+    rows: list[list[tuple[int, float]]] = [[]]
+    x = float(MARGIN)
+    for i, label in enumerate(text.parties):
+        wide = 20 + _width(label, 14, "bold") + 24
+        if rows[-1] and x + wide > width - MARGIN:
+            rows.append([])
+            x = float(MARGIN)
+        rows[-1].append((i, x))
+        x += wide
+    return rows
+
+
 def _header(
-    pen: _Pen, text: MapText, width: int, view: Mapping[str, Any], colours: Mapping[int, str]
+    pen: _Pen, text: MapText, rows: list[list[tuple[int, float]]], view: Mapping[str, Any]
 ) -> None:
     pen.text((MARGIN, 20), text.title, 20, PALETTE.text, "bold", "lm")
     pen.text((MARGIN, 44), text.status, 15, PALETTE.muted, "regular", "lm")
-    x = float(MARGIN)
     shown = [p for p in view["parties"] if not p["out"]]
-    for label, party in zip(text.parties, shown, strict=False):
-        colour = PARTY.get(str(party["colour"]), "#9e9e9e")
-        active = int(party["seat"]) == int(view["active"])
-        pen.circle((x + 8, 68), 7, colour, "#f2f3f5" if active else None, 2)
-        pen.text((x + 20, 68), label, 14, PALETTE.text, "bold" if active else "regular", "lm")
-        x += 8.5 * len(label) + 40
+    for r, row in enumerate(rows):
+        y = 68 + 20 * r
+        for i, x in row:
+            if i >= len(shown):
+                continue
+            party, label = shown[i], text.parties[i]
+            colour = PARTY.get(str(party["colour"]), "#9e9e9e")
+            active = int(party["seat"]) == int(view["active"])
+            pen.circle((x + 8, y), 7, colour, "#f2f3f5" if active else None, 2)
+            pen.text((x + 20, y), label, 14, PALETTE.text, "bold" if active else "regular", "lm")
 
 
-def _footer(
-    pen: _Pen, view: Mapping[str, Any], width: int, height: int, notes: str | None = None
-) -> None:
-    line = height - FOOTER + 14
+def _footer(pen: _Pen, view: Mapping[str, Any], top: int, notes: str | None = None) -> None:
+    line = top + 14
     if notes is not None:  # the reader's words (the cog)
         if notes:
             pen.text((MARGIN, line), notes, 14, OVER, "bold", "lm")
         return
     crowds = view.get("crowds") or []
-    hungry = [st["name"] for st in view.get("stellungen", []) if st["hunger"]]
+    hungry = [st.get("title") or st["name"] for st in view.get("stellungen", []) if st["hunger"]]
     parts = []
     if crowds:
         parts.append("Überbesetzt: " + ", ".join(str(c["place"]) for c in crowds))
@@ -599,8 +630,31 @@ def _footer(
         pen.text((MARGIN, line), " · ".join(parts), 14, OVER, "bold", "lm")
 
 
-def _legend(pen: _Pen, legend: str, width: int, height: int) -> None:
-    """What the marks mean, small and quiet at the foot."""
-    if legend:
-        size = min(12.0, max(8.0, (width - 2 * MARGIN) / (0.56 * len(legend))))
-        pen.text((MARGIN, height - 12), legend, size, PALETTE.muted, "regular", "lm")
+def _legend_lines(text: MapText, width: int) -> list[list[tuple[str, str]]]:
+    """The legend in lines that fit the width: first the terrain colours (a swatch each),
+    then what the marks mean; an item is never cut. Each entry: (swatch colour or '', words)."""
+    items: list[tuple[str, str]] = list(zip(TERRAIN.values(), text.terrain, strict=False))
+    items += [("", item.strip()) for item in text.legend.split(" · ") if item.strip()]
+    lines: list[list[tuple[str, str]]] = [[]]
+    x = float(MARGIN)
+    for swatch, words in items:
+        wide = _width(words, LEGEND_SIZE) + (14 if swatch else 0) + 12
+        if lines[-1] and (x + wide > width - MARGIN or (swatch == "") != (lines[-1][-1][0] == "")):
+            lines.append([])
+            x = float(MARGIN)
+        lines[-1].append((swatch, words))
+        x += wide
+    return lines
+
+
+def _legend(pen: _Pen, lines: list[list[tuple[str, str]]], height: int) -> None:
+    """What the colours and marks mean, small and quiet at the foot."""
+    top = height - 12 - LEGEND_STEP * (len(lines) - 1)
+    for n, line in enumerate(lines):
+        y, x = top + LEGEND_STEP * n, float(MARGIN)
+        for swatch, words in line:
+            if swatch:
+                pen.poly([(x, y - 5), (x + 10, y - 5), (x + 10, y + 5), (x, y + 5)], swatch, GRID)
+                x += 14
+            pen.text((x, y), words, LEGEND_SIZE, PALETTE.muted, "regular", "lm")
+            x += _width(words, LEGEND_SIZE) + 12

@@ -11,6 +11,7 @@ resolved; exit 1 on any error.
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from pathlib import Path
@@ -111,6 +112,10 @@ def selfplay(name: str, games: int, seed: int, rounds: int | None, max_steps: in
 
 
 def main(argv: list[str]) -> int:
+    if argv and argv[0] in ("-h", "--help", "help"):
+        print(USAGE)
+        print(__doc__)
+        return 0
     try:
         if len(argv) == 2 and argv[0] == "moves":
             for line in movement_steps(started(argv[1])):
@@ -137,5 +142,20 @@ def main(argv: list[str]) -> int:
     return 2
 
 
+def run(argv: list[str]) -> int:
+    """``main`` for a shell: output piped into ``head`` that stops reading ends the program
+    quietly (no BrokenPipeError traceback)."""
+    try:
+        code = main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader is gone: send the rest nowhere so the interpreter's last flush is quiet
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 0
+    return code
+
+
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(run(sys.argv[1:]))

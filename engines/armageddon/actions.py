@@ -1,6 +1,8 @@
 """Actions and their notation: words separated by spaces, the verb first
 (``step k3 c4``, ``claim w2``, ``gm remove k7 -- vom Pfeil getroffen``). A game master's note
-follows `` -- `` and is logged with the action but is no part of what the action is."""
+follows `` -- `` and is logged with the action but is no part of what the action is. German
+verbs are read too (``schritt k3 c4``, ``beanspruchen w2``, ``sl entfernen k7``, ``ende``);
+the action is kept in the English words."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ ARITY: dict[str, tuple[int, int]] = {
     "ally": (2, 2),
     "start": (0, 0),
     # game master's overrule during play
-    "gm": (2, 3),
+    "gm": (1, 4),
     # movement phase: Bewegung (and the Aktion of climbing a ladder)
     "step": (2, 2),
     "up": (1, 1),
@@ -47,7 +49,82 @@ ARITY: dict[str, tuple[int, int]] = {
     "refuse": (0, 0),
     "remove": (1, 1),
 }
-GM_VERBS = {"remove": 1, "owner": 2, "gate": 1, "breach": 1, "block": 1, "destroy": 1}
+GM_VERBS = {
+    "remove": 1,
+    "owner": 2,
+    "gate": 1,
+    "breach": 1,
+    "block": 1,
+    "destroy": 1,
+    # correcting the position: take back the last movement action, put a figure elsewhere,
+    # add one, bring a fallen one back; a note to the last overrule (needs `` -- note``)
+    "undo": 0,
+    "move": 2,
+    "add": 3,
+    "restore": 1,
+    "note": 0,
+}
+# German notation beside the English words (what a German table says): verb -> verb
+GERMAN: dict[str, str] = {
+    "setzen": "place",
+    "platzieren": "place",
+    "farbe": "colour",
+    "buendnis": "ally",
+    "verbuenden": "ally",
+    "beginnen": "start",
+    "sl": "gm",
+    "spielleitung": "gm",
+    "schritt": "step",
+    "hoch": "up",
+    "hinauf": "up",
+    "runter": "down",
+    "hinab": "down",
+    "aufsitzen": "mount",
+    "aufsteigen": "mount",
+    "absitzen": "dismount",
+    "absteigen": "dismount",
+    "fuehren": "lead",
+    "loslassen": "release",
+    "erklimmen": "climb",
+    "drehen": "face",
+    "tauschen": "swap",
+    "ende": "end",
+    "beanspruchen": "claim",
+    "schenken": "give",
+    "verschenken": "give",
+    "leihen": "lend",
+    "verleihen": "lend",
+    "tor": "gate",
+    "pech": "pitch",
+    "angreifen": "attack",
+    "angriff": "attack",
+    "rammen": "ram",
+    "zaubern": "cast",
+    "belagern": "siege",
+    "erlauben": "permit",
+    "fertig": "done",
+    "zustimmen": "agree",
+    "ablehnen": "refuse",
+    "entfernen": "remove",
+}
+GERMAN_GM: dict[str, str] = {
+    "entfernen": "remove",
+    "besitzer": "owner",
+    "eigentuemer": "owner",
+    "tor": "gate",
+    "einreissen": "breach",
+    "bresche": "breach",
+    "sperren": "block",
+    "zerstoeren": "destroy",
+    "zurueck": "undo",
+    "zuruecknehmen": "undo",
+    "versetzen": "move",
+    "stellen": "move",
+    "hinzufuegen": "add",
+    "zurueckholen": "restore",
+    "notiz": "note",
+}
+_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
 _WORD = re.compile(r"^[a-z0-9_/+]{1,24}$")
 
 
@@ -61,7 +138,11 @@ class Action:
 def parse_action(text: str) -> Action:
     """Raises BadInput (``armageddon.error.bad_notation``) for unreadable text."""
     body, _sep, note = text.partition(" -- ")
-    words = body.split()
+    words = body.lower().split()  # `siege Rabenburg` as the map writes it
+    if words:  # German verbs (``schritt k3 c4``, ``sl zurueck``) read as the English ones
+        words[0] = GERMAN.get(words[0].lower().translate(_UMLAUTS), words[0])
+    if words[:1] == ["gm"] and len(words) > 1:
+        words[1] = GERMAN_GM.get(words[1].lower().translate(_UMLAUTS), words[1])
     if not words or words[0] not in ARITY or not all(_WORD.match(w) for w in words):
         raise BadInput("armageddon.error.bad_notation", text=text[:60])
     verb, args = words[0], tuple(words[1:])
@@ -71,7 +152,7 @@ def parse_action(text: str) -> Action:
     if verb == "gm" and (args[0] not in GM_VERBS or len(args) != 1 + GM_VERBS[args[0]]):
         raise BadInput("armageddon.error.bad_notation", text=text[:60])
     clean = " ".join(note.split())[:200]
-    if clean and verb != "gm":
+    if (clean and verb != "gm") or (args[:1] == ("note",) and not clean):
         raise BadInput("armageddon.error.bad_notation", text=text[:60])
     return Action(verb, args, clean)
 

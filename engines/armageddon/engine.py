@@ -17,7 +17,16 @@ from engines.armageddon.actions import Action, action_path, action_text, parse_a
 from engines.armageddon.hexmap import DIRECTIONS, edge_of, parse_field
 from engines.armageddon.rules import Index, fail, index, place_of
 from engines.armageddon.scenario import COLOURS, access_edges, load, parse
-from engines.armageddon.state import GM, SCHEMA, Figure, Pending, State, from_json, to_json
+from engines.armageddon.state import (
+    GM,
+    SCHEMA,
+    Figure,
+    Pending,
+    State,
+    Undo,
+    from_json,
+    to_json,
+)
 from engines.core.contract import Decision, DecisionKind, Event, JsonDict, Outcome, PlayerId
 from engines.core.errors import BadInput, EngineError, IllegalAction
 from engines.core.rng import Rng
@@ -173,7 +182,7 @@ class ArmageddonEngine:
                 )
             )
         gm_may = state.phase != "setup" or bool(state.crowds)
-        if gm_may and GM not in state.out and _gm_actions(state):
+        if gm_may and GM not in state.out:  # there is always a figure to add or remove
             # the game master may overrule at any time; the game never waits for it
             out.append(
                 Decision(GM, did(GM), DecisionKind.REACTION, "armageddon.prompt.gm", waits=False)
@@ -211,14 +220,19 @@ class ArmageddonEngine:
             raise IllegalAction("armageddon.error.not_your_turn")
         events: list[Event] = []
         new = _dispatch(state, action, player, events)
-        if action not in self.legal_actions(state, player):  # the guard: offered == accepted
+        # the guard: offered == accepted (a note to the last overrule is typed, never offered)
+        if action not in self.legal_actions(state, player) and action.args[:1] != ("note",):
             raise IllegalAction("armageddon.error.illegal", action=action_text(action))
+        new = _keep_undo(state, new, action, player)
         counters = list(new.counters)
         counters[player] += 1
         new = replace(new, counters=tuple(counters))
         new = _normalize(R.refresh_majorities(new), events)
         if action.note:
-            events.append(Event("gm_note", {"note": action.note, "action": action_text(action)}))
+            about = state.last_gm if action.args[:1] == ("note",) else action_text(action)
+            events.append(Event("gm_note", {"note": action.note, "action": about or "gm"}))
+        if action.verb == "gm" and action.args[:1] != ("note",):
+            new = replace(new, last_gm=" ".join((action.verb, *action.args)))
         return new, events
 
     def referee_seats(self, state: State) -> frozenset[PlayerId]:
@@ -366,7 +380,7 @@ def _setup(state: State, a: Action, events: list[Event]) -> State:
             raise fail("bad_field", field=fld)
         k = sc.tables.kinds[kind]
         if k.water != (sc.terrain[fld] == "~") or sc.terrain[fld] in k.forbidden:
-            raise fail("forbidden_terrain", figure=kind, field=fld)
+            raise R.no_ground(kind, fld, sc.terrain[fld])
         fid = f"{k.abbr}{state.next_id}"
         fig = Figure(fid, kind, party, party, fld)
         reserve = tuple(
@@ -419,11 +433,66 @@ def _edge_arg(state: State, token: str) -> tuple[str, str]:
     return edge_of(fld, sc.neighbours[fld][d])
 
 
+def _keep_undo(old: State, new: State, action: Action, player: int) -> State:
+    """Remember the position before a party's movement action (the game master may take it
+    back with ``gm undo``); ``end`` and a note keep it, anything else forgets it."""
+    if player != GM and action.verb in MOVE_VERBS and action.verb != "end":
+        before = Undo(action_text(action), player, old.figures, old.crowds, old.last, old.fallen)
+        return replace(new, undo=before)
+    if (action.verb == "end" and new.phase == "move") or action.args[:1] == ("note",):
+        return new
+    return replace(new, undo=None) if new.undo is not None else new
+
+
+def _places(state: State) -> list[str]:
+    """Every place the game master may set a figure on: each field, each floor of a tower."""
+    sc = state.scenario
+    out = []
+    for fld in sc.fields():
+        out.append(fld)
+        if fld in sc.towers:
+            out += [f"{fld}/{lvl}" for lvl in range(1, sc.towers[fld].floors + 1)]
+    return out
+
+
+def _fits(sc: Any, kind: str, place: str) -> bool:
+    """Whether a figure of ``kind`` may stand on ``place`` (its terrain; tower floors only
+    for warriors, the ground of a tower for warriors and animals)."""
+    fld, _s, lvl = place.partition("/")
+    if fld not in sc.terrain:
+        return False
+    k = sc.tables.kinds[kind]
+    if k.water != (sc.terrain[fld] == "~") or sc.terrain[fld] in k.forbidden:
+        return False
+    if fld in sc.towers and not k.hover:
+        return k.cls == "krieger" or (k.cls == "tier" and not lvl)
+    return not lvl
+
+
 def _gm_actions(state: State) -> list[Action]:
     sc = state.scenario
     out: list[Action] = []
+    if state.undo is not None:
+        out.append(Action("gm", ("undo",)))
+    places = _places(state)
     for f in state.figures:
         out.append(Action("gm", ("remove", f.id)))
+        for place in places:
+            here = place == (f"{f.field}/{f.level}" if f.level else f.field)
+            if (not here or f.carrier) and _fits(sc, f.kind, place):
+                out.append(Action("gm", ("move", f.id, place)))
+    ids = {f.id for f in state.figures}
+    for f in state.fallen:
+        if f.id not in ids and f.owner not in state.out:
+            out.append(Action("gm", ("restore", f.id)))
+    for p in range(1, sc.parties + 1):
+        if p in state.out:
+            continue
+        for kind in sc.tables.kinds:
+            for place in places:
+                if _fits(sc, kind, place):
+                    out.append(Action("gm", ("add", str(p), kind, place)))
+    for f in state.figures:
         if sc.tables.kinds[f.kind].cls not in ("krieger", "zauberer"):
             for p in range(1, sc.parties + 1):
                 if p != f.owner and p not in state.out:
@@ -446,6 +515,8 @@ def _gm_actions(state: State) -> list[Action]:
 def _gm(state: State, a: Action, events: list[Event]) -> State:
     what = a.args[0]
     idx = index(state)
+    if what in ("undo", "move", "add", "restore", "note"):
+        return _gm_correct(state, a, events)
     if what == "remove":
         f = idx.get(a.args[1])
         riders = [r for r in state.figures if r.carrier == f.id]
@@ -486,6 +557,67 @@ def _gm(state: State, a: Action, events: list[Event]) -> State:
         raise fail("no_access", edge=a.args[1])
     events.append(Event("blocked", {"edge": a.args[1]}))
     return replace(state, blocked=state.blocked | {e})
+
+
+def _gm_correct(state: State, a: Action, events: list[Event]) -> State:
+    """The game master corrects the position: takes back the last movement action (``undo``),
+    puts a figure elsewhere (``move F FELD``, ``c4/2`` a tower floor), adds one (``add PARTEI
+    ART FELD``), brings a fallen one back where it fell (``restore F``); ``note`` adds a note
+    to the last overrule. What ends overcrowded is resolved as a breach of the Aufenthalt
+    rules (the party with most figures there removes)."""
+    what = a.args[0]
+    sc = state.scenario
+    if what == "note":
+        if not a.note:
+            raise fail("note_empty")
+        return state
+    if what == "undo":
+        u = state.undo
+        if u is None:
+            raise fail("nothing_to_undo")
+        events.append(Event("undone", {"player": u.party, "action": u.action}))
+        return replace(state, figures=u.figures, crowds=u.crowds, last=u.last, fallen=u.fallen)
+    if what == "move":
+        f = index(state).get(a.args[1])
+        place = a.args[2]
+        if not _fits(sc, f.kind, place):
+            raise fail("forbidden_terrain", figure=f.id, field=place)
+        fld, _s, lvl = place.partition("/")
+        level = int(lvl) if lvl else 0
+        if (fld, level) == (f.field, f.level) and not f.carrier:
+            raise fail("already_there", figure=f.id, field=place)
+        new = R.move_to(state, {f.id: (fld, level, "", "")}, {}, 0)
+        new = _set_figure(new, f.id, led_by="")
+        events.append(Event("gm_moved", {"figure": f.id, "to": fld, "level": level}))
+        return R.settle_crowds(new, events)
+    if what == "add":
+        party = _party_arg(state, a.args[1])
+        kind, place = a.args[2], a.args[3]
+        if kind not in sc.tables.kinds or party in state.out:
+            raise fail("bad_party", party=a.args[1])
+        if not _fits(sc, kind, place):
+            raise fail("forbidden_terrain", figure=kind, field=place)
+        fld, _s, lvl = place.partition("/")
+        fid = f"{sc.tables.kinds[kind].abbr}{state.next_id}"
+        fig = Figure(fid, kind, party, party, fld, int(lvl) if lvl else 0)
+        new = replace(state, figures=(*state.figures, fig), next_id=state.next_id + 1)
+        events.append(Event("gm_added", {"figure": fid, "player": party, "field": fld}))
+        return R.settle_crowds(new, events)
+    # restore: a fallen figure comes back where it fell (off what carried it if that is gone)
+    ids = {f.id for f in state.figures}
+    old = next((f for f in reversed(state.fallen) if f.id == a.args[1]), None)
+    if old is None or old.id in ids or old.owner in state.out:
+        raise fail("not_fallen", figure=a.args[1])
+    back = replace(old, led_by="")
+    if back.carrier not in ids:
+        back = replace(back, carrier="", slot="")
+    new = replace(
+        state,
+        figures=(*state.figures, back),
+        fallen=tuple(f for f in state.fallen if f.id != old.id),
+    )
+    events.append(Event("gm_restored", {"figure": old.id, "player": old.owner, "field": old.field}))
+    return R.settle_crowds(new, events)
 
 
 def _elephant_fell(state: State, dead: Figure, riders: list[Figure], events: list[Event]) -> State:
@@ -536,6 +668,7 @@ def move_actions(state: State, party: int) -> list[Action]:
 
     for f in state.figures:
         mine = f.owner == party or f.possessor == party or f.mover == party
+        mine = mine or R.charmed_by(state, f) == party
         if not mine:
             continue
         k = idx.kind(f)
@@ -690,8 +823,10 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
             if len(a.args) != 2 or a.args[1] not in sc.neighbours[h.field].values():
                 raise fail("bad_field", field=a.args[1] if len(a.args) == 2 else "")
             there = a.args[1]
-            if sc.terrain[there] == "~" or sc.terrain[there] in k.forbidden or there in sc.towers:
-                raise fail("forbidden_terrain", figure=f.id, field=there)
+            if sc.terrain[there] == "~" or sc.terrain[there] in k.forbidden:
+                raise R.no_ground(f.id, there, sc.terrain[there])
+            if there in sc.towers:
+                raise fail("forbidden_tower", figure=f.id, field=there)
             base = 2 if R.edge_double(idx, k, h.field, there) else 1
             dest = f"f:{there}:0"
         elif len(a.args) != 1:
@@ -785,6 +920,9 @@ def _check_swap(idx: Index, f: Figure, token: str, party: int) -> Any:
         raise fail("swap_room", figure=f.id)
     if {x.id for x in moving_a} & {x.id for x in moving_b}:
         raise fail("bad_swap", figure=f.id)
+    gone_a, gone_b = {x.id for x in moving_a}, {x.id for x in moving_b}
+    if idx.too_many_warriors(b, moving_a, gone_b) or idx.too_many_warriors(a, moving_b, gone_a):
+        raise fail("four_warriors", field=there, max=sc.tables.number("field_warriors"))
     return "field", (moving_a, moving_b, costs, there)
 
 
@@ -809,12 +947,16 @@ def _move(state: State, a: Action, party: int, events: list[Event]) -> State:
                 moved[x.id] = (target[0], target[1], "", "")
         costs = {x: cost for x in moved}
         new = R.move_to(state, moved, costs, party)
-        events.append(
-            Event(
-                "stepped",
-                {"player": party, "figure": f.id, "from": f.field, "to": a.args[1], "cost": cost},
-            )
-        )
+        stepped: dict[str, Any] = {
+            "player": party,
+            "figure": f.id,
+            "from": f.field,
+            "to": a.args[1],
+            "cost": cost,
+        }
+        if cost == 2:  # a Doppelschritt: say why
+            stepped["double"] = R.step_why(idx, f, a.args[1]) or "other"
+        events.append(Event("stepped", stepped))
         new = replace(new, last=(*new.last, (f.id, f.field, a.args[1]))[-24:])
         if tramples:
             events.append(Event("trampling", {"figure": f.id, "field": a.args[1]}))
@@ -836,14 +978,22 @@ def _move(state: State, a: Action, party: int, events: list[Event]) -> State:
         if a.verb == "lead":
             events.append(Event("leads", {"player": party, "figure": f.id, "animal": h.id}))
             return _set_figure(new, h.id, led_by=f.id, declared=state.round)
-        events.append(
-            Event("mounted", {"player": party, "figure": f.id, "carrier": h.id, "cost": cost})
-        )
+        mounted: dict[str, Any] = {"player": party, "figure": f.id, "carrier": h.id, "cost": cost}
+        if cost == 2:  # Auf- und Absteigen auf Quadrigawagen, Elefant; a wall, river … on the way
+            why = "mount" if idx.kind(h).mount_double or dest.endswith(":oben") else ""
+            mounted["double"] = why or R.double_why(idx, f.field, h.field) or "other"
+        events.append(Event("mounted", mounted))
         new = R.move_to(new, {f.id: R.dest_tuple(idx, dest)}, {f.id: cost} if cost else {}, party)
         return new
     if a.verb == "dismount":
         cost, dest = info
-        events.append(Event("dismounted", {"player": party, "figure": f.id, "cost": cost}))
+        off: dict[str, Any] = {"player": party, "figure": f.id, "cost": cost}
+        if cost == 2:
+            h = idx.by_id[f.carrier]
+            why = "mount" if idx.kind(h).mount_double or f.slot == "oben" else ""
+            there = dest.split(":")[1]
+            off["double"] = why or R.double_why(idx, h.field, there) or "other"
+        events.append(Event("dismounted", off))
         return R.move_to(state, {f.id: R.dest_tuple(idx, dest)}, {f.id: cost}, party)
     if a.verb == "release":
         events.append(Event("released", {"player": party, "figure": f.id}))
@@ -939,11 +1089,9 @@ def _cast_actions(state: State, idx: Index, w: Figure, party: int) -> list[Actio
                     out.append(Action("cast", (w.id, spell, _edge_token(ea, eb, sc))))
             continue
         for fld in near:
-            levels = range(sc.towers[fld].floors + 1) if fld in sc.towers else [0]
-            for lvl in levels:
-                token = f"{fld}/{lvl}" if fld in sc.towers else fld
+            for token in _spell_places(idx, fld):
                 if spell == "versetzen":
-                    if not _has_targets(idx, spell, w, fld, lvl):
+                    if not _has_targets(idx, spell, w, token):
                         continue  # every destination would fail the same check
                     for to in near:
                         if to != fld:
@@ -966,10 +1114,39 @@ def _cast_actions(state: State, idx: Index, w: Figure, party: int) -> list[Actio
     return found
 
 
-def _has_targets(idx: Index, spell: str, w: Figure, fld: str, level: int) -> bool:
-    """Whether ``spell`` finds figures on ``fld`` (``_check_cast`` asks the same first)."""
+def _spell_places(idx: Index, fld: str) -> list[str]:
+    """Where a spell may be cast on ``fld``: the whole Kleinfeld, and in a tower each floor
+    (``c4/2``), in a siege tower each of its floors (``d1/unten``, ``d1/oben``) — Kap. 0: "In
+    Türmen und Belagerungstürmen kann man Zauber auch stockwerkweise aussprechen"."""
+    sc = idx.sc
+    out = [fld]
+    if fld in sc.towers:
+        out += [f"{fld}/{lvl}" for lvl in range(sc.towers[fld].floors + 1)]
+    for f in idx.on_field(fld):
+        if f.kind == "belagerungsturm" and not f.carrier:
+            out += [f"{fld}/{slot}" for slot, _cap in idx.kind(f).holds]
+    return out
+
+
+def _spell_place(idx: Index, token: str) -> tuple[str, int | None, str]:
+    """A spell's target place: (field, tower level or None for the whole field, siege tower
+    floor or '')."""
+    fld, _s, sub = token.partition("/")
+    if sub and not sub.isdecimal():
+        if fld not in idx.sc.terrain or not any(
+            f.kind == "belagerungsturm" and not f.carrier and idx.kind(f).slot_capacity(sub)
+            for f in idx.on_field(fld)
+        ):
+            raise fail("bad_field", field=token)
+        return fld, None, sub
+    fld, level = _field_level(idx.sc, token)
+    return fld, (level if sub else None), ""
+
+
+def _has_targets(idx: Index, spell: str, w: Figure, token: str) -> bool:
+    """Whether ``spell`` finds figures at ``token`` (``_check_cast`` asks the same first)."""
     try:
-        R.spell_targets(idx, spell, w, fld, level)
+        R.spell_targets(idx, spell, w, *_spell_place(idx, token))
     except IllegalAction:
         return False
     return True
@@ -1006,10 +1183,10 @@ def _check_cast(state: State, idx: Index, a: Action, party: int) -> Any:
         if R.distance(sc, w.field, e[0]) > rng and R.distance(sc, w.field, e[1]) > rng:
             raise fail("out_of_range", field=a.args[2])
         return e
-    fld, level = _field_level(sc, a.args[2])
+    fld, level, floor = _spell_place(idx, a.args[2])
     if R.distance(sc, w.field, fld) > rng:
         raise fail("out_of_range", field=fld)
-    targets = R.spell_targets(idx, spell, w, fld, level)
+    targets = R.spell_targets(idx, spell, w, fld, level, floor)
     if spell != "versetzen":
         if len(a.args) != 3:
             raise fail("bad_target", spell=spell)
@@ -1021,7 +1198,7 @@ def _check_cast(state: State, idx: Index, a: Action, party: int) -> Any:
         raise fail("out_of_range", field=to)
     if (
         fld in sc.towers
-        and not R.may_set_into(state, idx, party, fld, level)
+        and not R.may_set_into(state, idx, party, fld, level or 0)
         and sc.towers[fld].owner != party
     ):
         raise fail("building_rights", field=fld)
@@ -1030,11 +1207,12 @@ def _check_cast(state: State, idx: Index, a: Action, party: int) -> Any:
             raise fail("platform_not_empty", field=to)
         if not R.may_set_into(state, idx, party, to, to_level):
             raise fail("building_rights", field=to)
-    moving = [t for t in targets if not t.carrier]
+    ids = {t.id for t in targets}
+    moving = [t for t in targets if t.carrier not in ids]  # what they carry goes along
     ids = {t.id for t in moving}
     k_any = [idx.kind(t) for t in moving]
     if any(k.water != (sc.terrain[to] == "~") or sc.terrain[to] in k.forbidden for k in k_any):
-        raise fail("forbidden_terrain", figure=moving[0].id if moving else "", field=to)
+        raise R.no_ground(moving[0].id if moving else "", to, sc.terrain[to])
     if idx.over(f"f:{to}:{to_level}", moving, without=ids):
         raise fail("full", field=to)
     return targets, to, to_level
@@ -1189,6 +1367,9 @@ def _check_claim(state: State, idx: Index, token: str, party: int) -> Any:
         raise fail("declared_already", figure=x.id)
     tally = R.counts(idx, R.counted_for(idx, x))
     holders = R.block_majority(state, tally)
+    if not holders and tally.get(party) and x.last_majority == party:
+        # equal numbers: "so gilt als Besitzer derjenige, der zuletzt die Majorität hatte"
+        holders = frozenset({party})
     if party not in holders or not tally.get(party):
         raise fail("no_majority", figure=x.id)
     allies = sorted(p for p in holders if p != party and tally.get(p))
@@ -1227,7 +1408,7 @@ def _act(state: State, a: Action, party: int, events: list[Event]) -> State:
         dead = set()
         new = state
         for f in info:
-            rolls, new, ev = R.roll(new, "pitch", f.owner)
+            rolls, new, ev = R.roll(new, "pitch", f.owner, figure=f.id)
             events.append(ev)
             if rolls[0] < need:
                 dead.add(f.id)
@@ -1283,7 +1464,8 @@ def _cast(state: State, a: Action, party: int, info: Any, events: list[Event]) -
     sp = sc.tables.spells[spell]
     if spell == "versetzen":
         targets, to, level = info
-        ids = {t.id for t in targets if not t.carrier}
+        every = {t.id for t in targets}
+        ids = {t.id for t in targets if t.carrier not in every}
         moved = {i: (to, level, "", "") for i in ids}
         wizard = state.figure(w_id)
         if wizard is not None and wizard.field == a.args[2].partition("/")[0]:
@@ -1292,17 +1474,19 @@ def _cast(state: State, a: Action, party: int, info: Any, events: list[Event]) -
         new = state_enchant(new, {t.id for t in targets}, sp.state, until, None)
         events.append(Event("set_over", {"figures": sorted(ids), "to": to, "level": level}))
         return R.settle_crowds(new, events)
-    mover = party if spell == "fremde_tiere_bewegen" else None
-    return state_enchant(new, {t.id for t in info}, sp.state, until, mover)
+    charmer = party if spell == "fremde_tiere_bewegen" else None
+    return state_enchant(new, {t.id for t in info}, sp.state, until, charmer)
 
 
-def state_enchant(state: State, ids: set[str], what: str, until: int, mover: int | None) -> State:
+def state_enchant(state: State, ids: set[str], what: str, until: int, charmer: int | None) -> State:
+    """Put ``ids`` under a spell until round ``until``; ``charmer``: the party that moves the
+    animals of a Fremde Tiere bewegen (READING: in the movement of the next round)."""
     out = []
     for f in state.figures:
         if f.id in ids:
             f = replace(f, enchant=what, enchant_until=until)
-            if mover is not None:
-                f = replace(f, mover=mover)
+            if charmer is not None:
+                f = replace(f, charmed_by=charmer)
         out.append(f)
     return state.with_figures(out)
 
@@ -1425,6 +1609,7 @@ def _end_round(state: State, events: list[Event]) -> State:
                 mover=0,
                 enchant="" if expired else f.enchant,
                 enchant_until=0 if expired else f.enchant_until,
+                charmed_by=0 if expired else f.charmed_by,
             )
         )
     new = replace(new, figures=tuple(figs), gate_moves=frozenset(), pitched=frozenset(), last=())
@@ -1582,6 +1767,7 @@ def view(state: State) -> JsonDict:
         "stellungen": [
             {
                 "name": st.name,
+                "title": st.title or st.name,
                 "owner": st.owner,
                 "fields": list(st.fields),
                 "hunger": st.name in hungry,
@@ -1602,6 +1788,11 @@ def view(state: State) -> JsonDict:
         "last": [{"figure": f, "from": a, "to": b} for f, a, b in state.last],
         "ruined": sorted(state.ruined),
         "out": list(state.out),
+        "fallen": [
+            {"id": f.id, "kind": f.kind, "owner": f.owner, "field": f.field, "level": f.level}
+            for f in state.fallen
+            if idx.by_id.get(f.id) is None
+        ],
     }
 
 

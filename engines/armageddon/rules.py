@@ -27,6 +27,19 @@ def fail(key: str, **params: Any) -> IllegalAction:
     return IllegalAction(f"armageddon.error.{key}", **params)
 
 
+def no_ground(figure: str, field: str, terrain: str) -> IllegalAction:
+    """``figure`` may not stand on ``field``: the message names the terrain."""
+    if terrain == "~":
+        return fail("forbidden_water", figure=figure, field=field)
+    if terrain == "S":
+        return fail("forbidden_swamp", figure=figure, field=field)
+    if terrain == "W":
+        return fail("forbidden_forest", figure=figure, field=field)
+    if terrain == "B":
+        return fail("forbidden_mountains", figure=figure, field=field)
+    return fail("forbidden_terrain", figure=figure, field=field)
+
+
 # ------------------------------------------------------------------ places and capacity
 
 
@@ -85,7 +98,46 @@ class Index:
         figs = [f for f in figs if not self.kind(f).hover]
         if any(self.kind(f).fills and not f.carrier for f in figs):
             return len(figs) > 1
-        return sum(self.use(f) for f in figs) > self.capacity(place)
+        if sum(self.use(f) for f in figs) > self.capacity(place):
+            return True
+        return self.too_many_warriors(place, extra, gone)
+
+    def too_many_warriors(self, place: str, extra: Iterable[Figure], gone: set[str]) -> bool:
+        """Kap. 0: "dass sich auf keinem Kleinfeld zu keinem Zeitpunkt mehr als 4 Krieger
+        aufhalten" — counted on the Kleinfeld (a tower: on the level) with the warriors on
+        ladders, horses and elephants standing there. A figure that fills its field has the
+        room of the table instead (a siege tower 3 + 2, a wagon 3, a deck)."""
+        tag, where, sub = place.split(":")
+        if tag == "c":
+            holder = self.by_id.get(where)
+            if holder is None or self.kind(holder).fills:
+                return False
+            fld, level = holder.field, holder.level
+        else:
+            fld, level = where, int(sub)
+        coming = list(extra)
+        todo = list(coming)
+        while todo:  # what the newcomers carry comes along
+            for g in self.carried.get(todo.pop().id, []):
+                coming.append(g)
+                todo.append(g)
+        leaving = [self.by_id[i] for i in gone if i in self.by_id]
+        while leaving:  # what the leavers carry leaves with them
+            for g in self.carried.get(leaving.pop().id, []):
+                gone = gone | {g.id}
+                leaving.append(g)
+        skip = gone | {f.id for f in coming}
+        inside_fills = {f.id for f in self.state.figures if self.kind(f).fills and f.field == fld}
+        here = [
+            f
+            for f in self.state.figures
+            if f.field == fld
+            and f.level == level
+            and f.id not in skip
+            and f.carrier not in inside_fills
+        ]
+        count = len(self.warriors(here + coming))
+        return count > self.sc.tables.number("field_warriors")
 
     def on_field(self, field: str, level: int | None = None) -> list[Figure]:
         """Every figure on ``field`` (at ``level``), carried ones included."""
@@ -210,13 +262,21 @@ def controls_device(idx: Index, thing: Figure, party: int) -> bool:
 
 
 def refresh_majorities(state: State) -> State:
-    """Remember who last had the majority on each device, ship and quadriga (for ties)."""
+    """Remember who last had the majority on each device, ship and quadriga (for ties): the
+    party whose side has it (allies together: the possessor if he is among them, else the
+    ally with most warriors there)."""
     idx = index(state)
     changed = []
     dirty = False
     for f in state.figures:
         if idx.kind(f).cls in ("geraet", "schiff"):
-            holder = party_majority(counts(idx, counted_for(idx, f)))
+            tally = counts(idx, counted_for(idx, f))
+            side = block_majority(state, tally)
+            holder = (
+                f.possessor
+                if f.possessor in side
+                else max(sorted(side), key=lambda p: tally[p], default=0)
+            )
             if holder and holder != f.last_majority:
                 f = replace(f, last_majority=holder)
                 dirty = True
@@ -247,6 +307,15 @@ def steps_allowed(state: State, f: Figure) -> int:
     return t.number("steps_hastened") if fast else t.number("steps_per_round")
 
 
+def charmed_by(state: State, f: Figure) -> int:
+    """The party whose wizard cast Fremde Tiere bewegen on the animal ``f`` (0: none or run
+    out). READING: while the spell lasts that party alone moves the animal; its owner and its
+    rider do not steer it."""
+    if f.enchant == "gefuehrt" and f.enchant_until >= state.round:
+        return f.charmed_by
+    return 0
+
+
 def _can_act_on(idx: Index, f: Figure, party: int) -> None:
     if f.enchant in CONTROL_STILL and f.enchant_until >= idx.state.round:
         raise fail("spellbound", figure=f.id, spell=f.enchant)
@@ -271,10 +340,17 @@ def _movable(idx: Index, f: Figure, party: int) -> list[Figure]:
             if not (hk.cls == "schiff" or holder.kind == "leiter" or f.slot == "oben"):
                 raise fail("carried", figure=f.id, carrier=holder.id)
         along = [a for a in idx.state.figures if a.led_by == f.id]
+        for animal in along:  # taken over right after another party moved it: not this round
+            if animal.mover not in (0, party):
+                raise fail("moved_by_other", figure=animal.id)
+            if charmed_by(idx.state, animal) not in (0, party):
+                raise fail("charmed", figure=animal.id, party=charmed_by(idx.state, animal))
     elif k.cls == "tier":
-        charmed = f.enchant == "gefuehrt" and f.enchant_until >= idx.state.round
-        if charmed and f.mover == party:  # Fremde Tiere bewegen: the caster's side moves it
+        charmer = charmed_by(idx.state, f)
+        if charmer == party:  # Fremde Tiere bewegen: the caster's side moves it
             return along
+        if charmer:
+            raise fail("charmed", figure=f.id, party=charmer)
         if f.owner != party:
             raise fail("not_yours", figure=f.id)
         if f.led_by:
@@ -351,14 +427,16 @@ def step_cost(
         if k.water != (terrain == "~"):
             raise fail("water" if terrain == "~" else "needs_water", field=target)
         if terrain in k.forbidden:
-            raise fail("forbidden_terrain", figure=f.id, field=target)
+            raise no_ground(f.id, target, terrain)
         if target in sc.towers and (k.fills or k.cls not in ("krieger", "tier")):
-            raise fail("forbidden_terrain", figure=f.id, field=target)
+            raise fail("forbidden_tower", figure=f.id, field=target)
         double = edge_double(idx, k, f.field, target)
         for x in along:  # a led animal or the crew must be able to go there too
             xk = idx.kind(x)
-            if terrain in xk.forbidden or xk.water or (target in sc.towers and xk.cls != "krieger"):
-                raise fail("forbidden_terrain", figure=x.id, field=target)
+            if terrain in xk.forbidden or xk.water:
+                raise no_ground(x.id, target, terrain)
+            if target in sc.towers and xk.cls != "krieger":
+                raise fail("forbidden_tower", figure=x.id, field=target)
             double = edge_double(idx, xk, f.field, target) or double
         why = double_why(idx, f.field, target)
         dest = f"f:{target}:0"
@@ -372,6 +450,8 @@ def step_cost(
         ]
         if k.tramples and foes:
             tramples = True
+        elif idx.used(dest, [f, *along]) <= idx.capacity(dest):  # room enough, too many men
+            raise fail("four_warriors", field=target, max=sc.tables.number("field_warriors"))
         else:
             raise fail("full", field=target)
     return cost, dest, along, tramples
@@ -402,6 +482,19 @@ def edge_double(idx: Index, k: Kind, src: str, target: str) -> bool:
     if rise > sc.tables.number("height_max_step"):
         raise fail("too_steep", field=target)
     return double or rise > 0  # Höhenunterschied nach oben oder unten
+
+
+def step_why(idx: Index, f: Figure, target: str) -> str:
+    """Why ``f``'s step to ``target`` costs two steps (a key of ``why``: ashore, board,
+    platform, wall, river, moat, height; '' when the chapter names no reason)."""
+    holder = idx.by_id.get(f.carrier) if f.carrier else None
+    if holder is not None:
+        return "ashore" if idx.kind(holder).cls == "schiff" else "platform"
+    if idx.kind(f).cls == "krieger" and any(
+        idx.kind(s).cls == "schiff" for s in idx.by_place.get(f"f:{target}:0", [])
+    ):
+        return "board"
+    return double_why(idx, f.field, target)
 
 
 def double_why(idx: Index, src: str, target: str) -> str:
@@ -477,13 +570,15 @@ def dest_tuple(idx: Index, dest: str) -> tuple[str, int, str, str]:
 # ------------------------------------------------------------------ dice
 
 
-def roll(state: State, why: str, who: int, count: int = 1) -> tuple[list[int], State, Event]:
+def roll(
+    state: State, why: str, who: int, count: int = 1, figure: str = ""
+) -> tuple[list[int], State, Event]:
+    """Dice from the state's generator, as an event (``figure``: the one that throws)."""
     rolls, rng = state.rng.dice(count, 6)
-    return (
-        rolls,
-        replace(state, rng=rng),
-        Event("dice", {"why": why, "player": who, "rolls": rolls}),
-    )
+    data: dict[str, Any] = {"why": why, "player": who, "rolls": rolls}
+    if figure:
+        data["figure"] = figure
+    return rolls, replace(state, rng=rng), Event("dice", data)
 
 
 def remove_figures(state: State, ids: set[str], events: Raw, why: str) -> State:
@@ -503,7 +598,8 @@ def remove_figures(state: State, ids: set[str], events: Raw, why: str) -> State:
         if f.led_by in gone:
             f = replace(f, led_by="")
         out.append(f)
-    return state.with_figures(out)
+    fallen = (*state.fallen, *gone.values())[-64:]  # as they were: the game master restores
+    return replace(state.with_figures(out), fallen=fallen)
 
 
 def fight(state: State, a: Figure, d: Figure, why: str, events: Raw) -> tuple[State, str]:
@@ -540,10 +636,8 @@ def trample(state: State, dest: str, trampler: Figure, events: Raw) -> State:
     wagon (Ersteigen nach dem Überrollt werden) and fight there (Handgemenge)."""
     need = state.scenario.tables.number("trample_survive")
     party = trampler.possessor
-    for _ in range(64):
+    for _ in range(64):  # passes: every foreign figure there throws once in turn
         idx = index(state)
-        if not idx.over(dest):
-            break
         foes = [
             x
             for x in idx.by_place.get(dest, [])
@@ -551,15 +645,20 @@ def trample(state: State, dest: str, trampler: Figure, events: Raw) -> State:
             and idx.kind(x).cls in ("krieger", "tier")
             and not allied(state, x.owner, party)
         ]
-        if not foes:
+        if not idx.over(dest) or not foes:
             break
-        victim = foes[0]
-        rolls, state, ev = roll(state, "trample", victim.owner)
-        events.append(ev)
-        if rolls[0] < need:
-            state = remove_figures(state, {victim.id}, events, "trampled")
-        elif trampler.kind == "quadriga":
-            state = _climb_wagon(state, trampler, victim, events)
+        for victim in foes:  # the dice decide who falls, not the order of the list
+            idx = index(state)
+            if not idx.over(dest):
+                return state
+            if victim not in idx.by_place.get(dest, []):
+                continue  # gone meanwhile (onto the wagon, fallen in its Handgemenge)
+            rolls, state, ev = roll(state, "trample", victim.owner, figure=victim.id)
+            events.append(ev)
+            if rolls[0] < need:
+                state = remove_figures(state, {victim.id}, events, "trampled")
+            elif trampler.kind == "quadriga":
+                state = _climb_wagon(state, trampler, victim, events)
     return state
 
 
@@ -633,16 +732,23 @@ def settle_crowds(state: State, events: Raw, cause_party: dict[str, int] | None 
 # ------------------------------------------------------------------ spells
 
 
-def spell_targets(idx: Index, spell: str, caster: Figure, field: str, level: int) -> list[Figure]:
-    """The figures of ``field`` (at ``level`` in a tower) a spell acts on: all it can act on
-    (kleinfeldweise Wirkung). Raises when one of them is still under another spell
-    (mehrfache Zauber) or none is there."""
+def spell_targets(
+    idx: Index, spell: str, caster: Figure, field: str, level: int | None, floor: str = ""
+) -> list[Figure]:
+    """The figures of ``field`` a spell acts on: all it can act on (kleinfeldweise Wirkung);
+    ``level``: only that floor of a tower (None: the whole field, every floor — Kap. 0 "auch
+    stockwerkweise"); ``floor``: only that floor of a siege tower there. Raises when one of
+    them is still under another spell (mehrfache Zauber) or none is there."""
     sc = idx.sc
     sp = sc.tables.spells.get(spell)
     if sp is None:
         raise fail("unknown_spell", spell=spell)
     figs = []
     for f in idx.on_field(field, level if field in sc.towers else None):
+        if floor:
+            holder = idx.by_id.get(f.carrier)
+            if holder is None or holder.kind != "belagerungsturm" or f.slot != floor:
+                continue
         k = idx.kind(f)
         if k.hover:  # a hovering wizard is never enchanted
             continue
@@ -744,7 +850,7 @@ def hunger(state: State, events: Raw) -> State:
         events.append(Event("hunger", {"stellung": name, "figures": [f.id for f in victims]}))
         dead = set()
         for f in victims:
-            rolls, state, ev = roll(state, "hunger", f.owner)
+            rolls, state, ev = roll(state, "hunger", f.owner, figure=f.id)
             events.append(ev)
             if rolls[0] < need:
                 dead.add(f.id)

@@ -45,9 +45,10 @@ class Tower:
 
 @dataclass(frozen=True, slots=True)
 class Stellung:
-    name: str
+    name: str  # lower case: the token in notation (`siege burg`)
     owner: int
     fields: tuple[str, ...]
+    title: str = ""  # the name as the scenario writes it (`Burg`), shown to people
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,13 +286,21 @@ def _parse_cached(text: str, file: str) -> Scenario:
             label = words[0].lower()
             if not label.isascii() or not label.replace("_", "").isalnum() or len(label) > 20:
                 raise r.fail("bad_stellung", text=" ".join(words)[:30])
-            stellungen.append(Stellung(label, a_party(words[2]), fields))
+            stellungen.append(Stellung(label, a_party(words[2]), fields, words[0]))
         elif key == "figur":
             placed = _placement(r, words, tables, a_field, a_party, placements)
             kind = tables.kinds[placed.kind]
             ground = terrain[placed.field]
             wrong = kind.water != (ground == "~") or ground in kind.forbidden
             if placed.carrier < 0 and not kind.hover and wrong:
+                if ground == "~":
+                    raise r.fail("kind_water", kind=kind.name, field=placed.field)
+                if ground == "S":
+                    raise r.fail("kind_swamp", kind=kind.name, field=placed.field)
+                if ground == "W":
+                    raise r.fail("kind_forest", kind=kind.name, field=placed.field)
+                if ground == "B":
+                    raise r.fail("kind_mountains", kind=kind.name, field=placed.field)
                 raise r.fail("kind_terrain", kind=kind.name, field=placed.field)
             placements.append(placed)
         elif key == "reserve":

@@ -36,6 +36,7 @@ class Figure:
     enchant_until: int = 0  # the last round the spell lasts
     last_majority: int = 0  # devices, ships, quadrigas: who last had the majority
     declared: int = 0  # the round it was last given, lent or claimed
+    charmed_by: int = 0  # Fremde Tiere bewegen: the caster's party moves it while it lasts
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,19 @@ class Pending:
     claimer: int
     target: str
     waiting: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """The position before a party's last movement action (``action``, by ``party``): what the
+    game master's ``gm undo`` puts back."""
+
+    action: str
+    party: int
+    figures: tuple[Figure, ...]
+    crowds: tuple[tuple[str, int], ...]
+    last: tuple[tuple[str, str, str], ...]
+    fallen: tuple[Figure, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +91,9 @@ class State:
     last: tuple[tuple[str, str, str], ...] = ()  # (figure, from, to) of the current turn
     ruined: frozenset[str] = frozenset()  # towers whose Grundfeste was destroyed
     rng: Rng = field(default_factory=lambda: Rng(0))
+    fallen: tuple[Figure, ...] = ()  # figures taken out, as they were (the game master restores)
+    undo: Undo | None = None  # how the position was before the last movement action
+    last_gm: str = ""  # the game master's last overrule (a later note belongs to it)
 
     @property
     def scenario(self) -> Scenario:
@@ -109,7 +126,7 @@ def figure_to_json(f: Figure) -> list[Any]:
     return [
         f.id, f.kind, f.owner, f.possessor, f.field, f.level, f.carrier, f.slot, f.facing,
         f.steps, f.faced, f.acted, f.mover, f.led_by, f.enchant, f.enchant_until,
-        f.last_majority, f.declared,
+        f.last_majority, f.declared, f.charmed_by,
     ]  # fmt: skip
 
 
@@ -117,7 +134,7 @@ def figure_from_json(d: list[Any]) -> Figure:
     return Figure(
         str(d[0]), str(d[1]), int(d[2]), int(d[3]), str(d[4]), int(d[5]), str(d[6]), str(d[7]),
         str(d[8]), int(d[9]), bool(d[10]), bool(d[11]), int(d[12]), str(d[13]), str(d[14]),
-        int(d[15]), int(d[16]), int(d[17]),
+        int(d[15]), int(d[16]), int(d[17]), int(d[18]) if len(d) > 18 else 0,
     )  # fmt: skip
 
 
@@ -161,7 +178,32 @@ def to_json(s: State) -> dict[str, Any]:
         "last": [list(m) for m in s.last],
         "ruined": sorted(s.ruined),
         "rng": s.rng.to_json(),
+        "fallen": [figure_to_json(f) for f in s.fallen],
+        "undo": None if s.undo is None else _undo_to_json(s.undo),
+        "last_gm": s.last_gm,
     }
+
+
+def _undo_to_json(u: Undo) -> dict[str, Any]:
+    return {
+        "action": u.action,
+        "party": u.party,
+        "figures": [figure_to_json(f) for f in u.figures],
+        "crowds": [list(c) for c in u.crowds],
+        "last": [list(m) for m in u.last],
+        "fallen": [figure_to_json(f) for f in u.fallen],
+    }
+
+
+def _undo_from_json(d: dict[str, Any]) -> Undo:
+    return Undo(
+        action=str(d["action"]),
+        party=int(d["party"]),
+        figures=tuple(figure_from_json(f) for f in d["figures"]),
+        crowds=tuple((str(p), int(q)) for p, q in d["crowds"]),
+        last=tuple((str(a), str(b), str(c)) for a, b, c in d["last"]),
+        fallen=tuple(figure_from_json(f) for f in d["fallen"]),
+    )
 
 
 def from_json(d: dict[str, Any]) -> State:
@@ -198,4 +240,7 @@ def from_json(d: dict[str, Any]) -> State:
         last=tuple((str(a), str(b), str(c)) for a, b, c in d["last"]),
         ruined=frozenset(str(t) for t in d.get("ruined", [])),
         rng=Rng.from_json(d["rng"]),
+        fallen=tuple(figure_from_json(f) for f in d.get("fallen", [])),
+        undo=None if d.get("undo") is None else _undo_from_json(d["undo"]),
+        last_gm=str(d.get("last_gm", "")),
     )

@@ -480,3 +480,36 @@ async def test_the_game_master_referees_and_cannot_resign_or_offer_a_draw(
     assert answer.content == t("play.error.referee_stays", "de")
     after = await GameService(bot.store).get(game_id)
     assert (after.revision, after.status) == (before.revision, "active")
+
+
+async def test_a_clicked_overrule_gets_a_note_and_the_game_master_takes_a_step_back(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    game_id, _board = await started_game(fake, bot)
+    await (await fake.slash("armageddon zug", {"notation": "start"}, user=GRETA)).message()
+    # the overrule as a click sends it without a note: the same action through the table
+    await (await fake.slash("armageddon zug", {"notation": "gm remove k1"}, user=GRETA)).message()
+    refused = await (await fake.slash("armageddon notiz", {"text": "x"}, user=ALICE)).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("armageddoncog.error.gm_only", "de")
+    shown = await (
+        await fake.slash("armageddon notiz", {"text": "vom Pfeil getroffen"}, user=GRETA)
+    ).message()
+    assert "📝 Spielleitung überstimmt (gm remove k1): vom Pfeil getroffen" in embed_text(shown)
+    state = load(await bot.store.get_game(game_id)).state
+    before = state.figures
+    step = next(a for a in ENGINE.legal_actions(state, 1) if a.verb == "step")
+    await (
+        await fake.slash("armageddon zug", {"notation": ENGINE.action_text(step)}, user=ALICE)
+    ).message()
+    assert load(await bot.store.get_game(game_id)).state.figures != before
+    shown = await (
+        await fake.slash(
+            "armageddon ueberstimmen", {"aktion": "gm undo", "notiz": "falsch"}, user=GRETA
+        )
+    ).message()
+    assert "↩️" in embed_text(shown)
+    assert load(await bot.store.get_game(game_id)).state.figures == before
+    exported = await (await fake.slash("armageddon export", {}, user=GRETA)).callback()
+    data = json.loads(exported.files[0].data)
+    assert {"action": "gm remove k1", "note": "vom Pfeil getroffen"} in data["gm_notes"]

@@ -15,7 +15,7 @@ ALICE = "alice"
 GAME_COMMANDS = {
     "essenz": ("zug", "aufgeben", "remis", "export", "position", "brett"),
     "felsenfeuer": ("zug", "aufgeben", "export", "brett"),
-    "armageddon": ("zug", "weg", "ueberstimmen", "karte", "aufgeben", "export", "brett"),
+    "armageddon": ("zug", "weg", "ueberstimmen", "notiz", "karte", "aufgeben", "export", "brett"),
     "telperinquar-draft": ("aufgeben", "export", "brett"),
 }
 

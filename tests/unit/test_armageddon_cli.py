@@ -4,6 +4,9 @@ two-action movement sequences; self-play keeps the capacity invariant."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,7 @@ from tests.armageddon_maps import random_scenario
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "armageddon"
 KLEIN = str(GOLDEN / "klein.txt")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("name", [*scenario_names(), KLEIN])
@@ -48,3 +52,29 @@ def test_bad_command_lines_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["moves", "gibtsnicht"]) == 2
     assert main(["selfplay", KLEIN, "--games", "x"]) == 2
     assert "armageddon.error.unknown_scenario" in capsys.readouterr().err
+
+
+def test_help_exits_0_and_says_the_commands() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "engines.armageddon", "--help"],
+        capture_output=True, text=True, check=False, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0
+    assert "moves SCENARIO" in done.stdout and "selfplay" in done.stdout
+    assert done.stderr == ""
+
+
+def test_piping_moves_into_a_reader_that_stops_is_quiet() -> None:
+    """``moves … | head -1``: the reader is gone before the output is written (its end of the
+    pipe is closed here already, so the test does not depend on timing)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "engines.armageddon", "moves", KLEIN],
+            stdout=write_end, stderr=subprocess.PIPE, text=True, check=False, cwd=ROOT,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+    assert done.stderr == ""
+    assert done.returncode == 0

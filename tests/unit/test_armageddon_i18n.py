@@ -57,3 +57,44 @@ def test_german_and_english_use_the_same_placeholders() -> None:
     for key, texts in MESSAGES.items():
         assert set(texts) == {"de", "en"}, key
         assert _placeholders(texts["de"]) == _placeholders(texts["en"]), key
+
+
+def test_the_four_double_step_messages_read_as_sentences() -> None:
+    """Height, river, moat and wall: 'geht … und ist darum ein Doppelschritt' / '…, so it is a
+    double step' (they used to have two verbs in one clause)."""
+    from bot.i18n import t
+
+    params = {"figure": "k1", "field": "b1", "left": 1, "cost": 2}
+    german = {
+        "height": "geht bergauf oder bergab",
+        "river": "geht durch einen Fluss ohne Brücke",
+        "moat": "geht über einen Graben ohne Brücke",
+        "wall": "steigt über eine Mauer",
+    }
+    english = {
+        "height": "goes uphill or downhill",
+        "river": "crosses a river without a bridge",
+        "moat": "crosses a moat without a bridge",
+        "wall": "climbs over a wall",
+    }
+    for why in german:
+        key = f"armageddon.error.no_steps_{why}"
+        assert t(key, "de", **params) == (
+            f"k1 hat nicht mehr genug Schritte: der Schritt nach b1 {german[why]} und ist darum "
+            "ein Doppelschritt (2 nötig, 1 übrig)."
+        )
+        assert t(key, "en", **params) == (
+            f"k1 does not have enough steps left: the step to b1 {english[why]}, so it is a "
+            "double step (2 needed, 1 left)."
+        )
+
+
+def test_a_forbidden_field_names_its_terrain() -> None:
+    from bot.i18n import t
+
+    assert t("armageddon.error.forbidden_swamp", "de", figure="e1", field="c1") == (
+        "e1 darf nicht auf c1: das ist Sumpf."
+    )
+    assert t("armageddon.error.forbidden_forest", "en", figure="q1", field="c1") == (
+        "q1 may not enter c1: it is forest."
+    )

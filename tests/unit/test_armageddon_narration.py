@@ -114,6 +114,7 @@ def test_fields_show_their_room_and_figures_where_they_stand() -> None:
 def test_a_path_is_a_figure_and_its_fields() -> None:
     assert path_steps("k3 c4 d4") == ["step k3 c4", "step k3 d4"]
     assert path_steps("step k3, c4") == ["step k3 c4"]
+    assert path_steps("schritt k3 c4") == ["step k3 c4"]
     with pytest.raises(BadInput) as refused:
         path_steps("k3")
     assert refused.value.key == "armageddoncog.error.bad_path"
@@ -173,3 +174,92 @@ def test_an_overrule_is_a_game_masters_action_with_a_note() -> None:
         overrule_text("gm", "x")
     with pytest.raises(BadInput):
         overrule_text("gm remove k7", "   ")
+
+
+def test_a_survival_throw_names_the_figure_that_throws() -> None:
+    text = "parteien: 2\nkarte:\nT T T\nende\nfigur: 1 elefant a1\nfigur: 1 krieger a1 auf 1\n"
+    text += "figur: 2 krieger b1\n" * 3
+    state = ENGINE.apply(ENGINE.initial_state({"scenario_text": text}, 1, 3), Action("start"), 0)[0]
+    state, events = ENGINE.apply(state, Action("step", ("e1", "b1")), 1)
+    throw = next(e for e in events if e.type == "dice")
+    view = ENGINE.view_for(state, None)
+    german = event_line("dice", throw.data, Words(view, NAMES, "de"), 1)
+    assert german.startswith("Trampeln: ") and f"für Krieger {throw.data['figure']} " in german
+    english = event_line("dice", throw.data, Words(view, NAMES, "en"), 1)
+    assert f"for Warrior {throw.data['figure']}" in english
+
+
+def test_a_spell_on_a_siege_tower_floor_names_the_floor() -> None:
+    state = ENGINE.initial_state({"scenario": "scharmuetzel"}, 0, 3)
+    view = ENGINE.view_for(state, None)
+    assert option_label("c1/oben", ("cast", "z9", "laehmen"), Words(view, NAMES, "de")) == (
+        "c1 Belagerungsturm oben"
+    )
+    assert Words(view, NAMES, "en").target("c1/unten") == "c1 siege tower below"
+
+
+def test_the_game_masters_corrections_are_narrated_and_a_fallen_figure_is_named_fallen() -> None:
+    text = "parteien: 2\nkarte:\nT T T\nende\nfigur: 1 krieger a1\nfigur: 2 krieger b1\n"
+    state = ENGINE.apply(ENGINE.initial_state({"scenario_text": text}, 1, 3), Action("start"), 0)[0]
+    state, removed = ENGINE.apply(state, ENGINE.parse_action("gm remove k2"), 0)
+    view = ENGINE.view_for(state, None)
+    de, en = Words(view, NAMES, "de"), Words(view, NAMES, "en")
+    assert de.figure("k2") == "Krieger k2 (gefallen)" and en.figure("k2") == "Warrior k2 (fallen)"
+    gone = next(e for e in removed if e.type == "removed")
+    assert "(gefallen)" not in event_line("removed", gone.data, de, 0)  # it says so itself
+    assert option_label("k2", ("gm", "restore"), de) == "Krieger k2 (gefallen auf b1)"
+    assert option_label("restore", ("gm",), en) == "Bring a fallen figure back"
+    state, noted = ENGINE.apply(state, ENGINE.parse_action("gm note -- vom Pfeil getroffen"), 0)
+    line = event_line("gm_note", noted[0].data, de, 0)
+    assert line == "📝 Spielleitung überstimmt (gm remove k2): vom Pfeil getroffen"
+    state, back = ENGINE.apply(state, ENGINE.parse_action("gm restore k2"), 0)
+    view = ENGINE.view_for(state, None)
+    assert event_line("gm_restored", back[0].data, Words(view, NAMES, "de"), 0) == (
+        "Die Spielleitung holt Krieger k2 von 🟦 Bob (Partei 2) zurück auf b1."
+    )
+    state = ENGINE.apply(state, ENGINE.parse_action("step k1 b1"), 1)[0]
+    state, undone = ENGINE.apply(state, ENGINE.parse_action("gm undo"), 0)
+    view = ENGINE.view_for(state, None)
+    assert event_line("undone", undone[0].data, Words(view, NAMES, "en"), 0).startswith(
+        "↩️ The game master takes back “Step: Warrior k1 → b1” of 🟥 Alice (party 1)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("edges", "karte", "de", "en"),
+    [
+        ("fluss: a1 o\n", "T T T\n", "Doppelschritt durch den Fluss",
+         "a double step through the river"),
+        ("", "T H1 T\n", "Doppelschritt bergauf oder bergab", "a double step uphill or downhill"),
+        ("mauer: a1 o\n", "T T T\n", "Doppelschritt über die Mauer", "a double step over the wall"),
+    ],
+)  # fmt: skip
+def test_two_steps_say_why(edges: str, karte: str, de: str, en: str) -> None:
+    text = f"parteien: 2\nkarte:\n{karte}ende\n{edges}figur: 1 krieger a1\nfigur: 2 krieger c1\n"
+    state = ENGINE.apply(ENGINE.initial_state({"scenario_text": text}, 1, 3), Action("start"), 0)[0]
+    state, events = ENGINE.apply(state, Action("step", ("k1", "b1")), 1)
+    view = ENGINE.view_for(state, None)
+    german = event_line("stepped", events[0].data, Words(view, NAMES, "de"), 1)
+    assert german.endswith(f"a1 → b1 (2 Schritte: {de}).")
+    english = event_line("stepped", events[0].data, Words(view, NAMES, "en"), 1)
+    assert english.endswith(f"a1 → b1 (2 steps: {en}).")
+
+
+def test_a_stellung_keeps_the_case_of_its_name() -> None:
+    state = ENGINE.initial_state({"scenario": "belagerung"}, 0, 3)
+    view = ENGINE.view_for(state, None)
+    de = Words(view, NAMES, "de")
+    assert de.stellung("rabenburg") == "Rabenburg"
+    assert option_label("rabenburg", ("siege",), de) == "Rabenburg"
+    line = event_line("siege", {"player": 2, "stellung": "rabenburg"}, de, 2)
+    assert line.endswith("erklärt den Belagerungszustand über Rabenburg.")
+    assert ENGINE.action_text(ENGINE.parse_action("siege Rabenburg")) == "siege rabenburg"
+
+
+def test_a_taken_back_action_is_said_in_words() -> None:
+    state = ENGINE.initial_state({"scenario": "scharmuetzel"}, 0, 3)
+    view = ENGINE.view_for(state, None)
+    de = Words(view, NAMES, "de")
+    assert de.action("step k1 a1") == "Schritt: Krieger k1 → a1"
+    assert de.action("face ph6 no") == "Drehen: Phalanx ph6 → Nordosten"
+    assert de.action("swap k1 k2+k3") == "Platztausch: Krieger k1 → Krieger k2 + Krieger k3"

@@ -220,6 +220,39 @@ def test_from_a_ladder_onto_a_platform_is_a_double_step() -> None:
     assert cost_of(evs) == 2 and fig(state, "k2").level == 1
 
 
+def test_never_more_than_4_warriors_on_a_kleinfeld_ladders_included() -> None:
+    """Kap. 0: "dass sich auf keinem Kleinfeld zu keinem Zeitpunkt mehr als 4 Krieger
+    aufhalten": a ladder (1 REH) with two warriors on it and one beside leaves room (3 of 4
+    REH) but 3 warriors already; one more makes 4, a fifth is refused."""
+    body = (
+        "figur: 1 leiter b1\nfigur: 1 krieger b1 auf 1\nfigur: 1 krieger b1 auf 1\n"
+        "figur: 1 krieger b1\nfigur: 1 krieger a1\nfigur: 1 krieger a1\n"
+    )
+    state = game(body)
+    state = play(state, 1, "step k5 b1")
+    refused(state, 1, "step k6 b1", "four_warriors")
+    assert "step k6 b1" not in legal(state, 1)
+    five = body + "figur: 1 krieger b1\n" * 2
+    crowded = new_state(f"parteien: 2\nkarte:\n{ROW3}ende\n{five}", "t", 1, 3)
+    assert crowded.crowds  # a scenario placing a fifth warrior there is a placement error
+    horse = "figur: 1 leiter b1\nfigur: 1 krieger b1 auf 1\nfigur: 1 krieger b1 auf 1\n"
+    horse += "figur: 1 krieger b1\nfigur: 1 pferd a1\nfigur: 1 krieger a1 auf 5\n"
+    state = play(game(horse), 1, "step pf5 b1")  # a rider counts: 4 warriors, room 3 of 4
+    assert fig(state, "pf5").field == "b1"
+    assert fig(play(state, 1, "dismount k6"), "k6").carrier == ""  # still 4 warriors there
+
+
+def test_a_place_swap_never_brings_more_than_4_warriors_onto_a_field() -> None:
+    """A ladder with two warriors on it and its crew swapping with two warriors: the REH are
+    equal, but the two on the ladder would make five warriors on the other field."""
+    a_side = (
+        "figur: 1 leiter a1\nfigur: 1 krieger a1 auf 1\nfigur: 1 krieger a1 auf 1\n"
+        "figur: 1 krieger a1\nfigur: 1 pferd a1\nfigur: 1 pferd a1\n"
+    )
+    state = game(a_side + "figur: 1 krieger b1\n" * 4, karte="T T\n")
+    refused(state, 1, "swap le1 k7+k8", "four_warriors")
+
+
 def test_from_a_siege_tower_onto_a_platform_is_a_double_step() -> None:
     state = game(
         "turm: b1 1 besitzer 2\nfigur: 1 belagerungsturm a1 blick o\n"
@@ -247,7 +280,7 @@ def test_no_figure_enters_a_field_it_may_not_stand_on() -> None:
     )
     refused(state, 1, "step k1 b1", "water")
     state = game("figur: 1 elefant b1\nfigur: 1 krieger b1 auf 1\n", karte="T T S\n")
-    refused(state, 1, "step e1 c1", "forbidden_terrain")
+    refused(state, 1, "step e1 c1", "forbidden_swamp")  # the message names the terrain
 
 
 def test_turning_only_at_the_end_of_movement_or_instead_of_it() -> None:
@@ -340,6 +373,23 @@ def test_an_animal_taken_over_after_being_moved_moves_again_only_next_round() ->
     refused(state, 2, "step pf1 c1", "moved_by_other")
 
 
+def test_an_animal_taken_over_by_the_rein_after_being_moved_is_not_led_along() -> None:
+    """Kap. 0: taken over right after it moved, it moves again only in a new round, by no
+    path: its new owner's leader does not take it along by the rein either."""
+    state = game("figur: 1 pferd a1\nfigur: 1 krieger a1 auf 1\nfigur: 2 krieger c1\n")
+    state = play(state, 1, "step pf1 b1")
+    state = play(play(state, 1, "dismount k2"), 1, "step k2 a1")
+    state = play(state, 1, "end")
+    state = play(play(state, 2, "step k3 b1"), 2, "lead k3 pf1")
+    assert fig(state, "pf1").owner == 2 and fig(state, "pf1").led_by == "k3"
+    refused(state, 2, "step k3 c1", "moved_by_other")
+    assert "step k3 c1" not in legal(state, 2)
+    state = play(play(play(state, 2, "end"), 1, "done"), 2, "done")
+    assert state.round == 2 and state.active == 2
+    state = play(state, 2, "step k3 c1")  # a new round: it goes along again
+    assert fig(state, "pf1").field == "c1"
+
+
 def test_a_device_taken_over_after_its_transport_moves_again_only_next_round() -> None:
     """Devices change hands in the action phase, after every transport of the round; the new
     possessor moves it from the next round on (and only the one who moved it, this round)."""
@@ -403,7 +453,26 @@ def test_with_equal_numbers_the_last_majority_keeps_the_device() -> None:
     refused(state, 2, "claim le1", "no_majority")
 
 
-def test_nobody_controls_a_device_without_the_majority() -> None:
+def test_with_equal_numbers_the_party_that_last_had_the_majority_may_claim() -> None:
+    """Kap. 0: with equal numbers "gilt als Besitzer derjenige, der zuletzt die Majorität
+    hatte": party 2 had it (2:1) and left it at 1:1, so party 2 may still declare the
+    Inbesitznahme."""
+    body = (
+        "figur: 1 leiter b1\nfigur: 1 krieger b1\nfigur: 1 krieger a1\n"
+        "figur: 2 krieger c1\nfigur: 2 krieger c1\n"
+    )
+    state = play(game(body, karte="T T T T\n"), 1, "end")
+    state = play(play(state, 2, "step k4 b1"), 2, "step k5 b1")
+    assert fig(state, "le1").last_majority == 2
+    state = play(play(play(state, 2, "end"), 1, "done"), 2, "done")  # 2 does not claim yet
+    assert (state.round, state.active) == (2, 2)
+    state = play(play(state, 2, "step k5 c1"), 2, "end")  # 1:1 now
+    assert fig(state, "le1").last_majority == 2 and fig(state, "le1").possessor == 1
+    state = play(state, 1, "end")
+    assert state.phase == "act" and state.active == 2
+    state = play(state, 2, "claim le1")
+    assert (fig(state, "le1").owner, fig(state, "le1").possessor) == (2, 2)
+
     state = game("figur: 1 widder a1\nfigur: 1 krieger a1\nfigur: 2 krieger a1\n")
     refused(state, 1, "step w1 b1", "no_majority")
 
@@ -580,6 +649,23 @@ def test_an_elephant_tramples_until_only_its_side_is_left_or_the_crowd_is_gone()
     assert sum(2 if f.kind == "elefant" else 1 for f in here) <= 4
 
 
+def test_the_trampling_dice_decide_who_falls() -> None:
+    """Each foreign figure on the trampled field throws in turn; the first whose throw fails
+    falls (the crowd is then gone), so over many games each of the three can be the one."""
+    body = "figur: 1 elefant a1\nfigur: 1 krieger a1 auf 1\n" + "figur: 2 krieger b1\n" * 3
+    fallen = set()
+    for seed in range(1, 25):
+        _state, evs = events(game(body, seed=seed), 1, "step e1 b1")
+        gone = [e.data["figure"] for e in evs if e.type == "removed"]
+        throws = [e for e in evs if e.type == "dice" and e.data["why"] == "trample"]
+        assert len(gone) == 1  # one fall ends the crowd (2 + 2 of 4 REH)
+        loser = next(e for e in throws if e.data["rolls"][0] < 4)
+        assert loser.data["figure"] == gone[0]  # the failed throw is the fallen figure
+        assert all(e.data["rolls"][0] >= 4 for e in throws[: throws.index(loser)])
+        fallen.add(gone[0])
+    assert fallen == {"k3", "k4", "k5"}
+
+
 def _trampling(body: str) -> State:
     """A field left overcrowded while an elephant tramples on it (built directly: the dice
     of a real trampling would decide whether it stays so)."""
@@ -734,6 +820,37 @@ def test_lanzen_and_recke_example() -> None:
     assert fig(state, "pf3").enchant == "gefuehrt" and fig(state, "r4").enchant == ""
 
 
+def test_fremde_tiere_bewegen_lets_the_casters_side_move_the_animal_next_round() -> None:
+    """READING: cast in the action phase, the spell lasts to the end of the next round; in
+    that round's movement the caster's party moves the animal (its rider goes along), its
+    owner does not; after that it is the owner's again."""
+    body = "figur: 1 zauberer a1\nfigur: 2 pferd c1\nfigur: 2 krieger c1 auf 2\n"
+    state = to_act_phase(game(body, karte="T T T T\n"), 1)
+    state = play(state, 1, "cast z1 fremde_tiere_bewegen c1")
+    state = play(play(state, 1, "done"), 2, "done")
+    assert (state.round, state.active) == (2, 2)
+    refused(state, 2, "step pf2 d1", "charmed")
+    assert "step pf2 d1" not in legal(state, 2)
+    state = play(state, 2, "end")
+    assert "step pf2 b1" in legal(state, 1)
+    state = play(state, 1, "step pf2 b1")
+    assert (fig(state, "pf2").field, fig(state, "k3").field) == ("b1", "b1")
+    assert fig(state, "pf2").owner == 2  # moved, not conquered
+    state = play(play(play(state, 1, "end"), 2, "done"), 1, "done")
+    assert state.round == 3 and fig(state, "pf2").charmed_by == 0
+    refused(state, 1, "step pf2 a1", "not_yours")
+
+
+@pytest.mark.parametrize(("animal", "defence"), [("pferd", 1), ("elefant", 3)])
+def test_an_animal_defends_with_a_value_of_its_own(animal: str, defence: int) -> None:
+    """READING (the combat chapter is missing): a horse defends with 1, an elephant with 3
+    (rules.json), not with its roll alone."""
+    state = to_act_phase(game(f"figur: 1 krieger a1\nfigur: 2 {animal} b1\n"), 1)
+    state, evs = events(state, 1, f"attack k1 {state.figures[1].id}")
+    fight = next(e for e in evs if e.type == "fight")
+    assert fight.data["values"] == [2, defence]
+
+
 def test_a_hovering_wizard_is_never_enchanted_and_blocks_nothing() -> None:
     state = to_act_phase(
         game("figur: 1 zauberer a1\nfigur: 2 zauberer b1\nfigur: 2 krieger b1\n"), 1
@@ -757,6 +874,33 @@ def test_in_a_tower_spells_act_per_floor() -> None:
     state = to_act_phase(game(body), 1)
     state = play(state, 1, "cast z1 schwaechen b1/1")
     assert fig(state, "k3").enchant == "geschwaecht" and fig(state, "k2").enchant == ""
+
+
+def test_in_a_tower_a_spell_may_also_take_the_whole_field() -> None:
+    """Kap. 0: "In Türmen und Belagerungstürmen kann man Zauber *auch* stockwerkweise
+    aussprechen": the whole Kleinfeld (every floor) stays a target."""
+    body = (
+        "turm: b1 1 besitzer 2\nfigur: 1 zauberer a1\nfigur: 2 krieger b1\n"
+        "figur: 2 krieger b1 ebene 1\n"
+    )
+    state = to_act_phase(game(body), 1)
+    assert {"cast z1 schwaechen b1", "cast z1 schwaechen b1/0"} <= legal(state, 1)
+    state = play(state, 1, "cast z1 schwaechen b1")
+    assert fig(state, "k2").enchant == fig(state, "k3").enchant == "geschwaecht"
+
+
+def test_in_a_siege_tower_spells_act_per_floor_or_on_the_whole_field() -> None:
+    body = (
+        "figur: 1 zauberer a1\nfigur: 2 belagerungsturm c1\n"
+        "figur: 2 krieger c1 auf 2 unten\nfigur: 2 krieger c1 auf 2 oben\n"
+    )
+    state = to_act_phase(game(body), 1)
+    assert {"cast z1 laehmen c1/oben", "cast z1 laehmen c1/unten"} <= legal(state, 1)
+    floor = play(state, 1, "cast z1 laehmen c1/oben")
+    assert (fig(floor, "k4").enchant, fig(floor, "k3").enchant) == ("gelaehmt", "")
+    whole = play(state, 1, "cast z1 beschleunigen c1")
+    assert {fig(whole, x).enchant for x in ("bt2", "k3", "k4")} == {"beschleunigt"}
+    refused(state, 1, "cast z1 laehmen c1/mitte", "bad_field")
 
 
 def test_a_gate_may_be_moved_by_spells_several_times_a_round() -> None:
@@ -801,6 +945,53 @@ def test_a_game_masters_overrule_carries_a_logged_note() -> None:
     state, evs = ENGINE.apply(state, action, 0)
     assert fig(state, "pf1").owner == 2
     assert [e.data["note"] for e in evs if e.type == "gm_note"] == ["Pferd läuft über"]
+
+
+def test_the_game_master_takes_back_the_last_movement_action_with_a_note() -> None:
+    body = "figur: 1 elefant a1\nfigur: 1 krieger a1 auf 1\n" + "figur: 2 krieger b1\n" * 3
+    state = game(body + "figur: 1 krieger a1\n", seed=3)
+    before = state.figures
+    assert "gm undo" not in legal(state, 0)
+    state, evs = events(state, 1, "step e1 b1")  # tramples: somebody falls
+    assert any(e.type == "removed" for e in evs)
+    state, evs = events(state, 0, "gm undo -- falsches Feld, noch einmal")
+    assert state.figures == before and not state.fallen
+    assert [e.type for e in evs] == ["undone", "gm_note"]
+    assert evs[0].data == {"player": 1, "action": "step e1 b1"}
+    assert str(evs[1].data["action"]).startswith("gm undo -- ")
+    refused(state, 0, "gm undo", "nothing_to_undo")  # once: the position before it is gone
+    state = play(play(state, 1, "step k6 b1"), 1, "end")  # `end` keeps it
+    assert fig(play(state, 0, "gm undo"), "k6").field == "a1"
+    state = play(play(state, 2, "end"), 1, "done")  # the movement phase is over
+    assert "gm undo" not in legal(state, 0)
+
+
+def test_the_game_master_moves_adds_and_restores_figures() -> None:
+    state = game("turm: c1 1 besitzer 2\nfigur: 1 krieger a1\nfigur: 2 krieger b1\n")
+    state = play(state, 0, "gm move k1 c1/1 -- stand schon oben")
+    assert (fig(state, "k1").field, fig(state, "k1").level) == ("c1", 1)
+    refused(state, 0, "gm move k1 c1/1", "already_there")  # it is there already
+    state, evs = events(state, 0, "gm add 2 pferd a1 -- vergessen")
+    assert (fig(state, "pf3").owner, fig(state, "pf3").field) == (2, "a1")
+    assert evs[0].type == "gm_added"
+    assert "gm add 2 pferd c1/1" not in legal(state, 0)  # no horse on a tower floor
+    state = play(state, 0, "gm remove k2 -- Pfeil")
+    assert state.figure("k2") is None and "gm restore k2" in legal(state, 0)
+    state, evs = events(state, 0, "gm restore k2 -- doch nicht getroffen")
+    assert fig(state, "k2").field == "b1" and "gm restore k2" not in legal(state, 0)
+    assert evs[0].type == "gm_restored"
+
+
+def test_a_clicked_overrule_gets_its_note_afterwards() -> None:
+    state = game("figur: 1 krieger a1\nfigur: 2 krieger b1\n")
+    state = play(state, 0, "gm remove k2")  # clicked: no note
+    assert "gm note" not in legal(state, 0)  # a note is typed, never clicked
+    state, evs = events(state, 0, "gm note -- vom Pfeil getroffen")
+    assert [(e.type, dict(e.data)) for e in evs] == [
+        ("gm_note", {"note": "vom Pfeil getroffen", "action": "gm remove k2"})
+    ]
+    with pytest.raises(BadInput):
+        ENGINE.parse_action("gm note")
 
 
 def test_the_round_is_movement_then_actions_party_by_party() -> None:
@@ -888,7 +1079,7 @@ def test_with_equal_sides_in_his_tower_the_owners_wizard_sets_figures_on_its_pla
 def test_a_figure_on_ground_it_may_not_stand_on_is_a_scenario_error() -> None:
     with pytest.raises(BadInput) as caught:
         parse("parteien: 2\nkarte:\nT S\nende\nfigur: 1 quadriga b1\n", "q.txt")
-    assert caught.value.key == "armageddon.scenario.kind_terrain"
+    assert caught.value.key == "armageddon.scenario.kind_swamp"  # named: "das ist Sumpf"
     assert caught.value.params["line"] == 5
 
 
@@ -939,7 +1130,7 @@ def test_a_ship_does_not_ram_an_allied_ship() -> None:
 def test_a_led_animal_goes_only_where_it_may_stand() -> None:
     state = game("figur: 1 krieger a1\nfigur: 1 elefant a1\nfigur: 2 krieger c1\n", karte="T S T\n")
     state = play(state, 1, "lead k1 e2")
-    refused(state, 1, "step k1 b1", "forbidden_terrain")
+    refused(state, 1, "step k1 b1", "forbidden_swamp")
     state = game("mauer: a1 o\nfigur: 1 krieger a1\nfigur: 1 pferd a1\nfigur: 2 krieger c1\n")
     state = play(state, 1, "lead k1 pf2")
     refused(state, 1, "step k1 b1", "wall")
@@ -955,3 +1146,29 @@ def test_a_wizard_sets_himself_over_only_together_with_other_figures() -> None:
     assert fig(state, "z1").field == "c1" and fig(state, "k2").field == "c1"
     state = to_act_phase(game("figur: 1 zauberer b1\nfigur: 2 krieger d1\n", karte="T T T T\n"), 1)
     refused(state, 1, "cast z1 versetzen b1 c1", "spell_no_target")
+
+
+@pytest.mark.parametrize(
+    ("german", "english"),
+    [
+        ("schritt k3 c4", "step k3 c4"),
+        ("ende", "end"),
+        ("fertig", "done"),
+        ("beanspruchen w2", "claim w2"),
+        ("Führen k3 pf2", "lead k3 pf2"),
+        ("aufsitzen k3 pf2", "mount k3 pf2"),
+        ("angreifen k3 k12", "attack k3 k12"),
+        ("zaubern z1 staerken c4", "cast z1 staerken c4"),
+        ("drehen ph6 no", "face ph6 no"),
+        ("sl entfernen k7 -- vom Pfeil getroffen", "gm remove k7 -- vom Pfeil getroffen"),
+        ("gm zurück", "gm undo"),
+        ("sl hinzufügen 1 krieger c4", "gm add 1 krieger c4"),
+    ],
+)
+def test_german_notation_is_read_beside_the_english(german: str, english: str) -> None:
+    assert ENGINE.action_text(ENGINE.parse_action(german)) == english
+
+
+def test_a_german_step_is_played() -> None:
+    state = game("figur: 1 krieger a1\nfigur: 2 krieger c1\n")
+    assert fig(play(state, 1, "schritt k1 b1"), "k1").field == "b1"

@@ -99,3 +99,27 @@ def test_red_and_orange_are_distinct_colours() -> None:
     red, orange = rgb(PARTY["rot"]), rgb(PARTY["orange"])
     assert red[0] > 180 and red[1] < 70  # a red, not an orange
     assert sum(abs(a - b) for a, b in zip(red, orange, strict=True)) > 150
+
+
+def test_the_legend_fits_a_narrow_map_and_explains_the_ring_and_terrain_colours() -> None:
+    from bot.narration.armageddon import map_text
+    from bot.render.armageddon import MARGIN, MIN_WIDTH, TERRAIN, _legend_lines, _party_rows, _width
+
+    text = "parteien: 6\nkarte:\nT W\n S T\nende\n" + "".join(
+        f"figur: {p} krieger a1\n" for p in range(1, 7)
+    )
+    view = ENGINE.view_for(new_state(text, "schmal", 1, 7), None)
+    for lang, ring, swamp in (("de", "violetter Ring", "Sumpf"), ("en", "violet ring", "Swamp")):
+        words = map_text(view, ["Spielleitung", *[f"Partei Nummer {p}" for p in range(6)]],
+                         lang, 3)  # fmt: skip
+        image = _image(render_map(view, words))
+        assert image.width == MIN_WIDTH  # two fields wide: the image keeps room for words
+        lines = _legend_lines(words, image.width)
+        shown = [item for line in lines for _swatch, item in line]
+        assert any(ring in item for item in shown) and swamp in shown
+        assert [s for line in lines for s, _i in line if s] == list(TERRAIN.values())
+        for line in lines:  # every line within the image, no item cut
+            used = sum(_width(item, 11) + (14 if s else 0) + 12 for s, item in line) - 12
+            assert MARGIN + used <= image.width - MARGIN, line
+        rows = _party_rows(words, image.width)
+        assert len(rows) > 1 and sum(len(r) for r in rows) == 6  # the parties wrap
