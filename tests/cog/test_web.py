@@ -1,0 +1,103 @@
+"""``/web`` through the real bot and the fake Discord: the one-time link opens the companion
+served by the bot process itself, on the bot's store (a sheet saved there is what
+``/charakter zeigen`` shows at once)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.i18n import t
+from bot.sandbox.fake_discord import FakeDiscord
+from tests.cog.test_w6 import import_sheet, start_campaign, thoin_json
+from tests.harness import assert_ephemeral, embed_text, running_bot, settings_for
+from tests.unit.test_web import form_of
+
+LINK = re.compile(r"(http://127\.0\.0\.1:\d+/login/[A-Za-z0-9_-]+)")
+
+
+@pytest.fixture
+async def web_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Any]:
+    settings = settings_for(fake, tmp_path / "web.sqlite", web_port=0)
+    async with running_bot(fake, settings) as client:
+        await fake.wait_for_sync()
+        yield client
+
+
+async def web_link(fake: FakeDiscord, user: str, locale: str = "de") -> str:
+    reply = await (await fake.slash("web", user=user, locale=locale)).callback()
+    assert_ephemeral(reply)
+    match = LINK.search(reply.content or "")
+    assert match, reply.content
+    return match.group(1)
+
+
+async def signed_in(link: str) -> aiohttp.ClientSession:
+    session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+    base, token = link.split("/login/")
+    page = await session.get(link)
+    assert page.status == 200
+    home = await session.post(f"{base}/login", data={"token": token})
+    assert home.status == 200, await home.text()
+    return session
+
+
+async def test_web_gives_a_private_link_that_signs_in_once(fake: FakeDiscord, web_bot: Any) -> None:
+    await start_campaign(fake)
+    link = await web_link(fake, "gm", locale="en-US")
+    session = await signed_in(link)
+    try:
+        home = await (await session.get(link.split("/login/")[0] + "/")).text()
+        assert "Die Mine" in home and "Spielleiter Testgilde" in home
+        assert t("web.home.title", "en") in home
+        base, token = link.split("/login/")
+        again = await session.post(f"{base}/login", data={"token": token})
+        assert again.status == 403
+    finally:
+        await session.close()
+
+
+async def test_a_sheet_saved_on_the_web_is_what_charakter_zeigen_shows(
+    fake: FakeDiscord, web_bot: Any
+) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, "alice", thoin_json())
+    link = await web_link(fake, "alice")
+    base = link.split("/login/")[0]
+    session = await signed_in(link)
+    try:
+        campaign = await (await session.get(base + "/")).text()
+        campaign_path = re.search(r'href="(/w6/c/\d+)"', campaign)
+        assert campaign_path
+        listing = await (await session.get(base + campaign_path.group(1))).text()
+        sheet_path = re.search(r'href="(/w6/s/\d+)"', listing)
+        assert sheet_path
+        page = await (await session.get(base + sheet_path.group(1))).text()
+        form = form_of(page, sheet_path.group(1))
+        form.update({"rasse": "Bergzwerg", "action": "save"})
+        saved = await session.post(base + sheet_path.group(1), data=form)
+        assert saved.status == 200
+    finally:
+        await session.close()
+    shown = await (await fake.slash("charakter zeigen", user="alice")).message()
+    assert "Bergzwerg" in embed_text(shown)
+
+
+async def test_web_says_when_it_is_off(fake: FakeDiscord, bot: Any) -> None:
+    off = await (await fake.slash("web", user="alice")).callback()
+    assert_ephemeral(off)
+    assert off.content == t("web.error.off", "de")
+
+
+async def test_web_in_a_direct_message_says_it_needs_a_server(
+    fake: FakeDiscord, web_bot: Any
+) -> None:
+    dm = fake.dm_channel("alice")
+    reply = await (await fake.slash("web", user="alice", channel=dm.id)).callback()
+    assert_ephemeral(reply)
+    assert reply.content == t("web.error.server_only", "de")
