@@ -1,0 +1,80 @@
+"""The web companion in Chromium: signed in through the link the fake Discord's ``/web`` gave,
+against the real bot process's server and store."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.i18n import t
+from bot.sandbox.fake_discord import FakeDiscord
+from tests.cog.test_w6 import import_sheet, start_campaign, thoin_json
+from tests.cog.test_web import web_link
+from tests.harness import embed_text, running_bot, settings_for
+
+
+@pytest.fixture
+async def web_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Any]:
+    settings = settings_for(fake, tmp_path / "browser.sqlite", web_port=0)
+    async with running_bot(fake, settings) as client:
+        await fake.wait_for_sync()
+        yield client
+
+
+async def sign_in(page: Any, fake: FakeDiscord, user: str, locale: str = "de") -> str:
+    link = await web_link(fake, user, locale)
+    await page.goto(link)
+    await page.click("#signin")
+    await page.wait_for_url(link.split("/login/")[0] + "/")
+    return link.split("/login/")[0]
+
+
+async def test_edit_a_sheet_field_and_see_it_in_charakter_zeigen(
+    fake: FakeDiscord, web_bot: Any, page: Any
+) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, "alice", thoin_json())
+    await sign_in(page, fake, "alice")
+    await page.click("text=Die Mine")
+    await page.click("text=Thoin")
+    await page.fill('input[name="rasse"]', "Hügelzwerg")
+    await page.fill('input[name="lp"]', "21")
+    await page.click("#save")
+    await page.wait_for_selector(f"text={t('web.sheet.saved', 'de').split(' –')[0]}")
+    assert await page.input_value('input[name="lp"]') == "21"
+    shown = await (await fake.slash("charakter zeigen", user="alice")).message()
+    assert "Hügelzwerg" in embed_text(shown) and "LP 21/30" in embed_text(shown)
+
+
+async def test_a_bad_value_is_shown_at_its_field_in_english(
+    fake: FakeDiscord, web_bot: Any, page: Any
+) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, "alice", thoin_json())
+    await sign_in(page, fake, "alice", locale="en-GB")
+    await page.click("text=Die Mine")
+    await page.click("text=Thoin")
+    await page.fill('input[name="waffen.0.schaden"]', "lots")
+    await page.click("#save")
+    alert = await page.text_content("[role=alert]")
+    assert alert is not None and "waffen.Axt.schaden" in alert and "lots" in alert
+
+
+async def test_a_player_is_refused_an_npc_page(fake: FakeDiscord, web_bot: Any, page: Any) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, "gm", {**thoin_json(), "name": "Grimbart"}, npc=True)
+    gm_page = await page.context.browser.new_page()
+    base = await sign_in(gm_page, fake, "gm")
+    await gm_page.click("text=Die Mine")
+    await gm_page.click("text=Grimbart")
+    npc_url = gm_page.url
+    await gm_page.close()
+    assert npc_url.startswith(base + "/w6/s/")
+    await sign_in(page, fake, "alice")
+    response = await page.goto(npc_url)
+    assert response is not None and response.status == 403
+    assert await page.text_content("[role=alert]") == t("w6cog.error.npc_gm_only", "de")
+    assert "Spaltwaffen" not in await page.content()
