@@ -36,6 +36,10 @@ img.sheet { max-width:100%; border:1px solid #ccc; }
 pre.derived { white-space:pre-wrap; background:#fff; padding:.5rem; border:1px solid #ccc; }
 ul.log { list-style:none; padding:0; } ul.log li { padding:.2rem 0; border-bottom:1px solid #ddd; }
 button { font:inherit; padding:.25rem .8rem; cursor:pointer; }
+table.cards form, table.deck form { display:inline; margin:0; }
+table.cards button, table.deck button { padding:0 .5rem; }
+table.cards tr:nth-child(even), table.deck tr:nth-child(even) { background:#fff; }
+.filters label { margin-right:.8rem; }
 """
 
 
@@ -68,7 +72,13 @@ def page(title: str, body: str, lang: str, user: WebUser | None = None) -> str:
     """A whole page: header (with sign-out for a signed-in user), title and ``body``."""
     signout = ""
     if user is not None:
-        signout = (
+        links = (
+            ("/", "web.nav.w6"),
+            ("/tq/decks", "web.nav.decks"),
+            ("/tq/cards", "web.nav.cards"),
+        )
+        signout = "".join(f'<a href="{href}">{esc(t(key, lang))}</a>' for href, key in links)
+        signout += (
             f'<form method="post" action="/logout">{csrf_field(user)}'
             f'<button type="submit">{esc(t("web.signout", lang))}</button></form>'
         )
@@ -77,7 +87,7 @@ def page(title: str, body: str, lang: str, user: WebUser | None = None) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(title)} · Spielleiter</title>"
         '<link rel="stylesheet" href="/static/web.css"></head><body>'
-        f'<header><a href="/">Spielleiter</a>{signout}</header>'
+        f"<header><strong>Spielleiter</strong>{signout}</header>"
         f"<main><h1>{esc(title)}</h1>{body}</main></body></html>"
     )
 

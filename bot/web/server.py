@@ -229,7 +229,7 @@ async def sign_out(request: web.Request) -> web.StreamResponse:
 
 def create_app(ctx: WebContext) -> web.Application:
     """The companion's application: sign-in and every page."""
-    from bot.web import w6
+    from bot.web import telperinquar, w6
 
     app = web.Application(middlewares=[guard], client_max_size=MAX_BODY)
     app[CONTEXT] = ctx
@@ -238,6 +238,7 @@ def create_app(ctx: WebContext) -> web.Application:
     app.router.add_post("/login", sign_in)
     app.router.add_post("/logout", sign_out)
     w6.add_routes(app)
+    telperinquar.add_routes(app)
     return app
 
 

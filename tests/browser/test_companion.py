@@ -11,6 +11,8 @@ import pytest
 
 from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord
+from bot.web.html import plain
+from engines.telperinquar.decks import starter_text
 from tests.cog.test_w6 import import_sheet, start_campaign, thoin_json
 from tests.cog.test_web import web_link
 from tests.harness import embed_text, running_bot, settings_for
@@ -78,3 +80,29 @@ async def test_a_player_is_refused_an_npc_page(fake: FakeDiscord, web_bot: Any, 
     assert response is not None and response.status == 403
     assert await page.text_content("[role=alert]") == t("w6cog.error.npc_gm_only", "de")
     assert "Spaltwaffen" not in await page.content()
+
+
+async def test_build_and_save_a_legal_deck_and_see_it_in_the_bot(
+    fake: FakeDiscord, web_bot: Any, page: Any
+) -> None:
+    await sign_in(page, fake, "alice")
+    await page.click(f"text={t('web.nav.decks', 'de')}")
+    await page.fill('input[name="name"]', "Stahl")
+    await page.click("#new-deck")
+    verdict = await page.text_content("#verdict")
+    assert verdict is not None and plain(t("tq.deck.no_hero", "de")) in verdict
+    await page.fill("#list", starter_text("kaempfer"))
+    await page.click("#import")
+    await page.wait_for_selector("#verdict", state="detached")  # legal: no reasons left
+    await page.click('table.deck button[aria-label="− Streitaxt"]')
+    verdict = await page.text_content("#verdict")
+    assert verdict is not None and "39" in verdict
+    await page.select_option('select[name="type"]', "weapon")
+    await page.fill('input[name="q"]', "axt")
+    await page.click(f"text={t('web.log.filter', 'de')}")
+    await page.click('table.cards button[aria-label="+ Streitaxt"]')
+    await page.wait_for_selector("#verdict", state="detached")
+    size = await page.text_content("#size")
+    assert size is not None and "40" in size
+    listed = await (await fake.slash("telperinquar deck liste", {}, user="alice")).callback()
+    assert "✅ **Stahl** · 40" in embed_text(listed)
