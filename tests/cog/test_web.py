@@ -4,6 +4,9 @@ served by the bot process itself, on the bot's store (a sheet saved there is wha
 
 from __future__ import annotations
 
+import asyncio
+import io
+import queue
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -14,6 +17,8 @@ import pytest
 
 from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord
+from bot.sandbox.playground import Playground
+from bot.sandbox.playground import main as playground_main
 from tests.cog.test_w6 import import_sheet, start_campaign, thoin_json
 from tests.harness import assert_ephemeral, embed_text, running_bot, settings_for
 from tests.unit.test_web import form_of
@@ -101,3 +106,55 @@ async def test_web_in_a_direct_message_says_it_needs_a_server(
     reply = await (await fake.slash("web", user="alice", channel=dm.id)).callback()
     assert_ephemeral(reply)
     assert reply.content == t("web.error.server_only", "de")
+
+
+class _Lines:
+    """A script the playground reads line by line as the test writes it."""
+
+    def __init__(self) -> None:
+        self.queue: queue.Queue[str] = queue.Queue()
+
+    def readline(self) -> str:
+        return self.queue.get()
+
+    def isatty(self) -> bool:
+        return False
+
+
+async def _printed(out: io.StringIO, pattern: re.Pattern[str]) -> re.Match[str]:
+    async with asyncio.timeout(30):
+        while (found := pattern.search(out.getvalue())) is None:
+            await asyncio.sleep(0.02)
+    return found
+
+
+async def test_the_playground_serves_the_companion_and_web_prints_a_local_link(
+    tmp_path: Path,
+) -> None:
+    lines, out = _Lines(), io.StringIO()
+    session = Playground(
+        database=tmp_path / "play.sqlite",
+        out_dir=tmp_path / "out",
+        stdin=lines,  # type: ignore[arg-type]
+        stdout=out,
+        web_port=0,
+    )
+    task = asyncio.create_task(session.run())
+    try:
+        await _printed(out, re.compile("web companion: http://127.0.0.1:"))
+        lines.queue.put("/web\n")
+        link = (await _printed(out, LINK)).group(1)
+        client = await signed_in(link)
+        try:
+            home = await client.get(link.split("/login/")[0] + "/")
+            assert home.status == 200 and "Spielleiter Testgilde" in await home.text()
+        finally:
+            await client.close()
+    finally:
+        lines.queue.put("quit\n")
+        assert await task == 0
+
+
+def test_the_playground_refuses_a_port_that_is_none() -> None:
+    with pytest.raises(SystemExit):
+        playground_main(["--web", "achtzig"])
