@@ -204,6 +204,12 @@ class Store(Protocol):
     async def games_idle_since(
         self, before: float, *, unreminded_only: bool = False
     ) -> list[GameRecord]: ...
+    async def games_in_guild(
+        self, guild_id: int, *, statuses: tuple[str, ...] = (), limit: int = 100
+    ) -> list[GameRecord]:
+        """The server's games of those statuses (empty: any), newest first, at most ``limit``."""
+        ...
+
     async def mark_reminded(self, game_id: int) -> None: ...
     async def update_game(
         self,

@@ -128,7 +128,8 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, kind, name)
     );
     """,
-    # 6: the web companion's one-time sign-in links and sessions (only a hash of each token)
+    # 6: the web companion's one-time sign-in links and sessions (only a hash of each token),
+    # and a server's games newest first (its replays)
     """
     CREATE TABLE web_tokens (
         token_hash TEXT PRIMARY KEY,
@@ -139,6 +140,7 @@ MIGRATIONS: list[str] = [
         expires_at REAL NOT NULL
     );
     CREATE INDEX web_tokens_by_expiry ON web_tokens (expires_at);
+    CREATE INDEX games_by_guild ON games (guild_id, id);
     """,
 ]
 
@@ -270,7 +272,7 @@ PG_MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, kind, name)
     );
     """,
-    # 6: the web companion's one-time sign-in links and sessions
+    # 6: the web companion's one-time sign-in links and sessions, a server's games
     """
     CREATE TABLE web_tokens (
         token_hash TEXT PRIMARY KEY,
@@ -281,6 +283,7 @@ PG_MIGRATIONS: list[str] = [
         expires_at DOUBLE PRECISION NOT NULL
     );
     CREATE INDEX web_tokens_by_expiry ON web_tokens (expires_at);
+    CREATE INDEX games_by_guild ON games (guild_id, id);
     """,
 ]
 

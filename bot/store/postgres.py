@@ -261,6 +261,18 @@ class PostgresStore:
         rows = await self.pool.fetch(sql + " ORDER BY id", *params)
         return [_game(row) for row in rows]
 
+    async def games_in_guild(
+        self, guild_id: int, *, statuses: tuple[str, ...] = (), limit: int = 100
+    ) -> list[GameRecord]:
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = $1"
+        params: list[Any] = [guild_id]
+        if statuses:
+            params.append([_text(s) for s in statuses])
+            sql += f" AND status = ANY(${len(params)}::text[])"
+        params.append(max(0, limit))
+        rows = await self.pool.fetch(sql + f" ORDER BY id DESC LIMIT ${len(params)}", *params)
+        return [_game(row) for row in rows]
+
     async def games_idle_since(
         self, before: float, *, unreminded_only: bool = False
     ) -> list[GameRecord]:

@@ -288,6 +288,17 @@ class SqliteStore:
         rows = await self._all(sql + " ORDER BY id", params)
         return [_game(row) for row in rows]
 
+    async def games_in_guild(
+        self, guild_id: int, *, statuses: tuple[str, ...] = (), limit: int = 100
+    ) -> list[GameRecord]:
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ?"
+        params: list[Any] = [guild_id]
+        if statuses:
+            sql += f" AND status IN ({','.join('?' * len(statuses))})"
+            params.extend(statuses)
+        rows = await self._all(sql + " ORDER BY id DESC LIMIT ?", [*params, max(0, limit)])
+        return [_game(row) for row in rows]
+
     async def games_idle_since(
         self, before: float, *, unreminded_only: bool = False
     ) -> list[GameRecord]:

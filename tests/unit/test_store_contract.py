@@ -532,3 +532,17 @@ async def test_web_sessions_expire_are_deleted_and_old_ones_are_swept(store: Sto
     assert await store.delete_web_token("t")
     assert not await store.delete_web_token("t")
     assert await store.get_web_token("t", "session", 0.0) is None
+
+
+async def test_a_servers_games_newest_first_by_status(store: Store) -> None:
+    first = await _new_game(store, channel=10, guild=1)
+    second = await _new_game(store, channel=11, guild=1)
+    await _new_game(store, channel=12, guild=2)
+    await _new_game(store, channel=13, guild=None)
+    finished = await store.update_game(
+        first.id, expected_revision=first.revision, snapshot={}, status="finished"
+    )
+    assert [g.id for g in await store.games_in_guild(1)] == [second.id, first.id]
+    assert [g.id for g in await store.games_in_guild(1, statuses=("finished",))] == [finished.id]
+    assert [g.id for g in await store.games_in_guild(1, limit=1)] == [second.id]
+    assert await store.games_in_guild(3) == []
