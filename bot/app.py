@@ -97,7 +97,8 @@ class SpielleiterBot(commands.AutoShardedBot):
         await self.store.open()
         await self.load_cogs()
         if self.settings.web_port is not None:
-            self.web = WebServer(self.store, self.settings)
+            bot_id = self.user.id if self.user is not None else 0
+            self.web = WebServer(self.store, self.settings, bot_id=bot_id)
             await self.web.start()
         # commands are global: with several shard processes the one running shard 0 syncs them
         if self.auto_sync and self.owns_guild(None):

@@ -32,7 +32,7 @@ td, th { padding:.15rem .4rem; text-align:left; vertical-align:top; }
 .muted { color:var(--muted); font-size:.9rem; }
 .cols { display:flex; flex-wrap:wrap; gap:1rem; align-items:flex-start; }
 .cols > * { flex:1 1 420px; }
-img.sheet { max-width:100%; border:1px solid #ccc; }
+img.sheet, img.board { max-width:100%; border:1px solid #ccc; }
 pre.derived { white-space:pre-wrap; background:#fff; padding:.5rem; border:1px solid #ccc; }
 ul.log { list-style:none; padding:0; } ul.log li { padding:.2rem 0; border-bottom:1px solid #ddd; }
 button { font:inherit; padding:.25rem .8rem; cursor:pointer; }

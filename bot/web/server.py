@@ -229,7 +229,7 @@ async def sign_out(request: web.Request) -> web.StreamResponse:
 
 def create_app(ctx: WebContext) -> web.Application:
     """The companion's application: sign-in and every page."""
-    from bot.web import telperinquar, w6
+    from bot.web import games, telperinquar, w6
 
     app = web.Application(middlewares=[guard], client_max_size=MAX_BODY)
     app[CONTEXT] = ctx
@@ -239,6 +239,7 @@ def create_app(ctx: WebContext) -> web.Application:
     app.router.add_post("/logout", sign_out)
     w6.add_routes(app)
     telperinquar.add_routes(app)
+    games.add_routes(app)
     return app
 
 
@@ -246,8 +247,10 @@ class WebServer:
     """The companion served on ``settings.web_host``:``settings.web_port`` (0: a free port,
     for tests); ``base_url`` is where links point."""
 
-    def __init__(self, store: Store, settings: Settings, auth: WebAuth | None = None) -> None:
-        self.ctx = WebContext(store, settings, auth or WebAuth(store))
+    def __init__(
+        self, store: Store, settings: Settings, auth: WebAuth | None = None, *, bot_id: int = 0
+    ) -> None:
+        self.ctx = WebContext(store, settings, auth or WebAuth(store), {"bot_id": bot_id})
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
 

@@ -16,11 +16,18 @@ import aiohttp
 import pytest
 
 from bot.i18n import t
-from bot.sandbox.fake_discord import FakeDiscord
+from bot.sandbox.fake_discord import FakeDiscord, stable_user_id
 from bot.sandbox.playground import Playground
 from bot.sandbox.playground import main as playground_main
 from tests.cog.test_w6 import import_sheet, start_campaign, thoin_json
-from tests.harness import assert_ephemeral, embed_text, running_bot, settings_for
+from tests.games import stored_game
+from tests.harness import (
+    assert_ephemeral,
+    assert_public,
+    embed_text,
+    running_bot,
+    settings_for,
+)
 from tests.unit.test_web import form_of
 
 LINK = re.compile(r"(http://127\.0\.0\.1:\d+/login/[A-Za-z0-9_-]+)")
@@ -158,3 +165,37 @@ async def test_the_playground_serves_the_companion_and_web_prints_a_local_link(
 def test_the_playground_refuses_a_port_that_is_none() -> None:
     with pytest.raises(SystemExit):
         playground_main(["--web", "achtzig"])
+
+
+async def test_replay_posts_a_finished_game_as_a_gif(fake: FakeDiscord, bot: Any) -> None:
+    channel = fake.channel()
+    alice, bob = stable_user_id("alice"), stable_user_id("bob")
+    game = await stored_game(
+        bot.store, players=[alice, bob], guild_id=channel.guild_id, channel_id=channel.id, steps=6
+    )
+    reply = await (await fake.slash("essenz replay", {"spiel": game.id}, user="carol")).message()
+    assert_public(reply)
+    title = t("essenzcog.title", "de", id=game.id)
+    assert reply.content == t("web.replay.posted", "de", game=title, count=7)
+    (gif,) = reply.attachments
+    assert gif.filename.endswith(".gif") and gif.data.startswith(b"GIF8")
+
+
+async def test_replay_of_a_running_game_is_only_for_its_players(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    channel = fake.channel()
+    alice, bob = stable_user_id("alice"), stable_user_id("bob")
+    game = await stored_game(
+        bot.store,
+        players=[alice, bob],
+        guild_id=channel.guild_id,
+        channel_id=channel.id,
+        steps=3,
+        finish=False,
+    )
+    refused = await (await fake.slash("essenz replay", {"spiel": game.id}, user="carol")).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("error.not_a_player", "de")
+    shown = await (await fake.slash("essenz replay", {"spiel": game.id}, user="alice")).message()
+    assert shown.attachments and shown.attachments[0].data.startswith(b"GIF8")
