@@ -76,6 +76,7 @@ def page(title: str, body: str, lang: str, user: WebUser | None = None) -> str:
             ("/", "web.nav.w6"),
             ("/tq/decks", "web.nav.decks"),
             ("/tq/cards", "web.nav.cards"),
+            ("/games", "web.nav.games"),
         )
         signout = "".join(f'<a href="{href}">{esc(t(key, lang))}</a>' for href, key in links)
         signout += (

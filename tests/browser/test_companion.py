@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
-from bot.sandbox.fake_discord import FakeDiscord
+from bot.sandbox.fake_discord import FakeDiscord, stable_user_id
 from bot.web.html import plain
 from engines.telperinquar.decks import starter_text
 from tests.cog.test_w6 import import_sheet, start_campaign, thoin_json
 from tests.cog.test_web import web_link
+from tests.games import stored_game
 from tests.harness import embed_text, running_bot, settings_for
 
 
@@ -106,3 +107,25 @@ async def test_build_and_save_a_legal_deck_and_see_it_in_the_bot(
     assert size is not None and "40" in size
     listed = await (await fake.slash("telperinquar deck liste", {}, user="alice")).callback()
     assert "✅ **Stahl** · 40" in embed_text(listed)
+
+
+async def test_step_through_a_replay(fake: FakeDiscord, web_bot: Any, page: Any) -> None:
+    channel = fake.channel()
+    players = [stable_user_id("alice"), stable_user_id("bob")]
+    game = await stored_game(
+        web_bot.store, players=players, guild_id=channel.guild_id, channel_id=channel.id, steps=5
+    )
+    log = await web_bot.store.game_actions(game.id)
+    await sign_in(page, fake, "carol")
+    await page.click(f"text={t('web.nav.games', 'de')}")
+    await page.click(f"a[href='/games/{game.id}']")
+    await page.click("#first")
+    assert await page.text_content("#action") == t("web.games.start", "de")
+    for step, (seat, text) in enumerate(log[:3], start=1):
+        await page.keyboard.press("ArrowRight")  # the page's little script: → is "next"
+        await page.wait_for_url(f"**/games/{game.id}?step={step}")
+        assert await page.text_content("#action") == f"Spieler {seat + 1}: {text}"
+        loaded = await page.eval_on_selector("img.board", "img => img.complete && img.naturalWidth")
+        assert loaded
+    await page.click("#prev")
+    await page.wait_for_url(f"**/games/{game.id}?step=2")
