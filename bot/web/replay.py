@@ -214,7 +214,7 @@ def animate(pngs: Sequence[bytes], max_bytes: int = GIF_MAX_BYTES, width: int = 
 
 
 def _encode(pngs: Sequence[bytes], width: int) -> bytes:
-    images = []
+    scaled: list[Image.Image] = []
     size: tuple[int, int] | None = None  # every frame as large as the first
     for png in pngs:
         with Image.open(io.BytesIO(png)) as opened:
@@ -223,11 +223,15 @@ def _encode(pngs: Sequence[bytes], width: int) -> bytes:
             scale = min(1.0, width / image.width)
             size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
         if image.size != size:
-            image = image.resize(size, Image.Resampling.LANCZOS)
-        quantized = image.quantize(
-            colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
-        )
-        images.append(quantized)
+            image = image.resize(size, Image.Resampling.BILINEAR)
+        scaled.append(image)
+    # one palette for every frame, from the first, middle and last (quick, and no flicker)
+    samples = [scaled[0], scaled[len(scaled) // 2], scaled[-1]]
+    sheet = Image.new("RGB", (samples[0].width, samples[0].height * len(samples)))
+    for i, sample in enumerate(samples):
+        sheet.paste(sample, (0, i * sample.height))
+    palette = sheet.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    images = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in scaled]
     per_frame = int(min(max(GIF_SECONDS * 1000 / len(images), FRAME_MS[0]), FRAME_MS[1]))
     durations = [per_frame] * len(images)
     durations[-1] = max(per_frame, 2000)
