@@ -40,6 +40,9 @@ table.cards form, table.deck form { display:inline; margin:0; }
 table.cards button, table.deck button { padding:0 .5rem; }
 table.cards tr:nth-child(even), table.deck tr:nth-child(even) { background:#fff; }
 .filters label { margin-right:.8rem; }
+header { flex-wrap:wrap; }
+article.spell { background:#fff; border:1px solid #ddd; padding:.3rem .8rem; margin:.5rem 0; }
+article.spell h3 { margin:.2rem 0; }
 """
 
 
@@ -76,6 +79,8 @@ def page(title: str, body: str, lang: str, user: WebUser | None = None) -> str:
             ("/", "web.nav.w6"),
             ("/tq/decks", "web.nav.decks"),
             ("/tq/cards", "web.nav.cards"),
+            ("/ff/spells", "web.nav.felsenfeuer"),
+            ("/arm/scenarios", "web.nav.armageddon"),
             ("/games", "web.nav.games"),
         )
         signout = "".join(f'<a href="{href}">{esc(t(key, lang))}</a>' for href, key in links)

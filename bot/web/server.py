@@ -229,7 +229,7 @@ async def sign_out(request: web.Request) -> web.StreamResponse:
 
 def create_app(ctx: WebContext) -> web.Application:
     """The companion's application: sign-in and every page."""
-    from bot.web import games, telperinquar, w6
+    from bot.web import content, games, telperinquar, w6
 
     app = web.Application(middlewares=[guard], client_max_size=MAX_BODY)
     app[CONTEXT] = ctx
@@ -240,6 +240,7 @@ def create_app(ctx: WebContext) -> web.Application:
     w6.add_routes(app)
     telperinquar.add_routes(app)
     games.add_routes(app)
+    content.add_routes(app)
     return app
 
 
