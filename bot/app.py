@@ -97,14 +97,30 @@ class SpielleiterBot(commands.AutoShardedBot):
         await self.store.open()
         await self.load_cogs()
         if self.settings.web_port is not None:
-            bot_id = self.user.id if self.user is not None else 0
-            self.web = WebServer(self.store, self.settings, bot_id=bot_id)
-            await self.web.start()
+            await self.start_web()
         # commands are global: with several shard processes the one running shard 0 syncs them
         if self.auto_sync and self.owns_guild(None):
             await self.sync_if_changed()
         if self.freeze_heap:
             freeze_startup_heap()
+
+    async def start_web(self) -> None:
+        """Serve the web companion (``bot/web``). A port that cannot be had (taken by another
+        process) is said in one line and the bot runs without it (``/web`` says it is off)."""
+        bot_id = self.user.id if self.user is not None else 0
+        server = WebServer(self.store, self.settings, bot_id=bot_id)
+        try:
+            await server.start()
+        except OSError as error:
+            await server.stop()
+            log.warning(
+                "the web companion cannot listen on %s:%s (%s); it stays off",
+                self.settings.web_host,
+                self.settings.web_port,
+                error.strerror or error,
+            )
+            return
+        self.web = server
 
     async def load_cogs(self) -> None:
         """Set the translator and add every cog (no network needed)."""

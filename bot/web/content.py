@@ -21,7 +21,7 @@ from bot.narration import armageddon as arm
 from bot.narration import felsenfeuer as ff
 from bot.render.base import run_heavy
 from bot.render.felsenfeuer_text import colour_name
-from bot.web.html import attr, csrf_field, esc, message, options, page, plain
+from bot.web.html import attr, csrf_field, esc, message, options, page, plain, upload_note
 from bot.web.server import WebError, context, form_of, html_response, user_of
 from engines.armageddon import ENGINE as ARMAGEDDON
 from engines.armageddon.scenario import load, parse, scenario_names
@@ -140,7 +140,8 @@ async def spell_file_page(request: web.Request) -> web.Response:
             count = len(ff.server_book_lines(text, lang))
             note = message(t("web.ff.file_ok", lang, count=count))
     label = t("web.ff.check_file", lang)
-    body = note + _file_form("/ff/spellfile", label, text, lang, csrf_field(user))
+    editor = _file_form("/ff/spellfile", label, text, lang, csrf_field(user))
+    body = note + upload_note(user, lang) + editor
     return html_response(page(t("web.ff.check_title", lang), body, lang, user))
 
 

@@ -65,6 +65,12 @@ def csrf_field(user: WebUser) -> str:
     return f'<input type="hidden" name="csrf" value="{attr(user.csrf)}">'
 
 
+def upload_note(user: WebUser, lang: str) -> str:
+    """Whether the user may upload a server content file (as ``/web`` saw their rights)."""
+    key = "web.file.may_upload" if user.manager else "web.file.manager_only"
+    return f'<p class="muted">{esc(t(key, lang))}</p>'
+
+
 def message(text: str, *, bad: bool = False) -> str:
     kind = "msg bad" if bad else "msg"
     role = "alert" if bad else "status"

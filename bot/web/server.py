@@ -280,9 +280,9 @@ class WebServer:
     async def start(self) -> None:
         runner = web.AppRunner(create_app(self.ctx), access_log=None)
         await runner.setup()
+        self._runner = runner  # cleaned up by stop(), also when the port cannot be had
         site = web.TCPSite(runner, self.ctx.settings.web_host, self.ctx.settings.web_port or 0)
         await site.start()
-        self._runner = runner
         server = site._server
         sockets = getattr(server, "sockets", None) or []
         self.port = sockets[0].getsockname()[1] if sockets else self.ctx.settings.web_port

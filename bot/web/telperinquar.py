@@ -23,7 +23,7 @@ from bot.render.base import render_async
 from bot.render.telperinquar import deck_png
 from bot.store.base import DeckRecord
 from bot.web.auth import WebUser
-from bot.web.html import attr, csrf_field, esc, message, options, page, plain
+from bot.web.html import attr, csrf_field, esc, message, options, page, plain, upload_note
 from bot.web.server import WebError, context, form_of, html_response, redirect, user_of
 from engines.core import EngineError
 from engines.telperinquar.cards import (
@@ -422,7 +422,8 @@ def _card_file(user: WebUser, lang: str, text: str, note: str, *, stored_text: s
         f'<textarea id="file" name="text" rows="20">\n{esc(text)}</textarea>'
         f'<button type="submit" id="check">{esc(t("web.tq.check", lang))}</button></form>'
     )
-    return html_response(page(t("web.tq.card_file", lang), current + note + form, lang, user))
+    body = current + note + upload_note(user, lang) + form
+    return html_response(page(t("web.tq.card_file", lang), body, lang, user))
 
 
 async def check_card_file(request: web.Request) -> web.Response:

@@ -8,6 +8,7 @@ import asyncio
 import io
 import queue
 import re
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -199,3 +200,22 @@ async def test_replay_of_a_running_game_is_only_for_its_players(
     assert refused.content == t("error.not_a_player", "de")
     shown = await (await fake.slash("essenz replay", {"spiel": game.id}, user="alice")).message()
     assert shown.attachments and shown.attachments[0].data.startswith(b"GIF8")
+
+
+async def test_a_taken_port_leaves_the_companion_off_and_the_bot_running(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        port = taken.getsockname()[1]
+        settings = settings_for(fake, tmp_path / "busy.sqlite", web_port=port)
+        async with running_bot(fake, settings) as client:
+            assert client.web is None
+            assert f"cannot listen on 127.0.0.1:{port}" in caplog.text
+            await fake.wait_for_sync()
+            off = await (await fake.slash("web", user="alice")).callback()
+            assert off.content == t("web.error.off", "de")
+    finally:
+        taken.close()
