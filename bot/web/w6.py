@@ -49,6 +49,25 @@ from engines.w6.sheet_io import (
 )
 
 LOG_LIMIT = 500  # newest entries the log page filters
+# The derived values follow the form while the user types (nothing is saved until "Save").
+SHEET_JS = """
+const form = document.getElementById("sheet");
+const target = document.getElementById("derived");
+if (form && target) {
+  let timer = null;
+  let asked = 0;
+  form.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const mine = ++asked;
+      const response = await fetch(form.dataset.derived, {
+        method: "POST", body: new FormData(form), credentials: "same-origin",
+      });
+      if (mine === asked && response.ok) { target.innerHTML = await response.text(); }
+    }, 250);
+  });
+}
+"""
 
 
 def _int(text: str) -> int:
@@ -214,7 +233,8 @@ async def editor_page(
             f'src="/w6/s/{record.id}/sheet.png?r={record.revision}">'
         )
     form = (
-        f'<form method="post" action="/w6/s/{record.id}" id="sheet">{csrf_field(user)}'
+        f'<form method="post" action="/w6/s/{record.id}" id="sheet" '
+        f'data-derived="/w6/s/{record.id}/derived">{csrf_field(user)}'
         f'<input type="hidden" name="revision" value="{record.revision}">'
         f"{form_fields(data, lang)}"
         f'<button type="submit" name="action" value="preview">'
@@ -233,8 +253,10 @@ async def editor_page(
         f'<button type="submit">{esc(t("web.sheet.import_button", lang))}</button></form>'
     )
     side = (
-        f"<h2>{esc(t('web.sheet.derived', lang))}</h2>{_derived(record, shown, lang)}"
+        f"<h2>{esc(t('web.sheet.derived', lang))}</h2>"
+        f'<div id="derived" aria-live="polite">{_derived(record, shown, lang)}</div>'
         f"<h2>{esc(t('web.sheet.image', lang))}</h2>{image}"
+        '<script src="/static/sheet.js"></script>'
     )
     back = f'<p><a href="/w6/c/{campaign.id}">{esc(t("web.sheet.back", lang))}</a></p>'
     npc = f" ({t('web.sheet.npc', lang)})" if record.owner_id is None else ""
@@ -297,6 +319,24 @@ async def sheet_post(request: web.Request) -> web.Response:
     return redirect(f"/w6/s/{record.id}?saved=1")
 
 
+async def sheet_derived(request: web.Request) -> web.Response:
+    """The derived values of the form as it is now, nothing saved (the editor's script asks
+    while the user types): an HTML fragment, or the engine's message for a mistake."""
+    _campaign, record = await character_of(request)
+    lang = user_of(request).lang
+    form = await form_of(request)
+    form["notizen"] = form.get("notizen", "").replace("\r\n", "\n")
+    try:
+        fragment = _derived(record, sheet_from_json(form_to_json(form)), lang)
+    except EngineError as error:
+        fragment = _error_note(error, lang)
+    return html_response(fragment)
+
+
+async def sheet_js(request: web.Request) -> web.Response:
+    return web.Response(text=SHEET_JS, content_type="text/javascript", charset="utf-8")
+
+
 async def sheet_import(request: web.Request) -> web.Response:
     campaign, record = await character_of(request)
     lang = user_of(request).lang
@@ -352,5 +392,7 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/w6/s/{sheet}", saved_note)
     app.router.add_post("/w6/s/{sheet}", sheet_post)
     app.router.add_post("/w6/s/{sheet}/import", sheet_import)
+    app.router.add_post("/w6/s/{sheet}/derived", sheet_derived)
+    app.router.add_get("/static/sheet.js", sheet_js)
     app.router.add_get("/w6/s/{sheet}/export", sheet_export)
     app.router.add_get("/w6/s/{sheet}/sheet.png", sheet_png)

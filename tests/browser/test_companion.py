@@ -129,3 +129,17 @@ async def test_step_through_a_replay(fake: FakeDiscord, web_bot: Any, page: Any)
         assert loaded
     await page.click("#prev")
     await page.wait_for_url(f"**/games/{game.id}?step=2")
+
+
+async def test_derived_values_follow_typing(fake: FakeDiscord, web_bot: Any, page: Any) -> None:
+    await start_campaign(fake)
+    await import_sheet(fake, "alice", thoin_json())
+    await sign_in(page, fake, "alice")
+    await page.click("text=Die Mine")
+    await page.click("text=Thoin")
+    await page.fill('input[name="ruestung.0.name"]', "Brust")
+    await page.select_option('select[name="ruestung.0.zone"]', "Torso")
+    await page.fill('input[name="ruestung.0.rs"]', "3")
+    await page.wait_for_selector("#derived >> text=Brust (Torso, RS 3, BE 0)")
+    shown = await (await fake.slash("charakter zeigen", user="alice")).message()
+    assert "Brust" not in embed_text(shown)  # typing saves nothing

@@ -452,3 +452,18 @@ def test_the_web_settings_and_their_mistakes() -> None:
     ):
         with pytest.raises(SettingsError, match=next(iter(env))):
             Settings.load(env=env, dotenv=None)
+
+
+async def test_derived_values_follow_the_form_without_saving(env: Env) -> None:
+    alice = await env.signed_in(ALICE)
+    path = f"/w6/s/{env.alice_sheet.id}"
+    form = form_of(await (await alice.get(path)).text(), path)
+    form.update({"ruestung.1.name": "Brust", "ruestung.1.zone": "Torso", "ruestung.1.rs": "3"})
+    derived = await alice.post(f"{path}/derived", data=form)
+    assert derived.status == 200 and "Brust (Torso, RS 3, BE 0)" in await derived.text()
+    form["kw"] = "viel"
+    wrong = await (await alice.post(f"{path}/derived", data=form)).text()
+    assert 'role="alert"' in wrong and "kw" in wrong
+    assert (await alice.post(f"{path}/derived", data={**form, "csrf": "x"})).status == 403
+    record = await env.store.get_character(env.alice_sheet.id)
+    assert record is not None and record.revision == env.alice_sheet.revision
