@@ -265,11 +265,24 @@ def _summary(deck: DeckRecord, lang: str, cat: Catalogue) -> str:
     kind_line = " · ".join(
         f"{plain(t(f'tqcog.kind.{k}', lang))} {n}" for k, n in sorted(kinds.items())
     )
+    by_class: Counter[str] = Counter()
+    for name, count in deck.cards:
+        card = cat.support(name)
+        if card is not None:
+            for cls in card.classes or ("",):
+                by_class[cls] += count
+    class_line = " · ".join(
+        f"{tq.class_name(c, lang) if c else t('web.tq.any_class', lang)} {n}"
+        for c, n in sorted(by_class.items(), key=lambda item: (item[0] == "", item[0]))
+        if not c or c in CLASSES
+    )
     size = t("tqcog.deck.title", lang, name=deck.name, count=deck.size)
     return (
         f'<p id="size">{esc(plain(size))}</p>{verdict}'
         f'<h3>{esc(t("web.tq.curve", lang))}</h3><table class="curve">{bars}</table>'
         f'<p class="muted">{esc(kind_line)}</p>'
+        f'<p class="muted" id="classes">{esc(t("web.tq.classes", lang))}: '
+        f"{esc(class_line or '–')}</p>"
     )
 
 

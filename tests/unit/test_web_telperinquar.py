@@ -4,6 +4,7 @@ and the server card file check; CSRF and hostile input on every form."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 from bot.i18n import t
@@ -50,6 +51,8 @@ async def test_a_deck_is_built_checked_and_saved_where_the_bot_reads_it(env: Env
     assert record is not None and tq.deck_is_legal(record)
     classes = tq.class_name("kaempfer", "de")
     assert esc(plain(t("tq.deck.legal", "de", classes=classes))) in text
+    summary = re.search(r'<p class="muted" id="classes">([^<]*)</p>', text)
+    assert summary and f"{classes} " in summary.group(1)
     card = record.cards[-1][0]
     removed = await alice.post(
         "/tq/deck/card", data={"csrf": csrf, "name": "Stahl", "card": card, "delta": "-1"}
