@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -113,7 +113,10 @@ def _context(replay: Replay, index: int, lang: str, bot_id: int) -> BoardContext
     if index > 0:
         step = replay.steps[index - 1]
         steps.add(Turn(replay.record, match, step.events, step.seat))
-    return BoardContext(replay.record, match, replay.names, lang, bot_id, steps=steps)
+    record = replay.record
+    if index < replay.count - 1:  # the game went on from here: the board names who was to act
+        record = replace(record, status=ACTIVE)
+    return BoardContext(record, match, replay.names, lang, bot_id, steps=steps)
 
 
 def unmention(text: str, replay: Replay) -> str:

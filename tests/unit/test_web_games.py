@@ -32,6 +32,7 @@ async def test_a_finished_game_is_stepped_through_by_anyone_of_its_server(env: E
     seat, text = log[1]
     assert esc(f"{['Alia', 'Bo'][seat]}: {text}") in second
     assert re.search(r'<ul id="narration"><li>', second)  # the step narrated
+    assert esc(t("essenzcog.status.waiting", "de")) not in second  # the game went on from there
     image = await gm.get(f"/games/{game.id}/step/2.png")
     assert (await image.read()).startswith(b"\x89PNG")
     last = await (await gm.get(f"/games/{game.id}")).text()
