@@ -161,7 +161,7 @@ async def test_a_link_signs_in_once_with_a_safe_cookie(env: Env) -> None:
     home = await client.get("/")
     text = await home.text()
     assert home.status == 200 and "Die Mine" in text
-    assert home.headers["Referrer-Policy"] == "no-referrer"
+    assert home.headers["Referrer-Policy"] == "same-origin"
     assert "frame-ancestors 'none'" in home.headers["Content-Security-Policy"]
     again = await (await env.client()).post("/login", data={"token": token})
     assert again.status == 403
@@ -467,3 +467,18 @@ async def test_derived_values_follow_the_form_without_saving(env: Env) -> None:
     assert (await alice.post(f"{path}/derived", data={**form, "csrf": "x"})).status == 403
     record = await env.store.get_character(env.alice_sheet.id)
     assert record is not None and record.revision == env.alice_sheet.revision
+
+
+async def test_a_form_posted_from_another_site_is_refused(env: Env) -> None:
+    client = await env.client()
+    token = await env.link(ALICE)
+    evil = {"Origin": "https://evil.example"}
+    for origin in ("https://evil.example", "null", f"http://{env.server.host}:1"):
+        refused = await client.post("/login", data={"token": token}, headers={"Origin": origin})
+        assert refused.status == 403, origin
+    own = {"Origin": f"http://{env.server.host}:{env.server.port}"}
+    signed = await client.post("/login", data={"token": token}, headers=own)
+    assert signed.status == 200  # the link was not used up by the refused post
+    page = await (await client.get("/")).text()
+    refused = await client.post("/logout", data={"csrf": csrf_of(page)}, headers=evil)
+    assert refused.status == 403 and (await client.get("/")).status == 200
