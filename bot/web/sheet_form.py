@@ -260,3 +260,15 @@ def form_fields(data: Mapping[str, Any], lang: str) -> str:
             _fieldset(t("web.sheet.notizen", lang), notes),
         ]
     )
+
+
+def mark_invalid(fields_html: str, field: object) -> str:
+    """The form with the input the engine's message names (``field``: ``lp``, ``pm.K``,
+    ``waffen.Axt.schaden``) marked invalid and focused, so the mistake is found at once."""
+    if not isinstance(field, str) or not field:
+        return fields_html
+    mark = ' aria-invalid="true" autofocus'
+    for attribute in (f'aria-label="{attr(field)}"', f'name="{attr(field)}"'):
+        if attribute in fields_html:
+            return fields_html.replace(attribute, attribute + mark, 1)
+    return fields_html

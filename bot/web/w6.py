@@ -36,7 +36,7 @@ from bot.web.server import (
     redirect,
     user_of,
 )
-from bot.web.sheet_form import form_fields, form_to_json
+from bot.web.sheet_form import form_fields, form_to_json, mark_invalid
 from engines.core import EngineError
 from engines.core.jsontext import load_json
 from engines.w6.sheet import Sheet
@@ -213,6 +213,7 @@ async def editor_page(
     note: str = "",
     status: int = 200,
     preview: Sheet | None = None,
+    invalid: object = None,
 ) -> web.Response:
     """The editor: the form (the draft as submitted after a mistake, else the stored sheet),
     the derived values and the image of the stored sheet (or of the preview)."""
@@ -236,7 +237,7 @@ async def editor_page(
         f'<form method="post" action="/w6/s/{record.id}" id="sheet" '
         f'data-derived="/w6/s/{record.id}/derived">{csrf_field(user)}'
         f'<input type="hidden" name="revision" value="{record.revision}">'
-        f"{form_fields(data, lang)}"
+        f"{mark_invalid(form_fields(data, lang), invalid)}"
         f'<button type="submit" name="action" value="preview">'
         f"{esc(t('web.sheet.preview', lang))}</button> "
         f'<button type="submit" name="action" value="save" id="save">'
@@ -313,8 +314,9 @@ async def sheet_post(request: web.Request) -> web.Response:
         note = message(t("web.error.changed_since", lang, name=fresh.name), bad=True)
         return await editor_page(request, campaign, fresh, note=note, status=409)
     except EngineError as error:
+        note, invalid = _error_note(error, lang), error.params.get("field")
         return await editor_page(
-            request, campaign, record, draft=draft, note=_error_note(error, lang), status=400
+            request, campaign, record, draft=draft, note=note, status=400, invalid=invalid
         )
     return redirect(f"/w6/s/{record.id}?saved=1")
 

@@ -64,6 +64,8 @@ async def test_a_bad_value_is_shown_at_its_field_in_english(
     await page.click("#save")
     alert = await page.text_content("[role=alert]")
     assert alert is not None and "waffen.Axt.schaden" in alert and "lots" in alert
+    focused = await page.evaluate("document.activeElement.name")
+    assert focused == "waffen.0.schaden"  # the field named is marked and focused
 
 
 async def test_a_player_is_refused_an_npc_page(fake: FakeDiscord, web_bot: Any, page: Any) -> None:

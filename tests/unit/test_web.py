@@ -270,6 +270,8 @@ async def test_a_bad_value_names_its_field_and_changes_nothing(env: Env) -> None
     expected = t("w6.sheet.bad_ratio", "en", field="waffen.Axt.schaden", value="viel")
     assert esc(plain(expected)) in text
     assert 'value="viel"' in text  # the form keeps what was typed
+    marked = re.findall(r"<input [^>]*aria-invalid[^>]*>", text)
+    assert len(marked) == 1 and 'name="waffen.0.schaden"' in marked[0]
     record = await env.store.get_character(env.alice_sheet.id)
     assert record is not None and record.revision == env.alice_sheet.revision
 
@@ -482,3 +484,21 @@ async def test_a_form_posted_from_another_site_is_refused(env: Env) -> None:
     page = await (await client.get("/")).text()
     refused = await client.post("/logout", data={"csrf": csrf_of(page)}, headers=evil)
     assert refused.status == 403 and (await client.get("/")).status == 200
+
+
+def test_the_field_an_error_names_is_marked_once() -> None:
+    from bot.web.sheet_form import form_fields, mark_invalid
+
+    fields = form_fields(thoin(), "de")
+    for path, name in (
+        ("lp", 'name="lp"'),
+        ("pm.K", 'name="pm.'),
+        ("eigenschaften.Kraft", 'name="eigenschaften.'),
+        ("ruestung.Helm.zone", 'name="ruestung.0.zone"'),
+        ("notizen", 'name="notizen"'),
+    ):
+        marked = mark_invalid(fields, path)
+        tags = re.findall(r"<(?:input|select|textarea) [^>]*aria-invalid[^>]*>", marked)
+        assert len(tags) == 1 and name in tags[0], path
+    assert mark_invalid(fields, "gibt.es.nicht") == fields
+    assert mark_invalid(fields, None) == fields
