@@ -164,8 +164,14 @@ def _card_table(rows: Sequence[CardRow], lang: str, add: str = "") -> str:
                 '<input type="hidden" name="delta" value="1">'
                 f'<button type="submit" aria-label="+ {attr(row.shown)}">+</button></form>'
             )
+        name = (
+            f'<a href="/tq/card.png?name={quote(row.german, safe="")}">{esc(row.shown)}</a>'
+            f'<br><span class="muted">{esc(plain(row.text))}</span>'
+            if not add
+            else esc(row.shown)
+        )
         lines.append(
-            f'<tr><td title="{attr(row.text)}">{esc(row.shown)}</td>'
+            f'<tr><td title="{attr(row.text)}">{name}</td>'
             f"<td>{esc(plain(t(f'tqcog.kind.{row.kind}', lang)))}</td><td>{esc(classes)}</td>"
             f"<td>{esc(costs)}</td><td>{esc(_requires(row, lang))}</td><td>{button}</td></tr>"
         )
@@ -179,6 +185,17 @@ async def cards_page(request: web.Request) -> web.Response:
     count = f'<p class="muted">{esc(t("web.tq.count", lang, count=len(rows)))}</p>'
     body = _filters(request.query, lang) + count + _card_table(rows, lang)
     return html_response(page(t("web.tq.cards", lang), body, lang, user))
+
+
+async def card_png(request: web.Request) -> web.Response:
+    """One card drawn as the bot draws it (``/telperinquar karte``)."""
+    user = user_of(request)
+    cat = await _catalogue(user, request)
+    name = request.query.get("name", "")[:100]
+    if cat.resolve(name) is None:
+        raise WebError(404, "web.error.not_found")
+    image = await tq.card_image(tq.resolve_card(name, cat), user.lang, cat)
+    return web.Response(body=image, content_type="image/png")
 
 
 # ----------------------------------------------------------------------------- decks
@@ -458,6 +475,7 @@ async def check_card_file(request: web.Request) -> web.Response:
 
 def add_routes(app: web.Application) -> None:
     app.router.add_get("/tq/cards", cards_page)
+    app.router.add_get("/tq/card.png", card_png)
     app.router.add_get("/tq/decks", decks_page)
     app.router.add_post("/tq/decks", create_deck)
     app.router.add_get("/tq/deck", deck_page)

@@ -31,6 +31,10 @@ async def test_the_card_browser_filters_by_class_type_attribute_cost_and_text(en
     assert "Dagger" in reflexes and "Long Sword" not in reflexes
     searched = await (await alice.get("/tq/cards?q=dolch")).text()  # German name, English page
     assert "Dagger" in searched
+    assert 'href="/tq/card.png?name=Dolch"' in weapons
+    image = await alice.get("/tq/card.png?name=Dolch")
+    assert (await image.read()).startswith(b"\x89PNG")
+    assert (await alice.get("/tq/card.png?name=%3Cscript%3E")).status == 404
     nothing = await (await alice.get("/tq/cards?cost=99")).text()
     assert esc(t("web.tq.count", "en", count=0)) in nothing
 
