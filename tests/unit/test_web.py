@@ -502,3 +502,19 @@ def test_the_field_an_error_names_is_marked_once() -> None:
         assert len(tags) == 1 and name in tags[0], path
     assert mark_invalid(fields, "gibt.es.nicht") == fields
     assert mark_invalid(fields, None) == fields
+
+
+async def test_an_unexpected_error_is_a_page_with_a_code_and_a_logged_traceback(
+    env: Env, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    alice = await env.signed_in(ALICE, lang="en")
+
+    async def broken(campaign_id: int) -> list[CharacterRecord]:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(env.store, "characters", broken)
+    response = await alice.get("/")
+    text = await response.text()
+    found = re.search(r"code ([0-9a-f]{6})", text)
+    assert response.status == 500 and found and "disk on fire" not in text
+    assert f"unexpected error {found.group(1)}" in caplog.text and "disk on fire" in caplog.text
