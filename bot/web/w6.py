@@ -71,7 +71,8 @@ if (form && target) {
 
 
 def _int(text: str) -> int:
-    if not text.isdecimal() or len(text) > 19:
+    """An id from the URL (no database id has more than 18 digits; more could pass 64 bits)."""
+    if not text.isdecimal() or len(text) > 18:
         raise not_found()
     return int(text)
 

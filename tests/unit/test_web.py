@@ -420,7 +420,14 @@ async def test_hostile_input_in_every_field_is_refused_or_kept_cleanly(env: Env)
     for query in ("?kind=<script>", "?q=" + "%00" * 50, "?kind=sheet&q=x" * 3):
         response = await gm.get(f"/w6/c/{env.campaign.id}/log{query}")
         assert response.status == 200 and "<script>" not in await response.text()
-    for bad in ("/w6/s/abc", "/w6/s/99999999999999999999999", "/w6/c/-1", "/nirgends"):
+    for bad in (
+        "/w6/s/abc",
+        "/w6/s/99999999999999999999999",
+        "/w6/s/" + "9" * 19,  # past 64 bits
+        "/w6/c/" + "9" * 19 + "/log",
+        "/w6/c/-1",
+        "/nirgends",
+    ):
         assert (await gm.get(bad)).status == 404, bad
     assert (await gm.put(path, data=form)).status == 405
 
