@@ -7,6 +7,7 @@ import io
 import json
 import re
 
+import pytest
 from PIL import Image
 
 from bot.i18n import t
@@ -82,3 +83,29 @@ def test_long_games_are_sampled_and_the_gif_fits_its_cap() -> None:
     assert len(small) <= 60_000
     with Image.open(io.BytesIO(small)) as gif:
         assert gif.width < 480
+
+
+@pytest.mark.parametrize(
+    ("kind", "config", "players"),
+    [
+        ("felsenfeuer", {"phase_limit": 12}, 2),
+        ("telperinquar", {"turn_limit": 50}, 2),
+        ("telperinquar-draft", {"booster": 4, "rounds": 2}, 2),
+        ("armageddon", {"scenario": "scharmuetzel"}, 3),
+    ],
+)
+async def test_every_table_game_replays(
+    env: Env, kind: str, config: dict[str, object], players: int
+) -> None:
+    seats = [ALICE, BOB, GM][:players]
+    game = await stored_game(env.store, players=seats, kind=kind, config=dict(config), steps=10)
+    log = await env.store.game_actions(game.id)
+    gm = await env.signed_in(ALICE, lang="en")  # a player: the draft goes on after a resign
+    for step in sorted({0, 1, len(log) // 2, len(log)}):
+        page = await gm.get(f"/games/{game.id}?step={step}")
+        assert page.status == 200, (kind, step)
+        if 'class="board"' in await page.text():
+            image = await gm.get(f"/games/{game.id}/step/{step}.png")
+            assert (await image.read()).startswith(b"\x89PNG")
+    animation = await gm.get(f"/games/{game.id}/replay.gif")
+    assert animation.status in (200, 404)  # 404: a game that draws no board (the draft)
