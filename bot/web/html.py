@@ -24,6 +24,7 @@ legend { font-weight:600; }
 label { display:inline-block; margin:.2rem .6rem .2rem 0; }
 input[type=text], input:not([type]), select, textarea { font:inherit; padding:.15rem .3rem; }
 input.n { width:5rem; }
+input.c { width:2.5rem; }
 [aria-invalid="true"] { border:2px solid var(--bad); background:#fff0f0; }
 textarea { width:100%; min-height:6rem; }
 table { border-collapse:collapse; }

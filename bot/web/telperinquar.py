@@ -161,7 +161,8 @@ def _card_table(rows: Sequence[CardRow], lang: str, add: str = "") -> str:
             button = (
                 f'<form method="post" action="/tq/deck/card">{add}'
                 f'<input type="hidden" name="card" value="{attr(row.german)}">'
-                '<input type="hidden" name="delta" value="1">'
+                f'<input name="delta" value="1" class="c" inputmode="numeric" '
+                f'aria-label="{attr(t("web.tq.copies", lang, name=row.shown))}">'
                 f'<button type="submit" aria-label="+ {attr(row.shown)}">+</button></form>'
             )
         name = (

@@ -68,6 +68,13 @@ async def test_a_deck_is_built_checked_and_saved_where_the_bot_reads_it(env: Env
     )
     again = await env.store.get_deck(ALICE, "Stahl")
     assert again is not None and dict(again.cards) == dict(record.cards)
+    three = await alice.post(
+        "/tq/deck/card", data={"csrf": csrf, "name": "Stahl", "card": "Dolch", "delta": "3"}
+    )
+    assert "3×" in await three.text()
+    await alice.post(
+        "/tq/deck/card", data={"csrf": csrf, "name": "Stahl", "card": "Dolch", "delta": "-3"}
+    )
     exported = await alice.get("/tq/deck/export?name=Stahl")
     assert await exported.text() == tq.deck_text(record)
     image = await alice.get("/tq/deck/image?name=Stahl")
