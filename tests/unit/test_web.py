@@ -400,6 +400,8 @@ async def test_hostile_input_in_every_field_is_refused_or_kept_cleanly(env: Env)
         after = await env.store.get_character(env.npc.id)
         assert after is not None
         sheet_from_stored(after.sheet)  # whatever was saved still loads
+        derived = await gm.post(f"{path}/derived", data=data)
+        assert derived.status == 200 and "<script>alert" not in await derived.text()
     for extra in (
         {"waffen.999.name": "x"},
         {"pm.5.name": "Z" * 70, "pm.5.value": "1"},
