@@ -350,11 +350,22 @@ async def _deck_page(
         f'<button type="submit" id="import">'
         f"{esc(t('web.sheet.import_button', lang))}</button></form>"
     )
+    manage = (
+        f"<h3>{esc(t('web.tq.manage', lang))}</h3>"
+        f'<form method="post" action="/tq/deck/rename">{hidden}'
+        f'<label>{esc(t("web.tq.new_name", lang))} <input name="new" maxlength="40"></label> '
+        f'<button type="submit" name="copy" value="">{esc(t("web.tq.rename", lang))}</button> '
+        f'<button type="submit" name="copy" value="1">{esc(t("web.tq.copy", lang))}</button>'
+        f'</form><form method="post" action="/tq/deck/delete">{hidden}'
+        f'<label><input type="checkbox" name="sure"> {esc(t("web.tq.delete_sure", lang))}</label> '
+        f'<button type="submit" id="delete">{esc(t("web.tq.delete", lang))}</button></form>'
+    )
     left = (
         _summary(deck, lang, cat)
         + f"<h3>{esc(t('web.tq.in_deck', lang))}</h3>"
         + _deck_list(deck, lang, cat, hidden)
         + tools
+        + manage
     )
     right = (
         f"<h3>{esc(t('web.tq.cards', lang))}</h3>"
@@ -406,6 +417,39 @@ async def import_list(request: web.Request) -> web.Response:
         note = f'<div class="msg bad" role="alert"><ul>{items}</ul></div>'
         return await _deck_page(request, name, {}, note, 400)
     return redirect(_deck_url(record.name))
+
+
+async def rename_deck(request: web.Request) -> web.Response:
+    """Rename the deck, or copy it under a new name (as ``/telperinquar deck umbenennen`` and
+    ``kopieren``)."""
+    user = user_of(request)
+    form = await form_of(request)
+    name = _name_param(request, form)
+    try:
+        record = await tq.renamed(
+            context(request).store,
+            user.user_id,
+            name,
+            form.get("new", ""),
+            copy=bool(form.get("copy")),
+        )
+    except EngineError as error:
+        note = message(t(error.key, user.lang, **error.params), bad=True)
+        return await _deck_page(request, name, {}, note, 400)
+    return redirect(_deck_url(record.name))
+
+
+async def delete_deck(request: web.Request) -> web.Response:
+    """Delete the deck once the user ticked that they are sure."""
+    user = user_of(request)
+    form = await form_of(request)
+    name = _name_param(request, form)
+    deck = await _deck(request, name)
+    if form.get("sure") != "on":
+        note = message(t("web.tq.delete_unsure", user.lang), bad=True)
+        return await _deck_page(request, deck.name, {}, note, 400)
+    await context(request).store.delete_deck(user.user_id, deck.name)
+    return redirect("/tq/decks")
 
 
 async def export_list(request: web.Request) -> web.Response:
@@ -482,6 +526,8 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/tq/deck", deck_page)
     app.router.add_post("/tq/deck/card", change_card)
     app.router.add_post("/tq/deck/import", import_list)
+    app.router.add_post("/tq/deck/rename", rename_deck)
+    app.router.add_post("/tq/deck/delete", delete_deck)
     app.router.add_get("/tq/deck/export", export_list)
     app.router.add_get("/tq/deck/image", deck_image)
     app.router.add_get("/tq/cardfile", card_file_page)

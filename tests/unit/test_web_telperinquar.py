@@ -159,3 +159,32 @@ async def test_a_card_file_is_checked_with_its_mistakes_before_upload(env: Env) 
     shown = await (await alice.get("/tq/cardfile")).text()
     assert "Glass Dagger" in shown
     assert "Glass Dagger" in await (await alice.get("/tq/cards?q=glass")).text()
+
+
+async def test_a_deck_is_renamed_copied_and_deleted_only_when_sure(env: Env) -> None:
+    await env.store.create_deck(ALICE, "Stahl", (("Dolch", 2),))
+    await env.store.create_deck(ALICE, "Eisen")
+    alice = await env.signed_in(ALICE)
+    csrf = csrf_of(await (await alice.get("/tq/decks")).text())
+    renamed = await alice.post(
+        "/tq/deck/rename", data={"csrf": csrf, "name": "Stahl", "new": "Erz"}
+    )
+    assert renamed.status == 200 and renamed.url.query.get("name") == "Erz"
+    copied = await alice.post(
+        "/tq/deck/rename", data={"csrf": csrf, "name": "Erz", "new": "Erz 2", "copy": "1"}
+    )
+    assert copied.status == 200
+    taken = await alice.post("/tq/deck/rename", data={"csrf": csrf, "name": "Erz", "new": "Eisen"})
+    assert taken.status == 400
+    assert esc(plain(t("tq.deck.exists", "de", name="Eisen"))) in await taken.text()
+    for value in HOSTILE:
+        odd = await alice.post("/tq/deck/rename", data={"csrf": csrf, "name": "Erz", "new": value})
+        assert odd.status in (200, 400, 404) and "<script>alert" not in await odd.text()
+    names = {d.name for d in await env.store.decks(ALICE)}
+    assert {"Eisen", "Erz 2"} <= names
+    kept = await alice.post("/tq/deck/delete", data={"csrf": csrf, "name": "Eisen"})
+    assert kept.status == 400 and await env.store.get_deck(ALICE, "Eisen") is not None
+    gone = await alice.post("/tq/deck/delete", data={"csrf": csrf, "name": "Eisen", "sure": "on"})
+    assert gone.status == 200 and await env.store.get_deck(ALICE, "Eisen") is None
+    copy = await env.store.get_deck(ALICE, "Erz 2")
+    assert copy is not None and copy.cards == (("Dolch", 2),)
