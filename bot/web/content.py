@@ -168,9 +168,53 @@ async def scenarios_page(request: web.Request) -> web.Response:
             rounds=sc.rounds, cols=sc.cols, rows=sc.rows,
         )  # fmt: skip
         items.append(f'<li><a href="/arm/scenario?name={attr(name)}">{esc(plain(head))}</a></li>')
+    own = []
+    for game_id, name in await _played(request):
+        own.append(f'<li><a href="/arm/played?game={game_id}">{esc(name)}</a></li>')
+    played = f"<h2>{esc(t('web.arm.played', lang))}</h2><ul>{''.join(own)}</ul>" if own else ""
     links = f'<p><a href="/arm/check">{esc(t("web.arm.check_title", lang))}</a></p>'
-    body = f"<ul>{''.join(items)}</ul>{links}"
+    body = f"<ul>{''.join(items)}</ul>{played}{links}"
     return html_response(page(t("web.arm.title", lang), body, lang, user))
+
+
+async def _played(request: web.Request) -> list[tuple[int, str]]:
+    """The server's own scenario files, as its finished games were played with them (the
+    newest game of each file; a finished game's record is open to its server)."""
+    user = user_of(request)
+    games = await context(request).store.games_in_guild(user.guild_id, statuses=("finished",))
+    seen: set[str] = set()
+    found = []
+    for game in games:
+        text = game.config.get("scenario_text")
+        if game.kind != ARMAGEDDON.name or not isinstance(text, str) or text in seen:
+            continue
+        seen.add(text)
+        try:
+            name, _parties = arm.scenario_of(game.config)
+        except EngineError:  # a file of an older format
+            continue
+        found.append((game.id, f"{name} ({game.config.get('file', '')})"))
+    return found
+
+
+async def played_page(request: web.Request) -> web.Response:
+    user = user_of(request)
+    lang = user.lang
+    wanted = request.query.get("game", "")
+    game_id = next((g for g, _name in await _played(request) if str(g) == wanted), None)
+    record = await context(request).store.get_game(game_id) if game_id is not None else None
+    if record is None:
+        raise WebError(404, "web.error.not_found")
+    config = {"scenario_text": record.config["scenario_text"], "file": record.config.get("file")}
+    name, image = await _map_png({k: str(v) for k, v in config.items() if v}, lang)
+    data = base64.b64encode(image).decode()
+    body = (
+        f'<img class="board" alt="{attr(name)}" src="data:image/png;base64,{data}">'
+        f"<h2>{esc(t('web.arm.file', lang))}</h2>"
+        f"<pre class='derived'>{esc(record.config['scenario_text'])}</pre>"
+        f'<p><a href="/games/{record.id}">{esc(t("web.arm.the_game", lang))}</a></p>'
+    )
+    return html_response(page(name, body, lang, user))
 
 
 def _shipped(request: web.Request) -> str:
@@ -228,5 +272,6 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/arm/scenarios", scenarios_page)
     app.router.add_get("/arm/scenario", scenario_page)
     app.router.add_get("/arm/scenario.png", scenario_png)
+    app.router.add_get("/arm/played", played_page)
     app.router.add_get("/arm/check", scenario_check)
     app.router.add_post("/arm/check", scenario_check)

@@ -11,7 +11,8 @@ from bot.narration import felsenfeuer as ff
 from bot.web.html import esc
 from engines.armageddon.scenario import load
 from engines.felsenfeuer.spells import spellbook
-from tests.unit.test_web import ALICE, HOSTILE, Env, csrf_of, env
+from tests.games import stored_game
+from tests.unit.test_web import ALICE, BOB, GM, HOSTILE, OTHER_GUILD, Env, csrf_of, env
 
 __all__ = ["env"]
 
@@ -85,3 +86,25 @@ async def test_hostile_files_and_filters_are_refused_cleanly(env: Env) -> None:
             assert "<script>alert" not in await response.text()
         for query in (f"?colour={value[:50]}", f"?pips={value[:50]}", f"?q={value[:50]}"):
             assert (await alice.get("/ff/spells" + query)).status == 200
+
+
+async def test_the_servers_own_scenarios_from_its_finished_games(env: Env) -> None:
+    text = load("scharmuetzel")[0].replace("Scharmützel am Hügel", "Unser Hügel")
+    config = {"scenario_text": text, "file": "huegel.txt"}
+    players = [GM, ALICE, BOB]
+    finished = await stored_game(env.store, players=players, kind="armageddon", config=config)
+    running = await stored_game(
+        env.store, players=players, kind="armageddon", config=config, finish=False
+    )
+    elsewhere = await stored_game(
+        env.store, players=players, kind="armageddon", config=config, guild_id=OTHER_GUILD
+    )
+    assert finished.status == "finished" and running.status == "active"
+    alice = await env.signed_in(ALICE)
+    listing = await (await alice.get("/arm/scenarios")).text()
+    assert f'href="/arm/played?game={finished.id}"' in listing and "Unser Hügel" in listing
+    assert f"game={running.id}" not in listing and f"game={elsewhere.id}" not in listing
+    page = await (await alice.get(f"/arm/played?game={finished.id}")).text()
+    assert "data:image/png;base64," in page and "Unser Hügel" in page
+    for game in (running.id, elsewhere.id, "x", ""):
+        assert (await alice.get(f"/arm/played?game={game}")).status == 404
