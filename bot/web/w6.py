@@ -12,6 +12,8 @@ shows the change at once.
 from __future__ import annotations
 
 import base64
+import re
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -49,6 +51,7 @@ from engines.w6.sheet_io import (
 )
 
 LOG_LIMIT = 500  # newest entries the log page filters
+_MENTION = re.compile(r"<@!?(\d+)>")
 # The derived values follow the form while the user types (nothing is saved until "Save").
 SHEET_JS = """
 const form = document.getElementById("sheet");
@@ -154,6 +157,27 @@ async def campaign_page(request: web.Request) -> web.Response:
     return html_response(page(campaign.name, body, lang, user))
 
 
+def _actor_names(
+    campaign: CampaignRecord, records: list[CharacterRecord], user: WebUser, lang: str
+) -> Callable[[re.Match[str]], str]:
+    """A page knows no Discord names: ``<@id>`` in a log line reads as the viewer's own name,
+    "game master", or the characters the player plays."""
+    played: dict[int, list[str]] = {}
+    for record in records:
+        if record.owner_id is not None:
+            played.setdefault(record.owner_id, []).append(record.name)
+
+    def name(found: re.Match[str]) -> str:
+        actor = int(found.group(1))
+        if actor == user.user_id and user.name:
+            return f"@{user.name}"
+        if campaign.is_gm(actor):
+            return f"@{t('web.campaign.gm', lang)}"
+        return "@" + "/".join(played.get(actor, ["?"]))
+
+    return name
+
+
 async def log_page(request: web.Request) -> web.Response:
     """The campaign log for its game masters, filtered by kind and by text."""
     user = user_of(request)
@@ -161,11 +185,13 @@ async def log_page(request: web.Request) -> web.Response:
     campaign = await campaign_of(request, _int(request.match_info["campaign"]))
     if not campaign.is_gm(user.user_id):
         raise WebError(403, "w6cog.error.gm_only")
-    entries = await context(request).store.campaign_log(campaign.id, LOG_LIMIT)
+    store = context(request).store
+    entries = await store.campaign_log(campaign.id, LOG_LIMIT)
     kinds = sorted({str(e.get("kind", "")) for e in entries})
     kind = request.query.get("kind", "")[:40]
     needle = request.query.get("q", "")[:100]
-    lines = [(e, plain(entry_line(e, lang))) for e in reversed(entries)]
+    who = _actor_names(campaign, await store.characters(campaign.id), user, lang)
+    lines = [(e, _MENTION.sub(who, plain(entry_line(e, lang)))) for e in reversed(entries)]
     shown = [
         line
         for entry, line in lines

@@ -442,8 +442,13 @@ async def test_the_gm_filters_the_campaign_log(env: Env) -> None:
     assert "Thoin" in everything and "Grimbart" in everything
     only_damage = await (await gm.get(f"/w6/c/{env.campaign.id}/log?kind=damage")).text()
     assert "Grimbart" not in only_damage and "Thoin" in only_damage
+    assert "&lt;@" not in everything  # no raw mentions: names the page knows
+    assert "@user100" in everything  # the GM's own sign-in name
+    await env.store.add_log(env.campaign.id, ALICE, "damage", data)
+    played = await (await gm.get(f"/w6/c/{env.campaign.id}/log?kind=damage")).text()
+    assert "@Thoin" in played
     searched = await (await gm.get(f"/w6/c/{env.campaign.id}/log?q=grimbart")).text()
-    assert "Grimbart" in searched and esc(t("web.log.count", "de", count=1, total=3)) in searched
+    assert "Grimbart" in searched and esc(t("web.log.count", "de", count=1, total=4)) in searched
 
 
 def test_the_web_settings_and_their_mistakes() -> None:
