@@ -21,6 +21,7 @@ from bot.i18n import CatalogTranslator
 from bot.replies import handle_error
 from bot.settings import Settings
 from bot.store import Store, StoreBusy, is_postgres, store_for
+from bot.web.server import WebServer
 
 log = logging.getLogger("spielleiter")
 
@@ -35,6 +36,7 @@ COGS = (
     "cogs.telperinquar",
     "cogs.telperinquar_draft",
     "cogs.armageddon",
+    "cogs.web",
 )
 SCHEMA_META_KEY = "command_schema_hash"
 
@@ -80,6 +82,8 @@ class SpielleiterBot(commands.AutoShardedBot):
         self.auto_sync = auto_sync
         self.freeze_heap = False  # the real process sets it (see freeze_startup_heap)
         self.chance = Chance(settings.seed)
+        # the web companion, when SPIELLEITER_WEB_PORT is set (started in setup_hook)
+        self.web: WebServer | None = None
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -92,11 +96,31 @@ class SpielleiterBot(commands.AutoShardedBot):
             )
         await self.store.open()
         await self.load_cogs()
+        if self.settings.web_port is not None:
+            await self.start_web()
         # commands are global: with several shard processes the one running shard 0 syncs them
         if self.auto_sync and self.owns_guild(None):
             await self.sync_if_changed()
         if self.freeze_heap:
             freeze_startup_heap()
+
+    async def start_web(self) -> None:
+        """Serve the web companion (``bot/web``). A port that cannot be had (taken by another
+        process) is said in one line and the bot runs without it (``/web`` says it is off)."""
+        bot_id = self.user.id if self.user is not None else 0
+        server = WebServer(self.store, self.settings, bot_id=bot_id)
+        try:
+            await server.start()
+        except OSError as error:
+            await server.stop()
+            log.warning(
+                "the web companion cannot listen on %s:%s (%s); it stays off",
+                self.settings.web_host,
+                self.settings.web_port,
+                error.strerror or error,
+            )
+            return
+        self.web = server
 
     async def load_cogs(self) -> None:
         """Set the translator and add every cog (no network needed)."""
@@ -106,6 +130,8 @@ class SpielleiterBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         await self.finish_interactions()
+        if self.web is not None:
+            await self.web.stop()
         await super().close()
         await self.store.close()
 

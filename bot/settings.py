@@ -34,6 +34,14 @@ class Settings:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count
     seed: int | None = None  # reproducible dice and games (scripted sessions); None: random
+    web_port: int | None = None  # the web companion's port (None: no web companion)
+    web_host: str = "127.0.0.1"  # the address it listens on (0.0.0.0: every interface)
+    web_url: str | None = None  # its public address for links; None: http://127.0.0.1:<port>
+
+    @property
+    def web_base(self) -> str:
+        """The address the companion's links start with (no trailing slash)."""
+        return (self.web_url or f"http://127.0.0.1:{self.web_port}").rstrip("/")
 
     @property
     def database(self) -> str:
@@ -69,6 +77,9 @@ class Settings:
             shard_count=_shard_count(shard_count),
             shard_ids=_shard_ids(values, shard_count),
             seed=_optional_int(values, "SPIELLEITER_SEED"),
+            web_port=_web_port(values),
+            web_host=values.get("SPIELLEITER_WEB_HOST", "").strip() or "127.0.0.1",
+            web_url=_web_url(values),
         )
 
 
@@ -96,6 +107,22 @@ def _database_url(values: Mapping[str, str]) -> str | None:
     raise SettingsError(
         f"SPIELLEITER_DATABASE_URL must start with postgresql:// or sqlite:///, not {scheme}://"
     )
+
+
+def _web_port(values: Mapping[str, str]) -> int | None:
+    port = _optional_int(values, "SPIELLEITER_WEB_PORT")
+    if port is not None and not 1 <= port <= 65535:
+        raise SettingsError(f"SPIELLEITER_WEB_PORT must be between 1 and 65535, not {port}")
+    return port
+
+
+def _web_url(values: Mapping[str, str]) -> str | None:
+    url = values.get("SPIELLEITER_WEB_URL", "").strip()
+    if not url:
+        return None
+    if not url.startswith(("http://", "https://")):
+        raise SettingsError(f"SPIELLEITER_WEB_URL must start with http:// or https://, not {url!r}")
+    return url.rstrip("/")
 
 
 def _shard_count(count: int | None) -> int | None:

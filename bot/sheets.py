@@ -11,7 +11,7 @@ from bot.i18n import t
 from bot.limits import MAX_CHARACTERS_PER_CAMPAIGN, MAX_CHARACTERS_PER_PLAYER
 from bot.store import Store
 from bot.store.base import CampaignRecord, CharacterRecord, TooManyCharacters
-from engines.core import BadInput, Rng
+from engines.core import BadInput, IllegalAction, Rng
 from engines.dice.w6 import Difficulty, Pool, ProbeResult, ProbeSpec, probe
 from engines.w6.sheet import FIXABLE, Sheet
 from engines.w6.sheet_io import (
@@ -115,6 +115,21 @@ def sheet_from_modal(fields: dict[str, str], lang: str = "de") -> Sheet:
         if isinstance(field, str):
             error.params["field"] = modal_label(field, lang)
         raise
+
+
+def may_edit(campaign: CampaignRecord, record: CharacterRecord, user_id: int) -> bool:
+    """A player edits their own sheets; the GM (and co-GMs) edit every sheet and NPC (the one
+    rule for Discord and the web companion)."""
+    return campaign.is_gm(user_id) or (record.owner_id is not None and record.owner_id == user_id)
+
+
+def require_edit(campaign: CampaignRecord, record: CharacterRecord, user_id: int) -> None:
+    """Raises IllegalAction: ``npc_gm_only`` for an NPC, ``not_your_sheet`` for another's."""
+    if may_edit(campaign, record, user_id):
+        return
+    if record.owner_id is None:
+        raise IllegalAction("w6cog.error.npc_gm_only")
+    raise IllegalAction("w6cog.error.not_your_sheet")
 
 
 def fingerprint(record: CharacterRecord) -> str:

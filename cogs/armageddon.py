@@ -217,7 +217,9 @@ class Armageddon(TableCog):
 
     # ---------------------------------------------------------------------- the usual
 
-    add_table_commands(armageddon, "armageddoncog", "aufgeben", "liste", "export", "brett")
+    add_table_commands(
+        armageddon, "armageddoncog", "aufgeben", "liste", "export", "brett", "replay"
+    )
     offer_games(weg, ueberstimmen, notiz, karte)
 
 

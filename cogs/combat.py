@@ -48,6 +48,7 @@ from bot.narration.combat import (
 )
 from bot.render.combat_text import _cap, narrate
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
+from bot.sheets import require_edit
 from bot.store.base import CampaignRecord, GameRecord
 from cogs.combat_forms import (
     FIELDS,
@@ -70,7 +71,6 @@ from cogs.w6 import (
     character_choices,
     find_character,
     load_sheet,
-    require_edit,
     require_gm,
 )
 from engines.core import BadInput, EngineError, IllegalAction, StaleAction

@@ -115,7 +115,7 @@ class Essence(TableCog):
         text = t("essenzcog.position", lang, id=record.id, position=position_text(load(record)))
         await send(interaction, text, ephemeral=True)
 
-    add_table_commands(essenz, "essenzcog", "brett")
+    add_table_commands(essenz, "essenzcog", "brett", "replay")
     offer_games(remis, position)
 
 

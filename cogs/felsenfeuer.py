@@ -255,7 +255,9 @@ class Felsenfeuer(TableCog):
         record = await self._server_file(interaction)
         return record.text if record is not None else ""
 
-    add_table_commands(felsenfeuer, "felsenfeuercog", "zug", "aufgeben", "liste", "export", "brett")
+    add_table_commands(
+        felsenfeuer, "felsenfeuercog", "zug", "aufgeben", "liste", "export", "brett", "replay"
+    )
 
 
 async def setup(bot: SpielleiterBot) -> None:

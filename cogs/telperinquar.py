@@ -151,7 +151,7 @@ class Telperinquar(TableCog):
         found = SPEC.action_choices(record, load(record), seat, names, lang, current)
         return [app_commands.Choice(name=label[:100], value=text) for label, text in found]
 
-    add_table_commands(telperinquar, "tqcog", "aufgeben", "liste", "export", "brett")
+    add_table_commands(telperinquar, "tqcog", "aufgeben", "liste", "export", "brett", "replay")
     offer_games(zug)
 
     @telperinquar.command(name=cmd("tqcog.cmd.card.name"), description=cmd("tqcog.cmd.card.desc"))

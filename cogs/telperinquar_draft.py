@@ -142,7 +142,7 @@ class TelperinquarDraft(TableCog):
             interaction, seats.config(), seats.players, seats.names, invited=seats.invited
         )
 
-    add_table_commands(draft, "tqdraft", "aufgeben", "liste", "export", "brett")
+    add_table_commands(draft, "tqdraft", "aufgeben", "liste", "export", "brett", "replay")
 
 
 async def setup(bot: SpielleiterBot) -> None:

@@ -57,20 +57,6 @@ def require_gm(campaign: CampaignRecord, user_id: int) -> None:
         raise IllegalAction("w6cog.error.gm_only")
 
 
-def may_edit(campaign: CampaignRecord, record: CharacterRecord, user_id: int) -> bool:
-    """A player edits their own sheets; the GM (and co-GMs) edit every sheet and NPC."""
-    return campaign.is_gm(user_id) or (record.owner_id is not None and record.owner_id == user_id)
-
-
-def require_edit(campaign: CampaignRecord, record: CharacterRecord, user_id: int) -> None:
-    """Raises IllegalAction: ``npc_gm_only`` for an NPC, ``not_your_sheet`` for another's."""
-    if may_edit(campaign, record, user_id):
-        return
-    if record.owner_id is None:
-        raise IllegalAction("w6cog.error.npc_gm_only")
-    raise IllegalAction("w6cog.error.not_your_sheet")
-
-
 def campaign_rules(campaign: CampaignRecord) -> dict[str, bool]:
     """The optional rules switched on or off for the campaign (engine setting names)."""
     return clean_rules(campaign.settings.get(RULES_KEY, {}))

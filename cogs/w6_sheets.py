@@ -37,6 +37,7 @@ from bot.sheets import (
     field_paths,
     fingerprint,
     lp_after,
+    require_edit,
     roll_check,
     sheet_from_modal,
 )
@@ -49,7 +50,6 @@ from cogs.w6 import (
     find_character,
     load_sheet,
     log,
-    require_edit,
     require_gm,
 )
 from engines.core import BadInput, IllegalAction

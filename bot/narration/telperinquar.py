@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from bot.i18n import catalog, t
@@ -386,7 +387,14 @@ async def server_catalogue(store: Any, guild_id: int | None) -> Catalogue:
     record = await store.get_content(guild_id, CARDS_KIND)
     if record is None:
         return catalogue()
-    cards, errors = load_cards_text(record.text)
+    return file_catalogue(record.text)
+
+
+@lru_cache(maxsize=32)
+def file_catalogue(text: str) -> Catalogue:
+    """The built-in cards plus a card file's (read once per text: a page or a game start
+    of the same server asks again and again)."""
+    cards, errors = load_cards_text(text)
     if errors:  # stored files are checked first: this is a file of an older card format
         return catalogue()
     clashes = set(check_extra(cards))

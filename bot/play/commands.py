@@ -1,9 +1,9 @@
 """The slash commands every game on the shared table has, written once: a move in notation
-(``zug``), resign (``aufgeben``), the channel's games (``liste``), export (``export``) and the
-board again (``brett``), each with its autocomplete (the user's games; the notation the seat
-may type). A cog adds them to its own group, in the order it lists them, between its own
-commands; names and descriptions come from the cog's own catalog domain
-(``<domain>.cmd.move.name``, ``<domain>.opt.game.name`` …)::
+(``zug``), resign (``aufgeben``), the channel's games (``liste``), export (``export``), the
+board again (``brett``) and the game as a GIF (``replay``), each with its autocomplete (the
+user's games; the notation the seat may type). A cog adds them to its own group, in the order
+it lists them, between its own commands; names and descriptions come from the cog's own
+catalog domain (``<domain>.cmd.move.name``, ``<domain>.opt.game.name`` …)::
 
     class Essence(commands.Cog):
         essenz = app_commands.Group(...)
@@ -17,15 +17,18 @@ offers the user's games with ``offer_games(command, …)`` (its option ``spiel``
 
 from __future__ import annotations
 
+import io
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import cmd, options
+from bot.i18n import cmd, options, t
 from bot.play.spec import GameSpec
 from bot.play.table import GameTable
+from bot.replies import lang_for, send
+from bot.web import replay
 
 if TYPE_CHECKING:
     from bot.app import SpielleiterBot
@@ -84,6 +87,22 @@ class TableCommands:
     async def brett(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
         await self.table.show_board(interaction, spiel)
 
+    async def replay(self, interaction: discord.Interaction[Any], spiel: int | None = None) -> None:
+        """The game as a short GIF (``bot.web.replay``): a finished one for anyone, a running
+        one for its players (the public boards only)."""
+        lang = await lang_for(interaction)
+        record = await self.table.game_for(interaction, spiel, running_only=False)
+        bot_id = interaction.client.user.id if interaction.client.user else 0
+        # refused (privately) before the answer is deferred in public
+        await replay.check_replay(record, interaction.user.id, lang, bot_id)
+        await interaction.response.defer(thinking=True)
+        data, steps = await replay.gif_for(
+            interaction.client.store, record, interaction.user.id, lang, bot_id
+        )
+        title = self.table.spec.text("title", lang, id=record.id)
+        file = discord.File(io.BytesIO(data), filename=f"{self.table.spec.prefix}-{record.id}.gif")
+        await send(interaction, t("web.replay.posted", lang, game=title, count=steps), file=file)
+
     async def complete_game(
         self, interaction: discord.Interaction[Any], current: int | str | None
     ) -> list[app_commands.Choice[int]]:
@@ -108,6 +127,7 @@ STANDARD: dict[str, tuple[str, dict[str, str]]] = {
     "liste": ("list", {}),
     "export": ("export", {"spiel": "game"}),
     "brett": ("board", {"spiel": "game"}),
+    "replay": ("replay", {"spiel": "game"}),
 }
 
 

@@ -82,7 +82,20 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--seed", type=int, default=None, help="same seed, same script: same dice and bot moves"
     )
+    parser.add_argument(
+        "--web",
+        type=_port,
+        default=None,
+        metavar="PORT",
+        help="serve the web companion on 127.0.0.1:PORT (0: a free port); /web prints a link",
+    )
     return parser
+
+
+def _port(text: str) -> int:
+    if not text.isdecimal() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {text!r}")
+    return int(text)
 
 
 def main(
@@ -101,6 +114,7 @@ def main(
         user=args.user,
         locale=args.lang,
         seed=args.seed,
+        web_port=args.web,
     )
     try:
         return asyncio.run(session.run())
@@ -123,8 +137,10 @@ class Playground:
         user: str = "alice",
         locale: str = "de",
         seed: int | None = None,
+        web_port: int | None = None,
     ) -> None:
         self.seed = seed
+        self.web_port = web_port
         self.database = database
         self.out_dir = out_dir
         self.stdin = stdin
@@ -164,6 +180,11 @@ class Playground:
                 f"Bilder → {self.out_dir}/. 'help' zeigt die Befehle."
             )
             self.say(f"Du bist @{self.user} in #{self.channel}, Sprache {self.locale}.")
+            if self.bot.web is not None:
+                self.say(
+                    f"Web-Begleiter / web companion: {self.bot.web.base_url} "
+                    "— /web gibt den Anmeldelink / /web gives the sign-in link."
+                )
             await self._loop()
             await self._finish()
             return 0
@@ -186,6 +207,7 @@ class Playground:
             gateway_url=self.fake.gateway_url,
             log_level="WARNING",
             seed=self.seed,
+            web_port=self.web_port,
         )
         self.bot = create_bot(settings)
         self.bot._connection.guild_ready_timeout = 0.05

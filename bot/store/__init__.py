@@ -18,6 +18,7 @@ from bot.store.base import (
     StoreBusy,
     StoreUnavailable,
     TooManyCharacters,
+    WebTokenRecord,
 )
 from bot.store.sqlite import SqliteStore
 
@@ -68,6 +69,7 @@ __all__ = [
     "StoreBusy",
     "StoreUnavailable",
     "TooManyCharacters",
+    "WebTokenRecord",
     "is_postgres",
     "sqlite_path",
     "store_for",

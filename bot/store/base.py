@@ -150,6 +150,21 @@ class ContentRecord:
     updated_at: float
 
 
+@dataclass(frozen=True)
+class WebTokenRecord:
+    """A web companion token, kept only as its hash: a one-time sign-in link (kind ``link``)
+    or a browser session (``session``) of a Discord user, scoped to the server it came from;
+    ``data`` holds what the sign-in knew (language, name, whether the user manages the server,
+    the session's CSRF secret)."""
+
+    token_hash: str
+    kind: str
+    user_id: int
+    guild_id: int
+    data: Json
+    expires_at: float
+
+
 class Store(Protocol):
     async def open(self) -> None: ...
     async def close(self) -> None: ...
@@ -189,6 +204,12 @@ class Store(Protocol):
     async def games_idle_since(
         self, before: float, *, unreminded_only: bool = False
     ) -> list[GameRecord]: ...
+    async def games_in_guild(
+        self, guild_id: int, *, statuses: tuple[str, ...] = (), limit: int = 100
+    ) -> list[GameRecord]:
+        """The server's games of those statuses (empty: any), newest first, at most ``limit``."""
+        ...
+
     async def mark_reminded(self, game_id: int) -> None: ...
     async def update_game(
         self,
@@ -355,4 +376,25 @@ class Store(Protocol):
 
     async def delete_content(self, guild_id: int, kind: str, name: str = "") -> bool:
         """True when there was such a file."""
+        ...
+
+    # The web companion's tokens (sign-in links and sessions), by the hash of the token.
+    async def put_web_token(
+        self, token_hash: str, kind: str, user_id: int, guild_id: int, data: Json,
+        expires_at: float, *, now: float,
+    ) -> None:  # fmt: skip
+        """Store a token; tokens expired at ``now`` are dropped in the same write."""
+        ...
+
+    async def take_web_token(self, token_hash: str, kind: str, now: float) -> WebTokenRecord | None:
+        """Remove the token and return it when it exists with that ``kind`` and has not expired
+        at ``now`` (one transaction: two uses at once get it once); else None."""
+        ...
+
+    async def get_web_token(self, token_hash: str, kind: str, now: float) -> WebTokenRecord | None:
+        """The token of that ``kind`` unless it is missing or expired at ``now``."""
+        ...
+
+    async def delete_web_token(self, token_hash: str) -> bool:
+        """True when there was such a token."""
         ...

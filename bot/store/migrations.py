@@ -128,6 +128,20 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, kind, name)
     );
     """,
+    # 6: the web companion's one-time sign-in links and sessions (only a hash of each token),
+    # and a server's games newest first (its replays)
+    """
+    CREATE TABLE web_tokens (
+        token_hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        data TEXT NOT NULL DEFAULT '{}',
+        expires_at REAL NOT NULL
+    );
+    CREATE INDEX web_tokens_by_expiry ON web_tokens (expires_at);
+    CREATE INDEX games_by_guild ON games (guild_id, id);
+    """,
 ]
 
 
@@ -257,6 +271,19 @@ PG_MIGRATIONS: list[str] = [
         updated_at DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (guild_id, kind, name)
     );
+    """,
+    # 6: the web companion's one-time sign-in links and sessions, a server's games
+    """
+    CREATE TABLE web_tokens (
+        token_hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        guild_id BIGINT NOT NULL,
+        data TEXT NOT NULL DEFAULT '{}',
+        expires_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX web_tokens_by_expiry ON web_tokens (expires_at);
+    CREATE INDEX games_by_guild ON games (guild_id, id);
     """,
 ]
 

@@ -31,10 +31,20 @@ from bot.store.base import (
     LogRow,
     StaleRevision,
     StoreBusy,
+    WebTokenRecord,
     check_character_limits,
 )
 from bot.store.migrations import COMBATS_TO_GAMES, PG_MIGRATIONS
-from bot.store.rows import _campaign, _changed, _character, _content, _deck, _dump, _game
+from bot.store.rows import (
+    _campaign,
+    _changed,
+    _character,
+    _content,
+    _deck,
+    _dump,
+    _game,
+    _web_token,
+)
 from bot.store.upgrades import COMBAT_KIND, combat_to_game
 from engines.core import EngineError
 from engines.w6.state import STATE_VERSION
@@ -47,6 +57,7 @@ _CAMPAIGN_COLUMNS = "id, guild_id, channel_id, name, gm_id, co_gm_ids, settings,
 _CHARACTER_COLUMNS = "id, campaign_id, owner_id, name, sheet, revision"
 _DECK_COLUMNS = "id, owner_id, name, cards"
 _CONTENT_COLUMNS = "guild_id, kind, name, text, author_id, updated_at"
+_TOKEN_COLUMNS = "token_hash, kind, user_id, guild_id, data, expires_at"
 
 # pg_advisory_xact_lock key: processes starting together migrate one after the other
 MIGRATION_LOCK = 0x5350_4945_4C4C  # "SPIELL"
@@ -248,6 +259,18 @@ class PostgresStore:
             params.append([_text(s) for s in statuses])
             sql += f" AND status = ANY(${len(params)}::text[])"
         rows = await self.pool.fetch(sql + " ORDER BY id", *params)
+        return [_game(row) for row in rows]
+
+    async def games_in_guild(
+        self, guild_id: int, *, statuses: tuple[str, ...] = (), limit: int = 100
+    ) -> list[GameRecord]:
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = $1"
+        params: list[Any] = [guild_id]
+        if statuses:
+            params.append([_text(s) for s in statuses])
+            sql += f" AND status = ANY(${len(params)}::text[])"
+        params.append(max(0, limit))
+        rows = await self.pool.fetch(sql + f" ORDER BY id DESC LIMIT ${len(params)}", *params)
         return [_game(row) for row in rows]
 
     async def games_idle_since(
@@ -799,6 +822,56 @@ class PostgresStore:
             guild_id,
             _text(kind),
             _text(name),
+        )
+        return bool(status != "DELETE 0")
+
+    # The web companion's tokens ------------------------------------------------------------
+
+    async def put_web_token(
+        self, token_hash: str, kind: str, user_id: int, guild_id: int, data: Json,
+        expires_at: float, *, now: float,
+    ) -> None:  # fmt: skip
+        async with self._transaction() as conn:
+            await conn.execute("DELETE FROM web_tokens WHERE expires_at <= $1", now)
+            await conn.execute(
+                "INSERT INTO web_tokens (token_hash, kind, user_id, guild_id, data, expires_at)"
+                " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (token_hash) DO UPDATE SET"
+                " kind = EXCLUDED.kind, user_id = EXCLUDED.user_id,"
+                " guild_id = EXCLUDED.guild_id, data = EXCLUDED.data,"
+                " expires_at = EXCLUDED.expires_at",
+                _text(token_hash),
+                _text(kind),
+                user_id,
+                guild_id,
+                _dump(data),
+                expires_at,
+            )
+
+    async def take_web_token(self, token_hash: str, kind: str, now: float) -> WebTokenRecord | None:
+        row = await self.pool.fetchrow(
+            "DELETE FROM web_tokens WHERE token_hash = $1 AND kind = $2"
+            f" RETURNING {_TOKEN_COLUMNS}",
+            _text(token_hash),
+            _text(kind),
+        )
+        if row is None:
+            return None
+        record = _web_token(row)
+        return record if record.expires_at > now else None
+
+    async def get_web_token(self, token_hash: str, kind: str, now: float) -> WebTokenRecord | None:
+        row = await self.pool.fetchrow(
+            f"SELECT {_TOKEN_COLUMNS} FROM web_tokens"
+            " WHERE token_hash = $1 AND kind = $2 AND expires_at > $3",
+            _text(token_hash),
+            _text(kind),
+            now,
+        )
+        return None if row is None else _web_token(row)
+
+    async def delete_web_token(self, token_hash: str) -> bool:
+        status = await self.pool.execute(
+            "DELETE FROM web_tokens WHERE token_hash = $1", _text(token_hash)
         )
         return bool(status != "DELETE 0")
 

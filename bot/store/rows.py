@@ -12,6 +12,7 @@ from bot.store.base import (
     ContentRecord,
     DeckRecord,
     GameRecord,
+    WebTokenRecord,
 )
 
 Row = Any  # read by column name: row["id"]
@@ -79,6 +80,17 @@ def _content(row: Row) -> ContentRecord:
         text=row["text"],
         author_id=row["author_id"],
         updated_at=row["updated_at"],
+    )
+
+
+def _web_token(row: Row) -> WebTokenRecord:
+    return WebTokenRecord(
+        token_hash=row["token_hash"],
+        kind=row["kind"],
+        user_id=row["user_id"],
+        guild_id=row["guild_id"],
+        data=json.loads(row["data"]),
+        expires_at=row["expires_at"],
     )
 
 

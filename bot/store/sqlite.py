@@ -37,10 +37,20 @@ from bot.store.base import (
     StaleRevision,
     StoreBusy,
     StoreUnavailable,
+    WebTokenRecord,
     check_character_limits,
 )
 from bot.store.migrations import COMBATS_TO_GAMES, MIGRATIONS
-from bot.store.rows import _campaign, _changed, _character, _content, _deck, _dump, _game
+from bot.store.rows import (
+    _campaign,
+    _changed,
+    _character,
+    _content,
+    _deck,
+    _dump,
+    _game,
+    _web_token,
+)
 from bot.store.upgrades import COMBAT_KIND, combat_to_game
 from engines.core import EngineError
 from engines.w6.state import STATE_VERSION
@@ -53,6 +63,7 @@ _CAMPAIGN_COLUMNS = "id, guild_id, channel_id, name, gm_id, co_gm_ids, settings,
 _CHARACTER_COLUMNS = "id, campaign_id, owner_id, name, sheet, revision"
 _DECK_COLUMNS = "id, owner_id, name, cards"
 _CONTENT_COLUMNS = "guild_id, kind, name, text, author_id, updated_at"
+_TOKEN_COLUMNS = "token_hash, kind, user_id, guild_id, data, expires_at"
 
 
 WRITE_WAIT = 2.0  # seconds a write may wait for the lock before StoreBusy
@@ -275,6 +286,17 @@ class SqliteStore:
             sql += f" AND status IN ({','.join('?' * len(statuses))})"
             params.extend(statuses)
         rows = await self._all(sql + " ORDER BY id", params)
+        return [_game(row) for row in rows]
+
+    async def games_in_guild(
+        self, guild_id: int, *, statuses: tuple[str, ...] = (), limit: int = 100
+    ) -> list[GameRecord]:
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ?"
+        params: list[Any] = [guild_id]
+        if statuses:
+            sql += f" AND status IN ({','.join('?' * len(statuses))})"
+            params.extend(statuses)
+        rows = await self._all(sql + " ORDER BY id DESC LIMIT ?", [*params, max(0, limit)])
         return [_game(row) for row in rows]
 
     async def games_idle_since(
@@ -798,6 +820,47 @@ class SqliteStore:
                 "DELETE FROM server_content WHERE guild_id = ? AND kind = ? AND name = ?",
                 (guild_id, kind, name),
             )
+            return cursor.rowcount > 0
+
+    # The web companion's tokens ------------------------------------------------------------
+
+    async def put_web_token(
+        self, token_hash: str, kind: str, user_id: int, guild_id: int, data: Json,
+        expires_at: float, *, now: float,
+    ) -> None:  # fmt: skip
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM web_tokens WHERE expires_at <= ?", (now,))
+            await db.execute(
+                "INSERT OR REPLACE INTO web_tokens"
+                " (token_hash, kind, user_id, guild_id, data, expires_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (token_hash, kind, user_id, guild_id, _dump(data), expires_at),
+            )
+
+    async def take_web_token(self, token_hash: str, kind: str, now: float) -> WebTokenRecord | None:
+        async with self._transaction() as db:
+            async with db.execute(
+                f"SELECT {_TOKEN_COLUMNS} FROM web_tokens WHERE token_hash = ? AND kind = ?",
+                (token_hash, kind),
+            ) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                return None
+            await db.execute("DELETE FROM web_tokens WHERE token_hash = ?", (token_hash,))
+        record = _web_token(row)
+        return record if record.expires_at > now else None
+
+    async def get_web_token(self, token_hash: str, kind: str, now: float) -> WebTokenRecord | None:
+        row = await self._one(
+            f"SELECT {_TOKEN_COLUMNS} FROM web_tokens"
+            " WHERE token_hash = ? AND kind = ? AND expires_at > ?",
+            (token_hash, kind, now),
+        )
+        return None if row is None else _web_token(row)
+
+    async def delete_web_token(self, token_hash: str) -> bool:
+        async with self._transaction() as db:
+            cursor = await db.execute("DELETE FROM web_tokens WHERE token_hash = ?", (token_hash,))
             return cursor.rowcount > 0
 
 

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import signal
+import socket
 import sqlite3
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -282,3 +283,34 @@ async def test_an_unusable_database_is_named_in_one_line_and_exits_2(
         assert proc.returncode == 2, (out + err).decode()
         assert len(lines) == 1 and str(database) in lines[0], lines
         assert "Traceback" not in (out + err).decode()
+
+
+async def test_the_process_serves_the_web_companion_and_sessions_survive_a_restart(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    import aiohttp
+
+    with socket.socket() as probe:  # a port free right now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = BotProcess(fake, tmp_path, {"SPIELLEITER_WEB_PORT": str(port)})
+    try:
+        await process.start()
+        await fake.wait_for_sync(START_TIMEOUT)
+        reply = await (await fake.slash("web", user="alice")).callback()
+        link = re.search(rf"http://127\.0\.0\.1:{port}/login/[\w-]+", reply.content or "")
+        assert link, reply.content
+        base, token = link.group(0).split("/login/")
+        jar = aiohttp.CookieJar(unsafe=True)
+        async with aiohttp.ClientSession(cookie_jar=jar) as browser:
+            signed = await browser.post(f"{base}/login", data={"token": token})
+            assert signed.status == 200
+            await process.kill()
+            await process.start()
+            again = await browser.get(f"{base}/")  # the session lives in the database
+            assert again.status == 200 and "Spielleiter Testgilde" in await again.text()
+        assert "Traceback" not in process.output()
+    finally:
+        if process.proc is not None and process.proc.returncode is None:
+            process.proc.kill()
+            await process.proc.wait()

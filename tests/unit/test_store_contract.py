@@ -498,3 +498,51 @@ async def test_server_content_survives_a_nul_and_a_large_text(store: Store) -> N
     await store.put_content(5, "felsenfeuer.spells", text, 7)
     found = await store.get_content(5, "felsenfeuer.spells")
     assert found is not None and found.text.replace("\x00", "") == text.replace("\x00", "")
+
+
+async def test_a_web_link_is_taken_once_and_only_before_it_expires(store: Store) -> None:
+    await store.put_web_token("h1", "link", 100, 1, {"lang": "en"}, 50.0, now=10.0)
+    await store.put_web_token("h2", "link", 100, 1, {}, 20.0, now=10.0)
+    assert await store.take_web_token("h1", "session", 11.0) is None  # another kind
+    taken = await store.take_web_token("h1", "link", 11.0)
+    assert taken is not None
+    assert (taken.user_id, taken.guild_id, taken.data) == (100, 1, {"lang": "en"})
+    assert await store.take_web_token("h1", "link", 11.0) is None  # used
+    assert await store.take_web_token("h2", "link", 30.0) is None  # expired
+    assert await store.take_web_token("h2", "link", 11.0) is None  # and gone
+
+
+async def test_two_uses_of_one_web_link_at_once_get_it_once(opener: Opener) -> None:
+    first, second = await opener(), await opener()
+    await first.put_web_token("h", "link", 7, 1, {}, 1e12, now=0.0)
+    results = await asyncio.gather(
+        first.take_web_token("h", "link", 1.0), second.take_web_token("h", "link", 1.0)
+    )
+    assert sorted(r is not None for r in results) == [False, True]
+
+
+async def test_web_sessions_expire_are_deleted_and_old_ones_are_swept(store: Store) -> None:
+    await store.put_web_token("s", "session", 2**62, 2**62, {"csrf": "x\x00"}, 100.0, now=0.0)
+    found = await store.get_web_token("s", "session", 50.0)
+    assert found is not None and found.user_id == 2**62 and found.expires_at == 100.0
+    assert await store.get_web_token("s", "link", 50.0) is None
+    assert await store.get_web_token("s", "session", 100.0) is None  # expired
+    await store.put_web_token("t", "session", 1, 1, {}, 500.0, now=200.0)  # sweeps "s"
+    assert await store.get_web_token("s", "session", 0.0) is None
+    assert await store.delete_web_token("t")
+    assert not await store.delete_web_token("t")
+    assert await store.get_web_token("t", "session", 0.0) is None
+
+
+async def test_a_servers_games_newest_first_by_status(store: Store) -> None:
+    first = await _new_game(store, channel=10, guild=1)
+    second = await _new_game(store, channel=11, guild=1)
+    await _new_game(store, channel=12, guild=2)
+    await _new_game(store, channel=13, guild=None)
+    finished = await store.update_game(
+        first.id, expected_revision=first.revision, snapshot={}, status="finished"
+    )
+    assert [g.id for g in await store.games_in_guild(1)] == [second.id, first.id]
+    assert [g.id for g in await store.games_in_guild(1, statuses=("finished",))] == [finished.id]
+    assert [g.id for g in await store.games_in_guild(1, limit=1)] == [second.id]
+    assert await store.games_in_guild(3) == []
