@@ -15,7 +15,7 @@ from engines.core.rng import Rng
 from engines.effects import NeedDecision
 from engines.felsenfeuer import verbs
 from engines.felsenfeuer.model import COLOURS, Die, Entry, Pending, Settings, State
-from engines.felsenfeuer.spells import book_for, spellbook_with
+from engines.felsenfeuer.spells import Spell, book_for, spellbook_with
 from engines.felsenfeuer.work import Work
 
 SCHEMA = 1
@@ -132,7 +132,8 @@ def situation(state: State) -> str:
                        d.shrine_of >= 0, d.id in tops) for d in state.dice)  # fmt: skip
     key = (
         state.phase, dice, state.markers, state.cauldrons, state.matrices, state.stone,
-        state.passes, state.laid, state.spell_rune if state.stack else -1, state.stack,
+        state.passes, state.laid, state.spell_rune if state.stack else -1, state.place,
+        state.no_place, state.stack,
         state.out, state.winners, state.auswahl,
     )  # fmt: skip
     return hashlib.blake2b(repr(key).encode(), digest_size=8).hexdigest()
@@ -208,7 +209,7 @@ def _run_entry(ctx: verbs.Ctx) -> Entry | None:
         if slug == "keiner":
             w.emit("no_spell", player=die.owner, die=die.id)
             return None
-        w.spell_rune = die.id
+        w.make_spruchrune(die.id)
         w.emit("cast", player=die.owner, spell=slug, nested=nested)
         return Entry("spell", spell=slug, caster=die.owner)
     if entry.kind == "blood":
@@ -342,6 +343,8 @@ def settle(w: Work) -> Work:
             knock_out(w, dead, "essence")
         elif w.result == "declared":
             check_end(w)
+        if w.no_place and not w.spell_running():  # between spells the last trigger's stands
+            w.no_place = False
     w.stack = []  # runaway magic: whatever is left fizzles
     w.emit("fizzled")
     if w.phase == "spell":
@@ -408,9 +411,24 @@ def raw_actions(state: State, player: PlayerId) -> list[Act]:
                 continue
             paid = sum(d.pips for d in state.dice if d.owner == player and d.zone == "essence"
                        and d.colour == spell.colour)  # fmt: skip
-            if paid >= spell.pips:
+            if paid >= spell.pips and _blood_would_act(state, spell, player):
                 acts.append(Act("blut", (spell.slug,)))
     return acts
+
+
+def _blood_would_act(state: State, spell: Spell, player: int) -> bool:
+    """Whether the blood spell, once paid for, would do anything (else it is not offered:
+    paying essence for a spell whose every sentence lapses helps nobody)."""
+    w = Work(state)
+    for _ in range(spell.pips):  # pay as the blood entry does, from the first essence offered
+        die = next(d for d in w.dice if d.owner == player and d.zone == "essence"
+                   and d.colour == spell.colour and d.pips > 0)  # fmt: skip
+        w.set(
+            replace(die, pips=die.pips - 1)
+            if die.pips > 1
+            else replace(die, zone="bag", matrix=-1, pips=0)
+        )
+    return verbs.could_act(w, spell, player)
 
 
 def current_setup_seat(state: State) -> int:

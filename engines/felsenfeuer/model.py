@@ -154,7 +154,7 @@ class State:
     stone: int = 0  # the seat the stone stands before (action) or on whose marker (spell)
     passes: int = 0  # consecutive turns without a glyph
     laid: bool = False  # the stone holder laid a glyph this turn
-    spell_rune: int = -1  # the last triggered glyph ("Spruchrune")
+    spell_rune: int = -1  # the last triggered glyph ("Spruchrune") while it lies on a matrix
     stack: tuple[Entry, ...] = ()
     pending: Pending | None = None
     auswahl: tuple[str, ...] = ()  # sealed choices ("" = not yet), secret until all chose
@@ -167,6 +167,8 @@ class State:
     quiet: int = 0  # phases in a row without essence lost
     seen: tuple[tuple[str, str], ...] = ()  # (situation hash, action last taken there)
     rng: Rng = field(default_factory=lambda: Rng(0))
+    place: int = 0  # the Duellplatz of the last trigger (the start surface before the first)
+    no_place: bool = False  # the Spruchrune left the matrices during the running spells
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -174,6 +176,7 @@ class State:
             "dice": [d.to_json() for d in self.dice], "markers": list(self.markers),
             "cauldrons": list(self.cauldrons), "matrices": self.matrices, "stone": self.stone,
             "passes": self.passes, "laid": self.laid, "spell_rune": self.spell_rune,
+            "place": self.place, "no_place": self.no_place,
             "stack": [e.to_json() for e in self.stack],
             "pending": None if self.pending is None else self.pending.to_json(),
             "auswahl": list(self.auswahl), "draft_turn": self.draft_turn, "out": list(self.out),
@@ -196,6 +199,7 @@ class State:
             tuple(int(s) for s in data["out"]), tuple(int(s) for s in data["winners"]),
             str(data["result"]), int(data["serial"]), int(data["phases"]), int(data["quiet"]),
             tuple((str(a), str(b)) for a, b in data["seen"]), Rng.from_json(data["rng"]),
+            place=int(data.get("place", 0)), no_place=bool(data.get("no_place", False)),
         )  # fmt: skip
 
 

@@ -403,7 +403,7 @@ def trigger(ctx: Ctx, die: Die) -> None:
     cast (an offer entry, run before the next sentence)."""
     w = ctx.w
     relocate(ctx, die, lambda d: replace(d, glyph=False, frozen=False))
-    w.spell_rune = die.id
+    w.make_spruchrune(die.id)
     w.emit("triggered", die=die.id, player=die.owner, colour=die.colour, pips=die.pips,
            matrix=die.matrix)  # fmt: skip
     ctx.pushes.append(Entry("offer", die=die.id, caster=die.owner))
@@ -469,9 +469,42 @@ def possible(ctx: Ctx, part: Mapping[str, Any]) -> bool:
         return bool(select(ctx, part["target"]))
     if verb == "attack":
         return bool(players_of(ctx, part.get("players", "opponents"))) and ctx.w.duellplatz() >= 0
-    if verb in ("lose_essence", "gain_essence", "cauldron", "set_caster", "win"):
+    if verb == "gain_essence":  # an essence at 6 cannot be raised (Visir-Regel)
+        seats = players_of(ctx, part.get("players", "self"))
+        return any(d.owner in seats and d.zone == "essence" and d.pips < 6 for d in ctx.w.dice)
+    if verb in ("lose_essence", "cauldron", "set_caster", "win"):
         return bool(players_of(ctx, part.get("players", "opponents")))
     return True
+
+
+def _does_something(ctx: Ctx, part: Mapping[str, Any]) -> bool:
+    """Whether an instruction would change anything now: ``possible``, and an attack reaches
+    a player whose essences lie on the Duellplatz."""
+    if part["do"] == "attack":
+        dp = ctx.w.duellplatz()
+        seats = players_of(ctx, part.get("players", "opponents"))
+        return dp >= 0 and any(ctx.w.markers[s] == dp for s in seats)
+    return possible(ctx, part)
+
+
+def could_act(w: Work, spell: Spell, caster: int) -> bool:
+    """Whether ``spell`` worked by ``caster`` now would do anything (a blood spell that would
+    not is neither offered nor paid for). Every sentence is looked at as it stands; one that
+    can act, or whose effect cannot be judged before it runs (an effect, a renewal, a cast),
+    is enough: when none can, each lapses in turn and nothing changes."""
+    ctx = Ctx(w, Entry("spell", spell=spell.slug, caster=caster))
+    for step in spell.steps:
+        if "if" in step and not holds(ctx, step["if"]):
+            continue
+        parts = step.get("parts", [step])
+        parts = [
+            p for p in parts if not ("if" in p and "parts" in step and not holds(ctx, p["if"]))
+        ]
+        if step.get("joined") and not all(possible(ctx, p) for p in parts):
+            continue
+        if any(_does_something(ctx, p) for p in parts):
+            return True
+    return False
 
 
 def _targets(ctx: Ctx, part: Mapping[str, Any], prompt: str) -> list[Die]:

@@ -1,0 +1,103 @@
+"""Felsenfeuer read against the rulebook (issue 21): the Spruchrune and the Duellplatz, spells
+that do what their sentences say in their order, blood magic that does nothing, the setup
+settings, the scenarios of Teil 3 and the narration of a batch of events."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engines.felsenfeuer.engine import ENGINE, Act, legal
+from engines.felsenfeuer.model import State
+from engines.felsenfeuer.scenario import answer, answer_rest, build, cast
+from engines.felsenfeuer.work import Work
+
+OWN_SPELL = """
+[[spell]]
+name = "Leerer Griff"
+colour = "rot"
+pips = 3
+text_de = "Nimm die Spruchrune auf deine Hand. Greife jeden Gegner an."
+text_en = "Take the spell rune onto your hand. Attack every opponent."
+[[spell.step]]
+text_de = "Nimm die Spruchrune auf deine Hand."
+text_en = "Take the spell rune onto your hand."
+do = "take_to_hand"
+target = "spruchrune"
+[[spell.step]]
+text_de = "Greife jeden Gegner an."
+text_en = "Attack every opponent."
+do = "attack"
+[spell.test]
+expect = {"d0.zone" = "hand", "essence.1" = 9}
+"""
+
+
+def essence(state: State, seat: int) -> int:
+    return sum(d.pips for d in state.dice if d.owner == seat and d.zone == "essence")
+
+
+def passes(state: State) -> State:
+    for _ in range(state.settings.players - len(state.out)):
+        state, _ = ENGINE.apply(state, Act("ende"), state.stone)
+    return state
+
+
+# --- the Spruchrune and the Duellplatz (Teil 1 "Spruchrune", Teil 2 "Duellplatz") ---------------
+def test_a_spruchrune_laid_again_from_the_hand_is_a_fresh_glyph() -> None:
+    """Leere Worte takes the Spruchrune to hand; laid again it is a glyph like any other: the
+    board no longer marks it and the Duellplatz does not hang on it."""
+    state = build(["0 violett rune 1", "0 rot essence 6", "1 rot essence 6", "1 grau hand"])
+    state, _ = cast(state, "leere-worte", 0, 0)
+    state = answer_rest(state)
+    assert state.dice[0].zone == "hand" and state.spell_rune == -1
+    state = replace(state, stone=0)
+    state, _ = ENGINE.apply(state, Act("lege", ("violett", "4", "m0")), 0)
+    view = ENGINE.view_for(state, None)
+    assert not view["dice"][0]["spruchrune"] and view["spell_rune"] is None
+    assert view["duellplatz"] == 0  # the last trigger's Duellplatz stands between spells
+
+
+def test_no_duellplatz_only_for_the_rest_of_the_spell() -> None:
+    """A spell that takes its Spruchrune to hand attacks into nothing (no Duellplatz for its
+    following effects); once it ended, the last trigger's Duellplatz stands again."""
+    state = build(["0 rot rune 3", "0 rot essence 6", "1 schwarz essence 6"], spells=OWN_SPELL)
+    state, kinds = cast(state, "leerer-griff", 0, 0)
+    state = answer_rest(state)
+    assert essence(state, 1) == 6 and "attacked" not in kinds
+    assert Work(state).duellplatz() == 0 and not state.no_place
+
+
+def test_after_a_renewal_took_the_spruchrune_blood_magic_attacks_on_its_duellplatz() -> None:
+    """The renewal at the start of a spell phase takes the Spruchrune (the highest rune) to
+    hand; Glutopfer by blood magic afterwards still attacks on the last trigger's Duellplatz."""
+    state = build(["0 rot rune 5", "0 rot essence 6", "0 grau essence 6",
+                   "1 schwarz essence 6", "1 violett essence 6"])  # fmt: skip
+    state = replace(state, spell_rune=0, place=0)
+    state = passes(state)  # no glyphs: a renewal
+    assert state.dice[0].zone == "hand" and state.phase == "action"
+    assert Act("blut", ("glutopfer",)) in legal(state, state.stone) or state.stone == 1
+    state = replace(state, stone=0)
+    state, _ = ENGINE.apply(state, Act("blut", ("glutopfer",)), 0)
+    state = answer_rest(state)
+    assert essence(state, 1) == 11
+
+
+def test_a_blood_spell_that_would_do_nothing_is_not_offered() -> None:
+    """The opponent's essences lie on another matrix than the Duellplatz: Glutopfer (only an
+    attack) would miss, so it is neither offered nor paid for; Schattenpakt (ban a glyph) is
+    offered while there is a glyph."""
+    state = build(["0 rot essence 6", "0 schwarz essence 6", "1 violett essence 6",
+                   "0 grau glyph 3"])  # fmt: skip
+    state = replace(state, markers=(0, 1), matrices=2)
+    acts = legal(state, 0)
+    assert Act("blut", ("glutopfer",)) not in acts
+    assert Act("blut", ("schattenpakt",)) in acts
+    assert Act("blut", ("glutopfer",)) in legal(replace(state, markers=(0, 0)), 0)
+
+
+def test_a_floating_spruchrune_leaves_no_duellplatz_for_the_rest_of_the_spell() -> None:
+    state = build(["0 grau rune 3", "0 rot essence 6", "1 schwarz essence 6"])
+    state, _ = cast(state, "schwebesiegel", 0, 0)
+    state = answer(state, "d0")  # the Spruchrune itself floats
+    state = answer_rest(state)
+    assert state.dice[0].zone == "float" and essence(state, 1) == 6
