@@ -233,15 +233,20 @@ def pick_dice(ctx: Ctx, cands: list[Die], count: Any, chooser: str, prompt: str)
 def _pick(ctx: Ctx, cands: list[Die], count: Any, seat: int, prompt: str) -> list[Die]:
     w = ctx.w
     chosen: list[Die] = []
-    limit = len(cands) if count == "any" else (1 if count == "one" else int(count))
+    up_to = isinstance(count, Mapping)  # "bis zu n": any of them, at most n
+    free = count == "any" or up_to
+    if up_to:
+        limit = int(count["up_to"])
+    else:
+        limit = len(cands) if count == "any" else (1 if count == "one" else int(count))
     while len(chosen) < limit:
         rest = distinct(w, [d for d in cands if d not in chosen])
         if not rest:
             break
         options = [f"d{d.id}" for d in rest]
-        if count == "any":
+        if free:
             options.append(DONE)
-        token = ctx.choose(seat, prompt, options, forced=count != "any")
+        token = ctx.choose(seat, prompt, options, forced=not free)
         if token == DONE:
             break
         chosen.append(w.dice[int(token[1:])])
@@ -769,6 +774,16 @@ def _v_lay(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     return not dice, [d.id for d in dice]
 
 
+def _v_float(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+    """Runes float over the Duellplatz as it stood when the sentence began (the Spruchrune
+    among them takes the Duellplatz away only from the following effects)."""
+    dp = ctx.w.duellplatz()
+    run = _simple(lambda c, d: replace(d, zone="float", matrix=dp, glyph=False, frozen=False),
+                  "felsenfeuer.ask.float", "floated")  # fmt: skip
+    result: tuple[bool, list[int]] = run(ctx, part)
+    return result
+
+
 def _hand1(ctx: Ctx, d: Die) -> Die:
     if not ctx.w.has_hand(d.owner):
         raise SkipSentence
@@ -785,11 +800,7 @@ _IMPL: dict[str, Callable[[Ctx, Mapping[str, Any]], tuple[bool, list[int]]]] = {
     ),
     "freeze": _simple(lambda c, d: replace(d, frozen=True), "felsenfeuer.ask.freeze", "frozen"),
     "thaw": _simple(lambda c, d: replace(d, frozen=False), "felsenfeuer.ask.thaw", "thawed"),
-    "float": _simple(
-        lambda c, d: replace(d, zone="float", matrix=c.w.duellplatz(), glyph=False, frozen=False),
-        "felsenfeuer.ask.float",
-        "floated",
-    ),
+    "float": _v_float,
     "second_hand": _simple(_hand1, "felsenfeuer.ask.second_hand", "second_hand"),
     "destroy": _v_destroy,
     "take_to_hand": _v_take,

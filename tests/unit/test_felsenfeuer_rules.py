@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from engines.felsenfeuer.engine import ENGINE, Act, legal
 from engines.felsenfeuer.model import State
 from engines.felsenfeuer.scenario import answer, answer_rest, build, cast
+from engines.felsenfeuer.spells import spellbook
 from engines.felsenfeuer.work import Work
 
 OWN_SPELL = """
@@ -97,7 +100,81 @@ def test_a_blood_spell_that_would_do_nothing_is_not_offered() -> None:
 
 def test_a_floating_spruchrune_leaves_no_duellplatz_for_the_rest_of_the_spell() -> None:
     state = build(["0 grau rune 3", "0 rot essence 6", "1 schwarz essence 6"])
-    state, _ = cast(state, "schwebesiegel", 0, 0)
-    state = answer(state, "d0")  # the Spruchrune itself floats
+    state, _ = cast(state, "schwebesiegel", 0, 0)  # the Spruchrune, its only rune, floats
     state = answer_rest(state)
     assert state.dice[0].zone == "float" and essence(state, 1) == 6
+
+
+# --- spells do what their sentences say, in their order (Teil 3 "Reihenfolge") -----------------
+@pytest.mark.parametrize("slug", sorted(spellbook()))
+def test_the_steps_are_the_sentences_of_the_text_in_their_order(slug: str) -> None:
+    """Each step is one sentence of the printed text, in the text's order (the meta sentences
+    and a keyword aside), in both languages."""
+    spell = spellbook()[slug]
+    for lang in ("de", "en"):
+        text = getattr(spell, f"text_{lang}")
+        for meta in getattr(spell, f"meta_{lang}"):
+            text = text.replace(meta, "").strip()
+        if spell.keyword:  # "Schwebe: …" (in English the keyword's translation)
+            text = text.split(": ", 1)[1]
+        assert " ".join(step[f"text_{lang}"] for step in spell.steps) == text
+
+
+def test_zwiegriff_attacks_then_takes_the_spruchrune_to_the_second_hand() -> None:
+    state = build(["0 violett rune 4", "0 rot essence 6", "1 schwarz essence 6"])
+    state, kinds = cast(state, "zwiegriff", 0, 0)
+    state = answer_rest(state)
+    assert kinds.index("attacked") < kinds.index("second_hand")
+    assert essence(state, 1) == 5 and state.dice[0].zone == "hand" and state.dice[0].hand == 1
+
+
+def test_waldeswacht_takes_up_to_two_shrines_and_no_third() -> None:
+    state = build(["0 gruen rune 6", "0 gruen essence 5", "1 rot essence 6", "0 rot rune 2",
+                   "0 grau rune 3", "0 rot rune 4"])  # fmt: skip
+    state, _ = cast(state, "waldeswacht", 0, 0)
+    assert state.pending is not None and "fertig" in state.pending.options  # "bis zu"
+    state = answer(answer(state, "d3"), "d4")
+    assert state.pending is None or state.pending.prompt != "felsenfeuer.ask.shrine"
+    assert [d.shrine_of for d in state.dice[3:6]] == [0, 0, -1]
+    one = answer(cast(build(["0 gruen rune 6", "0 gruen essence 5", "1 rot essence 6",
+                             "0 rot rune 2"]), "waldeswacht", 0, 0)[0], "fertig")  # fmt: skip
+    assert one.dice[3].shrine_of == -1  # none at all is "bis zu zwei" too: the sentence lapses
+
+
+def test_hexenkessel_may_destroy_any_own_duellplatz_rune_glyphs_included() -> None:
+    state = build(["0 violett rune 6", "0 rot essence 6", "1 schwarz essence 6",
+                   "0 grau glyph 4"])  # fmt: skip
+    state, _ = cast(state, "hexenkessel", 0, 0)
+    assert state.pending is not None and {"d0", "d3"} <= set(state.pending.options)
+    state = answer_rest(answer(state, "d3"))
+    assert state.dice[3].zone == "bag" and essence(state, 1) == 5
+
+
+def test_irrlicht_may_reactivate_the_spruchrune_and_then_attacks() -> None:
+    """The caster's only Duellplatz rune is the Spruchrune: it is one of "deine
+    Duellplatz-Runen", so the sentence does not lapse and the attack follows."""
+    state = build(["0 violett rune 3", "0 rot essence 6", "1 schwarz essence 6"])
+    state, _ = cast(state, "irrlicht", 0, 0)
+    state = answer_rest(state)
+    assert state.dice[0].glyph and essence(state, 1) == 5
+
+
+def test_feenstaub_floats_the_spruchrune_with_others_over_the_same_duellplatz() -> None:
+    state = build(["0 gruen rune 4", "0 gruen essence 6", "1 schwarz essence 6",
+                   "0 rot rune 2 1", "0 rot rune 3 1"])  # fmt: skip
+    state = replace(state, markers=(1, 1))
+    state, _ = cast(replace(state, dice=tuple(replace(d, matrix=1) if d.zone == "matrix" else d
+                                              for d in state.dice)), "feenstaub", 0, 0)  # fmt: skip
+    assert state.pending is not None and "d0" in state.pending.options
+    state = answer(answer(answer(state, "d0"), "d3"), "fertig")
+    state = answer_rest(state)
+    assert [(d.zone, d.matrix) for d in state.dice[3:5]] == [("float", 1), ("matrix", 1)]
+    assert state.dice[0].zone == "float" and state.dice[0].matrix == 1
+    assert essence(state, 1) == 6  # the Spruchrune floats: no Duellplatz for the attack
+
+
+def test_schwebender_hain_offers_the_green_spruchrune() -> None:
+    state = build(["0 gruen rune 4", "0 gruen essence 6", "1 schwarz essence 6",
+                   "0 gruen rune 2"])  # fmt: skip
+    state, _ = cast(state, "schwebender-hain", 0, 0)
+    assert state.pending is not None and {"d0", "d3"} <= set(state.pending.options)
