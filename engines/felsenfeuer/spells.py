@@ -149,7 +149,6 @@ LANGUAGE = Language(
         "others",
         "initiative",
         "spruchrune_owner",
-        "bound_owners",
     ),
     condition_keys={
         "exists": "dice",

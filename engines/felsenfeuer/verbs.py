@@ -70,8 +70,10 @@ def players_of(ctx: Ctx, which: str) -> list[int]:
     elif which == "spruchrune_owner":
         owner = w.dice[w.spell_rune].owner if w.spell_rune >= 0 else -1
         chosen = [owner] if owner >= 0 and w.alive(owner) else []
-    else:  # all
+    elif which == "all":
         chosen = seats
+    else:  # the loader admits only the values above
+        raise ValueError(f"unknown players {which!r}")
     reach = ctx.reach()
     return [s for s in chosen if reach is None or s in reach]
 

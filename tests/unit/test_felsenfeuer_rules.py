@@ -11,7 +11,7 @@ import pytest
 from engines.felsenfeuer.engine import ENGINE, Act, legal
 from engines.felsenfeuer.model import State
 from engines.felsenfeuer.scenario import answer, answer_rest, build, cast
-from engines.felsenfeuer.spells import spellbook
+from engines.felsenfeuer.spells import load_text, spellbook
 from engines.felsenfeuer.work import Work
 
 OWN_SPELL = """
@@ -178,3 +178,26 @@ def test_schwebender_hain_offers_the_green_spruchrune() -> None:
                    "0 gruen rune 2"])  # fmt: skip
     state, _ = cast(state, "schwebender-hain", 0, 0)
     assert state.pending is not None and {"d0", "d3"} <= set(state.pending.options)
+
+
+# --- Seelensog and the loader ---------------------------------------------------------------------
+def test_seelensog_at_full_essence_lapses_whole_without_asking_the_opponent() -> None:
+    """Seelensog: "Ein beliebiger Gegner verliert einen Essenzpunkt und du erhältst einen Essenzpunkt":
+    the caster's essences are all at 6, the second part has no valid target, so the joined
+    sentence lapses whole (Visir-Regel, Kevin) before anyone is asked."""
+    state = build(["0 schwarz rune 2", "0 schwarz essence 6", "0 rot essence 6",
+                   "1 rot essence 6", "1 grau essence 3"])  # fmt: skip
+    state, _ = cast(state, "seelensog", 0, 0)
+    assert state.pending is None and essence(state, 1) == 9 and essence(state, 0) == 12
+    low = build(["0 schwarz rune 2", "0 schwarz essence 5", "1 rot essence 6",
+                 "1 grau essence 3"])  # fmt: skip
+    low, _ = cast(low, "seelensog", 0, 0)
+    low = answer_rest(low)
+    assert essence(low, 1) == 8 and essence(low, 0) == 6
+
+
+def test_the_loader_refuses_players_it_cannot_play() -> None:
+    """``bound_owners`` was accepted and played as "all"; the language no longer has it."""
+    text = OWN_SPELL.replace('do = "attack"', 'do = "attack"\nplayers = "bound_owners"')
+    spells, errors = load_text(text)
+    assert not spells and any("bound_owners" in e.message for e in errors)
