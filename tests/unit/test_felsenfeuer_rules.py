@@ -182,9 +182,9 @@ def test_schwebender_hain_offers_the_green_spruchrune() -> None:
 
 # --- Seelensog and the loader ---------------------------------------------------------------------
 def test_seelensog_at_full_essence_lapses_whole_without_asking_the_opponent() -> None:
-    """Seelensog: "Ein beliebiger Gegner verliert einen Essenzpunkt und du erhältst einen Essenzpunkt":
-    the caster's essences are all at 6, the second part has no valid target, so the joined
-    sentence lapses whole (Visir-Regel, Kevin) before anyone is asked."""
+    """Seelensog, "Ein beliebiger Gegner verliert einen Essenzpunkt und du erhältst einen
+    Essenzpunkt": the caster's essences are all at 6, the second part has no valid target,
+    so the joined sentence lapses whole (Visir-Regel, Kevin) before anyone is asked."""
     state = build(["0 schwarz rune 2", "0 schwarz essence 6", "0 rot essence 6",
                    "1 rot essence 6", "1 grau essence 3"])  # fmt: skip
     state, _ = cast(state, "seelensog", 0, 0)
