@@ -21,7 +21,7 @@ from engines.felsenfeuer.work import Work
 SCHEMA = 1
 HAND_SIZE = 8  # dice in an Auswahl
 _CONFIG = {"teams", "mode", "rules", "auswahl", "supply", "start", "phase_limit", "quiet_limit",
-           "weltentor", "spells"}  # fmt: skip
+           "weltentor", "spells", "cap"}  # fmt: skip
 VORSTEHER = {0: 1, 1: 4}  # Gilden-Duell: the Vorsteher of each team (seats 0-2 and 3-5)
 MAX_UNITS = 5000  # resolution units in one apply before the remaining magic fizzles
 
@@ -79,6 +79,9 @@ def settings_of(config: Mapping[str, Any], seed: int, players: int) -> tuple[Set
     per_colour = _int(config, "supply", 8 * ((players + 1) // 2), 1, 99)
     if per_colour * len(COLOURS) < HAND_SIZE * players:
         raise BadInput("felsenfeuer.error.bad_config", option="supply")
+    cap = config.get("cap", "supply" in config)  # a physical supply: shares per colour
+    if not isinstance(cap, bool):
+        raise BadInput("felsenfeuer.error.bad_config", option="cap")
     rng = Rng(seed)
     start = config.get("start", "random")
     if start == "random":
@@ -90,7 +93,7 @@ def settings_of(config: Mapping[str, Any], seed: int, players: int) -> tuple[Set
         supply=(per_colour,) * len(COLOURS),
         phase_limit=_int(config, "phase_limit", 60, 1, 1000),
         quiet_limit=_int(config, "quiet_limit", 16, 1, 1000), start=start,
-        weltentor=config.get("weltentor", False) is True, spells=_spells(config),
+        weltentor=config.get("weltentor", False) is True, spells=_spells(config), cap=cap,
     )  # fmt: skip
     return settings, rng
 
@@ -104,8 +107,10 @@ def initial(config: Mapping[str, Any], seed: int, players: int) -> State:
 
 # --- codes --------------------------------------------------------------------------------------
 def auswahl_codes(state: State) -> list[str]:
-    """Every Auswahl (dice per colour, 8 in all) within a seat's share of the supply."""
-    cap = min(HAND_SIZE, state.settings.supply[0] // state.settings.players)
+    """Every Auswahl (dice per colour, 8 in all). "Keine Obergrenze" per colour (Teil 2); with
+    the setting ``cap`` (a group with a physical supply) within a seat's share of it."""
+    s = state.settings
+    cap = min(HAND_SIZE, s.supply[0] // s.players) if s.cap else HAND_SIZE
     codes: list[str] = []
 
     def walk(prefix: list[int], left: int) -> None:

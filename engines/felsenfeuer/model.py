@@ -125,22 +125,25 @@ class Settings:
     start: int = 0
     weltentor: bool = False  # floating runes may be laid while choosing essences
     spells: str = ""  # a group's own spell file (TOML) merged into the shipped spellbook
+    cap: bool = False  # sealed Auswahl: each seat takes at most its share of each colour
 
     def to_json(self) -> dict[str, Any]:
         return {"players": self.players, "rules": self.rules, "mode": self.mode,
                 "teams": list(self.teams), "auswahl": self.auswahl, "supply": list(self.supply),
                 "phase_limit": self.phase_limit, "quiet_limit": self.quiet_limit,
-                "start": self.start, "weltentor": self.weltentor,
+                "start": self.start, "weltentor": self.weltentor, "cap": self.cap,
                 **({"spells": self.spells} if self.spells else {})}  # fmt: skip
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Settings:
+        # a duel saved before ``cap`` was a setting played with the cap
         return Settings(int(data["players"]), str(data["rules"]), str(data["mode"]),
                         tuple(int(t) for t in data["teams"]), str(data["auswahl"]),
                         tuple(int(s) for s in data["supply"]), int(data["phase_limit"]),
                         int(data["quiet_limit"]), int(data["start"]),
                         bool(data.get("weltentor", False)),
-                        str(data.get("spells", "")))  # fmt: skip
+                        str(data.get("spells", "")),
+                        bool(data.get("cap", True)))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

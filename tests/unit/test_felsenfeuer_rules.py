@@ -201,3 +201,16 @@ def test_the_loader_refuses_players_it_cannot_play() -> None:
     text = OWN_SPELL.replace('do = "attack"', 'do = "attack"\nplayers = "bound_owners"')
     spells, errors = load_text(text)
     assert not spells and any("bound_owners" in e.message for e in errors)
+
+
+# --- the Auswahl (Teil 2: "keine Obergrenze" per colour) ---------------------------------------
+def test_the_auswahl_has_no_cap_per_colour_unless_the_group_sets_one() -> None:
+    free = ENGINE.initial_state({}, 1, 4)
+    assert Act("auswahl", ("8-0-0-0-0",)) in legal(free, 0)  # eight green dice
+    assert len(legal(free, 0)) == 495  # every way to choose 8 dice of 5 colours
+    capped = ENGINE.initial_state({"cap": True}, 1, 4)  # 16 per colour, 4 seats: 4 each
+    assert Act("auswahl", ("8-0-0-0-0",)) not in legal(capped, 0)
+    assert Act("auswahl", ("4-4-0-0-0",)) in legal(capped, 0)
+    supply = ENGINE.initial_state({"supply": 8}, 1, 2)  # a physical supply: the cap by default
+    assert Act("auswahl", ("5-3-0-0-0",)) not in legal(supply, 0)
+    assert ENGINE.state_from_json(ENGINE.state_to_json(free)).settings.cap is False
