@@ -20,9 +20,9 @@ EVENT_TYPES = (
     "blood_magic", "cast", "caster", "cauldron", "chose", "destroyed", "drafted",
     "duel_started", "eliminated", "essence_chosen", "essence_destroyed", "essence_gained",
     "essence_lost", "fizzled", "floated", "frozen", "thawed", "game_over", "laid",
-    "manifested", "moved", "new_matrix", "no_spell", "pips", "reactivated", "renewal",
-    "second_hand", "spell_done", "spell_phase", "step", "taken", "temple_moved",
-    "temple_dissolved", "triggered", "turn_ended",
+    "manifested", "moved", "new_matrix", "no_spell", "pips", "quake", "reactivated",
+    "renewal", "rolled", "second_hand", "spell_done", "spell_phase", "step", "taken",
+    "temple_moved", "temple_dissolved", "triggered", "turn_ended",
 )  # fmt: skip
 
 
@@ -129,6 +129,10 @@ def narrate(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], l
         key = "step_lapsed"
     if event_type == "turn_ended" and data.get("passed"):
         key = "passed"
+    if event_type == "rolled" and not data.get("glyph"):
+        key = "rolled_rune"
+    if event_type == "quake" and not data.get("count"):
+        key = "quake_none"
     return _k(f"event.{key}", lang, **_params(event_type, data, view, lang, names, spells))
 
 
@@ -196,6 +200,8 @@ def action_label(text: str, view: Mapping[str, Any], lang: str,
     if verb == "schwebe" and len(args) >= 2:
         die = _k("die", lang, colour=colour_name(args[0], lang), pips=args[1])
         return _k("option.float", lang, die=die)
+    if verb == "wuerfle" and args:
+        return _k("option.roll", lang, colour=colour_name(args[0], lang))
     if verb == "draft" and args:
         return _k("option.draft", lang, colour=colour_name(args[0], lang))
     if verb == "auswahl" and args:

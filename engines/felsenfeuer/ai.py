@@ -136,7 +136,7 @@ def normal(state: State, seat: int, rng: random.Random) -> Act:
     if verb == "auswahl":
         prefer = [a for a in acts if a.args[0] in ("2-2-2-0-2", "0-2-3-0-3", "2-0-3-3-0")]
         return prefer[0] if prefer else rng.choice(acts)
-    if verb in ("essenz", "draft"):
+    if verb in ("essenz", "draft", "wuerfle"):
         return rng.choice(acts)
     if state.phase == "action" and state.pending is None:
         lays = ranked_lays(state, seat, acts)
@@ -166,7 +166,7 @@ def rollout(state: State, seat: int, rng: random.Random, limit: int = 120) -> fl
 
 def hard(state: State, seat: int, rng: random.Random) -> Act:
     acts = legal(state, seat)
-    if len(acts) <= 1 or acts[0].verb in ("auswahl", "essenz", "draft"):
+    if len(acts) <= 1 or acts[0].verb in ("auswahl", "essenz", "draft", "wuerfle"):
         return normal(state, seat, rng)
     base = normal(state, seat, rng)
     if state.pending is None and state.phase == "action":

@@ -14,14 +14,14 @@ from engines.core.errors import BadInput, IllegalAction
 from engines.core.rng import Rng
 from engines.effects import NeedDecision
 from engines.felsenfeuer import verbs
-from engines.felsenfeuer.model import COLOURS, Die, Entry, Pending, Settings, State
+from engines.felsenfeuer.model import COLOURS, ROLLS, Die, Entry, Pending, Settings, State
 from engines.felsenfeuer.spells import Spell, book_for, spellbook_with
 from engines.felsenfeuer.work import Work
 
 SCHEMA = 1
 HAND_SIZE = 8  # dice in an Auswahl
 _CONFIG = {"teams", "mode", "rules", "auswahl", "supply", "start", "phase_limit", "quiet_limit",
-           "weltentor", "spells", "cap"}  # fmt: skip
+           "weltentor", "spells", "cap", "wuerfeln", "erdbeben"}  # fmt: skip
 VORSTEHER = {0: 1, 1: 4}  # Gilden-Duell: the Vorsteher of each team (seats 0-2 and 3-5)
 MAX_UNITS = 5000  # resolution units in one apply before the remaining magic fizzles
 
@@ -82,6 +82,12 @@ def settings_of(config: Mapping[str, Any], seed: int, players: int) -> tuple[Set
     cap = config.get("cap", "supply" in config)  # a physical supply: shares per colour
     if not isinstance(cap, bool):
         raise BadInput("felsenfeuer.error.bad_config", option="cap")
+    roll = config.get("wuerfeln", "") or ""
+    if roll not in ROLLS:
+        raise BadInput("felsenfeuer.error.bad_config", option="wuerfeln")
+    quake = config.get("erdbeben", False)
+    if not isinstance(quake, bool):
+        raise BadInput("felsenfeuer.error.bad_config", option="erdbeben")
     rng = Rng(seed)
     start = config.get("start", "random")
     if start == "random":
@@ -94,6 +100,7 @@ def settings_of(config: Mapping[str, Any], seed: int, players: int) -> tuple[Set
         phase_limit=_int(config, "phase_limit", 60, 1, 1000),
         quiet_limit=_int(config, "quiet_limit", 16, 1, 1000), start=start,
         weltentor=config.get("weltentor", False) is True, spells=_spells(config), cap=cap,
+        roll=roll, quake=quake,
     )  # fmt: skip
     return settings, rng
 
@@ -166,6 +173,24 @@ def start_spell_phase(w: Work) -> None:
     total = sum(w.essence_points(s) for s in range(w.players))
     w.stack = [Entry("end", die=total), Entry("phase")]
     w.emit("spell_phase", player=w.stone)
+    if w.base.settings.quake:  # the action phase ends with the Erdbeben
+        w.stack.append(Entry("quake"))
+
+
+QUAKE_ZONES = ("matrix", "float", "essence")  # dice with pips (Behälter give none)
+
+
+def quake(ctx: verbs.Ctx) -> None:
+    """The house event "Erdbeben" (Teil 3, Szenarios): the dice with the lowest pips (runes on
+    a matrix, glyphs included, floating runes and essences) are destroyed, all at once;
+    shrines are spared (Tempel-Regel), a temple rune asks whether they come along."""
+    w = ctx.w
+    dice = [d for d in w.dice if d.zone in QUAKE_ZONES and d.shrine_of < 0 and w.alive(d.owner)]
+    low = min((w.pips_of(d) for d in dice), default=0)
+    hit = [d for d in dice if w.pips_of(d) == low]
+    w.emit("quake", pips=low, count=len(hit))
+    for die in hit:  # chosen first, then destroyed (simultaneous change)
+        verbs.destroy(ctx, die)
 
 
 def _run_entry(ctx: verbs.Ctx) -> Entry | None:
@@ -234,6 +259,9 @@ def _run_entry(ctx: verbs.Ctx) -> Entry | None:
                 w.set(replace(die, pips=die.pips - 1))
         w.emit("blood_magic", player=entry.caster, spell=entry.spell)
         return Entry("spell", spell=entry.spell, caster=entry.caster, blood=True)
+    if entry.kind == "quake":
+        quake(ctx)
+        return None
     if entry.kind == "next":  # a blood spell ended its caster's turn
         w.passes, w.laid = 0, False
         w.stone = w.next_seat(w.stone)
@@ -399,6 +427,10 @@ def raw_actions(state: State, player: PlayerId) -> list[Act]:
             options += [Act("schwebe", (c, str(p))) for c in COLOURS if c in have
                         for p in range(1, 7)]  # fmt: skip
         return options
+    if state.phase == "roll":
+        if player != roll_seat(state):
+            return []
+        return [Act("wuerfle", (c,)) for c in _hand_colours(state, player, 0)]
     if state.phase != "action" or state.stack or player != state.stone:
         return []
     acts: list[Act] = []
@@ -463,7 +495,7 @@ def action_text(act: Act) -> str:
 
 
 _ARITY = {"auswahl": (1,), "draft": (1,), "essenz": (1,), "schwebe": (2,), "lege": (3, 4),
-          "ende": (0,), "blut": (1,), "wahl": (1,)}  # fmt: skip
+          "ende": (0,), "blut": (1,), "wahl": (1,), "wuerfle": (1,)}  # fmt: skip
 
 
 def parse(text: str) -> Act:
@@ -528,6 +560,16 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
         w.set(replace(die, zone="float", matrix=0, pips=int(act.args[1])))
         w.emit("floated", player=player, die=die.id, colour=die.colour, pips=int(act.args[1]))
         return _frozen(w, seen), w.events
+    elif act.verb == "wuerfle":  # Teil 3 scenario: a hand rune rolled onto the start surface
+        die = next(d for d in w.dice if d.owner == player and d.zone == "hand"
+                   and d.colour == act.args[0])  # fmt: skip
+        pips, rng = state.rng.randint(1, 6)
+        glyph = state.settings.roll == "glyphen"
+        w.set(replace(die, zone="matrix", matrix=0, pips=pips, glyph=glyph, hand=0))
+        w.emit("rolled", player=player, die=die.id, colour=die.colour, pips=pips, glyph=glyph)
+        if roll_seat(w.freeze()) < 0:
+            _maybe_start(w)
+        return _frozen(w, seen, rng=rng), w.events
     elif act.verb == "lege":
         colour, pips, matrix = act.args[0], int(act.args[1]), int(act.args[2][1:])
         hand = 1 if len(act.args) > 3 else 0
@@ -560,11 +602,35 @@ def _maybe_start(w: Work) -> None:
     for d in list(w.dice):
         if d.zone == "picked":
             w.set(replace(d, zone="hand", hand=0))
+    if w.base.settings.roll and w.phase != "roll":
+        w.phase = "roll"  # first three hand runes each are rolled onto the start surface
+        if roll_seat(w.freeze()) >= 0:
+            return
     w.phase = "action"
     w.stone = w.base.settings.start
     if not w.alive(w.stone):
         w.stone = w.next_seat(w.stone)
     w.emit("duel_started", player=w.stone)
+
+
+ROLLED = 3  # hand runes each seat rolls in the Teil 3 scenario
+
+
+def roll_seat(state: State) -> int:
+    """Whose roll it is (scenario ``wuerfeln``): in the order from the start player, the first
+    seat still in the duel with the fewest runes rolled that has yet to roll; -1 when all
+    rolled three (or have no hand rune left)."""
+    rolled = {s: 0 for s in essence_order(state) if s not in state.out}
+    hand = dict.fromkeys(rolled, 0)
+    for d in state.dice:
+        if d.owner in rolled:
+            rolled[d.owner] += d.zone == "matrix"
+            hand[d.owner] += d.zone == "hand"
+    open_ = {s: n for s, n in rolled.items() if n < ROLLED and hand[s]}
+    if not open_:
+        return -1
+    low = min(open_.values())
+    return next(s for s, n in open_.items() if n == low)
 
 
 def _frozen(w: Work, seen: tuple[tuple[str, str], ...], **more: Any) -> State:
@@ -604,6 +670,9 @@ def decisions_of(state: State) -> tuple[Decision, ...]:
         return tuple(Decision(s, f"auswahl{s}", DecisionKind.SEALED, "felsenfeuer.ask.auswahl")
                      for s in range(state.settings.players)
                      if not state.auswahl[s] and s not in state.out)  # fmt: skip
+    if state.phase == "roll":
+        return (Decision(roll_seat(state), f"s{state.serial}", DecisionKind.TURN,
+                         "felsenfeuer.ask.roll"),)  # fmt: skip
     if state.phase in ("draft", "essence"):
         seat = current_setup_seat(state)
         prompt = "felsenfeuer.ask.draft" if state.phase == "draft" else "felsenfeuer.ask.essence"
@@ -629,7 +698,7 @@ def outcome_of(state: State) -> Outcome | None:
 
 def eliminate_seat(state: State, player: PlayerId) -> tuple[State, list[Event]]:
     w = Work(state)
-    if state.phase in ("auswahl", "draft", "essence"):
+    if state.phase in ("auswahl", "draft", "essence", "roll"):
         w.out.append(player)
         for die in list(w.dice):
             if die.owner == player:
@@ -643,9 +712,9 @@ def eliminate_seat(state: State, player: PlayerId) -> tuple[State, list[Event]]:
                 _reveal(w, chosen)
                 chosen = [""] * len(chosen)
             return _frozen(w, state.seen, auswahl=tuple(chosen)), w.events
-        if state.phase == "essence":
+        if state.phase == "essence" or (state.phase == "roll" and roll_seat(w.freeze()) < 0):
             _maybe_start(w)
-        elif all(sum(1 for d in w.dice if d.owner == x) >= HAND_SIZE
+        elif state.phase == "draft" and all(sum(1 for d in w.dice if d.owner == x) >= HAND_SIZE
                  for x in range(w.players) if w.alive(x)):  # fmt: skip
             w.phase = "essence"
         return _frozen(w, state.seen), w.events

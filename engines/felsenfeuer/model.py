@@ -9,7 +9,8 @@ from engines.core.rng import Rng
 
 COLOURS = ("gruen", "grau", "rot", "schwarz", "violett")
 ZONES = ("hand", "bag", "essence", "matrix", "float", "out", "picked")
-PHASES = ("auswahl", "draft", "essence", "action", "spell", "end")
+PHASES = ("auswahl", "draft", "essence", "roll", "action", "spell", "end")
+ROLLS = ("", "glyphen", "runen")  # Teil 3 scenario: three hand runes rolled at the start
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,12 +127,15 @@ class Settings:
     weltentor: bool = False  # floating runes may be laid while choosing essences
     spells: str = ""  # a group's own spell file (TOML) merged into the shipped spellbook
     cap: bool = False  # sealed Auswahl: each seat takes at most its share of each colour
+    roll: str = ""  # "glyphen" | "runen": each seat rolls three hand runes at the start
+    quake: bool = False  # house event "Erdbeben" at the end of every action phase
 
     def to_json(self) -> dict[str, Any]:
         return {"players": self.players, "rules": self.rules, "mode": self.mode,
                 "teams": list(self.teams), "auswahl": self.auswahl, "supply": list(self.supply),
                 "phase_limit": self.phase_limit, "quiet_limit": self.quiet_limit,
                 "start": self.start, "weltentor": self.weltentor, "cap": self.cap,
+                "roll": self.roll, "quake": self.quake,
                 **({"spells": self.spells} if self.spells else {})}  # fmt: skip
 
     @staticmethod
@@ -143,7 +147,8 @@ class Settings:
                         int(data["quiet_limit"]), int(data["start"]),
                         bool(data.get("weltentor", False)),
                         str(data.get("spells", "")),
-                        bool(data.get("cap", True)))  # fmt: skip
+                        bool(data.get("cap", True)), str(data.get("roll", "")),
+                        bool(data.get("quake", False)))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

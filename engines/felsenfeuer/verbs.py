@@ -549,14 +549,19 @@ def _bag(ctx: Ctx, d: Die) -> Die:
     return replace(d, zone="bag", matrix=-1, pips=0, glyph=False, frozen=False, hand=0)
 
 
+def destroy(ctx: Ctx, die: Die) -> None:
+    """``die`` goes into its owner's bag (a temple rune asks about its shrines)."""
+    current = ctx.w.dice[die.id]
+    if current.zone == "essence":
+        ctx.w.lost = True
+    relocate(ctx, current, lambda d: _bag(ctx, d))
+    ctx.w.emit("destroyed", die=die.id, player=die.owner, pips=ctx.w.pips_of(die) or None)
+
+
 def _v_destroy(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     dice = _targets(ctx, part, "felsenfeuer.ask.destroy")
     for die in dice:
-        current = ctx.w.dice[die.id]
-        if current.zone == "essence":
-            ctx.w.lost = True
-        relocate(ctx, current, lambda d: _bag(ctx, d))
-        ctx.w.emit("destroyed", die=die.id, player=die.owner)
+        destroy(ctx, die)
     return not dice, [d.id for d in dice]
 
 

@@ -214,3 +214,53 @@ def test_the_auswahl_has_no_cap_per_colour_unless_the_group_sets_one() -> None:
     supply = ENGINE.initial_state({"supply": 8}, 1, 2)  # a physical supply: the cap by default
     assert Act("auswahl", ("5-3-0-0-0",)) not in legal(supply, 0)
     assert ENGINE.state_from_json(ENGINE.state_to_json(free)).settings.cap is False
+
+
+# --- Teil 3: Szenarios and house events --------------------------------------------------------
+def setup_to_roll(config: dict[str, object]) -> State:
+    state = ENGINE.initial_state({"start": 0, "auswahl": "draft", **config}, 3, 2)
+    for colour in ("rot", "grau") * 8:
+        seat = ENGINE.decisions(state)[0].seat
+        state, _ = ENGINE.apply(state, Act("draft", (colour,)), seat)
+    for _ in range(4):
+        seat = ENGINE.decisions(state)[0].seat
+        state, _ = ENGINE.apply(state, legal(state, seat)[0], seat)
+    return state
+
+
+def test_the_random_pips_scenario_rolls_three_hand_runes_each_as_glyphs() -> None:
+    """"Jeder Spieler muss zu Begin des Spiels drei seiner sechs Handrunen auf den Tisch
+    würfeln": each seat chooses three hand runes in turn from the start player; the state's
+    RNG gives their pips; they count as glyphs (a) or not (b)."""
+    state = setup_to_roll({"wuerfeln": "glyphen"})
+    assert state.phase == "roll" and ENGINE.decisions(state)[0].prompt == "felsenfeuer.ask.roll"
+    kinds = []
+    while state.phase == "roll":
+        seat = ENGINE.decisions(state)[0].seat
+        state, events = ENGINE.apply(state, legal(state, seat)[-1], seat)
+        kinds += [e.type for e in events]
+    assert kinds.count("rolled") == 6 and kinds[-1] == "duel_started"
+    for seat in (0, 1):
+        rolled = [d for d in state.dice if d.owner == seat and d.zone == "matrix"]
+        assert len(rolled) == 3 and all(d.glyph and 1 <= d.pips <= 6 for d in rolled)
+        assert sum(1 for d in state.dice if d.owner == seat and d.zone == "hand") == 3
+    again = setup_to_roll({"wuerfeln": "glyphen"})
+    while again.phase == "roll":
+        seat = ENGINE.decisions(again)[0].seat
+        again, _ = ENGINE.apply(again, legal(again, seat)[-1], seat)
+    assert again.dice == state.dice  # the same seed rolls the same pips (replays)
+    runes = setup_to_roll({"wuerfeln": "runen"})
+    seat = ENGINE.decisions(runes)[0].seat
+    runes, _ = ENGINE.apply(runes, legal(runes, seat)[0], seat)
+    assert [d.glyph for d in runes.dice if d.zone == "matrix"] == [False]
+
+
+def test_the_erdbeben_destroys_the_lowest_dice_at_the_end_of_every_action_phase() -> None:
+    state = build(["0 rot essence 6", "1 rot essence 6", "0 grau glyph 2", "1 gruen glyph 2",
+                   "0 rot glyph 4", "1 grau rune 3"])  # fmt: skip
+    state = replace(state, settings=replace(state.settings, quake=True))
+    state = passes(state)
+    assert [state.dice[i].zone for i in (2, 3)] == ["bag", "bag"]  # the two 2s
+    assert state.spell_rune == 4  # then the lowest glyph left is triggered
+    with_ = ENGINE.initial_state({"erdbeben": True, "wuerfeln": "runen"}, 1, 2).settings
+    assert with_.quake and with_.roll == "runen"
