@@ -229,7 +229,7 @@ def setup_to_roll(config: dict[str, object]) -> State:
 
 
 def test_the_random_pips_scenario_rolls_three_hand_runes_each_as_glyphs() -> None:
-    """"Jeder Spieler muss zu Begin des Spiels drei seiner sechs Handrunen auf den Tisch
+    """Teil 3, "Jeder Spieler muss zu Begin des Spiels drei seiner sechs Handrunen auf den Tisch
     würfeln": each seat chooses three hand runes in turn from the start player; the state's
     RNG gives their pips; they count as glyphs (a) or not (b)."""
     state = setup_to_roll({"wuerfeln": "glyphen"})
