@@ -177,17 +177,18 @@ def start_spell_phase(w: Work) -> None:
         w.stack.append(Entry("quake"))
 
 
-QUAKE_ZONES = ("matrix", "float", "essence")  # dice with pips (Behälter give none)
+QUAKE_ZONES = ("matrix", "float")  # the runes lying out (essences stand on their markers)
 
 
 def quake(ctx: verbs.Ctx) -> None:
-    """The house event "Erdbeben" (Teil 3, Szenarios): the dice with the lowest pips (runes on
-    a matrix, glyphs included, floating runes and essences) are destroyed, all at once;
-    shrines are spared (Tempel-Regel), a temple rune asks whether they come along."""
+    """The house event "Erdbeben" (Teil 3, Szenarios): the runes lying out with the lowest
+    pips (on a matrix, glyphs included, and floating) are destroyed, all at once; shrines are
+    spared (Tempel-Regel), a temple rune asks whether they come along. Essences are not hit
+    (RULES.md 35)."""
     w = ctx.w
     dice = [d for d in w.dice if d.zone in QUAKE_ZONES and d.shrine_of < 0 and w.alive(d.owner)]
     low = min((w.pips_of(d) for d in dice), default=0)
-    hit = [d for d in dice if w.pips_of(d) == low]
+    hit = [d for d in dice if w.pips_of(d) == low]  # none lying out: nothing to destroy
     w.emit("quake", pips=low, count=len(hit))
     for die in hit:  # chosen first, then destroyed (simultaneous change)
         verbs.destroy(ctx, die)

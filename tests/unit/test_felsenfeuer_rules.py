@@ -264,3 +264,13 @@ def test_the_erdbeben_destroys_the_lowest_dice_at_the_end_of_every_action_phase(
     assert state.spell_rune == 4  # then the lowest glyph left is triggered
     with_ = ENGINE.initial_state({"erdbeben": True, "wuerfeln": "runen"}, 1, 2).settings
     assert with_.quake and with_.roll == "runen"
+
+
+def test_the_erdbeben_spares_the_essences() -> None:
+    """With no rune lying out (as after a renewal) the Erdbeben destroys nothing: the essences
+    at 6 would otherwise all go at once and end the duel in a draw."""
+    state = build(["0 rot essence 6", "0 grau essence 6", "1 rot essence 6", "1 grau essence 5",
+                   "0 gruen hand", "1 gruen hand"])  # fmt: skip
+    state = replace(state, settings=replace(state.settings, quake=True))
+    state = passes(state)
+    assert state.phase == "action" and essence(state, 0) == 12 and essence(state, 1) == 11
