@@ -90,7 +90,8 @@ class FelsenfeuerSpec(GameSpec):
         for actor, event in steps.items:
             if event.type in _EVENTS:
                 data = dict(event.data)
-                lines.append(words.narrate(event.type, data, view, ctx.lang, ctx.names, spells))
+                if words.told(event.type, data):
+                    lines.append(words.narrate(event.type, data, view, ctx.lang, ctx.names, spells))
             else:  # resign, draw votes, forfeits: the shared words
                 lines += super().narrate(Steps([(actor, event)]), ctx)
         return lines
@@ -101,7 +102,7 @@ class FelsenfeuerSpec(GameSpec):
             return super().outcome_text(outcome, ctx)
         winners = [ctx.names[s] for s in sorted(outcome.winners)]
         who = ", ".join(winners)
-        reason = t(key, ctx.lang, players=who, winners=who)
+        reason = t(key, ctx.lang, players=who, winners=who).rstrip(".")  # in parentheses
         if outcome.is_draw:
             return "🤝 " + self.text("status.draw", ctx.lang, reason=reason)
         return self.won_text(winners, reason, ctx.lang)

@@ -50,15 +50,18 @@ def spell_name(slug: str, view: Mapping[str, Any] | None = None, spells: str = "
     return spell.name if spell else slug
 
 
-def die_text(view: Mapping[str, Any], die: Any, lang: str, pips: Any = None) -> str:
-    """A die as the players read it: its colour and (on a matrix) its pips, e.g. "rot 3"."""
+def die_text(view: Mapping[str, Any], die: Any, lang: str, pips: Any = None,
+             known: bool = False) -> str:  # fmt: skip
+    """A die as the players read it: its colour and (on a matrix) its pips, e.g. "rot 3".
+    ``known``: ``pips`` are the die's at the moment of the sentence (None: it had none then),
+    else the view's (the state after the batch) unless ``pips`` are given."""
     dice = view.get("dice") or []
     try:
         index = int(str(die).lstrip("d"))
         data = dice[index]
     except (ValueError, IndexError, TypeError):
         return str(die)
-    shown = pips if pips is not None else data.get("pips")
+    shown = pips if known or pips is not None else data.get("pips")
     colour = colour_name(str(data.get("colour", "")), lang)
     if shown is None:
         return _k("die.nopips", lang, colour=colour)
@@ -83,14 +86,14 @@ def _params(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], l
         elif key == "spell":
             out[key] = spell_name(str(value), view, spells)
         elif key == "die":
-            out[key] = die_text(view, value, lang, data.get("pips"))
+            out[key] = die_text(view, value, lang, data.get("pips"), known="pips" in data)
             out["owner"] = die_owner(view, value, names)
         elif key == "colour":
             out[key] = colour_name(str(value), lang)
         elif key == "token" and str(value)[:1] == "d" and str(value)[1:].isdigit():
             chooser = data.get("player") if isinstance(data.get("player"), int) else None
             out[key] = _die_option(int(str(value)[1:]), view, lang, names, data.get("pips"),
-                                   chooser)  # fmt: skip
+                                   chooser, data if "zone" in data else None)  # fmt: skip
         elif key == "token":
             out[key] = option_label(str(value), view, lang, names, spells)
         elif key == "shrines":
@@ -106,11 +109,8 @@ def _params(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], l
             out[key] = value
     if event_type == "step":
         out["number"] = int(data.get("step", 0)) + 1
-    if event_type == "game_over":
-        reason = str(data.get("reason") or view.get("result") or "")
-        winners = data.get("winners") or []
-        who = ", ".join(seat_name(int(s), names) for s in winners)
-        out["result"] = t(f"felsenfeuer.reason.{reason}", lang, players=who, winners=who)
+    if event_type == "game_over":  # the reason is the board's status line; here the points
+        out["points"] = points_text(view, names)
     return out
 
 
@@ -119,6 +119,25 @@ def _counts(counts: str, lang: str) -> str:
     parts = counts.split("-")
     return ", ".join(f"{n} {colour_name(c, lang)}" for n, c in zip(parts, COLOURS, strict=False)
                      if n.isdigit() and int(n))  # fmt: skip
+
+
+# choices whose next sentence says them again: "keinen Zauber" (the offer's no_spell line
+# follows) and the essence that loses or gains a point (the loss or gain line follows)
+_RETOLD = ("felsenfeuer.ask.lose_essence", "felsenfeuer.ask.gain_essence")
+
+
+def told(event_type: str, data: Mapping[str, Any]) -> bool:
+    """Whether the event gets a sentence of its own (a choice the next sentence repeats does
+    not)."""
+    if event_type != "chose":
+        return True
+    return data.get("token") != "keiner" and data.get("prompt") not in _RETOLD
+
+
+def points_text(view: Mapping[str, Any], names: Sequence[str] | None) -> str:
+    """Every seat's essence points, e.g. "Alrik 7, Borbarad 0"."""
+    return ", ".join(f"{seat_name(int(seat['seat']), names)} {int(seat['essence_points'])}"
+                     for seat in view.get("seats") or [])  # fmt: skip
 
 
 def narrate(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], lang: str,
@@ -160,17 +179,20 @@ def option_label(token: str, view: Mapping[str, Any], lang: str,
 
 def _die_option(index: int, view: Mapping[str, Any], lang: str,
                 names: Sequence[str] | None, pips: Any = None,
-                chooser: int | None = None) -> str:  # fmt: skip
+                chooser: int | None = None,
+                where: Mapping[str, Any] | None = None) -> str:  # fmt: skip
     """A die with its owner and place; a die of ``chooser`` (who chose it) without the
-    owner's name ("rot 6 (Essenz)", not "rot 6 von Alice (Essenz)" after "Alice wählt")."""
+    owner's name ("rot 6 (Essenz)", not "rot 6 von Alice (Essenz)" after "Alice wählt").
+    ``where``: its zone, matrix and glyph when it was chosen (else the view's)."""
     dice = view.get("dice") or []
     if not 0 <= index < len(dice):
         return f"d{index}"
     data = dice[index]
-    zone = str(data.get("zone"))
-    matrix = data.get("matrix")
+    zone = str((where or data).get("zone"))
+    matrix = (where or data).get("matrix")
     if zone == "matrix":
-        place = _k("place.glyph" if data.get("glyph") else "place.rune", lang, matrix=matrix)
+        glyph = (where or data).get("glyph")
+        place = _k("place.glyph" if glyph else "place.rune", lang, matrix=matrix)
     elif zone == "float":
         place = _k("place.float", lang, matrix=matrix)
     else:

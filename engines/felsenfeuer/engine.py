@@ -524,11 +524,13 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
         w.stack[-1] = replace(top, answers=(*top.answers, act.args[0]))
         w.pending = None
         token = act.args[0]
+        prompt = state.pending.prompt if state.pending is not None else ""
         if token[:1] == "d" and token[1:].isdigit() and int(token[1:]) < len(w.dice):
-            die = w.dice[int(token[1:])]  # its pips as chosen (the spell may change them)
-            w.emit("chose", player=player, token=token, pips=w.pips_of(die) or None)
+            die = w.dice[int(token[1:])]  # as it lies when chosen (the spell may change it)
+            w.emit("chose", player=player, token=token, pips=w.pips_of(die) or None,
+                   zone=die.zone, matrix=die.matrix, glyph=die.glyph, prompt=prompt)  # fmt: skip
         else:
-            w.emit("chose", player=player, token=token)
+            w.emit("chose", player=player, token=token, prompt=prompt)
     elif act.verb == "auswahl":
         chosen = list(state.auswahl)
         chosen[player] = act.args[0]

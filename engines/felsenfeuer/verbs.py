@@ -305,12 +305,12 @@ def lose_essence(ctx: Ctx, seat: int, amount: int) -> None:
                            [f"d{d.id}" for d in distinct(w, essences)], amount=amount)  # fmt: skip
         die = w.dice[int(token[1:])]
         w.lost = True
-        if die.pips <= 1:
+        w.emit("essence_lost", player=seat, die=die.id, colour=die.colour, pips=die.pips)
+        if die.pips <= 1:  # used up after it lost its last point
             w.send_to_bag(die)
-            w.emit("essence_destroyed", player=seat, die=die.id, colour=die.colour)
+            w.emit("essence_destroyed", player=seat, die=die.id, colour=die.colour, pips=None)
         else:
             w.set(replace(die, pips=die.pips - 1))
-        w.emit("essence_lost", player=seat, die=die.id, colour=die.colour)
 
 
 def attack(ctx: Ctx, seat: int) -> None:
@@ -538,8 +538,9 @@ def _simple(change: Callable[[Ctx, Die], Die], prompt: str, event: str) -> Calla
         dice = _targets(ctx, part, prompt)
         for die in dice:  # chosen together, changed together (simultaneous change)
             current = ctx.w.dice[die.id]
+            before = ctx.w.pips_of(current) or None  # the die as it was when it was changed
             relocate(ctx, current, lambda d: change(ctx, d))
-            ctx.w.emit(event, die=die.id, player=die.owner)
+            ctx.w.emit(event, die=die.id, player=die.owner, pips=before)
         return not dice, [d.id for d in dice]
 
     return run
@@ -568,8 +569,9 @@ def _v_destroy(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
 def _v_take(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     dice = _targets(ctx, part, "felsenfeuer.ask.take")
     for die in dice:
+        before = ctx.w.pips_of(ctx.w.dice[die.id]) or None
         to_hand(ctx, ctx.w.dice[die.id])
-        ctx.w.emit("taken", die=die.id, player=die.owner)
+        ctx.w.emit("taken", die=die.id, player=die.owner, pips=before)
     return not dice, [d.id for d in dice]
 
 
@@ -659,7 +661,7 @@ def _v_pips(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
             sign = 1 if verb == "raise_pips" else -1
             new = current.pips + sign * value_of(ctx, part.get("amount", 1))
         w.set(replace(current, pips=max(1, min(6, new))))
-        w.emit("pips", die=die.id, pips=new)
+        w.emit("pips", die=die.id, pips=max(1, min(6, new)))
     return not dice, [d.id for d in dice]
 
 

@@ -81,6 +81,12 @@ class Work:
         )  # fmt: skip
 
     def emit(self, kind: str, **data: Any) -> None:
+        """An event; one about a die says its pips as they count at this moment (``pips``,
+        None: it has none), so a sentence reads the die as it was then, not at the batch's
+        end."""
+        die = data.get("die")
+        if isinstance(die, int) and "pips" not in data and 0 <= die < len(self.dice):
+            data["pips"] = self.pips_of(self.dice[die]) or None
         self.events.append(Event(kind, data))
 
     # --- seats -------------------------------------------------------------------------

@@ -495,13 +495,15 @@ async def test_the_duel_options_of_teil_3_are_options_of_start(fake: FakeDiscord
     options = {"bot": "random", "auswahl": "draft", "startspieler": 2, "weltentor": True,
                "zufallsrunen": "glyphen", "erdbeben": True}  # fmt: skip
     started = await (await fake.slash("felsenfeuer start", options, user=ALICE)).message()
+    assert await open_decision(fake, bot, game_of(started), 0) is not None  # the bot drafted
     record = await GameService(bot.store).get(game_of(started))
     for key, value in {"auswahl": "draft", "start": 1, "weltentor": True,
                        "wuerfeln": "glyphen", "erdbeben": True}.items():  # fmt: skip
         assert record.config[key] == value, key
     match = load(record)
     assert match.state.phase == "draft" and match.state.settings.quake
-    assert m.decisions(ENGINE, match)[0].seat in (0, 1)
+    assert [d.colour for d in match.state.dice if d.owner == 1]  # the bot, seat 2, began
+    assert m.decisions(ENGINE, match)[0].seat == 0
     listed = await (await fake.slash("felsenfeuer liste", {}, user=ALICE)).message()
     for key in ("choice.auswahl.draft", "setup.weltentor", "choice.roll.glyphen", "setup.quake"):
         assert t(f"felsenfeuercog.{key}", "de") in embed_text(listed) + listed.content, key

@@ -5,11 +5,14 @@ settings, the scenarios of Teil 3 and the narration of a batch of events."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
-from engines.felsenfeuer.engine import ENGINE, Act, legal
-from engines.felsenfeuer.model import State
+from bot.i18n import t
+from bot.render import felsenfeuer_text as words
+from engines.felsenfeuer.engine import ENGINE, Act, knock_out, legal, settle
+from engines.felsenfeuer.model import Entry, State
 from engines.felsenfeuer.scenario import answer, answer_rest, build, cast
 from engines.felsenfeuer.spells import load_text, spellbook
 from engines.felsenfeuer.work import Work
@@ -274,3 +277,91 @@ def test_the_erdbeben_spares_the_essences() -> None:
     state = replace(state, settings=replace(state.settings, quake=True))
     state = passes(state)
     assert state.phase == "action" and essence(state, 0) == 12 and essence(state, 1) == 11
+
+
+# --- narration ------------------------------------------------------------------------------------
+NAMES = ["Alrik", "Borbarad"]
+
+
+def cast_events(state: State, slug: str, rune: int, answers: list[str]) -> tuple[State, list[Any]]:
+    """``slug`` cast by seat 0 with Spruchrune ``rune``, then ``answers``: the state and every
+    event on the way (as one batch would narrate them)."""
+    w = Work(state)
+    w.phase = "spell"
+    w.make_spruchrune(rune)
+    w.stack = [Entry("end", die=24), Entry("spell", spell=slug, caster=0)]
+    w = settle(w)
+    state, events = w.freeze(), list(w.events)
+    for token in answers:
+        assert state.pending is not None
+        state, more = ENGINE.apply(state, Act("wahl", (token,)), state.pending.seat)
+        events += more
+    return state, events
+
+
+def sentences(state: State, events: list[Any], lang: str = "de") -> list[str]:
+    view = ENGINE.view_for(state, None)
+    return [words.narrate(e.type, e.data, view, lang, NAMES) for e in events
+            if words.told(e.type, e.data)]  # fmt: skip
+
+
+def test_dice_are_told_as_they_were_when_the_sentence_happened() -> None:
+    """Hexenkessel: the glyph chosen for destruction is a glyph when it is chosen and has its
+    pips when it is destroyed, though by the end of the batch it lies in the bag; Leere Worte's
+    Spruchrune goes to hand with its pips said."""
+    state = build(["0 violett rune 6", "0 rot essence 6", "1 schwarz essence 6",
+                   "0 grau glyph 4"])  # fmt: skip
+    state, events = cast_events(state, "hexenkessel", 0, ["d3"])
+    lines = sentences(state, events)
+    assert "Alrik wählt grau 4 (Glyphe, Matrix 0)." in lines
+    assert "Zerstört: grau 4 von Alrik (in den Beutel)." in lines
+    english = sentences(state, events, "en")
+    assert any("grey 4" in line and "glyph" in line for line in english), english
+    words_ = build(["0 violett rune 1", "0 rot essence 6", "1 schwarz essence 6"])
+    words_, events = cast_events(words_, "leere-worte", 0, [])
+    assert "Auf die Hand von Alrik: violett 1." in sentences(answer_rest(words_), events)
+
+
+def test_an_essence_is_used_up_after_it_lost_its_point() -> None:
+    state = build(["0 rot rune 2", "0 rot essence 6", "1 schwarz essence 1",
+                   "1 grau essence 3"])  # fmt: skip
+    state, events = cast_events(state, "glutopfer", 0, ["d2"])
+    kinds = [e.type for e in events]
+    assert kinds.index("essence_lost") < kinds.index("essence_destroyed")
+    lines = sentences(state, events)
+    assert lines.index("Borbarad verliert einen Essenzpunkt (schwarz).") < lines.index(
+        "Die Essenz (schwarz) von Borbarad ist aufgebraucht."
+    )
+    assert not any("wählt schwarz" in line for line in lines)  # the loss line says which
+
+
+def test_no_spell_is_said_once() -> None:
+    state = build(["0 rot essence 6", "1 rot essence 6", "0 rot glyph 2", "0 grau hand"])
+    state = passes(state)
+    assert state.pending is not None and "keiner" in state.pending.options
+    state, events = ENGINE.apply(state, Act("wahl", ("keiner",)), state.pending.seat)
+    lines = sentences(state, events)
+    assert sum("Zauber" in line for line in lines) == 1, lines
+    assert "Alrik spricht keinen Zauber mit rot 2." in lines
+
+
+def test_a_seat_out_of_the_duel_has_no_essences_on_the_matrix() -> None:
+    state = build(["0 rot essence 6", "1 rot essence 6", "2 grau essence 6"], players=3)
+    w = Work(state)
+    knock_out(w, [1], "left")
+    view = ENGINE.view_for(w.freeze(), None)
+    assert view["matrices"][0]["markers"] == [0, 2]
+
+
+def test_the_end_line_shows_the_points_and_leaves_the_reason_to_the_status() -> None:
+    state = build(["0 rot rune 2", "0 rot essence 6", "0 grau essence 1",
+                   "1 schwarz essence 1"])  # fmt: skip
+    state, events = cast_events(state, "glutopfer", 0, [])
+    assert state.phase == "end"
+    lines = sentences(state, events)
+    assert lines[-1] == "Das Duell ist vorbei. Essenzpunkte: Alrik 7, Borbarad 0."
+    assert sentences(state, events, "en")[-1] == (
+        "The duel is over. Essence points: Alrik 7, Borbarad 0."
+    )
+    reason = t("felsenfeuer.reason.eliminated", "de")
+    assert not any(reason in line for line in lines)
