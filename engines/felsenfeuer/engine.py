@@ -318,8 +318,8 @@ def check_end(w: Work) -> None:
     if w.phase == "end":
         return
     s = w.base.settings
-    if w.result == "declared":
-        w.phase, w.stack = "end", []
+    if w.result == "declared":  # a spell named the winners
+        _end(w, list(w.winners), "declared")
         return
     alive = [x for x in range(w.players) if w.alive(x)]
     if s.mode == "pentagramm":

@@ -365,3 +365,14 @@ def test_the_end_line_shows_the_points_and_leaves_the_reason_to_the_status() -> 
     )
     reason = t("felsenfeuer.reason.eliminated", "de")
     assert not any(reason in line for line in lines)
+
+
+def test_a_spell_that_declares_the_winner_ends_with_the_end_line_too() -> None:
+    """Sternenurteil: "Falls keine Essenz eines Gegners mehr als einen Punkt hat, gewinnst du
+    das Duell." The duel ends with its end line (it ended without one)."""
+    state = build(["0 grau rune 6", "0 rot essence 6", "1 schwarz essence 1",
+                   "1 rot essence 1"])  # fmt: skip
+    state, events = cast_events(state, "sternenurteil", 0, [])
+    assert state.phase == "end" and state.winners == (0,) and state.result == "declared"
+    assert [e.type for e in events].count("game_over") == 1
+    assert sentences(state, events)[-1].startswith("Das Duell ist vorbei. Essenzpunkte: Alrik 6")
