@@ -4,6 +4,7 @@ settings, the scenarios of Teil 3 and the narration of a batch of events."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 
 from bot.i18n import t
 from bot.render import felsenfeuer_text as words
+from engines.core import match as m
 from engines.felsenfeuer.engine import ENGINE, Act, knock_out, legal, settle
 from engines.felsenfeuer.model import Entry, State
 from engines.felsenfeuer.scenario import answer, answer_rest, build, cast
@@ -376,3 +378,17 @@ def test_a_spell_that_declares_the_winner_ends_with_the_end_line_too() -> None:
     assert state.phase == "end" and state.winners == (0,) and state.result == "declared"
     assert [e.type for e in events].count("game_over") == 1
     assert sentences(state, events)[-1].startswith("Das Duell ist vorbei. Essenzpunkte: Alrik 6")
+
+
+def test_the_normal_bot_floats_one_rune_at_most_in_a_weltentor_duel() -> None:
+    """Weltentor offers thirty ways to float against two essences; a bot choosing among all
+    at random floated most of its hand (seed 5 in the playground: six of eight dice)."""
+    for seed in range(6):
+        match = m.start(ENGINE, {"weltentor": True, "start": 0}, seed, 2)
+        rng = random.Random(seed)
+        while match.state.phase in ("auswahl", "essence"):
+            for decision in m.decisions(ENGINE, match):
+                act = ENGINE.choose_action(match.state, decision.seat, "normal", 1.0, rng)
+                match, _ = m.apply(ENGINE, match, ENGINE.action_text(act), decision.seat)
+        for seat in (0, 1):
+            assert sum(d.owner == seat and d.zone == "float" for d in match.state.dice) <= 1
