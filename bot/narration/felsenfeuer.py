@@ -87,11 +87,13 @@ class FelsenfeuerSpec(GameSpec):
         view = ENGINE.view_for(ctx.match.state, None)
         spells = _spells(ctx.record)
         lines = []
-        for actor, event in steps.items:
+        keep = words.told([(event.type, event.data) for _actor, event in steps.items])
+        for (actor, event), tell in zip(steps.items, keep, strict=True):
+            if not tell:  # a choice the next sentences say again
+                continue
             if event.type in _EVENTS:
                 data = dict(event.data)
-                if words.told(event.type, data):
-                    lines.append(words.narrate(event.type, data, view, ctx.lang, ctx.names, spells))
+                lines.append(words.narrate(event.type, data, view, ctx.lang, ctx.names, spells))
             else:  # resign, draw votes, forfeits: the shared words
                 lines += super().narrate(Steps([(actor, event)]), ctx)
         return lines

@@ -121,17 +121,25 @@ def _counts(counts: str, lang: str) -> str:
                      if n.isdigit() and int(n))  # fmt: skip
 
 
-# choices whose next sentence says them again: "keinen Zauber" (the offer's no_spell line
-# follows) and the essence that loses or gains a point (the loss or gain line follows)
-_RETOLD = ("felsenfeuer.ask.lose_essence", "felsenfeuer.ask.gain_essence")
-
-
-def told(event_type: str, data: Mapping[str, Any]) -> bool:
-    """Whether the event gets a sentence of its own (a choice the next sentence repeats does
-    not)."""
-    if event_type != "chose":
-        return True
-    return data.get("token") != "keiner" and data.get("prompt") not in _RETOLD
+def told(events: Sequence[tuple[str, Mapping[str, Any]]]) -> list[bool]:
+    """Which events of a batch get a sentence: a choice that a later sentence of the batch
+    says again is not told (the chosen spell is cast, the chosen die is destroyed, triggered,
+    loses a point; "kein Zauber" is followed by "spricht keinen Zauber")."""
+    keep = []
+    for index, (kind, data) in enumerate(events):
+        if kind != "chose":
+            keep.append(True)
+            continue
+        token = str(data.get("token", ""))
+        later = events[index + 1 :]
+        if token == "keiner":
+            retold = any(k == "no_spell" for k, _ in later)
+        elif token[:1] == "d" and token[1:].isdigit():
+            retold = any(d.get("die") == int(token[1:]) for k, d in later if k != "chose")
+        else:
+            retold = any(d.get("spell") == token for k, d in later if k == "cast")
+        keep.append(not retold)
+    return keep
 
 
 def points_text(view: Mapping[str, Any], names: Sequence[str] | None) -> str:

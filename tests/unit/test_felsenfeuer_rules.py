@@ -303,8 +303,9 @@ def cast_events(state: State, slug: str, rune: int, answers: list[str]) -> tuple
 
 def sentences(state: State, events: list[Any], lang: str = "de") -> list[str]:
     view = ENGINE.view_for(state, None)
-    return [words.narrate(e.type, e.data, view, lang, NAMES) for e in events
-            if words.told(e.type, e.data)]  # fmt: skip
+    keep = words.told([(e.type, e.data) for e in events])
+    return [words.narrate(e.type, e.data, view, lang, NAMES)
+            for e, tell in zip(events, keep, strict=True) if tell]  # fmt: skip
 
 
 def test_dice_are_told_as_they_were_when_the_sentence_happened() -> None:
@@ -313,12 +314,21 @@ def test_dice_are_told_as_they_were_when_the_sentence_happened() -> None:
     Spruchrune goes to hand with its pips said."""
     state = build(["0 violett rune 6", "0 rot essence 6", "1 schwarz essence 6",
                    "0 grau glyph 4"])  # fmt: skip
-    state, events = cast_events(state, "hexenkessel", 0, ["d3"])
-    lines = sentences(state, events)
-    assert "Alrik wählt grau 4 (Glyphe, Matrix 0)." in lines
+    state, events = cast_events(state, "hexenkessel", 0, [])
+    assert state.pending is not None
+    view = ENGINE.view_for(state, None)
+    state, more = ENGINE.apply(state, Act("wahl", ("d3",)), 0)
+    chose = next(e for e in more if e.type == "chose")  # as the choice's own batch tells it
+    assert words.narrate("chose", chose.data, ENGINE.view_for(state, None), "de", NAMES) == (
+        "Alrik wählt grau 4 (Glyphe, Matrix 0)."
+    )
+    assert "grey 4 (glyph, matrix 0)" in words.narrate(
+        "chose", chose.data, ENGINE.view_for(state, None), "en", NAMES
+    )
+    lines = sentences(state, [*events, *more])
     assert "Zerstört: grau 4 von Alrik (in den Beutel)." in lines
-    english = sentences(state, events, "en")
-    assert any("grey 4" in line and "glyph" in line for line in english), english
+    assert not any("wählt grau 4" in line for line in lines)  # the next sentence says it
+    assert view["dice"][3]["zone"] == "matrix"
     words_ = build(["0 violett rune 1", "0 rot essence 6", "1 schwarz essence 6"])
     words_, events = cast_events(words_, "leere-worte", 0, [])
     assert "Auf die Hand von Alrik: violett 1." in sentences(answer_rest(words_), events)
@@ -345,6 +355,8 @@ def test_no_spell_is_said_once() -> None:
     lines = sentences(state, events)
     assert sum("Zauber" in line for line in lines) == 1, lines
     assert "Alrik spricht keinen Zauber mit rot 2." in lines
+    cast = [("chose", {"token": "glutopfer", "player": 0}), ("cast", {"spell": "glutopfer"})]
+    assert words.told(cast) == [False, True]  # "wählt Glutopfer" and "spricht Glutopfer"
 
 
 def test_a_seat_out_of_the_duel_has_no_essences_on_the_matrix() -> None:
