@@ -444,20 +444,37 @@ def raw_actions(state: State, player: PlayerId) -> list[Act]:
                     acts.append(Act("lege", (colour, str(pips), f"m{m}", *extra)))
     acts.append(Act("ende"))
     if state.settings.rules == "magister":
+        base: Work | None = None
         for spell in book_for(state.settings.spells).values():
             if not spell.blood:
                 continue
             paid = sum(d.pips for d in state.dice if d.owner == player and d.zone == "essence"
                        and d.colour == spell.colour)  # fmt: skip
-            if paid >= spell.pips and _blood_would_act(state, spell, player):
+            if paid < spell.pips:
+                continue
+            base = base or Work(state)
+            if _blood_would_act(base, spell, player):
                 acts.append(Act("blut", (spell.slug,)))
     return acts
 
 
-def _blood_would_act(state: State, spell: Spell, player: int) -> bool:
+_READS: dict[int, tuple[Spell, bool]] = {}  # id -> (the spell, kept alive; the answer)
+
+
+def _reads_essences(spell: Spell) -> bool:
+    """Whether a spell's sentences look at essences (paying for it changes them)."""
+    known = _READS.get(id(spell))
+    if known is None or known[0] is not spell:
+        known = _READS[id(spell)] = (spell, "essence" in repr(spell.steps))
+    return known[1]
+
+
+def _blood_would_act(base: Work, spell: Spell, player: int) -> bool:
     """Whether the blood spell, once paid for, would do anything (else it is not offered:
     paying essence for a spell whose every sentence lapses helps nobody)."""
-    w = Work(state)
+    if not _reads_essences(spell):
+        return verbs.could_act(base, spell, player)
+    w = base.copy()
     for _ in range(spell.pips):  # pay as the blood entry does, from the first essence offered
         die = next(d for d in w.dice if d.owner == player and d.zone == "essence"
                    and d.colour == spell.colour and d.pips > 0)  # fmt: skip
