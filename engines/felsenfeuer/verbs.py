@@ -409,9 +409,10 @@ def trigger(ctx: Ctx, die: Die) -> None:
     """Trigger a glyph: it is no glyph any more and becomes the Spruchrune; its owner may
     cast (an offer entry, run before the next sentence)."""
     w = ctx.w
+    pips = w.pips_of(die)  # as the glyph counts (an effect may make a 5 count as a 1)
     relocate(ctx, die, lambda d: replace(d, glyph=False, frozen=False))
     w.make_spruchrune(die.id)
-    w.emit("triggered", die=die.id, player=die.owner, colour=die.colour, pips=die.pips,
+    w.emit("triggered", die=die.id, player=die.owner, colour=die.colour, pips=pips,
            matrix=die.matrix)  # fmt: skip
     ctx.pushes.append(Entry("offer", die=die.id, caster=die.owner))
 

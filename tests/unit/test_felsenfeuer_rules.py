@@ -13,8 +13,9 @@ import pytest
 from bot.i18n import t
 from bot.render import felsenfeuer_text as words
 from engines.core import match as m
+from engines.felsenfeuer import verbs
 from engines.felsenfeuer.engine import ENGINE, Act, knock_out, legal, settle
-from engines.felsenfeuer.model import Entry, State
+from engines.felsenfeuer.model import Entry, Mod, State
 from engines.felsenfeuer.scenario import answer, answer_rest, build, cast
 from engines.felsenfeuer.spells import load_text, spellbook
 from engines.felsenfeuer.work import Work
@@ -404,3 +405,20 @@ def test_the_normal_bot_floats_one_rune_at_most_in_a_weltentor_duel() -> None:
                 match, _ = m.apply(ENGINE, match, ENGINE.action_text(act), decision.seat)
         for seat in (0, 1):
             assert sum(d.owner == seat and d.zone == "float" for d in match.state.dice) <= 1
+
+
+def test_a_triggered_glyph_is_told_with_the_pips_it_counted_with() -> None:
+    """Schandmaske makes the opponents' runes count as 1s; a glyph a spell triggers then is
+    said with the pips it was triggered at, the 1, not its printed 5."""
+    state = build(["0 violett rune 2", "0 violett essence 6", "1 rot essence 6",
+                   "1 rot glyph 5"])  # fmt: skip
+    w = Work(state)
+    w.stack = [Entry("spell", spell="schandmaske", caster=0, mods=(Mod("pips", (3,), "1"),))]
+    ctx = verbs.Ctx(w, w.stack[-1])
+    verbs.trigger(ctx, w.dice[3])
+    event = next(e for e in w.events if e.type == "triggered")
+    assert event.data["pips"] == 1
+    view = ENGINE.view_for(w.freeze(), None)
+    assert words.narrate("triggered", event.data, view, "de", NAMES) == (
+        "Die Glyphe rot 1 von Borbarad wird ausgelöst."
+    )
