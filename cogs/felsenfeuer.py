@@ -19,14 +19,17 @@ from discord import app_commands
 from bot.app import SpielleiterBot
 from bot.i18n import cmd, options, t
 from bot.narration.felsenfeuer import (
+    AUSWAHL,
     DEFAULT_LEVEL,
     LEVELS,
     MODES,
+    ROLLS,
     RULES,
     SERVER_MARK,
     SPEC,
     SPELLS_KIND,
     book_sections,
+    duel_options,
     find_spell,
     read_spell_file,
     server_book_lines,
@@ -79,6 +82,11 @@ class Felsenfeuer(TableCog):
         modus="mode",
         regeln="rules",
         teams="teams",
+        auswahl="auswahl",
+        startspieler="start",
+        weltentor="weltentor",
+        zufallsrunen="roll",
+        erdbeben="quake",
     )
     @app_commands.choices(
         bot=[
@@ -92,6 +100,14 @@ class Felsenfeuer(TableCog):
         regeln=[
             app_commands.Choice(name=cmd(f"felsenfeuercog.choice.rules.{rules}"), value=rules)
             for rules in RULES
+        ],
+        auswahl=[
+            app_commands.Choice(name=cmd(f"felsenfeuercog.choice.auswahl.{way}"), value=way)
+            for way in AUSWAHL
+        ],
+        zufallsrunen=[
+            app_commands.Choice(name=cmd(f"felsenfeuercog.choice.roll.{roll}"), value=roll)
+            for roll in ROLLS
         ],
     )
     async def start(
@@ -107,6 +123,11 @@ class Felsenfeuer(TableCog):
         modus: str | None = None,
         regeln: str | None = None,
         teams: str | None = None,
+        auswahl: str | None = None,
+        startspieler: app_commands.Range[int, 1, 6] | None = None,
+        weltentor: bool | None = None,
+        zufallsrunen: str | None = None,
+        erdbeben: bool | None = None,
     ) -> None:
         lang = await lang_for(interaction)
         guests = (spieler2, spieler3, spieler4, spieler5, spieler6)
@@ -121,6 +142,9 @@ class Felsenfeuer(TableCog):
             config["mode"] = modus
         if teams:
             config["teams"] = _teams(teams)
+        config.update(duel_options(auswahl, startspieler, weltentor, zufallsrunen, erdbeben))
+        if startspieler is not None and startspieler > len(players):
+            raise BadInput("felsenfeuercog.error.start", seat=startspieler, count=len(players))
         settings_of(config, 0, len(players))  # a mode, rules or teams that cannot be: now
         spells = await self._server_spells(interaction)
         if spells:  # the server's own spell file, as it is now, for the whole duel

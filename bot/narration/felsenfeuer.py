@@ -35,6 +35,8 @@ LEVELS = ENGINE.bot_levels
 DEFAULT_LEVEL = "normal"
 MODES = ("normal", "pentagramm", "gilde")
 RULES = ("adept", "magister")
+AUSWAHL = ("sealed", "draft")  # the secret Auswahl or the Würfeldraft (Teil 3)
+ROLLS = ("glyphen", "runen")  # Teil 3 scenario: three hand runes rolled, as glyphs or not
 # the seats' colours as the board image draws them (bot.render.felsenfeuer.SEAT_COLOURS:
 # orange, sky blue, green, yellow, purple-pink, vermilion)
 SEAT_ICONS = ("🟧", "🔵", "🟩", "🟨", "🟪", "🟥")
@@ -85,7 +87,10 @@ class FelsenfeuerSpec(GameSpec):
         view = ENGINE.view_for(ctx.match.state, None)
         spells = _spells(ctx.record)
         lines = []
-        for actor, event in steps.items:
+        keep = words.told([(event.type, event.data) for _actor, event in steps.items])
+        for (actor, event), tell in zip(steps.items, keep, strict=True):
+            if not tell:  # a choice the next sentences say again
+                continue
             if event.type in _EVENTS:
                 data = dict(event.data)
                 lines.append(words.narrate(event.type, data, view, ctx.lang, ctx.names, spells))
@@ -99,7 +104,7 @@ class FelsenfeuerSpec(GameSpec):
             return super().outcome_text(outcome, ctx)
         winners = [ctx.names[s] for s in sorted(outcome.winners)]
         who = ", ".join(winners)
-        reason = t(key, ctx.lang, players=who, winners=who)
+        reason = t(key, ctx.lang, players=who, winners=who).rstrip(".")  # in parentheses
         if outcome.is_draw:
             return "🤝 " + self.text("status.draw", ctx.lang, reason=reason)
         return self.won_text(winners, reason, ctx.lang)
@@ -243,8 +248,27 @@ def _step_of(path: Sequence[str], options: Sequence[str]) -> str | None:
     return None
 
 
+def duel_options(auswahl: str | None, start: int | None, weltentor: bool | None,
+                 roll: str | None, quake: bool | None) -> dict[str, Any]:  # fmt: skip
+    """The engine config of the start command's duel options (only those chosen): the
+    Würfeldraft, the start player (seat 1..6), Weltentor's floating runes at the start, the
+    scenario of random pips and the house event Erdbeben."""
+    config: dict[str, Any] = {}
+    if auswahl:
+        config["auswahl"] = auswahl
+    if start is not None:
+        config["start"] = start - 1
+    if weltentor:
+        config["weltentor"] = True
+    if roll:
+        config["wuerfeln"] = roll
+    if quake:
+        config["erdbeben"] = True
+    return config
+
+
 def setup_text(config: Mapping[str, Any], lang: str) -> str:
-    """Mode, rules and teams of a duel in words."""
+    """Mode, rules, teams and the duel options of a duel in words."""
     mode = config.get("mode") or "normal"
     parts = [
         _k(f"choice.mode.{mode}", lang),
@@ -253,6 +277,16 @@ def setup_text(config: Mapping[str, Any], lang: str) -> str:
     teams = config.get("teams")
     if teams and mode != "gilde":
         parts.append(_k("teams", lang, teams=",".join(str(int(x) + 1) for x in teams)))
+    if config.get("auswahl") == "draft":
+        parts.append(_k("choice.auswahl.draft", lang))
+    if isinstance(config.get("start"), int):
+        parts.append(_k("setup.start", lang, seat=int(config["start"]) + 1))
+    if config.get("weltentor"):
+        parts.append(_k("setup.weltentor", lang))
+    if config.get("wuerfeln") in ROLLS:
+        parts.append(_k(f"choice.roll.{config['wuerfeln']}", lang))
+    if config.get("erdbeben"):
+        parts.append(_k("setup.quake", lang))
     return " · ".join(parts)
 
 

@@ -20,9 +20,9 @@ EVENT_TYPES = (
     "blood_magic", "cast", "caster", "cauldron", "chose", "destroyed", "drafted",
     "duel_started", "eliminated", "essence_chosen", "essence_destroyed", "essence_gained",
     "essence_lost", "fizzled", "floated", "frozen", "thawed", "game_over", "laid",
-    "manifested", "moved", "new_matrix", "no_spell", "pips", "reactivated", "renewal",
-    "second_hand", "spell_done", "spell_phase", "step", "taken", "temple_moved",
-    "temple_dissolved", "triggered", "turn_ended",
+    "manifested", "moved", "new_matrix", "no_spell", "pips", "quake", "reactivated",
+    "renewal", "rolled", "second_hand", "spell_done", "spell_phase", "step", "taken",
+    "temple_moved", "temple_dissolved", "triggered", "turn_ended",
 )  # fmt: skip
 
 
@@ -50,15 +50,18 @@ def spell_name(slug: str, view: Mapping[str, Any] | None = None, spells: str = "
     return spell.name if spell else slug
 
 
-def die_text(view: Mapping[str, Any], die: Any, lang: str, pips: Any = None) -> str:
-    """A die as the players read it: its colour and (on a matrix) its pips, e.g. "rot 3"."""
+def die_text(view: Mapping[str, Any], die: Any, lang: str, pips: Any = None,
+             known: bool = False) -> str:  # fmt: skip
+    """A die as the players read it: its colour and (on a matrix) its pips, e.g. "rot 3".
+    ``known``: ``pips`` are the die's at the moment of the sentence (None: it had none then),
+    else the view's (the state after the batch) unless ``pips`` are given."""
     dice = view.get("dice") or []
     try:
         index = int(str(die).lstrip("d"))
         data = dice[index]
     except (ValueError, IndexError, TypeError):
         return str(die)
-    shown = pips if pips is not None else data.get("pips")
+    shown = pips if known or pips is not None else data.get("pips")
     colour = colour_name(str(data.get("colour", "")), lang)
     if shown is None:
         return _k("die.nopips", lang, colour=colour)
@@ -83,14 +86,14 @@ def _params(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], l
         elif key == "spell":
             out[key] = spell_name(str(value), view, spells)
         elif key == "die":
-            out[key] = die_text(view, value, lang, data.get("pips"))
+            out[key] = die_text(view, value, lang, data.get("pips"), known="pips" in data)
             out["owner"] = die_owner(view, value, names)
         elif key == "colour":
             out[key] = colour_name(str(value), lang)
         elif key == "token" and str(value)[:1] == "d" and str(value)[1:].isdigit():
             chooser = data.get("player") if isinstance(data.get("player"), int) else None
             out[key] = _die_option(int(str(value)[1:]), view, lang, names, data.get("pips"),
-                                   chooser)  # fmt: skip
+                                   chooser, data if "zone" in data else None)  # fmt: skip
         elif key == "token":
             out[key] = option_label(str(value), view, lang, names, spells)
         elif key == "shrines":
@@ -106,11 +109,8 @@ def _params(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], l
             out[key] = value
     if event_type == "step":
         out["number"] = int(data.get("step", 0)) + 1
-    if event_type == "game_over":
-        reason = str(data.get("reason") or view.get("result") or "")
-        winners = data.get("winners") or []
-        who = ", ".join(seat_name(int(s), names) for s in winners)
-        out["result"] = t(f"felsenfeuer.reason.{reason}", lang, players=who, winners=who)
+    if event_type == "game_over":  # the reason is the board's status line; here the points
+        out["points"] = points_text(view, names)
     return out
 
 
@@ -121,6 +121,33 @@ def _counts(counts: str, lang: str) -> str:
                      if n.isdigit() and int(n))  # fmt: skip
 
 
+def told(events: Sequence[tuple[str, Mapping[str, Any]]]) -> list[bool]:
+    """Which events of a batch get a sentence: a choice that a later sentence of the batch
+    says again is not told (the chosen spell is cast, the chosen die is destroyed, triggered,
+    loses a point; "kein Zauber" is followed by "spricht keinen Zauber")."""
+    keep = []
+    for index, (kind, data) in enumerate(events):
+        if kind != "chose":
+            keep.append(True)
+            continue
+        token = str(data.get("token", ""))
+        later = events[index + 1 :]
+        if token == "keiner":
+            retold = any(k == "no_spell" for k, _ in later)
+        elif token[:1] == "d" and token[1:].isdigit():
+            retold = any(d.get("die") == int(token[1:]) for k, d in later if k != "chose")
+        else:
+            retold = any(d.get("spell") == token for k, d in later if k == "cast")
+        keep.append(not retold)
+    return keep
+
+
+def points_text(view: Mapping[str, Any], names: Sequence[str] | None) -> str:
+    """Every seat's essence points, e.g. "Alrik 7, Borbarad 0"."""
+    return ", ".join(f"{seat_name(int(seat['seat']), names)} {int(seat['essence_points'])}"
+                     for seat in view.get("seats") or [])  # fmt: skip
+
+
 def narrate(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], lang: str,
             names: Sequence[str] | None = None, spells: str = "") -> str:  # fmt: skip
     """The sentence for one event (``view``: the view after it, for dice and names)."""
@@ -129,6 +156,10 @@ def narrate(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], l
         key = "step_lapsed"
     if event_type == "turn_ended" and data.get("passed"):
         key = "passed"
+    if event_type == "rolled" and not data.get("glyph"):
+        key = "rolled_rune"
+    if event_type == "quake" and not data.get("count"):
+        key = "quake_none"
     return _k(f"event.{key}", lang, **_params(event_type, data, view, lang, names, spells))
 
 
@@ -156,17 +187,20 @@ def option_label(token: str, view: Mapping[str, Any], lang: str,
 
 def _die_option(index: int, view: Mapping[str, Any], lang: str,
                 names: Sequence[str] | None, pips: Any = None,
-                chooser: int | None = None) -> str:  # fmt: skip
+                chooser: int | None = None,
+                where: Mapping[str, Any] | None = None) -> str:  # fmt: skip
     """A die with its owner and place; a die of ``chooser`` (who chose it) without the
-    owner's name ("rot 6 (Essenz)", not "rot 6 von Alice (Essenz)" after "Alice wählt")."""
+    owner's name ("rot 6 (Essenz)", not "rot 6 von Alice (Essenz)" after "Alice wählt").
+    ``where``: its zone, matrix and glyph when it was chosen (else the view's)."""
     dice = view.get("dice") or []
     if not 0 <= index < len(dice):
         return f"d{index}"
     data = dice[index]
-    zone = str(data.get("zone"))
-    matrix = data.get("matrix")
+    zone = str((where or data).get("zone"))
+    matrix = (where or data).get("matrix")
     if zone == "matrix":
-        place = _k("place.glyph" if data.get("glyph") else "place.rune", lang, matrix=matrix)
+        glyph = (where or data).get("glyph")
+        place = _k("place.glyph" if glyph else "place.rune", lang, matrix=matrix)
     elif zone == "float":
         place = _k("place.float", lang, matrix=matrix)
     else:
@@ -196,6 +230,8 @@ def action_label(text: str, view: Mapping[str, Any], lang: str,
     if verb == "schwebe" and len(args) >= 2:
         die = _k("die", lang, colour=colour_name(args[0], lang), pips=args[1])
         return _k("option.float", lang, die=die)
+    if verb == "wuerfle" and args:
+        return _k("option.roll", lang, colour=colour_name(args[0], lang))
     if verb == "draft" and args:
         return _k("option.draft", lang, colour=colour_name(args[0], lang))
     if verb == "auswahl" and args:

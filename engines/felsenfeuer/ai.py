@@ -136,7 +136,13 @@ def normal(state: State, seat: int, rng: random.Random) -> Act:
     if verb == "auswahl":
         prefer = [a for a in acts if a.args[0] in ("2-2-2-0-2", "0-2-3-0-3", "2-0-3-3-0")]
         return prefer[0] if prefer else rng.choice(acts)
-    if verb in ("essenz", "draft"):
+    if verb == "essenz":  # Weltentor: float one rune at most, the hand is what it casts with
+        floats = [a for a in acts if a.verb == "schwebe"]
+        floated = any(d.owner == seat and d.zone == "float" for d in state.dice)
+        if floats and not floated and rng.random() < 0.3:
+            return rng.choice(floats)
+        return rng.choice([a for a in acts if a.verb == "essenz"])
+    if verb in ("draft", "wuerfle"):
         return rng.choice(acts)
     if state.phase == "action" and state.pending is None:
         lays = ranked_lays(state, seat, acts)
@@ -166,7 +172,7 @@ def rollout(state: State, seat: int, rng: random.Random, limit: int = 120) -> fl
 
 def hard(state: State, seat: int, rng: random.Random) -> Act:
     acts = legal(state, seat)
-    if len(acts) <= 1 or acts[0].verb in ("auswahl", "essenz", "draft"):
+    if len(acts) <= 1 or acts[0].verb in ("auswahl", "essenz", "draft", "wuerfle"):
         return normal(state, seat, rng)
     base = normal(state, seat, rng)
     if state.pending is None and state.phase == "action":

@@ -14,14 +14,14 @@ from engines.core.errors import BadInput, IllegalAction
 from engines.core.rng import Rng
 from engines.effects import NeedDecision
 from engines.felsenfeuer import verbs
-from engines.felsenfeuer.model import COLOURS, Die, Entry, Pending, Settings, State
-from engines.felsenfeuer.spells import book_for, spellbook_with
+from engines.felsenfeuer.model import COLOURS, ROLLS, Die, Entry, Pending, Settings, State
+from engines.felsenfeuer.spells import Spell, book_for, spellbook_with
 from engines.felsenfeuer.work import Work
 
 SCHEMA = 1
 HAND_SIZE = 8  # dice in an Auswahl
 _CONFIG = {"teams", "mode", "rules", "auswahl", "supply", "start", "phase_limit", "quiet_limit",
-           "weltentor", "spells"}  # fmt: skip
+           "weltentor", "spells", "cap", "wuerfeln", "erdbeben"}  # fmt: skip
 VORSTEHER = {0: 1, 1: 4}  # Gilden-Duell: the Vorsteher of each team (seats 0-2 and 3-5)
 MAX_UNITS = 5000  # resolution units in one apply before the remaining magic fizzles
 
@@ -79,6 +79,15 @@ def settings_of(config: Mapping[str, Any], seed: int, players: int) -> tuple[Set
     per_colour = _int(config, "supply", 8 * ((players + 1) // 2), 1, 99)
     if per_colour * len(COLOURS) < HAND_SIZE * players:
         raise BadInput("felsenfeuer.error.bad_config", option="supply")
+    cap = config.get("cap", "supply" in config)  # a physical supply: shares per colour
+    if not isinstance(cap, bool):
+        raise BadInput("felsenfeuer.error.bad_config", option="cap")
+    roll = config.get("wuerfeln", "") or ""
+    if roll not in ROLLS:
+        raise BadInput("felsenfeuer.error.bad_config", option="wuerfeln")
+    quake = config.get("erdbeben", False)
+    if not isinstance(quake, bool):
+        raise BadInput("felsenfeuer.error.bad_config", option="erdbeben")
     rng = Rng(seed)
     start = config.get("start", "random")
     if start == "random":
@@ -90,7 +99,8 @@ def settings_of(config: Mapping[str, Any], seed: int, players: int) -> tuple[Set
         supply=(per_colour,) * len(COLOURS),
         phase_limit=_int(config, "phase_limit", 60, 1, 1000),
         quiet_limit=_int(config, "quiet_limit", 16, 1, 1000), start=start,
-        weltentor=config.get("weltentor", False) is True, spells=_spells(config),
+        weltentor=config.get("weltentor", False) is True, spells=_spells(config), cap=cap,
+        roll=roll, quake=quake,
     )  # fmt: skip
     return settings, rng
 
@@ -104,8 +114,10 @@ def initial(config: Mapping[str, Any], seed: int, players: int) -> State:
 
 # --- codes --------------------------------------------------------------------------------------
 def auswahl_codes(state: State) -> list[str]:
-    """Every Auswahl (dice per colour, 8 in all) within a seat's share of the supply."""
-    cap = min(HAND_SIZE, state.settings.supply[0] // state.settings.players)
+    """Every Auswahl (dice per colour, 8 in all). "Keine Obergrenze" per colour (Teil 2); with
+    the setting ``cap`` (a group with a physical supply) within a seat's share of it."""
+    s = state.settings
+    cap = min(HAND_SIZE, s.supply[0] // s.players) if s.cap else HAND_SIZE
     codes: list[str] = []
 
     def walk(prefix: list[int], left: int) -> None:
@@ -132,7 +144,8 @@ def situation(state: State) -> str:
                        d.shrine_of >= 0, d.id in tops) for d in state.dice)  # fmt: skip
     key = (
         state.phase, dice, state.markers, state.cauldrons, state.matrices, state.stone,
-        state.passes, state.laid, state.spell_rune if state.stack else -1, state.stack,
+        state.passes, state.laid, state.spell_rune if state.stack else -1, state.place,
+        state.no_place, state.stack,
         state.out, state.winners, state.auswahl,
     )  # fmt: skip
     return hashlib.blake2b(repr(key).encode(), digest_size=8).hexdigest()
@@ -160,6 +173,25 @@ def start_spell_phase(w: Work) -> None:
     total = sum(w.essence_points(s) for s in range(w.players))
     w.stack = [Entry("end", die=total), Entry("phase")]
     w.emit("spell_phase", player=w.stone)
+    if w.base.settings.quake:  # the action phase ends with the Erdbeben
+        w.stack.append(Entry("quake"))
+
+
+QUAKE_ZONES = ("matrix", "float")  # the runes lying out (essences stand on their markers)
+
+
+def quake(ctx: verbs.Ctx) -> None:
+    """The house event "Erdbeben" (Teil 3, Szenarios): the runes lying out with the lowest
+    pips (on a matrix, glyphs included, and floating) are destroyed, all at once; shrines are
+    spared (Tempel-Regel), a temple rune asks whether they come along. Essences are not hit
+    (RULES.md 35)."""
+    w = ctx.w
+    dice = [d for d in w.dice if d.zone in QUAKE_ZONES and d.shrine_of < 0 and w.alive(d.owner)]
+    low = min((w.pips_of(d) for d in dice), default=0)
+    hit = [d for d in dice if w.pips_of(d) == low]  # none lying out: nothing to destroy
+    w.emit("quake", pips=low, count=len(hit))
+    for die in hit:  # chosen first, then destroyed (simultaneous change)
+        verbs.destroy(ctx, die)
 
 
 def _run_entry(ctx: verbs.Ctx) -> Entry | None:
@@ -208,7 +240,7 @@ def _run_entry(ctx: verbs.Ctx) -> Entry | None:
         if slug == "keiner":
             w.emit("no_spell", player=die.owner, die=die.id)
             return None
-        w.spell_rune = die.id
+        w.make_spruchrune(die.id)
         w.emit("cast", player=die.owner, spell=slug, nested=nested)
         return Entry("spell", spell=slug, caster=die.owner)
     if entry.kind == "blood":
@@ -228,6 +260,9 @@ def _run_entry(ctx: verbs.Ctx) -> Entry | None:
                 w.set(replace(die, pips=die.pips - 1))
         w.emit("blood_magic", player=entry.caster, spell=entry.spell)
         return Entry("spell", spell=entry.spell, caster=entry.caster, blood=True)
+    if entry.kind == "quake":
+        quake(ctx)
+        return None
     if entry.kind == "next":  # a blood spell ended its caster's turn
         w.passes, w.laid = 0, False
         w.stone = w.next_seat(w.stone)
@@ -283,8 +318,8 @@ def check_end(w: Work) -> None:
     if w.phase == "end":
         return
     s = w.base.settings
-    if w.result == "declared":
-        w.phase, w.stack = "end", []
+    if w.result == "declared":  # a spell named the winners
+        _end(w, list(w.winners), "declared")
         return
     alive = [x for x in range(w.players) if w.alive(x)]
     if s.mode == "pentagramm":
@@ -342,6 +377,8 @@ def settle(w: Work) -> Work:
             knock_out(w, dead, "essence")
         elif w.result == "declared":
             check_end(w)
+        if w.no_place and not w.spell_running():  # between spells the last trigger's stands
+            w.no_place = False
     w.stack = []  # runaway magic: whatever is left fizzles
     w.emit("fizzled")
     if w.phase == "spell":
@@ -391,6 +428,10 @@ def raw_actions(state: State, player: PlayerId) -> list[Act]:
             options += [Act("schwebe", (c, str(p))) for c in COLOURS if c in have
                         for p in range(1, 7)]  # fmt: skip
         return options
+    if state.phase == "roll":
+        if player != roll_seat(state):
+            return []
+        return [Act("wuerfle", (c,)) for c in _hand_colours(state, player, 0)]
     if state.phase != "action" or state.stack or player != state.stone:
         return []
     acts: list[Act] = []
@@ -403,14 +444,46 @@ def raw_actions(state: State, player: PlayerId) -> list[Act]:
                     acts.append(Act("lege", (colour, str(pips), f"m{m}", *extra)))
     acts.append(Act("ende"))
     if state.settings.rules == "magister":
+        base: Work | None = None
         for spell in book_for(state.settings.spells).values():
             if not spell.blood:
                 continue
             paid = sum(d.pips for d in state.dice if d.owner == player and d.zone == "essence"
                        and d.colour == spell.colour)  # fmt: skip
-            if paid >= spell.pips:
+            if paid < spell.pips:
+                continue
+            base = base or Work(state)
+            if _blood_would_act(base, spell, player):
                 acts.append(Act("blut", (spell.slug,)))
     return acts
+
+
+_READS: dict[int, tuple[Spell, bool]] = {}  # id -> (the spell, kept alive; the answer)
+
+
+def _reads_essences(spell: Spell) -> bool:
+    """Whether a spell's sentences look at essences (paying for it changes them)."""
+    known = _READS.get(id(spell))
+    if known is None or known[0] is not spell:
+        known = _READS[id(spell)] = (spell, "essence" in repr(spell.steps))
+    return known[1]
+
+
+def _blood_would_act(base: Work, spell: Spell, player: int) -> bool:
+    """Whether the blood spell, once paid for, would do anything (else it is not offered:
+    paying essence for a spell whose every sentence lapses helps nobody)."""
+    if not _reads_essences(spell):
+        return verbs.could_act(base, spell, player)
+    w = base.copy()
+    for _ in range(spell.pips):  # pay as the blood entry does, from the first essence offered
+        die = next(d for d in w.dice if d.owner == player and d.zone == "essence"
+                   and d.colour == spell.colour and d.pips > 0)  # fmt: skip
+        w.set(
+            replace(die, pips=die.pips - 1)
+            if die.pips > 1
+            else replace(die, zone="bag", matrix=-1, pips=0)
+        )
+    return verbs.could_act(w, spell, player)
 
 
 def current_setup_seat(state: State) -> int:
@@ -440,7 +513,7 @@ def action_text(act: Act) -> str:
 
 
 _ARITY = {"auswahl": (1,), "draft": (1,), "essenz": (1,), "schwebe": (2,), "lege": (3, 4),
-          "ende": (0,), "blut": (1,), "wahl": (1,)}  # fmt: skip
+          "ende": (0,), "blut": (1,), "wahl": (1,), "wuerfle": (1,)}  # fmt: skip
 
 
 def parse(text: str) -> Act:
@@ -468,11 +541,13 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
         w.stack[-1] = replace(top, answers=(*top.answers, act.args[0]))
         w.pending = None
         token = act.args[0]
+        prompt = state.pending.prompt if state.pending is not None else ""
         if token[:1] == "d" and token[1:].isdigit() and int(token[1:]) < len(w.dice):
-            die = w.dice[int(token[1:])]  # its pips as chosen (the spell may change them)
-            w.emit("chose", player=player, token=token, pips=w.pips_of(die) or None)
+            die = w.dice[int(token[1:])]  # as it lies when chosen (the spell may change it)
+            w.emit("chose", player=player, token=token, pips=w.pips_of(die) or None,
+                   zone=die.zone, matrix=die.matrix, glyph=die.glyph, prompt=prompt)  # fmt: skip
         else:
-            w.emit("chose", player=player, token=token)
+            w.emit("chose", player=player, token=token, prompt=prompt)
     elif act.verb == "auswahl":
         chosen = list(state.auswahl)
         chosen[player] = act.args[0]
@@ -505,6 +580,16 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
         w.set(replace(die, zone="float", matrix=0, pips=int(act.args[1])))
         w.emit("floated", player=player, die=die.id, colour=die.colour, pips=int(act.args[1]))
         return _frozen(w, seen), w.events
+    elif act.verb == "wuerfle":  # Teil 3 scenario: a hand rune rolled onto the start surface
+        die = next(d for d in w.dice if d.owner == player and d.zone == "hand"
+                   and d.colour == act.args[0])  # fmt: skip
+        pips, rng = state.rng.randint(1, 6)
+        glyph = state.settings.roll == "glyphen"
+        w.set(replace(die, zone="matrix", matrix=0, pips=pips, glyph=glyph, hand=0))
+        w.emit("rolled", player=player, die=die.id, colour=die.colour, pips=pips, glyph=glyph)
+        if roll_seat(w.freeze()) < 0:
+            _maybe_start(w)
+        return _frozen(w, seen, rng=rng), w.events
     elif act.verb == "lege":
         colour, pips, matrix = act.args[0], int(act.args[1]), int(act.args[2][1:])
         hand = 1 if len(act.args) > 3 else 0
@@ -537,11 +622,35 @@ def _maybe_start(w: Work) -> None:
     for d in list(w.dice):
         if d.zone == "picked":
             w.set(replace(d, zone="hand", hand=0))
+    if w.base.settings.roll and w.phase != "roll":
+        w.phase = "roll"  # first three hand runes each are rolled onto the start surface
+        if roll_seat(w.freeze()) >= 0:
+            return
     w.phase = "action"
     w.stone = w.base.settings.start
     if not w.alive(w.stone):
         w.stone = w.next_seat(w.stone)
     w.emit("duel_started", player=w.stone)
+
+
+ROLLED = 3  # hand runes each seat rolls in the Teil 3 scenario
+
+
+def roll_seat(state: State) -> int:
+    """Whose roll it is (scenario ``wuerfeln``): in the order from the start player, the first
+    seat still in the duel with the fewest runes rolled that has yet to roll; -1 when all
+    rolled three (or have no hand rune left)."""
+    rolled = {s: 0 for s in essence_order(state) if s not in state.out}
+    hand = dict.fromkeys(rolled, 0)
+    for d in state.dice:
+        if d.owner in rolled:
+            rolled[d.owner] += d.zone == "matrix"
+            hand[d.owner] += d.zone == "hand"
+    open_ = {s: n for s, n in rolled.items() if n < ROLLED and hand[s]}
+    if not open_:
+        return -1
+    low = min(open_.values())
+    return next(s for s, n in open_.items() if n == low)
 
 
 def _frozen(w: Work, seen: tuple[tuple[str, str], ...], **more: Any) -> State:
@@ -581,6 +690,9 @@ def decisions_of(state: State) -> tuple[Decision, ...]:
         return tuple(Decision(s, f"auswahl{s}", DecisionKind.SEALED, "felsenfeuer.ask.auswahl")
                      for s in range(state.settings.players)
                      if not state.auswahl[s] and s not in state.out)  # fmt: skip
+    if state.phase == "roll":
+        return (Decision(roll_seat(state), f"s{state.serial}", DecisionKind.TURN,
+                         "felsenfeuer.ask.roll"),)  # fmt: skip
     if state.phase in ("draft", "essence"):
         seat = current_setup_seat(state)
         prompt = "felsenfeuer.ask.draft" if state.phase == "draft" else "felsenfeuer.ask.essence"
@@ -606,7 +718,7 @@ def outcome_of(state: State) -> Outcome | None:
 
 def eliminate_seat(state: State, player: PlayerId) -> tuple[State, list[Event]]:
     w = Work(state)
-    if state.phase in ("auswahl", "draft", "essence"):
+    if state.phase in ("auswahl", "draft", "essence", "roll"):
         w.out.append(player)
         for die in list(w.dice):
             if die.owner == player:
@@ -620,9 +732,9 @@ def eliminate_seat(state: State, player: PlayerId) -> tuple[State, list[Event]]:
                 _reveal(w, chosen)
                 chosen = [""] * len(chosen)
             return _frozen(w, state.seen, auswahl=tuple(chosen)), w.events
-        if state.phase == "essence":
+        if state.phase == "essence" or (state.phase == "roll" and roll_seat(w.freeze()) < 0):
             _maybe_start(w)
-        elif all(sum(1 for d in w.dice if d.owner == x) >= HAND_SIZE
+        elif state.phase == "draft" and all(sum(1 for d in w.dice if d.owner == x) >= HAND_SIZE
                  for x in range(w.players) if w.alive(x)):  # fmt: skip
             w.phase = "essence"
         return _frozen(w, state.seen), w.events

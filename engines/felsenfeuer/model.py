@@ -9,7 +9,8 @@ from engines.core.rng import Rng
 
 COLOURS = ("gruen", "grau", "rot", "schwarz", "violett")
 ZONES = ("hand", "bag", "essence", "matrix", "float", "out", "picked")
-PHASES = ("auswahl", "draft", "essence", "action", "spell", "end")
+PHASES = ("auswahl", "draft", "essence", "roll", "action", "spell", "end")
+ROLLS = ("", "glyphen", "runen")  # Teil 3 scenario: three hand runes rolled at the start
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,22 +126,29 @@ class Settings:
     start: int = 0
     weltentor: bool = False  # floating runes may be laid while choosing essences
     spells: str = ""  # a group's own spell file (TOML) merged into the shipped spellbook
+    cap: bool = False  # sealed Auswahl: each seat takes at most its share of each colour
+    roll: str = ""  # "glyphen" | "runen": each seat rolls three hand runes at the start
+    quake: bool = False  # house event "Erdbeben" at the end of every action phase
 
     def to_json(self) -> dict[str, Any]:
         return {"players": self.players, "rules": self.rules, "mode": self.mode,
                 "teams": list(self.teams), "auswahl": self.auswahl, "supply": list(self.supply),
                 "phase_limit": self.phase_limit, "quiet_limit": self.quiet_limit,
-                "start": self.start, "weltentor": self.weltentor,
+                "start": self.start, "weltentor": self.weltentor, "cap": self.cap,
+                "roll": self.roll, "quake": self.quake,
                 **({"spells": self.spells} if self.spells else {})}  # fmt: skip
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Settings:
+        # a duel saved before ``cap`` was a setting played with the cap
         return Settings(int(data["players"]), str(data["rules"]), str(data["mode"]),
                         tuple(int(t) for t in data["teams"]), str(data["auswahl"]),
                         tuple(int(s) for s in data["supply"]), int(data["phase_limit"]),
                         int(data["quiet_limit"]), int(data["start"]),
                         bool(data.get("weltentor", False)),
-                        str(data.get("spells", "")))  # fmt: skip
+                        str(data.get("spells", "")),
+                        bool(data.get("cap", True)), str(data.get("roll", "")),
+                        bool(data.get("quake", False)))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +162,7 @@ class State:
     stone: int = 0  # the seat the stone stands before (action) or on whose marker (spell)
     passes: int = 0  # consecutive turns without a glyph
     laid: bool = False  # the stone holder laid a glyph this turn
-    spell_rune: int = -1  # the last triggered glyph ("Spruchrune")
+    spell_rune: int = -1  # the last triggered glyph ("Spruchrune") while it lies on a matrix
     stack: tuple[Entry, ...] = ()
     pending: Pending | None = None
     auswahl: tuple[str, ...] = ()  # sealed choices ("" = not yet), secret until all chose
@@ -167,6 +175,8 @@ class State:
     quiet: int = 0  # phases in a row without essence lost
     seen: tuple[tuple[str, str], ...] = ()  # (situation hash, action last taken there)
     rng: Rng = field(default_factory=lambda: Rng(0))
+    place: int = 0  # the Duellplatz of the last trigger (the start surface before the first)
+    no_place: bool = False  # the Spruchrune left the matrices during the running spells
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -174,6 +184,7 @@ class State:
             "dice": [d.to_json() for d in self.dice], "markers": list(self.markers),
             "cauldrons": list(self.cauldrons), "matrices": self.matrices, "stone": self.stone,
             "passes": self.passes, "laid": self.laid, "spell_rune": self.spell_rune,
+            "place": self.place, "no_place": self.no_place,
             "stack": [e.to_json() for e in self.stack],
             "pending": None if self.pending is None else self.pending.to_json(),
             "auswahl": list(self.auswahl), "draft_turn": self.draft_turn, "out": list(self.out),
@@ -196,6 +207,7 @@ class State:
             tuple(int(s) for s in data["out"]), tuple(int(s) for s in data["winners"]),
             str(data["result"]), int(data["serial"]), int(data["phases"]), int(data["quiet"]),
             tuple((str(a), str(b)) for a, b in data["seen"]), Rng.from_json(data["rng"]),
+            place=int(data.get("place", 0)), no_place=bool(data.get("no_place", False)),
         )  # fmt: skip
 
 

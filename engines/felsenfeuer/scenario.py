@@ -55,8 +55,9 @@ def build(lines: Sequence[str], players: int = 2, *, stone: int = 0, rules: str 
 def cast(state: State, slug: str, caster: int, rune: int) -> tuple[State, list[str]]:
     """``caster`` casts ``slug`` in a spell phase, Spruchrune ``rune`` (triggered already)."""
     w = Work(state)
-    w.spell_rune = rune
     w.phase = "spell"
+    if rune >= 0:
+        w.make_spruchrune(rune)
     total = sum(w.essence_points(s) for s in range(w.players))
     w.stack = [Entry("end", die=total), Entry("spell", spell=slug, caster=caster)]
     w = settle(w)

@@ -24,7 +24,9 @@ from engines.felsenfeuer.model import COLOURS
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "felsenfeuer"
 
-_COUNT = Param("any", default="all", doc="all | one | any (beliebige) | an integer")
+_COUNT = Param(
+    "any", default="all", doc="all | one | any (beliebige) | an integer | {up_to = n} (bis zu n)"
+)
 _CHOOSER = Param("str", default="caster", choices=("caster", "owner", "initiative"))
 _TARGET = Param("dice", required=True, doc="the dice the instruction changes")
 _PLAYERS = Param("players", default="opponents")
@@ -147,7 +149,6 @@ LANGUAGE = Language(
         "others",
         "initiative",
         "spruchrune_owner",
-        "bound_owners",
     ),
     condition_keys={
         "exists": "dice",
@@ -208,6 +209,10 @@ _TEST_KEYS = {"dice", "extra", "rune", "caster", "answers", "expect", "rules", "
 def _is_count(value: Any) -> bool:
     if isinstance(value, bool):
         return False
+    if isinstance(value, dict):  # {up_to = 2}: "bis zu zwei", any of them up to that many
+        limit = value.get("up_to")
+        return set(value) == {"up_to"} and isinstance(limit, int) and not isinstance(limit, bool) \
+            and limit >= 1  # fmt: skip
     return value in ("all", "one", "any") or (isinstance(value, int) and value >= 1)
 
 
@@ -217,7 +222,7 @@ def check_values(part: Mapping[str, Any]) -> list[str]:
     errors = []
     for key in ("count", "extra_count", "shrine_count"):
         if key in part and not _is_count(part[key]):
-            errors.append(f"{key}: must be all, one, any or a positive integer")
+            errors.append(f"{key}: must be all, one, any, a positive integer or {{up_to = n}}")
     verb = part.get("do")
     value = part.get("value")
     plain_pips = isinstance(value, dict) or (isinstance(value, int) and 1 <= value <= 6)

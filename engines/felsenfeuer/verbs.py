@@ -70,8 +70,10 @@ def players_of(ctx: Ctx, which: str) -> list[int]:
     elif which == "spruchrune_owner":
         owner = w.dice[w.spell_rune].owner if w.spell_rune >= 0 else -1
         chosen = [owner] if owner >= 0 and w.alive(owner) else []
-    else:  # all
+    elif which == "all":
         chosen = seats
+    else:  # the loader admits only the values above
+        raise ValueError(f"unknown players {which!r}")
     reach = ctx.reach()
     return [s for s in chosen if reach is None or s in reach]
 
@@ -233,15 +235,20 @@ def pick_dice(ctx: Ctx, cands: list[Die], count: Any, chooser: str, prompt: str)
 def _pick(ctx: Ctx, cands: list[Die], count: Any, seat: int, prompt: str) -> list[Die]:
     w = ctx.w
     chosen: list[Die] = []
-    limit = len(cands) if count == "any" else (1 if count == "one" else int(count))
+    up_to = isinstance(count, Mapping)  # "bis zu n": any of them, at most n
+    free = count == "any" or up_to
+    if up_to:
+        limit = int(count["up_to"])
+    else:
+        limit = len(cands) if count == "any" else (1 if count == "one" else int(count))
     while len(chosen) < limit:
         rest = distinct(w, [d for d in cands if d not in chosen])
         if not rest:
             break
         options = [f"d{d.id}" for d in rest]
-        if count == "any":
+        if free:
             options.append(DONE)
-        token = ctx.choose(seat, prompt, options, forced=count != "any")
+        token = ctx.choose(seat, prompt, options, forced=not free)
         if token == DONE:
             break
         chosen.append(w.dice[int(token[1:])])
@@ -298,12 +305,12 @@ def lose_essence(ctx: Ctx, seat: int, amount: int) -> None:
                            [f"d{d.id}" for d in distinct(w, essences)], amount=amount)  # fmt: skip
         die = w.dice[int(token[1:])]
         w.lost = True
-        if die.pips <= 1:
+        w.emit("essence_lost", player=seat, die=die.id, colour=die.colour, pips=die.pips)
+        if die.pips <= 1:  # used up after it lost its last point
             w.send_to_bag(die)
-            w.emit("essence_destroyed", player=seat, die=die.id, colour=die.colour)
+            w.emit("essence_destroyed", player=seat, die=die.id, colour=die.colour, pips=None)
         else:
             w.set(replace(die, pips=die.pips - 1))
-        w.emit("essence_lost", player=seat, die=die.id, colour=die.colour)
 
 
 def attack(ctx: Ctx, seat: int) -> None:
@@ -402,9 +409,10 @@ def trigger(ctx: Ctx, die: Die) -> None:
     """Trigger a glyph: it is no glyph any more and becomes the Spruchrune; its owner may
     cast (an offer entry, run before the next sentence)."""
     w = ctx.w
+    pips = w.pips_of(die)  # as the glyph counts (an effect may make a 5 count as a 1)
     relocate(ctx, die, lambda d: replace(d, glyph=False, frozen=False))
-    w.spell_rune = die.id
-    w.emit("triggered", die=die.id, player=die.owner, colour=die.colour, pips=die.pips,
+    w.make_spruchrune(die.id)
+    w.emit("triggered", die=die.id, player=die.owner, colour=die.colour, pips=pips,
            matrix=die.matrix)  # fmt: skip
     ctx.pushes.append(Entry("offer", die=die.id, caster=die.owner))
 
@@ -469,9 +477,42 @@ def possible(ctx: Ctx, part: Mapping[str, Any]) -> bool:
         return bool(select(ctx, part["target"]))
     if verb == "attack":
         return bool(players_of(ctx, part.get("players", "opponents"))) and ctx.w.duellplatz() >= 0
-    if verb in ("lose_essence", "gain_essence", "cauldron", "set_caster", "win"):
+    if verb == "gain_essence":  # an essence at 6 cannot be raised (Visir-Regel)
+        seats = players_of(ctx, part.get("players", "self"))
+        return any(d.owner in seats and d.zone == "essence" and d.pips < 6 for d in ctx.w.dice)
+    if verb in ("lose_essence", "cauldron", "set_caster", "win"):
         return bool(players_of(ctx, part.get("players", "opponents")))
     return True
+
+
+def _does_something(ctx: Ctx, part: Mapping[str, Any]) -> bool:
+    """Whether an instruction would change anything now: ``possible``, and an attack reaches
+    a player whose essences lie on the Duellplatz."""
+    if part["do"] == "attack":
+        dp = ctx.w.duellplatz()
+        seats = players_of(ctx, part.get("players", "opponents"))
+        return dp >= 0 and any(ctx.w.markers[s] == dp for s in seats)
+    return possible(ctx, part)
+
+
+def could_act(w: Work, spell: Spell, caster: int) -> bool:
+    """Whether ``spell`` worked by ``caster`` now would do anything (a blood spell that would
+    not is neither offered nor paid for). Every sentence is looked at as it stands; one that
+    can act, or whose effect cannot be judged before it runs (an effect, a renewal, a cast),
+    is enough: when none can, each lapses in turn and nothing changes."""
+    ctx = Ctx(w, Entry("spell", spell=spell.slug, caster=caster))
+    for step in spell.steps:
+        if "if" in step and not holds(ctx, step["if"]):
+            continue
+        parts = step.get("parts", [step])
+        parts = [
+            p for p in parts if not ("if" in p and "parts" in step and not holds(ctx, p["if"]))
+        ]
+        if step.get("joined") and not all(possible(ctx, p) for p in parts):
+            continue
+        if any(_does_something(ctx, p) for p in parts):
+            return True
+    return False
 
 
 def _targets(ctx: Ctx, part: Mapping[str, Any], prompt: str) -> list[Die]:
@@ -498,8 +539,9 @@ def _simple(change: Callable[[Ctx, Die], Die], prompt: str, event: str) -> Calla
         dice = _targets(ctx, part, prompt)
         for die in dice:  # chosen together, changed together (simultaneous change)
             current = ctx.w.dice[die.id]
+            before = ctx.w.pips_of(current) or None  # the die as it was when it was changed
             relocate(ctx, current, lambda d: change(ctx, d))
-            ctx.w.emit(event, die=die.id, player=die.owner)
+            ctx.w.emit(event, die=die.id, player=die.owner, pips=before)
         return not dice, [d.id for d in dice]
 
     return run
@@ -509,22 +551,28 @@ def _bag(ctx: Ctx, d: Die) -> Die:
     return replace(d, zone="bag", matrix=-1, pips=0, glyph=False, frozen=False, hand=0)
 
 
+def destroy(ctx: Ctx, die: Die) -> None:
+    """``die`` goes into its owner's bag (a temple rune asks about its shrines)."""
+    current = ctx.w.dice[die.id]
+    if current.zone == "essence":
+        ctx.w.lost = True
+    relocate(ctx, current, lambda d: _bag(ctx, d))
+    ctx.w.emit("destroyed", die=die.id, player=die.owner, pips=ctx.w.pips_of(die) or None)
+
+
 def _v_destroy(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     dice = _targets(ctx, part, "felsenfeuer.ask.destroy")
     for die in dice:
-        current = ctx.w.dice[die.id]
-        if current.zone == "essence":
-            ctx.w.lost = True
-        relocate(ctx, current, lambda d: _bag(ctx, d))
-        ctx.w.emit("destroyed", die=die.id, player=die.owner)
+        destroy(ctx, die)
     return not dice, [d.id for d in dice]
 
 
 def _v_take(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     dice = _targets(ctx, part, "felsenfeuer.ask.take")
     for die in dice:
+        before = ctx.w.pips_of(ctx.w.dice[die.id]) or None
         to_hand(ctx, ctx.w.dice[die.id])
-        ctx.w.emit("taken", die=die.id, player=die.owner)
+        ctx.w.emit("taken", die=die.id, player=die.owner, pips=before)
     return not dice, [d.id for d in dice]
 
 
@@ -614,7 +662,7 @@ def _v_pips(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
             sign = 1 if verb == "raise_pips" else -1
             new = current.pips + sign * value_of(ctx, part.get("amount", 1))
         w.set(replace(current, pips=max(1, min(6, new))))
-        w.emit("pips", die=die.id, pips=new)
+        w.emit("pips", die=die.id, pips=max(1, min(6, new)))
     return not dice, [d.id for d in dice]
 
 
@@ -736,6 +784,16 @@ def _v_lay(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     return not dice, [d.id for d in dice]
 
 
+def _v_float(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+    """Runes float over the Duellplatz as it stood when the sentence began (the Spruchrune
+    among them takes the Duellplatz away only from the following effects)."""
+    dp = ctx.w.duellplatz()
+    run = _simple(lambda c, d: replace(d, zone="float", matrix=dp, glyph=False, frozen=False),
+                  "felsenfeuer.ask.float", "floated")  # fmt: skip
+    result: tuple[bool, list[int]] = run(ctx, part)
+    return result
+
+
 def _hand1(ctx: Ctx, d: Die) -> Die:
     if not ctx.w.has_hand(d.owner):
         raise SkipSentence
@@ -752,11 +810,7 @@ _IMPL: dict[str, Callable[[Ctx, Mapping[str, Any]], tuple[bool, list[int]]]] = {
     ),
     "freeze": _simple(lambda c, d: replace(d, frozen=True), "felsenfeuer.ask.freeze", "frozen"),
     "thaw": _simple(lambda c, d: replace(d, frozen=False), "felsenfeuer.ask.thaw", "thawed"),
-    "float": _simple(
-        lambda c, d: replace(d, zone="float", matrix=c.w.duellplatz(), glyph=False, frozen=False),
-        "felsenfeuer.ask.float",
-        "floated",
-    ),
+    "float": _v_float,
     "second_hand": _simple(_hand1, "felsenfeuer.ask.second_hand", "second_hand"),
     "destroy": _v_destroy,
     "take_to_hand": _v_take,

@@ -75,8 +75,10 @@ def view(state: State, player: int | None) -> JsonDict:
             "glyphs": [d.id for d in on if d.zone == "matrix" and d.glyph],
             "runes": [d.id for d in on if d.zone == "matrix" and not d.glyph],
             "floating": [d.id for d in on if d.zone == "float"],
-            "markers": [x for x in range(s.players) if state.markers[x] == m],
-            "cauldrons": [x for x in range(s.players) if state.cauldrons[x] == m],
+            "markers": [x for x in range(s.players)
+                        if state.markers[x] == m and x not in state.out],
+            "cauldrons": [x for x in range(s.players)
+                          if state.cauldrons[x] == m and x not in state.out],
         })  # fmt: skip
     stack = []
     for e in state.stack:

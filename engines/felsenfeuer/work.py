@@ -23,11 +23,13 @@ class Work:
         "lost",
         "markers",
         "matrices",
+        "no_place",
         "out",
         "passes",
         "pending",
         "phase",
         "phases",
+        "place",
         "quiet",
         "result",
         "spell_rune",
@@ -46,6 +48,8 @@ class Work:
         self.passes = state.passes
         self.laid = state.laid
         self.spell_rune = state.spell_rune
+        self.place = state.place
+        self.no_place = state.no_place
         self.stack: list[Entry] = list(state.stack)
         self.pending: Pending | None = state.pending
         self.out = list(state.out)
@@ -70,12 +74,19 @@ class Work:
             self.base, dice=tuple(self.dice), markers=tuple(self.markers),
             cauldrons=tuple(self.cauldrons), matrices=self.matrices, stone=self.stone,
             passes=self.passes, laid=self.laid, spell_rune=self.spell_rune,
+            place=self.place, no_place=self.no_place,
             stack=tuple(self.stack), pending=self.pending, out=tuple(self.out),
             winners=tuple(self.winners), result=self.result, phase=self.phase,
             phases=self.phases, quiet=self.quiet,
         )  # fmt: skip
 
     def emit(self, kind: str, **data: Any) -> None:
+        """An event; one about a die says its pips as they count at this moment (``pips``,
+        None: it has none), so a sentence reads the die as it was then, not at the batch's
+        end."""
+        die = data.get("die")
+        if isinstance(die, int) and "pips" not in data and 0 <= die < len(self.dice):
+            data["pips"] = self.pips_of(self.dice[die]) or None
         self.events.append(Event(kind, data))
 
     # --- seats -------------------------------------------------------------------------
@@ -159,11 +170,23 @@ class Work:
 
     # --- places ------------------------------------------------------------------------------
     def duellplatz(self) -> int:
-        """The matrix of the Spruchrune; -1 when there is none (it left the matrices)."""
-        if self.spell_rune < 0:
-            return 0  # before the first trigger: the start surface (RULES.md)
-        die = self.dice[self.spell_rune]
-        return die.matrix if die.zone in ("matrix", "essence") else -1
+        """The matrix of the Spruchrune while it lies on one. Once it left the matrices
+        (hand, bag, floating, out) there is no Duellplatz for the rest of the running spells
+        (-1); between spells the Duellplatz of the last trigger stands (RULES.md 14)."""
+        if self.spell_rune >= 0:
+            die = self.dice[self.spell_rune]
+            if die.zone in ("matrix", "essence"):
+                return die.matrix
+        return -1 if self.no_place else self.place
+
+    def spell_running(self) -> bool:
+        return any(e.kind == "spell" for e in self.stack)
+
+    def make_spruchrune(self, die_id: int) -> None:
+        """``die_id`` was triggered (or is cast with): it is the Spruchrune while it lies on
+        a matrix, and its matrix is the Duellplatz."""
+        self.spell_rune, self.no_place = die_id, False
+        self._follow(self.dice[die_id])
 
     def essence_points(self, seat: int) -> int:
         return sum(d.pips for d in self.dice if d.owner == seat and d.zone == "essence")
@@ -177,6 +200,18 @@ class Work:
     def set(self, die: Die) -> None:
         self.floating += (die.zone == "float") - (self.dice[die.id].zone == "float")
         self.dice[die.id] = die
+        if die.id == self.spell_rune:
+            self._follow(die)
+
+    def _follow(self, die: Die) -> None:
+        """The Duellplatz follows the Spruchrune to another matrix; a Spruchrune that leaves
+        the matrices stops being one (laid again later it is a fresh glyph), and the running
+        spells have no Duellplatz for the rest of their effects (Teil 2, "Duellplatz")."""
+        if die.zone in ("matrix", "essence"):
+            self.place = die.matrix
+        else:
+            self.spell_rune = -1
+            self.no_place = self.spell_running()
 
     def send_to_bag(self, die: Die) -> None:
         self.set(replace(die, zone="bag", matrix=-1, pips=0, glyph=False, frozen=False,

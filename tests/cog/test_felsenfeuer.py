@@ -486,3 +486,31 @@ async def test_a_pentagramm_of_five_is_clicked_in_english(fake: FakeDiscord, bot
     actions = await bot.store.game_actions(game_id)
     assert {seat for seat, _ in actions} == {0, 1, 2, 3, 4}
     assert [seat for seat, text in actions if text.startswith("essenz ")].count(0) >= 2
+
+
+async def test_the_duel_options_of_teil_3_are_options_of_start(fake: FakeDiscord, bot: Any) -> None:
+    """The Würfeldraft, the start player, Weltentor's floating runes, the scenario of random
+    runes and the house event Erdbeben: chosen at the start, kept in the duel's config, said in
+    the duel list; a start seat the duel does not have is refused and starts nothing."""
+    options = {"bot": "random", "auswahl": "draft", "startspieler": 2, "weltentor": True,
+               "zufallsrunen": "glyphen", "erdbeben": True}  # fmt: skip
+    started = await (await fake.slash("felsenfeuer start", options, user=ALICE)).message()
+    assert await open_decision(fake, bot, game_of(started), 0) is not None  # the bot drafted
+    record = await GameService(bot.store).get(game_of(started))
+    for key, value in {"auswahl": "draft", "start": 1, "weltentor": True,
+                       "wuerfeln": "glyphen", "erdbeben": True}.items():  # fmt: skip
+        assert record.config[key] == value, key
+    match = load(record)
+    assert match.state.phase == "draft" and match.state.settings.quake
+    assert [d.colour for d in match.state.dice if d.owner == 1]  # the bot, seat 2, began
+    assert m.decisions(ENGINE, match)[0].seat == 0
+    listed = await (await fake.slash("felsenfeuer liste", {}, user=ALICE)).message()
+    for key in ("choice.auswahl.draft", "setup.weltentor", "choice.roll.glyphen", "setup.quake"):
+        assert t(f"felsenfeuercog.{key}", "de") in embed_text(listed) + listed.content, key
+    before = await bot.store.game_actions(record.id)
+    refused = await (
+        await fake.slash("felsenfeuer start", {"startspieler": 3}, user=BOB)
+    ).callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("felsenfeuercog.error.start", "de", seat=3, count=2)
+    assert await bot.store.game_actions(record.id) == before

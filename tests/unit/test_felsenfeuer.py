@@ -380,7 +380,7 @@ def test_the_loader_checks_counts_pips_and_colours_at_their_line() -> None:
     text = text.replace('do = "destroy"', 'do = "set_pips"')
     _spells, errors = load_text(text)
     assert [(e.line, e.message) for e in errors] == [
-        (24, "step 1.count: must be all, one, any or a positive integer"),
+        (24, "step 1.count: must be all, one, any, a positive integer or {up_to = n}"),
         (30, 'step 2.value: must be 1..6, "choose" or a value table'),
     ]
 

@@ -33,6 +33,8 @@ CASES = [
     (4, {"rules": "magister", "teams": [0, 1, 0, 1], "phase_limit": 5}),
     (5, {"rules": "magister", "mode": "pentagramm", "phase_limit": 4}),
     (6, {"rules": "magister", "mode": "gilde", "phase_limit": 4}),
+    (2, {"rules": "magister", "wuerfeln": "glyphen", "erdbeben": True, "phase_limit": 6}),
+    (3, {"wuerfeln": "runen", "erdbeben": True, "start": 2, "phase_limit": 5}),
 ]
 
 

@@ -36,6 +36,7 @@ CASES: list[KitCase] = [
     KitCase("felsenfeuer", {"rules": "magister", "phase_limit": 10}, players=2, seeds=5),
     KitCase("felsenfeuer", {"auswahl": "draft", "phase_limit": 8}, players=3, seeds=3),
     KitCase("felsenfeuer", {"weltentor": True, "phase_limit": 8}, players=2, seeds=3),
+    KitCase("felsenfeuer", {"wuerfeln": "glyphen", "erdbeben": True, "phase_limit": 8}, seeds=3),
     KitCase("felsenfeuer", {"teams": [0, 1, 0, 1], "phase_limit": 8}, players=4, seeds=3),
     KitCase("felsenfeuer", {"mode": "pentagramm", "phase_limit": 6}, players=5, seeds=2),
     KitCase("felsenfeuer", {"teams": [0, 1, 2, 0, 1, 2], "phase_limit": 4}, players=6, seeds=1),
