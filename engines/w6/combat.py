@@ -390,6 +390,7 @@ def _new_phase(ctx: Ctx) -> None:
             serie_zahl=0,
             serie_gesperrt=(),
             ausrichten=0,
+            zielen=0,  # ZIELEN lapses with the phase (RULES.md, Fernkampf)
         )
         for f in state.fighters
     )
@@ -1168,6 +1169,8 @@ def _attack(ctx: Ctx, action: CombatAction) -> None:
     if before.serie_zahl and not plan.serie:
         _end_series(ctx, before.id, "other_action")
     fighter = _begin_active(ctx, action)
+    if fighter.zielen:  # ZIELEN lowers the probe of the next shot only: the shot uses it up
+        fighter = ctx.change(fighter.id, zielen=0)
     if plan.serie:
         fighter = ctx.change(fighter.id, serie_ziel=targets[0], serie_zahl=plan.series_count)
     if fighter.blockade > 0:
