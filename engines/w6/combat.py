@@ -1082,6 +1082,7 @@ def _plan_attack(ctx: Ctx, action: CombatAction, targets: tuple[str, ...]) -> _P
     elif kind == "beidhaendig":
         _plan_dual(ctx, fighter, action, targets, plan)
     elif kind == "finte":
+        _feint_weapon(fighter, action, weapon)
         plan.erschwernis += technique("finte", "erschwernis")
     _plan_series(fighter, action, weapon, targets, plan)
     return plan
@@ -1113,6 +1114,16 @@ def _plan_sweep(
     plan.erschwernis += technique("rundumschlag", "erschwernis_je_feld") * (fields - 1)
 
 
+def pair(first: WeaponStats, second: WeaponStats) -> bool:
+    """BEIDHÄNDIGER KAMPF: «zwei nahezu identische Waffen, die beide mit derselben
+    Waffenfertigkeit geführt werden müssen» (or both marked ``beidhaendig``, the weapon
+    table's exceptions such as the Langdolch); both melee weapons."""
+    if first.fernkampf or second.fernkampf:
+        return False
+    both_marked = "beidhaendig" in first.techniken and "beidhaendig" in second.techniken
+    return first.fertigkeit == second.fertigkeit or both_marked
+
+
 def _plan_dual(
     ctx: Ctx, fighter: Fighter, action: CombatAction, targets: tuple[str, ...], plan: _Plan
 ) -> None:
@@ -1120,11 +1131,15 @@ def _plan_dual(
         raise IllegalAction("w6.combat.not_two_weapon_fighter", fighter=fighter.id)
     first = _usable_weapon(fighter, action.opt("waffe") or "", ranged=False)
     second_name = action.opt("waffe2") or next(
-        (w.name for w in fighter.waffen if w.name != first.name and not w.fernkampf), ""
+        (w.name for w in usable_weapons(fighter) if w.name != first.name and pair(first, w)), ""
     )
+    if not second_name:
+        raise IllegalAction("w6.combat.no_second_weapon", fighter=fighter.id, weapon=first.name)
     second = _usable_weapon(fighter, second_name)
     if second.name == first.name:
         raise IllegalAction("w6.combat.same_weapon_twice", weapon=first.name)
+    if not pair(first, second):
+        raise IllegalAction("w6.combat.not_a_pair", weapon=first.name, weapon2=second.name)
     if len(targets) == 1:
         plan.erschwernis += technique("beidhaendig", "erschwernis_ein_ziel")
         plan.defence_mod += technique("beidhaendig", "abwehr")
@@ -1248,15 +1263,27 @@ def _probe_failed(ctx: Ctx, action: CombatAction, pending: Pending) -> None:
     ctx.emit("action_failed", fighter=pending.attacker, what=action.verb)
 
 
-def _feint(ctx: Ctx, action: CombatAction, pending: Pending) -> Pending:
-    fighter = ctx.f(action.fighter)
-    feint_weapon = action.opt("waffe2") or next(
-        (w.name for w in fighter.waffen if w.name != pending.targets[0].weapon and not w.fernkampf),
+def _feint_weapon(fighter: Fighter, action: CombatAction, weapon: WeaponStats) -> str:
+    """KAMPF ZU ZWEI HÄNDEN (FINTEN): «schlägt ein Kämpfer mit einer Waffe eine Finte, um
+    nachfolgend die andere Waffe sicher ins Ziel zu bringen»: a second usable melee weapon
+    (``waffe2``, else the first other one) feints. Raises IllegalAction with one weapon."""
+    name = action.opt("waffe2") or next(
+        (w.name for w in usable_weapons(fighter) if w.name != weapon.name and not w.fernkampf),
         "",
     )
-    _usable_weapon(fighter, feint_weapon)
-    if feint_weapon == pending.targets[0].weapon:
-        raise IllegalAction("w6.combat.same_weapon_twice", weapon=feint_weapon)
+    if not name:
+        raise IllegalAction("w6.combat.feint_needs_two", fighter=fighter.id, weapon=weapon.name)
+    second = _usable_weapon(fighter, name)
+    if second.name == weapon.name:
+        raise IllegalAction("w6.combat.same_weapon_twice", weapon=name)
+    if second.fernkampf:
+        raise IllegalAction("w6.combat.wrong_weapon_kind", weapon=second.name)
+    return second.name
+
+
+def _feint(ctx: Ctx, action: CombatAction, pending: Pending) -> Pending:
+    fighter = ctx.f(action.fighter)
+    feint_weapon = _feint_weapon(fighter, action, fighter.weapon(pending.targets[0].weapon) or fighter.waffen[0])
     _spend_kw(ctx, fighter.id, action.num("kw"))
     roll = ctx.roll(action.num("kw"))
     target = ctx.f(pending.targets[0].target)

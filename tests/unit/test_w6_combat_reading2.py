@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engines.core import IllegalAction
-from engines.w6 import status_view
+from engines.w6 import status_view, technique_options
 from tests.unit.test_w6_combat import (
     PLAYER,
     act,
@@ -43,3 +43,45 @@ def test_aiming_lapses_with_the_phase() -> None:
     with pytest.raises(IllegalAction) as error:
         act(state, "@held fern ork dist=10 kw=3")
     assert error.value.params["required"] == 3
+
+
+def test_two_weapon_fighting_needs_two_melee_weapons_of_one_skill() -> None:
+    """BEIDHÄNDIGER KAMPF: «zwei nahezu identische Waffen, … derselben Waffenfertigkeit»."""
+    sword = weapon("Schwert", (1, 1), fertigkeit="Klingenwaffen")
+    great = weapon("Zweihänder", (2, 3), fertigkeit="Zweihandschwerter")
+    bow = weapon("Bogen", (1, 1), fernkampf=True, fertigkeit="Klingenwaffen")
+    state = duel(waffen=(sword, great, bow), beidhaendig=True)
+    assert "beidhaendig" not in technique_options(state, "held")
+    for second in ("Zweihänder", "Bogen"):
+        with pytest.raises(IllegalAction) as error:
+            act(state, f"@held beidhaendig ork waffe=Schwert waffe2={second} probe=3 kw=3")
+        assert error.value.key == "w6.combat.not_a_pair"
+    with pytest.raises(IllegalAction) as error:
+        act(state, "@held beidhaendig ork probe=3 kw=3")
+    assert error.value.key == "w6.combat.no_second_weapon"
+    dagger = weapon("Kurzschwert", (1, 1), fertigkeit="Klingenwaffen")
+    state = duel(waffen=(sword, great, dagger), beidhaendig=True)
+    assert "beidhaendig" in technique_options(state, "held")
+    state, events = run(
+        state, "wuerfel 5 5 5 5 5 1", "@held beidhaendig ork probe=3 kw=3", "@ork abwehr keine"
+    )
+    assert [d["weapon"] for d in all_of(events, "damage")] == ["Schwert", "Kurzschwert"]
+
+
+def test_a_feint_needs_two_weapons() -> None:
+    """KAMPF ZU ZWEI HÄNDEN: one weapon feints, «die andere Waffe» strikes."""
+    state = duel(waffen=(weapon("Axt", (1, 1)),), kw_max=20)
+    assert "finte" not in technique_options(state, "held")
+    kw_before = state.fighter("held").kw_left
+    state2, _ = act(state, "wuerfel 5 5")
+    with pytest.raises(IllegalAction) as error:
+        act(state2, "@held finte ork probe=2 kw=3 angriff=4")
+    assert error.value.key == "w6.combat.feint_needs_two"
+    assert state2.fighter("held").kw_left == kw_before  # refused before the probe is rolled
+    two = duel(waffen=(weapon("Degen", (1, 1)), weapon("Bogen", (1, 1), fernkampf=True)))
+    assert "finte" not in technique_options(two, "held")
+    with pytest.raises(IllegalAction) as error:
+        act(two, "@held finte ork probe=2 kw=3 angriff=4 waffe2=Bogen")
+    assert error.value.key == "w6.combat.wrong_weapon_kind"
+    blades = duel(waffen=(weapon("Degen", (1, 1)), weapon("Dolch", (1, 1))))
+    assert "finte" in technique_options(blades, "held")
