@@ -316,7 +316,14 @@ def may_act_now(state: CombatState, fighter: Fighter) -> bool:
     if not fighter.turn_done:
         return False
     alone = not any(can_still_act(state, f) for f in state.fighters if f.id != fighter.id)
-    return state.last_actor != fighter.id or alone
+    if alone:
+        return True
+    # a held Handlung «immer dann …, wenn gerade ein anderer Beteiligter gehandelt hat»:
+    # before anyone acted in the phase it waits, unless the order has run through (then
+    # somebody has to begin)
+    if not state.last_actor:
+        return state.turn == -1
+    return state.last_actor != fighter.id
 
 
 def to_act(state: CombatState) -> frozenset[str]:

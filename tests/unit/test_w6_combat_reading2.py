@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engines.core import IllegalAction
-from engines.w6 import status_view, technique_options
+from engines.w6 import status_view, technique_options, to_act
 from tests.unit.test_w6_combat import (
     PLAYER,
     act,
@@ -85,3 +85,23 @@ def test_a_feint_needs_two_weapons() -> None:
     assert error.value.key == "w6.combat.wrong_weapon_kind"
     blades = duel(waffen=(weapon("Degen", (1, 1)), weapon("Dolch", (1, 1))))
     assert "finte" in technique_options(blades, "held")
+
+
+def test_holding_before_anyone_acted_waits_for_someone_else() -> None:
+    """A held Handlung «immer dann …, wenn gerade ein anderer Beteiligter gehandelt hat»."""
+    state = combat(fighter("held", PLAYER, ab=8), fighter("ork", ab=4), fighter("gob", ab=2))
+    state, _ = act(state, "@held weiter")
+    assert to_act(state) == {"ork"}
+    with pytest.raises(IllegalAction) as error:
+        act(state, "@held handlung")
+    assert error.value.key == "w6.combat.not_your_turn"
+    state, _ = act(state, "@ork handlung")
+    assert "held" in to_act(state)
+
+
+def test_when_everyone_holds_the_held_handlungen_may_begin() -> None:
+    state = combat(fighter("held", PLAYER, ab=8), fighter("ork", ab=4))
+    state, _ = run(state, "@held weiter", "@ork weiter")
+    assert to_act(state) == {"held", "ork"}
+    state, _ = act(state, "@held handlung")
+    assert to_act(state) == {"ork"}
