@@ -753,6 +753,8 @@ def _check_probe_given(action: CombatAction, required: int) -> None:
 
 
 def _simple_probe(ctx: Ctx, action: CombatAction) -> None:
+    if action.has("kaufen"):  # «bei Erschwernisproben»: a plain probe buys nothing
+        raise IllegalAction("w6.combat.buy_only_erschwernis")
     fighter = _begin_active(ctx, action, action.num("handlungen", 1))
     required = action.num("erfolge", MIN_SUCCESSES)
     _probe(ctx, fighter.id, action.num("kw"), action.num("kaufen"), required, "probe")
@@ -1403,6 +1405,11 @@ def _roll_attack(ctx: Ctx, pending: Pending) -> Pending:
             target = ctx.f(defence.target)
             ctx.change(target.id, kw_left=target.kw_left + defence.kw)
             ctx.emit("kw_returned", fighter=target.id, kw=defence.kw)
+        if defence.answer == "kw" and pending.dual_same and not ctx.f(defence.target).beidhaendig:
+            # the Handlung the defence against two weapons cost comes back with the KW
+            target = ctx.f(defence.target)
+            ctx.change(target.id, handlungen_left=target.handlungen_left + 1)
+            ctx.emit("handlung_returned", fighter=target.id)
     if pending.serie:
         _end_series(ctx, pending.attacker, "attack_failed")
     ctx.emit("attack_failed", fighter=pending.attacker, kind=pending.kind)
@@ -1452,8 +1459,10 @@ def _defence_outcome(
     if how != "reflex":
         _wear_defender(ctx, defence.target, roll.successes)
     # ANGRIFFSSERIE: Zurückweichen «kann … diese jedoch … nicht beenden»
+    # «mindestens doppelt so viele Erfolge wie der Angreifer» ends it, even when a zone's
+    # modifier made the defence fail
     doubled = roll.successes >= 2 * pending.successes
-    if ok and pending.serie and doubled and how != "zurueckweichen":
+    if pending.serie and doubled and how != "zurueckweichen":
         _end_series(ctx, pending.attacker, "defended_twice")
     if not ok:
         _hit(ctx, pending, defence)
@@ -1494,7 +1503,15 @@ def _finish_attack(ctx: Ctx, pending: Pending) -> None:
     weapon = attacker.weapon(pending.targets[0].weapon)
     original = sum(1 for d in pending.dice if d >= 5)
     reach = weapon.reichweite if weapon else 1
-    if pending.retreated and reach > 1 and original >= technique("nachschlagen", "mindest_erfolge"):
+    # NACHSCHLAGEN is «anstelle des Nachsetzens» after the first attack; a follow-up that a
+    # second retreat answers gives no further follow-up
+    first = pending.kind != "nachschlag"
+    if (
+        first
+        and pending.retreated
+        and reach > 1
+        and original >= technique("nachschlagen", "mindest_erfolge")
+    ):
         ctx.state = replace(ctx.state, pending=replace(pending, stage="nachschlagen"))
         return
     ctx.state = replace(ctx.state, pending=None)

@@ -105,3 +105,55 @@ def test_when_everyone_holds_the_held_handlungen_may_begin() -> None:
     assert to_act(state) == {"held", "ork"}
     state, _ = act(state, "@held handlung")
     assert to_act(state) == {"ork"}
+
+
+def test_a_follow_up_answered_by_a_second_retreat_gives_no_second_follow_up() -> None:
+    """NACHSCHLAGEN: «anstelle des Nachsetzens einen weiteren Angriff» at half the successes."""
+    spear = weapon("Speer", (1, 2), zusatz=2, fert=5, reichweite=2)
+    state = duel(waffen=(spear,), b={"handlungen_max": 3})
+    state, _ = run(
+        state, "wuerfel 5 5 6 6 6 1 5 5 5", "@held angriff ork kw=6", "@ork abwehr kw=3",
+        "@ork zurueckweichen",
+    )  # fmt: skip
+    assert state.pending is not None and state.pending.stage == "nachschlagen"
+    state, events = act(state, "@held nachschlagen")
+    assert only(events, "follow_up")["successes"] == 3  # half of 5, rounded up
+    state, events = run(state, "wuerfel 5 5 1", "@ork abwehr kw=3", "@ork zurueckweichen")
+    assert only(events, "defence_roll")["required"] == 2  # half of 3 up, at least 2
+    assert only(events, "retreated")["fighter"] == "ork"
+    assert state.pending is None  # no follow-up from the follow-up
+
+
+def test_a_doubled_defence_ends_the_series_even_when_a_zone_makes_it_fail() -> None:
+    sword = weapon(ratio=(1, 1), techniken=("angriffsserie",))
+    state = duel(waffen=(sword,), kw_max=30, b={"handlungen_max": 0, "kw_max": 20})
+    # Kopf: probe 5, defence +3; attack 2 successes, defence 4 = doubled but below 2 + 3
+    state, events = run(
+        state, "wuerfel 5 5 5 5 5 5 5 1 1 5 5 5 5 1",
+        "@held angriff ork zone=Kopf probe=5 kw=4 serie", "@ork abwehr kw=5",
+    )  # fmt: skip
+    roll = only(events, "defence_roll")
+    assert (roll["successes"], roll["required"], roll["ok"]) == (4, 5, False)
+    assert only(events, "series_ended")["reason"] == "defended_twice"
+    assert state.fighter("held").serie_zahl == 0
+
+
+def test_only_erschwernisproben_can_be_bought() -> None:
+    state = combat(fighter("held", PLAYER, ab=8), fighter("ork"), kaufen=True)
+    with pytest.raises(IllegalAction) as error:
+        act(state, "@held probe kw=3 kaufen=1")
+    assert error.value.key == "w6.combat.buy_only_erschwernis"
+    state, events = act(state, "@held angriff ork zone=Torso kaufen=2 kw=2")
+    assert only(events, "probe")["ok"] is True
+
+
+def test_a_failed_two_weapon_attack_gives_back_the_defences_handlung() -> None:
+    blades = (weapon("Links", (1, 1)), weapon("Rechts", (1, 1)))
+    state = duel(waffen=blades, beidhaendig=True)
+    state, events = run(
+        state, "wuerfel 5 5 5 5 1 1", "@held beidhaendig ork probe=3 kw=2", "@ork abwehr kw=2"
+    )
+    assert only(events, "attack_roll")["ok"] is False
+    assert only(events, "kw_returned")["kw"] == 2
+    assert all_of(events, "handlung_returned") == [{"fighter": "ork"}]
+    assert state.fighter("ork").handlungen_left == 2 and state.fighter("ork").kw_left == 10
