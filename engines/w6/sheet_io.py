@@ -594,6 +594,11 @@ def edit_many(sheet: Sheet, assignments: list[str]) -> Sheet:
 # ----------------------------------------------------------------------------- NPCs
 
 
+# The Kraft-Probe dice of a quick NPC given neither ``kraft=`` nor ``k=`` (silent): the PM K of
+# the rulebook's average human, as in ``/charakter vorlage`` (K 4), not 0 dice that always fail.
+NPC_KRAFT = 4
+
+
 def npc_sheet(
     name: str,
     lp: int,
@@ -609,13 +614,15 @@ def npc_sheet(
     g: int = 0,
     schwelle: int | None = None,
     rlp: int = 0,
+    kraft: int | None = None,
 ) -> Sheet:
     """A quick NPC stat block: the GM's numbers taken as they are (Gesamtschutz and
     Handlungen fixed, Zusatzschaden a fixed number). ``k``/``g`` are the PM K and G (the
     heavy-hit threshold (K + G) x Faktor follows from them); ``schwelle`` fixes the threshold.
     An NPC without K, G and ``schwelle`` is not subject to heavy hits (see RULES.md); ``rlp``
-    (the daily LP regeneration) is what the Kraft-Probe at «LP … kleiner als … RLP» compares.
-    Raises BadInput for a bad value."""
+    (the daily LP regeneration) is what the Kraft-Probe at «LP … kleiner als … RLP» compares;
+    ``kraft`` the dice of that Kraft-Probe (the Eigenschaft Kraft), else the PM K, else
+    ``NPC_KRAFT`` (see RULES.md). Raises BadInput for a bad value."""
     fix = {"gesamtschutz": gesamtschutz, "handlungen": handlungen}
     if schwelle is not None:
         fix["schwelle"] = schwelle
@@ -630,6 +637,7 @@ def npc_sheet(
         "kw": kw,
         "reflex": reflex,
         "ab": ab,
+        "eigenschaften": {"Kraft": kraft if kraft is not None else k or NPC_KRAFT},
         "waffen": [
             {"name": weapon, "schaden": schaden, "zusatz": f"{zusatz:+d}" if zusatz else ""}
         ],
@@ -640,6 +648,7 @@ def npc_sheet(
 
 _NPC_NUMBERS = (
     "lp", "kw", "ab", "gs", "zusatz", "handlungen", "reflex", "k", "g", "schwelle", "rlp",
+    "kraft",
 )  # fmt: skip
 _NPC_KEYS = {*_NPC_NUMBERS, "waffe", "schaden"}
 
@@ -672,4 +681,5 @@ def npc_from_text(text: str) -> Sheet:
         g=numbers.get("g", 0),
         schwelle=numbers.get("schwelle"),
         rlp=numbers.get("rlp", 0),
+        kraft=numbers.get("kraft"),
     )

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engines.core import IllegalAction
-from engines.w6 import status_view, technique_options, to_act
+from engines.w6 import fighter_from_sheet, npc_from_text, status_view, technique_options, to_act
+from engines.w6.sheet_io import NPC_KRAFT
 from tests.unit.test_w6_combat import (
     PLAYER,
     act,
@@ -157,3 +158,20 @@ def test_a_failed_two_weapon_attack_gives_back_the_defences_handlung() -> None:
     assert only(events, "kw_returned")["kw"] == 2
     assert all_of(events, "handlung_returned") == [{"fighter": "ork"}]
     assert state.fighter("ork").handlungen_left == 2 and state.fighter("ork").kw_left == 10
+
+
+def test_a_quick_npc_without_kraft_rolls_a_sensible_kraft_probe() -> None:
+    """SCHADEN: «Kraft-Probe auf vier Erfolge»: a quick NPC given only ``rlp=`` rolls
+    ``NPC_KRAFT`` dice (K of an average human), ``kraft=`` or ``k=`` when given."""
+    goblin = fighter_from_sheet(npc_from_text("Goblin lp=10 kw=4 ab=3 rlp=4"), "gob", None)
+    assert goblin.kraft == NPC_KRAFT > 0
+    strong = npc_from_text("Oger lp=30 kw=8 ab=3 rlp=4 kraft=7")
+    assert fighter_from_sheet(strong, "oger", None).kraft == 7
+    assert fighter_from_sheet(npc_from_text("Ork lp=9 kw=4 ab=3 k=3"), "ork", None).kraft == 3
+    state = combat(fighter("held", PLAYER, ab=8), goblin)
+    state, events = run(
+        state, "wuerfel 6 6 6 5 5 5 5", "@held angriff gob kw=3", "@gob abwehr keine"
+    )
+    check = only(events, "kraft_check")
+    assert (len(check["dice"]), check["ok"]) == (NPC_KRAFT, True)
+    assert state.fighter("gob").conscious
