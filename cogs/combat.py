@@ -36,6 +36,7 @@ from bot.combat import (
     weapon_matches,
 )
 from bot.components import modal_fields, values_of
+from bot.games import GameService
 from bot.i18n import cmd, language_of, options, t
 from bot.narration.combat import (
     distance_modal,
@@ -100,7 +101,11 @@ class Combat(commands.Cog):
 
     def __init__(self, bot: SpielleiterBot) -> None:
         self.bot = bot
-        self.combats = CombatService(bot.store)
+        # the bot's randomness (seeded in ``spielleiter play --seed N``) seeds every combat
+        self.combats = CombatService(bot.store, GameService(bot.store, self._entropy))
+
+    def _entropy(self, bits: int) -> int:
+        return self.bot.chance.bits(bits)
 
     async def cog_load(self) -> None:
         self.bot.components.register(PREFIX, self.on_component, forms=True)
