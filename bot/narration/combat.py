@@ -28,6 +28,7 @@ from bot.store.base import GameRecord
 from engines.core import BadInput
 from engines.core import match as m
 from engines.w6 import CombatState, technique_options
+from engines.w6.combat import kw_defence_allowed
 from engines.w6.state import Fighter
 
 PREFIX = "kf"
@@ -103,7 +104,9 @@ def fighter_rows(state: CombatState, fighter_id: str, cid: Any, lang: str) -> Ro
         row = [on("atk", t("w6cog.btn.attack", lang, name=name), "danger")]
         if technique_options(state, fighter_id):
             row.append(on("tech", named("w6cog.btn.technique"), "primary"))
-        row += [on("weiter", named("w6cog.btn.hold")), on("fertig", named("w6cog.btn.done"))]
+        if state.current == fighter_id:  # only the fighter whose turn it is holds (weiter)
+            row.append(on("weiter", named("w6cog.btn.hold")))
+        row.append(on("fertig", named("w6cog.btn.done")))
         if reflex_dice:
             row.append(on("reflex", named("w6cog.btn.reflex")))
         return [row]
@@ -111,6 +114,8 @@ def fighter_rows(state: CombatState, fighter_id: str, cid: Any, lang: str) -> Ro
         answers = [on("keine", t("w6cog.btn.no_defence", lang, name=name))]
         if reflex_dice:
             answers.append(on("refabw", named("w6cog.btn.reflex_defence")))
+        if not kw_defence_allowed(state, fighter):  # a ranged attack only the Reflex answers
+            return [answers]
         return [[kw("abwehr", "w6cog.btn.defend")], answers]
     if pending.stage == "entscheidung":
         return [[on("wuerfeln", t("w6cog.btn.roll", lang, name=name), "primary"),

@@ -1567,13 +1567,22 @@ def _answer(ctx: Ctx, action: CombatAction) -> None:
     _continue_attack(ctx, replace(pending, targets=updated))
 
 
+def kw_defence_allowed(state: CombatState, fighter: Fighter) -> bool:
+    """Whether ``fighter`` may answer the pending attack with KW: against a ranged attack
+    only as the setting ``fernkampf_abwehr`` says (by default with a shield), else only the
+    Reflex answers («auch der Einsatz gegen Fernkampfangriffe ist explizit erlaubt»)."""
+    pending = state.pending
+    if pending is None or pending.kind != "fern":
+        return True
+    mode = state.settings.fernkampf_abwehr
+    return mode == "alle" or (mode == "schild" and _shield_usable(fighter) is not None)
+
+
 def _answer_with_kw(
     ctx: Ctx, pending: Pending, target: Fighter, kw: int, defence: Defence
 ) -> Defence:
-    if pending.kind == "fern":
-        mode = ctx.state.settings.fernkampf_abwehr
-        if mode == "keine" or (mode == "schild" and _shield_usable(target) is None):
-            raise IllegalAction("w6.combat.no_ranged_defence", fighter=target.id)
+    if not kw_defence_allowed(ctx.state, target):
+        raise IllegalAction("w6.combat.no_ranged_defence", fighter=target.id)
     if pending.dual_same and not target.beidhaendig:
         if target.handlungen_left < 1:
             raise IllegalAction("w6.combat.no_handlung", fighter=target.id, have=0, need=1)

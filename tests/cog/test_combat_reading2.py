@@ -8,6 +8,8 @@ from typing import Any
 from bot.chance import Chance
 from bot.combat import active_combat
 from bot.sandbox.fake_discord import FakeDiscord
+from engines.w6 import to_act
+from engines.w6.state import ShieldStats
 from tests.cog.test_w6 import GM, start_campaign
 
 
@@ -19,3 +21,37 @@ async def test_a_seeded_bot_seeds_the_combat_dice(fake: FakeDiscord, bot: Any) -
     await (await fake.slash("kampf start", user=GM)).message()
     record = await active_combat(bot.store, fake.channel().id)
     assert record is not None and record.seed == Chance(41).bits(31)
+
+
+def _codes(state: Any, fighter_id: str) -> list[str]:
+    from bot.narration.combat import fighter_rows
+
+    def cid(code: str, fighter: str, *extra: object) -> str:
+        return f"kf:1:t:{code}:{fighter}"
+
+    rows = fighter_rows(state, fighter_id, cid, "de")
+    return [str(item.custom_id).split(":")[3] for row in rows for item in row]  # type: ignore[attr-defined]
+
+
+def test_only_the_fighter_whose_turn_it_is_is_offered_holding() -> None:
+    from tests.unit.test_w6_combat import PLAYER, combat, fighter, run
+
+    state = combat(fighter("held", PLAYER, ab=8), fighter("ork", ab=4))
+    assert "weiter" in _codes(state, "held")
+    state, _ = run(state, "@held handlung", "@held weiter", "@ork handlung")
+    assert state.current == "ork" and "held" in to_act(state)
+    assert "weiter" not in _codes(state, "held")  # a held Handlung: act or be done
+    assert "weiter" in _codes(state, "ork")
+
+
+def test_no_kw_defence_is_offered_against_a_shot_only_the_reflex_answers() -> None:
+    from tests.unit.test_w6_combat import duel, run, weapon
+
+    bow = weapon("Bogen", (1, 1), fernkampf=True)
+    state = duel(waffen=(bow,))
+    state, _ = run(state, "wuerfel 5", "@held fern ork dist=1 probe=1 kw=2")
+    codes = _codes(state, "ork")
+    assert "abwehr" not in codes and {"keine", "refabw"} <= set(codes)
+    shielded = duel(waffen=(bow,), b={"schild": ShieldStats("Schild", 1, 2)})
+    shielded, _ = run(shielded, "wuerfel 5", "@held fern ork dist=1 probe=1 kw=2")
+    assert "abwehr" in _codes(shielded, "ork")
