@@ -1455,7 +1455,11 @@ def _defence_dice(ctx: Ctx, defence: Defence) -> int:
 def _defence_outcome(
     ctx: Ctx, pending: Pending, defence: Defence, roll: PoolRoll, required: int, how: str
 ) -> bool:
-    ok = ctx.emit_roll("defence_roll", roll, required, fighter=defence.target, how=how)
+    shield = _shield_usable(ctx.f(defence.target)) if how != "reflex" else None
+    extra: dict[str, Any] = {}
+    if shield is not None and shield.kw_bonus:  # SCHILDE: the bonus dice, told in the roll
+        extra = {"shield": shield.name, "shield_kw": shield.kw_bonus}
+    ok = ctx.emit_roll("defence_roll", roll, required, fighter=defence.target, how=how, **extra)
     if how != "reflex":
         _wear_defender(ctx, defence.target, roll.successes)
     # ANGRIFFSSERIE: Zurückweichen «kann … diese jedoch … nicht beenden»
@@ -1677,10 +1681,14 @@ def _zone_effect(ctx: Ctx, target_id: str, zone_name: str) -> None:
             kw_malus=target.kw_malus + zone.kw_malus,
             kw_left=max(0, target.kw_left - zone.kw_malus),
         )
-        ctx.emit("zone_effect", fighter=target_id, zone=zone.name, kw_malus=zone.kw_malus)
+        ctx.emit(
+            "zone_effect", fighter=target_id, zone=zone.name, effect="kw", kw_malus=zone.kw_malus
+        )
     if zone.waffe_verloren and not target.has(WEAPON_LOST):
         ctx.change(target_id, conditions=(*target.conditions, WEAPON_LOST))
-        ctx.emit("zone_effect", fighter=target_id, zone=zone.name, weapon_lost=True)
+        ctx.emit(
+            "zone_effect", fighter=target_id, zone=zone.name, effect="waffe", weapon_lost=True
+        )
 
 
 def _after_damage(ctx: Ctx, target_id: str, lost: int) -> None:

@@ -55,3 +55,41 @@ def test_no_kw_defence_is_offered_against_a_shot_only_the_reflex_answers() -> No
     shielded = duel(waffen=(bow,), b={"schild": ShieldStats("Schild", 1, 2)})
     shielded, _ = run(shielded, "wuerfel 5", "@held fern ork dist=1 probe=1 kw=2")
     assert "abwehr" in _codes(shielded, "ork")
+
+
+def _told(state: Any, texts: tuple[str, ...], lang: str) -> str:
+    from bot.render.combat_text import narrate
+    from tests.unit.test_w6_combat import act
+
+    lines = []
+    for text in texts:
+        after, events = act(state, text)
+        lines += narrate(events, state, after, lang)
+        state = after
+    return "\n".join(lines)
+
+
+def test_the_narration_says_what_a_zone_hit_means() -> None:
+    from tests.unit.test_w6_combat import duel
+
+    state = duel(b={"handlungen_max": 0})
+    steps = ("wuerfel 6 6 6 5 5 5", "@held angriff ork zone=Beine probe=3 kw=3",
+             "@ork abwehr keine")  # fmt: skip
+    assert "−3 KW, ab jetzt in jeder Phase" in _told(state, steps, "de")
+    english = _told(state, steps, "en")
+    assert "hit in the Legs: −3 dice" in english and "Beine" not in english
+    hands = ("wuerfel 6 6 6 6 5 5 5", "@held angriff ork zone=Hände probe=4 kw=3",
+             "@ork abwehr keine")  # fmt: skip
+    assert "Die Waffe ist verloren" in _told(state, hands, "de")
+
+
+def test_the_narration_names_the_shield_bonus_and_the_following_up() -> None:
+    from tests.unit.test_w6_combat import duel
+
+    state = duel(b={"schild": ShieldStats("Rundschild", 2, 3)})
+    steps = ("wuerfel 5 5 5 5 1 1 5 5 5 5", "@held angriff ork kw=4", "@ork abwehr kw=2",
+             "@ork zurueckweichen")  # fmt: skip
+    german = _told(state, steps, "de")
+    assert "Darin 2 W6 Schildbonus (Rundschild)." in german
+    assert "**Held** darf sofort nachsetzen" in german
+    assert "2 shield bonus dice (Rundschild)" in _told(state, steps, "en")
