@@ -77,7 +77,7 @@ def test_the_narration_says_what_a_zone_hit_means() -> None:
              "@ork abwehr keine")  # fmt: skip
     assert "−3 KW, ab jetzt in jeder Phase" in _told(state, steps, "de")
     english = _told(state, steps, "en")
-    assert "hit in the Legs: −3 dice" in english and "Beine" not in english
+    assert "hit in the Legs: −3 combat dice" in english and "Beine" not in english
     hands = ("wuerfel 6 6 6 6 5 5 5", "@held angriff ork zone=Hände probe=4 kw=3",
              "@ork abwehr keine")  # fmt: skip
     assert "Die Waffe ist verloren" in _told(state, hands, "de")
@@ -92,4 +92,20 @@ def test_the_narration_names_the_shield_bonus_and_the_following_up() -> None:
     german = _told(state, steps, "de")
     assert "Darin 2 W6 Schildbonus (Rundschild)." in german
     assert "**Held** darf sofort nachsetzen" in german
-    assert "2 shield bonus dice (Rundschild)" in _told(state, steps, "en")
+    assert "2 shield bonus combat dice (Rundschild)" in _told(state, steps, "en")
+
+
+def test_english_combat_texts_use_one_word_for_the_dice_pool() -> None:
+    """The KW pool is "combat dice" (or "combat die") in every English W6 text, never "KW"
+    or a bare "dice" where the German says KW."""
+    import re
+
+    from bot.i18n import catalog
+
+    for key, texts in catalog().items():
+        if not key.startswith(("w6cog.", "w6.")) or "en" not in texts:
+            continue
+        english, german = texts["en"], texts.get("de", "")
+        assert not re.search(r"\bKW\b", english), key
+        if re.search(r"\bKW\b|Kampfwürfel", german):
+            assert re.search(r"combat di(c)?e", english, re.I), key
