@@ -1292,7 +1292,8 @@ def _feint_weapon(fighter: Fighter, action: CombatAction, weapon: WeaponStats) -
 
 def _feint(ctx: Ctx, action: CombatAction, pending: Pending) -> Pending:
     fighter = ctx.f(action.fighter)
-    feint_weapon = _feint_weapon(fighter, action, fighter.weapon(pending.targets[0].weapon) or fighter.waffen[0])
+    attack_weapon = fighter.weapon(pending.targets[0].weapon) or fighter.waffen[0]
+    feint_weapon = _feint_weapon(fighter, action, attack_weapon)
     _spend_kw(ctx, fighter.id, action.num("kw"))
     roll = ctx.roll(action.num("kw"))
     target = ctx.f(pending.targets[0].target)
@@ -1686,9 +1687,7 @@ def _zone_effect(ctx: Ctx, target_id: str, zone_name: str) -> None:
         )
     if zone.waffe_verloren and not target.has(WEAPON_LOST):
         ctx.change(target_id, conditions=(*target.conditions, WEAPON_LOST))
-        ctx.emit(
-            "zone_effect", fighter=target_id, zone=zone.name, effect="waffe", weapon_lost=True
-        )
+        ctx.emit("zone_effect", fighter=target_id, zone=zone.name, effect="waffe", weapon_lost=True)
 
 
 def _after_damage(ctx: Ctx, target_id: str, lost: int) -> None:

@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from bot.i18n import t
-from bot.sheets import modal_label
 from bot.sandbox.fake_discord import FakeDiscord, stable_user_id
+from bot.sheets import modal_label
 from engines.w6.sheet_io import sheet_from_json, sheet_to_json
 from tests.harness import assert_ephemeral, assert_png_attachment, assert_public, embed_text
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engines.core import IllegalAction
-from engines.w6 import fighter_from_sheet, npc_from_text, status_view, technique_options, to_act
+from engines.w6 import fighter_from_sheet, npc_from_text, technique_options, to_act
 from engines.w6.sheet_io import NPC_KRAFT
 from tests.unit.test_w6_combat import (
     PLAYER,
