@@ -24,8 +24,11 @@ from bot.combat import (
     check_form,
     copy_name,
     fighter_matches,
+    fighter_ref,
     joining,
+    named_action,
     notation_matches,
+    notation_with_mention,
     one_number,
     one_value,
     own_fighter,
@@ -132,6 +135,7 @@ class Combat(commands.Cog):
         status; undo is the GM's."""
         lang = await lang_for(interaction)
         user = interaction.user.id
+        action = named_action(loaded.state, action)  # names and mentions, in any case
         if action.verb == "zurueck":
             require_gm(campaign, user)
             record, event = await self.combats.undo(campaign, loaded, user)
@@ -389,7 +393,7 @@ class Combat(commands.Cog):
         campaign = await campaign_here(interaction)
         require_gm(campaign, interaction.user.id)
         loaded = await self._load(interaction)
-        fighter = loaded.state.fighter(kaempfer)
+        fighter = loaded.state.fighter(fighter_ref(loaded.state, kaempfer))
         char_id = loaded.characters.get(fighter.id)
         record = await self.bot.store.get_character(char_id) if char_id else None
         if record is None:
@@ -484,7 +488,7 @@ class Combat(commands.Cog):
     ) -> None:
         campaign = await campaign_here(interaction)
         loaded = await self._load(interaction)
-        action = parse_action(notation)
+        action = parse_action(notation_with_mention(notation))
         if action.verb in PAYLOAD_VERBS:
             raise IllegalAction(f"w6cog.combat.use_{action.verb}")
         await self.step(interaction, campaign, loaded, action)

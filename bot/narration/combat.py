@@ -34,7 +34,9 @@ from engines.w6.state import Fighter
 PREFIX = "kf"
 MAX_SELECT = 25
 IMAGE_NAME = "kampf.png"
-STAGE_ROWS = {"abwehr": 2, "entscheidung": 1, "ansage": 1, "rundum": 2, "nachschlagen": 1}
+STAGE_ROWS = {
+    "abwehr": 2, "entscheidung": 1, "ansage": 1, "rundum": 2, "nachschlagen": 1, "reihenfolge": 1,
+}  # fmt: skip
 
 Rows = list[list[discord.ui.Item[Any]]]
 
@@ -130,6 +132,9 @@ def fighter_rows(state: CombatState, fighter_id: str, cid: Any, lang: str) -> Ro
     if pending.stage == "nachschlagen":
         return [[on("nachschlagen", t("w6cog.btn.follow", lang, name=name), "danger"),
                  on("verzichten", named("w6cog.btn.skip"))]]  # fmt: skip
+    if pending.stage == "reihenfolge":  # the tie of the AB: the higher Intuition chooses
+        return [[on("zuerst", named("w6cog.btn.first"), "primary"),
+                 on("danach", named("w6cog.btn.after"))]]  # fmt: skip
     return []
 
 

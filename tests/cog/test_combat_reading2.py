@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.chance import Chance
-from bot.combat import active_combat
+from bot.combat import active_combat, unpack
 from bot.sandbox.fake_discord import FakeDiscord
 from engines.w6 import to_act
 from engines.w6.state import ShieldStats
@@ -109,3 +109,63 @@ def test_english_combat_texts_use_one_word_for_the_dice_pool() -> None:
         assert not re.search(r"\bKW\b", english), key
         if re.search(r"\bKW\b|Kampfwürfel", german):
             assert re.search(r"combat di(c)?e", english, re.I), key
+
+
+# ----------------------------------------------------------------- issue 21, W6 section
+
+
+async def _tie_combat(fake: FakeDiscord) -> Any:
+    """Thoin (alice, AB 6, Intuition 2) and an Ork of AB 6: Thoin chooses the order."""
+    from tests.cog.test_combat import ids_with
+    from tests.cog.test_w6 import ALICE, import_sheet, thoin_json
+
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=6"}, user=GM)).callback()
+    await (await fake.slash("kampf start", user=GM)).message()
+    await (await fake.slash("kampf dazu", user=ALICE)).message()
+    added = await (await fake.slash("kampf dazu", {"charakter": "Ork"}, user=GM)).message()
+    (begin,) = ids_with(added, "beginnen")
+    return await (await fake.click(added, begin, user=GM)).message()
+
+
+async def test_an_ab_tie_is_chosen_with_buttons(fake: FakeDiscord, bot: Any) -> None:
+    from bot.i18n import t
+    from tests.cog.test_combat import ids_with
+    from tests.cog.test_w6 import ALICE
+
+    status = await _tie_combat(fake)
+    (first,) = ids_with(status, "zuerst")
+    (after,) = ids_with(status, "danach")
+    assert first.endswith(":thoin") and after.endswith(":thoin")
+    labels = [c.get("label", "") for c in status.walk_components()]
+    assert "Thoin: " + t("w6cog.btn.after", "de") in labels
+    await (await fake.click(status, after, user=ALICE)).message()
+    record = await active_combat(bot.store, fake.channel().id)
+    state = unpack(record).state
+    assert state.pending is None and state.order == ("ork", "thoin")
+
+
+async def test_kampf_aktion_takes_a_mention_and_the_shown_name(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    from bot.sandbox.fake_discord import stable_user_id
+    from tests.cog.test_w6 import ALICE
+
+    await _tie_combat(fake)
+    alice = stable_user_id(ALICE)
+    await (
+        await fake.slash("kampf aktion", {"notation": f"<@{alice}> zuerst"}, user=ALICE)
+    ).message()
+    state = unpack(await active_combat(bot.store, fake.channel().id)).state
+    assert state.pending is None and state.current == "thoin"
+    await (
+        await fake.slash("kampf aktion", {"notation": "@THOIN angriff ORK kw=3"}, user=ALICE)
+    ).message()
+    state = unpack(await active_combat(bot.store, fake.channel().id)).state
+    assert state.pending is not None and state.pending.attacker == "thoin"
+    assert [d.target for d in state.pending.targets] == ["ork"]
+    await (
+        await fake.slash("kampf setzen", {"kaempfer": "Ork", "feld": "lp", "wert": 7}, user=GM)
+    ).message()
+    assert unpack(await active_combat(bot.store, fake.channel().id)).state.fighter("ork").lp == 7
