@@ -410,7 +410,9 @@ def _new_phase(ctx: Ctx) -> None:
         last_actor="",
         tie_asked=(),
     )
-    ctx.emit("phase_started", phase=ctx.state.phase, order=list(ctx.state.order))
+    # who is down (unconscious, dying, LP 0) gets no turn and is not named in the order
+    able = [i for i in ctx.state.order if ctx.f(i).able]
+    ctx.emit("phase_started", phase=ctx.state.phase, order=able)
 
 
 def _settle(ctx: Ctx) -> None:

@@ -146,9 +146,7 @@ async def test_an_ab_tie_is_chosen_with_buttons(fake: FakeDiscord, bot: Any) -> 
     assert state.pending is None and state.order == ("ork", "thoin")
 
 
-async def test_kampf_aktion_takes_a_mention_and_the_shown_name(
-    fake: FakeDiscord, bot: Any
-) -> None:
+async def test_kampf_aktion_takes_a_mention_and_the_shown_name(fake: FakeDiscord, bot: Any) -> None:
     from bot.sandbox.fake_discord import stable_user_id
     from tests.cog.test_w6 import ALICE
 
@@ -169,3 +167,28 @@ async def test_kampf_aktion_takes_a_mention_and_the_shown_name(
         await fake.slash("kampf setzen", {"kaempfer": "Ork", "feld": "lp", "wert": 7}, user=GM)
     ).message()
     assert unpack(await active_combat(bot.store, fake.channel().id)).state.fighter("ork").lp == 7
+
+
+async def test_damage_below_the_rlp_outside_combat_offers_the_kraft_probe(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    from bot.i18n import t
+    from tests.cog.test_w6 import ALICE, import_sheet, thoin_json
+
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    light = await (
+        await fake.slash("sl schaden", {"charakter": "Thoin", "punkte": 5}, user=GM)
+    ).message()
+    assert not light.custom_ids  # LP 25, not below the RLP 5
+    hit = await (
+        await fake.slash("sl schaden", {"charakter": "Thoin", "punkte": 22}, user=GM)
+    ).message()
+    assert t("w6cog.gm.kraft_check", "de", name="Thoin") in hit.content
+    (roll,) = hit.custom_ids
+    refused = await (await fake.click(hit, roll, user=ALICE)).callback()
+    assert refused.flags & 64
+    bot.chance = Chance(3)
+    rolled = await (await fake.click(hit, roll, user=GM)).message()
+    assert "Kraft-Probe von **Thoin**: 5 W6" in rolled.content  # Kraft 5 on the sheet
+    assert not rolled.custom_ids  # rolled once

@@ -175,3 +175,9 @@ def test_a_quick_npc_without_kraft_rolls_a_sensible_kraft_probe() -> None:
     check = only(events, "kraft_check")
     assert (len(check["dice"]), check["ok"]) == (NPC_KRAFT, True)
     assert state.fighter("gob").conscious
+
+
+def test_a_fighter_who_is_down_is_not_named_in_the_phase_order() -> None:
+    state = combat(fighter("held", PLAYER, ab=8), fighter("ork", ab=4), fighter("gob", ab=2))
+    state, events = run(state, "zustand gob +bewusstlos", "setze ork lp=-2", "phase")
+    assert only(events, "phase_started")["order"] == ["held"]
