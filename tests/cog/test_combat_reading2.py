@@ -192,3 +192,29 @@ async def test_damage_below_the_rlp_outside_combat_offers_the_kraft_probe(
     rolled = await (await fake.click(hit, roll, user=GM)).message()
     assert "Kraft-Probe von **Thoin**: 5 W6" in rolled.content  # Kraft 5 on the sheet
     assert not rolled.custom_ids  # rolled once
+
+
+async def test_a_campaign_import_keeps_each_players_active_character(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    from bot.sandbox.fake_discord import stable_user_id
+    from tests.cog.test_w6 import ALICE, import_sheet, thoin_json
+
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    await import_sheet(fake, ALICE, {**thoin_json(), "name": "Alrik"})
+    await (await fake.slash("charakter aktiv", {"charakter": "Alrik"}, user=ALICE)).callback()
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    mine = await bot.store.active_character(campaign.id, stable_user_id(ALICE))
+    assert mine is not None and mine.name == "Alrik"
+    exported = await (await fake.slash("kampagne export", user=GM)).callback()
+    (file,) = exported.files
+    other = fake.channel("spieltisch")
+    await (
+        await fake.slash(
+            "kampagne import", {"datei": ("k.json", file.data)}, user=GM, channel=other
+        )
+    ).callback()
+    copy = await bot.store.active_campaign(other.id)
+    active = await bot.store.active_character(copy.id, stable_user_id(ALICE))
+    assert active is not None and active.name == "Alrik"
