@@ -181,3 +181,32 @@ def test_a_fighter_who_is_down_is_not_named_in_the_phase_order() -> None:
     state = combat(fighter("held", PLAYER, ab=8), fighter("ork", ab=4), fighter("gob", ab=2))
     state, events = run(state, "zustand gob +bewusstlos", "setze ork lp=-2", "phase")
     assert only(events, "phase_started")["order"] == ["held"]
+
+
+def test_a_new_armour_piece_goes_on_the_zone_its_name_names() -> None:
+    from engines.core import BadInput
+    from engines.w6.sheet_io import set_field, sheet_from_json
+
+    sheet = sheet_from_json({"schema": "w6.sheet", "version": 1, "name": "Thoin"})
+    helmed = set_field(sheet, "ruestung.Helm.rs", "2")
+    assert [(a.name, a.zone, a.rs) for a in helmed.ruestung] == [("Helm", "Kopf", 2)]
+    gloves = set_field(sheet, "ruestung.Panzerhandschuhe.rs", "1")
+    assert gloves.ruestung[0].zone == "Hände"
+    with pytest.raises(BadInput) as error:  # no zone in the name: asked, nothing guessed
+        set_field(sheet, "ruestung.Glücksbringer.rs", "1")
+    assert error.value.key == "w6.sheet.zone_needed"
+    placed = set_field(sheet, "ruestung.Glücksbringer.zone", "Head")
+    assert set_field(placed, "ruestung.Glücksbringer.rs", "1").ruestung[0].zone == "Kopf"
+
+
+def test_english_field_and_attribute_names() -> None:
+    from engines.w6.sheet_io import set_field, sheet_from_json
+
+    sheet = sheet_from_json({"schema": "w6.sheet", "version": 1, "name": "Thoin"})
+    sheet = set_field(sheet, "attributes.Dexterity", "4")
+    sheet = set_field(sheet, "weapons.Axe.damage", "1-2")
+    sheet = set_field(sheet, "armour.Helmet.protection", "3")
+    sheet = set_field(sheet, "skills.Climbing", "2")
+    assert sheet.eigenschaft("Geschick") == 4 and sheet.fertigkeit("Climbing") == 2
+    assert sheet.weapon("Axe") is not None and sheet.weapon("Axe").schaden == (1, 2)
+    assert [(a.name, a.zone, a.rs) for a in sheet.ruestung] == [("Helmet", "Kopf", 3)]
