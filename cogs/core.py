@@ -35,7 +35,7 @@ AREAS: dict[str, tuple[str, ...]] = {
         "telperinquar-draft",
         "telperinquar-wurf",
         "armageddon",
-    ),  # fmt: skip
+    ),
     "more": ("hilfe", "sprache"),
 }
 HELP_PREFIX = "hilfe"
