@@ -109,6 +109,8 @@ def narrate(events: list[Event], before: CombatState, after: CombatState, lang: 
         variant = EVENT_VARIANTS.get(event.type)
         if variant and f"{key}.{event.data.get(variant)}" in catalog():
             key = f"{key}.{event.data.get(variant)}"
+        if event.data.get("dice") == [] and f"{key}.none" in catalog():
+            key = f"{key}.none"  # a roll of no dice says so (not "Kraft-Probe ab: –")
         if key in catalog():
             text = tc(key, lang, **params)
         else:

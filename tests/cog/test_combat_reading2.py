@@ -218,3 +218,28 @@ async def test_a_campaign_import_keeps_each_players_active_character(
     copy = await bot.store.active_campaign(other.id)
     active = await bot.store.active_character(copy.id, stable_user_id(ALICE))
     assert active is not None and active.name == "Alrik"
+
+
+def test_wording_of_issue_21() -> None:
+    from bot.i18n import t
+    from bot.narration.w6 import tc
+    from engines.w6.state import Fighter
+
+    assert tc("w6cog.ev.combat_started", "de", fighters=1) == ("⚔ Der Kampf beginnt mit 1 Kämpfer.")
+    assert "bleiben -5" not in t("roll.probe.no_dice", "de", dice="−5")
+    assert "es bleiben" not in t("roll.komplex.no_dice", "de", dice="−5")
+    assert "sich selbst angegriffen" not in t("w6.combat.bad_targets", "de")
+    for lang in ("de", "en"):
+        assert "SHEET.md" not in t("w6cog.sheet.template", lang)
+        for key in ("w6.sheet.bad_schema", "w6.sheet.not_a_sheet"):  # the template's command
+            assert t("w6cog.cmd.char.template.name", lang) in t(key, lang, schema="w6.sheet")
+    weak = Fighter(
+        id="weak", name="Schwach", owner=None, ab=1, intuition=0, handlungen_max=1, kw_max=4,
+        reflex=0, magie=0, lp=10, lp_max=10, rlp=8, gesamtschutz=0, zonen=(), waffen=(), kraft=0,
+    )  # fmt: skip
+    from tests.unit.test_w6_combat import PLAYER, combat, fighter
+
+    state = combat(fighter("held", PLAYER, ab=8), weak)
+    told = _told(state, ("wuerfel 6 6 6", "@held angriff weak kw=3", "@weak abwehr keine"), "de")
+    assert "legt eine Kraft-Probe ab: –" not in told
+    assert "hat keine Kraft-Würfel" in told
