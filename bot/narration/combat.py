@@ -62,6 +62,22 @@ async def status_image(record: GameRecord, lang: str) -> discord.File:
     return discord.File(io.BytesIO(png), filename=IMAGE_NAME)
 
 
+async def tracker_parts(
+    record: GameRecord, lang: str
+) -> tuple[discord.Embed, bytes, discord.ui.View]:
+    """The tracker's status: the public embed (its image ``attachment://kampf.png``), the
+    image's PNG and the components of whoever must act now."""
+    view = engine_of(record).view_for(load(record).state, None)
+    embed = status_embed(view, lang)
+    embed.set_image(url=f"attachment://{IMAGE_NAME}")
+    png = await render_async(render_combat, view, image_text(view, lang))
+    return embed, png, status_components(record, lang)
+
+
+def image_file(png: bytes) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=IMAGE_NAME)
+
+
 async def public_status(record: GameRecord, lang: str) -> dict[str, Any]:
     """The ``send`` arguments of the status everyone sees (``view_for(None)``: no NPC
     values): the embed with its image, the components."""
