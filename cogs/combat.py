@@ -8,6 +8,7 @@ Buttons of the old format (``kampf:…``) are answered as stale.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from dataclasses import replace
 from typing import Any
@@ -52,7 +53,13 @@ from bot.narration.combat import (
     technique_menu,
     tracker_parts,
 )
-from bot.narration.combat_tracker import decision_key, digest, phase_summaries, running_log
+from bot.narration.combat_tracker import (
+    decision_key,
+    digest,
+    fresh_pings,
+    phase_summaries,
+    running_log,
+)
 from bot.render.combat_text import _cap, narrate
 from bot.replies import LANGUAGE_PREF, fit_reply, lang_for, pinging, send
 from bot.store.base import CampaignRecord, GameRecord
@@ -166,6 +173,9 @@ class Combat(commands.Cog):
         the tracker below it (the old one goes). The tracker speaks the combat's language (its
         GM's at the start), the prompt the clicker's. A phase's end adds one compact line; a
         decision that opens for another player pings them once."""
+        component = interaction.type == discord.InteractionType.component
+        if not component and not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)  # the new tracker fills it
         after = unpack(record).state
         display = dict(record.display)
         table = str(display.get("lang") or lang)
@@ -177,21 +187,25 @@ class Combat(commands.Cog):
         log = running_log(display, public)
         pings = await self._pings(interaction, after, campaign, table)
         key = decision_key(after)
-        fresh = {u: line for u, line in pings.items() if key and display.get("pinged") != key}
-        display["pinged"] = key
+        waiting = fresh_pings(display, pings, key, interaction.user.id, after.phase)
+        fresh = {u: pings[u] for u in waiting}
         tracker = dict(display.get("tracker") or {})
         clicked = interaction.message.id if interaction.message is not None else None
         embed, png, view = await tracker_parts(record, table)
-        if interaction.type == discord.InteractionType.component and tracker.get("message"):
-            # written before the answer: a click right after it reads this display
+        if component and tracker.get("message"):
+            # written with the answer: a click right after it reads this display
             changed = digest(png) != tracker.get("image")
             display["tracker"] = tracker | {"log": log, "image": digest(png)}
-            await self.bot.store.set_game_display(record.id, display)
+            written = asyncio.ensure_future(self.bot.store.set_game_display(record.id, display))
             content = _cap(log, CONTENT_LIMIT) or None
             files = [image_file(png)] if changed else discord.utils.MISSING
             parts = {"content": content, "embed": embed, "attachments": files, "view": view}
             own = narrate(events, before, after, lang) if lang != table else public
-            if await self._edit_tracker(interaction, tracker["message"], clicked, parts, own, lang):
+            edited = await self._edit_tracker(
+                interaction, tracker["message"], clicked, parts, own, lang
+            )
+            await written
+            if edited:
                 others = {u: line for u, line in fresh.items() if u != interaction.user.id}
                 others.pop(campaign.gm_id, None)  # the GM runs the table: the tracker tells them
                 await self._extra(interaction, record.id, display, summaries, others)

@@ -95,6 +95,32 @@ def _summary_line(
 
 
 def decision_key(state: CombatState) -> str:
-    """The open decision that pings its users once (the attack's step and its stage)."""
+    """The open decision that pings its users once: the attack (or choice) it belongs to,
+    whatever its stage (announcing the defence, then rolling or falling back, is one)."""
     pending = state.pending
-    return "" if pending is None else f"{pending.nr}:{pending.stage}"
+    return "" if pending is None else str(pending.nr)
+
+
+def fresh_pings(
+    display: dict[str, Any], pings: dict[int, str], key: str, clicker: int, phase: int
+) -> list[int]:
+    """The users to ping now, and ``display["pinged"]`` updated: a user whose decision opened
+    (``key`` new for them), who did not click this step and who has no ping of this phase
+    still unanswered (pinged and not acted since: they were told already; the tracker shows
+    the rest). Whoever clicks has answered their ping."""
+    pinged: dict[str, list[Any]] = {
+        user: list(entry) for user, entry in (display.get("pinged") or {}).items()
+        if isinstance(entry, list) and len(entry) == 2
+    }  # fmt: skip
+    pinged.pop(str(clicker), None)
+    fresh = []
+    for user in pings:
+        if not key or user == clicker:
+            continue
+        last = pinged.get(str(user))
+        if last is not None and (last[0] == key or last[1] == phase):
+            continue
+        pinged[str(user)] = [key, phase]
+        fresh.append(user)
+    display["pinged"] = pinged
+    return fresh

@@ -243,3 +243,41 @@ def test_wording_of_issue_21() -> None:
     told = _told(state, ("wuerfel 6 6 6", "@held angriff weak kw=3", "@weak abwehr keine"), "de")
     assert "legt eine Kraft-Probe ab: –" not in told
     assert "hat keine Kraft-Würfel" in told
+
+
+# ----------------------------------------------------------------- issue 19: the living tracker
+
+
+async def test_a_phase_with_six_fighters_and_four_attacks_posts_a_few_messages(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Issue 19: one phase of 6 fighters (2 players, 4 NPCs) and 4 attacks, played by clicks,
+    edits the tracker in place: at most a few new public messages (the phase's summary line
+    and pings for players), never an image per step; the private prompts are one per
+    attack."""
+    from bench.bench_w6 import _sheet, scripted_phase
+
+    await (await fake.slash("kampagne start", {"name": "Mine"}, user=GM)).callback()
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    for index in range(6):
+        owner = fake.user(f"spieler{index}").id if index < 2 else None
+        data = _sheet(f"Held{index}", 3 + index)
+        await bot.store.create_character(
+            campaign_id=campaign.id, owner_id=owner, name=data["name"], sheet=data
+        )
+    await (await fake.slash("kampf start", user=GM)).message()
+    for index in range(6):
+        await (await fake.slash("kampf dazu", {"charakter": f"Held{index}"}, user=GM)).message()
+    await (await fake.slash("kampf beginnen", user=GM)).message()
+    before = [m.id for m in fake.channel_messages() if not m.flags & 64]
+    counts = await scripted_phase(fake, bot, attacks=4, gm=GM)
+    assert counts["attacks"] == 4 and counts["clicks"] >= 4 * 3 + 6
+    assert counts["public"] <= 4, counts  # a summary line and a ping or two, not 20 posts
+    assert counts["images"] <= counts["clicks"] // 2, counts  # a new image only on a change
+    assert counts["private"] == 4, counts  # one private prompt per attack, edited in place
+    public = [m for m in fake.channel_messages() if not m.flags & 64]
+    summary = [m for m in public if m.content.startswith("📜 Phase 1")]
+    assert len(summary) == 1 and "Angriffe: 4" in summary[0].content
+    live = [m for m in public if m.custom_ids]
+    assert len(live) == 1  # only the tracker keeps live buttons
+    assert len([m for m in public if m.id not in before]) <= 3  # pings replace each other
