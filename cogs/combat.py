@@ -8,7 +8,6 @@ Buttons of the old format (``kampf:…``) are answered as stale.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from dataclasses import replace
 from typing import Any
@@ -193,10 +192,10 @@ class Combat(commands.Cog):
         clicked = interaction.message.id if interaction.message is not None else None
         embed, png, view = await tracker_parts(record, table)
         if component and tracker.get("message"):
-            # written with the answer: a click right after it reads this display
+            # written before the answer: a click right after it reads this display
             changed = digest(png) != tracker.get("image")
             display["tracker"] = tracker | {"log": log, "image": digest(png)}
-            written = asyncio.ensure_future(self.bot.store.set_game_display(record.id, display))
+            await self.bot.store.set_game_display(record.id, display)
             content = _cap(log, CONTENT_LIMIT) or None
             files = [image_file(png)] if changed else discord.utils.MISSING
             parts = {"content": content, "embed": embed, "attachments": files, "view": view}
@@ -204,7 +203,6 @@ class Combat(commands.Cog):
             edited = await self._edit_tracker(
                 interaction, tracker["message"], clicked, parts, own, lang
             )
-            await written
             if edited:
                 others = {u: line for u, line in fresh.items() if u != interaction.user.id}
                 others.pop(campaign.gm_id, None)  # the GM runs the table: the tracker tells them

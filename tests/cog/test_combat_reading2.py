@@ -281,3 +281,22 @@ async def test_a_phase_with_six_fighters_and_four_attacks_posts_a_few_messages(
     live = [m for m in public if m.custom_ids]
     assert len(live) == 1  # only the tracker keeps live buttons
     assert len([m for m in public if m.id not in before]) <= 3  # pings replace each other
+
+
+async def test_a_deleted_tracker_is_posted_again_by_the_next_step(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    from tests.cog.test_combat import ids_with, set_up, tracker
+    from tests.cog.test_w6 import ALICE
+
+    status = await set_up(fake)
+    chooser = await (await fake.click(status, ids_with(status, "atk")[0], user=ALICE)).message()
+    status.deleted = True  # someone deleted the tracker
+    (target,) = ids_with(chooser, "ziel")
+    await (await fake.select(chooser, target, ["ork"], user=ALICE)).callback()
+    (dice,) = ids_with(chooser, "kwatk")
+    exchange = await fake.select(chooser, dice, ["4"], user=ALICE)
+    again = await tracker(fake, exchange)
+    assert again.id != status.id and ids_with(again, "abwehr")
+    record = await active_combat(bot.store, fake.channel().id)
+    assert record.display["tracker"]["message"] == again.id
