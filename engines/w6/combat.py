@@ -1544,7 +1544,10 @@ def _follow_up(ctx: Ctx, action: CombatAction) -> None:
         fert=False,
         targets=(Defence(target, weapon=defence.weapon),),
         retreated="",
-        erschwert=0,
+        erschwert=0,  # «ohne den Fertigkeitsschaden»: no Erschwerter Angriff either, so its
+        # harder defence goes too (the zone and the other techniques stay)
+        defence_mod=pending.defence_mod
+        - technique("erschwerter_angriff", "abwehr_je_stufe") * pending.erschwert,
         serie=False,
         nr=ctx.state.step + 1,
     )

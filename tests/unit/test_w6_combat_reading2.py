@@ -210,3 +210,18 @@ def test_english_field_and_attribute_names() -> None:
     assert sheet.eigenschaft("Geschick") == 4 and sheet.fertigkeit("Climbing") == 2
     assert sheet.weapon("Axe") is not None and sheet.weapon("Axe").schaden == (1, 2)
     assert [(a.name, a.zone, a.rs) for a in sheet.ruestung] == [("Helmet", "Kopf", 3)]
+
+
+def test_a_follow_up_is_defended_without_the_erschwerter_angriff() -> None:
+    """NACHSCHLAGEN: «erneut gegen die halben Angriffserfolge»; the damage comes «ohne den
+    Fertigkeitsschaden», so the Erschwerter Angriff's bonus and harder defence go."""
+    spear = weapon("Speer", (1, 2), zusatz=2, fert=5, reichweite=2)
+    state = duel(waffen=(spear,), kw_max=20, b={"handlungen_max": 3})
+    state, _ = run(
+        state, "wuerfel 5 5 5 5 6 6 6 6 6 1 5 5 5 5 5 5",
+        "@held angriff ork erschwert=2 probe=4 kw=6", "@ork abwehr kw=6", "@ork zurueckweichen",
+    )  # fmt: skip
+    assert state.pending is not None and state.pending.stage == "nachschlagen"
+    state, events = act(state, "@held nachschlagen")
+    assert only(events, "follow_up")["successes"] == 3  # half of 5, rounded up
+    assert state.pending is not None and state.pending.defence_mod == 0
