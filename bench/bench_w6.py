@@ -113,6 +113,90 @@ async def _combat_steps(fake: FakeDiscord, bot: Any) -> list[float]:
     return samples
 
 
+# ----------------------------------------------------------------------------- messages per click
+
+
+def tally(requests: list[Any]) -> dict[str, int]:
+    """What the bot sent in ``requests`` (the fake's record): new public and private
+    messages (interaction answers, followups, channel posts) and images uploaded publicly
+    (with a new message or an edit)."""
+    counts = {"public": 0, "private": 0, "images": 0}
+    for request in requests:
+        body = request.json if isinstance(request.json, dict) else {}
+        path, method = request.path, request.method
+        new = False
+        flags = 0
+        if method == "POST" and path.startswith("/interactions/") and path.endswith("/callback"):
+            new = body.get("type") in (4, 5)
+            flags = int((body.get("data") or {}).get("flags") or 0)
+        elif method == "POST" and path.startswith("/webhooks/"):
+            new, flags = True, int(body.get("flags") or 0)
+        elif method == "POST" and path.startswith("/channels/") and path.endswith("/messages"):
+            new = True
+        if method == "PATCH" and request.files:
+            counts["images"] += len(request.files)
+        if new:
+            counts["private" if flags & 64 else "public"] += 1
+            if not flags & 64:
+                counts["images"] += len(request.files)
+    return counts
+
+
+def _side(state: Any, fighter_id: str) -> bool:
+    return state.fighter(fighter_id).owner is None
+
+
+async def scripted_phase(fake: FakeDiscord, bot: Any, attacks: int, gm: str = GM) -> dict[str, int]:
+    """One combat phase played by clicks on the tracker as a table would (the GM clicks for
+    everyone): ``attacks`` plain attacks across the sides (attack button → target → combat
+    dice in the private prompt; the defender's answer on the tracker), then every fighter is
+    done. Returns the clicks and what the bot sent (``tally``) during the phase."""
+    from bot.combat import active_combat, unpack
+    from engines.w6 import to_act
+
+    async def now() -> tuple[Any, StoredMessage]:
+        record = await active_combat(bot.store, fake.channel().id)
+        assert record is not None
+        return unpack(record).state, fake.messages[int(record.display["tracker"]["message"])]
+
+    state, board = await now()
+    phase, start, clicks, made = state.phase, len(fake.requests), 0, 0
+    while state.phase == phase:
+        pending = state.pending
+        if pending is not None:
+            fid = sorted(to_act(state))[0]
+            if pending.stage == "abwehr":
+                ex = await fake.select(board, _button(board, "abwehr", fid), ["2"], user=gm)
+            else:
+                code = {"entscheidung": "wuerfeln", "nachschlagen": "verzichten",
+                        "reihenfolge": "zuerst", "rundum": "abbruch"}[pending.stage]  # fmt: skip
+                ex = await fake.click(board, _button(board, code, fid), user=gm)
+            clicks += 1
+        elif made < attacks and state.current:
+            attacker = state.current
+            target = next(
+                f.id
+                for f in state.fighters
+                if f.able and _side(state, f.id) != _side(state, attacker)
+            )
+            menu = await (
+                await fake.click(board, _button(board, "atk", attacker), user=gm)
+            ).message()
+            pick = next(c for c in menu.custom_ids if c.split(":")[3] == "ziel")
+            step = await fake.select(menu, pick, [target], user=gm)
+            await step.callback()
+            kw = next(c for c in menu.custom_ids if c.split(":")[3] == "kwatk")
+            ex = await fake.select(menu, kw, ["3"], user=gm)
+            clicks, made = clicks + 3, made + 1
+        else:
+            fid = state.current or sorted(to_act(state))[0]
+            ex = await fake.click(board, _button(board, "fertig", fid), user=gm)
+            clicks += 1
+        await ex.settle(quiet=0.02)
+        state, board = await now()
+    return {"clicks": clicks, "attacks": made, **tally(fake.requests[start:])}
+
+
 async def _form_redraws(fake: FakeDiscord, bot: Any) -> list[float]:
     """The current fighter opens the Gezielte-Attacke form, then picks zones in turn: each
     pick is one redraw of the ephemeral form (callback type 7)."""
@@ -141,10 +225,51 @@ def _render_samples() -> list[float]:
     return time_ms(lambda: render_sheet(view), RENDER_RUNS, warmup=3)
 
 
+PHASE_FIGHTERS = 6
+PHASE_ATTACKS = 4
+PUBLIC_PER_CLICK_TARGET = 0.1  # issue #19: the channel is never flooded
+IMAGES_PER_CLICK_TARGET = 1.0
+
+
+async def _phase_figures() -> list[Figure]:
+    """A scripted combat on a fresh bot: 6 fighters (2 players, 4 NPCs), one phase with 4
+    attacks by clicks; new public messages, private messages and images per click."""
+    from tests.harness import bot_on_fake
+
+    async with bot_on_fake() as (fake, bot):
+        await (await fake.slash("kampagne start", {"name": "Bench"}, user=GM)).callback()
+        campaign = await bot.store.active_campaign(fake.channel().id)
+        for index in range(PHASE_FIGHTERS):
+            owner = fake.user(f"spieler{index}").id if index < 2 else None
+            data = _sheet(f"Held{index}", 3 + index)
+            await bot.store.create_character(
+                campaign_id=campaign.id, owner_id=owner, name=data["name"], sheet=data
+            )
+        await (await fake.slash("kampf start", user=GM)).message()
+        for index in range(PHASE_FIGHTERS):
+            await (await fake.slash("kampf dazu", {"charakter": f"Held{index}"}, user=GM)).message()
+        await (await fake.slash("kampf beginnen", user=GM)).message()
+        counts = await scripted_phase(fake, bot, PHASE_ATTACKS)
+    clicks = max(1, counts["clicks"])
+    label = f"W6 phase, {PHASE_FIGHTERS} fighters, {PHASE_ATTACKS} attacks, {clicks} clicks:"
+    print(
+        f"{label} {counts['public']} public messages, {counts['private']} private, "
+        f"{counts['images']} images ({counts['public'] / clicks:.2f} / "
+        f"{counts['private'] / clicks:.2f} / {counts['images'] / clicks:.2f} per click)"
+    )
+    return [
+        Figure("W6 combat: new public messages per click", counts["public"] / clicks, "msg",
+               PUBLIC_PER_CLICK_TARGET),
+        Figure("W6 combat: new private messages per click", counts["private"] / clicks, "msg"),
+        Figure("W6 combat: images per click", counts["images"] / clicks, "img",
+               IMAGES_PER_CLICK_TARGET),
+    ]  # fmt: skip
+
+
 async def run() -> list[Figure]:
     from tests.harness import bot_on_fake
 
-    figures: list[Figure] = []
+    figures: list[Figure] = await _phase_figures()
     async with bot_on_fake() as (fake, bot):
         await _setup(fake, bot)
         samples = await _combat_steps(fake, bot)

@@ -36,6 +36,7 @@ from engines.w6 import (
     to_act,
     verbs_for,
 )
+from engines.w6.actions import PAYLOAD_VERBS
 from engines.w6.codec import encode
 from engines.w6.sheet_io import sheet_from_stored
 from engines.w6.state import OPTIONAL_RULES, seat_of_owner
@@ -174,6 +175,49 @@ def reflex_ready(state: CombatState) -> list[Any]:
     return [f for f in state.fighters if f.id not in now and "reflex" in verbs_for(state, f.id)]
 
 
+MENTION = re.compile(r"^<@!?(\d+)>$")
+# verbs whose targets are not all participants: ``zustand ork +liegend``, ``wuerfel 5 6``
+TARGET_FIGHTERS = {"zustand": 1, "wuerfel": 0}
+
+
+def fighter_ref(state: CombatState, word: str) -> str:
+    """The participant a typed word names: its id, a user mention (``<@123>``: that user's
+    fighter who may act now, else their first), or its id or shown name in any case
+    (``Thoin``, ``ORK``); else the word as it is (the engine then says who is unknown)."""
+    if state.find(word) is not None:
+        return word
+    mention = MENTION.match(word)
+    if mention:
+        own = [f.id for f in state.fighters if f.owner == int(mention.group(1))]
+        now = [i for i in own if i in to_act(state)]
+        return (now or own or [word])[0]
+    folded = word.casefold()
+    by_id = [f.id for f in state.fighters if f.id.casefold() == folded]
+    by_name = [f.id for f in state.fighters if f.name.casefold() == folded]
+    found = by_id or by_name
+    return found[0] if len(found) == 1 else word
+
+
+def named_action(state: CombatState, action: CombatAction) -> CombatAction:
+    """``action`` with its fighter and target words read by ``fighter_ref``."""
+    if action.verb in PAYLOAD_VERBS:
+        return action
+    count = TARGET_FIGHTERS.get(action.verb, len(action.targets))
+    targets = tuple(
+        fighter_ref(state, word) if index < count else word
+        for index, word in enumerate(action.targets)
+    )
+    fighter = fighter_ref(state, action.fighter) if action.fighter else ""
+    return replace(action, fighter=fighter, targets=targets)
+
+
+def notation_with_mention(text: str) -> str:
+    """A notation that begins with a user mention (``<@123> angriff ork``, as Discord puts a
+    mention into a text option) read as that user's fighter (``@<@123> angriff ork``)."""
+    first, _, rest = text.strip().partition(" ")
+    return f"@{first} {rest}" if MENTION.match(first) else text
+
+
 def own_fighter(state: CombatState, user_id: int) -> str:
     """The user's participant that may act now (else their first). Raises BadInput."""
     own = [f.id for f in state.fighters if f.owner == user_id]
@@ -302,6 +346,8 @@ BUTTON_ACTIONS = {
     "nachschlagen": "nachschlagen",
     "verzichten": "verzichten",
     "abbruch": "abbruch",
+    "zuerst": "zuerst",
+    "danach": "danach",
 }
 GM_BUTTONS = ("beginnen", "phase", "zurueck", "ende")
 KW_SELECTS = ("abwehr", "ansage", "rundum_weiter")

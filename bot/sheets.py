@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 
-from bot.i18n import t
+from bot.i18n import catalog, t
 from bot.limits import MAX_CHARACTERS_PER_CAMPAIGN, MAX_CHARACTERS_PER_PLAYER
 from bot.store import Store
 from bot.store.base import CampaignRecord, CharacterRecord, TooManyCharacters
@@ -79,6 +79,8 @@ def modal_label(path: str, lang: str) -> str:
         return path
     line, part = MODAL_PARTS[path]
     label = t(f"w6cog.modal.{line}", lang)
+    if part and f"w6cog.modal.part.{part}" in catalog():  # KW: the reader's word for the pool
+        part = t(f"w6cog.modal.part.{part}", lang)
     return t("w6cog.modal.part", lang, label=label, part=part) if part else label
 
 

@@ -8,6 +8,7 @@ Buttons of the old format (``kampf:…``) are answered as stale.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from typing import Any
 
@@ -24,8 +25,11 @@ from bot.combat import (
     check_form,
     copy_name,
     fighter_matches,
+    fighter_ref,
     joining,
+    named_action,
     notation_matches,
+    notation_with_mention,
     one_number,
     one_value,
     own_fighter,
@@ -36,18 +40,27 @@ from bot.combat import (
     weapon_matches,
 )
 from bot.components import modal_fields, values_of
+from bot.games import GameService, engine_of
 from bot.i18n import cmd, language_of, options, t
 from bot.narration.combat import (
     distance_modal,
     fighter_menu,
     gm_embed,
+    image_file,
     kw_menu,
-    public_status,
     target_menu,
     technique_menu,
+    tracker_parts,
+)
+from bot.narration.combat_tracker import (
+    decision_key,
+    digest,
+    fresh_pings,
+    phase_summaries,
+    running_log,
 )
 from bot.render.combat_text import _cap, narrate
-from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
+from bot.replies import LANGUAGE_PREF, fit_reply, lang_for, pinging, send
 from bot.sheets import require_edit
 from bot.store.base import CampaignRecord, GameRecord
 from cogs.combat_forms import (
@@ -73,7 +86,7 @@ from cogs.w6 import (
     load_sheet,
     require_gm,
 )
-from engines.core import BadInput, EngineError, IllegalAction, StaleAction
+from engines.core import BadInput, EngineError, Event, IllegalAction, StaleAction
 from engines.w6 import (
     CombatAction,
     CombatState,
@@ -100,7 +113,11 @@ class Combat(commands.Cog):
 
     def __init__(self, bot: SpielleiterBot) -> None:
         self.bot = bot
-        self.combats = CombatService(bot.store)
+        # the bot's randomness (seeded in ``spielleiter play --seed N``) seeds every combat
+        self.combats = CombatService(bot.store, GameService(bot.store, self._entropy))
+
+    def _entropy(self, bits: int) -> int:
+        return self.bot.chance.bits(bits)
 
     async def cog_load(self) -> None:
         self.bot.components.register(PREFIX, self.on_component, forms=True)
@@ -123,15 +140,15 @@ class Combat(commands.Cog):
         action: CombatAction,
         characters: dict[str, int] | None = None,
     ) -> None:
-        """Check, apply through the combat service and post the narration with the new
-        status; undo is the GM's."""
+        """Check, apply through the combat service and show it on the tracker; undo is the
+        GM's."""
         lang = await lang_for(interaction)
         user = interaction.user.id
+        action = named_action(loaded.state, action)  # names and mentions, in any case
         if action.verb == "zurueck":
             require_gm(campaign, user)
             record, event = await self.combats.undo(campaign, loaded, user)
-            lines = narrate([event], loaded.state, unpack(record).state, lang)
-            await self._post(interaction, campaign, record, lines, lang)
+            await self._post(interaction, campaign, record, [event], loaded.state, lang)
             return
         try:
             actor = self.combats.check(campaign, loaded, action, user)
@@ -139,24 +156,147 @@ class Combat(commands.Cog):
             error.params = named_params(error.params, loaded.state, lang)
             raise
         turn = await self.combats.step(campaign, loaded, action, user, actor, characters)
-        lines = narrate(turn.events, loaded.state, turn.match.state, lang)
-        await self._post(interaction, campaign, turn.record, lines, lang)
+        await self._post(interaction, campaign, turn.record, turn.events, loaded.state, lang)
 
     async def _post(
         self,
         interaction: discord.Interaction[Any],
         campaign: CampaignRecord,
         record: GameRecord,
-        lines: list[str],
+        events: list[Event],
+        before: CombatState,
         lang: str,
     ) -> None:
-        pings = await self._pings(interaction, unpack(record).state, campaign, lang)
-        await send(
-            interaction,
-            _cap(lines + list(pings.values()), CONTENT_LIMIT) or None,
-            **await public_status(record, lang),
-            allowed_mentions=pinging(*pings),  # only those who must answer; names ping nobody
+        """One step on the living tracker (issue #19): a click on the tracker edits it in place,
+        a click in a private prompt updates that prompt and edits the tracker, a command moves
+        the tracker below it (the old one goes). The tracker speaks the combat's language (its
+        GM's at the start), the prompt the clicker's. A phase's end adds one compact line; a
+        decision that opens for another player pings them once."""
+        component = interaction.type == discord.InteractionType.component
+        if not component and not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)  # the new tracker fills it
+        after = unpack(record).state
+        display = dict(record.display)
+        table = str(display.get("lang") or lang)
+        public = narrate(events, before, after, table)
+        rows = {row["id"]: row for row in engine_of(record).view_for(after, None)["fighters"]}
+        summaries, display["phase_sum"] = phase_summaries(
+            display, events, before, after, rows, table
         )
+        log = running_log(display, public)
+        pings = await self._pings(interaction, after, campaign, table)
+        key = decision_key(after)
+        waiting = fresh_pings(display, pings, key, interaction.user.id, after.phase)
+        fresh = {u: pings[u] for u in waiting}
+        tracker = dict(display.get("tracker") or {})
+        clicked = interaction.message.id if interaction.message is not None else None
+        embed, png, view = await tracker_parts(record, table)
+        if component and tracker.get("message"):
+            # written before the answer: a click right after it reads this display
+            changed = digest(png) != tracker.get("image")
+            display["tracker"] = tracker | {"log": log, "image": digest(png)}
+            await self.bot.store.set_game_display(record.id, display)
+            content = _cap(log, CONTENT_LIMIT) or None
+            files = [image_file(png)] if changed else discord.utils.MISSING
+            parts = {"content": content, "embed": embed, "attachments": files, "view": view}
+            own = narrate(events, before, after, lang) if lang != table else public
+            edited = await self._edit_tracker(
+                interaction, tracker["message"], clicked, parts, own, lang
+            )
+            if edited:
+                others = {u: line for u, line in fresh.items() if u != interaction.user.id}
+                others.pop(campaign.gm_id, None)  # the GM runs the table: the tracker tells them
+                await self._extra(interaction, record.id, display, summaries, others)
+                return
+        await self._new_tracker(interaction, record.id, display, log, (embed, png, view),
+                                pings, summaries)  # fmt: skip
+
+    async def _new_tracker(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        display: dict[str, Any],
+        log: list[str],
+        parts: tuple[discord.Embed, bytes, discord.ui.View],
+        pings: dict[int, str],
+        summaries: list[str],
+    ) -> None:
+        """Post the tracker as the answer (a command, or the old tracker is gone); the old one
+        goes. Its id is written before the answer is filled, so the next step finds it."""
+        embed, png, view = parts
+        old = (display.get("tracker") or {}).get("message")
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+        message = await interaction.original_response()
+        display["tracker"] = {"message": message.id, "image": digest(png), "log": log}
+        await self.bot.store.set_game_display(game_id, display)
+        content = _cap(log + list(pings.values()), CONTENT_LIMIT) or None
+        content, _ = await fit_reply(interaction, content, {"embed": embed})
+        await interaction.edit_original_response(
+            content=content, embed=embed, attachments=[image_file(png)], view=view,
+            allowed_mentions=pinging(*pings),  # only those who must answer; names ping nobody
+        )  # fmt: skip
+        if old and old != message.id:
+            await self._drop(interaction, old)
+        if summaries:
+            await interaction.followup.send(_cap(summaries, CONTENT_LIMIT))
+
+    async def _edit_tracker(
+        self,
+        interaction: discord.Interaction[Any],
+        message_id: int,
+        clicked: int | None,
+        parts: dict[str, Any],
+        own: list[str],
+        lang: str,
+    ) -> bool:
+        """Edit the tracker in place (``parts``: a new image only when the picture changed); a
+        click in a private prompt updates that prompt with what happened. False when the
+        tracker is gone (deleted): then a new one is posted."""
+        if clicked == message_id:
+            await interaction.response.edit_message(**parts)
+            return True
+        try:
+            await self._message(interaction, message_id).edit(**parts)
+        except discord.NotFound:
+            return False
+        prompt = _cap(own, CONTENT_LIMIT) or t("w6cog.tracker.done", lang)
+        await interaction.response.edit_message(content=prompt, embed=None, view=None)
+        return True
+
+    async def _extra(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        display: dict[str, Any],
+        summaries: list[str],
+        pings: dict[int, str],
+    ) -> None:
+        """The public lines beside the tracker: a phase's summary, a ping for a decision that
+        just opened (the previous ping message goes, so the channel keeps at most one)."""
+        if pings:
+            await self._drop(interaction, display.get("ping_message"))
+        lines = summaries + list(pings.values())
+        if not lines:
+            return
+        sent = await interaction.followup.send(
+            _cap(lines, CONTENT_LIMIT), allowed_mentions=pinging(*pings), wait=True
+        )
+        if pings:
+            display["ping_message"] = sent.id
+            await self.bot.store.set_game_display(game_id, display)
+
+    async def _drop(self, interaction: discord.Interaction[Any], message_id: Any) -> None:
+        """Delete an earlier tracker or ping message (gone already: nothing to do)."""
+        if not message_id:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await self._message(interaction, message_id).delete()
+
+    def _message(self, interaction: discord.Interaction[Any], message_id: Any) -> Any:
+        """A message of the interaction's channel by id (not fetched)."""
+        channel = self.bot.get_partial_messageable(interaction.channel_id or 0)
+        return channel.get_partial_message(int(message_id))
 
     async def _pings(
         self,
@@ -341,11 +481,10 @@ class Combat(commands.Cog):
             interaction.channel_id or 0,
             interaction.guild_id,
         )
-        await send(
-            interaction,
-            t("w6cog.combat.started", lang),
-            **await public_status(record, lang),
-        )
+        display = {**record.display, "lang": lang}  # the tracker speaks its GM's language
+        parts = await tracker_parts(record, lang)
+        log = [t("w6cog.combat.started", lang)]
+        await self._new_tracker(interaction, record.id, display, log, parts, {}, [])
 
     @kampf.command(
         name=cmd("w6cog.cmd.combat.add.name"), description=cmd("w6cog.cmd.combat.add.desc")
@@ -384,7 +523,7 @@ class Combat(commands.Cog):
         campaign = await campaign_here(interaction)
         require_gm(campaign, interaction.user.id)
         loaded = await self._load(interaction)
-        fighter = loaded.state.fighter(kaempfer)
+        fighter = loaded.state.fighter(fighter_ref(loaded.state, kaempfer))
         char_id = loaded.characters.get(fighter.id)
         record = await self.bot.store.get_character(char_id) if char_id else None
         if record is None:
@@ -398,12 +537,11 @@ class Combat(commands.Cog):
         name=cmd("w6cog.cmd.combat.status.name"), description=cmd("w6cog.cmd.combat.status.desc")
     )
     async def status(self, interaction: discord.Interaction[Any]) -> None:
+        """The tracker brought down to the end of the channel (the old one goes)."""
         lang = await lang_for(interaction)
+        campaign = await campaign_here(interaction)
         loaded = await self._load(interaction)
-        await send(
-            interaction,
-            **await public_status(loaded.record, lang),
-        )
+        await self._post(interaction, campaign, loaded.record, [], loaded.state, lang)
 
     @kampf.command(
         name=cmd("w6cog.cmd.combat.attack.name"), description=cmd("w6cog.cmd.combat.attack.desc")
@@ -479,7 +617,7 @@ class Combat(commands.Cog):
     ) -> None:
         campaign = await campaign_here(interaction)
         loaded = await self._load(interaction)
-        action = parse_action(notation)
+        action = parse_action(notation_with_mention(notation))
         if action.verb in PAYLOAD_VERBS:
             raise IllegalAction(f"w6cog.combat.use_{action.verb}")
         await self.step(interaction, campaign, loaded, action)

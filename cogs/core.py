@@ -9,8 +9,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SpielleiterBot
+from bot.components import custom_id, values_of
 from bot.i18n import cmd, language_of, options, t
+from bot.play.ui import make_view
 from bot.replies import LANGUAGE_PREF, lang_for, send
+from engines.core import BadInput
 
 EMBED_COLOUR = discord.Colour(0x8A5CF6)
 FIELD_LIMIT = 1024
@@ -19,11 +22,35 @@ CHEAT_SHEETS: dict[str, tuple[str, ...]] = {
     "dice": ("basics", "keep", "explode", "advantage", "repeat", "successes", "more"),
     "combat": ("flow", "attack", "techniques", "defence", "gm"),
 }
+# /hilfe groups the commands by area (texts core.help.area.<area>); a command of no area is
+# listed under "more" (a new command is never left out)
+AREAS: dict[str, tuple[str, ...]] = {
+    "dice": ("roll", "würfel", "probe", "probe-komplex", "probe-konkurrierend"),
+    "campaign": ("kampagne", "charakter", "sl"),
+    "combat": ("kampf",),
+    "games": (
+        "essenz",
+        "felsenfeuer",
+        "telperinquar",
+        "telperinquar-draft",
+        "telperinquar-wurf",
+        "armageddon",
+    ),
+    "more": ("hilfe", "sprache"),
+}
+HELP_PREFIX = "hilfe"
+EMBED_LIMIT = 5800  # all text of one embed together (Discord: 6,000)
 
 
 class Core(commands.Cog):
     def __init__(self, bot: SpielleiterBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.components.register(HELP_PREFIX, self.on_area)
+
+    async def cog_unload(self) -> None:
+        self.bot.components.unregister(HELP_PREFIX)
 
     @app_commands.command(name=cmd("core.cmd.help.name"), description=cmd("core.cmd.help.desc"))
     @options("core.opt", thema="topic")
@@ -38,26 +65,44 @@ class Core(commands.Cog):
         if thema is not None:
             await send(interaction, embed=cheat_sheet(thema, lang), ephemeral=True)
             return
+        await send(interaction, ephemeral=True, **self._overview(lang))
+
+    def _grouped(self) -> dict[str, list[Any]]:
+        """The tree's commands by area (every command in exactly one)."""
+        grouped: dict[str, list[Any]] = {area: [] for area in AREAS}
+        for command in self.bot.tree.get_commands():
+            area = next((a for a, names in AREAS.items() if command.name in names), "more")
+            grouped[area].append(command)
+        return {area: found for area, found in grouped.items() if found}
+
+    def _overview(self, lang: str) -> dict[str, Any]:
+        """The first page: one short field per area (its commands and what each is for) and a
+        select that opens an area with every subcommand."""
         embed = discord.Embed(
             title=t("core.help.title", lang),
             description=t("core.help.intro", lang),
             colour=EMBED_COLOUR,
         )
-        commands_here = self.bot.tree.get_commands()
-        for command in sorted(commands_here, key=lambda c: _localized(c, "name", lang)):
-            embed.add_field(
-                name=f"/{_localized(command, 'name', lang)}",
-                value=self._describe(command, lang),
-                inline=False,
-            )
-        await send(interaction, embed=embed, ephemeral=True)
+        grouped = self._grouped()
+        for area, found in grouped.items():
+            lines = [
+                f"`/{_localized(c, 'name', lang)}` — {_localized(c, 'description', lang)}"
+                for c in sorted(found, key=lambda c: _localized(c, "name", lang))
+            ]
+            value = _fit_lines(lines, FIELD_LIMIT)
+            embed.add_field(name=t(f"core.help.area.{area}", lang), value=value, inline=False)
+        return {"embed": embed, "view": _area_select(grouped, lang)}
 
-    def _describe(self, command: Any, lang: str) -> str:
-        lines = [_localized(command, "description", lang)]
-        for sub in getattr(command, "commands", []):
-            name, text = _localized(sub, "name", lang), _localized(sub, "description", lang)
-            lines.append(f"• `{name}` — {text}")
-        return "\n".join(lines)[:FIELD_LIMIT]
+    async def on_area(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
+        """An area chosen in the select: its commands with every subcommand, in place."""
+        lang = await lang_for(interaction)
+        chosen = values_of(interaction)
+        grouped = self._grouped()
+        if len(chosen) != 1 or chosen[0] not in grouped:
+            raise BadInput("error.unknown_component")
+        embed = area_embed(chosen[0], grouped[chosen[0]], lang)
+        view = _area_select(grouped, lang, chosen[0])
+        await interaction.response.edit_message(embed=embed, view=view)
 
     @app_commands.command(
         name=cmd("core.cmd.language.name"), description=cmd("core.cmd.language.desc")
@@ -76,6 +121,64 @@ class Core(commands.Cog):
         )
         lang = sprache if sprache != "auto" else language_of(interaction.locale)
         await send(interaction, t(f"core.language.set.{sprache}", lang), ephemeral=True)
+
+
+def _fit_lines(lines: list[str], limit: int) -> str:
+    """``lines`` joined, as many whole lines as fit in ``limit`` characters."""
+    kept: list[str] = []
+    for line in lines:
+        if len("\n".join([*kept, line])) > limit:
+            break
+        kept.append(line)
+    return "\n".join(kept) or "–"
+
+
+def _area_select(grouped: dict[str, list[Any]], lang: str, chosen: str = "") -> discord.ui.View:
+    options = [
+        discord.SelectOption(
+            label=t(f"core.help.area.{area}", lang)[:100], value=area, default=area == chosen
+        )
+        for area in grouped
+    ]
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=custom_id(HELP_PREFIX, "bereich"),
+        placeholder=t("core.help.pick_area", lang)[:150],
+        options=options,
+    )
+    return make_view([[select]])
+
+
+def area_embed(area: str, found: list[Any], lang: str) -> discord.Embed:
+    """One area: each command with all its subcommands (a long command over several fields,
+    never cut off in the middle)."""
+    embed = discord.Embed(
+        title=t("core.help.area_title", lang, area=t(f"core.help.area.{area}", lang)),
+        colour=EMBED_COLOUR,
+    )
+    total = len(embed.title or "")
+    for command in sorted(found, key=lambda c: _localized(c, "name", lang)):
+        name = f"/{_localized(command, 'name', lang)}"
+        lines = [_localized(command, "description", lang)]
+        for sub in getattr(command, "commands", []):
+            sub_name, text = _localized(sub, "name", lang), _localized(sub, "description", lang)
+            lines.append(f"• `{sub_name}` — {text}")
+        chunk: list[str] = []
+        for line in lines:
+            if chunk and len("\n".join([*chunk, line])) > FIELD_LIMIT:
+                total += _add(embed, name, chunk)
+                name, chunk = f"{name} …", []
+            chunk.append(line[:FIELD_LIMIT])
+        total += _add(embed, name, chunk)
+        if total > EMBED_LIMIT:  # cannot happen with today's commands; never a 400
+            embed.remove_field(-1)
+            break
+    return embed
+
+
+def _add(embed: discord.Embed, name: str, lines: list[str]) -> int:
+    value = "\n".join(lines)
+    embed.add_field(name=name[:256], value=value, inline=False)
+    return len(name) + len(value)
 
 
 def cheat_sheet(topic: str, lang: str) -> discord.Embed:

@@ -81,9 +81,13 @@ def _may_see(entry: Any, user_id: int, gm: bool) -> bool:
 
 
 def export_campaign(
-    campaign: CampaignRecord, characters: list[Any], entries: list[dict[str, Any]]
+    campaign: CampaignRecord,
+    characters: list[Any],
+    entries: list[dict[str, Any]],
+    active: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
-    """The whole campaign as plain JSON data: settings, characters, NPCs, log."""
+    """The whole campaign as plain JSON data: settings, characters (``active``: the ids of the
+    players' active characters, marked so an import keeps them), NPCs, log."""
     players = [c for c in characters if c.owner_id is not None]
     npcs = [c for c in characters if c.owner_id is None]
     return {
@@ -93,7 +97,11 @@ def export_campaign(
         "gm_id": campaign.gm_id,
         "co_gm_ids": list(campaign.co_gm_ids),
         "settings": campaign.settings,
-        "characters": [{"owner_id": c.owner_id, "sheet": c.sheet} for c in players],
+        "characters": [
+            {"owner_id": c.owner_id, "sheet": c.sheet}
+            | ({"active": True} if c.id in active else {})
+            for c in players
+        ],
         "npcs": [{"sheet": c.sheet} for c in npcs],
         "log": entries,
     }
@@ -166,8 +174,32 @@ def _entries(data: dict[str, Any], key: str, *, with_owner: bool) -> list[dict[s
                 raise BadInput("w6cog.import.bad_field", field=f"{place}.sheet") from error
             error.params["field"] = f"{place}.{error.params['field']}"
             raise
-        checked.append({"owner_id": owner, "name": sheet.name, "sheet": sheet_to_json(sheet)})
+        if not isinstance(item.get("active", False), bool):
+            raise BadInput("w6cog.import.bad_field", field=f"{key}[{index}].active")
+        checked.append(
+            {
+                "owner_id": owner,
+                "name": sheet.name,
+                "sheet": sheet_to_json(sheet),
+                "active": bool(item.get("active", False)),
+            }
+        )
     return checked
+
+
+def active_after_import(characters: list[dict[str, Any]]) -> dict[int, str]:
+    """Each player's active character after an import (owner → name): the one the export
+    marked ``active``, else the player's first (an export of an older version marks none)."""
+    first: dict[int, str] = {}
+    marked: dict[int, str] = {}
+    for item in characters:
+        owner = item["owner_id"]
+        if owner is None:
+            continue
+        first.setdefault(owner, item["name"])
+        if item["active"]:
+            marked.setdefault(owner, item["name"])
+    return first | marked
 
 
 def _check_names(characters: list[dict[str, Any]], npcs: list[dict[str, Any]]) -> None:
@@ -452,7 +484,12 @@ class W6Campaign(commands.Cog):
         lang, campaign = await _gm_here(interaction)
         characters = await self.bot.store.characters(campaign.id)
         entries = await self.bot.store.campaign_log(campaign.id, limit=0)
-        data = export_campaign(campaign, characters, entries)
+        active = set()
+        for owner in {c.owner_id for c in characters if c.owner_id is not None}:
+            record = await self.bot.store.active_character(campaign.id, owner)
+            if record is not None:
+                active.add(record.id)
+        data = export_campaign(campaign, characters, entries, frozenset(active))
         body = json.dumps(data, ensure_ascii=False, indent=2).encode()
         file = discord.File(io.BytesIO(body), filename="kampagne.json")
         text = t("w6cog.campaign.exported", lang, name=campaign.name, count=len(characters))
@@ -496,6 +533,10 @@ class W6Campaign(commands.Cog):
             ],
             log=log_entries,
         )
+        by_name = {c.name: c.id for c in await store.characters(campaign.id)}
+        for owner, name in active_after_import(data["characters"]).items():
+            if name in by_name:  # each player keeps the active character of the export
+                await store.set_active_character(campaign.id, owner, by_name[name])
         count = len(data["characters"]) + len(data["npcs"])
         text = t("w6cog.campaign.imported", lang, name=campaign.name, count=count)
         if deferred:

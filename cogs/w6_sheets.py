@@ -26,6 +26,8 @@ from bot.render.sheet_text import (
     delete_confirm,
     field_set,
     json_file,
+    kraft_button,
+    kraft_result,
     lp_text,
     sheet_image,
 )
@@ -54,6 +56,8 @@ from cogs.w6 import (
 )
 from engines.core import BadInput, IllegalAction
 from engines.core.content import data_dir
+from engines.dice.pool import roll_pool
+from engines.w6.sheet import kraft_dice
 from engines.w6.sheet_io import (
     MAX_SHEET_BYTES,
     npc_from_text,
@@ -61,6 +65,7 @@ from engines.w6.sheet_io import (
     sheet_from_text,
     sheet_to_text,
 )
+from engines.w6.tables import technique
 
 TEMPLATE_FILE = data_dir("w6") / "vorlage.json"  # documented in data/w6/SHEET.md
 
@@ -292,6 +297,20 @@ class W6Sheets(commands.Cog):
             sheet = load_sheet(record)
             await send(interaction, embed=sheet_embed(record, sheet, lang), ephemeral=True)
             return
+        if what == "kraft":  # rolled once: the button goes with the result
+            sheet = load_sheet(record)
+            roll, _ = roll_pool(kraft_dice(sheet), self.bot.chance.rng())
+            required = technique("bewusstlosigkeit", "kraft_erfolge")
+            result = kraft_result(sheet.name, roll.dice, required, lang)
+            content = interaction.message.content if interaction.message else ""
+            await interaction.response.edit_message(
+                content=f"{content}\n{result}".strip(), view=None
+            )
+            await log(
+                interaction, campaign, "check", name=sheet.name, what="kraft_check",
+                successes=roll.successes, required=required,
+            )  # fmt: skip
+            return
         if what != "loeschen" or len(args) != 5:
             raise BadInput("error.unknown_component")
         if fingerprint(record) != args[4]:  # the id of a deleted one, given to another
@@ -421,7 +440,11 @@ class W6Sheets(commands.Cog):
             interaction, campaign, kind, name=sheet.name, amount=abs(new_lp - sheet.lp),
             lp=new_lp, lp_max=sheet.lp_max,
         )  # fmt: skip
-        await send(interaction, lp_text(kind, sheet, new_lp, lang))
+        text = lp_text(kind, sheet, new_lp, lang)
+        if kind == "damage" and new_lp < sheet.rlp:  # SCHADEN: a Kraft-Probe decides
+            await send(interaction, text, view=kraft_button(record, interaction.user.id, lang))
+            return
+        await send(interaction, text)
 
     @sl.command(name=cmd("w6cog.cmd.gm.damage.name"), description=cmd("w6cog.cmd.gm.damage.desc"))
     @app_commands.rename(

@@ -28,12 +28,15 @@ from bot.store.base import GameRecord
 from engines.core import BadInput
 from engines.core import match as m
 from engines.w6 import CombatState, technique_options
+from engines.w6.combat import kw_defence_allowed
 from engines.w6.state import Fighter
 
 PREFIX = "kf"
 MAX_SELECT = 25
 IMAGE_NAME = "kampf.png"
-STAGE_ROWS = {"abwehr": 2, "entscheidung": 1, "ansage": 1, "rundum": 2, "nachschlagen": 1}
+STAGE_ROWS = {
+    "abwehr": 2, "entscheidung": 1, "ansage": 1, "rundum": 2, "nachschlagen": 1, "reihenfolge": 1,
+}  # fmt: skip
 
 Rows = list[list[discord.ui.Item[Any]]]
 
@@ -56,6 +59,22 @@ async def status_image(record: GameRecord, lang: str) -> discord.File:
     """The status image (``bot.render.combat``) of ``view_for(None)``, drawn off the loop."""
     view = engine_of(record).view_for(load(record).state, None)
     png = await render_async(render_combat, view, image_text(view, lang))
+    return discord.File(io.BytesIO(png), filename=IMAGE_NAME)
+
+
+async def tracker_parts(
+    record: GameRecord, lang: str
+) -> tuple[discord.Embed, bytes, discord.ui.View]:
+    """The tracker's status: the public embed (its image ``attachment://kampf.png``), the
+    image's PNG and the components of whoever must act now."""
+    view = engine_of(record).view_for(load(record).state, None)
+    embed = status_embed(view, lang)
+    embed.set_image(url=f"attachment://{IMAGE_NAME}")
+    png = await render_async(render_combat, view, image_text(view, lang))
+    return embed, png, status_components(record, lang)
+
+
+def image_file(png: bytes) -> discord.File:
     return discord.File(io.BytesIO(png), filename=IMAGE_NAME)
 
 
@@ -103,7 +122,9 @@ def fighter_rows(state: CombatState, fighter_id: str, cid: Any, lang: str) -> Ro
         row = [on("atk", t("w6cog.btn.attack", lang, name=name), "danger")]
         if technique_options(state, fighter_id):
             row.append(on("tech", named("w6cog.btn.technique"), "primary"))
-        row += [on("weiter", named("w6cog.btn.hold")), on("fertig", named("w6cog.btn.done"))]
+        if state.current == fighter_id:  # only the fighter whose turn it is holds (weiter)
+            row.append(on("weiter", named("w6cog.btn.hold")))
+        row.append(on("fertig", named("w6cog.btn.done")))
         if reflex_dice:
             row.append(on("reflex", named("w6cog.btn.reflex")))
         return [row]
@@ -111,6 +132,8 @@ def fighter_rows(state: CombatState, fighter_id: str, cid: Any, lang: str) -> Ro
         answers = [on("keine", t("w6cog.btn.no_defence", lang, name=name))]
         if reflex_dice:
             answers.append(on("refabw", named("w6cog.btn.reflex_defence")))
+        if not kw_defence_allowed(state, fighter):  # a ranged attack only the Reflex answers
+            return [answers]
         return [[kw("abwehr", "w6cog.btn.defend")], answers]
     if pending.stage == "entscheidung":
         return [[on("wuerfeln", t("w6cog.btn.roll", lang, name=name), "primary"),
@@ -125,6 +148,9 @@ def fighter_rows(state: CombatState, fighter_id: str, cid: Any, lang: str) -> Ro
     if pending.stage == "nachschlagen":
         return [[on("nachschlagen", t("w6cog.btn.follow", lang, name=name), "danger"),
                  on("verzichten", named("w6cog.btn.skip"))]]  # fmt: skip
+    if pending.stage == "reihenfolge":  # the tie of the AB: the higher Intuition chooses
+        return [[on("zuerst", named("w6cog.btn.first"), "primary"),
+                 on("danach", named("w6cog.btn.after"))]]  # fmt: skip
     return []
 
 

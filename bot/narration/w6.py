@@ -39,6 +39,8 @@ COUNTED = {
     "w6cog.ev.aimed": "handlungen",
     "w6cog.ev.attack_dice_announced": "kw",
     "w6cog.ev.kw_returned": "kw",
+    "w6cog.ev.combat_started": "fighters",
+    "w6cog.ev.defence_shield": "kw",
     "w6cog.ev.defence_announced.kw": "kw",
     "w6cog.combat.kw_option": "kw",
     "w6cog.combat.pending.entscheidung": "successes",

@@ -22,7 +22,13 @@ NAME_KEYS = ("fighter", "attacker", "target", "blocker")
 SILENT_EVENTS = ("attack_resolved",)  # the end of an attack already narrated step by step
 # Event types whose text depends on one value (``<key>.<value>`` when the catalog has it):
 # an unbought check has no "+0", falling back reads as an attempt to fall back.
-EVENT_VARIANTS = {"defence_announced": "answer", "probe": "bought", "defence_roll": "how"}
+EVENT_VARIANTS = {
+    "defence_announced": "answer",
+    "probe": "bought",
+    "defence_roll": "how",
+    "zone_effect": "effect",
+}
+ZONE_WORDS = {"Kopf": "kopf", "Torso": "torso", "Arme": "arme", "Hände": "haende", "Beine": "beine"}
 VERB_PARAMS = ("what",)  # event values naming a step (``probe`` of ``angriff``) in words
 DOWN_CONDITIONS = ("bewusstlos", "sterbend")
 
@@ -96,15 +102,25 @@ def narrate(events: list[Event], before: CombatState, after: CombatState, lang: 
                 params[key] = t(own, lang) if own in catalog() else verb_words(value, lang)
         if event.type == "undone":
             params["action"] = action_words(str(event.data.get("action", "")), names, lang)
+        zone = event.data.get("zone")
+        if isinstance(zone, str) and zone in ZONE_WORDS:
+            params["zone"] = t(f"w6cog.zone.{ZONE_WORDS[zone]}", lang)
         key = f"w6cog.ev.{event.type}"
         variant = EVENT_VARIANTS.get(event.type)
         if variant and f"{key}.{event.data.get(variant)}" in catalog():
             key = f"{key}.{event.data.get(variant)}"
+        if event.data.get("dice") == [] and f"{key}.none" in catalog():
+            key = f"{key}.none"  # a roll of no dice says so (not "Kraft-Probe ab: –")
         if key in catalog():
             text = tc(key, lang, **params)
         else:
             detail = ", ".join(f"{k}={v}" for k, v in params.items())
             text = t("w6cog.ev.generic", lang, type=event.type, detail=detail)
+        if event.type == "defence_roll" and event.data.get("shield_kw"):
+            text += " " + tc(
+                "w6cog.ev.defence_shield", lang, shield=event.data["shield"],
+                kw=event.data["shield_kw"],
+            )  # fmt: skip
         lines.append(text)
     return lines
 

@@ -196,6 +196,22 @@ def lp_text(kind: str, sheet: Sheet, new_lp: int, lang: str) -> str:
     return text
 
 
+def kraft_button(record: CharacterRecord, asker: int, lang: str) -> discord.ui.View:
+    """The button under a damage line below the RLP that rolls the Kraft-Probe."""
+    roll = custom_id(BUTTON_PREFIX, "kraft", record.id, asker)
+    return make_view([[button(t("w6cog.gm.kraft_button", lang), roll, "primary")]])
+
+
+def kraft_result(name: str, dice: tuple[int, ...], required: int, lang: str) -> str:
+    """The Kraft-Probe rolled after damage outside a combat (SCHADEN: «Kraft-Probe auf vier
+    Erfolge …, um nicht bewusstlos zu Boden zu gehen»)."""
+    successes = sum(1 for d in dice if d >= 5)
+    key = "w6cog.gm.kraft_ok" if successes >= required else "w6cog.gm.kraft_failed"
+    faces = " ".join(str(d) for d in dice) or "–"
+    return t(key, lang, name=name, count=len(dice), dice=faces, successes=successes,
+             required=required)  # fmt: skip
+
+
 def check_text(name: str, trait: str, skill: str | None, result: ProbeResult, lang: str) -> str:
     """The check in the words and layout of ``/probe`` (header, pool, dice, verdict)."""
     source = Source(name, trait, result.spec.pool.base)

@@ -316,7 +316,14 @@ def may_act_now(state: CombatState, fighter: Fighter) -> bool:
     if not fighter.turn_done:
         return False
     alone = not any(can_still_act(state, f) for f in state.fighters if f.id != fighter.id)
-    return state.last_actor != fighter.id or alone
+    if alone:
+        return True
+    # a held Handlung «immer dann …, wenn gerade ein anderer Beteiligter gehandelt hat»:
+    # before anyone acted in the phase it waits, unless the order has run through (then
+    # somebody has to begin)
+    if not state.last_actor:
+        return state.turn == -1
+    return state.last_actor != fighter.id
 
 
 def to_act(state: CombatState) -> frozenset[str]:
@@ -390,6 +397,7 @@ def _new_phase(ctx: Ctx) -> None:
             serie_zahl=0,
             serie_gesperrt=(),
             ausrichten=0,
+            zielen=0,  # ZIELEN lapses with the phase (RULES.md, Fernkampf)
         )
         for f in state.fighters
     )
@@ -402,7 +410,9 @@ def _new_phase(ctx: Ctx) -> None:
         last_actor="",
         tie_asked=(),
     )
-    ctx.emit("phase_started", phase=ctx.state.phase, order=list(ctx.state.order))
+    # who is down (unconscious, dying, LP 0) gets no turn and is not named in the order
+    able = [i for i in ctx.state.order if ctx.f(i).able]
+    ctx.emit("phase_started", phase=ctx.state.phase, order=able)
 
 
 def _settle(ctx: Ctx) -> None:
@@ -745,6 +755,8 @@ def _check_probe_given(action: CombatAction, required: int) -> None:
 
 
 def _simple_probe(ctx: Ctx, action: CombatAction) -> None:
+    if action.has("kaufen"):  # «bei Erschwernisproben»: a plain probe buys nothing
+        raise IllegalAction("w6.combat.buy_only_erschwernis")
     fighter = _begin_active(ctx, action, action.num("handlungen", 1))
     required = action.num("erfolge", MIN_SUCCESSES)
     _probe(ctx, fighter.id, action.num("kw"), action.num("kaufen"), required, "probe")
@@ -1081,6 +1093,7 @@ def _plan_attack(ctx: Ctx, action: CombatAction, targets: tuple[str, ...]) -> _P
     elif kind == "beidhaendig":
         _plan_dual(ctx, fighter, action, targets, plan)
     elif kind == "finte":
+        _feint_weapon(fighter, action, weapon)
         plan.erschwernis += technique("finte", "erschwernis")
     _plan_series(fighter, action, weapon, targets, plan)
     return plan
@@ -1112,6 +1125,16 @@ def _plan_sweep(
     plan.erschwernis += technique("rundumschlag", "erschwernis_je_feld") * (fields - 1)
 
 
+def pair(first: WeaponStats, second: WeaponStats) -> bool:
+    """BEIDHÄNDIGER KAMPF: «zwei nahezu identische Waffen, die beide mit derselben
+    Waffenfertigkeit geführt werden müssen» (or both marked ``beidhaendig``, the weapon
+    table's exceptions such as the Langdolch); both melee weapons."""
+    if first.fernkampf or second.fernkampf:
+        return False
+    both_marked = "beidhaendig" in first.techniken and "beidhaendig" in second.techniken
+    return first.fertigkeit == second.fertigkeit or both_marked
+
+
 def _plan_dual(
     ctx: Ctx, fighter: Fighter, action: CombatAction, targets: tuple[str, ...], plan: _Plan
 ) -> None:
@@ -1119,11 +1142,15 @@ def _plan_dual(
         raise IllegalAction("w6.combat.not_two_weapon_fighter", fighter=fighter.id)
     first = _usable_weapon(fighter, action.opt("waffe") or "", ranged=False)
     second_name = action.opt("waffe2") or next(
-        (w.name for w in fighter.waffen if w.name != first.name and not w.fernkampf), ""
+        (w.name for w in usable_weapons(fighter) if w.name != first.name and pair(first, w)), ""
     )
+    if not second_name:
+        raise IllegalAction("w6.combat.no_second_weapon", fighter=fighter.id, weapon=first.name)
     second = _usable_weapon(fighter, second_name)
     if second.name == first.name:
         raise IllegalAction("w6.combat.same_weapon_twice", weapon=first.name)
+    if not pair(first, second):
+        raise IllegalAction("w6.combat.not_a_pair", weapon=first.name, weapon2=second.name)
     if len(targets) == 1:
         plan.erschwernis += technique("beidhaendig", "erschwernis_ein_ziel")
         plan.defence_mod += technique("beidhaendig", "abwehr")
@@ -1168,6 +1195,8 @@ def _attack(ctx: Ctx, action: CombatAction) -> None:
     if before.serie_zahl and not plan.serie:
         _end_series(ctx, before.id, "other_action")
     fighter = _begin_active(ctx, action)
+    if fighter.zielen:  # ZIELEN lowers the probe of the next shot only: the shot uses it up
+        fighter = ctx.change(fighter.id, zielen=0)
     if plan.serie:
         fighter = ctx.change(fighter.id, serie_ziel=targets[0], serie_zahl=plan.series_count)
     if fighter.blockade > 0:
@@ -1245,15 +1274,28 @@ def _probe_failed(ctx: Ctx, action: CombatAction, pending: Pending) -> None:
     ctx.emit("action_failed", fighter=pending.attacker, what=action.verb)
 
 
-def _feint(ctx: Ctx, action: CombatAction, pending: Pending) -> Pending:
-    fighter = ctx.f(action.fighter)
-    feint_weapon = action.opt("waffe2") or next(
-        (w.name for w in fighter.waffen if w.name != pending.targets[0].weapon and not w.fernkampf),
+def _feint_weapon(fighter: Fighter, action: CombatAction, weapon: WeaponStats) -> str:
+    """KAMPF ZU ZWEI HÄNDEN (FINTEN): «schlägt ein Kämpfer mit einer Waffe eine Finte, um
+    nachfolgend die andere Waffe sicher ins Ziel zu bringen»: a second usable melee weapon
+    (``waffe2``, else the first other one) feints. Raises IllegalAction with one weapon."""
+    name = action.opt("waffe2") or next(
+        (w.name for w in usable_weapons(fighter) if w.name != weapon.name and not w.fernkampf),
         "",
     )
-    _usable_weapon(fighter, feint_weapon)
-    if feint_weapon == pending.targets[0].weapon:
-        raise IllegalAction("w6.combat.same_weapon_twice", weapon=feint_weapon)
+    if not name:
+        raise IllegalAction("w6.combat.feint_needs_two", fighter=fighter.id, weapon=weapon.name)
+    second = _usable_weapon(fighter, name)
+    if second.name == weapon.name:
+        raise IllegalAction("w6.combat.same_weapon_twice", weapon=name)
+    if second.fernkampf:
+        raise IllegalAction("w6.combat.wrong_weapon_kind", weapon=second.name)
+    return second.name
+
+
+def _feint(ctx: Ctx, action: CombatAction, pending: Pending) -> Pending:
+    fighter = ctx.f(action.fighter)
+    attack_weapon = fighter.weapon(pending.targets[0].weapon) or fighter.waffen[0]
+    feint_weapon = _feint_weapon(fighter, action, attack_weapon)
     _spend_kw(ctx, fighter.id, action.num("kw"))
     roll = ctx.roll(action.num("kw"))
     target = ctx.f(pending.targets[0].target)
@@ -1366,6 +1408,11 @@ def _roll_attack(ctx: Ctx, pending: Pending) -> Pending:
             target = ctx.f(defence.target)
             ctx.change(target.id, kw_left=target.kw_left + defence.kw)
             ctx.emit("kw_returned", fighter=target.id, kw=defence.kw)
+        if defence.answer == "kw" and pending.dual_same and not ctx.f(defence.target).beidhaendig:
+            # the Handlung the defence against two weapons cost comes back with the KW
+            target = ctx.f(defence.target)
+            ctx.change(target.id, handlungen_left=target.handlungen_left + 1)
+            ctx.emit("handlung_returned", fighter=target.id)
     if pending.serie:
         _end_series(ctx, pending.attacker, "attack_failed")
     ctx.emit("attack_failed", fighter=pending.attacker, kind=pending.kind)
@@ -1411,12 +1458,18 @@ def _defence_dice(ctx: Ctx, defence: Defence) -> int:
 def _defence_outcome(
     ctx: Ctx, pending: Pending, defence: Defence, roll: PoolRoll, required: int, how: str
 ) -> bool:
-    ok = ctx.emit_roll("defence_roll", roll, required, fighter=defence.target, how=how)
+    shield = _shield_usable(ctx.f(defence.target)) if how != "reflex" else None
+    extra: dict[str, Any] = {}
+    if shield is not None and shield.kw_bonus:  # SCHILDE: the bonus dice, told in the roll
+        extra = {"shield": shield.name, "shield_kw": shield.kw_bonus}
+    ok = ctx.emit_roll("defence_roll", roll, required, fighter=defence.target, how=how, **extra)
     if how != "reflex":
         _wear_defender(ctx, defence.target, roll.successes)
     # ANGRIFFSSERIE: Zurückweichen «kann … diese jedoch … nicht beenden»
+    # «mindestens doppelt so viele Erfolge wie der Angreifer» ends it, even when a zone's
+    # modifier made the defence fail
     doubled = roll.successes >= 2 * pending.successes
-    if ok and pending.serie and doubled and how != "zurueckweichen":
+    if pending.serie and doubled and how != "zurueckweichen":
         _end_series(ctx, pending.attacker, "defended_twice")
     if not ok:
         _hit(ctx, pending, defence)
@@ -1457,7 +1510,15 @@ def _finish_attack(ctx: Ctx, pending: Pending) -> None:
     weapon = attacker.weapon(pending.targets[0].weapon)
     original = sum(1 for d in pending.dice if d >= 5)
     reach = weapon.reichweite if weapon else 1
-    if pending.retreated and reach > 1 and original >= technique("nachschlagen", "mindest_erfolge"):
+    # NACHSCHLAGEN is «anstelle des Nachsetzens» after the first attack; a follow-up that a
+    # second retreat answers gives no further follow-up
+    first = pending.kind != "nachschlag"
+    if (
+        first
+        and pending.retreated
+        and reach > 1
+        and original >= technique("nachschlagen", "mindest_erfolge")
+    ):
         ctx.state = replace(ctx.state, pending=replace(pending, stage="nachschlagen"))
         return
     ctx.state = replace(ctx.state, pending=None)
@@ -1483,7 +1544,10 @@ def _follow_up(ctx: Ctx, action: CombatAction) -> None:
         fert=False,
         targets=(Defence(target, weapon=defence.weapon),),
         retreated="",
-        erschwert=0,
+        erschwert=0,  # «ohne den Fertigkeitsschaden»: no Erschwerter Angriff either, so its
+        # harder defence goes too (the zone and the other techniques stay)
+        defence_mod=pending.defence_mod
+        - technique("erschwerter_angriff", "abwehr_je_stufe") * pending.erschwert,
         serie=False,
         nr=ctx.state.step + 1,
     )
@@ -1513,13 +1577,22 @@ def _answer(ctx: Ctx, action: CombatAction) -> None:
     _continue_attack(ctx, replace(pending, targets=updated))
 
 
+def kw_defence_allowed(state: CombatState, fighter: Fighter) -> bool:
+    """Whether ``fighter`` may answer the pending attack with KW: against a ranged attack
+    only as the setting ``fernkampf_abwehr`` says (by default with a shield), else only the
+    Reflex answers («auch der Einsatz gegen Fernkampfangriffe ist explizit erlaubt»)."""
+    pending = state.pending
+    if pending is None or pending.kind != "fern":
+        return True
+    mode = state.settings.fernkampf_abwehr
+    return mode == "alle" or (mode == "schild" and _shield_usable(fighter) is not None)
+
+
 def _answer_with_kw(
     ctx: Ctx, pending: Pending, target: Fighter, kw: int, defence: Defence
 ) -> Defence:
-    if pending.kind == "fern":
-        mode = ctx.state.settings.fernkampf_abwehr
-        if mode == "keine" or (mode == "schild" and _shield_usable(target) is None):
-            raise IllegalAction("w6.combat.no_ranged_defence", fighter=target.id)
+    if not kw_defence_allowed(ctx.state, target):
+        raise IllegalAction("w6.combat.no_ranged_defence", fighter=target.id)
     if pending.dual_same and not target.beidhaendig:
         if target.handlungen_left < 1:
             raise IllegalAction("w6.combat.no_handlung", fighter=target.id, have=0, need=1)
@@ -1614,10 +1687,12 @@ def _zone_effect(ctx: Ctx, target_id: str, zone_name: str) -> None:
             kw_malus=target.kw_malus + zone.kw_malus,
             kw_left=max(0, target.kw_left - zone.kw_malus),
         )
-        ctx.emit("zone_effect", fighter=target_id, zone=zone.name, kw_malus=zone.kw_malus)
+        ctx.emit(
+            "zone_effect", fighter=target_id, zone=zone.name, effect="kw", kw_malus=zone.kw_malus
+        )
     if zone.waffe_verloren and not target.has(WEAPON_LOST):
         ctx.change(target_id, conditions=(*target.conditions, WEAPON_LOST))
-        ctx.emit("zone_effect", fighter=target_id, zone=zone.name, weapon_lost=True)
+        ctx.emit("zone_effect", fighter=target_id, zone=zone.name, effect="waffe", weapon_lost=True)
 
 
 def _after_damage(ctx: Ctx, target_id: str, lost: int) -> None:

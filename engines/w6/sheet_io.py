@@ -452,17 +452,66 @@ def sheet_from_text(text: str | bytes) -> Sheet:
 
 # ----------------------------------------------------------------------------- edit
 
-ALIASES = {"lpmax": "lp_max", "lp.max": "lp_max", "ruestungen": "ruestung", "waffe": "waffen"}
-# The Charakterdokument's words for a weapon's columns (``waffen.Axt.basis=2-4``).
+ALIASES = {
+    "lpmax": "lp_max", "lp.max": "lp_max", "ruestungen": "ruestung", "waffe": "waffen",
+    # English words for the sheet's fields (an English user types what the sheet shows them)
+    "race": "rasse", "traits": "pm", "attributes": "eigenschaften", "skills": "fertigkeiten",
+    "experience": "erfahrung", "factor": "faktor", "hp": "lp", "hp_max": "lp_max",
+    "combat_dice": "kw", "magic": "magie", "actions": "handlungen", "weapons": "waffen",
+    "weapon": "waffen", "armour": "ruestung", "armor": "ruestung", "shield": "schild",
+    "mount": "reittier", "notes": "notizen", "encumbrance_temp": "be_temp",
+}  # fmt: skip
+# The Charakterdokument's words for a weapon's columns (``waffen.Axt.basis=2-4``), and the
+# English words for the fields of a weapon, an armour piece, a shield and a mount.
+_ENGLISH_LEAVES = {
+    "skill": "fertigkeit", "damage": "schaden", "bonus": "zusatz", "reach": "reichweite",
+    "techniques": "techniken", "ranged": "fernkampf", "aim": "zielen", "stability": "stabilitaet",
+    "encumbrance": "be", "armour": "rs", "protection": "rs", "dice_bonus": "kw_bonus",
+}  # fmt: skip
 FIELD_ALIASES = {
-    "waffen": {"basis": "schaden", "basisschaden": "schaden", "zusatzschaden": "zusatz"},
+    "waffen": {"basis": "schaden", "basisschaden": "schaden", "zusatzschaden": "zusatz"}
+    | _ENGLISH_LEAVES,
+    "ruestung": _ENGLISH_LEAVES,
+    "schild": _ENGLISH_LEAVES,
+    "reittier": _ENGLISH_LEAVES,
 }
+# English names of the Eigenschaften the rules read (Geschick, Intuition, Kraft, Wahrnehmung)
+ATTRIBUTE_ALIASES = {"dexterity": "Geschick", "intuition": "Intuition", "strength": "Kraft",
+                     "perception": "Wahrnehmung"}  # fmt: skip
+# A body zone by the words of an armour piece's name (the zones of GEZIELTE ATTACKE), German
+# and English; a name without one of them asks for the zone.
+ZONE_WORDS = (
+    ("Kopf", ("helm", "kopf", "haube", "kappe", "head", "hood", "coif")),
+    ("Hände", ("handschuh", "hände", "haende", "hand", "glove", "gauntlet")),
+    ("Arme", ("arm", "vambrace", "bracer")),
+    ("Beine", ("bein", "stiefel", "hose", "leg", "greave", "boot")),
+    ("Torso", ("brust", "torso", "harnisch", "hemd", "kürass", "wams", "weste", "chest",
+               "breastplate", "cuirass", "mail", "shirt", "jerkin")),
+)  # fmt: skip
+ZONE_NAMES_EN = {
+    "head": "Kopf",
+    "torso": "Torso",
+    "arms": "Arme",
+    "hands": "Hände",
+    "legs": "Beine",
+}
+
+
+def zone_from_name(name: str) -> str | None:
+    """The body zone an armour piece's name names (``Helm`` → ``Kopf``), else None."""
+    folded = name.casefold()
+    for zone, words in ZONE_WORDS:
+        if any(word in folded for word in words):
+            return zone
+    return None
+
+
 LIST_FIELDS = ("handlungen", "be_fertigkeiten")
 NAMED_LISTS = {"waffen": WEAPON_KEYS, "ruestung": ARMOUR_KEYS}
 MAPS = ("pm", "eigenschaften", "fertigkeiten", "fix")
 OPTIONAL_OBJECTS = {"schild": SHIELD_KEYS, "reittier": MOUNT_KEYS}
 DELETE = "-"
-_TEXT_KEYS = {"name", "rasse", "notizen", "fertigkeit", "schaden", "zusatz", "zone"}
+_TEXT_KEYS = {"name", "rasse", "notizen", "fertigkeit", "schaden", "zusatz"}
 
 
 def _number(text: str, path: str) -> int:
@@ -484,6 +533,8 @@ def _convert(key: str, text: str, path: str) -> Any:
         return text.strip().lower() in ("ja", "true", "1")
     if key == "stabilitaet":
         return None if text.strip() == DELETE else text
+    if key == "zone":
+        return ZONE_NAMES_EN.get(text.strip().casefold(), text.strip())
     return _number(text, path)
 
 
@@ -511,12 +562,21 @@ def _edit_named(items: list[dict[str, Any]], parts: list[str], text: str, path: 
     key = _leaf(parts[0], parts[2], NAMED_LISTS[parts[0]], path)
     if item is None:
         item = {"name": name}
+        if parts[0] == "ruestung" and key != "zone":  # a new piece goes on its zone
+            zone = zone_from_name(name)
+            if zone is None:
+                raise BadInput(
+                    "w6.sheet.zone_needed", field=path, name=name, zones=", ".join(zones())
+                )
+            item["zone"] = zone
         items.append(item)
     item[key] = _convert(key, text, path)
 
 
 def _edit_value(data: dict[str, Any], parts: list[str], text: str, path: str) -> None:
     head = parts[0]
+    if head == "eigenschaften" and len(parts) == 2:
+        parts = [head, ATTRIBUTE_ALIASES.get(parts[1].casefold(), parts[1])]
     if head in MAPS and len(parts) == 2:
         if text.strip() == DELETE:
             if parts[1] not in data[head]:
@@ -594,6 +654,11 @@ def edit_many(sheet: Sheet, assignments: list[str]) -> Sheet:
 # ----------------------------------------------------------------------------- NPCs
 
 
+# The Kraft-Probe dice of a quick NPC given neither ``kraft=`` nor ``k=`` (silent): the PM K of
+# the rulebook's average human, as in ``/charakter vorlage`` (K 4), not 0 dice that always fail.
+NPC_KRAFT = 4
+
+
 def npc_sheet(
     name: str,
     lp: int,
@@ -609,13 +674,15 @@ def npc_sheet(
     g: int = 0,
     schwelle: int | None = None,
     rlp: int = 0,
+    kraft: int | None = None,
 ) -> Sheet:
     """A quick NPC stat block: the GM's numbers taken as they are (Gesamtschutz and
     Handlungen fixed, Zusatzschaden a fixed number). ``k``/``g`` are the PM K and G (the
     heavy-hit threshold (K + G) x Faktor follows from them); ``schwelle`` fixes the threshold.
     An NPC without K, G and ``schwelle`` is not subject to heavy hits (see RULES.md); ``rlp``
-    (the daily LP regeneration) is what the Kraft-Probe at «LP … kleiner als … RLP» compares.
-    Raises BadInput for a bad value."""
+    (the daily LP regeneration) is what the Kraft-Probe at «LP … kleiner als … RLP» compares;
+    ``kraft`` the dice of that Kraft-Probe (the Eigenschaft Kraft), else the PM K, else
+    ``NPC_KRAFT`` (see RULES.md). Raises BadInput for a bad value."""
     fix = {"gesamtschutz": gesamtschutz, "handlungen": handlungen}
     if schwelle is not None:
         fix["schwelle"] = schwelle
@@ -630,6 +697,7 @@ def npc_sheet(
         "kw": kw,
         "reflex": reflex,
         "ab": ab,
+        "eigenschaften": {"Kraft": kraft if kraft is not None else k or NPC_KRAFT},
         "waffen": [
             {"name": weapon, "schaden": schaden, "zusatz": f"{zusatz:+d}" if zusatz else ""}
         ],
@@ -640,6 +708,7 @@ def npc_sheet(
 
 _NPC_NUMBERS = (
     "lp", "kw", "ab", "gs", "zusatz", "handlungen", "reflex", "k", "g", "schwelle", "rlp",
+    "kraft",
 )  # fmt: skip
 _NPC_KEYS = {*_NPC_NUMBERS, "waffe", "schaden"}
 
@@ -672,4 +741,5 @@ def npc_from_text(text: str) -> Sheet:
         g=numbers.get("g", 0),
         schwelle=numbers.get("schwelle"),
         rlp=numbers.get("rlp", 0),
+        kraft=numbers.get("kraft"),
     )

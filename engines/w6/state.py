@@ -47,6 +47,7 @@ class WeaponStats:
     stab: int = 0
     stab_max: int = 0
     stab_erfolge: int = 0
+    fertigkeit: str = ""  # its Waffenfertigkeit (Beidhändiger Kampf needs the same one twice)
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +321,7 @@ def fighter_from_sheet(sheet: Sheet, fighter_id: str, owner: int | None) -> Figh
                 je,
                 stab,
                 stab_max,
+                fertigkeit=w.fertigkeit,
             )
         )
     shield = None

@@ -13,6 +13,7 @@ from engines.w6.combat import (
     defence_required,
     hand_free,
     may_act_now,
+    pair,
     to_act,
     turn_holder,
     usable_weapons,
@@ -107,8 +108,10 @@ def technique_options(state: CombatState, fighter_id: str) -> tuple[str, ...]:
     offered = {
         "erschwert": bool(melee),
         "gezielt": bool(melee),
-        "finte": bool(melee),
-        "beidhaendig": "beidhaendig" in verbs and len(melee) >= 2,
+        # KAMPF ZU ZWEI HÄNDEN: «mit einer Waffe eine Finte, um nachfolgend die andere Waffe»
+        "finte": len(melee) >= 2,
+        "beidhaendig": "beidhaendig" in verbs
+        and any(pair(a, b) for i, a in enumerate(melee) for b in melee[i + 1 :]),
         "fern": bool(ranged),
         "zielen": bool(ranged),
         "durchbrechen": any(f.ausrichten > 0 for f in state.fighters if f.id != fighter_id),

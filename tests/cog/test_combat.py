@@ -18,6 +18,19 @@ def ids_with(message: StoredMessage, code: str) -> list[str]:
     return [c for c in message.custom_ids if c.split(":")[3] == code]
 
 
+async def tracker(fake: FakeDiscord, exchange: Any = None) -> StoredMessage:
+    """The combat's living tracker (issue #19: one public status message, edited in place),
+    once ``exchange`` (a click in a private prompt, which edits the tracker) has settled."""
+    if exchange is not None:
+        await exchange.settle()
+    found = [
+        m
+        for m in fake.channel_messages()
+        if not m.flags & 64 and any(a.filename == "kampf.png" for a in m.attachments)
+    ]
+    return found[-1]
+
+
 async def set_up(fake: FakeDiscord, locale: str = "de") -> StoredMessage:
     """Campaign, Thoin (alice), Ork (NPC), a combat with both, begun. Returns the status."""
     await start_campaign(fake, locale)
@@ -59,7 +72,11 @@ async def test_attack_defence_damage_phase_undo_end(fake: FakeDiscord, bot: Any)
     kw_reply = await kw_step.callback()
     assert kw_reply.type == 7
     kw_menu = kw_reply.components[0]["components"][0]["custom_id"]
-    attacked = await (await fake.select(chooser, kw_menu, ["4"], user=ALICE)).message()
+    announced = await fake.select(chooser, kw_menu, ["4"], user=ALICE)
+    prompt = await announced.message()  # the private prompt, updated in place
+    assert_ephemeral(prompt) and not prompt.custom_ids
+    assert t("w6cog.ev.attack_dice_announced", "de", fighter="Thoin", kw=4) in prompt.text
+    attacked = await tracker(fake, announced)
     assert_public(attacked)
     assert t("w6cog.ev.attack_dice_announced", "de", fighter="Thoin", kw=4) in attacked.text
 
@@ -85,11 +102,10 @@ async def test_attack_defence_damage_phase_undo_end(fake: FakeDiscord, bot: Any)
     assert_ephemeral(private)
     assert "LP 11/20" in embed_text(private)
 
-    # Stale: a button of an older status message is refused and changes nothing.
-    (old_end,) = ids_with(first_status, "ende")
-    stale = await (await fake.click(first_status, old_end, user=GM)).callback()
-    assert_ephemeral(stale)
-    assert stale.content == t("error.stale", "de")
+    # Stale: the old status went (issue #19: one living tracker; a command moves it down).
+    assert first_status.deleted
+    # A private prompt used up keeps no live components (nothing stale to click).
+    assert chooser.custom_ids == []
 
     # Both are done for the phase: phase 2 begins.
     (thoin_done,) = [c for c in ids_with(hit, "fertig") if c.endswith(":thoin")]

@@ -158,9 +158,8 @@ def test_a_count_of_one_reads_in_the_singular() -> None:
     assert tc("w6cog.ev.attack_roll", "de", **one) == "🎲 **Thoin** würfelt 5 → 1 Erfolg (ok)."
     two = one | {"dice": "5 6", "successes": 2}
     assert tc("w6cog.ev.attack_roll", "en", **two).endswith("→ 2 successes (ok).")
-    assert (
-        tc("w6cog.option.kw", "en", n=1) == "1 die" and tc("w6cog.option.kw", "en", n=3) == "3 dice"
-    )
+    assert tc("w6cog.option.kw", "en", n=1) == "1 combat die"
+    assert tc("w6cog.option.kw", "en", n=3) == "3 combat dice"
     assert tc("w6cog.option.successes", "de", n=1) == "1 Erfolg"
     for key in COUNTED:  # every counted message has its singular in both languages
         assert {"de", "en"} <= set(catalog()[f"{key}.one"])

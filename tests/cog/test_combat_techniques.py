@@ -14,7 +14,7 @@ from bot.combat import active_combat, unpack
 from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord, StoredMessage
 from engines.w6 import CombatState
-from tests.cog.test_combat import ids_with
+from tests.cog.test_combat import ids_with, tracker
 from tests.cog.test_w6 import ALICE, BOB, GM, import_sheet, start_campaign, thoin_json
 from tests.harness import assert_components_valid, assert_ephemeral, assert_public, embed_text
 
@@ -124,8 +124,12 @@ async def choose(
 
 
 async def execute(fake: FakeDiscord, form: StoredMessage, locale: str = "de") -> StoredMessage:
+    """Run the form: the private form turns into what happened, the tracker (returned) is
+    edited in place (issue #19)."""
     (go,) = ids_with(form, "fdo")
-    done = await (await fake.click(form, go, user=BOB, locale=locale)).message()
+    exchange = await fake.click(form, go, user=BOB, locale=locale)
+    assert_ephemeral(await exchange.message())
+    done = await tracker(fake, exchange)
     assert_public(done)
     return done
 
@@ -322,9 +326,10 @@ async def test_reflex_outside_the_own_turn(fake: FakeDiscord, bot: Any) -> None:
     form = await (await fake.click(status, anyone, user=ALICE)).message()
     assert_ephemeral(form)
     assert list(option_values(form, field(form, "r"))) == ["Thoin (thoin)"]
-    rolled = await (await fake.click(form, ids_with(form, "fdo")[0], user=ALICE)).message()
+    exchange = await fake.click(form, ids_with(form, "fdo")[0], user=ALICE)
     assert t("w6cog.ev.reflex", "de", fighter="Thoin", dice="5 5 1 1", successes=2, required=2,
-             ok=t("w6cog.ev.ok", "de")) in rolled.text  # fmt: skip
+             ok=t("w6cog.ev.ok", "de")) in (await exchange.message()).text  # fmt: skip
+    rolled = await tracker(fake, exchange)
     state = await state_of(fake, bot)
     assert state.fighter("thoin").reflex_used and state.fighter("thoin").kw_left == 0
     assert state.current == "lyra"  # still Lyra's turn
@@ -340,8 +345,9 @@ async def test_reflex_outside_the_own_turn(fake: FakeDiscord, bot: Any) -> None:
     reflex = await (
         await fake.slash("kampf reflex", {"erfolge": 3}, user=BOB, locale="en-US")
     ).message()
-    assert t("w6cog.ev.reflex", "en", fighter="Lyra", dice="6 6 6 1", successes=3, required=3,
-             ok=t("w6cog.ev.ok", "en")) in reflex.text  # fmt: skip
+    # the tracker speaks the combat's language (its German GM's), whoever typed the command
+    assert t("w6cog.ev.reflex", "de", fighter="Lyra", dice="6 6 6 1", successes=3, required=3,
+             ok=t("w6cog.ev.ok", "de")) in reflex.text  # fmt: skip
     assert (await state_of(fake, bot)).pending is not None  # the attack still waits
     # The GM's reflex form switches between fighters.
     gm_form = await (await fake.click(reflex, ids_with(reflex, "rfx")[0], user=GM)).message()

@@ -32,7 +32,8 @@ async def test_hilfe_in_german(fake: FakeDiscord, bot: Any) -> None:
     assert embed["title"] == t("core.help.title", "de")
     assert embed["description"] == t("core.help.intro", "de")
     names = [f["name"] for f in embed["fields"]]
-    assert "/hilfe" in names and "/sprache" in names
+    assert names[0] == t("core.help.area.dice", "de")  # grouped by area
+    assert "`/hilfe`" in embed_text(reply) and "`/sprache`" in embed_text(reply)
     assert t("core.cmd.help.desc", "de") in embed_text(reply)
 
 
@@ -47,15 +48,36 @@ async def test_hilfe_in_english_describes_commands_in_english(fake: FakeDiscord,
     assert t("core.cmd.help.desc", "en") in embed_text(reply)
 
 
-async def test_hilfe_lists_commands_alphabetically_in_the_readers_language(
+async def test_hilfe_lists_every_command_by_area_in_the_readers_language(
     fake: FakeDiscord, bot: Any
 ) -> None:
-    for locale in ("de", "en-GB"):
+    """Issue 21: the first page names every command once, grouped by area (alphabetically
+    within one), in the reader's language; a select opens each area with all subcommands."""
+    for locale, lang in (("de", "de"), ("en-GB", "en")):
         reply = await (await fake.slash("hilfe", locale=locale)).callback()
-        names = [f["name"] for f in reply.embeds[0]["fields"]]
-        assert names == sorted(names), locale
-    english = [f["name"] for f in reply.embeds[0]["fields"]]
-    assert "/help" in english and "/language" in english
+        text = embed_text(reply)
+        for command in fake.commands[None]:
+            name = command["name_localizations"][locale] if lang == "en" else command["name"]
+            assert text.count(f"`/{name}`") == 1, name
+        for field in reply.embeds[0]["fields"]:
+            shown = [line.split("`")[1] for line in field["value"].splitlines()]
+            assert shown == sorted(shown), field["name"]
+        assert len(text) < 6000
+    english = embed_text(reply)
+    assert "`/help`" in english and "`/language`" in english
+
+
+async def test_the_german_help_lists_every_combat_subcommand(fake: FakeDiscord, bot: Any) -> None:
+    """Issue 21: German /hilfe cut /kampf off after ``status``; the area page shows all."""
+    reply = await (await fake.slash("hilfe", locale="de")).message()
+    (select,) = reply.custom_ids
+    page = await (await fake.select(reply, select, ["combat"], locale="de")).callback()
+    text = embed_text(page)
+    kampf = next(c for c in fake.commands[None] if c["name"] == "kampf")
+    for sub in kampf["options"]:
+        assert f"`{sub['name']}`" in text, sub["name"]
+    assert sum(len(f["name"]) + len(f["value"]) for f in page.embeds[0]["fields"]) < 6000
+    assert all(len(f["value"]) <= 1024 for f in page.embeds[0]["fields"])
 
 
 async def test_english_command_name_resolves_to_the_same_command(
@@ -98,7 +120,7 @@ async def test_an_unexpected_error_gives_a_code_to_the_user_and_the_log(
     def broken(*_args: Any) -> str:
         raise RuntimeError("kaputt")
 
-    monkeypatch.setattr(bot.cogs["Core"], "_describe", broken)
+    monkeypatch.setattr(bot.cogs["Core"], "_grouped", broken)
     ex = await fake.slash("hilfe", locale="en-US")
     with pytest.raises(BotFailed):
         await ex.callback(timeout=3)

@@ -137,11 +137,16 @@ async def test_combat_narration_pings_only_the_one_who_must_answer(
     target = chooser.component(target_select)["options"][0]["value"]
     kw_reply = await (await fake.select(chooser, target_select, [target], user=ALICE)).callback()
     kw_menu = kw_reply.components[0]["components"][0]["custom_id"]
-    attacked = await (await fake.select(chooser, kw_menu, ["4"], user=ALICE)).message()
+    exchange = await fake.select(chooser, kw_menu, ["4"], user=ALICE)
+    await exchange.settle()
+    attacked = next(m for m in fake.channel_messages() if m.id == status.id)  # edited in place
     assert_public(attacked)
     assert "@everyone" in attacked.content  # the narration names the attacker
-    assert f"<@{stable_user_id(GM)}>" in attacked.content  # the GM answers for the NPC
-    assert attacked.pings == {str(stable_user_id(GM))}
+    # the GM answers for the NPC: the tracker says so; an edit pings nobody, and the GM, who
+    # runs the table, gets no ping message of their own (issue #19)
+    assert attacked.pings == set()
+    later = [m for m in fake.channel_messages() if m.id > status.id and not m.flags & 64]
+    assert all(m.pings <= {str(stable_user_id(ALICE))} for m in later)
 
 
 async def test_essence_calls_the_invited_and_the_player_to_move(

@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord, stable_user_id
+from bot.sheets import modal_label
 from engines.w6.sheet_io import sheet_from_json, sheet_to_json
 from tests.harness import assert_ephemeral, assert_png_attachment, assert_public, embed_text
 
@@ -169,7 +170,9 @@ async def test_modal_values_line_is_as_strict_as_the_pm_line_and_names_form_labe
             )
         ).callback()
         assert_ephemeral(bad)
-        label = t("w6cog.modal.part", lang, label=t("w6cog.modal.werte", lang), part="KW")
+        label = modal_label("kw", lang)  # English: the pool's one word, "combat dice"
+        assert label == t("w6cog.modal.part", lang, label=t("w6cog.modal.werte", lang),
+                          part={"de": "KW", "en": "combat dice"}[lang])  # fmt: skip
         assert bad.content.startswith(label + ":"), bad.content
         assert "kw" not in bad.content.replace("KW", "")
         pm = {"name": "Alrik", "pm": "3 2 4 1000"}

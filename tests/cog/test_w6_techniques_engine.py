@@ -103,7 +103,8 @@ def test_the_feint_form_asks_for_the_attack_dice_now_not_later() -> None:
     from bot.i18n import t
     from cogs.combat_forms import Form, _form_text
 
-    state = combat(fighter("held", PLAYER, ab=8, waffen=(SWORD,)), fighter("ork"))
+    dagger = weapon("Dolch")  # a Finte needs a second weapon (KAMPF ZU ZWEI HÄNDEN)
+    state = combat(fighter("held", PLAYER, ab=8, waffen=(SWORD, dagger)), fighter("ork"))
     feint = Form("finte", "held", (("t", "1"),))  # the ork: fighters by position
     text = _form_text(state, state.fighter("held"), feint, "en")
     required = probe_required(state, make("finte", "held", ("ork",), probe=1, kw=1, angriff=1))
