@@ -22,6 +22,7 @@ from engines.armageddon.state import (
     SCHEMA,
     Figure,
     Pending,
+    Phase,
     State,
     Undo,
     from_json,
@@ -97,7 +98,7 @@ def new_state(
         figures=tuple(figures),
         next_id=len(figures) + 1,
         round=1,
-        phase="setup",
+        phase=Phase.SETUP,
         active=0,
         reserve=sc.reserve,
         alliances=sc.alliances,
@@ -414,7 +415,7 @@ def _setup(state: State, a: Action, events: list[Event]) -> State:
 def _start(state: State, events: list[Event]) -> State:
     order = R.party_order(replace(state, round=1))
     events.append(Event("round_started", {"round": 1, "player": order[0] if order else 0}))
-    return replace(state, phase="move", round=1, active=order[0] if order else 0)
+    return replace(state, phase=Phase.MOVE, round=1, active=order[0] if order else 0)
 
 
 # ================================================================== the game master
@@ -1590,7 +1591,7 @@ def _advance(state: State, events: list[Event]) -> State:
         return replace(state, active=later[0])
     if state.phase == "move":
         events.append(Event("action_phase", {"round": state.round}))
-        return replace(state, phase="act", active=order[0] if order else 0)
+        return replace(state, phase=Phase.ACT, active=order[0] if order else 0)
     return _end_round(state, events)
 
 
@@ -1615,10 +1616,10 @@ def _end_round(state: State, events: list[Event]) -> State:
     new = replace(new, figures=tuple(figs), gate_moves=frozenset(), pitched=frozenset(), last=())
     if nxt > new.rounds:
         events.append(Event("game_over", {"reason": "rounds"}))
-        return replace(new, phase="end", active=0, round=new.rounds)
+        return replace(new, phase=Phase.END, active=0, round=new.rounds)
     order = R.party_order(replace(new, round=nxt))
     events.append(Event("round_started", {"round": nxt, "player": order[0] if order else 0}))
-    return replace(new, round=nxt, phase="move", active=order[0] if order else 0)
+    return replace(new, round=nxt, phase=Phase.MOVE, active=order[0] if order else 0)
 
 
 def _normalize(state: State, events: list[Event]) -> State:
@@ -1641,7 +1642,7 @@ def _normalize(state: State, events: list[Event]) -> State:
         alive = {blk[p] for p in range(1, state.parties + 1) if p not in state.out}
         if len(alive) <= 1:  # everyone left is allied: nothing more to fight for
             events.append(Event("game_over", {"reason": "one_side"}))
-            return replace(state, phase="end", active=0, crowds=(), pending=None)
+            return replace(state, phase=Phase.END, active=0, crowds=(), pending=None)
         if state.active in state.out:
             state = _advance(state, events)
     return state

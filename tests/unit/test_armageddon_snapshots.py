@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from engines.armageddon.engine import ENGINE
+from engines.core.errors import BadInput
 
 _GOLDEN = Path(__file__).parents[1] / "golden" / "armageddon" / "snapshots_v1.json"
 _SNAPSHOTS: list[dict[str, Any]] = json.loads(_GOLDEN.read_text(encoding="utf-8"))
@@ -51,3 +52,32 @@ def test_an_old_snapshot_loads_and_plays_as_before(number: int) -> None:
     # and what it is stored as now reads back exactly
     again = ENGINE.state_from_json(json.loads(json.dumps(ENGINE.state_to_json(state))))
     assert again == state
+
+
+def test_a_state_is_stored_with_named_figure_fields_in_schema_2() -> None:
+    state = ENGINE.state_from_json(_SNAPSHOTS[-1]["state"])
+    stored = ENGINE.state_to_json(state)
+    assert stored["schema"] == 2
+    first = stored["figures"][0]
+    assert first["id"] == state.figures[0].id and first["kind"] == state.figures[0].kind
+    assert stored["phase"] == str(state.phase)
+
+
+@pytest.mark.parametrize("version", [0, 3, None])
+def test_a_state_of_an_unknown_schema_version_is_refused(version: object) -> None:
+    stored = ENGINE.state_to_json(ENGINE.state_from_json(_SNAPSHOTS[0]["state"]))
+    with pytest.raises(BadInput) as raised:
+        ENGINE.state_from_json({**stored, "schema": version})
+    assert raised.value.key == "armageddon.error.bad_schema"
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_damaged_state_names_the_field(version: int) -> None:
+    stored = dict(_SNAPSHOTS[0]["state"])
+    if version == 2:
+        stored = ENGINE.state_to_json(ENGINE.state_from_json(stored))
+    stored["figures"] = [*stored["figures"][:2], ["k9", "krieger"]]
+    with pytest.raises(BadInput) as raised:
+        ENGINE.state_from_json(stored)
+    assert raised.value.key == "armageddon.error.bad_state"
+    assert raised.value.params == {"field": ".figures[2]"}
