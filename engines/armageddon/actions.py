@@ -49,6 +49,32 @@ ARITY: dict[str, tuple[int, int]] = {
     "refuse": (0, 0),
     "remove": (1, 1),
 }
+MOVE_VERBS = (
+    "step",
+    "up",
+    "down",
+    "mount",
+    "dismount",
+    "lead",
+    "release",
+    "climb",
+    "face",
+    "swap",
+    "end",
+)
+ACT_VERBS = (
+    "claim",
+    "give",
+    "lend",
+    "gate",
+    "pitch",
+    "attack",
+    "ram",
+    "cast",
+    "siege",
+    "permit",
+    "done",
+)
 GM_VERBS = {
     "remove": 1,
     "owner": 2,
