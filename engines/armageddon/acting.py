@@ -7,8 +7,26 @@ from dataclasses import replace
 from typing import Any
 
 from engines.armageddon import rules as R
-from engines.armageddon.actions import Action
+from engines.armageddon.actions import (
+    ActAction,
+    Action,
+    Agree,
+    Attack,
+    Cast,
+    Claim,
+    Done,
+    Gate,
+    Give,
+    Lend,
+    Permit,
+    Pitch,
+    Ram,
+    Refuse,
+    Remove,
+    Siege,
+)
 from engines.armageddon.crowds import melee, settle_crowds
+from engines.armageddon.events import EventType
 from engines.armageddon.flow import advance
 from engines.armageddon.gamemaster import (
     edge_arg,
@@ -19,13 +37,10 @@ from engines.armageddon.gamemaster import (
 )
 from engines.armageddon.hexmap import edge_of
 from engines.armageddon.rules import Index, fail, index, place_of
+from engines.armageddon.scenario import Scenario
 from engines.armageddon.setup_phase import party_arg
 from engines.armageddon.spells import distance, may_set_into, spell_targets
-from engines.armageddon.state import (
-    Figure,
-    Pending,
-    State,
-)
+from engines.armageddon.state import Figure, Pending, State
 from engines.core.contract import Event
 from engines.core.errors import IllegalAction
 
@@ -39,7 +54,7 @@ def act_actions(state: State, party: int) -> list[Action]:
     sc = idx.sc
     out: list[Action] = []
 
-    def ok(a: Action) -> None:
+    def ok(a: ActAction) -> None:
         try:
             _check_act(state, idx, a, party)
         except IllegalAction:
@@ -49,21 +64,21 @@ def act_actions(state: State, party: int) -> list[Action]:
     others = [p for p in range(1, sc.parties + 1) if p != party and p not in state.out]
     for f in _objects(idx):
         if idx.kind(f).cls != "tier":
-            ok(Action("claim", (f.id,)))
+            ok(Claim(f.id))
         if f.owner == party or f.possessor == party:
             for q in others:
-                ok(Action("give", (f.id, str(q))))
-                ok(Action("lend", (f.id, str(q))))
+                ok(Give(f.id, str(q)))
+                ok(Lend(f.id, str(q)))
     for fld in sc.hz:
-        ok(Action("claim", (fld,)))
+        ok(Claim(fld))
     for (a, b), info in sorted(sc.edges.items()):
         if info.gate:
-            ok(Action("gate", (edge_token(a, b, sc),)))
+            ok(Gate(edge_token(a, b, sc)))
     for t in sc.towers:
         for n in sc.neighbours[t].values():
-            ok(Action("pitch", (t, n)))
+            ok(Pitch(t, n))
         for q in others:
-            ok(Action("permit", (t, str(q))))
+            ok(Permit(t, str(q)))
     for f in state.figures:
         if f.owner != party:
             continue
@@ -72,17 +87,17 @@ def act_actions(state: State, party: int) -> list[Action]:
             near = {f.field, *sc.neighbours[f.field].values()}
             for g in state.figures:
                 if g.field in near and g.owner and not R.allied(state, g.owner, party):
-                    ok(Action("attack", (f.id, g.id)))
+                    ok(Attack(f.id, g.id))
         if k.caster and not f.acted:
             out += _cast_actions(state, idx, f, party)
     for f in state.figures:
         if f.possessor == party and idx.kind(f).cls == "schiff":
             for g in state.figures:
                 if idx.kind(g).cls == "schiff" and g.field in sc.neighbours[f.field].values():
-                    ok(Action("ram", (f.id, g.id)))
+                    ok(Ram(f.id, g.id))
     for st in sc.stellungen:
-        ok(Action("siege", (st.name,)))
-    out.append(Action("done"))
+        ok(Siege(st.name))
+    out.append(Done())
     return out
 
 
@@ -90,12 +105,12 @@ def _cast_actions(state: State, idx: Index, w: Figure, party: int) -> list[Actio
     sc = idx.sc
     rng = sc.tables.number("spell_range")
     near = [fld for fld in sc.fields() if distance(sc, w.field, fld) <= rng]
-    out: list[Action] = []
+    out: list[Cast] = []
     for spell in sorted(sc.tables.spells):
         if spell == "tor_bewegen":
             for (ea, eb), info in sorted(sc.edges.items()):
                 if info.gate and ea in near:
-                    out.append(Action("cast", (w.id, spell, edge_token(ea, eb, sc))))
+                    out.append(Cast(w.id, spell, edge_token(ea, eb, sc)))
             continue
         for fld in near:
             for token in _spell_places(idx, fld):
@@ -105,14 +120,10 @@ def _cast_actions(state: State, idx: Index, w: Figure, party: int) -> list[Actio
                     for to in near:
                         if to != fld:
                             top = sc.towers[to].floors if to in sc.towers else 0
-                            out.append(
-                                Action(
-                                    "cast",
-                                    (w.id, spell, token, f"{to}/{top}" if to in sc.towers else to),
-                                )
-                            )
+                            there = f"{to}/{top}" if to in sc.towers else to
+                            out.append(Cast(w.id, spell, token, there))
                 else:
-                    out.append(Action("cast", (w.id, spell, token)))
+                    out.append(Cast(w.id, spell, token))
     found: list[Action] = []
     for act in out:
         try:
@@ -161,7 +172,7 @@ def _has_targets(idx: Index, spell: str, w: Figure, token: str) -> bool:
     return True
 
 
-def _field_level(sc: Any, token: str) -> tuple[str, int]:
+def _field_level(sc: Scenario, token: str) -> tuple[str, int]:
     fld, _s, lvl = token.partition("/")
     if fld not in sc.terrain or (lvl and (not lvl.isdecimal() or fld not in sc.towers)):
         raise fail("bad_field", field=token)
@@ -171,10 +182,10 @@ def _field_level(sc: Any, token: str) -> tuple[str, int]:
     return fld, level
 
 
-def _check_cast(state: State, idx: Index, a: Action, party: int) -> Any:
+def _check_cast(state: State, idx: Index, a: Cast, party: int) -> Any:
     sc = idx.sc
-    w = idx.get(a.args[0])
-    spell = a.args[1]
+    w = idx.get(a.wizard)
+    spell = a.spell
     if w.owner != party or not idx.kind(w).caster:
         raise fail("not_a_caster", figure=w.id)
     if w.acted:
@@ -183,26 +194,26 @@ def _check_cast(state: State, idx: Index, a: Action, party: int) -> Any:
         raise fail("unknown_spell", spell=spell)
     rng = sc.tables.number("spell_range")
     if spell == "tor_bewegen":  # a gate may be moved by spells several times in a round
-        if len(a.args) != 3:
+        if a.to:
             raise fail("bad_target", spell=spell)
-        e = edge_arg(state, a.args[2])
+        e = edge_arg(state, a.place)
         info = sc.edges.get(e)
         if info is None or not info.gate or e in state.breached:
-            raise fail("no_gate", edge=a.args[2])
+            raise fail("no_gate", edge=a.place)
         if distance(sc, w.field, e[0]) > rng and distance(sc, w.field, e[1]) > rng:
-            raise fail("out_of_range", field=a.args[2])
+            raise fail("out_of_range", field=a.place)
         return e
-    fld, level, floor = _spell_place(idx, a.args[2])
+    fld, level, floor = _spell_place(idx, a.place)
     if distance(sc, w.field, fld) > rng:
         raise fail("out_of_range", field=fld)
     targets = spell_targets(idx, spell, w, fld, level, floor)
     if spell != "versetzen":
-        if len(a.args) != 3:
+        if a.to:
             raise fail("bad_target", spell=spell)
         return targets
-    if len(a.args) != 4:
+    if not a.to:
         raise fail("bad_target", spell=spell)
-    to, to_level = _field_level(sc, a.args[3])
+    to, to_level = _field_level(sc, a.to)
     if distance(sc, w.field, to) > rng or to == fld:
         raise fail("out_of_range", field=to)
     if (
@@ -227,26 +238,25 @@ def _check_cast(state: State, idx: Index, a: Action, party: int) -> Any:
     return targets, to, to_level
 
 
-def _check_act(state: State, idx: Index, a: Action, party: int) -> Any:
+def _check_act(state: State, idx: Index, a: ActAction, party: int) -> Any:
     sc = idx.sc
-    v = a.verb
-    if v == "done":
+    if isinstance(a, Done):
         return None
-    if v == "claim":
-        return _check_claim(state, idx, a.args[0], party)
-    if v in ("give", "lend"):
-        x = idx.get(a.args[0])
-        q = party_arg(state, a.args[1])
+    if isinstance(a, Claim):
+        return _check_claim(state, idx, a.target, party)
+    if isinstance(a, Give | Lend):
+        x = idx.get(a.figure)
+        q = party_arg(state, a.party)
         k = idx.kind(x)
         if q == party or q in state.out:
-            raise fail("bad_party", party=a.args[1])
+            raise fail("bad_party", party=a.party)
         if k.cls not in ("tier", "geraet", "schiff"):
             raise fail("not_giftable", figure=x.id)
         if x.declared == state.round:
             raise fail("declared_already", figure=x.id)
-        if v == "lend" and k.cls == "tier":
+        if isinstance(a, Lend) and k.cls == "tier":
             raise fail("animals_not_lent", figure=x.id)
-        returning = v == "lend" and x.possessor == party and x.owner == q
+        returning = isinstance(a, Lend) and x.possessor == party and x.owner == q
         if not returning and (x.owner != party or x.possessor != party):
             raise fail("not_owner", figure=x.id)
         if k.cls == "tier" and (idx.carried.get(x.id) or x.led_by):
@@ -254,21 +264,21 @@ def _check_act(state: State, idx: Index, a: Action, party: int) -> Any:
         if not returning and not any(w.owner == q for w in idx.warriors(R.counted_for(idx, x))):
             raise fail("no_receiver", figure=x.id, party=q)
         return x, q
-    if v == "gate":
-        e = edge_arg(state, a.args[0])
+    if isinstance(a, Gate):
+        e = edge_arg(state, a.edge)
         info = sc.edges.get(e)
         if info is None or not info.gate or e in state.breached:
-            raise fail("no_gate", edge=a.args[0])
+            raise fail("no_gate", edge=a.edge)
         if e in state.gate_moves:
-            raise fail("gate_moved", edge=a.args[0])
+            raise fail("gate_moved", edge=a.edge)
         inside = idx.warriors(idx.on_field(info.inside, 0))
         if not any(w.owner == party for w in inside):
-            raise fail("gate_no_warrior", edge=a.args[0])
+            raise fail("gate_no_warrior", edge=a.edge)
         if party not in R.block_majority(state, R.counts(idx, inside)):
-            raise fail("no_majority_gate", edge=a.args[0])
+            raise fail("no_majority_gate", edge=a.edge)
         return e
-    if v == "pitch":
-        t, target = a.args
+    if isinstance(a, Pitch):
+        t, target = a.tower, a.field
         if t not in sc.towers or target not in sc.neighbours[t].values():
             raise fail("no_tower", field=t)
         if t in state.pitched:
@@ -286,8 +296,8 @@ def _check_act(state: State, idx: Index, a: Action, party: int) -> Any:
         if not victims:
             raise fail("no_target", field=target)
         return victims
-    if v == "attack":
-        f, g = idx.get(a.args[0]), idx.get(a.args[1])
+    if isinstance(a, Attack):
+        f, g = idx.get(a.figure), idx.get(a.target)
         if f.owner != party or idx.kind(f).cls != "krieger":
             raise fail("not_yours", figure=f.id)
         if f.acted:
@@ -312,8 +322,8 @@ def _check_act(state: State, idx: Index, a: Action, party: int) -> Any:
             if info.wall and e not in state.breached and e not in state.gates_open:
                 raise fail("out_of_reach", figure=g.id)
         return f, g
-    if v == "ram":
-        ship, boat = idx.get(a.args[0]), idx.get(a.args[1])
+    if isinstance(a, Ram):
+        ship, boat = idx.get(a.ship), idx.get(a.target)
         if idx.kind(ship).cls != "schiff" or not R.controls_device(idx, ship, party):
             raise fail("no_majority", figure=ship.id)
         if ship.acted:
@@ -323,28 +333,27 @@ def _check_act(state: State, idx: Index, a: Action, party: int) -> Any:
         if boat.field not in sc.neighbours[ship.field].values():
             raise fail("out_of_reach", figure=boat.id)
         return ship, boat
-    if v == "cast":
+    if isinstance(a, Cast):
         return _check_cast(state, idx, a, party)
-    if v == "siege":
-        st = next((s for s in sc.stellungen if s.name == a.args[0]), None)
+    if isinstance(a, Siege):
+        st = next((s for s in sc.stellungen if s.name == a.stellung), None)
         if st is None:
-            raise fail("no_stellung", name=a.args[0])
+            raise fail("no_stellung", name=a.stellung)
         if R.allied(state, st.owner, party) or (st.name, party) in state.sieges:
             raise fail("cannot_siege", name=st.name)
         ring = {n for fld in st.fields for n in sc.neighbours[fld].values()} | set(st.fields)
         if not any(w.owner == party and w.field in ring for w in idx.warriors(state.figures)):
             raise fail("cannot_siege", name=st.name)
         return st
-    if v == "permit":
-        t = a.args[0]
-        q = party_arg(state, a.args[1])
-        if t not in sc.towers or q == party or (t, q) in state.permits:
-            raise fail("cannot_permit", field=t)
-        holders = R.block_majority(state, R.counts(idx, idx.warriors(idx.on_field(t))))
-        if sc.towers[t].owner != party and party not in holders:
-            raise fail("cannot_permit", field=t)
-        return t, q
-    raise fail("wrong_phase", verb=v)
+    # a permit
+    t = a.tower
+    q = party_arg(state, a.party)
+    if t not in sc.towers or q == party or (t, q) in state.permits:
+        raise fail("cannot_permit", field=t)
+    holders = R.block_majority(state, R.counts(idx, idx.warriors(idx.on_field(t))))
+    if sc.towers[t].owner != party and party not in holders:
+        raise fail("cannot_permit", field=t)
+    return t, q
 
 
 def _check_claim(state: State, idx: Index, token: str, party: int) -> Any:
@@ -385,35 +394,37 @@ def _check_claim(state: State, idx: Index, token: str, party: int) -> Any:
     return x.id, allies
 
 
-def apply_act(state: State, a: Action, party: int, events: list[Event]) -> State:
+def apply_act(state: State, a: ActAction, party: int, events: list[Event]) -> State:
     idx = index(state)
     info = _check_act(state, idx, a, party)
-    v = a.verb
-    if v == "done":
-        events.append(Event("actions_ended", {"player": party}))
+    if isinstance(a, Done):
+        events.append(Event(EventType.ACTIONS_ENDED, {"player": party}))
         return advance(state, events)
-    if v == "claim":
+    if isinstance(a, Claim):
         target, allies = info
         waiting = tuple(p for p in allies if p not in state.out)
         if waiting:
             events.append(
-                Event("claim_asked", {"player": party, "target": target, "allies": list(waiting)})
+                Event(
+                    EventType.CLAIM_ASKED,
+                    {"player": party, "target": target, "allies": list(waiting)},
+                )
             )
             return replace(state, pending=Pending(party, target, waiting))
         return grant(replace(state, pending=Pending(party, target, ())), party, events)
-    if v in ("give", "lend"):
+    if isinstance(a, Give | Lend):
         x, q = info
-        if v == "give":
-            events.append(Event("given", {"player": party, "figure": x.id, "to": q}))
+        if isinstance(a, Give):
+            events.append(Event(EventType.GIVEN, {"player": party, "figure": x.id, "to": q}))
             return set_figure(state, x.id, owner=q, possessor=q, declared=state.round)
-        events.append(Event("lent", {"player": party, "figure": x.id, "to": q}))
+        events.append(Event(EventType.LENT, {"player": party, "figure": x.id, "to": q}))
         return set_figure(state, x.id, possessor=q, declared=state.round)
-    if v == "gate":
+    if isinstance(a, Gate):
         new = toggle_gate(state, info, events)
         return replace(new, gate_moves=new.gate_moves | {info})
-    if v == "pitch":
+    if isinstance(a, Pitch):
         need = state.scenario.tables.number("pitch_survive")
-        events.append(Event("pitch", {"player": party, "tower": a.args[0], "field": a.args[1]}))
+        events.append(Event(EventType.PITCH, {"player": party, "tower": a.tower, "field": a.field}))
         dead = set()
         new = state
         for f in info:
@@ -422,8 +433,8 @@ def apply_act(state: State, a: Action, party: int, events: list[Event]) -> State
             if rolls[0] < need:
                 dead.add(f.id)
         new = R.remove_figures(new, dead, events, "pitch")
-        return settle_crowds(replace(new, pitched=new.pitched | {a.args[0]}), events)
-    if v == "attack":
+        return settle_crowds(replace(new, pitched=new.pitched | {a.tower}), events)
+    if isinstance(a, Attack):
         f, g = info
         new = set_figure(state, f.id, acted=True)
         riders = [r for r in state.figures if r.carrier == g.id]
@@ -431,9 +442,11 @@ def apply_act(state: State, a: Action, party: int, events: list[Event]) -> State
         if fallen == g.id and g.kind == "elefant":
             new = elephant_fell(new, g, riders, events)
         return settle_crowds(new, events)
-    if v == "ram":  # Lesung: the rammer's crew is carried onto the rammed ship (Rammfeld)
+    if isinstance(a, Ram):  # Lesung: the rammer's crew is carried onto the rammed ship (Rammfeld)
         ship, target = info
-        events.append(Event("rammed", {"player": party, "ship": ship.id, "target": target.id}))
+        events.append(
+            Event(EventType.RAMMED, {"player": party, "ship": ship.id, "target": target.id})
+        )
         slot = idx.kind(target).holds[0][0]
         figs = [
             replace(f, carrier=target.id, slot=slot, field=target.field)
@@ -448,24 +461,23 @@ def apply_act(state: State, a: Action, party: int, events: list[Event]) -> State
         if index(new).over(place):  # the steering side begins the Handgemenge
             new = melee(new, place, party, events)
         return settle_crowds(new, events)
-    if v == "cast":
+    if isinstance(a, Cast):
         return _cast(state, a, party, info, events)
-    if v == "siege":
-        events.append(Event("siege", {"player": party, "stellung": info.name}))
+    if isinstance(a, Siege):
+        events.append(Event(EventType.SIEGE, {"player": party, "stellung": info.name}))
         return replace(state, sieges=state.sieges | {(info.name, party)})
-    if v == "permit":
-        t, q = info
-        events.append(Event("permitted", {"player": party, "tower": t, "to": q}))
-        return replace(state, permits=state.permits | {(t, q)})
-    raise fail("wrong_phase", verb=v)
+    t, q = info  # a permit
+    events.append(Event(EventType.PERMITTED, {"player": party, "tower": t, "to": q}))
+    return replace(state, permits=state.permits | {(t, q)})
 
 
-def _cast(state: State, a: Action, party: int, info: Any, events: list[Event]) -> State:
+def _cast(state: State, a: Cast, party: int, info: Any, events: list[Event]) -> State:
     sc = state.scenario
-    w_id, spell = a.args[0], a.args[1]
+    w_id, spell = a.wizard, a.spell
     new = set_figure(state, w_id, acted=True)
+    target = [a.place, a.to] if a.to else [a.place]
     events.append(
-        Event("cast", {"player": party, "wizard": w_id, "spell": spell, "target": list(a.args[2:])})
+        Event(EventType.CAST, {"player": party, "wizard": w_id, "spell": spell, "target": target})
     )
     if spell == "tor_bewegen":
         return toggle_gate(new, info, events)
@@ -477,11 +489,11 @@ def _cast(state: State, a: Action, party: int, info: Any, events: list[Event]) -
         ids = {t.id for t in targets if t.carrier not in every}
         moved = {i: (to, level, "", "") for i in ids}
         wizard = state.figure(w_id)
-        if wizard is not None and wizard.field == a.args[2].partition("/")[0]:
+        if wizard is not None and wizard.field == a.place.partition("/")[0]:
             moved[w_id] = (to, 0, "", "")  # he may set himself over only with other figures
         new = R.move_to(new, moved, {}, party)
         new = state_enchant(new, {t.id for t in targets}, sp.state, until, None)
-        events.append(Event("set_over", {"figures": sorted(ids), "to": to, "level": level}))
+        events.append(Event(EventType.SET_OVER, {"figures": sorted(ids), "to": to, "level": level}))
         return settle_crowds(new, events)
     charmer = party if spell == "fremde_tiere_bewegen" else None
     return state_enchant(new, {t.id for t in info}, sp.state, until, charmer)
@@ -508,34 +520,34 @@ def grant(state: State, party: int, events: list[Event]) -> State:
     if pending is None:
         return new
     if pending.target in state.scenario.hz:
-        events.append(Event("hz_taken", {"player": party, "field": pending.target}))
+        events.append(Event(EventType.HZ_TAKEN, {"player": party, "field": pending.target}))
         return replace(new, hz=tuple((f, party if f == pending.target else p) for f, p in new.hz))
-    events.append(Event("conquered", {"player": party, "figure": pending.target}))
+    events.append(Event(EventType.CONQUERED, {"player": party, "figure": pending.target}))
     return set_figure(
         new, pending.target, owner=party, possessor=party, declared=state.round, last_majority=party
     )
 
 
-def apply_answer(state: State, a: Action, player: int, events: list[Event]) -> State:
+def apply_answer(state: State, a: Agree | Refuse, player: int, events: list[Event]) -> State:
     pending = state.pending
     if pending is None or player not in pending.waiting:
         raise fail("nothing_to_answer")
-    if a.verb == "refuse":
-        events.append(Event("claim_refused", {"player": player, "target": pending.target}))
+    if isinstance(a, Refuse):
+        events.append(Event(EventType.CLAIM_REFUSED, {"player": player, "target": pending.target}))
         return replace(state, pending=None)
     waiting = tuple(s for s in pending.waiting if s != player)
-    events.append(Event("claim_agreed", {"player": player, "target": pending.target}))
+    events.append(Event(EventType.CLAIM_AGREED, {"player": player, "target": pending.target}))
     if waiting:
         return replace(state, pending=replace(pending, waiting=waiting))
     return grant(state, pending.claimer, events)
 
 
-def apply_remove(state: State, a: Action, player: int, events: list[Event]) -> State:
+def apply_remove(state: State, a: Remove, player: int, events: list[Event]) -> State:
     if not state.crowds or state.crowds[0][1] != player:
         raise fail("nothing_to_remove")
     place = state.crowds[0][0]
     idx = index(state)
-    f = idx.get(a.args[0])
+    f = idx.get(a.figure)
     if place_of(f) != place or f.owner != player:
         raise fail("not_there", figure=f.id)
     return R.remove_figures(state, {f.id}, events, "overcrowded")

@@ -5,15 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engines.armageddon.rules import (
-    Raw,
-    allied,
-    fight,
-    index,
-    party_order,
-    remove_figures,
-    roll,
-)
+from engines.armageddon.events import EventType
+from engines.armageddon.rules import Raw, allied, fight, index, party_order, remove_figures, roll
 from engines.armageddon.state import Figure, State
 from engines.core.contract import Event
 
@@ -59,7 +52,7 @@ def _climb_wagon(state: State, wagon: Figure, who: Figure, events: Raw) -> State
         return remove_figures(state, {who.id}, events, "overrun")
     slot = state.scenario.tables.kinds[wagon.kind].holds[0][0]
     figs = [replace(f, carrier=wagon.id, slot=slot) if f.id == who.id else f for f in state.figures]
-    events.append(Event("climbed_wagon", {"figure": who.id, "wagon": wagon.id}))
+    events.append(Event(EventType.CLIMBED_WAGON, {"figure": who.id, "wagon": wagon.id}))
     state = state.with_figures(figs)
     return melee(state, f"c:{wagon.id}:{slot}", wagon.possessor, events)
 
@@ -69,7 +62,7 @@ def melee(state: State, place: str, starter: int, events: Raw) -> State:
     ``starter`` begin, then the other sides in player order from him; a blow goes to the next
     enemy side in that order (READING: one blow per side in turn, the combat reading of
     ``fight``). When only one side is left, its players remove figures (a decision)."""
-    events.append(Event("melee", {"place": place, "starter": starter}))
+    events.append(Event(EventType.MELEE, {"place": place, "starter": starter}))
     for _ in range(200):
         idx = index(state)
         if not idx.over(place):
@@ -112,7 +105,7 @@ def settle_crowds(state: State, events: Raw, cause_party: dict[str, int] | None 
         )
         if party:
             crowds.append((place, party))
-            events.append(Event("overcrowded", {"place": place, "player": party}))
+            events.append(Event(EventType.OVERCROWDED, {"place": place, "player": party}))
     # resolved ones drop out
     crowds = [(p, q) for p, q in crowds if idx.over(p)]
     return replace(state, crowds=tuple(crowds))

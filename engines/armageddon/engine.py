@@ -21,20 +21,28 @@ from typing import Any
 
 from engines.armageddon import rules as R
 from engines.armageddon.acting import act_actions, apply_act, apply_answer, apply_remove, grant
-from engines.armageddon.actions import MOVE_VERBS, Action, action_path, action_text, parse_action
+from engines.armageddon.actions import (
+    ActAction,
+    Action,
+    Agree,
+    GmAction,
+    GmNote,
+    MoveAction,
+    Refuse,
+    Remove,
+    SetupAction,
+    action_path,
+    action_text,
+    parse_action,
+)
+from engines.armageddon.events import EventType
 from engines.armageddon.flow import advance, normalize, scores
 from engines.armageddon.gamemaster import apply_gm, gm_actions, keep_undo
 from engines.armageddon.movement import apply_move, move_actions
 from engines.armageddon.rules import fail, index
 from engines.armageddon.scenario import load
 from engines.armageddon.setup_phase import apply_setup, new_state, setup_actions, start_play
-from engines.armageddon.state import (
-    GM,
-    SCHEMA,
-    State,
-    from_json,
-    to_json,
-)
+from engines.armageddon.state import GM, SCHEMA, Phase, State, from_json, to_json
 from engines.armageddon.view import view
 from engines.core.contract import Decision, DecisionKind, Event, JsonDict, Outcome, PlayerId
 from engines.core.errors import BadInput, EngineError, IllegalAction
@@ -129,13 +137,9 @@ class ArmageddonEngine:
             place, party = state.crowds[0]
             if party != player:
                 return []
-            return [
-                Action("remove", (f.id,))
-                for f in index(state).by_place.get(place, [])
-                if f.owner == player
-            ]
+            return [Remove(f.id) for f in index(state).by_place.get(place, []) if f.owner == player]
         if state.pending is not None:
-            return [Action("agree"), Action("refuse")] if player in state.pending.waiting else []
+            return [Agree(), Refuse()] if player in state.pending.waiting else []
         if state.phase == "setup" or player != state.active:
             return []
         return move_actions(state, player) if state.phase == "move" else act_actions(state, player)
@@ -150,7 +154,7 @@ class ArmageddonEngine:
         events: list[Event] = []
         new = dispatch(state, action, player, events)
         # the guard: offered == accepted (a note to the last overrule is typed, never offered)
-        if action not in self.legal_actions(state, player) and action.args[:1] != ("note",):
+        if action not in self.legal_actions(state, player) and not isinstance(action, GmNote):
             raise IllegalAction("armageddon.error.illegal", action=action_text(action))
         new = keep_undo(state, new, action, player)
         counters = list(new.counters)
@@ -158,10 +162,10 @@ class ArmageddonEngine:
         new = replace(new, counters=tuple(counters))
         new = normalize(R.refresh_majorities(new), events)
         if action.note:
-            about = state.last_gm if action.args[:1] == ("note",) else action_text(action)
-            events.append(Event("gm_note", {"note": action.note, "action": about or "gm"}))
-        if action.verb == "gm" and action.args[:1] != ("note",):
-            new = replace(new, last_gm=" ".join((action.verb, *action.args)))
+            about = state.last_gm if isinstance(action, GmNote) else action_text(action)
+            events.append(Event(EventType.GM_NOTE, {"note": action.note, "action": about or "gm"}))
+        if isinstance(action, GmAction) and not isinstance(action, GmNote):
+            new = replace(new, last_gm=" ".join(action_path(action)))
         return new, events
 
     def referee_seats(self, state: State) -> frozenset[PlayerId]:
@@ -169,7 +173,7 @@ class ArmageddonEngine:
         return frozenset({GM})
 
     def eliminate(self, state: State, player: PlayerId) -> tuple[State, list[Event]]:
-        events: list[Event] = [Event("left", {"player": player})]
+        events: list[Event] = [Event(EventType.LEFT, {"player": player})]
         if player in state.out or state.phase == "end":
             raise IllegalAction("armageddon.error.game_over")
         new = replace(state, out=(*state.out, player))
@@ -259,17 +263,17 @@ class ArmageddonEngine:
 
 def dispatch(state: State, a: Action, player: int, events: list[Event]) -> State:
     try:
-        if a.verb == "remove":
+        if isinstance(a, Remove):
             return apply_remove(state, a, player, events)
-        if a.verb == "gm":
+        if isinstance(a, GmAction):
             if player != GM or (state.phase == "setup" and not state.crowds):
                 raise fail("gm_only")
             return apply_gm(state, a, events)
         if state.crowds:
             raise _resolve_first(state)
-        if a.verb in ("agree", "refuse"):
+        if isinstance(a, Agree | Refuse):
             return apply_answer(state, a, player, events)
-        if a.verb in ("place", "colour", "ally", "start"):
+        if isinstance(a, SetupAction):
             if player != GM or state.phase != "setup":
                 raise fail("gm_only")
             return apply_setup(state, a, events)
@@ -277,11 +281,11 @@ def dispatch(state: State, a: Action, player: int, events: list[Event]) -> State
             raise fail("claim_pending", target=state.pending.target)
         if player == GM or player != state.active:
             raise fail("not_your_turn")
-        if a.verb in MOVE_VERBS:
-            if state.phase != "move":
+        if isinstance(a, MoveAction):
+            if state.phase != Phase.MOVE:
                 raise fail("wrong_phase", verb=a.verb)
             return apply_move(state, a, player, events)
-        if state.phase != "act":
+        if state.phase != Phase.ACT or not isinstance(a, ActAction):
             raise fail("wrong_phase", verb=a.verb)
         return apply_act(state, a, player, events)
     except EngineError:

@@ -6,11 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engines.armageddon import rules as R
+from engines.armageddon.events import EventType
 from engines.armageddon.rules import index
-from engines.armageddon.state import (
-    Phase,
-    State,
-)
+from engines.armageddon.state import Phase, State
 from engines.core.contract import Event
 
 
@@ -21,7 +19,7 @@ def advance(state: State, events: list[Event]) -> State:
     if later:
         return replace(state, active=later[0])
     if state.phase == "move":
-        events.append(Event("action_phase", {"round": state.round}))
+        events.append(Event(EventType.ACTION_PHASE, {"round": state.round}))
         return replace(state, phase=Phase.ACT, active=order[0] if order else 0)
     return _end_round(state, events)
 
@@ -46,10 +44,12 @@ def _end_round(state: State, events: list[Event]) -> State:
         )
     new = replace(new, figures=tuple(figs), gate_moves=frozenset(), pitched=frozenset(), last=())
     if nxt > new.rounds:
-        events.append(Event("game_over", {"reason": "rounds"}))
+        events.append(Event(EventType.GAME_OVER, {"reason": "rounds"}))
         return replace(new, phase=Phase.END, active=0, round=new.rounds)
     order = R.party_order(replace(new, round=nxt))
-    events.append(Event("round_started", {"round": nxt, "player": order[0] if order else 0}))
+    events.append(
+        Event(EventType.ROUND_STARTED, {"round": nxt, "player": order[0] if order else 0})
+    )
     return replace(new, round=nxt, phase=Phase.MOVE, active=order[0] if order else 0)
 
 
@@ -72,7 +72,7 @@ def normalize(state: State, events: list[Event]) -> State:
         blk = R.blocks(state)
         alive = {blk[p] for p in range(1, state.parties + 1) if p not in state.out}
         if len(alive) <= 1:  # everyone left is allied: nothing more to fight for
-            events.append(Event("game_over", {"reason": "one_side"}))
+            events.append(Event(EventType.GAME_OVER, {"reason": "one_side"}))
             return replace(state, phase=Phase.END, active=0, crowds=(), pending=None)
         if state.active in state.out:
             state = advance(state, events)

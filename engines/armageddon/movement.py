@@ -7,16 +7,28 @@ from dataclasses import replace
 from typing import Any
 
 from engines.armageddon import rules as R
-from engines.armageddon.actions import Action
+from engines.armageddon.actions import (
+    Action,
+    Climb,
+    Dismount,
+    Down,
+    End,
+    Face,
+    Lead,
+    Mount,
+    MoveAction,
+    Release,
+    Step,
+    Swap,
+    Up,
+)
 from engines.armageddon.crowds import settle_crowds, trample
+from engines.armageddon.events import EventType
 from engines.armageddon.flow import advance
 from engines.armageddon.gamemaster import set_figure
 from engines.armageddon.hexmap import DIRECTIONS
 from engines.armageddon.rules import Index, fail, index, place_of
-from engines.armageddon.state import (
-    Figure,
-    State,
-)
+from engines.armageddon.state import Figure, State
 from engines.core.contract import Event
 from engines.core.errors import IllegalAction
 
@@ -33,7 +45,7 @@ def move_actions(state: State, party: int) -> list[Action]:
     sc = idx.sc
     out: list[Action] = []
 
-    def ok(a: Action) -> None:
+    def ok(a: MoveAction) -> None:
         try:
             _check_move(state, idx, a, party)
         except IllegalAction:
@@ -47,10 +59,10 @@ def move_actions(state: State, party: int) -> list[Action]:
             continue
         k = idx.kind(f)
         for target in sc.neighbours[f.field].values():
-            ok(Action("step", (f.id, target)))
+            ok(Step(f.id, target))
         if f.field in sc.towers and not f.carrier and k.cls == "krieger":
-            ok(Action("up", (f.id,)))
-            ok(Action("down", (f.id,)))
+            ok(Up(f.id))
+            ok(Down(f.id))
         if k.cls == "krieger" and not f.carrier:
             near = [
                 g for n in sc.neighbours[f.field].values() for g in idx.by_place.get(f"f:{n}:0", [])
@@ -60,32 +72,28 @@ def move_actions(state: State, party: int) -> list[Action]:
                 if h.id == f.id or not hk.holds or hk.cls == "schiff":
                     continue
                 if h.kind == "leiter":
-                    ok(Action("climb", (f.id, h.id)))
+                    ok(Climb(f.id, h.id))
                     continue
                 for slot, _cap in hk.holds:
-                    ok(
-                        Action("mount", (f.id, h.id, slot))
-                        if len(hk.holds) > 1
-                        else Action("mount", (f.id, h.id))
-                    )
+                    ok(Mount(f.id, h.id, slot) if len(hk.holds) > 1 else Mount(f.id, h.id))
                 if hk.cls == "tier":
-                    ok(Action("lead", (f.id, h.id)))
+                    ok(Lead(f.id, h.id))
         if f.carrier:
             holder = idx.by_id.get(f.carrier)
             if holder is not None and idx.kind(holder).fills:
                 for there in sc.neighbours[holder.field].values():
-                    ok(Action("dismount", (f.id, there)))
+                    ok(Dismount(f.id, there))
             else:
-                ok(Action("dismount", (f.id,)))
+                ok(Dismount(f.id))
         if f.led_by:
-            ok(Action("release", (f.id,)))
+            ok(Release(f.id))
         if k.orient:
             for d in DIRECTIONS:
-                ok(Action("face", (f.id, d)))
+                ok(Face(f.id, d))
         if k.swap != "no" and not f.carrier:
             for g in _swap_partners(idx, f, party):
-                ok(Action("swap", (f.id, g)))
-    out.append(Action("end"))
+                ok(Swap(f.id, g))
+    out.append(End())
     return out
 
 
@@ -117,48 +125,55 @@ def _fig_arg(idx: Index, token: str) -> Figure:
     return idx.get(token)
 
 
-def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
+def _held(a: Mount | Lead | Climb) -> str:
+    """The figure a warrior mounts, leads or climbs."""
+    if isinstance(a, Mount):
+        return a.carrier
+    return a.animal if isinstance(a, Lead) else a.ladder
+
+
+def _check_move(state: State, idx: Index, a: MoveAction, party: int) -> Any:
     """Raises unless movement action ``a`` is legal for ``party``; returns what apply needs."""
     sc = idx.sc
-    if a.verb == "end":
+    if isinstance(a, End):
         return None
-    f = _fig_arg(idx, a.args[0])
+    f = _fig_arg(idx, a.figure)
     k = idx.kind(f)
-    if a.verb == "step":
-        if a.args[1] not in sc.terrain:
-            raise fail("bad_field", field=a.args[1])
-        return R.step_cost(idx, f, a.args[1], party)
-    if a.verb in ("up", "down"):
+    if isinstance(a, Step):
+        if a.to not in sc.terrain:
+            raise fail("bad_field", field=a.to)
+        return R.step_cost(idx, f, a.to, party)
+    if isinstance(a, Up | Down):
         R._movable(idx, f, party)
         if k.cls != "krieger" or f.carrier or f.field not in sc.towers:
             raise fail("no_tower", field=f.field)
-        level = f.level + (1 if a.verb == "up" else -1)
+        level = f.level + (1 if isinstance(a, Up) else -1)
         if not 0 <= level <= sc.towers[f.field].floors:
             raise fail("no_floor", field=f.field, level=level)
-        up = a.verb == "up"  # über Aufgang nach oben: a Doppelschritt
+        up = isinstance(a, Up)  # über Aufgang nach oben: a Doppelschritt
         cost = R._check_steps(idx, f, [], 2 if up else 1, "stairs" if up else "", f.field)
         dest = f"f:{f.field}:{level}"
         if idx.over(dest, [f]):
             raise fail("full", field=f.field)
         return cost, dest
-    if a.verb in ("mount", "lead", "climb"):
+    if isinstance(a, Mount | Lead | Climb):
         R._movable(idx, f, party)
         if k.cls != "krieger" or f.carrier:
             raise fail("cannot_mount", figure=f.id)
-        h = _fig_arg(idx, a.args[1])
+        h = _fig_arg(idx, _held(a))
         hk = idx.kind(h)
         if h.carrier or not hk.holds or hk.cls == "schiff" or h.id == f.id:
             raise fail("cannot_mount", figure=f.id)
         base = 1
         if hk.fills:  # nobody stands beside it: one climbs on from the neighbouring field
-            if a.verb != "mount" or h.level or f.level:
+            if not isinstance(a, Mount) or h.level or f.level:
                 raise fail("cannot_mount", figure=f.id)
             if h.field not in sc.neighbours[f.field].values():
                 raise fail("not_adjacent", figure=f.id, field=h.field, at=f.field)
             base = 2 if R.edge_double(idx, k, f.field, h.field) else 1
         elif h.field != f.field or h.level != f.level:
             raise fail("cannot_mount", figure=f.id)
-        if a.verb == "climb":
+        if isinstance(a, Climb):
             front = sc.neighbours[h.field].get(h.facing) if h.facing else None
             if h.kind != "leiter" or front not in sc.towers:
                 raise fail("ladder_not_set", figure=h.id)
@@ -169,14 +184,14 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
         if h.kind == "leiter":
             raise fail("cannot_mount", figure=f.id)
         if hk.cls == "tier":
-            _may_take_animal(idx, f, h, party, leading=a.verb == "lead")
-        if a.verb == "lead":
+            _may_take_animal(idx, f, h, party, leading=isinstance(a, Lead))
+        if isinstance(a, Lead):
             if hk.cls != "tier" or h.led_by or idx.carried.get(h.id):
                 raise fail("cannot_lead", figure=h.id)
             _rein_once(state, h)
             return 0, ""  # a movement one only declares
-        slot = a.args[2] if len(a.args) > 2 else hk.holds[0][0]
-        if not hk.slot_capacity(slot) or (len(hk.holds) > 1 and len(a.args) < 3):
+        slot = a.slot or hk.holds[0][0]
+        if not hk.slot_capacity(slot) or (len(hk.holds) > 1 and not a.slot):
             raise fail("bad_slot", figure=h.id, slot=slot)
         dest = f"c:{h.id}:{slot}"
         if idx.over(dest, [f]):
@@ -184,7 +199,7 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
         double = hk.mount_double or slot == "oben"  # Auf- und Absteigen auf Quadrigawagen, Elefant
         why = "mount" if double else R.double_why(idx, f.field, h.field)
         return R._check_steps(idx, f, [], 2 if double or base == 2 else 1, why, h.field), dest
-    if a.verb == "dismount":
+    if isinstance(a, Dismount):
         R._can_act_on(idx, f, party)
         if f.owner != party or not f.carrier:
             raise fail("not_mounted", figure=f.id)
@@ -194,38 +209,36 @@ def _check_move(state: State, idx: Index, a: Action, party: int) -> Any:
             raise fail("not_mounted", figure=f.id)
         base = 1
         if hk.fills:  # down to a neighbouring field
-            if len(a.args) != 2 or a.args[1] not in sc.neighbours[h.field].values():
-                raise fail("bad_field", field=a.args[1] if len(a.args) == 2 else "")
-            there = a.args[1]
+            if not a.to or a.to not in sc.neighbours[h.field].values():
+                raise fail("bad_field", field=a.to)
+            there = a.to
             if sc.terrain[there] == "~" or sc.terrain[there] in k.forbidden:
                 raise R.no_ground(f.id, there, sc.terrain[there])
             if there in sc.towers:
                 raise fail("forbidden_tower", figure=f.id, field=there)
             base = 2 if R.edge_double(idx, k, h.field, there) else 1
             dest = f"f:{there}:0"
-        elif len(a.args) != 1:
-            raise fail("bad_field", field=a.args[1])
+        elif a.to:
+            raise fail("bad_field", field=a.to)
         else:
             dest = f"c:{h.carrier}:{h.slot}" if h.carrier else f"f:{h.field}:{h.level}"
         if idx.over(dest, [f], without=[f.id]):
             raise fail("full", field=dest.split(":")[1])
         double = hk.mount_double or f.slot == "oben" or base == 2
         return R._check_steps(idx, f, [], 2 if double else 1), dest
-    if a.verb == "release":
+    if isinstance(a, Release):
         if not f.led_by or idx.by_id.get(f.led_by) is None or idx.by_id[f.led_by].owner != party:
             raise fail("not_led", figure=f.id)
         _rein_once(state, f)
         return None
-    if a.verb == "face":
-        if not k.orient or a.args[1] not in DIRECTIONS:
+    if isinstance(a, Face):
+        if not k.orient or a.direction not in DIRECTIONS:
             raise fail("cannot_turn", figure=f.id)
         if (f.possessor if k.cls in ("geraet", "schiff") else f.owner) != party:
             raise fail("not_yours", figure=f.id)
         R._can_act_on(idx, f, party)
         return None
-    if a.verb == "swap":
-        return _check_swap(idx, f, a.args[1], party)
-    raise fail("wrong_phase", verb=a.verb)
+    return _check_swap(idx, f, a.partner, party)
 
 
 def _may_take_animal(idx: Index, f: Figure, h: Figure, party: int, leading: bool) -> None:
@@ -300,14 +313,14 @@ def _check_swap(idx: Index, f: Figure, token: str, party: int) -> Any:
     return "field", (moving_a, moving_b, costs, there)
 
 
-def apply_move(state: State, a: Action, party: int, events: list[Event]) -> State:
+def apply_move(state: State, a: MoveAction, party: int, events: list[Event]) -> State:
     idx = index(state)
     info = _check_move(state, idx, a, party)
-    if a.verb == "end":
-        events.append(Event("movement_ended", {"player": party}))
+    if isinstance(a, End):
+        events.append(Event(EventType.MOVEMENT_ENDED, {"player": party}))
         return advance(state, events)
-    f = idx.get(a.args[0])
-    if a.verb == "step":
+    f = idx.get(a.figure)
+    if isinstance(a, Step):
         cost, dest, along, tramples = info
         target = R.dest_tuple(idx, dest)
         moved = {f.id: target}
@@ -325,41 +338,46 @@ def apply_move(state: State, a: Action, party: int, events: list[Event]) -> Stat
             "player": party,
             "figure": f.id,
             "from": f.field,
-            "to": a.args[1],
+            "to": a.to,
             "cost": cost,
         }
         if cost == 2:  # a Doppelschritt: say why
-            stepped["double"] = R.step_why(idx, f, a.args[1]) or "other"
-        events.append(Event("stepped", stepped))
-        new = replace(new, last=(*new.last, (f.id, f.field, a.args[1]))[-24:])
+            stepped["double"] = R.step_why(idx, f, a.to) or "other"
+        events.append(Event(EventType.STEPPED, stepped))
+        new = replace(new, last=(*new.last, (f.id, f.field, a.to))[-24:])
         if tramples:
-            events.append(Event("trampling", {"figure": f.id, "field": a.args[1]}))
+            events.append(Event(EventType.TRAMPLING, {"figure": f.id, "field": a.to}))
             new = trample(new, dest, R.index(new).get(f.id), events)
         return settle_crowds(new, events, {dest: party})
-    if a.verb in ("up", "down"):
+    if isinstance(a, Up | Down):
         cost, dest = info
         events.append(
-            Event("climbed", {"player": party, "figure": f.id, "level": int(dest.split(":")[2])})
+            Event(
+                EventType.CLIMBED,
+                {"player": party, "figure": f.id, "level": int(dest.split(":")[2])},
+            )
         )
         return R.move_to(state, {f.id: R.dest_tuple(idx, dest)}, {f.id: cost}, party)
-    if a.verb in ("mount", "climb", "lead"):
+    if isinstance(a, Mount | Climb | Lead):
         cost, dest = info
-        h = idx.get(a.args[1])
+        h = idx.get(_held(a))
         new = state
         if idx.kind(h).cls == "tier" and h.owner != party:
-            events.append(Event("conquered", {"player": party, "figure": h.id, "from": h.owner}))
+            events.append(
+                Event(EventType.CONQUERED, {"player": party, "figure": h.id, "from": h.owner})
+            )
             new = set_figure(new, h.id, owner=party, possessor=party, declared=state.round)
-        if a.verb == "lead":
-            events.append(Event("leads", {"player": party, "figure": f.id, "animal": h.id}))
+        if isinstance(a, Lead):
+            events.append(Event(EventType.LEADS, {"player": party, "figure": f.id, "animal": h.id}))
             return set_figure(new, h.id, led_by=f.id, declared=state.round)
         mounted: dict[str, Any] = {"player": party, "figure": f.id, "carrier": h.id, "cost": cost}
         if cost == 2:  # Auf- und Absteigen auf Quadrigawagen, Elefant; a wall, river … on the way
             why = "mount" if idx.kind(h).mount_double or dest.endswith(":oben") else ""
             mounted["double"] = why or R.double_why(idx, f.field, h.field) or "other"
-        events.append(Event("mounted", mounted))
+        events.append(Event(EventType.MOUNTED, mounted))
         new = R.move_to(new, {f.id: R.dest_tuple(idx, dest)}, {f.id: cost} if cost else {}, party)
         return new
-    if a.verb == "dismount":
+    if isinstance(a, Dismount):
         cost, dest = info
         off: dict[str, Any] = {"player": party, "figure": f.id, "cost": cost}
         if cost == 2:
@@ -367,26 +385,27 @@ def apply_move(state: State, a: Action, party: int, events: list[Event]) -> Stat
             why = "mount" if idx.kind(h).mount_double or f.slot == "oben" else ""
             there = dest.split(":")[1]
             off["double"] = why or R.double_why(idx, h.field, there) or "other"
-        events.append(Event("dismounted", off))
+        events.append(Event(EventType.DISMOUNTED, off))
         return R.move_to(state, {f.id: R.dest_tuple(idx, dest)}, {f.id: cost}, party)
-    if a.verb == "release":
-        events.append(Event("released", {"player": party, "figure": f.id}))
+    if isinstance(a, Release):
+        events.append(Event(EventType.RELEASED, {"player": party, "figure": f.id}))
         return set_figure(state, f.id, led_by="", declared=state.round)
-    if a.verb == "face":
-        events.append(Event("turned", {"player": party, "figure": f.id, "facing": a.args[1]}))
-        return set_figure(state, f.id, facing=a.args[1], faced=True, mover=party)
-    if a.verb == "swap":
-        how, data = info
-        if how == "tower":
-            g = data[0]
-            up = g.level > f.level
-            moved = {f.id: (f.field, g.level, "", ""), g.id: (g.field, f.level, "", "")}
-            new = R.move_to(state, moved, {f.id: 2 if up else 1, g.id: 1 if up else 2}, party)
-        else:
-            moving_a, moving_b, costs, there = data
-            moved = {x.id: (there, 0, "", "") for x in moving_a}
-            moved.update({x.id: (f.field, 0, "", "") for x in moving_b})
-            new = R.move_to(state, moved, costs, party)
-        events.append(Event("swapped", {"player": party, "figure": f.id, "with": a.args[1]}))
-        return new
-    raise fail("wrong_phase", verb=a.verb)
+    if isinstance(a, Face):
+        events.append(
+            Event(EventType.TURNED, {"player": party, "figure": f.id, "facing": a.direction})
+        )
+        return set_figure(state, f.id, facing=a.direction, faced=True, mover=party)
+    # a swap
+    how, data = info
+    if how == "tower":
+        g = data[0]
+        up = g.level > f.level
+        moved = {f.id: (f.field, g.level, "", ""), g.id: (g.field, f.level, "", "")}
+        new = R.move_to(state, moved, {f.id: 2 if up else 1, g.id: 1 if up else 2}, party)
+    else:
+        moving_a, moving_b, costs, there = data
+        moved = {x.id: (there, 0, "", "") for x in moving_a}
+        moved.update({x.id: (f.field, 0, "", "") for x in moving_b})
+        new = R.move_to(state, moved, costs, party)
+    events.append(Event(EventType.SWAPPED, {"player": party, "figure": f.id, "with": a.partner}))
+    return new

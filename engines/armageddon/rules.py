@@ -13,8 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engines.armageddon.events import EventType
 from engines.armageddon.hexmap import DIRECTIONS, Kind, edge_of
-from engines.armageddon.scenario import Scenario, access_edges
+from engines.armageddon.scenario import Scenario, Stellung, access_edges
 from engines.armageddon.state import Figure, State
 from engines.core.contract import Event
 from engines.core.errors import IllegalAction
@@ -578,7 +579,7 @@ def roll(
     data: dict[str, Any] = {"why": why, "player": who, "rolls": rolls}
     if figure:
         data["figure"] = figure
-    return rolls, replace(state, rng=rng), Event("dice", data)
+    return rolls, replace(state, rng=rng), Event(EventType.DICE, data)
 
 
 def remove_figures(state: State, ids: set[str], events: Raw, why: str) -> State:
@@ -590,7 +591,7 @@ def remove_figures(state: State, ids: set[str], events: Raw, why: str) -> State:
     out = []
     for f in state.figures:
         if f.id in gone:
-            events.append(Event("removed", {"figure": f.id, "player": f.owner, "why": why}))
+            events.append(Event(EventType.REMOVED, {"figure": f.id, "player": f.owner, "why": why}))
             continue
         if f.carrier in gone:
             holder = gone[f.carrier]
@@ -619,7 +620,7 @@ def fight(state: State, a: Figure, d: Figure, why: str, events: Raw) -> tuple[St
     values = [value(a, t.kinds[a.kind].attack), value(d, t.kinds[d.kind].defence)]
     att, dfn = rolls[0] + values[0], rolls[1] + values[1]
     data = {"why": why, "attacker": a.id, "defender": d.id, "rolls": rolls, "values": values}
-    events.append(Event("fight", {**data, "totals": [att, dfn]}))
+    events.append(Event(EventType.FIGHT, {**data, "totals": [att, dfn]}))
     if att == dfn:
         return state, ""
     loser = d if att > dfn else a
@@ -655,7 +656,7 @@ def hungering(state: State) -> list[str]:
     return starving
 
 
-def _breach_gap(state: State, st: Any) -> bool:
+def _breach_gap(state: State, st: Stellung) -> bool:
     inside = set(st.fields)
     return any((a in inside) != (b in inside) for a, b in state.breached)
 
@@ -672,7 +673,9 @@ def hunger(state: State, events: Raw) -> State:
         ]
         if not victims:
             continue
-        events.append(Event("hunger", {"stellung": name, "figures": [f.id for f in victims]}))
+        events.append(
+            Event(EventType.HUNGER, {"stellung": name, "figures": [f.id for f in victims]})
+        )
         dead = set()
         for f in victims:
             rolls, state, ev = roll(state, "hunger", f.owner, figure=f.id)

@@ -6,15 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engines.armageddon import rules as R
-from engines.armageddon.actions import Action
+from engines.armageddon.actions import Action, Ally, Colour, Place, SetupAction, Start
 from engines.armageddon.crowds import settle_crowds
+from engines.armageddon.events import EventType
 from engines.armageddon.rules import fail, place_of
 from engines.armageddon.scenario import COLOURS, parse
-from engines.armageddon.state import (
-    Figure,
-    Phase,
-    State,
-)
+from engines.armageddon.state import Figure, Phase, State
 from engines.core.contract import Event
 from engines.core.errors import BadInput
 from engines.core.rng import Rng
@@ -75,7 +72,7 @@ def new_state(
 
 def setup_actions(state: State) -> list[Action]:
     sc = state.scenario
-    out: list[Action] = [Action("start")]
+    out: list[Action] = [Start()]
     for party, kind, count in state.reserve:
         if count <= 0:
             continue
@@ -84,14 +81,14 @@ def setup_actions(state: State) -> list[Action]:
             if k.water == (sc.terrain[fld] == "~") and sc.terrain[fld] not in k.forbidden:
                 if fld in sc.towers and k.cls not in ("krieger", "tier"):
                     continue
-                out.append(Action("place", (str(party), kind, fld)))
+                out.append(Place(str(party), kind, fld))
     for p in range(1, sc.parties + 1):
         for c in COLOURS:
             if c not in state.colours:
-                out.append(Action("colour", (str(p), c)))
+                out.append(Colour(str(p), c))
         for q in range(p + 1, sc.parties + 1):
             if not _one_side(state, set(state.alliances) ^ {(p, q)}):
-                out.append(Action("ally", (str(p), str(q))))
+                out.append(Ally(str(p), str(q)))
     return out
 
 
@@ -108,13 +105,13 @@ def party_arg(state: State, token: str) -> int:
     return int(token)
 
 
-def apply_setup(state: State, a: Action, events: list[Event]) -> State:
+def apply_setup(state: State, a: SetupAction, events: list[Event]) -> State:
     sc = state.scenario
-    if a.verb == "start":
+    if isinstance(a, Start):
         return start_play(state, events)
-    if a.verb == "place":
-        party = party_arg(state, a.args[0])
-        kind, fld = a.args[1], a.args[2]
+    if isinstance(a, Place):
+        party = party_arg(state, a.party)
+        kind, fld = a.kind, a.field
         left = dict(((p, k), n) for p, k, n in state.reserve)
         if left.get((party, kind), 0) <= 0:
             raise fail("no_reserve", party=party, kind=kind)
@@ -131,29 +128,29 @@ def apply_setup(state: State, a: Action, events: list[Event]) -> State:
         new = replace(
             state, figures=(*state.figures, fig), next_id=state.next_id + 1, reserve=reserve
         )
-        events.append(Event("placed", {"figure": fid, "player": party, "field": fld}))
+        events.append(Event(EventType.PLACED, {"figure": fid, "player": party, "field": fld}))
         return settle_crowds(new, events, {place_of(fig): party})
-    if a.verb == "colour":
-        party = party_arg(state, a.args[0])
-        if a.args[1] not in COLOURS or a.args[1] in state.colours:
-            raise fail("bad_colour", colour=a.args[1])
+    if isinstance(a, Colour):
+        party = party_arg(state, a.party)
+        if a.colour not in COLOURS or a.colour in state.colours:
+            raise fail("bad_colour", colour=a.colour)
         colours = list(state.colours)
-        colours[party - 1] = a.args[1]
-        events.append(Event("colour", {"player": party, "colour": a.args[1]}))
+        colours[party - 1] = a.colour
+        events.append(Event(EventType.COLOUR, {"player": party, "colour": a.colour}))
         return replace(state, colours=tuple(colours))
-    if a.verb == "ally":
-        p, q = sorted((party_arg(state, a.args[0]), party_arg(state, a.args[1])))
+    if isinstance(a, Ally):
+        p, q = sorted((party_arg(state, a.party), party_arg(state, a.other)))
         if p == q:
-            raise fail("bad_party", party=a.args[1])
+            raise fail("bad_party", party=a.other)
         pairs = set(state.alliances) ^ {(p, q)}
         if _one_side(state, pairs):
             raise fail("one_side_alliance")
-        events.append(Event("alliance", {"parties": [p, q], "allied": (p, q) in pairs}))
+        events.append(Event(EventType.ALLIANCE, {"parties": [p, q], "allied": (p, q) in pairs}))
         return replace(state, alliances=frozenset(pairs))
     raise fail("wrong_phase", verb=a.verb)
 
 
 def start_play(state: State, events: list[Event]) -> State:
     order = R.party_order(replace(state, round=1))
-    events.append(Event("round_started", {"round": 1, "player": order[0] if order else 0}))
+    events.append(Event(EventType.ROUND_STARTED, {"round": 1, "player": order[0] if order else 0}))
     return replace(state, phase=Phase.MOVE, round=1, active=order[0] if order else 0)

@@ -4,13 +4,7 @@ over buildings (Versetzen)."""
 from __future__ import annotations
 
 from engines.armageddon.hexmap import parse_field
-from engines.armageddon.rules import (
-    Index,
-    allied,
-    block_majority,
-    counts,
-    fail,
-)
+from engines.armageddon.rules import Index, allied, block_majority, counts, fail
 from engines.armageddon.scenario import Scenario
 from engines.armageddon.state import Figure, State
 

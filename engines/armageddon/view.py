@@ -7,9 +7,7 @@ from engines.armageddon.flow import scores
 from engines.armageddon.gamemaster import edge_token
 from engines.armageddon.hexmap import parse_field
 from engines.armageddon.rules import index
-from engines.armageddon.state import (
-    State,
-)
+from engines.armageddon.state import State
 from engines.core.contract import JsonDict
 
 
