@@ -118,3 +118,32 @@ def test_an_unknown_schema_version_is_refused(version: object) -> None:
     with pytest.raises(BadInput) as raised:
         SCHEMA.load(stored)
     assert raised.value.key == "test.bad_schema"
+
+
+@dataclass(frozen=True, slots=True)
+class Flat:
+    name: str
+    count: int
+    done: bool = False
+
+
+def test_a_value_of_plain_fields_reads_back_with_its_defaults() -> None:
+    assert CODEC.decode(Flat, {"name": "x", "count": 1, "done": True}) == Flat("x", 1, True)
+    assert CODEC.decode(Flat, {"name": "x", "count": 1}) == Flat("x", 1)
+    assert CODEC.decode(tuple[Flat, ...], [encode(Flat("y", 2))]) == (Flat("y", 2),)
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"name": "x", "count": True, "done": False}, ".count"),  # a bool is no int
+        ({"name": "x", "count": 1, "done": 0}, ".done"),  # an int is no bool
+        ({"name": "x", "count": 1, "other": False}, "Flat"),  # an unknown key
+        ({"name": "x", "done": False}, "Flat"),  # a required key missing
+        (["x", 1, False], ""),
+    ],
+)
+def test_a_value_of_plain_fields_is_checked_field_by_field(data: object, field: str) -> None:
+    with pytest.raises(BadInput) as raised:
+        CODEC.decode(Flat, data, "")
+    assert raised.value.params == {"field": field}
