@@ -35,7 +35,7 @@ from engines.armageddon.gamemaster import (
     set_figure,
     toggle_gate,
 )
-from engines.armageddon.hexmap import edge_of
+from engines.armageddon.hexmap import FigureClass, edge_of
 from engines.armageddon.rules import Index, fail, index, place_of
 from engines.armageddon.scenario import Scenario
 from engines.armageddon.setup_phase import party_arg
@@ -46,7 +46,11 @@ from engines.core.errors import IllegalAction
 
 
 def _objects(idx: Index) -> list[Figure]:
-    return [f for f in idx.state.figures if idx.kind(f).cls in ("tier", "geraet", "schiff")]
+    return [
+        f
+        for f in idx.state.figures
+        if idx.kind(f).cls in (FigureClass.TIER, FigureClass.GERAET, FigureClass.SCHIFF)
+    ]
 
 
 def act_actions(state: State, party: int) -> list[Action]:
@@ -63,7 +67,7 @@ def act_actions(state: State, party: int) -> list[Action]:
 
     others = [p for p in range(1, sc.parties + 1) if p != party and p not in state.out]
     for f in _objects(idx):
-        if idx.kind(f).cls != "tier":
+        if idx.kind(f).cls != FigureClass.TIER:
             ok(Claim(f.id))
         if f.owner == party or f.possessor == party:
             for q in others:
@@ -83,7 +87,7 @@ def act_actions(state: State, party: int) -> list[Action]:
         if f.owner != party:
             continue
         k = idx.kind(f)
-        if k.cls == "krieger" and not f.acted:
+        if k.cls == FigureClass.KRIEGER and not f.acted:
             near = {f.field, *sc.neighbours[f.field].values()}
             for g in state.figures:
                 if g.field in near and g.owner and not R.allied(state, g.owner, party):
@@ -91,9 +95,12 @@ def act_actions(state: State, party: int) -> list[Action]:
         if k.caster and not f.acted:
             out += _cast_actions(state, idx, f, party)
     for f in state.figures:
-        if f.possessor == party and idx.kind(f).cls == "schiff":
+        if f.possessor == party and idx.kind(f).cls == FigureClass.SCHIFF:
             for g in state.figures:
-                if idx.kind(g).cls == "schiff" and g.field in sc.neighbours[f.field].values():
+                if (
+                    idx.kind(g).cls == FigureClass.SCHIFF
+                    and g.field in sc.neighbours[f.field].values()
+                ):
                     ok(Ram(f.id, g.id))
     for st in sc.stellungen:
         ok(Siege(st.name))
@@ -250,16 +257,16 @@ def _check_act(state: State, idx: Index, a: ActAction, party: int) -> Any:
         k = idx.kind(x)
         if q == party or q in state.out:
             raise fail("bad_party", party=a.party)
-        if k.cls not in ("tier", "geraet", "schiff"):
+        if k.cls not in (FigureClass.TIER, FigureClass.GERAET, FigureClass.SCHIFF):
             raise fail("not_giftable", figure=x.id)
         if x.declared == state.round:
             raise fail("declared_already", figure=x.id)
-        if isinstance(a, Lend) and k.cls == "tier":
+        if isinstance(a, Lend) and k.cls == FigureClass.TIER:
             raise fail("animals_not_lent", figure=x.id)
         returning = isinstance(a, Lend) and x.possessor == party and x.owner == q
         if not returning and (x.owner != party or x.possessor != party):
             raise fail("not_owner", figure=x.id)
-        if k.cls == "tier" and (idx.carried.get(x.id) or x.led_by):
+        if k.cls == FigureClass.TIER and (idx.carried.get(x.id) or x.led_by):
             raise fail("animal_held", figure=x.id)
         if not returning and not any(w.owner == q for w in idx.warriors(R.counted_for(idx, x))):
             raise fail("no_receiver", figure=x.id, party=q)
@@ -291,14 +298,14 @@ def _check_act(state: State, idx: Index, a: ActAction, party: int) -> Any:
         victims = [
             f
             for f in idx.on_field(target, 0)
-            if not f.carrier and idx.kind(f).cls in ("krieger", "tier")
+            if not f.carrier and idx.kind(f).cls in (FigureClass.KRIEGER, FigureClass.TIER)
         ]
         if not victims:
             raise fail("no_target", field=target)
         return victims
     if isinstance(a, Attack):
         f, g = idx.get(a.figure), idx.get(a.target)
-        if f.owner != party or idx.kind(f).cls != "krieger":
+        if f.owner != party or idx.kind(f).cls != FigureClass.KRIEGER:
             raise fail("not_yours", figure=f.id)
         if f.acted:
             raise fail("acted", figure=f.id)
@@ -306,7 +313,7 @@ def _check_act(state: State, idx: Index, a: ActAction, party: int) -> Any:
         if (
             not g.owner
             or R.allied(state, g.owner, party)
-            or idx.kind(g).cls in ("geraet", "schiff", "zauberer")
+            or idx.kind(g).cls in (FigureClass.GERAET, FigureClass.SCHIFF, FigureClass.ZAUBERER)
         ):
             raise fail("bad_target_figure", figure=g.id)
         if g.enchant == "versteinert" and g.enchant_until >= state.round:
@@ -324,11 +331,11 @@ def _check_act(state: State, idx: Index, a: ActAction, party: int) -> Any:
         return f, g
     if isinstance(a, Ram):
         ship, boat = idx.get(a.ship), idx.get(a.target)
-        if idx.kind(ship).cls != "schiff" or not R.controls_device(idx, ship, party):
+        if idx.kind(ship).cls != FigureClass.SCHIFF or not R.controls_device(idx, ship, party):
             raise fail("no_majority", figure=ship.id)
         if ship.acted:
             raise fail("acted", figure=ship.id)
-        if idx.kind(boat).cls != "schiff" or R.allied(state, boat.possessor, party):
+        if idx.kind(boat).cls != FigureClass.SCHIFF or R.allied(state, boat.possessor, party):
             raise fail("bad_target_figure", figure=boat.id)
         if boat.field not in sc.neighbours[ship.field].values():
             raise fail("out_of_reach", figure=boat.id)
@@ -377,7 +384,7 @@ def _check_claim(state: State, idx: Index, token: str, party: int) -> Any:
         return token, allies
     x = idx.get(token)
     k = idx.kind(x)
-    if k.cls not in ("geraet", "schiff"):
+    if k.cls not in (FigureClass.GERAET, FigureClass.SCHIFF):
         raise fail("not_claimable", figure=x.id)
     if x.owner == party and x.possessor == party:
         raise fail("already_yours", target=x.id)
@@ -450,7 +457,7 @@ def apply_act(state: State, a: ActAction, party: int, events: list[Event]) -> St
         slot = idx.kind(target).holds[0][0]
         figs = [
             replace(f, carrier=target.id, slot=slot, field=target.field)
-            if f.carrier == ship.id and idx.kind(f).cls == "krieger"
+            if f.carrier == ship.id and idx.kind(f).cls == FigureClass.KRIEGER
             else replace(f, acted=True)
             if f.id == ship.id
             else f

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engines.armageddon.events import EventType
+from engines.armageddon.hexmap import FigureClass
 from engines.armageddon.rules import Raw, allied, fight, index, party_order, remove_figures, roll
 from engines.armageddon.state import Figure, State
 from engines.core.contract import Event
@@ -24,7 +25,7 @@ def trample(state: State, dest: str, trampler: Figure, events: Raw) -> State:
             x
             for x in idx.by_place.get(dest, [])
             if x.id != trampler.id
-            and idx.kind(x).cls in ("krieger", "tier")
+            and idx.kind(x).cls in (FigureClass.KRIEGER, FigureClass.TIER)
             and not allied(state, x.owner, party)
         ]
         if not idx.over(dest) or not foes:
@@ -48,7 +49,7 @@ def _climb_wagon(state: State, wagon: Figure, who: Figure, events: Raw) -> State
     need = state.scenario.tables.number("climb_wagon")
     rolls, state, ev = roll(state, "climb_wagon", who.owner)
     events.append(ev)
-    if rolls[0] < need or state.scenario.tables.kinds[who.kind].cls != "krieger":
+    if rolls[0] < need or state.scenario.tables.kinds[who.kind].cls != FigureClass.KRIEGER:
         return remove_figures(state, {who.id}, events, "overrun")
     slot = state.scenario.tables.kinds[wagon.kind].holds[0][0]
     figs = [replace(f, carrier=wagon.id, slot=slot) if f.id == who.id else f for f in state.figures]

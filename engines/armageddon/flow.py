@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from engines.armageddon import rules as R
 from engines.armageddon.events import EventType
+from engines.armageddon.hexmap import FigureClass
 from engines.armageddon.rules import index
 from engines.armageddon.state import Phase, State
 from engines.core.contract import Event
@@ -83,7 +84,7 @@ def scores(state: State) -> dict[int, int]:
     t = state.scenario.tables
     out = {p: 0 for p in range(1, state.parties + 1)}
     for f in state.figures:
-        if f.owner in out and t.kinds[f.kind].cls == "krieger":
+        if f.owner in out and t.kinds[f.kind].cls == FigureClass.KRIEGER:
             out[f.owner] += t.number("points_warrior")
     for _fld, p in state.hz:
         if p in out:

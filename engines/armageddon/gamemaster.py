@@ -27,7 +27,7 @@ from engines.armageddon.actions import (
 )
 from engines.armageddon.crowds import melee, settle_crowds, trample
 from engines.armageddon.events import EventType
-from engines.armageddon.hexmap import edge_of
+from engines.armageddon.hexmap import FigureClass, edge_of
 from engines.armageddon.rules import fail, index, place_of
 from engines.armageddon.scenario import Scenario, access_edges
 from engines.armageddon.setup_phase import party_arg
@@ -80,7 +80,7 @@ def _fits(sc: Scenario, kind: str, place: str) -> bool:
     if k.water != (sc.terrain[fld] == "~") or sc.terrain[fld] in k.forbidden:
         return False
     if fld in sc.towers and not k.hover:
-        return k.cls == "krieger" or (k.cls == "tier" and not lvl)
+        return k.cls == FigureClass.KRIEGER or (k.cls == FigureClass.TIER and not lvl)
     return not lvl
 
 
@@ -108,7 +108,7 @@ def gm_actions(state: State) -> list[Action]:
                 if _fits(sc, kind, place):
                     out.append(GmAdd(str(p), kind, place))
     for f in state.figures:
-        if sc.tables.kinds[f.kind].cls not in ("krieger", "zauberer"):
+        if sc.tables.kinds[f.kind].cls not in (FigureClass.KRIEGER, FigureClass.ZAUBERER):
             for p in range(1, sc.parties + 1):
                 if p != f.owner and p not in state.out:
                     out.append(GmOwner(f.id, str(p)))
@@ -141,7 +141,11 @@ def apply_gm(state: State, a: GmAction, events: list[Event]) -> State:
     if isinstance(a, GmOwner):
         f = idx.get(a.figure)
         party = party_arg(state, a.party)
-        if idx.kind(f).cls in ("krieger", "zauberer") or party == f.owner or party in state.out:
+        if (
+            idx.kind(f).cls in (FigureClass.KRIEGER, FigureClass.ZAUBERER)
+            or party == f.owner
+            or party in state.out
+        ):
             raise fail("bad_party", party=a.party)
         events.append(Event(EventType.OWNER_SET, {"figure": f.id, "player": party}))
         return set_figure(state, f.id, owner=party, possessor=party)

@@ -116,7 +116,7 @@ class Kind:
 
     @property
     def is_warrior(self) -> bool:
-        return self.cls == "krieger"
+        return self.cls == FigureClass.KRIEGER
 
     def slot_capacity(self, slot: str) -> int:
         return dict(self.holds).get(slot, 0)

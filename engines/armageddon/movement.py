@@ -26,7 +26,7 @@ from engines.armageddon.crowds import settle_crowds, trample
 from engines.armageddon.events import EventType
 from engines.armageddon.flow import advance
 from engines.armageddon.gamemaster import set_figure
-from engines.armageddon.hexmap import DIRECTIONS
+from engines.armageddon.hexmap import DIRECTIONS, FigureClass, SwapRule
 from engines.armageddon.rules import Index, fail, index, place_of
 from engines.armageddon.state import Figure, State
 from engines.core.contract import Event
@@ -60,23 +60,23 @@ def move_actions(state: State, party: int) -> list[Action]:
         k = idx.kind(f)
         for target in sc.neighbours[f.field].values():
             ok(Step(f.id, target))
-        if f.field in sc.towers and not f.carrier and k.cls == "krieger":
+        if f.field in sc.towers and not f.carrier and k.cls == FigureClass.KRIEGER:
             ok(Up(f.id))
             ok(Down(f.id))
-        if k.cls == "krieger" and not f.carrier:
+        if k.cls == FigureClass.KRIEGER and not f.carrier:
             near = [
                 g for n in sc.neighbours[f.field].values() for g in idx.by_place.get(f"f:{n}:0", [])
             ]
             for h in idx.by_place.get(place_of(f), []) + [g for g in near if idx.kind(g).fills]:
                 hk = idx.kind(h)
-                if h.id == f.id or not hk.holds or hk.cls == "schiff":
+                if h.id == f.id or not hk.holds or hk.cls == FigureClass.SCHIFF:
                     continue
                 if h.kind == "leiter":
                     ok(Climb(f.id, h.id))
                     continue
                 for slot, _cap in hk.holds:
                     ok(Mount(f.id, h.id, slot) if len(hk.holds) > 1 else Mount(f.id, h.id))
-                if hk.cls == "tier":
+                if hk.cls == FigureClass.TIER:
                     ok(Lead(f.id, h.id))
         if f.carrier:
             holder = idx.by_id.get(f.carrier)
@@ -90,7 +90,7 @@ def move_actions(state: State, party: int) -> list[Action]:
         if k.orient:
             for d in DIRECTIONS:
                 ok(Face(f.id, d))
-        if k.swap != "no" and not f.carrier:
+        if k.swap != SwapRule.NO and not f.carrier:
             for g in _swap_partners(idx, f, party):
                 ok(Swap(f.id, g))
     out.append(End())
@@ -145,7 +145,7 @@ def _check_move(state: State, idx: Index, a: MoveAction, party: int) -> Any:
         return R.step_cost(idx, f, a.to, party)
     if isinstance(a, Up | Down):
         R._movable(idx, f, party)
-        if k.cls != "krieger" or f.carrier or f.field not in sc.towers:
+        if k.cls != FigureClass.KRIEGER or f.carrier or f.field not in sc.towers:
             raise fail("no_tower", field=f.field)
         level = f.level + (1 if isinstance(a, Up) else -1)
         if not 0 <= level <= sc.towers[f.field].floors:
@@ -158,11 +158,11 @@ def _check_move(state: State, idx: Index, a: MoveAction, party: int) -> Any:
         return cost, dest
     if isinstance(a, Mount | Lead | Climb):
         R._movable(idx, f, party)
-        if k.cls != "krieger" or f.carrier:
+        if k.cls != FigureClass.KRIEGER or f.carrier:
             raise fail("cannot_mount", figure=f.id)
         h = _fig_arg(idx, _held(a))
         hk = idx.kind(h)
-        if h.carrier or not hk.holds or hk.cls == "schiff" or h.id == f.id:
+        if h.carrier or not hk.holds or hk.cls == FigureClass.SCHIFF or h.id == f.id:
             raise fail("cannot_mount", figure=f.id)
         base = 1
         if hk.fills:  # nobody stands beside it: one climbs on from the neighbouring field
@@ -183,10 +183,10 @@ def _check_move(state: State, idx: Index, a: MoveAction, party: int) -> Any:
             return 0, dest  # an Aktion, no step
         if h.kind == "leiter":
             raise fail("cannot_mount", figure=f.id)
-        if hk.cls == "tier":
+        if hk.cls == FigureClass.TIER:
             _may_take_animal(idx, f, h, party, leading=isinstance(a, Lead))
         if isinstance(a, Lead):
-            if hk.cls != "tier" or h.led_by or idx.carried.get(h.id):
+            if hk.cls != FigureClass.TIER or h.led_by or idx.carried.get(h.id):
                 raise fail("cannot_lead", figure=h.id)
             _rein_once(state, h)
             return 0, ""  # a movement one only declares
@@ -205,7 +205,7 @@ def _check_move(state: State, idx: Index, a: MoveAction, party: int) -> Any:
             raise fail("not_mounted", figure=f.id)
         h = idx.by_id[f.carrier]
         hk = idx.kind(h)
-        if hk.cls == "schiff" or h.kind == "leiter":
+        if hk.cls == FigureClass.SCHIFF or h.kind == "leiter":
             raise fail("not_mounted", figure=f.id)
         base = 1
         if hk.fills:  # down to a neighbouring field
@@ -234,7 +234,7 @@ def _check_move(state: State, idx: Index, a: MoveAction, party: int) -> Any:
     if isinstance(a, Face):
         if not k.orient or a.direction not in DIRECTIONS:
             raise fail("cannot_turn", figure=f.id)
-        if (f.possessor if k.cls in ("geraet", "schiff") else f.owner) != party:
+        if (f.possessor if k.cls in (FigureClass.GERAET, FigureClass.SCHIFF) else f.owner) != party:
             raise fail("not_yours", figure=f.id)
         R._can_act_on(idx, f, party)
         return None
@@ -285,9 +285,11 @@ def _check_swap(idx: Index, f: Figure, token: str, party: int) -> Any:
         R._check_steps(idx, g, [], 1 if up_f else 2)
         return "tower", group
     kinds = [idx.kind(x) for x in (f, *group)]
-    if any(k.swap == "no" for k in kinds):
+    if any(k.swap == SwapRule.NO for k in kinds):
         raise fail("no_swap", figure=f.id)
-    if idx.kind(f).swap == "not_same" and any(k.swap == "not_same" for k in kinds[1:]):
+    if idx.kind(f).swap == SwapRule.NOT_SAME and any(
+        k.swap == SwapRule.NOT_SAME for k in kinds[1:]
+    ):
         raise fail("no_swap_phalanx", figure=f.id)
     if len({g.field for g in group}) != 1 or any(g.carrier or g.level or f.level for g in group):
         raise fail("bad_swap", figure=f.id)
@@ -330,7 +332,7 @@ def apply_move(state: State, a: MoveAction, party: int, events: list[Event]) -> 
                 if not x.carrier
                 else (target[0], target[1], x.carrier, x.slot)
             )
-            if idx.kind(x).cls == "krieger":  # the crew walks beside the device
+            if idx.kind(x).cls == FigureClass.KRIEGER:  # the crew walks beside the device
                 moved[x.id] = (target[0], target[1], "", "")
         costs = {x: cost for x in moved}
         new = R.move_to(state, moved, costs, party)
@@ -362,7 +364,7 @@ def apply_move(state: State, a: MoveAction, party: int, events: list[Event]) -> 
         cost, dest = info
         h = idx.get(_held(a))
         new = state
-        if idx.kind(h).cls == "tier" and h.owner != party:
+        if idx.kind(h).cls == FigureClass.TIER and h.owner != party:
             events.append(
                 Event(EventType.CONQUERED, {"player": party, "figure": h.id, "from": h.owner})
             )

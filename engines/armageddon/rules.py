@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engines.armageddon.events import EventType
-from engines.armageddon.hexmap import DIRECTIONS, Kind, edge_of
+from engines.armageddon.hexmap import DIRECTIONS, FigureClass, Kind, edge_of
 from engines.armageddon.scenario import Scenario, Stellung, access_edges
 from engines.armageddon.state import Figure, State
 from engines.core.contract import Event
@@ -88,7 +88,7 @@ class Index:
         if k.hover:
             return 0
         if f.carrier:
-            return 1 if k.cls == "krieger" else k.use
+            return 1 if k.cls == FigureClass.KRIEGER else k.use
         return 99 if k.fills else k.use
 
     def over(self, place: str, extra: Iterable[Figure] = (), without: Iterable[str] = ()) -> bool:
@@ -149,7 +149,7 @@ class Index:
         ]
 
     def warriors(self, figs: Iterable[Figure]) -> list[Figure]:
-        return [f for f in figs if self.kind(f).cls == "krieger"]
+        return [f for f in figs if self.kind(f).cls == FigureClass.KRIEGER]
 
 
 def index(state: State) -> Index:
@@ -250,7 +250,7 @@ def counted_for(idx: Index, thing: Figure) -> list[Figure]:
     """The figures whose warriors decide a device's majority: those on it (ship, quadriga)
     or on its Kleinfeld (ram, tortoise, ladder, siege tower, onager)."""
     k = idx.kind(thing)
-    if k.cls == "schiff" or thing.kind == "quadriga":
+    if k.cls == FigureClass.SCHIFF or thing.kind == "quadriga":
         return [f for f in idx.state.figures if f.carrier == thing.id]
     return idx.on_field(thing.field, thing.level)
 
@@ -270,7 +270,7 @@ def refresh_majorities(state: State) -> State:
     changed = []
     dirty = False
     for f in state.figures:
-        if idx.kind(f).cls in ("geraet", "schiff"):
+        if idx.kind(f).cls in (FigureClass.GERAET, FigureClass.SCHIFF):
             tally = counts(idx, counted_for(idx, f))
             side = block_majority(state, tally)
             holder = (
@@ -332,13 +332,13 @@ def _movable(idx: Index, f: Figure, party: int) -> list[Figure]:
     k = idx.kind(f)
     _can_act_on(idx, f, party)
     along: list[Figure] = []
-    if k.cls in ("krieger", "zauberer", "fabelwesen"):
+    if k.cls in (FigureClass.KRIEGER, FigureClass.ZAUBERER, FigureClass.FABELWESEN):
         if f.owner != party:
             raise fail("not_yours", figure=f.id)
         if f.carrier:
             holder = idx.by_id[f.carrier]
             hk = idx.kind(holder)
-            if not (hk.cls == "schiff" or holder.kind == "leiter" or f.slot == "oben"):
+            if not (hk.cls == FigureClass.SCHIFF or holder.kind == "leiter" or f.slot == "oben"):
                 raise fail("carried", figure=f.id, carrier=holder.id)
         along = [a for a in idx.state.figures if a.led_by == f.id]
         for animal in along:  # taken over right after another party moved it: not this round
@@ -346,7 +346,7 @@ def _movable(idx: Index, f: Figure, party: int) -> list[Figure]:
                 raise fail("moved_by_other", figure=animal.id)
             if charmed_by(idx.state, animal) not in (0, party):
                 raise fail("charmed", figure=animal.id, party=charmed_by(idx.state, animal))
-    elif k.cls == "tier":
+    elif k.cls == FigureClass.TIER:
         charmer = charmed_by(idx.state, f)
         if charmer == party:  # Fremde Tiere bewegen: the caster's side moves it
             return along
@@ -368,7 +368,7 @@ def _movable(idx: Index, f: Figure, party: int) -> list[Figure]:
             crew = [
                 c
                 for c in idx.by_place.get(place_of(f), [])
-                if idx.kind(c).cls == "krieger" and c.owner == party and not c.faced
+                if idx.kind(c).cls == FigureClass.KRIEGER and c.owner == party and not c.faced
             ]
             crew = [c for c in crew if c.mover in (0, party)][: k.crew]
             if len(crew) < k.crew:
@@ -402,8 +402,10 @@ def step_cost(
     double, why = False, ""
     dest_level = 0
     holder = idx.by_id.get(f.carrier) if f.carrier else None
-    ship_there = [s for s in idx.by_place.get(f"f:{target}:0", []) if idx.kind(s).cls == "schiff"]
-    if holder is not None and idx.kind(holder).cls == "schiff":  # going ashore
+    ship_there = [
+        s for s in idx.by_place.get(f"f:{target}:0", []) if idx.kind(s).cls == FigureClass.SCHIFF
+    ]
+    if holder is not None and idx.kind(holder).cls == FigureClass.SCHIFF:  # going ashore
         if sc.terrain[target] == "~":
             raise fail("water", field=target)
         double = idx.kind(holder).board_double
@@ -417,7 +419,7 @@ def step_cost(
         double, why = True, "platform"
         dest_level = sc.towers[target].floors
         dest = f"f:{target}:{dest_level}"
-    elif k.cls == "krieger" and ship_there:  # boarding a ship from the shore
+    elif k.cls == FigureClass.KRIEGER and ship_there:  # boarding a ship from the shore
         ship = ship_there[0]
         double, why = idx.kind(ship).board_double, "board"
         dest = f"c:{ship.id}:{idx.kind(ship).holds[0][0]}"
@@ -429,14 +431,16 @@ def step_cost(
             raise fail("water" if terrain == "~" else "needs_water", field=target)
         if terrain in k.forbidden:
             raise no_ground(f.id, target, terrain)
-        if target in sc.towers and (k.fills or k.cls not in ("krieger", "tier")):
+        if target in sc.towers and (
+            k.fills or k.cls not in (FigureClass.KRIEGER, FigureClass.TIER)
+        ):
             raise fail("forbidden_tower", figure=f.id, field=target)
         double = edge_double(idx, k, f.field, target)
         for x in along:  # a led animal or the crew must be able to go there too
             xk = idx.kind(x)
             if terrain in xk.forbidden or xk.water:
                 raise no_ground(x.id, target, terrain)
-            if target in sc.towers and xk.cls != "krieger":
+            if target in sc.towers and xk.cls != FigureClass.KRIEGER:
                 raise fail("forbidden_tower", figure=x.id, field=target)
             double = edge_double(idx, xk, f.field, target) or double
         why = double_why(idx, f.field, target)
@@ -447,7 +451,8 @@ def step_cost(
         foes = [
             x
             for x in idx.by_place.get(dest, [])
-            if idx.kind(x).cls in ("krieger", "tier") and not allied(state, x.owner, party)
+            if idx.kind(x).cls in (FigureClass.KRIEGER, FigureClass.TIER)
+            and not allied(state, x.owner, party)
         ]
         if k.tramples and foes:
             tramples = True
@@ -466,9 +471,9 @@ def edge_double(idx: Index, k: Kind, src: str, target: str) -> bool:
     info = sc.edge(src, target)
     e = edge_of(src, target)
     double = False
-    carries_things = k.cls not in ("krieger", "tier", "fabelwesen")
+    carries_things = k.cls not in (FigureClass.KRIEGER, FigureClass.TIER, FigureClass.FABELWESEN)
     if info.wall and e not in state.breached and not (info.gate and e in state.gates_open):
-        if k.cls != "krieger":
+        if k.cls != FigureClass.KRIEGER:
             raise fail("wall", figure=k.name)
         double = True  # Mauer übersteigen
     if info.river and not info.bridge:
@@ -490,9 +495,9 @@ def step_why(idx: Index, f: Figure, target: str) -> str:
     platform, wall, river, moat, height; '' when the chapter names no reason)."""
     holder = idx.by_id.get(f.carrier) if f.carrier else None
     if holder is not None:
-        return "ashore" if idx.kind(holder).cls == "schiff" else "platform"
-    if idx.kind(f).cls == "krieger" and any(
-        idx.kind(s).cls == "schiff" for s in idx.by_place.get(f"f:{target}:0", [])
+        return "ashore" if idx.kind(holder).cls == FigureClass.SCHIFF else "platform"
+    if idx.kind(f).cls == FigureClass.KRIEGER and any(
+        idx.kind(s).cls == FigureClass.SCHIFF for s in idx.by_place.get(f"f:{target}:0", [])
     ):
         return "board"
     return double_why(idx, f.field, target)
@@ -669,7 +674,8 @@ def hunger(state: State, events: Raw) -> State:
         victims = [
             f
             for f in state.figures
-            if f.field in st.fields and sc.tables.kinds[f.kind].cls in ("krieger", "tier")
+            if f.field in st.fields
+            and sc.tables.kinds[f.kind].cls in (FigureClass.KRIEGER, FigureClass.TIER)
         ]
         if not victims:
             continue

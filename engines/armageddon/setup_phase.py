@@ -9,6 +9,7 @@ from engines.armageddon import rules as R
 from engines.armageddon.actions import Action, Ally, Colour, Place, SetupAction, Start
 from engines.armageddon.crowds import settle_crowds
 from engines.armageddon.events import EventType
+from engines.armageddon.hexmap import FigureClass
 from engines.armageddon.rules import fail, place_of
 from engines.armageddon.scenario import COLOURS, parse
 from engines.armageddon.state import Figure, Phase, State
@@ -79,7 +80,7 @@ def setup_actions(state: State) -> list[Action]:
         k = sc.tables.kinds[kind]
         for fld in sc.fields():
             if k.water == (sc.terrain[fld] == "~") and sc.terrain[fld] not in k.forbidden:
-                if fld in sc.towers and k.cls not in ("krieger", "tier"):
+                if fld in sc.towers and k.cls not in (FigureClass.KRIEGER, FigureClass.TIER):
                     continue
                 out.append(Place(str(party), kind, fld))
     for p in range(1, sc.parties + 1):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engines.armageddon import rules as R
 from engines.armageddon.flow import scores
 from engines.armageddon.gamemaster import edge_token
-from engines.armageddon.hexmap import parse_field
+from engines.armageddon.hexmap import FigureClass, parse_field
 from engines.armageddon.rules import index
 from engines.armageddon.state import State
 from engines.core.contract import JsonDict
@@ -88,7 +88,7 @@ def view(state: State) -> JsonDict:
             "hover": k.hover,
             "enchant": f.enchant if f.enchant_until >= state.round else "",
         }
-        if k.cls in ("geraet", "schiff"):
+        if k.cls in (FigureClass.GERAET, FigureClass.SCHIFF):
             item["control"] = f.possessor if R.controls_device(idx, f, f.possessor) else 0
             item["last_majority"] = f.last_majority
         figures.append(item)
