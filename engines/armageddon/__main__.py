@@ -16,9 +16,10 @@ import random
 import sys
 from pathlib import Path
 
-from engines.armageddon.engine import ENGINE, new_state
+from engines.armageddon.engine import ENGINE
 from engines.armageddon.rules import overcrowded
 from engines.armageddon.scenario import load, parse
+from engines.armageddon.setup_phase import new_state
 from engines.armageddon.state import State
 from engines.core.errors import EngineError
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
 from typing import Any
 
@@ -71,14 +72,35 @@ def edge_of(a: str, b: str) -> Edge:
     return (a, b) if a < b else (b, a)
 
 
+class FigureClass(StrEnum):
+    """What a kind of figure is (``cls`` in ``data/armageddon/rules.json``)."""
+
+    KRIEGER = "krieger"
+    TIER = "tier"
+    GERAET = "geraet"
+    SCHIFF = "schiff"
+    ZAUBERER = "zauberer"
+    FABELWESEN = "fabelwesen"
+
+
+class SwapRule(StrEnum):
+    """Who a figure may swap places with (Platztausch; ``swap`` in the rules file)."""
+
+    YES = "yes"
+    NO = "no"
+    NOT_SAME = "not_same"  # not with another of its kind (Phalanx)
+    WITH_OTHERS = "with_others"
+    CREW = "crew"  # together with its crew
+
+
 @dataclass(frozen=True, slots=True)
 class Kind:
     name: str
     abbr: str
-    cls: str  # krieger, tier, geraet, schiff, zauberer, fabelwesen
+    cls: FigureClass
     use: int
     fills: bool
-    swap: str  # yes, no, not_same, with_others, crew
+    swap: SwapRule
     orient: bool
     holds: tuple[tuple[str, int], ...]
     mount_double: bool
@@ -94,7 +116,7 @@ class Kind:
 
     @property
     def is_warrior(self) -> bool:
-        return self.cls == "krieger"
+        return self.cls == FigureClass.KRIEGER
 
     def slot_capacity(self, slot: str) -> int:
         return dict(self.holds).get(slot, 0)
@@ -126,10 +148,10 @@ def _kind(name: str, raw: Mapping[str, Any]) -> Kind:
     return Kind(
         name=name,
         abbr=str(raw["abbr"]),
-        cls=str(raw["cls"]),
+        cls=FigureClass(str(raw["cls"])),
         use=int(raw.get("use", 1)),
         fills=bool(raw.get("fills", False)),
-        swap=str(raw.get("swap", "yes")),
+        swap=SwapRule(str(raw.get("swap", "yes"))),
         orient=bool(raw.get("orient", False)),
         holds=tuple((str(s), int(c)) for s, c in dict(raw.get("holds", {})).items()),
         mount_double=bool(raw.get("mount_double", False)),

@@ -13,8 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engines.armageddon.hexmap import DIRECTIONS, Kind, edge_of
-from engines.armageddon.scenario import Scenario, access_edges
+from engines.armageddon.events import EventType
+from engines.armageddon.hexmap import DIRECTIONS, FigureClass, Kind, edge_of
+from engines.armageddon.scenario import Scenario, Stellung, access_edges
 from engines.armageddon.state import Figure, State
 from engines.core.contract import Event
 from engines.core.errors import IllegalAction
@@ -87,7 +88,7 @@ class Index:
         if k.hover:
             return 0
         if f.carrier:
-            return 1 if k.cls == "krieger" else k.use
+            return 1 if k.cls == FigureClass.KRIEGER else k.use
         return 99 if k.fills else k.use
 
     def over(self, place: str, extra: Iterable[Figure] = (), without: Iterable[str] = ()) -> bool:
@@ -148,7 +149,7 @@ class Index:
         ]
 
     def warriors(self, figs: Iterable[Figure]) -> list[Figure]:
-        return [f for f in figs if self.kind(f).cls == "krieger"]
+        return [f for f in figs if self.kind(f).cls == FigureClass.KRIEGER]
 
 
 def index(state: State) -> Index:
@@ -249,7 +250,7 @@ def counted_for(idx: Index, thing: Figure) -> list[Figure]:
     """The figures whose warriors decide a device's majority: those on it (ship, quadriga)
     or on its Kleinfeld (ram, tortoise, ladder, siege tower, onager)."""
     k = idx.kind(thing)
-    if k.cls == "schiff" or thing.kind == "quadriga":
+    if k.cls == FigureClass.SCHIFF or thing.kind == "quadriga":
         return [f for f in idx.state.figures if f.carrier == thing.id]
     return idx.on_field(thing.field, thing.level)
 
@@ -269,7 +270,7 @@ def refresh_majorities(state: State) -> State:
     changed = []
     dirty = False
     for f in state.figures:
-        if idx.kind(f).cls in ("geraet", "schiff"):
+        if idx.kind(f).cls in (FigureClass.GERAET, FigureClass.SCHIFF):
             tally = counts(idx, counted_for(idx, f))
             side = block_majority(state, tally)
             holder = (
@@ -331,13 +332,13 @@ def _movable(idx: Index, f: Figure, party: int) -> list[Figure]:
     k = idx.kind(f)
     _can_act_on(idx, f, party)
     along: list[Figure] = []
-    if k.cls in ("krieger", "zauberer", "fabelwesen"):
+    if k.cls in (FigureClass.KRIEGER, FigureClass.ZAUBERER, FigureClass.FABELWESEN):
         if f.owner != party:
             raise fail("not_yours", figure=f.id)
         if f.carrier:
             holder = idx.by_id[f.carrier]
             hk = idx.kind(holder)
-            if not (hk.cls == "schiff" or holder.kind == "leiter" or f.slot == "oben"):
+            if not (hk.cls == FigureClass.SCHIFF or holder.kind == "leiter" or f.slot == "oben"):
                 raise fail("carried", figure=f.id, carrier=holder.id)
         along = [a for a in idx.state.figures if a.led_by == f.id]
         for animal in along:  # taken over right after another party moved it: not this round
@@ -345,7 +346,7 @@ def _movable(idx: Index, f: Figure, party: int) -> list[Figure]:
                 raise fail("moved_by_other", figure=animal.id)
             if charmed_by(idx.state, animal) not in (0, party):
                 raise fail("charmed", figure=animal.id, party=charmed_by(idx.state, animal))
-    elif k.cls == "tier":
+    elif k.cls == FigureClass.TIER:
         charmer = charmed_by(idx.state, f)
         if charmer == party:  # Fremde Tiere bewegen: the caster's side moves it
             return along
@@ -367,7 +368,7 @@ def _movable(idx: Index, f: Figure, party: int) -> list[Figure]:
             crew = [
                 c
                 for c in idx.by_place.get(place_of(f), [])
-                if idx.kind(c).cls == "krieger" and c.owner == party and not c.faced
+                if idx.kind(c).cls == FigureClass.KRIEGER and c.owner == party and not c.faced
             ]
             crew = [c for c in crew if c.mover in (0, party)][: k.crew]
             if len(crew) < k.crew:
@@ -401,8 +402,10 @@ def step_cost(
     double, why = False, ""
     dest_level = 0
     holder = idx.by_id.get(f.carrier) if f.carrier else None
-    ship_there = [s for s in idx.by_place.get(f"f:{target}:0", []) if idx.kind(s).cls == "schiff"]
-    if holder is not None and idx.kind(holder).cls == "schiff":  # going ashore
+    ship_there = [
+        s for s in idx.by_place.get(f"f:{target}:0", []) if idx.kind(s).cls == FigureClass.SCHIFF
+    ]
+    if holder is not None and idx.kind(holder).cls == FigureClass.SCHIFF:  # going ashore
         if sc.terrain[target] == "~":
             raise fail("water", field=target)
         double = idx.kind(holder).board_double
@@ -416,7 +419,7 @@ def step_cost(
         double, why = True, "platform"
         dest_level = sc.towers[target].floors
         dest = f"f:{target}:{dest_level}"
-    elif k.cls == "krieger" and ship_there:  # boarding a ship from the shore
+    elif k.cls == FigureClass.KRIEGER and ship_there:  # boarding a ship from the shore
         ship = ship_there[0]
         double, why = idx.kind(ship).board_double, "board"
         dest = f"c:{ship.id}:{idx.kind(ship).holds[0][0]}"
@@ -428,14 +431,16 @@ def step_cost(
             raise fail("water" if terrain == "~" else "needs_water", field=target)
         if terrain in k.forbidden:
             raise no_ground(f.id, target, terrain)
-        if target in sc.towers and (k.fills or k.cls not in ("krieger", "tier")):
+        if target in sc.towers and (
+            k.fills or k.cls not in (FigureClass.KRIEGER, FigureClass.TIER)
+        ):
             raise fail("forbidden_tower", figure=f.id, field=target)
         double = edge_double(idx, k, f.field, target)
         for x in along:  # a led animal or the crew must be able to go there too
             xk = idx.kind(x)
             if terrain in xk.forbidden or xk.water:
                 raise no_ground(x.id, target, terrain)
-            if target in sc.towers and xk.cls != "krieger":
+            if target in sc.towers and xk.cls != FigureClass.KRIEGER:
                 raise fail("forbidden_tower", figure=x.id, field=target)
             double = edge_double(idx, xk, f.field, target) or double
         why = double_why(idx, f.field, target)
@@ -446,7 +451,8 @@ def step_cost(
         foes = [
             x
             for x in idx.by_place.get(dest, [])
-            if idx.kind(x).cls in ("krieger", "tier") and not allied(state, x.owner, party)
+            if idx.kind(x).cls in (FigureClass.KRIEGER, FigureClass.TIER)
+            and not allied(state, x.owner, party)
         ]
         if k.tramples and foes:
             tramples = True
@@ -465,9 +471,9 @@ def edge_double(idx: Index, k: Kind, src: str, target: str) -> bool:
     info = sc.edge(src, target)
     e = edge_of(src, target)
     double = False
-    carries_things = k.cls not in ("krieger", "tier", "fabelwesen")
+    carries_things = k.cls not in (FigureClass.KRIEGER, FigureClass.TIER, FigureClass.FABELWESEN)
     if info.wall and e not in state.breached and not (info.gate and e in state.gates_open):
-        if k.cls != "krieger":
+        if k.cls != FigureClass.KRIEGER:
             raise fail("wall", figure=k.name)
         double = True  # Mauer übersteigen
     if info.river and not info.bridge:
@@ -489,9 +495,9 @@ def step_why(idx: Index, f: Figure, target: str) -> str:
     platform, wall, river, moat, height; '' when the chapter names no reason)."""
     holder = idx.by_id.get(f.carrier) if f.carrier else None
     if holder is not None:
-        return "ashore" if idx.kind(holder).cls == "schiff" else "platform"
-    if idx.kind(f).cls == "krieger" and any(
-        idx.kind(s).cls == "schiff" for s in idx.by_place.get(f"f:{target}:0", [])
+        return "ashore" if idx.kind(holder).cls == FigureClass.SCHIFF else "platform"
+    if idx.kind(f).cls == FigureClass.KRIEGER and any(
+        idx.kind(s).cls == FigureClass.SCHIFF for s in idx.by_place.get(f"f:{target}:0", [])
     ):
         return "board"
     return double_why(idx, f.field, target)
@@ -578,7 +584,7 @@ def roll(
     data: dict[str, Any] = {"why": why, "player": who, "rolls": rolls}
     if figure:
         data["figure"] = figure
-    return rolls, replace(state, rng=rng), Event("dice", data)
+    return rolls, replace(state, rng=rng), Event(EventType.DICE, data)
 
 
 def remove_figures(state: State, ids: set[str], events: Raw, why: str) -> State:
@@ -590,7 +596,7 @@ def remove_figures(state: State, ids: set[str], events: Raw, why: str) -> State:
     out = []
     for f in state.figures:
         if f.id in gone:
-            events.append(Event("removed", {"figure": f.id, "player": f.owner, "why": why}))
+            events.append(Event(EventType.REMOVED, {"figure": f.id, "player": f.owner, "why": why}))
             continue
         if f.carrier in gone:
             holder = gone[f.carrier]
@@ -619,186 +625,11 @@ def fight(state: State, a: Figure, d: Figure, why: str, events: Raw) -> tuple[St
     values = [value(a, t.kinds[a.kind].attack), value(d, t.kinds[d.kind].defence)]
     att, dfn = rolls[0] + values[0], rolls[1] + values[1]
     data = {"why": why, "attacker": a.id, "defender": d.id, "rolls": rolls, "values": values}
-    events.append(Event("fight", {**data, "totals": [att, dfn]}))
+    events.append(Event(EventType.FIGHT, {**data, "totals": [att, dfn]}))
     if att == dfn:
         return state, ""
     loser = d if att > dfn else a
     return remove_figures(state, {loser.id}, events, why), loser.id
-
-
-# ------------------------------------------------------------------ overcrowding
-
-
-def trample(state: State, dest: str, trampler: Figure, events: Raw) -> State:
-    """Trampling (elephant, quadriga horses): foreign warriors and animals on the place each
-    survive a roll (READING: W6 >= trample_survive) or die, until the place is no longer
-    overcrowded or only the trampler's side is left. Survivors beside a quadriga climb its
-    wagon (Ersteigen nach dem Überrollt werden) and fight there (Handgemenge)."""
-    need = state.scenario.tables.number("trample_survive")
-    party = trampler.possessor
-    for _ in range(64):  # passes: every foreign figure there throws once in turn
-        idx = index(state)
-        foes = [
-            x
-            for x in idx.by_place.get(dest, [])
-            if x.id != trampler.id
-            and idx.kind(x).cls in ("krieger", "tier")
-            and not allied(state, x.owner, party)
-        ]
-        if not idx.over(dest) or not foes:
-            break
-        for victim in foes:  # the dice decide who falls, not the order of the list
-            idx = index(state)
-            if not idx.over(dest):
-                return state
-            if victim not in idx.by_place.get(dest, []):
-                continue  # gone meanwhile (onto the wagon, fallen in its Handgemenge)
-            rolls, state, ev = roll(state, "trample", victim.owner, figure=victim.id)
-            events.append(ev)
-            if rolls[0] < need:
-                state = remove_figures(state, {victim.id}, events, "trampled")
-            elif trampler.kind == "quadriga":
-                state = _climb_wagon(state, trampler, victim, events)
-    return state
-
-
-def _climb_wagon(state: State, wagon: Figure, who: Figure, events: Raw) -> State:
-    need = state.scenario.tables.number("climb_wagon")
-    rolls, state, ev = roll(state, "climb_wagon", who.owner)
-    events.append(ev)
-    if rolls[0] < need or state.scenario.tables.kinds[who.kind].cls != "krieger":
-        return remove_figures(state, {who.id}, events, "overrun")
-    slot = state.scenario.tables.kinds[wagon.kind].holds[0][0]
-    figs = [replace(f, carrier=wagon.id, slot=slot) if f.id == who.id else f for f in state.figures]
-    events.append(Event("climbed_wagon", {"figure": who.id, "wagon": wagon.id}))
-    state = state.with_figures(figs)
-    return melee(state, f"c:{wagon.id}:{slot}", wagon.possessor, events)
-
-
-def melee(state: State, place: str, starter: int, events: Raw) -> State:
-    """Handgemenge on an overcrowded place until it is no longer overcrowded: the warriors of
-    ``starter`` begin, then the other sides in player order from him; a blow goes to the next
-    enemy side in that order (READING: one blow per side in turn, the combat reading of
-    ``fight``). When only one side is left, its players remove figures (a decision)."""
-    events.append(Event("melee", {"place": place, "starter": starter}))
-    for _ in range(200):
-        idx = index(state)
-        if not idx.over(place):
-            return state
-        here = idx.by_place.get(place, [])
-        fighters = idx.warriors(here)
-        sides = sorted({f.owner for f in fighters})
-        order = [p for p in party_order(state, starter if starter else None) if p in sides]
-        enemies = [(p, q) for p in order for q in order if not allied(state, p, q)]
-        if not enemies:
-            remover = next(iter(order), 0) or next((f.owner for f in here if f.owner), 0)
-            if remover and (place, remover) not in state.crowds:
-                state = replace(state, crowds=(*state.crowds, (place, remover)))
-            return state
-        attacker = order[0]
-        target_side = next(q for q in order[1:] + order[:1] if not allied(state, attacker, q))
-        a = next(f for f in fighters if f.owner == attacker)
-        d = next(f for f in fighters if f.owner == target_side)
-        state, _fallen = fight(state, a, d, "melee", events)
-        rotated = order[1:] + order[:1]
-        starter = rotated[0]
-    return state
-
-
-def settle_crowds(state: State, events: Raw, cause_party: dict[str, int] | None = None) -> State:
-    """Every overcrowded place without a pending resolution: its figures' players remove
-    figures (a placement error or a breach of the Aufenthalt rules: the party named in
-    ``cause_party``, else the party with the most figures there)."""
-    idx = index(state)
-    crowds = list(state.crowds)
-    pending = {p for p, _q in crowds}
-    for place in sorted(p for p in idx.by_place if idx.over(p)):
-        if place in pending:
-            continue
-        here = idx.by_place[place]
-        party = (cause_party or {}).get(place) or max(
-            (f.owner for f in here if f.owner),
-            key=lambda p: sum(x.owner == p for x in here),
-            default=0,
-        )
-        if party:
-            crowds.append((place, party))
-            events.append(Event("overcrowded", {"place": place, "player": party}))
-    # resolved ones drop out
-    crowds = [(p, q) for p, q in crowds if idx.over(p)]
-    return replace(state, crowds=tuple(crowds))
-
-
-# ------------------------------------------------------------------ spells
-
-
-def spell_targets(
-    idx: Index, spell: str, caster: Figure, field: str, level: int | None, floor: str = ""
-) -> list[Figure]:
-    """The figures of ``field`` a spell acts on: all it can act on (kleinfeldweise Wirkung);
-    ``level``: only that floor of a tower (None: the whole field, every floor — Kap. 0 "auch
-    stockwerkweise"); ``floor``: only that floor of a siege tower there. Raises when one of
-    them is still under another spell (mehrfache Zauber) or none is there."""
-    sc = idx.sc
-    sp = sc.tables.spells.get(spell)
-    if sp is None:
-        raise fail("unknown_spell", spell=spell)
-    figs = []
-    for f in idx.on_field(field, level if field in sc.towers else None):
-        if floor:
-            holder = idx.by_id.get(f.carrier)
-            if holder is None or holder.kind != "belagerungsturm" or f.slot != floor:
-                continue
-        k = idx.kind(f)
-        if k.hover:  # a hovering wizard is never enchanted
-            continue
-        if k.cls not in sp.acts_on:
-            continue
-        if sp.foreign_only and allied(idx.state, f.owner, caster.owner):
-            continue
-        figs.append(f)
-    if not figs:
-        raise fail("spell_no_target", spell=spell, field=field)
-    bound = [f for f in figs if f.enchant and f.enchant_until >= idx.state.round]
-    if bound:
-        raise fail("spell_twice", spell=spell, figure=bound[0].id, state=bound[0].enchant)
-    return figs
-
-
-def distance(sc: Scenario, a: str, b: str) -> int:
-    def cube(name: str) -> tuple[int, int, int]:
-        from engines.armageddon.hexmap import parse_field
-
-        pos = parse_field(name)
-        assert pos is not None
-        col, row = pos
-        x = col - (row - (row & 1)) // 2
-        return x, row, -x - row
-
-    ax, ay, az = cube(a)
-    bx, by, bz = cube(b)
-    return max(abs(ax - bx), abs(ay - by), abs(az - bz))
-
-
-def may_set_into(state: State, idx: Index, party: int, tower: str, level: int) -> bool:
-    """The wizard's rights over buildings (Versetzen onto a platform or out of a building):
-    his own building when it is empty or his side has the majority in it; a foreign one when
-    the owner permits, when it is free of warriors, or when no enemy warrior is in it and his
-    side (or a party that permits him, with its allies) has the majority there."""
-    sc = idx.sc
-    owner = sc.towers[tower].owner
-    inside = idx.warriors(idx.on_field(tower))
-    tally = counts(idx, inside)
-    holders = block_majority(state, tally)
-    if owner == party:  # with equal sides nobody has the Übermacht to forbid it (Kap. 0)
-        return not inside or party in holders or not holders
-    if (tower, party) in state.permits:
-        return True
-    if not inside:
-        return True
-    if any(not allied(state, w.owner, party) for w in inside):
-        return False
-    return party in holders or any((tower, p) in state.permits for p in holders)
 
 
 # ------------------------------------------------------------------ Zugang and hunger
@@ -830,7 +661,7 @@ def hungering(state: State) -> list[str]:
     return starving
 
 
-def _breach_gap(state: State, st: Any) -> bool:
+def _breach_gap(state: State, st: Stellung) -> bool:
     inside = set(st.fields)
     return any((a in inside) != (b in inside) for a, b in state.breached)
 
@@ -843,11 +674,14 @@ def hunger(state: State, events: Raw) -> State:
         victims = [
             f
             for f in state.figures
-            if f.field in st.fields and sc.tables.kinds[f.kind].cls in ("krieger", "tier")
+            if f.field in st.fields
+            and sc.tables.kinds[f.kind].cls in (FigureClass.KRIEGER, FigureClass.TIER)
         ]
         if not victims:
             continue
-        events.append(Event("hunger", {"stellung": name, "figures": [f.id for f in victims]}))
+        events.append(
+            Event(EventType.HUNGER, {"stellung": name, "figures": [f.id for f in victims]})
+        )
         dead = set()
         for f in victims:
             rolls, state, ev = roll(state, "hunger", f.owner, figure=f.id)

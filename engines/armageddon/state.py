@@ -3,17 +3,25 @@ figure, the round and phase, and the declarations made. Plain frozen values; JSO
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from functools import lru_cache
-from typing import Any
 
 from engines.armageddon.hexmap import Edge
 from engines.armageddon.scenario import Scenario, parse
-from engines.core.errors import BadInput
+from engines.core.codec import Codec, JsonObject, JsonValue, Schema
 from engines.core.rng import Rng
 
-SCHEMA = 1
+SCHEMA = 2  # 1: figures as positional lists (read through _from_v1)
 GM = 0  # the game master's seat; players are seats 1..parties
+
+
+class Phase(StrEnum):
+    SETUP = "setup"  # the game master places figures, colours and alliances
+    MOVE = "move"  # the Bewegungsphase: parties move in turn
+    ACT = "act"  # the Handlungsphase: declarations, fights, spells
+    END = "end"  # the last round is over
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +77,7 @@ class State:
     figures: tuple[Figure, ...]
     next_id: int
     round: int
-    phase: str  # setup, move, act, end
+    phase: Phase
     active: int  # the party whose turn it is (0 in setup and at the end)
     reserve: tuple[tuple[int, str, int], ...]
     alliances: frozenset[tuple[int, int]]
@@ -122,125 +130,48 @@ def _standing(text: str, file: str, ruined: frozenset[str]) -> Scenario:
     return replace(sc, towers={f: t for f, t in sc.towers.items() if f not in ruined})
 
 
-def figure_to_json(f: Figure) -> list[Any]:
-    return [
-        f.id, f.kind, f.owner, f.possessor, f.field, f.level, f.carrier, f.slot, f.facing,
-        f.steps, f.faced, f.acted, f.mover, f.led_by, f.enchant, f.enchant_until,
-        f.last_majority, f.declared, f.charmed_by,
-    ]  # fmt: skip
+_CODEC = Codec("armageddon.error.bad_state")
+_FIGURE_FIELDS = tuple(f.name for f in fields(Figure))
 
 
-def figure_from_json(d: list[Any]) -> Figure:
-    return Figure(
-        str(d[0]), str(d[1]), int(d[2]), int(d[3]), str(d[4]), int(d[5]), str(d[6]), str(d[7]),
-        str(d[8]), int(d[9]), bool(d[10]), bool(d[11]), int(d[12]), str(d[13]), str(d[14]),
-        int(d[15]), int(d[16]), int(d[17]), int(d[18]) if len(d) > 18 else 0,
-    )  # fmt: skip
+def _figure_from_v1(item: JsonValue) -> JsonValue:
+    """A figure of schema 1: a positional list of its fields (18 before ``charmed_by``)."""
+    if not isinstance(item, list) or not 18 <= len(item) <= len(_FIGURE_FIELDS):
+        return item  # the codec refuses it with the field's path
+    return dict(zip(_FIGURE_FIELDS, item, strict=False))
 
 
-def _edges(items: frozenset[Edge]) -> list[list[str]]:
-    return [list(e) for e in sorted(items)]
+def _figures_from_v1(items: JsonValue) -> JsonValue:
+    return [_figure_from_v1(f) for f in items] if isinstance(items, list) else items
 
 
-def _edge_set(data: list[list[str]]) -> frozenset[Edge]:
-    return frozenset((str(a), str(b)) for a, b in data)
+def _from_v1(data: JsonObject) -> JsonObject:
+    """Schema 1 -> 2: figures were positional lists and the pending claim a list
+    ``[claimer, target, waiting]``; everything else was stored as the codec stores it."""
+    out = dict(data)
+    for key in ("figures", "fallen"):
+        if key in out:
+            out[key] = _figures_from_v1(out[key])
+    pending = out.get("pending")
+    if isinstance(pending, list) and len(pending) == 3:
+        out["pending"] = dict(zip(("claimer", "target", "waiting"), pending, strict=True))
+    undo = out.get("undo")
+    if isinstance(undo, dict):
+        out["undo"] = {
+            **undo,
+            "figures": _figures_from_v1(undo.get("figures")),
+            "fallen": _figures_from_v1(undo.get("fallen")),
+        }
+    return out
 
 
-def to_json(s: State) -> dict[str, Any]:
-    return {
-        "schema": SCHEMA,
-        "text": s.text,
-        "file": s.file,
-        "figures": [figure_to_json(f) for f in s.figures],
-        "next_id": s.next_id,
-        "round": s.round,
-        "phase": s.phase,
-        "active": s.active,
-        "reserve": [list(r) for r in s.reserve],
-        "alliances": sorted(list(a) for a in s.alliances),
-        "colours": list(s.colours),
-        "teams": list(s.teams),
-        "rounds": s.rounds,
-        "gates_open": _edges(s.gates_open),
-        "breached": _edges(s.breached),
-        "blocked": _edges(s.blocked),
-        "hz": [list(h) for h in s.hz],
-        "sieges": sorted(list(x) for x in s.sieges),
-        "permits": sorted(list(x) for x in s.permits),
-        "gate_moves": _edges(s.gate_moves),
-        "pitched": sorted(s.pitched),
-        "crowds": [list(c) for c in s.crowds],
-        "pending": None
-        if s.pending is None
-        else [s.pending.claimer, s.pending.target, list(s.pending.waiting)],
-        "out": list(s.out),
-        "counters": list(s.counters),
-        "last": [list(m) for m in s.last],
-        "ruined": sorted(s.ruined),
-        "rng": s.rng.to_json(),
-        "fallen": [figure_to_json(f) for f in s.fallen],
-        "undo": None if s.undo is None else _undo_to_json(s.undo),
-        "last_gm": s.last_gm,
-    }
+STORED: Schema[State] = Schema(State, SCHEMA, _CODEC, "armageddon.error.bad_schema", {1: _from_v1})
 
 
-def _undo_to_json(u: Undo) -> dict[str, Any]:
-    return {
-        "action": u.action,
-        "party": u.party,
-        "figures": [figure_to_json(f) for f in u.figures],
-        "crowds": [list(c) for c in u.crowds],
-        "last": [list(m) for m in u.last],
-        "fallen": [figure_to_json(f) for f in u.fallen],
-    }
+def to_json(s: State) -> JsonObject:
+    return STORED.dump(s)
 
 
-def _undo_from_json(d: dict[str, Any]) -> Undo:
-    return Undo(
-        action=str(d["action"]),
-        party=int(d["party"]),
-        figures=tuple(figure_from_json(f) for f in d["figures"]),
-        crowds=tuple((str(p), int(q)) for p, q in d["crowds"]),
-        last=tuple((str(a), str(b), str(c)) for a, b, c in d["last"]),
-        fallen=tuple(figure_from_json(f) for f in d["fallen"]),
-    )
-
-
-def from_json(d: dict[str, Any]) -> State:
-    if d.get("schema") != SCHEMA:
-        raise BadInput("armageddon.error.bad_schema", found=d.get("schema"), expected=SCHEMA)
-    pending = d["pending"]
-    return State(
-        text=str(d["text"]),
-        file=str(d["file"]),
-        figures=tuple(figure_from_json(f) for f in d["figures"]),
-        next_id=int(d["next_id"]),
-        round=int(d["round"]),
-        phase=str(d["phase"]),
-        active=int(d["active"]),
-        reserve=tuple((int(p), str(k), int(n)) for p, k, n in d["reserve"]),
-        alliances=frozenset((int(a), int(b)) for a, b in d["alliances"]),
-        colours=tuple(str(c) for c in d["colours"]),
-        teams=tuple(int(t) for t in d["teams"]),
-        rounds=int(d["rounds"]),
-        gates_open=_edge_set(d["gates_open"]),
-        breached=_edge_set(d["breached"]),
-        blocked=_edge_set(d["blocked"]),
-        hz=tuple((str(f), int(p)) for f, p in d["hz"]),
-        sieges=frozenset((str(a), int(b)) for a, b in d["sieges"]),
-        permits=frozenset((str(a), int(b)) for a, b in d["permits"]),
-        gate_moves=_edge_set(d["gate_moves"]),
-        pitched=frozenset(str(t) for t in d["pitched"]),
-        crowds=tuple((str(p), int(q)) for p, q in d["crowds"]),
-        pending=None
-        if pending is None
-        else Pending(int(pending[0]), str(pending[1]), tuple(int(x) for x in pending[2])),
-        out=tuple(int(x) for x in d["out"]),
-        counters=tuple(int(x) for x in d["counters"]),
-        last=tuple((str(a), str(b), str(c)) for a, b, c in d["last"]),
-        ruined=frozenset(str(t) for t in d.get("ruined", [])),
-        rng=Rng.from_json(d["rng"]),
-        fallen=tuple(figure_from_json(f) for f in d.get("fallen", [])),
-        undo=None if d.get("undo") is None else _undo_from_json(d["undo"]),
-        last_gm=str(d.get("last_gm", "")),
-    )
+def from_json(d: Mapping[str, object]) -> State:
+    """Raises BadInput for data of an unknown schema version or of another shape."""
+    return STORED.load(dict(d))

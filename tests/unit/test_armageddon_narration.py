@@ -23,7 +23,7 @@ from bot.narration.armageddon import (
     zoom_region,
 )
 from engines.armageddon import ENGINE
-from engines.armageddon.actions import Action
+from engines.armageddon.actions import Start, Step, with_note
 from engines.armageddon.scenario import load
 from engines.core import BadInput
 from engines.core import match as m
@@ -54,7 +54,7 @@ def _played(
         moves = [a for a in actions if a.verb not in ("end", "done", "start")]
         action = rng.choice(moves if moves and rng.random() < 0.8 else actions)
         if action.verb == "gm":
-            action = Action(action.verb, action.args, "eine Notiz")
+            action = with_note(action, "eine Notiz")
         state, events = ENGINE.apply(state, action, seat)
         out += [(seat, event, state) for event in events]
     return out
@@ -179,8 +179,8 @@ def test_an_overrule_is_a_game_masters_action_with_a_note() -> None:
 def test_a_survival_throw_names_the_figure_that_throws() -> None:
     text = "parteien: 2\nkarte:\nT T T\nende\nfigur: 1 elefant a1\nfigur: 1 krieger a1 auf 1\n"
     text += "figur: 2 krieger b1\n" * 3
-    state = ENGINE.apply(ENGINE.initial_state({"scenario_text": text}, 1, 3), Action("start"), 0)[0]
-    state, events = ENGINE.apply(state, Action("step", ("e1", "b1")), 1)
+    state = ENGINE.apply(ENGINE.initial_state({"scenario_text": text}, 1, 3), Start(), 0)[0]
+    state, events = ENGINE.apply(state, Step("e1", "b1"), 1)
     throw = next(e for e in events if e.type == "dice")
     view = ENGINE.view_for(state, None)
     german = event_line("dice", throw.data, Words(view, NAMES, "de"), 1)
@@ -200,7 +200,7 @@ def test_a_spell_on_a_siege_tower_floor_names_the_floor() -> None:
 
 def test_the_game_masters_corrections_are_narrated_and_a_fallen_figure_is_named_fallen() -> None:
     text = "parteien: 2\nkarte:\nT T T\nende\nfigur: 1 krieger a1\nfigur: 2 krieger b1\n"
-    state = ENGINE.apply(ENGINE.initial_state({"scenario_text": text}, 1, 3), Action("start"), 0)[0]
+    state = ENGINE.apply(ENGINE.initial_state({"scenario_text": text}, 1, 3), Start(), 0)[0]
     state, removed = ENGINE.apply(state, ENGINE.parse_action("gm remove k2"), 0)
     view = ENGINE.view_for(state, None)
     de, en = Words(view, NAMES, "de"), Words(view, NAMES, "en")
@@ -236,8 +236,8 @@ def test_the_game_masters_corrections_are_narrated_and_a_fallen_figure_is_named_
 )  # fmt: skip
 def test_two_steps_say_why(edges: str, karte: str, de: str, en: str) -> None:
     text = f"parteien: 2\nkarte:\n{karte}ende\n{edges}figur: 1 krieger a1\nfigur: 2 krieger c1\n"
-    state = ENGINE.apply(ENGINE.initial_state({"scenario_text": text}, 1, 3), Action("start"), 0)[0]
-    state, events = ENGINE.apply(state, Action("step", ("k1", "b1")), 1)
+    state = ENGINE.apply(ENGINE.initial_state({"scenario_text": text}, 1, 3), Start(), 0)[0]
+    state, events = ENGINE.apply(state, Step("k1", "b1"), 1)
     view = ENGINE.view_for(state, None)
     german = event_line("stepped", events[0].data, Words(view, NAMES, "de"), 1)
     assert german.endswith(f"a1 → b1 (2 Schritte: {de}).")

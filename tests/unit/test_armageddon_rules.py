@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from engines.armageddon import rules as R
+from engines.armageddon.crowds import melee
 from engines.armageddon.engine import ENGINE, new_state
 from engines.armageddon.scenario import parse
 from engines.armageddon.state import State
@@ -723,7 +724,7 @@ def test_with_more_than_two_players_the_handgemenge_follows_the_player_order() -
     state = game(body, parties=3, start=False)
     state = replace(state, crowds=())
     evs: list[Event] = []
-    R.melee(state, "f:b1:0", 2, evs)
+    melee(state, "f:b1:0", 2, evs)
     attackers = [e.data["attacker"] for e in evs if e.type == "fight"]
     owners = [fig(state, a).owner for a in attackers if state.figure(a)]
     assert owners[:3] == [2, 3, 1]
