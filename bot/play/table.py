@@ -77,7 +77,7 @@ from bot.play.ui import (
     parse_path,
     send_kwargs,
 )
-from bot.render.base import run_heavy
+from bot.render.base import clean_name, run_heavy
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send, send_error
 from bot.store import GameRecord, StaleRevision, StoreBusy
 from engines.core import BadInput, Event, IllegalAction
@@ -114,7 +114,10 @@ class GameInfo:
 
 def distinct_names(names: list[str]) -> list[str]:
     """``names`` with the seat's number after each name that several seats share (three bots
-    of one level, two people called alike), so every sentence and image tells them apart."""
+    of one level, two people called alike), so every sentence and image tells them apart.
+    Each name is cleaned (``clean_name``): a line break or separator in a display name
+    reaches no sentence or image."""
+    names = [clean_name(name) or "?" for name in names]
     counts = Counter(names)
     return [f"{name} {seat + 1}" if counts[name] > 1 else name for seat, name in enumerate(names)]
 

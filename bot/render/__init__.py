@@ -4,6 +4,7 @@ grids and PNG encoding). Renderers draw a ``view`` (plain data), never engine in
 from bot.render.base import (
     ASSETS,
     Palette,
+    clean_name,
     clean_text,
     draw_text,
     font,
@@ -13,11 +14,13 @@ from bot.render.base import (
     render_async,
     run_heavy,
     text_center,
+    text_length,
 )
 
 __all__ = [
     "ASSETS",
     "Palette",
+    "clean_name",
     "clean_text",
     "draw_text",
     "font",
@@ -27,4 +30,5 @@ __all__ = [
     "render_async",
     "run_heavy",
     "text_center",
+    "text_length",
 ]

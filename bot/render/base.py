@@ -78,6 +78,19 @@ def clean_text(text: str) -> str:
     )
 
 
+def clean_name(text: str) -> str:
+    """A name (a display name, a server's card or spell name) as one tidy line: cleaned
+    (``clean_text``), runs of spaces made one, no space at either end. Names are cleaned so
+    where they enter (seats, uploads); renderers clean again whatever they draw."""
+    return " ".join(clean_text(text).split())
+
+
+def text_length(text: str, face: ImageFont.FreeTypeFont) -> float:
+    """The width of ``text`` (cleaned, as ``draw_text`` draws it) in ``face``: the one way
+    renderers measure text, so a name that would break the layout is measured as drawn."""
+    return float(face.getlength(clean_text(text)))
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -132,14 +145,14 @@ def _wrap_to(text: str, face: ImageFont.FreeTypeFont, width: float) -> list[str]
     line = ""
     for word in re.findall(r"\S+?-(?=\S)|\S+", text):
         joined = f"{line} {word}" if line and not line.endswith("-") else line + word
-        if face.getlength(joined) <= width:
+        if text_length(joined, face) <= width:
             line = joined
             continue
         if line:
             lines.append(line)
         line = ""
         for ch in word:  # a word wider than the line is split where it must be
-            if line and face.getlength(line + ch) > width:
+            if line and text_length(line + ch, face) > width:
                 lines.append(line)
                 line = ""
             line += ch
@@ -165,7 +178,7 @@ def fit_text(
     text = drawable(clean_text(text), style)
     smallest = min(size, min_size or size)
     for each in range(size, smallest - 1, -1):
-        if font(each, style).getlength(text) <= width:
+        if text_length(text, font(each, style)) <= width:
             return [text], each
     for count in range(2, lines + 1):  # as few lines as can be, each as large as can be
         for each in range(size, smallest - 1, -1):
@@ -177,7 +190,7 @@ def fit_text(
     face = font(smallest, style)
     kept = _wrap_to(text, face, width)[:lines]
     last = kept[-1]
-    while last and face.getlength(last + "…") > width:
+    while last and text_length(last + "…", face) > width:
         last = last[:-1]
     return [*kept[:-1], last.rstrip() + "…"], smallest
 

@@ -77,6 +77,32 @@ def test_every_renderer_draws_text_through_the_cleaning_helper() -> None:
             assert calls == 0, f"{path.name} draws text without draw_text"
 
 
+def test_every_renderer_measures_text_as_it_draws_it() -> None:
+    """Measuring a name before cleaning it failed Pillow's layout (``\\r``, U+001C, U+0085,
+    U+2029…): every width goes through ``text_length``, which cleans first (issue 18)."""
+    from pathlib import Path
+
+    import bot.render
+    from bot.render.base import fit_text, text_length
+
+    folder = Path(bot.render.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        raw = sum(source.count(f".{call}(") for call in ("getlength", "getbbox", "textlength"))
+        raw += sum(source.count(f".{call}(") for call in ("textbbox", "multiline_text"))
+        assert raw == (1 if path.name == "base.py" else 0), f"{path.name} measures raw text"
+    name = "Ev\r\nil\x1c\x1d\x1e\x85\u2029Name"
+    assert text_length(name, font(16)) == font(16).getlength("Ev  il     Name")
+    lines, _size = fit_text(name, 40, 16, lines=2)
+    assert all(line.isprintable() for line in lines)
+
+
+def test_distinct_names_cleans_every_seat_name() -> None:
+    from bot.play.table import distinct_names
+
+    assert distinct_names(["Ev\r\nil\u2029", "Ev il", "\x1c"]) == ["Ev il 1", "Ev il 2", "?"]
+
+
 def test_fit_text_shrinks_then_wraps_and_cuts_only_as_a_last_resort() -> None:
     from bot.render.base import fit_text, line_step
 
