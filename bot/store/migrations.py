@@ -127,6 +127,11 @@ MIGRATIONS: list[str] = [
         updated_at REAL NOT NULL,
         PRIMARY KEY (guild_id, kind, name)
     );
+    """,  # 6: game seeds of 128 bits and more (no 64-bit column holds them): the whole seed
+    # as decimal text; ``seed`` keeps its low 63 bits for an older bot reading the row
+    """
+    ALTER TABLE games ADD COLUMN seed_text TEXT;
+    UPDATE games SET seed_text = CAST(seed AS TEXT);
     """,
 ]
 
@@ -257,6 +262,10 @@ PG_MIGRATIONS: list[str] = [
         updated_at DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (guild_id, kind, name)
     );
+    """,  # 6: as MIGRATIONS[5] (seeds of 128 bits as text)
+    """
+    ALTER TABLE games ADD COLUMN seed_text TEXT;
+    UPDATE games SET seed_text = CAST(seed AS TEXT);
     """,
 ]
 

@@ -40,14 +40,23 @@ from bot.store.base import (
     check_character_limits,
 )
 from bot.store.migrations import COMBATS_TO_GAMES, MIGRATIONS
-from bot.store.rows import _campaign, _changed, _character, _content, _deck, _dump, _game
+from bot.store.rows import (
+    _campaign,
+    _changed,
+    _character,
+    _content,
+    _deck,
+    _dump,
+    _game,
+    seed_columns,
+)
 from bot.store.upgrades import COMBAT_KIND, combat_to_game
 from engines.core import EngineError
 from engines.w6.state import STATE_VERSION
 
 _GAME_COLUMNS = (
     "id, kind, engine_version, config, seed, guild_id, channel_id, players, status,"
-    " snapshot, revision, message_id, created_at, updated_at, display"
+    " snapshot, revision, message_id, created_at, updated_at, display, seed_text"
 )
 _CAMPAIGN_COLUMNS = "id, guild_id, channel_id, name, gm_id, co_gm_ids, settings, status, created_at"
 _CHARACTER_COLUMNS = "id, campaign_id, owner_id, name, sheet, revision"
@@ -235,14 +244,14 @@ class SqliteStore:
                     if await found.fetchone() is not None:
                         raise AlreadyExists("game")
             cursor = await db.execute(
-                "INSERT INTO games (kind, engine_version, config, seed, guild_id, channel_id,"
-                " players, status, snapshot, revision, created_at, updated_at, display)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
+                "INSERT INTO games (kind, engine_version, config, seed, seed_text, guild_id,"
+                " channel_id, players, status, snapshot, revision, created_at, updated_at,"
+                " display) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
                 (
                     kind,
                     engine_version,
                     _dump(config),
-                    seed,
+                    *seed_columns(seed),
                     guild_id,
                     channel_id,
                     _dump(players),

@@ -336,6 +336,49 @@ async def test_every_seat_that_keeps_a_reaction_waiting_is_reminded_and_forfeits
     assert last.outcome.reason == "forfeit"
 
 
+async def service_get(store: SqliteStore, game_id: int) -> int:
+    return (await GameService(store).get(game_id)).seed
+
+
+async def test_game_seeds_are_128_secret_bits_and_reproducible_when_seeded(
+    tmp_path: Path,
+) -> None:
+    """A seed of 31 bits could be searched offline from one's own cards (issue 18): new games
+    draw 128 bits from the secure source; a seeded session (``--seed``) gives the same ones."""
+    from bot.chance import Chance
+
+    store = SqliteStore(tmp_path / "seeds.sqlite")
+    await store.open()
+    try:
+        asked: list[int] = []
+
+        def entropy(bits: int) -> int:
+            asked.append(bits)
+            return Chance().bits(bits)
+
+        games = [
+            await GameService(store, entropy).create(
+                "nim-test", {"heap": 4}, channel_id=9, guild_id=None, players=[ALICE, BOB],
+                invited=False,
+            )  # fmt: skip
+            for _ in range(4)
+        ]
+        assert asked == [128] * 4
+        assert max(g.seed for g in games) >= 2**64  # all four below 2^64: chance 2^-256
+        assert len({g.seed for g in games}) == 4
+        assert [(await service_get(store, g.id)) for g in games] == [g.seed for g in games]
+        seeded = [
+            (await GameService(store, Chance(42).bits).create(
+                "nim-test", {"heap": 4}, channel_id=10, guild_id=None, players=[ALICE, BOB],
+                invited=False,
+            )).seed  # fmt: skip
+            for _ in range(2)
+        ]
+        assert seeded == [Chance(42).bits(128)] * 2
+    finally:
+        await store.close()
+
+
 async def test_bot_seats_play_the_same_from_the_same_seed(service: GameService) -> None:
     logs = []
     for _ in range(2):
