@@ -336,6 +336,14 @@ async def test_every_seat_that_keeps_a_reaction_waiting_is_reminded_and_forfeits
     assert last.outcome.reason == "forfeit"
 
 
+NIM_TABLE: dict[str, Any] = {
+    "channel_id": 9,
+    "guild_id": None,
+    "players": [ALICE, BOB],
+    "invited": False,
+}
+
+
 async def service_get(store: SqliteStore, game_id: int) -> int:
     return (await GameService(store).get(game_id)).seed
 
@@ -356,22 +364,14 @@ async def test_game_seeds_are_128_secret_bits_and_reproducible_when_seeded(
             asked.append(bits)
             return Chance().bits(bits)
 
-        games = [
-            await GameService(store, entropy).create(
-                "nim-test", {"heap": 4}, channel_id=9, guild_id=None, players=[ALICE, BOB],
-                invited=False,
-            )  # fmt: skip
-            for _ in range(4)
-        ]
+        secure = GameService(store, entropy)
+        games = [await secure.create("nim-test", {"heap": 4}, **NIM_TABLE) for _ in range(4)]
         assert asked == [128] * 4
         assert max(g.seed for g in games) >= 2**64  # all four below 2^64: chance 2^-256
         assert len({g.seed for g in games}) == 4
         assert [(await service_get(store, g.id)) for g in games] == [g.seed for g in games]
         seeded = [
-            (await GameService(store, Chance(42).bits).create(
-                "nim-test", {"heap": 4}, channel_id=10, guild_id=None, players=[ALICE, BOB],
-                invited=False,
-            )).seed  # fmt: skip
+            (await GameService(store, Chance(42).bits).create("nim-test", {}, **NIM_TABLE)).seed
             for _ in range(2)
         ]
         assert seeded == [Chance(42).bits(128)] * 2
