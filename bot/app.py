@@ -4,10 +4,12 @@ cogs, syncs slash commands when their schema changed, and routes components."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import hashlib
 import json
 import logging
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -21,6 +23,7 @@ from bot.i18n import CatalogTranslator
 from bot.replies import handle_error
 from bot.settings import Settings
 from bot.store import Store, StoreBusy, is_postgres, store_for
+from bot.store.base import storage_failure
 
 log = logging.getLogger("spielleiter")
 
@@ -103,6 +106,7 @@ class SpielleiterBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogTranslator())
         for name in COGS:
             await self.load_extension(name)
+        guard_autocompletes(self.tree)
 
     async def close(self) -> None:
         await self.finish_interactions()
@@ -182,6 +186,34 @@ class SpielleiterBot(commands.AutoShardedBot):
     @staticmethod
     def _meta_key(target: discord.Object | None) -> str:
         return SCHEMA_META_KEY if target is None else f"{SCHEMA_META_KEY}:{target.id}"
+
+
+def guard_autocompletes(tree: app_commands.CommandTree[Any]) -> None:
+    """Every autocomplete of ``tree`` answered with no choices when the database cannot be
+    reached or written (discord.py would log the error and leave the user's list loading)."""
+    for command in tree.walk_commands():
+        if not isinstance(command, app_commands.Command):
+            continue
+        for param in command._params.values():
+            if param.autocomplete is not None and not hasattr(param.autocomplete, "__guarded__"):
+                param.autocomplete = _guarded(param.autocomplete)
+
+
+def _guarded(
+    complete: Callable[..., Coroutine[Any, Any, Any]],
+) -> Callable[..., Coroutine[Any, Any, Any]]:
+    @functools.wraps(complete)
+    async def guarded(*args: Any) -> Any:
+        try:
+            return await complete(*args)
+        except Exception as error:
+            if storage_failure(error) is None:
+                raise
+            log.warning("autocomplete without the storage: %r", error)
+            return []
+
+    guarded.__guarded__ = True  # type: ignore[attr-defined]
+    return guarded
 
 
 def _handles_an_interaction(task: asyncio.Task[Any]) -> bool:
