@@ -81,6 +81,7 @@ def action_words(text: str, names: dict[str, str], lang: str) -> str:
 def narrate(events: list[Event], before: CombatState, after: CombatState, lang: str) -> list[str]:
     """One line per event in the user's language (names instead of ids, steps in words)."""
     names = _names(before) | _names(after)
+    npcs = _npc_ids(before) | _npc_ids(after)
     lines = []
     for event in events:
         if event.type in SILENT_EVENTS:
@@ -100,6 +101,8 @@ def narrate(events: list[Event], before: CombatState, after: CombatState, lang: 
         variant = EVENT_VARIANTS.get(event.type)
         if variant and f"{key}.{event.data.get(variant)}" in catalog():
             key = f"{key}.{event.data.get(variant)}"
+        if str(event.data.get("fighter")) in npcs and f"{key}.npc" in catalog():
+            key = f"{key}.npc"  # an NPC's LP, AB and threshold are the GM's (the board: words)
         if key in catalog():
             text = tc(key, lang, **params)
         else:
@@ -107,6 +110,10 @@ def narrate(events: list[Event], before: CombatState, after: CombatState, lang: 
             text = t("w6cog.ev.generic", lang, type=event.type, detail=detail)
         lines.append(text)
     return lines
+
+
+def _npc_ids(state: CombatState) -> set[str]:
+    return {f.id for f in state.fighters if f.owner is None}
 
 
 def _cap(lines: list[str], limit: int) -> str:
@@ -140,6 +147,9 @@ def log_entries(
         name = names.get(str(data.get("fighter")), data.get("fighter"))
         if event.type == "damage":
             fighter = state.find(str(data["fighter"]))
+            if fighter is not None and fighter.owner is None:  # players read the log
+                entries.append((user_id, "damage", {"name": name, "event": "npc"}))
+                continue
             lp_max = fighter.lp_max if fighter else data["lp"]
             entry = {"name": name, "amount": data["lp_verlust"], "lp": data["lp"], "lp_max": lp_max}
             entries.append((user_id, "damage", entry))

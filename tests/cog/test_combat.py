@@ -69,11 +69,13 @@ async def test_attack_defence_damage_phase_undo_end(fake: FakeDiscord, bot: Any)
     assert "🎲 **Thoin** würfelt 6 6 5 1 → 3 Erfolge" in decided.text
     (roll,) = ids_with(decided, "wuerfeln")
     hit = await (await fake.click(decided, roll, user=GM)).message()
-    # Axt 1-2: 5 + Zusatz K 4 + Fertigkeit 2 = 11 SP − Gesamtschutz 2 = 9 LP.
-    assert (
-        t("w6cog.ev.damage", "de", fighter="Ork", sp=11, ruestung=2, lp_verlust=9, lp=11)
-        in hit.text
-    )
+    # Axt 1-2: 5 + Zusatz K 4 + Fertigkeit 2 = 11 SP − Gesamtschutz 2 = 9 LP; the public line
+    # names the SP Thoin dealt, not the NPC's armour nor its remaining LP (issue 18)
+    assert t("w6cog.ev.damage.npc", "de", fighter="Ork", sp=11) in hit.text
+    assert "jetzt" not in hit.text and "11/20" not in hit.text
+    log = await (await fake.slash("kampagne log", user=ALICE)).callback()
+    assert t("w6cog.log.damage.npc", "de", name="Ork") in (log.content or "") + embed_text(log)
+    assert "jetzt" not in (log.content or "") + embed_text(log)
     # Issue 9: the public status hides the NPC's values (its LP in words); the GM reads them
     # privately through "SL-Ansicht".
     assert "LP 11/20" not in embed_text(hit)
@@ -140,7 +142,7 @@ async def test_player_cannot_add_an_npc(fake: FakeDiscord, bot: Any) -> None:
     await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5"}, user=GM)).callback()
     await (await fake.slash("kampf start", user=GM)).message()
     refused = await (await fake.slash("kampf dazu", {"charakter": "Ork"}, user=ALICE)).callback()
-    assert refused.content == t("w6cog.error.npc_gm_only", "de")
+    assert refused.content == t("w6cog.error.no_character", "de", name="Ork")  # as no name
     three = await (
         await fake.slash("kampf dazu", {"charakter": "Ork", "anzahl": 3}, user=GM)
     ).message()
