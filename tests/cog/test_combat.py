@@ -204,9 +204,11 @@ async def test_a_button_of_the_previous_version_is_answered_stale(
     nothing (the migration of the stored combat is tested in tests/unit/test_store.py)."""
     status = await set_up(fake)
     before = await active_combat(bot.store, fake.channel().id)
+    button = {"type": 2, "style": 1, "label": "Phase", "custom_id": "kampf:1:4:phase:sl"}
+    row = {"type": 1, "components": [button]}  # as the old status had it
+    old_status = fake._new_message(status.channel_id, {"content": "alt", "components": [row]}, [])
     for locale, lang in (("de", "de"), ("en-US", "en")):
-        button = {"type": 2, "custom_id": "kampf:1:4:phase:sl"}  # as the old status had it
-        old = await (await fake._component(status, button, [], GM, locale)).callback()
+        old = await (await fake._component(old_status, button, [], GM, locale)).callback()
         assert_ephemeral(old)
         assert old.content == t("error.stale", lang)
     assert await active_combat(bot.store, fake.channel().id) == before
