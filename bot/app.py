@@ -20,6 +20,7 @@ from discord.ext import commands
 from bot.chance import Chance
 from bot.components import ComponentRouter
 from bot.i18n import CatalogTranslator
+from bot.render.base import stop_render_processes, use_render_processes
 from bot.replies import handle_error
 from bot.settings import Settings
 from bot.store import Store, StoreBusy, is_postgres, store_for
@@ -94,6 +95,8 @@ class SpielleiterBot(commands.AutoShardedBot):
                 self.shard_count,
             )
         await self.store.open()
+        if self.settings.render_processes:
+            await asyncio.to_thread(use_render_processes, self.settings.render_processes)
         await self.load_cogs()
         # commands are global: with several shard processes the one running shard 0 syncs them
         if self.auto_sync and self.owns_guild(None):
@@ -112,6 +115,8 @@ class SpielleiterBot(commands.AutoShardedBot):
         await self.finish_interactions()
         await super().close()
         await self.store.close()
+        if self.settings.render_processes:
+            stop_render_processes()
 
     async def finish_interactions(self, timeout: float = 30.0) -> None:
         """Wait (at most ``timeout`` seconds) for the interactions still being handled (a bot

@@ -34,6 +34,8 @@ class Settings:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count
     seed: int | None = None  # reproducible dice and games (scripted sessions); None: random
+    # processes that draw boards and images beside the bot's own (0: threads, as in tests)
+    render_processes: int = 2
 
     @property
     def database(self) -> str:
@@ -69,6 +71,7 @@ class Settings:
             shard_count=_shard_count(shard_count),
             shard_ids=_shard_ids(values, shard_count),
             seed=_optional_int(values, "SPIELLEITER_SEED"),
+            render_processes=_int(values, "SPIELLEITER_RENDER_PROCESSES", 2),
         )
 
 

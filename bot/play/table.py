@@ -230,6 +230,8 @@ class GameTable:
         if len(set(humans)) < len(humans):  # a game against yourself is no challenge
             raise BadInput(self.spec.key("error.self_challenge"))
         lang = await lang_for(interaction)
+        if not invited and not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)  # stored and drawn first: < 3 s
         record = await self.games.create(
             self.spec.kind,
             config,
@@ -487,22 +489,20 @@ class GameTable:
     async def open_game(
         self, interaction: discord.Interaction[Any], record: GameRecord, lang: str
     ) -> None:
-        """Show a started game as a new board; the bot plays at once if it is due."""
+        """Show a started game as a new board; the bot plays at once if it is due. The
+        interaction is acknowledged before the board is drawn (Discord's 3 s)."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
         bot_due = self.games.bot_due(record)
         screen = await self.screen(record, load(record), lang, thinking=bot_due)
-        if interaction.response.is_done():
-            message = await interaction.followup.send(**send_kwargs(screen), wait=True)
-            await self.remember_board(record, message.id)
+        message = await interaction.followup.send(**send_kwargs(screen), wait=True)
+        await self.remember_board(record, message.id)
 
-            async def edit(screen: Screen) -> None:
-                await message.edit(**edit_kwargs(screen))
+        async def edit(screen: Screen) -> None:
+            await message.edit(**edit_kwargs(screen))
 
-            if bot_due:
-                await self.play_bot(record, lang, edit)
-            return
-        await self.reply_new(interaction, record, screen)
         if bot_due:
-            await self.play_bot(record, lang, self._edit_original(interaction))
+            await self.play_bot(record, lang, edit)
 
     # ------------------------------------------------------------------ components
 

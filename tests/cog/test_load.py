@@ -91,3 +91,25 @@ async def test_a_seeded_sample_of_the_load_answers_everyone(fake: FakeDiscord, b
         else:
             assert item.first_reply.type == ANSWERED
             assert f"`{LIGHT}`" in message.content
+
+
+async def test_commands_that_draw_first_are_acknowledged_before_they_draw(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Issue 18: game starts, maps, cards and deck images were drawn before the first reply,
+    so under load it came after Discord's 3 s; now the first reply is the deferral."""
+    draws = [
+        ("essenz start", {"bot": "easy"}, False),
+        ("felsenfeuer start", {"bots": 1}, False),
+        ("telperinquar start", {"bot": "random"}, False),
+        ("telperinquar karte", {"karte": "Streitaxt"}, False),
+        ("telperinquar deck starter", {"klasse": "kaempfer"}, True),
+        ("armageddon szenario", {"name": "scharmuetzel"}, True),
+    ]
+    for name, options, private in draws:
+        exchange = await fake.slash(name, options, user="alice")
+        first = await exchange.callback()
+        assert first.type == DEFERRED, name
+        (assert_ephemeral if private else assert_public)(first)
+        answer = await exchange.message()
+        assert answer.attachments, name

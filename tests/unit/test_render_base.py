@@ -130,3 +130,31 @@ def test_fit_text_leaves_out_what_the_font_cannot_draw() -> None:
     assert fit_text("✨ Luna ✨", 400, 17, style="bold") == (["Luna"], 17)
     assert drawable("Zwerg Äß ★ ◆") == "Zwerg Äß ★ ◆"  # German letters and marks stay
     assert drawable("✨✨") == "✨✨"  # nothing else to draw: left as it is
+
+
+def _pid_png() -> bytes:
+    import os
+
+    return str(os.getpid()).encode()
+
+
+async def test_render_processes_draw_beside_the_bot_and_threads_take_the_rest() -> None:
+    """Issue 18: fifty boards drawn in threads took the interpreter from every other command;
+    with render processes a renderer runs in another process (a renderer whose arguments
+    cannot be sent there, here a local function, still runs, in a thread)."""
+    import os
+
+    from bot.render.base import stop_render_processes, use_render_processes
+
+    use_render_processes(1)
+    try:
+        elsewhere = await render_async(_pid_png)
+        assert elsewhere.isdigit() and int(elsewhere) != os.getpid()
+
+        def local() -> bytes:
+            return b"here"
+
+        assert await render_async(local) == b"here"
+    finally:
+        stop_render_processes()
+    assert await render_async(_pid_png) == str(os.getpid()).encode()
