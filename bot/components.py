@@ -84,10 +84,10 @@ def _on_its_message(interaction: discord.Interaction[Any], raw: str) -> bool:
     if interaction.type is not COMPONENT:
         return True
     message = interaction.message
-    return message is not None and raw in _custom_ids(message.components)
+    return message is not None and raw in custom_ids_of(message.components)
 
 
-def _custom_ids(components: Sequence[Any]) -> set[str]:
+def custom_ids_of(components: Sequence[Any]) -> set[str]:
     """Every ``custom_id`` of ``components``, inside rows, containers and sections."""
     found: set[str] = set()
     for component in components:
@@ -96,7 +96,7 @@ def _custom_ids(components: Sequence[Any]) -> set[str]:
             found.add(custom_id)
         inner = list(getattr(component, "children", None) or [])
         accessory = getattr(component, "accessory", None)
-        found |= _custom_ids([*inner, *([accessory] if accessory is not None else [])])
+        found |= custom_ids_of([*inner, *([accessory] if accessory is not None else [])])
     return found
 
 

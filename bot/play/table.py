@@ -29,6 +29,7 @@ posted.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
@@ -42,7 +43,7 @@ from typing import Any
 import discord
 from discord.ext import tasks
 
-from bot.components import custom_id, values_of
+from bot.components import SEPARATOR, custom_id, custom_ids_of, values_of
 from bot.fit import EMBED_DESCRIPTION, shorten
 from bot.games import (
     ACCEPTED,
@@ -455,11 +456,13 @@ class GameTable:
         if record.status != ACTIVE:
             if invitation:
                 message = channel.get_partial_message(invitation)
-                await message.edit(**self.invitation(record, info, lang))
+                with contextlib.suppress(discord.NotFound):  # deleted: nothing to update
+                    await message.edit(**self.invitation(record, info, lang))
             return
         if invitation:  # the invitation shows every seat ready (with its pick), no buttons
             content = self.invitation(_as_started(record), info, lang)["content"]
-            await channel.get_partial_message(invitation).edit(content=content, view=None)
+            with contextlib.suppress(discord.NotFound):  # deleted: the board comes anyway
+                await channel.get_partial_message(invitation).edit(content=content, view=None)
         bot_due = self.games.bot_due(record)
         edit = await self.post(
             record, await self.screen(record, load(record), lang, thinking=bot_due)
@@ -509,7 +512,44 @@ class GameTable:
     async def on_component(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
         if len(args) < 3 or not args[0].isdecimal() or not args[1]:
             raise BadInput(self.spec.key("error.bad_choice"))
-        game_id, token, op, rest = int(args[0]), args[1], args[2], args[3:]
+        try:
+            await self._on_component(interaction, int(args[0]), args[1], args[2], args[3:])
+        except StaleRevision:
+            if not await self._bring_up_to_date(interaction, int(args[0])):
+                raise
+
+    async def _bring_up_to_date(self, interaction: discord.Interaction[Any], game_id: int) -> bool:
+        """A stale click on the game's live board while that board itself is behind the game
+        (the bot stopped between the game's write and the board's edit): the board is drawn
+        as the game stands, in place. False (the click is just stale) otherwise."""
+        message = interaction.message
+        if message is None or is_private(interaction) or interaction.response.is_done():
+            return False
+        record = await self.games.get(game_id)
+        if record.status != ACTIVE or record.kind != self.spec.kind:
+            return False
+        if self.info(record).board != message.id:
+            return False
+        lang = await lang_for(interaction)
+        screen = await self.screen(record, load(record), lang, thinking=self.games.bot_due(record))
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        shown = await channel.fetch_message(message.id)  # what Discord shows, not the client
+        items = screen.view.children if screen.view is not None else []
+        drawn = {str(cid) for item in items if (cid := getattr(item, "custom_id", None))}
+        if _tokens(custom_ids_of(shown.components)) & _tokens(drawn):
+            return False  # the board shows the game's open decisions: the click was only late
+        await interaction.response.edit_message(**edit_kwargs(screen))
+        await self.remember_board(record, message.id)
+        return True
+
+    async def _on_component(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        token: str,
+        op: str,
+        rest: list[str],
+    ) -> None:
         record = await self.games.get(game_id)
         if record.kind != self.spec.kind:
             raise BadInput(self.spec.key("error.bad_choice"))
@@ -1544,6 +1584,12 @@ def _as_started(record: GameRecord) -> GameRecord:
     seats = [HOST if i == 0 else BOT if i in bots else ACCEPTED for i in range(len(record.players))]
     choices = record.config.get("seat_choices") or [None] * len(seats)
     return replace(record, snapshot={"lobby": {"seats": seats, "choices": list(choices)}})
+
+
+def _tokens(custom_ids: set[str]) -> set[str]:
+    """The decision ids (or revisions) that the components ``prefix:game:token:…`` were made
+    for: a board whose tokens are none of the game's open ones is behind the game."""
+    return {parts[2] for cid in custom_ids if len(parts := cid.split(SEPARATOR)) > 3}
 
 
 def _with_display(record: GameRecord, info: GameInfo) -> GameRecord:
