@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import logging
 import secrets
+import time
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -27,18 +28,44 @@ log = logging.getLogger("spielleiter.errors")
 LANGUAGE_PREF = "language"
 
 
+# How long a user's chosen language is known without asking the database again: every
+# interaction starts by asking it, and under load that read waits behind the heavy commands'
+# writes. A language chosen in another shard process is seen here within this time.
+LANGUAGE_SECONDS = 60.0
+
+
 async def lang_for(interaction: discord.Interaction[Any]) -> str:
     """The user's chosen language (``/sprache``), else the one of their Discord client (also
     when the database cannot be read: the answer must not wait for it)."""
     client: SpielleiterBot = interaction.client
-    try:
-        chosen = await client.store.get_pref(interaction.user.id, LANGUAGE_PREF)
-    except Exception as error:
-        if storage_failure(error) is None:
-            raise
-        log.warning("language of %s from the client: %s", _describe(interaction), error)
-        chosen = None
+    known: dict[int, tuple[str | None, float]] | None = getattr(client, "languages", None)
+    user = interaction.user.id
+    now = time.monotonic()
+    if known is not None and user in known and known[user][1] > now:
+        chosen = known[user][0]
+    else:
+        try:
+            chosen = await client.store.get_pref(user, LANGUAGE_PREF)
+        except Exception as error:
+            if storage_failure(error) is None:
+                raise
+            log.warning("language of %s from the client: %s", _describe(interaction), error)
+            return language_of(interaction.locale)
+        remember_language(client, user, chosen)
     return chosen or language_of(interaction.locale)
+
+
+def remember_language(client: Any, user_id: int, chosen: str | None) -> None:
+    """``user_id`` chose ``chosen`` (None: their client's): known for ``LANGUAGE_SECONDS``."""
+    known: dict[int, tuple[str | None, float]] | None = getattr(client, "languages", None)
+    if known is None:
+        return
+    if len(known) > LANGUAGES_KEPT:
+        known.clear()
+    known[user_id] = (chosen, time.monotonic() + LANGUAGE_SECONDS)
+
+
+LANGUAGES_KEPT = 50_000
 
 
 def pinging(*user_ids: int) -> discord.AllowedMentions:

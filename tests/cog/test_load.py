@@ -113,3 +113,27 @@ async def test_commands_that_draw_first_are_acknowledged_before_they_draw(
         (assert_ephemeral if private else assert_public)(first)
         answer = await exchange.message()
         assert answer.attachments, name
+
+
+async def test_a_users_language_is_read_once_not_on_every_interaction(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Issue 18: every interaction began with a database read for the user's language, which
+    under load waited behind the heavy commands' writes; it is known for a while now, and a
+    language chosen with /sprache is used at once."""
+    reads: list[int] = []
+    real = bot.store.get_pref
+
+    async def counted(user_id: int, key: str) -> str | None:
+        reads.append(user_id)
+        return await real(user_id, key)
+
+    bot.store.get_pref = counted
+    for _ in range(3):
+        hilfe = await (await fake.slash("hilfe", user="alice")).callback()
+        assert hilfe.embeds[0]["title"] == t("core.help.title", "de")
+    assert len(reads) == 1
+    await (await fake.slash("sprache", {"sprache": "en"}, user="alice")).callback()
+    hilfe = await (await fake.slash("hilfe", user="alice")).callback()
+    assert hilfe.embeds[0]["title"] == t("core.help.title", "en")
+    assert len(reads) == 1
