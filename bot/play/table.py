@@ -123,6 +123,11 @@ def distinct_names(names: list[str]) -> list[str]:
     return [f"{name} {seat + 1}" if counts[name] > 1 else name for seat, name in enumerate(names)]
 
 
+# At start-up, the boards of games written this long before are checked (a stop between a
+# game's write and its board's edit leaves the board behind).
+REFRESH_WINDOW_S = 60 * 60
+
+
 @dataclass
 class Seating:
     """The seats of a new game: the host first, then the named people and the bot seats."""
@@ -144,6 +149,7 @@ class GameTable:
         self.spec = spec
         self.games = GameService(bot.store, bot.chance.bits)
         self.idle_loop = tasks.loop(minutes=IDLE_CHECK_MINUTES)(self._idle_tick)
+        self._boards_refreshed = False  # see refresh_boards
         # The live board of recent games, as remembered here (a game lives in one shard's
         # process), and a lock per game while a board is being remembered.
         self._live_boards: OrderedDict[int, tuple[int, int]] = OrderedDict()
@@ -168,6 +174,9 @@ class GameTable:
 
     async def _idle_tick(self) -> None:
         try:
+            if not self._boards_refreshed:  # the first sweep after start-up
+                self._boards_refreshed = True
+                await self.refresh_boards(time.time() - REFRESH_WINDOW_S)
             await self.sweep_idle(time.time())
         except StoreBusy:  # a database locked from outside: the next sweep does it
             log.warning("the idle sweep found the database busy; it tries again next time")
@@ -530,17 +539,45 @@ class GameTable:
             return False
         if self.info(record).board != message.id:
             return False
-        lang = await lang_for(interaction)
-        screen = await self.screen(record, load(record), lang, thinking=self.games.bot_due(record))
-        channel = self.bot.get_partial_messageable(record.channel_id)
-        shown = await channel.fetch_message(message.id)  # what Discord shows, not the client
-        items = screen.view.children if screen.view is not None else []
-        drawn = {str(cid) for item in items if (cid := getattr(item, "custom_id", None))}
-        if _tokens(custom_ids_of(shown.components)) & _tokens(drawn):
+        screen = await self._behind(record, message.id, await lang_for(interaction))
+        if screen is None:
             return False  # the board shows the game's open decisions: the click was only late
         await interaction.response.edit_message(**edit_kwargs(screen))
         await self.remember_board(record, message.id)
         return True
+
+    async def _behind(self, record: GameRecord, board: int, lang: str) -> Screen | None:
+        """The game's board as it should stand, when the board message ``board`` shows none of
+        the game's open decisions (it is behind the game); None when it is current."""
+        screen = await self.screen(record, load(record), lang, thinking=self.games.bot_due(record))
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        shown = await channel.fetch_message(board)  # what Discord shows, not a client
+        items = screen.view.children if screen.view is not None else []
+        drawn = {str(cid) for item in items if (cid := getattr(item, "custom_id", None))}
+        if _tokens(custom_ids_of(shown.components)) & _tokens(drawn):
+            return None
+        return screen
+
+    async def refresh_boards(self, since: float) -> int:
+        """At start-up: the boards of this process's running games written since ``since``
+        (the bot may have stopped between a game's write and its board's edit) brought up to
+        date where they are behind. Returns how many were redrawn."""
+        redrawn = 0
+        for record in await self.bot.store.games_idle_since(time.time() + 1):
+            if record.kind != self.spec.kind or record.updated_at < since:
+                continue
+            board = self.info(record).board
+            if board is None or not self.bot.owns_guild(record.guild_id):
+                continue
+            try:
+                screen = await self._behind(record, board, await self.lang_of(record))
+                if screen is not None:
+                    message = self.bot.get_partial_messageable(record.channel_id)
+                    await message.get_partial_message(board).edit(**edit_kwargs(screen))
+                    redrawn += 1
+            except discord.HTTPException:  # the board is gone: the next step posts one
+                log.info("could not bring the board of game %s up to date", record.id)
+        return redrawn
 
     async def _on_component(
         self,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import time
 from typing import Any
 
 from bot.games import GameService, load
@@ -83,3 +84,26 @@ async def test_a_board_behind_its_game_is_brought_up_to_date_by_a_click(
 
 def _mote(message: Any) -> str:
     return str(message.component(mote_select(message))["options"][0]["value"])
+
+
+async def test_at_start_up_a_board_behind_its_game_is_brought_up_to_date(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    board = await accepted_game(fake)
+    game_id = await game_id_of(board)
+    games = GameService(bot.store)
+    alice = fake.user(ALICE).id
+    before = list(board.custom_ids)
+    while all(d.seat == 0 for d in m.decisions(ENGINE, load(await games.get(game_id)))):
+        match = load(await games.get(game_id))
+        (action, *_) = ENGINE.legal_actions(match.state, 0)
+        await games.act(game_id, alice, ENGINE.action_text(action))  # written, never shown
+    assert fake.messages[board.id].custom_ids == before
+    table = bot.get_cog("Essence").table
+    assert await table.refresh_boards(time.time() - 60) == 1  # what the first sweep does
+    assert fake.messages[board.id].custom_ids != before
+    assert await table.refresh_boards(time.time() - 60) == 0  # current now: left alone
+    # Bob can answer on it at once
+    fresh = fake.messages[board.id]
+    picked = await fake.select(fresh, mote_select(fresh), [_mote(fresh)], user=BOB)
+    assert (await picked.callback()).type == 7
