@@ -396,7 +396,9 @@ class GameService:
             try:  # never as the referee
                 return await self.apply_for_seat(record, acting, text, writes=writes)
             except StaleRevision:
-                if decision is None:
+                # a typed step was meant for the game as the user saw it; a resign or a draw
+                # answer holds whatever happened meanwhile (the bot's move written first)
+                if decision is None and not text.startswith(m.META_PREFIX):
                     raise
         raise StaleRevision()
 

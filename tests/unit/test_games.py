@@ -379,6 +379,30 @@ async def test_game_seeds_are_128_secret_bits_and_reproducible_when_seeded(
         await store.close()
 
 
+async def test_a_typed_resign_holds_when_another_write_came_first(service: GameService) -> None:
+    """Issue 18: ``aufgeben`` typed while the bot's move was being written was refused as
+    "take the newest message"; a resign (or a draw answer) is retried on the game as it is
+    now, a typed step is not (it was meant for the game as the user saw it)."""
+    game = await service.create(
+        "nim-test", {"heap": 9}, channel_id=9, guild_id=None, players=[ALICE, BOB], invited=False
+    )
+    real = service.store.update_game
+    raced: list[int] = []
+
+    async def lost_once(*args: Any, **kwargs: Any) -> GameRecord:
+        if not raced:  # another write (the bot's move) wins the first time
+            raced.append(1)
+            raise StaleRevision()
+        return await real(*args, **kwargs)
+
+    service.store.update_game = lost_once  # type: ignore[method-assign]
+    with pytest.raises(StaleRevision):
+        await service.act(game.id, ALICE, "1")
+    raced.clear()
+    turn = await service.act(game.id, ALICE, "!resign")
+    assert turn.record.status == FINISHED and raced == [1]
+
+
 async def test_bot_seats_play_the_same_from_the_same_seed(service: GameService) -> None:
     logs = []
     for _ in range(2):
