@@ -400,9 +400,10 @@ class GameTable:
         if record.status != ACTIVE:
             await interaction.response.edit_message(**self.invitation(record, info, lang))
             return
+        await interaction.response.defer()  # the game starts: acknowledged before it is drawn
         bot_due = self.games.bot_due(record)
         screen = await self.screen(record, load(record), lang, thinking=bot_due)
-        await interaction.response.edit_message(**edit_kwargs(screen))
+        await interaction.edit_original_response(**edit_kwargs(screen))
         if interaction.message is not None:
             info.board = interaction.message.id
             await self.save_info(record.id, info)
