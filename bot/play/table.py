@@ -77,6 +77,7 @@ from bot.play.ui import (
     option_ref,
     parse_path,
     send_kwargs,
+    update_in_time,
 )
 from bot.render.base import clean_name, run_heavy
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send, send_error
@@ -657,8 +658,8 @@ class GameTable:
                 **self.prompt(record, match, seat, lang, path, tree, page)
             )
             return
-        screen = await self.screen(record, match, lang, path=path, tree=tree, page=page)
-        await interaction.response.edit_message(**edit_kwargs(screen))
+        drawing = self.screen(record, match, lang, path=path, tree=tree, page=page)
+        await update_in_time(interaction, drawing)
 
     def _names_whole(
         self,
@@ -930,16 +931,17 @@ class GameTable:
         """Show the board after the user's step(s), then let the bot answer if it is due."""
         lang = await lang_for(interaction)
         bot_due = self.games.bot_due(turn.record)
-        screen = await self.screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
+        drawing = self.screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
         edit: Edit
         if interaction.type == discord.InteractionType.component and not is_private(interaction):
-            await interaction.response.edit_message(**edit_kwargs(screen))
+            await update_in_time(interaction, drawing)  # the clicked board, drawn in time
             edit = self._edit_original(interaction)
         elif interaction.type == discord.InteractionType.component:  # an ephemeral prompt
+            screen = await drawing
             await interaction.response.edit_message(**await self._after_prompt(turn, lang))
             edit = await self.post(turn.record, screen)
         else:
-            await self.reply_new(interaction, turn.record, screen)
+            await self.reply_new(interaction, turn.record, await drawing)
             edit = self._edit_original(interaction)
         # The bot's answer replaces this board: it narrates the player's step first.
         if bot_due:

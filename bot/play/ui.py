@@ -5,6 +5,8 @@ buttons and views made for sending (no callbacks kept: every click is routed by 
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,3 +107,28 @@ def edit_kwargs(screen: Screen) -> dict[str, Any]:
         "view": screen.view,
         "allowed_mentions": pinging(*screen.pings),
     }
+
+
+# Discord forgets an interaction not answered within 3 s of its creation. A board that is not
+# drawn by this many seconds after the click is answered with a deferral first (then edited).
+ANSWER_BY_S = 2.0
+
+
+async def update_in_time(interaction: discord.Interaction[Any], drawing: Awaitable[Screen]) -> None:
+    """Update the clicked message to the screen ``drawing`` makes: at once when it is drawn in
+    time (the usual case), else acknowledged first (a deferred update) and edited when drawn,
+    so the first answer never comes after Discord's 3 s, however busy the bot is."""
+    task = asyncio.ensure_future(drawing)
+    if not await _drawn_in_time(interaction, task):
+        await interaction.response.defer()
+    screen = await task
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**edit_kwargs(screen))
+    else:
+        await interaction.response.edit_message(**edit_kwargs(screen))
+
+
+async def _drawn_in_time(interaction: discord.Interaction[Any], task: asyncio.Future[Any]) -> bool:
+    elapsed = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    done, _ = await asyncio.wait({task}, timeout=max(0.0, ANSWER_BY_S - elapsed))
+    return bool(done)

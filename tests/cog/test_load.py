@@ -12,7 +12,7 @@ from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord
 from cogs.dice import HEAVY_DICE
 from tests.cog.test_w6 import start_campaign
-from tests.harness import assert_ephemeral, assert_png_attachment, assert_public
+from tests.harness import assert_ephemeral, assert_png_attachment, assert_public, embed_text
 
 DEFERRED = 5  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE ("thinking…")
 ANSWERED = 4  # CHANNEL_MESSAGE_WITH_SOURCE
@@ -137,3 +137,20 @@ async def test_a_users_language_is_read_once_not_on_every_interaction(
     hilfe = await (await fake.slash("hilfe", user="alice")).callback()
     assert hilfe.embeds[0]["title"] == t("core.help.title", "en")
     assert len(reads) == 1
+
+
+async def test_a_click_whose_board_is_not_drawn_in_time_is_acknowledged_first(
+    fake: FakeDiscord, bot: Any, monkeypatch: Any
+) -> None:
+    """Issue 18: a click answered with the board it draws: when the board is not drawn by
+    ``ANSWER_BY_S`` after the click (a busy bot), the click is acknowledged first (a deferred
+    update) and the board edited when it is drawn, never past Discord's 3 s."""
+    import bot.play.ui as ui
+    from tests.cog.test_essence import accepted_game, mote_select
+
+    board = await accepted_game(fake)
+    monkeypatch.setattr(ui, "ANSWER_BY_S", 0.0)  # as if the bot were too busy to draw in time
+    picked = await fake.select(board, mote_select(board), ["d1"], user="alice")
+    assert (await picked.callback()).type == 6
+    shown = await picked.message()
+    assert t("essenzcog.prompt.kind", "de", square="d1") in embed_text(shown)
