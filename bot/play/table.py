@@ -82,6 +82,7 @@ from bot.play.ui import (
 from bot.render.base import clean_name, run_heavy
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send, send_error
 from bot.store import GameRecord, StaleRevision, StoreBusy
+from bot.store.base import storage_failure
 from engines.core import BadInput, Event, IllegalAction
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
@@ -181,8 +182,11 @@ class GameTable:
             await self.sweep_idle(time.time())
         except StoreBusy:  # a database locked from outside: the next sweep does it
             log.warning("the idle sweep found the database busy; it tries again next time")
-        except Exception:
-            log.exception("the idle sweep of %s failed", self.spec.kind)
+        except Exception as error:
+            if storage_failure(error) is None:
+                log.exception("the idle sweep of %s failed", self.spec.kind)
+            else:  # the database is away or full: the next sweep tries again
+                log.warning("the idle sweep of %s found no storage: %r", self.spec.kind, error)
 
     def text(self, key: str, lang: str, /, **params: Any) -> str:
         return self.spec.text(key, lang, **params)

@@ -84,7 +84,9 @@ def storage_failure(error: BaseException) -> str | None:
         return STORAGE_DOWN if isinstance(error, pg.TooManyConnectionsError) else STORAGE_FULL
     if isinstance(error, pg.PostgresConnectionError | pg.OperatorInterventionError):
         return STORAGE_DOWN
-    if isinstance(error, pg.InterfaceError) and ("closed" in message or "connection" in message):
+    if isinstance(error, pg.InterfaceError) and any(
+        word in message for word in ("closed", "closing", "connection")
+    ):
         return STORAGE_DOWN
     if isinstance(error, OSError):  # refused, reset, unreachable; ENOSPC, EROFS
         return STORAGE_FULL if error.errno in (errno.ENOSPC, errno.EROFS) else STORAGE_DOWN

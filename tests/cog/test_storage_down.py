@@ -118,6 +118,7 @@ async def test_a_read_only_sqlite_file_answers_nothing_was_changed(
         (asyncpg.exceptions.AdminShutdownError("terminating connection"), STORAGE_DOWN),
         (asyncpg.exceptions.ConnectionDoesNotExistError("connection was closed"), STORAGE_DOWN),
         (asyncpg.exceptions.TooManyConnectionsError("too many clients"), STORAGE_DOWN),
+        (asyncpg.exceptions.InterfaceError("pool is closing"), STORAGE_DOWN),
         (asyncpg.exceptions.UniqueViolationError("duplicate key"), None),
         (ValueError("x"), None),
     ],
