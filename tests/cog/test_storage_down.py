@@ -18,6 +18,7 @@ import pytest
 
 from bot.i18n import t
 from bot.sandbox.fake_discord import Exchange, FakeDiscord
+from bot.store import SqliteStore
 from bot.store.base import STORAGE_DOWN, STORAGE_FULL, storage_failure
 from tests.cog.test_essence import ALICE, BOB
 from tests.harness import assert_ephemeral, running_bot, settings_for
@@ -77,6 +78,8 @@ async def test_postgres_on_a_wrong_port_answers_cannot_reach(
 async def test_a_read_only_sqlite_file_answers_nothing_was_changed(
     fake: FakeDiscord, bot: Any
 ) -> None:
+    if not isinstance(bot.store, SqliteStore):
+        pytest.skip("a read-only SQLite file (PostgreSQL: the wrong port test above)")
     invitation = await (await fake.slash("essenz start", {"gegner": BOB}, user=ALICE)).message()
     writer = bot.store._db
     # the disk turns read-only under the bot (the writer's connection can no longer write)
