@@ -282,6 +282,14 @@ async def render_async(fn: Callable[P, bytes], *args: P.args, **kwargs: P.kwargs
     return await asyncio.to_thread(call)
 
 
+async def render_heavy(fn: Callable[P, bytes], *args: P.args, **kwargs: P.kwargs) -> bytes:
+    """A picture heavy to draw (hundreds of dice): in the render processes when there are
+    some, else in the small heavy pool (``run_heavy``), never fifty threads at once."""
+    if _PROCESSES is not None:
+        return await render_async(fn, *args, **kwargs)
+    return await run_heavy(fn, *args, **kwargs)
+
+
 _PROCESSES: ProcessPoolExecutor | None = None
 # imported once by the render processes' parent (forkserver), so each worker starts warm
 RENDER_MODULES = (
