@@ -158,3 +158,25 @@ async def test_render_processes_draw_beside_the_bot_and_threads_take_the_rest() 
     finally:
         stop_render_processes()
     assert await render_async(_pid_png) == str(os.getpid()).encode()
+
+
+def _where_png() -> bytes:
+    import os
+    import threading
+
+    return f"{os.getpid()} {threading.current_thread().name}".encode()
+
+
+async def test_a_heavy_picture_goes_to_the_render_processes_else_the_heavy_pool() -> None:
+    import os
+
+    from bot.render.base import render_heavy, stop_render_processes, use_render_processes
+
+    pid, thread = (await render_heavy(_where_png)).decode().split(" ", 1)
+    assert int(pid) == os.getpid() and thread.startswith("heavy")  # the small bounded pool
+    use_render_processes(1)
+    try:
+        pid, _thread = (await render_heavy(_where_png)).decode().split(" ", 1)
+        assert int(pid) != os.getpid()
+    finally:
+        stop_render_processes()
