@@ -46,6 +46,7 @@ from bot.narration.combat import (
     target_menu,
     technique_menu,
 )
+from bot.play.ui import in_time
 from bot.render.combat_text import _cap, narrate
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send
 from bot.store.base import CampaignRecord, GameRecord
@@ -154,7 +155,7 @@ class Combat(commands.Cog):
         await send(
             interaction,
             _cap(lines + list(pings.values()), CONTENT_LIMIT) or None,
-            **await public_status(record, lang),
+            **await in_time(interaction, public_status(record, lang)),
             allowed_mentions=pinging(*pings),  # only those who must answer; names ping nobody
         )
 
@@ -344,7 +345,7 @@ class Combat(commands.Cog):
         await send(
             interaction,
             t("w6cog.combat.started", lang),
-            **await public_status(record, lang),
+            **await in_time(interaction, public_status(record, lang)),
         )
 
     @kampf.command(
@@ -402,7 +403,7 @@ class Combat(commands.Cog):
         loaded = await self._load(interaction)
         await send(
             interaction,
-            **await public_status(loaded.record, lang),
+            **await in_time(interaction, public_status(loaded.record, lang)),
         )
 
     @kampf.command(

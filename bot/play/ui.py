@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -109,6 +109,8 @@ def edit_kwargs(screen: Screen) -> dict[str, Any]:
     }
 
 
+T = TypeVar("T")
+
 # Discord forgets an interaction not answered within 3 s of its creation. A board that is not
 # drawn by this many seconds after the click is answered with a deferral first (then edited).
 ANSWER_BY_S = 2.0
@@ -126,6 +128,18 @@ async def update_in_time(interaction: discord.Interaction[Any], drawing: Awaitab
         await interaction.edit_original_response(**edit_kwargs(screen))
     else:
         await interaction.response.edit_message(**edit_kwargs(screen))
+
+
+async def in_time(
+    interaction: discord.Interaction[Any], work: Awaitable[T], *, ephemeral: bool = False
+) -> T:
+    """``work`` (drawing a new message's image), with the interaction acknowledged first (a
+    deferral, "thinking") when it is not done by ``ANSWER_BY_S`` after the interaction came;
+    the caller then answers with ``bot.replies.send`` as usual (a followup after a deferral)."""
+    task = asyncio.ensure_future(work)
+    if not interaction.response.is_done() and not await _drawn_in_time(interaction, task):
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    return await task
 
 
 async def _drawn_in_time(interaction: discord.Interaction[Any], task: asyncio.Future[Any]) -> bool:

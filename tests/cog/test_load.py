@@ -154,3 +154,21 @@ async def test_a_click_whose_board_is_not_drawn_in_time_is_acknowledged_first(
     assert (await picked.callback()).type == 6
     shown = await picked.message()
     assert t("essenzcog.prompt.kind", "de", square="d1") in embed_text(shown)
+
+
+async def test_a_combat_status_not_drawn_in_time_is_acknowledged_first(
+    fake: FakeDiscord, bot: Any, monkeypatch: Any
+) -> None:
+    """Issue 18: a combat step's status picture is drawn before the answer; when it is not
+    drawn by ``ANSWER_BY_S`` after the command (a busy bot), the command is acknowledged
+    first and the status follows."""
+    import bot.play.ui as ui
+    from tests.cog.test_w6 import GM
+
+    await start_campaign(fake)
+    await (await fake.slash("kampf start", user=GM)).message()
+    monkeypatch.setattr(ui, "ANSWER_BY_S", 0.0)
+    status = await fake.slash("kampf status", user=GM)
+    assert (await status.callback()).type == DEFERRED
+    shown = await status.message()
+    assert_png_attachment(shown)
