@@ -73,6 +73,7 @@ from bot.play.ui import (
     decode_path,
     edit_kwargs,
     encode_path,
+    in_time,
     make_view,
     option_ref,
     parse_path,
@@ -701,7 +702,8 @@ class GameTable:
         tree = self.tree(match, seat)
         path = self.first_path(tree)
         prompt = self.prompt(record, match, seat, lang, path, tree, 0)
-        file = await self.private_file(record, match, seat, lang)
+        drawing = self.private_file(record, match, seat, lang)
+        file = await in_time(interaction, drawing, ephemeral=True)
         if file is not None:
             prompt["file"] = file
         await send(interaction, ephemeral=True, **prompt)
@@ -753,7 +755,8 @@ class GameTable:
         match = load(record)
         view = self.spec.engine.view_for(match.state, seat)
         text = self.spec.private_text(view, lang) or self.text("private.none", lang)
-        file = await self.private_file(record, match, seat, lang)
+        drawing = self.private_file(record, match, seat, lang)
+        file = await in_time(interaction, drawing, ephemeral=True)
         extra = {"file": file} if file is not None else {}
         await send(interaction, text, ephemeral=True, **extra)
 

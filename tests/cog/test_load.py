@@ -172,3 +172,23 @@ async def test_a_combat_status_not_drawn_in_time_is_acknowledged_first(
     assert (await status.callback()).type == DEFERRED
     shown = await status.message()
     assert_png_attachment(shown)
+
+
+async def test_a_private_hand_not_drawn_in_time_is_acknowledged_first(
+    fake: FakeDiscord, bot: Any, monkeypatch: Any
+) -> None:
+    """Issue 18: a seat's hand picture (Telperinquár) is drawn before its private prompt;
+    when not drawn in time the click is acknowledged first, privately."""
+    import bot.play.ui as ui
+
+    started = await fake.slash("telperinquar start", {"bot": "random"}, user="alice")
+    board = await started.message()
+    await started.settle()
+    board = fake.messages[board.id]
+    hand = next(c for c in board.custom_ids if c.split(":")[3] in ("o", "v"))
+    monkeypatch.setattr(ui, "ANSWER_BY_S", 0.0)
+    shown = await fake.click(board, hand, user="alice")
+    first = await shown.callback()
+    assert first.type == DEFERRED
+    assert_ephemeral(first)
+    assert_png_attachment(await shown.message())
