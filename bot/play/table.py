@@ -948,7 +948,7 @@ class GameTable:
             await interaction.response.edit_message(**await self._after_prompt(turn, lang))
             edit = await self.post(turn.record, screen)
         else:
-            await self.reply_new(interaction, turn.record, await drawing)
+            await self.reply_new(interaction, turn.record, await in_time(interaction, drawing))
             edit = self._edit_original(interaction)
         # The bot's answer replaces this board: it narrates the player's step first.
         if bot_due:
@@ -1102,6 +1102,10 @@ class GameTable:
         self, interaction: discord.Interaction[Any], record: GameRecord, screen: Screen
     ) -> None:
         """Answer with a new board message; the previous board loses its buttons."""
+        if interaction.response.is_done():  # acknowledged while the board was drawn
+            message = await interaction.followup.send(**send_kwargs(screen), wait=True)
+            await self.remember_board(record, message.id)
+            return
         response = await interaction.response.send_message(**send_kwargs(screen))
         message_id = response.message_id if response is not None else None
         if message_id is not None:

@@ -192,3 +192,20 @@ async def test_a_private_hand_not_drawn_in_time_is_acknowledged_first(
     assert first.type == DEFERRED
     assert_ephemeral(first)
     assert_png_attachment(await shown.message())
+
+
+async def test_a_typed_step_whose_board_is_not_drawn_in_time_is_acknowledged_first(
+    fake: FakeDiscord, bot: Any, monkeypatch: Any
+) -> None:
+    """Issue 18: a step typed with ``zug`` is answered with the new board; when it is not
+    drawn in time, the command is acknowledged first and the board follows."""
+    import bot.play.ui as ui
+    from tests.cog.test_essence import accepted_game
+
+    await accepted_game(fake)
+    monkeypatch.setattr(ui, "ANSWER_BY_S", 0.0)
+    typed = await fake.slash("essenz zug", {"notation": "void d5"}, user="alice")
+    assert (await typed.callback()).type == DEFERRED
+    board = await typed.message()
+    assert_public(board)
+    assert_png_attachment(board)
