@@ -19,7 +19,9 @@ class Chance:
         return self._stream is not None
 
     def bits(self, count: int) -> int:
-        """``count`` random bits (a seed for a game, a dice roll's Rng)."""
+        """``count`` random bits (a seed for a game, a dice roll's Rng): from ``secrets`` (the
+        operating system's secure source) in play, from the seeded stream in a reproducible
+        session."""
         return secrets.randbits(count) if self._stream is None else self._stream.getrandbits(count)
 
     def rng(self) -> Rng:

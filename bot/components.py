@@ -8,7 +8,7 @@ reaches the same handler.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -67,7 +67,7 @@ class ComponentRouter:
                 return False
             await send_error(interaction, "error.unknown_component")
             return True
-        if interaction.type not in self._kinds[prefix]:
+        if interaction.type not in self._kinds[prefix] or not _on_its_message(interaction, raw):
             await send_error(interaction, "error.unknown_component")
             return True
         try:
@@ -75,6 +75,29 @@ class ComponentRouter:
         except Exception as error:
             await handle_error(interaction, error)
         return True
+
+
+def _on_its_message(interaction: discord.Interaction[Any], raw: str) -> bool:
+    """Whether a click or select came from a message that carries that component: a forged
+    ``custom_id`` (of another game, another server) sent on some other message neither acts
+    nor replaces that message. A form carries its fields, not the message's components."""
+    if interaction.type is not COMPONENT:
+        return True
+    message = interaction.message
+    return message is not None and raw in custom_ids_of(message.components)
+
+
+def custom_ids_of(components: Sequence[Any]) -> set[str]:
+    """Every ``custom_id`` of ``components``, inside rows, containers and sections."""
+    found: set[str] = set()
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if isinstance(custom_id, str):
+            found.add(custom_id)
+        inner = list(getattr(component, "children", None) or [])
+        accessory = getattr(component, "accessory", None)
+        found |= custom_ids_of([*inner, *([accessory] if accessory is not None else [])])
+    return found
 
 
 def values_of(interaction: discord.Interaction[Any]) -> list[str]:

@@ -140,6 +140,11 @@ def bot_seats(record: GameRecord) -> dict[int, str]:
     return {int(seat): str(level) for seat, level in record.config.get("ai_levels", {}).items()}
 
 
+# A game's seed decides hands, deck orders, future dice and the bot's moves: 128 bits from the
+# system's secure source, so no player can search the seeds offline from what they see.
+SEED_BITS = 128
+
+
 class GameService:
     def __init__(self, store: Store, entropy: Callable[[int], int] = secrets.randbits) -> None:
         """``entropy(bits)`` seeds new games (the bot's :class:`bot.chance.Chance` in play)."""
@@ -171,7 +176,7 @@ class GameService:
         Raises BadInput for a config the engine does not accept.
         """
         engine = registry()[kind]
-        seed = self.entropy(31) if seed is None else seed
+        seed = self.entropy(SEED_BITS) if seed is None else seed
         match = m.start(engine, _engine_config(config), seed, len(players))
         snapshot = m.to_json(engine, match)
         status = ACTIVE
@@ -391,7 +396,9 @@ class GameService:
             try:  # never as the referee
                 return await self.apply_for_seat(record, acting, text, writes=writes)
             except StaleRevision:
-                if decision is None:
+                # a typed step was meant for the game as the user saw it; a resign or a draw
+                # answer holds whatever happened meanwhile (the bot's move written first)
+                if decision is None and not text.startswith(m.META_PREFIX):
                     raise
         raise StaleRevision()
 

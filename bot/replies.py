@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import logging
 import secrets
+import time
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,6 +18,7 @@ from discord import app_commands
 
 from bot import fit
 from bot.i18n import language_of, t
+from bot.store.base import storage_failure
 from engines.core import EngineError
 
 if TYPE_CHECKING:
@@ -26,11 +28,44 @@ log = logging.getLogger("spielleiter.errors")
 LANGUAGE_PREF = "language"
 
 
+# How long a user's chosen language is known without asking the database again: every
+# interaction starts by asking it, and under load that read waits behind the heavy commands'
+# writes. A language chosen in another shard process is seen here within this time.
+LANGUAGE_SECONDS = 60.0
+
+
 async def lang_for(interaction: discord.Interaction[Any]) -> str:
-    """The user's chosen language (``/sprache``), else the one of their Discord client."""
+    """The user's chosen language (``/sprache``), else the one of their Discord client (also
+    when the database cannot be read: the answer must not wait for it)."""
     client: SpielleiterBot = interaction.client
-    chosen = await client.store.get_pref(interaction.user.id, LANGUAGE_PREF)
+    known: dict[int, tuple[str | None, float]] | None = getattr(client, "languages", None)
+    user = interaction.user.id
+    now = time.monotonic()
+    if known is not None and user in known and known[user][1] > now:
+        chosen = known[user][0]
+    else:
+        try:
+            chosen = await client.store.get_pref(user, LANGUAGE_PREF)
+        except Exception as error:
+            if storage_failure(error) is None:
+                raise
+            log.warning("language of %s from the client: %s", _describe(interaction), error)
+            return language_of(interaction.locale)
+        remember_language(client, user, chosen)
     return chosen or language_of(interaction.locale)
+
+
+def remember_language(client: Any, user_id: int, chosen: str | None) -> None:
+    """``user_id`` chose ``chosen`` (None: their client's): known for ``LANGUAGE_SECONDS``."""
+    known: dict[int, tuple[str | None, float]] | None = getattr(client, "languages", None)
+    if known is None:
+        return
+    if len(known) > LANGUAGES_KEPT:
+        known.clear()
+    known[user_id] = (chosen, time.monotonic() + LANGUAGE_SECONDS)
+
+
+LANGUAGES_KEPT = 50_000
 
 
 def pinging(*user_ids: int) -> discord.AllowedMentions:
@@ -74,18 +109,31 @@ async def fit_reply(
     return content, kwargs
 
 
-async def send_error(interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
-    """An ephemeral message from the catalog, in the user's language. Parameters are cut
-    (:func:`bot.fit.fit_params`): they often repeat what the user typed, at any length."""
-    lang = await lang_for(interaction)
+async def send_error(
+    interaction: discord.Interaction[Any], key: str, *, lang: str | None = None, **params: Any
+) -> None:
+    """An ephemeral message from the catalog, in the user's language (``lang``: already
+    known). Parameters are cut (:func:`bot.fit.fit_params`): they often repeat what the user
+    typed, at any length. An autocomplete is answered with no choices (it shows no message)."""
+    if interaction.type == discord.InteractionType.autocomplete:
+        if not interaction.response.is_done():
+            await interaction.response.autocomplete([])
+        return
+    lang = lang or await lang_for(interaction)
     await send(interaction, t(key, lang, **fit.fit_params(params, lang)), ephemeral=True)
 
 
 async def handle_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """The one place an exception from a command, button, select or modal ends up."""
+    """The one place an exception from a command, button, select or modal ends up. It never
+    raises (an exception here would only be logged as "Task exception was never retrieved")
+    and never needs the database: a database that cannot be reached or written is said in the
+    language of the user's client."""
     original = _unwrap(error)
     try:
-        if isinstance(original, EngineError):
+        if failure := storage_failure(original):
+            log.warning("storage failed in %s: %r", _describe(interaction), original)
+            await send_error(interaction, failure, lang=language_of(interaction.locale))
+        elif isinstance(original, EngineError):
             await send_error(interaction, original.key, **original.params)
         elif isinstance(original, app_commands.CheckFailure):
             await send_error(interaction, "error.not_allowed")
@@ -95,7 +143,7 @@ async def handle_error(interaction: discord.Interaction[Any], error: BaseExcepti
             code = secrets.token_hex(3)
             log.error("unexpected error %s in %s", code, _describe(interaction), exc_info=original)
             await send_error(interaction, "error.unexpected", code=code)
-    except discord.HTTPException:
+    except Exception:  # the answer itself failed (Discord refused it, the storage went away)
         log.exception("could not tell the user about an error in %s", _describe(interaction))
 
 

@@ -37,6 +37,8 @@ class Settings:
     web_port: int | None = None  # the web companion's port (None: no web companion)
     web_host: str = "127.0.0.1"  # the address it listens on (0.0.0.0: every interface)
     web_url: str | None = None  # its public address for links; None: http://127.0.0.1:<port>
+    # processes that draw boards and images beside the bot's own (0: threads, as in tests)
+    render_processes: int = 2
 
     @property
     def web_base(self) -> str:
@@ -80,6 +82,7 @@ class Settings:
             web_port=_web_port(values),
             web_host=values.get("SPIELLEITER_WEB_HOST", "").strip() or "127.0.0.1",
             web_url=_web_url(values),
+            render_processes=_int(values, "SPIELLEITER_RENDER_PROCESSES", 2),
         )
 
 

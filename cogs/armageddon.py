@@ -113,6 +113,7 @@ class Armageddon(TableCog):
     async def szenario(self, interaction: discord.Interaction[Any], name: str) -> None:
         lang = await lang_for(interaction)
         head, text, view = scenario_summary(name, lang)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the map is drawn
         image = await map_image(view, [t("armageddoncog.gm", lang)], lang, 0)
         embed = discord.Embed(title=head, description=t("armageddoncog.scenario.edit", lang))
         embed.set_image(url=f"attachment://{name}.png")
@@ -210,6 +211,7 @@ class Armageddon(TableCog):
         view = ENGINE.view_for(load(record).state, None)
         region = zoom_region(view, bereich, zentrum, radius)
         names = self.table.info(record, lang).names
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the map is drawn
         image = await map_image(view, names, lang, record.id, region)
         file = discord.File(io.BytesIO(image), filename=f"armageddon-{record.id}-karte.png")
         text = t("armageddoncog.map.shown", lang, id=record.id)

@@ -59,6 +59,7 @@ from bot.narration.combat_tracker import (
     phase_summaries,
     running_log,
 )
+from bot.play.ui import in_time
 from bot.render.combat_text import _cap, narrate
 from bot.replies import LANGUAGE_PREF, fit_reply, lang_for, pinging, send
 from bot.sheets import require_edit
@@ -190,7 +191,9 @@ class Combat(commands.Cog):
         fresh = {u: pings[u] for u in waiting}
         tracker = dict(display.get("tracker") or {})
         clicked = interaction.message.id if interaction.message is not None else None
-        embed, png, view = await tracker_parts(record, table)
+        embed, png, view = await in_time(
+            interaction, tracker_parts(record, table), thinking=not component
+        )
         if component and tracker.get("message"):
             # written before the answer: a click right after it reads this display
             changed = digest(png) != tracker.get("image")
@@ -253,15 +256,21 @@ class Combat(commands.Cog):
         """Edit the tracker in place (``parts``: a new image only when the picture changed); a
         click in a private prompt updates that prompt with what happened. False when the
         tracker is gone (deleted): then a new one is posted."""
+        # a click whose tracker took long to draw was acknowledged first (in_time): edit then
+        edit = (
+            interaction.edit_original_response
+            if interaction.response.is_done()
+            else interaction.response.edit_message
+        )
         if clicked == message_id:
-            await interaction.response.edit_message(**parts)
+            await edit(**parts)
             return True
         try:
             await self._message(interaction, message_id).edit(**parts)
         except discord.NotFound:
             return False
         prompt = _cap(own, CONTENT_LIMIT) or t("w6cog.tracker.done", lang)
-        await interaction.response.edit_message(content=prompt, embed=None, view=None)
+        await edit(content=prompt, embed=None, view=None)
         return True
 
     async def _extra(
@@ -482,7 +491,7 @@ class Combat(commands.Cog):
             interaction.guild_id,
         )
         display = {**record.display, "lang": lang}  # the tracker speaks its GM's language
-        parts = await tracker_parts(record, lang)
+        parts = await in_time(interaction, tracker_parts(record, lang))
         log = [t("w6cog.combat.started", lang)]
         await self._new_tracker(interaction, record.id, display, log, parts, {}, [])
 

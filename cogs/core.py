@@ -12,7 +12,7 @@ from bot.app import SpielleiterBot
 from bot.components import custom_id, values_of
 from bot.i18n import cmd, language_of, options, t
 from bot.play.ui import make_view
-from bot.replies import LANGUAGE_PREF, lang_for, send
+from bot.replies import LANGUAGE_PREF, lang_for, remember_language, send
 from engines.core import BadInput
 
 EMBED_COLOUR = discord.Colour(0x8A5CF6)
@@ -116,9 +116,9 @@ class Core(commands.Cog):
         ]
     )
     async def sprache(self, interaction: discord.Interaction[Any], sprache: str) -> None:
-        await self.bot.store.set_pref(
-            interaction.user.id, LANGUAGE_PREF, None if sprache == "auto" else sprache
-        )
+        chosen = None if sprache == "auto" else sprache
+        await self.bot.store.set_pref(interaction.user.id, LANGUAGE_PREF, chosen)
+        remember_language(self.bot, interaction.user.id, chosen)
         lang = sprache if sprache != "auto" else language_of(interaction.locale)
         await send(interaction, t(f"core.language.set.{sprache}", lang), ephemeral=True)
 

@@ -37,7 +37,7 @@ from bot.app import SpielleiterBot
 from bot.i18n import DEFAULT_LANGUAGE, cmd, options, t
 from bot.limits import MAX_SAVED_ROLLS
 from bot.narration import dice as narration
-from bot.render import render_async, run_heavy
+from bot.render import render_async, render_heavy, run_heavy
 from bot.render.dice import DiceImage, render_dice
 from bot.replies import LANGUAGE_PREF, lang_for, send
 from bot.store.base import CampaignRecord, CharacterRecord
@@ -626,7 +626,7 @@ class Dice(commands.Cog):
         png = None
         if shown.image is not None and shown.image.dice_count >= HEAVY_DICE:
             await self._defer(interaction, visibility)
-            png = await run_heavy(render_dice, shown.image)
+            png = await render_heavy(render_dice, shown.image)
         elif shown.image is not None:
             png = await render_async(render_dice, shown.image)
         text = narration.fit_message(shown.text(lang))

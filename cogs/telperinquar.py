@@ -163,6 +163,7 @@ class Telperinquar(TableCog):
         title, text = tq.card_text(name, lang, cat)
         embed = discord.Embed(title=title, description=text)
         embed.set_image(url="attachment://card.png")
+        await interaction.response.defer(thinking=True)  # the card is drawn
         image = await tq.card_image(name, lang, cat)
         file = discord.File(io.BytesIO(image), filename="card.png")
         await send(interaction, embed=embed, file=file)
@@ -359,6 +360,8 @@ class Telperinquar(TableCog):
         for field_name, value in fields:
             embed.add_field(name=field_name, value=value, inline=False)
         embed.set_footer(text=footer)
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)  # the deck is drawn
         image = await tq.deck_image(record, lang, cat)
         embed.set_image(url="attachment://deck.png")
         extra = {"file": discord.File(io.BytesIO(image), filename="deck.png")}

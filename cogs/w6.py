@@ -83,7 +83,8 @@ async def find_character(
     interaction: discord.Interaction[Any], campaign: CampaignRecord, text: str | None
 ) -> CharacterRecord:
     """The character named (or numbered, from autocomplete) ``text`` in the campaign, else the
-    user's active one. Raises BadInput("w6cog.error.no_character"/"no_active")."""
+    user's active one; for a player never an NPC (a hidden NPC and a missing name read the
+    same). Raises BadInput("w6cog.error.no_character"/"no_active")."""
     store = bot_of(interaction).store
     if not text:
         active = await store.active_character(campaign.id, interaction.user.id)
@@ -91,6 +92,9 @@ async def find_character(
             raise BadInput("w6cog.error.no_active")
         return active
     records = await store.characters(campaign.id)
+    if not campaign.is_gm(interaction.user.id):
+        # an NPC is the GM's: for a player it reads exactly like a name nobody has
+        records = [r for r in records if r.owner_id is not None]
     wanted = text.strip()
     for record in records:
         if wanted == f"#{record.id}" or wanted == str(record.id):

@@ -436,6 +436,10 @@ class W6Sheets(commands.Cog):
         sheet = load_sheet(record)
         new_lp = lp_after(sheet, kind, change)
         await self.sheets.set_lp(campaign, record, sheet, new_lp)
+        if record.owner_id is None:  # an NPC's values are the GM's: not in the players' log
+            await log(interaction, campaign, kind, name=sheet.name, event="npc")
+            await send(interaction, lp_text(kind, sheet, new_lp, lang), ephemeral=True)
+            return
         await log(
             interaction, campaign, kind, name=sheet.name, amount=abs(new_lp - sheet.lp),
             lp=new_lp, lp_max=sheet.lp_max,

@@ -69,6 +69,7 @@ def settings_for(fake: FakeDiscord, database: Path, **overrides: Any) -> Any:
         "api_base_url": fake.api_base,
         "gateway_url": fake.gateway_url,
         "log_level": "WARNING",
+        "render_processes": 0,  # boards drawn in threads: no worker processes per test
     }
     values.update(overrides)
     return Settings(**values)

@@ -29,6 +29,7 @@ posted.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
@@ -42,7 +43,7 @@ from typing import Any
 import discord
 from discord.ext import tasks
 
-from bot.components import custom_id, values_of
+from bot.components import SEPARATOR, custom_id, custom_ids_of, values_of
 from bot.fit import EMBED_DESCRIPTION, shorten
 from bot.games import (
     ACCEPTED,
@@ -72,14 +73,17 @@ from bot.play.ui import (
     decode_path,
     edit_kwargs,
     encode_path,
+    in_time,
     make_view,
     option_ref,
     parse_path,
     send_kwargs,
+    update_in_time,
 )
-from bot.render.base import run_heavy
+from bot.render.base import clean_name, run_heavy
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send, send_error
 from bot.store import GameRecord, StaleRevision, StoreBusy
+from bot.store.base import storage_failure
 from engines.core import BadInput, Event, IllegalAction
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
@@ -114,9 +118,17 @@ class GameInfo:
 
 def distinct_names(names: list[str]) -> list[str]:
     """``names`` with the seat's number after each name that several seats share (three bots
-    of one level, two people called alike), so every sentence and image tells them apart."""
+    of one level, two people called alike), so every sentence and image tells them apart.
+    Each name is cleaned (``clean_name``): a line break or separator in a display name
+    reaches no sentence or image."""
+    names = [clean_name(name) or "?" for name in names]
     counts = Counter(names)
     return [f"{name} {seat + 1}" if counts[name] > 1 else name for seat, name in enumerate(names)]
+
+
+# At start-up, the boards of games written this long before are checked (a stop between a
+# game's write and its board's edit leaves the board behind).
+REFRESH_WINDOW_S = 60 * 60
 
 
 @dataclass
@@ -140,6 +152,7 @@ class GameTable:
         self.spec = spec
         self.games = GameService(bot.store, bot.chance.bits)
         self.idle_loop = tasks.loop(minutes=IDLE_CHECK_MINUTES)(self._idle_tick)
+        self._boards_refreshed = False  # see refresh_boards
         # The live board of recent games, as remembered here (a game lives in one shard's
         # process), and a lock per game while a board is being remembered.
         self._live_boards: OrderedDict[int, tuple[int, int]] = OrderedDict()
@@ -164,11 +177,17 @@ class GameTable:
 
     async def _idle_tick(self) -> None:
         try:
+            if not self._boards_refreshed:  # the first sweep after start-up
+                self._boards_refreshed = True
+                await self.refresh_boards(time.time() - REFRESH_WINDOW_S)
             await self.sweep_idle(time.time())
         except StoreBusy:  # a database locked from outside: the next sweep does it
             log.warning("the idle sweep found the database busy; it tries again next time")
-        except Exception:
-            log.exception("the idle sweep of %s failed", self.spec.kind)
+        except Exception as error:
+            if storage_failure(error) is None:
+                log.exception("the idle sweep of %s failed", self.spec.kind)
+            else:  # the database is away or full: the next sweep tries again
+                log.warning("the idle sweep of %s found no storage: %r", self.spec.kind, error)
 
     def text(self, key: str, lang: str, /, **params: Any) -> str:
         return self.spec.text(key, lang, **params)
@@ -227,6 +246,8 @@ class GameTable:
         if len(set(humans)) < len(humans):  # a game against yourself is no challenge
             raise BadInput(self.spec.key("error.self_challenge"))
         lang = await lang_for(interaction)
+        if not invited and not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)  # stored and drawn first: < 3 s
         record = await self.games.create(
             self.spec.kind,
             config,
@@ -385,9 +406,10 @@ class GameTable:
         if record.status != ACTIVE:
             await interaction.response.edit_message(**self.invitation(record, info, lang))
             return
+        await interaction.response.defer()  # the game starts: acknowledged before it is drawn
         bot_due = self.games.bot_due(record)
         screen = await self.screen(record, load(record), lang, thinking=bot_due)
-        await interaction.response.edit_message(**edit_kwargs(screen))
+        await interaction.edit_original_response(**edit_kwargs(screen))
         if interaction.message is not None:
             info.board = interaction.message.id
             await self.save_info(record.id, info)
@@ -450,11 +472,13 @@ class GameTable:
         if record.status != ACTIVE:
             if invitation:
                 message = channel.get_partial_message(invitation)
-                await message.edit(**self.invitation(record, info, lang))
+                with contextlib.suppress(discord.NotFound):  # deleted: nothing to update
+                    await message.edit(**self.invitation(record, info, lang))
             return
         if invitation:  # the invitation shows every seat ready (with its pick), no buttons
             content = self.invitation(_as_started(record), info, lang)["content"]
-            await channel.get_partial_message(invitation).edit(content=content, view=None)
+            with contextlib.suppress(discord.NotFound):  # deleted: the board comes anyway
+                await channel.get_partial_message(invitation).edit(content=content, view=None)
         bot_due = self.games.bot_due(record)
         edit = await self.post(
             record, await self.screen(record, load(record), lang, thinking=bot_due)
@@ -484,29 +508,92 @@ class GameTable:
     async def open_game(
         self, interaction: discord.Interaction[Any], record: GameRecord, lang: str
     ) -> None:
-        """Show a started game as a new board; the bot plays at once if it is due."""
+        """Show a started game as a new board; the bot plays at once if it is due. The
+        interaction is acknowledged before the board is drawn (Discord's 3 s)."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
         bot_due = self.games.bot_due(record)
         screen = await self.screen(record, load(record), lang, thinking=bot_due)
-        if interaction.response.is_done():
-            message = await interaction.followup.send(**send_kwargs(screen), wait=True)
-            await self.remember_board(record, message.id)
+        message = await interaction.followup.send(**send_kwargs(screen), wait=True)
+        await self.remember_board(record, message.id)
 
-            async def edit(screen: Screen) -> None:
-                await message.edit(**edit_kwargs(screen))
+        async def edit(screen: Screen) -> None:
+            await message.edit(**edit_kwargs(screen))
 
-            if bot_due:
-                await self.play_bot(record, lang, edit)
-            return
-        await self.reply_new(interaction, record, screen)
         if bot_due:
-            await self.play_bot(record, lang, self._edit_original(interaction))
+            await self.play_bot(record, lang, edit)
 
     # ------------------------------------------------------------------ components
 
     async def on_component(self, interaction: discord.Interaction[Any], args: list[str]) -> None:
         if len(args) < 3 or not args[0].isdecimal() or not args[1]:
             raise BadInput(self.spec.key("error.bad_choice"))
-        game_id, token, op, rest = int(args[0]), args[1], args[2], args[3:]
+        try:
+            await self._on_component(interaction, int(args[0]), args[1], args[2], args[3:])
+        except StaleRevision:
+            if not await self._bring_up_to_date(interaction, int(args[0])):
+                raise
+
+    async def _bring_up_to_date(self, interaction: discord.Interaction[Any], game_id: int) -> bool:
+        """A stale click on the game's live board while that board itself is behind the game
+        (the bot stopped between the game's write and the board's edit): the board is drawn
+        as the game stands, in place. False (the click is just stale) otherwise."""
+        message = interaction.message
+        if message is None or is_private(interaction) or interaction.response.is_done():
+            return False
+        record = await self.games.get(game_id)
+        if record.status != ACTIVE or record.kind != self.spec.kind:
+            return False
+        if self.info(record).board != message.id:
+            return False
+        screen = await self._behind(record, message.id, await lang_for(interaction))
+        if screen is None:
+            return False  # the board shows the game's open decisions: the click was only late
+        await interaction.response.edit_message(**edit_kwargs(screen))
+        await self.remember_board(record, message.id)
+        return True
+
+    async def _behind(self, record: GameRecord, board: int, lang: str) -> Screen | None:
+        """The game's board as it should stand, when the board message ``board`` shows none of
+        the game's open decisions (it is behind the game); None when it is current."""
+        screen = await self.screen(record, load(record), lang, thinking=self.games.bot_due(record))
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        shown = await channel.fetch_message(board)  # what Discord shows, not a client
+        items = screen.view.children if screen.view is not None else []
+        drawn = {str(cid) for item in items if (cid := getattr(item, "custom_id", None))}
+        if _tokens(custom_ids_of(shown.components)) & _tokens(drawn):
+            return None
+        return screen
+
+    async def refresh_boards(self, since: float) -> int:
+        """At start-up: the boards of this process's running games written since ``since``
+        (the bot may have stopped between a game's write and its board's edit) brought up to
+        date where they are behind. Returns how many were redrawn."""
+        redrawn = 0
+        for record in await self.bot.store.games_idle_since(time.time() + 1):
+            if record.kind != self.spec.kind or record.updated_at < since:
+                continue
+            board = self.info(record).board
+            if board is None or not self.bot.owns_guild(record.guild_id):
+                continue
+            try:
+                screen = await self._behind(record, board, await self.lang_of(record))
+                if screen is not None:
+                    message = self.bot.get_partial_messageable(record.channel_id)
+                    await message.get_partial_message(board).edit(**edit_kwargs(screen))
+                    redrawn += 1
+            except discord.HTTPException:  # the board is gone: the next step posts one
+                log.info("could not bring the board of game %s up to date", record.id)
+        return redrawn
+
+    async def _on_component(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        token: str,
+        op: str,
+        rest: list[str],
+    ) -> None:
         record = await self.games.get(game_id)
         if record.kind != self.spec.kind:
             raise BadInput(self.spec.key("error.bad_choice"))
@@ -576,8 +663,8 @@ class GameTable:
                 **self.prompt(record, match, seat, lang, path, tree, page)
             )
             return
-        screen = await self.screen(record, match, lang, path=path, tree=tree, page=page)
-        await interaction.response.edit_message(**edit_kwargs(screen))
+        drawing = self.screen(record, match, lang, path=path, tree=tree, page=page)
+        await update_in_time(interaction, drawing)
 
     def _names_whole(
         self,
@@ -615,7 +702,8 @@ class GameTable:
         tree = self.tree(match, seat)
         path = self.first_path(tree)
         prompt = self.prompt(record, match, seat, lang, path, tree, 0)
-        file = await self.private_file(record, match, seat, lang)
+        drawing = self.private_file(record, match, seat, lang)
+        file = await in_time(interaction, drawing, ephemeral=True)
         if file is not None:
             prompt["file"] = file
         await send(interaction, ephemeral=True, **prompt)
@@ -667,7 +755,8 @@ class GameTable:
         match = load(record)
         view = self.spec.engine.view_for(match.state, seat)
         text = self.spec.private_text(view, lang) or self.text("private.none", lang)
-        file = await self.private_file(record, match, seat, lang)
+        drawing = self.private_file(record, match, seat, lang)
+        file = await in_time(interaction, drawing, ephemeral=True)
         extra = {"file": file} if file is not None else {}
         await send(interaction, text, ephemeral=True, **extra)
 
@@ -849,16 +938,17 @@ class GameTable:
         """Show the board after the user's step(s), then let the bot answer if it is due."""
         lang = await lang_for(interaction)
         bot_due = self.games.bot_due(turn.record)
-        screen = await self.screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
+        drawing = self.screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
         edit: Edit
         if interaction.type == discord.InteractionType.component and not is_private(interaction):
-            await interaction.response.edit_message(**edit_kwargs(screen))
+            await update_in_time(interaction, drawing)  # the clicked board, drawn in time
             edit = self._edit_original(interaction)
         elif interaction.type == discord.InteractionType.component:  # an ephemeral prompt
+            screen = await drawing
             await interaction.response.edit_message(**await self._after_prompt(turn, lang))
             edit = await self.post(turn.record, screen)
         else:
-            await self.reply_new(interaction, turn.record, screen)
+            await self.reply_new(interaction, turn.record, await in_time(interaction, drawing))
             edit = self._edit_original(interaction)
         # The bot's answer replaces this board: it narrates the player's step first.
         if bot_due:
@@ -1012,6 +1102,10 @@ class GameTable:
         self, interaction: discord.Interaction[Any], record: GameRecord, screen: Screen
     ) -> None:
         """Answer with a new board message; the previous board loses its buttons."""
+        if interaction.response.is_done():  # acknowledged while the board was drawn
+            message = await interaction.followup.send(**send_kwargs(screen), wait=True)
+            await self.remember_board(record, message.id)
+            return
         response = await interaction.response.send_message(**send_kwargs(screen))
         message_id = response.message_id if response is not None else None
         if message_id is not None:
@@ -1541,6 +1635,12 @@ def _as_started(record: GameRecord) -> GameRecord:
     seats = [HOST if i == 0 else BOT if i in bots else ACCEPTED for i in range(len(record.players))]
     choices = record.config.get("seat_choices") or [None] * len(seats)
     return replace(record, snapshot={"lobby": {"seats": seats, "choices": list(choices)}})
+
+
+def _tokens(custom_ids: set[str]) -> set[str]:
+    """The decision ids (or revisions) that the components ``prefix:game:token:…`` were made
+    for: a board whose tokens are none of the game's open ones is behind the game."""
+    return {parts[2] for cid in custom_ids if len(parts := cid.split(SEPARATOR)) > 3}
 
 
 def _with_display(record: GameRecord, info: GameInfo) -> GameRecord:

@@ -5,8 +5,10 @@ buttons and views made for sending (no callbacks kept: every click is routed by 
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -105,3 +107,48 @@ def edit_kwargs(screen: Screen) -> dict[str, Any]:
         "view": screen.view,
         "allowed_mentions": pinging(*screen.pings),
     }
+
+
+T = TypeVar("T")
+
+# Discord forgets an interaction not answered within 3 s of its creation. A board that is not
+# drawn by this many seconds after the click is answered with a deferral first (then edited).
+ANSWER_BY_S = 2.0
+
+
+async def update_in_time(interaction: discord.Interaction[Any], drawing: Awaitable[Screen]) -> None:
+    """Update the clicked message to the screen ``drawing`` makes: at once when it is drawn in
+    time (the usual case), else acknowledged first (a deferred update) and edited when drawn,
+    so the first answer never comes after Discord's 3 s, however busy the bot is."""
+    task = asyncio.ensure_future(drawing)
+    if not await _drawn_in_time(interaction, task):
+        await interaction.response.defer()
+    screen = await task
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**edit_kwargs(screen))
+    else:
+        await interaction.response.edit_message(**edit_kwargs(screen))
+
+
+async def in_time(
+    interaction: discord.Interaction[Any],
+    work: Awaitable[T],
+    *,
+    ephemeral: bool = False,
+    thinking: bool = True,
+) -> T:
+    """``work`` (drawing a new message's image), with the interaction acknowledged first (a
+    deferral, "thinking") when it is not done by ``ANSWER_BY_S`` after the interaction came;
+    the caller then answers with ``bot.replies.send`` as usual (a followup after a deferral).
+    ``thinking=False`` acknowledges a click that will edit its message (a deferred update):
+    the caller then edits with ``edit_original_response``."""
+    task = asyncio.ensure_future(work)
+    if not interaction.response.is_done() and not await _drawn_in_time(interaction, task):
+        await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+    return await task
+
+
+async def _drawn_in_time(interaction: discord.Interaction[Any], task: asyncio.Future[Any]) -> bool:
+    elapsed = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    done, _ = await asyncio.wait({task}, timeout=max(0.0, ANSWER_BY_S - elapsed))
+    return bool(done)

@@ -4,6 +4,7 @@ grids and PNG encoding). Renderers draw a ``view`` (plain data), never engine in
 from bot.render.base import (
     ASSETS,
     Palette,
+    clean_name,
     clean_text,
     draw_text,
     font,
@@ -11,13 +12,16 @@ from bot.render.base import (
     new_canvas,
     png_bytes,
     render_async,
+    render_heavy,
     run_heavy,
     text_center,
+    text_length,
 )
 
 __all__ = [
     "ASSETS",
     "Palette",
+    "clean_name",
     "clean_text",
     "draw_text",
     "font",
@@ -25,6 +29,8 @@ __all__ = [
     "new_canvas",
     "png_bytes",
     "render_async",
+    "render_heavy",
     "run_heavy",
     "text_center",
+    "text_length",
 ]

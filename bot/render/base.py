@@ -7,10 +7,17 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
+import logging
+import multiprocessing
+import os
+import pickle
 import re
+import threading
+import time
 import unicodedata
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ParamSpec, TypeVar
@@ -19,6 +26,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engines.core.content import assets_dir
 
+log = logging.getLogger("spielleiter.render")
 ASSETS = assets_dir()
 FONT_FILES = {
     "regular": "DejaVuSans.ttf",
@@ -78,6 +86,19 @@ def clean_text(text: str) -> str:
     )
 
 
+def clean_name(text: str) -> str:
+    """A name (a display name, a server's card or spell name) as one tidy line: cleaned
+    (``clean_text``), runs of spaces made one, no space at either end. Names are cleaned so
+    where they enter (seats, uploads); renderers clean again whatever they draw."""
+    return " ".join(clean_text(text).split())
+
+
+def text_length(text: str, face: ImageFont.FreeTypeFont) -> float:
+    """The width of ``text`` (cleaned, as ``draw_text`` draws it) in ``face``: the one way
+    renderers measure text, so a name that would break the layout is measured as drawn."""
+    return float(face.getlength(clean_text(text)))
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -132,14 +153,14 @@ def _wrap_to(text: str, face: ImageFont.FreeTypeFont, width: float) -> list[str]
     line = ""
     for word in re.findall(r"\S+?-(?=\S)|\S+", text):
         joined = f"{line} {word}" if line and not line.endswith("-") else line + word
-        if face.getlength(joined) <= width:
+        if text_length(joined, face) <= width:
             line = joined
             continue
         if line:
             lines.append(line)
         line = ""
         for ch in word:  # a word wider than the line is split where it must be
-            if line and face.getlength(line + ch) > width:
+            if line and text_length(line + ch, face) > width:
                 lines.append(line)
                 line = ""
             line += ch
@@ -165,7 +186,7 @@ def fit_text(
     text = drawable(clean_text(text), style)
     smallest = min(size, min_size or size)
     for each in range(size, smallest - 1, -1):
-        if font(each, style).getlength(text) <= width:
+        if text_length(text, font(each, style)) <= width:
             return [text], each
     for count in range(2, lines + 1):  # as few lines as can be, each as large as can be
         for each in range(size, smallest - 1, -1):
@@ -177,7 +198,7 @@ def fit_text(
     face = font(smallest, style)
     kept = _wrap_to(text, face, width)[:lines]
     last = kept[-1]
-    while last and face.getlength(last + "…") > width:
+    while last and text_length(last + "…", face) > width:
         last = last[:-1]
     return [*kept[:-1], last.rstrip() + "…"], smallest
 
@@ -246,8 +267,85 @@ def palette_png(image: Image.Image, colours: int) -> bytes:
 
 
 async def render_async(fn: Callable[P, bytes], *args: P.args, **kwargs: P.kwargs) -> bytes:
-    """Run a renderer in a worker thread and return its PNG bytes."""
-    return await asyncio.to_thread(fn, *args, **kwargs)
+    """Run a renderer off the event loop and return its PNG bytes: in the render processes
+    when there are some (``use_render_processes``: a renderer then takes no time from the
+    interpreter that answers every other command), else in a worker thread. A renderer
+    whose arguments cannot be sent to another process runs in a thread."""
+    call = functools.partial(fn, *args, **kwargs)
+    if _PROCESSES is not None:
+        try:
+            return await asyncio.get_running_loop().run_in_executor(_PROCESSES, call)
+        except (pickle.PicklingError, AttributeError, TypeError, BrokenProcessPool) as error:
+            # cannot be sent (a local function, an open handle) or the pool broke: a thread
+            # (a renderer's own AttributeError or TypeError then shows again from there)
+            log.warning("rendering %s in a thread: %r", getattr(fn, "__name__", fn), error)
+    return await asyncio.to_thread(call)
+
+
+async def render_heavy(fn: Callable[P, bytes], *args: P.args, **kwargs: P.kwargs) -> bytes:
+    """A picture heavy to draw (hundreds of dice): in the render processes when there are
+    some, else in the small heavy pool (``run_heavy``), never fifty threads at once."""
+    if _PROCESSES is not None:
+        return await render_async(fn, *args, **kwargs)
+    return await run_heavy(fn, *args, **kwargs)
+
+
+_PROCESSES: ProcessPoolExecutor | None = None
+# imported once by the render processes' parent (forkserver), so each worker starts warm
+RENDER_MODULES = (
+    "bot.render.armageddon",
+    "bot.render.combat",
+    "bot.render.dice",
+    "bot.render.essence",
+    "bot.render.felsenfeuer",
+    "bot.render.sheet",
+    "bot.render.telperinquar",
+)
+
+
+def use_render_processes(count: int) -> None:
+    """Render in ``count`` worker processes from now on (0: in threads, as in tests). The
+    workers are started here, fonts loaded, so the first board after start-up is not slow."""
+    global _PROCESSES
+    stop_render_processes()
+    if count <= 0:
+        return
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(RENDER_MODULES))
+    _PROCESSES = ProcessPoolExecutor(
+        max_workers=count, mp_context=context, initializer=_follow, initargs=(os.getpid(),)
+    )
+    for started in [_PROCESSES.submit(_warm) for _ in range(count)]:
+        started.result()
+
+
+def _follow(bot_pid: int) -> None:
+    """In a render process: end with the bot. A bot killed outright (SIGKILL, a crash) cannot
+    stop its workers, and they are not its children (a forkserver started them)."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(bot_pid, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:  # the pid was taken by another user's process
+                os._exit(0)
+
+    threading.Thread(target=watch, name="follow-bot", daemon=True).start()
+
+
+def _warm() -> bool:
+    """In a render process: load the fonts once."""
+    return bool(font(16, "regular") and font(16, "bold"))
+
+
+def stop_render_processes() -> None:
+    global _PROCESSES
+    if _PROCESSES is not None:
+        _PROCESSES.shutdown(wait=False, cancel_futures=True)
+        _PROCESSES = None
 
 
 HEAVY_WORKERS = 2  # the machine's cores; more threads would only fight over the GIL

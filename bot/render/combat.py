@@ -15,7 +15,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from bot.render.base import PALETTE, draw_text, font, new_canvas, png_bytes
+from bot.render.base import PALETTE, draw_text, font, new_canvas, png_bytes, text_length
 
 WIDTH = 960
 HEADER = 64
@@ -130,8 +130,8 @@ def _pips(draw: ImageDraw.ImageDraw, left: int, top: int, now: int, most: int, d
 def _fit(value: str, width: int, size: int) -> str:
     """``value`` cut with an ellipsis to ``width`` pixels at ``size`` (bold for names)."""
     face = font(size, "bold")
-    if face.getlength(value) <= width:
+    if text_length(value, face) <= width:
         return value
-    while value and face.getlength(value + "…") > width:
+    while value and text_length(value + "…", face) > width:
         value = value[:-1]
     return value + "…"

@@ -87,6 +87,7 @@ def action_words(text: str, names: dict[str, str], lang: str) -> str:
 def narrate(events: list[Event], before: CombatState, after: CombatState, lang: str) -> list[str]:
     """One line per event in the user's language (names instead of ids, steps in words)."""
     names = _names(before) | _names(after)
+    npcs = _npc_ids(before) | _npc_ids(after)
     lines = []
     for event in events:
         if event.type in SILENT_EVENTS:
@@ -111,6 +112,8 @@ def narrate(events: list[Event], before: CombatState, after: CombatState, lang: 
             key = f"{key}.{event.data.get(variant)}"
         if event.data.get("dice") == [] and f"{key}.none" in catalog():
             key = f"{key}.none"  # a roll of no dice says so (not "Kraft-Probe ab: –")
+        if str(event.data.get("fighter")) in npcs and f"{key}.npc" in catalog():
+            key = f"{key}.npc"  # an NPC's LP, AB and threshold are the GM's (the board: words)
         if key in catalog():
             text = tc(key, lang, **params)
         else:
@@ -123,6 +126,10 @@ def narrate(events: list[Event], before: CombatState, after: CombatState, lang: 
             )  # fmt: skip
         lines.append(text)
     return lines
+
+
+def _npc_ids(state: CombatState) -> set[str]:
+    return {f.id for f in state.fighters if f.owner is None}
 
 
 def _cap(lines: list[str], limit: int) -> str:
@@ -156,6 +163,9 @@ def log_entries(
         name = names.get(str(data.get("fighter")), data.get("fighter"))
         if event.type == "damage":
             fighter = state.find(str(data["fighter"]))
+            if fighter is not None and fighter.owner is None:  # players read the log
+                entries.append((user_id, "damage", {"name": name, "event": "npc"}))
+                continue
             lp_max = fighter.lp_max if fighter else data["lp"]
             entry = {"name": name, "amount": data["lp_verlust"], "lp": data["lp"], "lp_max": lp_max}
             entries.append((user_id, "damage", entry))

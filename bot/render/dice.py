@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from PIL import ImageDraw
 
-from bot.render.base import PALETTE, draw_text, font, new_canvas, png_bytes
+from bot.render.base import PALETTE, draw_text, font, new_canvas, png_bytes, text_length
 
 DIE = 48
 GAP = 10
@@ -298,7 +298,7 @@ def _stats(dice: tuple[DieView, ...]) -> str:
 
 def _bar_width(faces: list[_Face]) -> int:
     """Wide enough for the longest face label under its bar."""
-    widest = max((font(11, "bold").getlength(face.label) for face in faces), default=0)
+    widest = max((text_length(face.label, font(11, "bold")) for face in faces), default=0)
     return max(BAR_WIDTH, math.ceil(widest) + 4)
 
 

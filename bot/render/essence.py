@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.base import PALETTE, clean_text, draw_text, font, palette_png
+from bot.render.base import PALETTE, clean_text, draw_text, font, palette_png, text_length
 
 SCALE = 2
 BOARD_PX = 588  # the board's side at 1x, whatever its size (7x7 or 5x5)
@@ -206,9 +206,9 @@ class _Pen:
 
 
 def _fit(value: str, face: Any, limit: float) -> str:
-    if face.getlength(value) <= limit:
+    if text_length(value, face) <= limit:
         return value
-    while value and face.getlength(value + "…") > limit:
+    while value and text_length(value + "…", face) > limit:
         value = value[:-1]
     return value + "…"
 
@@ -220,7 +220,7 @@ def _wrap(value: str, face: Any, limit: float, lines: int) -> list[str]:
     result: list[str] = []
     while words and len(result) < lines - 1:
         line = words.pop(0)
-        while words and face.getlength(f"{line} {words[0]}") <= limit:
+        while words and text_length(f"{line} {words[0]}", face) <= limit:
             line += " " + words.pop(0)
         result.append(line)
     if words:
@@ -374,7 +374,7 @@ def _header(pen: _Pen, text: BoardText, width: float) -> None:
 def _fitting_size(value: str, style: str, limit: float, largest: int, smallest: int) -> int:
     """The largest font size from ``largest`` down to ``smallest`` at which ``value`` fits."""
     for size in range(largest, smallest, -1):
-        if font(size * SCALE, style).getlength(value) <= limit * SCALE:
+        if text_length(value, font(size * SCALE, style)) <= limit * SCALE:
             return size
     return smallest
 

@@ -23,7 +23,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
-from bot.render.base import PALETTE, draw_text, fit_text, font, line_step, palette_png
+from bot.render.base import PALETTE, draw_text, fit_text, font, line_step, palette_png, text_length
 
 WIDTH = 1000
 MARGIN = 16
@@ -242,16 +242,16 @@ def _legend(draw: ImageDraw.ImageDraw, y: float, lang: str) -> None:
     draw.rounded_rectangle((x, cy - 11, x + 24, cy + 11), radius=4, fill=EDGE, outline=GOLD_DIM)
     draw_die(draw, (x + 12, cy), 16, "grau", 3)
     _text(draw, (x + 30, cy), _tr("legend.glyph", lang), 12, PALETTE.muted)
-    x += 40 + font(12).getlength(_tr("legend.glyph", lang)) + 14
+    x += 40 + text_length(_tr("legend.glyph", lang), font(12)) + 14
     draw_die(draw, (x + 8, cy), 16, "grau", 3, pale=True)
     _text(draw, (x + 22, cy), _tr("legend.rune", lang), 12, PALETTE.muted)
-    x += 32 + font(12).getlength(_tr("legend.rune", lang)) + 14
+    x += 32 + text_length(_tr("legend.rune", lang), font(12)) + 14
     draw_die(draw, (x + 10, cy), 13, "grau", 3, frozen=True)
     _text(draw, (x + 26, cy), _tr("legend.frozen", lang), 12, PALETTE.muted)
-    x += 36 + font(12).getlength(_tr("legend.frozen", lang)) + 14
+    x += 36 + text_length(_tr("legend.frozen", lang), font(12)) + 14
     draw_die(draw, (x + 10, cy), 14, "grau", 3, ring=GOLD)
     _text(draw, (x + 26, cy), _tr("legend.spruchrune", lang), 12, PALETTE.muted)
-    x += 36 + font(12).getlength(_tr("legend.spruchrune", lang)) + 14
+    x += 36 + text_length(_tr("legend.spruchrune", lang), font(12)) + 14
     draw.ellipse((x + 2, cy - 4, x + 10, cy + 4), fill=ICE, outline="#111111")
     _text(draw, (x + 16, cy), _tr("legend.effect", lang), 12, PALETTE.muted)
 
@@ -333,7 +333,7 @@ def _seat_band(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: Mapping
         _text(draw, (x, y + 14), label, 12, PALETTE.muted)
         for k, die_colour in enumerate(hand[:8]):
             draw_die(draw, (x + 9 + 22 * (k % 8), y + 38), 18, die_colour, None)
-        x += max(font(12).getlength(label) + 16, 22 * min(8, len(hand)) + 12)
+        x += max(text_length(label, font(12)) + 16, 22 * min(8, len(hand)) + 12)
     # bag (and cauldron)
     label = _tr("cauldron" if seat.get("cauldron") is not None else "bag", lang)
     if seat.get("cauldron") is not None:
@@ -368,7 +368,7 @@ def _matrix_panel(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
     if is_dp:
         title += " · " + _tr("duellplatz", lang)
     _text(draw, (MARGIN + 12, y + 14), title, 15, GOLD if is_dp else PALETTE.text, "bold")
-    room = WIDTH - 2 * MARGIN - 60 - font(15, "bold").getlength(title)
+    room = WIDTH - 2 * MARGIN - 60 - text_length(title, font(15, "bold"))
     _lying_here(draw, matrix, WIDTH - MARGIN - 12, y + 14, room, lang, names)
     dice = view["dice"]
     row_y = y + MATRIX_TITLE + MATRIX_ROW / 2
@@ -419,7 +419,7 @@ def _lying_here(draw: ImageDraw.ImageDraw, matrix: Mapping[str, Any], right: flo
         return
     text = " · ".join(_tr(key, lang, players=", ".join(seat_name(s, names) for s in seats))
                       for key, seats in groups)  # fmt: skip
-    if font(11).getlength(text) <= room:
+    if text_length(text, font(11)) <= room:
         _text(draw, (right, y), text, 13, PALETTE.muted, anchor="rm", limit=room)
         return
     x = right
@@ -430,7 +430,7 @@ def _lying_here(draw: ImageDraw.ImageDraw, matrix: Mapping[str, Any], right: flo
             x -= 16
         label = _tr(f"{key}_here", lang)
         _text(draw, (x, y), label, 13, PALETTE.muted, anchor="rm")
-        x -= font(13).getlength(label) + 14
+        x -= text_length(label, font(13)) + 14
 
 
 def _effect_marks(draw: ImageDraw.ImageDraw, die: Mapping[str, Any], x: float, y: float) -> None:

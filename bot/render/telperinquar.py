@@ -24,7 +24,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import t
-from bot.render.base import PALETTE, draw_text, font, palette_png
+from bot.render.base import PALETTE, draw_text, font, palette_png, text_length
 from engines.telperinquar.cards import (
     ATTRIBUTES,
     DRAFT,
@@ -95,9 +95,9 @@ def _png(image: Image.Image) -> bytes:
 
 def _fit(value: str, face: ImageFont.FreeTypeFont, limit: float) -> str:
     """``value`` cut with an ellipsis to ``limit`` pixels (unchanged when it fits)."""
-    if face.getlength(value) <= limit:
+    if text_length(value, face) <= limit:
         return value
-    while value and face.getlength(value + "…") > limit:
+    while value and text_length(value + "…", face) > limit:
         value = value[:-1]
     return value.rstrip() + "…"
 
@@ -117,13 +117,13 @@ def _text(
     if limit:
         value = _fit(value, face, limit)
     draw_text(draw, xy, value, face, fill, anchor=anchor)
-    return float(face.getlength(value))
+    return float(text_length(value, face))
 
 
 def _shrink(value: str, largest: int, smallest: int, limit: float, style: str = "bold") -> int:
     """The largest size from ``largest`` down to ``smallest`` at which ``value`` fits."""
     size = largest
-    while size > smallest and font(size, style).getlength(value) > limit:
+    while size > smallest and text_length(value, font(size, style)) > limit:
         size -= 1
     return size
 
@@ -131,9 +131,9 @@ def _shrink(value: str, largest: int, smallest: int, limit: float, style: str = 
 def _split_word(word: str, face: ImageFont.FreeTypeFont, width: float) -> list[str]:
     """A word wider than a line, in pieces that end with a hyphen (never a silent cut)."""
     pieces: list[str] = []
-    while face.getlength(word) > width and len(word) > 1:
+    while text_length(word, face) > width and len(word) > 1:
         cut = len(word) - 1
-        while cut > 1 and face.getlength(word[:cut] + "-") > width:
+        while cut > 1 and text_length(word[:cut] + "-", face) > width:
             cut -= 1
         pieces.append(word[:cut] + "-")
         word = word[cut:]
@@ -147,7 +147,7 @@ def wrap(value: str, face: ImageFont.FreeTypeFont, width: float) -> list[str]:
         line = ""
         for word in paragraph.split():
             candidate = f"{line} {word}" if line else word
-            if face.getlength(candidate) <= width:
+            if text_length(candidate, face) <= width:
                 line = candidate
                 continue
             if line:
@@ -215,7 +215,7 @@ def _chip(
 ) -> float:
     """A rounded label; returns its width."""
     face = font(size, "bold")
-    width = face.getlength(label) + size
+    width = text_length(label, face) + size
     draw.rounded_rectangle((x, y, x + width, y + size * 1.5), radius=size * 0.5, fill=fill)
     draw_text(draw, (x + width / 2, y + size * 0.78), label, face, ink, anchor="mm")
     return float(width)
@@ -253,7 +253,7 @@ def _name_bar(
     right = x1 - 6 * u
     if cost:
         face = font(round(15 * u), "bold")
-        width = face.getlength(cost) + 14 * u
+        width = text_length(cost, face) + 14 * u
         draw.rounded_rectangle(
             (x1 - width - 4 * u, y0 + 4 * u, x1 - 4 * u, y0 + 28 * u),
             radius=11 * u,
@@ -391,7 +391,7 @@ def _pack_rows(
         line = ""
         for item in value.split(", "):
             candidate = f"{line}, {item}" if line else item
-            if line and face.getlength(candidate) > width:
+            if line and text_length(candidate, face) > width:
                 out.append((label, line + ","))
                 label, line = "", item
             else:
@@ -412,7 +412,7 @@ def _stats_box(
     x0, y, x1 = box
     size = round(12 * u)
     step = size * 1.35
-    label_w = max((font(size).getlength(label) for label, _ in rows), default=0) + 8 * u
+    label_w = max((text_length(label, font(size)) for label, _ in rows), default=0) + 8 * u
     label_w = min(label_w, (x1 - x0) * 0.42)
     rows = _pack_rows(rows, font(size, "bold"), x1 - x0 - label_w - 10 * u)
     height = step * len(rows) + 6 * u

@@ -39,6 +39,7 @@ import json
 import mimetypes
 import re
 import secrets
+import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -92,6 +93,20 @@ class PayloadRefused(AssertionError):
         self.errors = dict(errors)
         lines = "; ".join(fake_limits.flatten(errors))
         super().__init__(f"Discord refuses {request.method} {request.path}: {lines}")
+
+
+class CallbackTooLate(PayloadRefused):
+    """The bot answered an interaction more than 3 s after it arrived (Discord: 10062 Unknown
+    interaction; the user saw "The application did not respond")."""
+
+    def __init__(self, request: RecordedRequest, late: float) -> None:
+        self.late = late
+        errors = {"_errors": [{"code": "10062", "message": f"callback after {late:.2f} s"}]}
+        super().__init__(request, errors)
+
+
+EMPTY = "Cannot send an empty message"
+CALLBACK_DEADLINE = 3.0  # seconds Discord waits for an interaction's first answer
 
 
 class FakeTimeout(AssertionError):
@@ -536,6 +551,7 @@ class Exchange:
         self.user = user
         self.channel = channel
         self.source = source  # the message whose component was used
+        self.pushed_at = time.monotonic()  # Discord wants the callback within 3 s of this
         self._source_edits = source.edits if source is not None else 0
         self.replies: list[Reply] = []
         self.original: StoredMessage | None = None
@@ -671,6 +687,10 @@ class FakeDiscord:
         # ``report_refusals`` each is also reported as a bot error, so the test fails.
         self.refused: list[PayloadRefused] = []
         self.report_refusals = report_refusals
+        # Interactions answered after ``callback_deadline`` seconds (refused as Discord does,
+        # and reported like a refused body): the interaction and how late its answer was.
+        self.callback_deadline = CALLBACK_DEADLINE
+        self.late_callbacks: list[tuple[Exchange, float]] = []
         self.messages: dict[int, StoredMessage] = {}
         self.exchanges: dict[str, Exchange] = {}  # by token
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # None = global
@@ -1141,8 +1161,24 @@ class FakeDiscord:
             return self._error(413, 40005, "Request entity too large")
         return self._json(fake_limits.invalid_form_body(errors), 400)
 
-    def _refuse_message(self, rec: RecordedRequest, *, flags: int) -> web.Response | None:
-        return self._refuse(rec, fake_limits.check_message(rec.json or {}, flags=flags))
+    def _refuse_message(
+        self, rec: RecordedRequest, *, flags: int, new: bool = False
+    ) -> web.Response | None:
+        """A body over Discord's limits, or (``new``: a message being created) an empty one."""
+        if refused := self._refuse(rec, fake_limits.check_message(rec.json or {}, flags=flags)):
+            return refused
+        return self._refuse_empty(rec, rec.json) if new else None
+
+    def _refuse_empty(self, rec: RecordedRequest, body: Any) -> web.Response | None:
+        """Discord's 400 ``Cannot send an empty message`` (code 50006) for a new message with
+        nothing to show, else ``None``."""
+        if not fake_limits.is_empty(body, len(rec.files)):
+            return None
+        refusal = PayloadRefused(rec, {"_errors": [{"code": "50006", "message": EMPTY}]})
+        self.refused.append(refusal)
+        if self.report_refusals:
+            self.report_error(refusal)
+        return self._error(400, 50006, EMPTY)
 
     async def _no_content(self, rec: RecordedRequest, **_: str) -> web.Response:
         return web.Response(status=204)
@@ -1300,7 +1336,7 @@ class FakeDiscord:
             self.channel(int(cid))
         except LookupError:
             return self._error(404, 10003, "Unknown Channel")
-        if refused := self._refuse_message(rec, flags=fake_limits.CHANNEL_FLAGS):
+        if refused := self._refuse_message(rec, flags=fake_limits.CHANNEL_FLAGS, new=True):
             return refused
         msg = self._new_message(int(cid), rec.json, rec.files)
         return self._json(msg.payload(self.api_base))
@@ -1365,11 +1401,21 @@ class FakeDiscord:
             return self._error(404, 10062, "Unknown interaction")
         if ex.callback_reply is not None:
             return self._error(400, 40060, "Interaction has already been acknowledged.")
+        late = time.monotonic() - ex.pushed_at
+        if late > self.callback_deadline:  # Discord has forgotten the interaction by then
+            self.late_callbacks.append((ex, late))
+            refusal = CallbackTooLate(rec, late)
+            self.refused.append(refusal)
+            if self.report_refusals:
+                self.report_error(refusal)
+            return self._error(404, 10062, "Unknown interaction")
         if refused := self._refuse(rec, fake_limits.check_callback(rec.json)):
             return refused
         body = rec.json or {}
         kind = int(body.get("type", 0))
         data = body.get("data") or {}
+        if kind == CALLBACK_MESSAGE and (refused := self._refuse_empty(rec, data)):
+            return refused
         message: StoredMessage | None = None
         if kind in (CALLBACK_MESSAGE, CALLBACK_DEFER):
             first = dict(data) if kind == CALLBACK_MESSAGE else {}
@@ -1417,7 +1463,7 @@ class FakeDiscord:
             return ex
         if ex.callback_reply is None:
             return self._error(404, 10015, "Unknown Webhook")
-        if refused := self._refuse_message(rec, flags=fake_limits.INTERACTION_FLAGS):
+        if refused := self._refuse_message(rec, flags=fake_limits.INTERACTION_FLAGS, new=True):
             return refused
         body = rec.json or {}
         original = ex.original

@@ -40,7 +40,9 @@ MODAL_TITLE = 45
 MODAL_INPUTS = 5
 INPUT_LABEL = 45
 INPUT_PLACEHOLDER = 100
-INPUT_VALUE = 4000
+INPUT_VALUE = 4000  # a text input's value, min_length and max_length
+ALLOWED_USERS = 100  # allowed_mentions.users / roles
+BUTTON_STYLES = range(1, 7)
 LABEL_DESCRIPTION = 100
 CHOICES = 25
 CHOICE_TEXT = 100
@@ -127,6 +129,7 @@ def check_message(body: Mapping[str, Any] | None, *, flags: int, at: Path = ()) 
         return problems
     _max(problems, (*at, "content"), body.get("content"), CONTENT)
     _flags(problems, (*at, "flags"), body.get("flags"), flags)
+    _check_mentions(problems, body.get("allowed_mentions"), (*at, "allowed_mentions"))
     embeds = body.get("embeds")
     if embeds:
         _check_embeds(problems, embeds, (*at, "embeds"))
@@ -134,6 +137,38 @@ def check_message(body: Mapping[str, Any] | None, *, flags: int, at: Path = ()) 
     if components and not int(body.get("flags") or 0) & IS_COMPONENTS_V2:
         _check_rows(problems, components, (*at, "components"))
     return problems
+
+
+def is_empty(body: Mapping[str, Any] | None, files: int) -> bool:
+    """A new message with nothing to show (no content but spaces, no embed, component,
+    sticker, poll or file): Discord answers 400 ``{"code": 50006, "message": "Cannot send an
+    empty message"}``."""
+    body = body or {}
+    shown = ("embeds", "components", "sticker_ids", "poll", "attachments")
+    return (
+        not str(body.get("content") or "").strip()
+        and not files
+        and not any(body.get(key) for key in shown)
+    )
+
+
+def _check_mentions(problems: Problems, mentions: Any, at: Path) -> None:
+    """``parse: ["users"]`` together with a list of users (or roles) is refused, as is a list
+    of more than 100."""
+    if not isinstance(mentions, Mapping):
+        return
+    parse = mentions.get("parse") or []
+    for kind in ("users", "roles"):
+        listed = mentions.get(kind) or []
+        if kind in parse and listed:
+            problems.append(
+                (
+                    (*at, "parse"),
+                    "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                    f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive.',
+                )
+            )
+        _max(problems, (*at, kind), list(listed), ALLOWED_USERS)
 
 
 def embed_size(embed: Mapping[str, Any]) -> int:
@@ -157,6 +192,11 @@ def _check_embeds(problems: Problems, embeds: Sequence[Mapping[str, Any]], at: P
         for j, f in enumerate(fields):
             _between(problems, (*here, "fields", j, "name"), f.get("name"), 1, FIELD_NAME)
             _between(problems, (*here, "fields", j, "value"), f.get("value"), 1, FIELD_VALUE)
+            for key in ("name", "value"):  # only spaces: Discord calls it missing
+                text = f.get(key)
+                if isinstance(text, str) and text and not text.strip():
+                    where = (*here, "fields", j, key)
+                    problems.append((where, "BASE_TYPE_REQUIRED", "This field is required"))
         footer = embed.get("footer") or {}
         _max(problems, (*here, "footer", "text"), footer.get("text"), FOOTER)
         author = embed.get("author") or {}
@@ -210,27 +250,71 @@ def _custom_id(problems: Problems, comp: Mapping[str, Any], at: Path, seen: set[
 def _check_component(problems: Problems, comp: Mapping[str, Any], at: Path, seen: set[str]) -> None:
     kind = comp.get("type")
     if kind == BUTTON:
-        _max(problems, (*at, "label"), comp.get("label"), BUTTON_LABEL)
-        if comp.get("style") not in (LINK, PREMIUM):
-            _custom_id(problems, comp, at, seen)
+        _check_button(problems, comp, at, seen)
     elif kind in SELECTS:
         _custom_id(problems, comp, at, seen)
         _max(problems, (*at, "placeholder"), comp.get("placeholder"), PLACEHOLDER)
+        options = comp.get("options") or []
         if kind == STRING_SELECT:
-            options = comp.get("options") or []
             _between(problems, (*at, "options"), list(options), 1, SELECT_OPTIONS)
+            values: set[Any] = set()
             for k, opt in enumerate(options):
                 where = (*at, "options", k)
                 _between(problems, (*where, "label"), opt.get("label"), 1, OPTION_TEXT)
                 _between(problems, (*where, "value"), opt.get("value"), 1, OPTION_TEXT)
                 _max(problems, (*where, "description"), opt.get("description"), OPTION_TEXT)
-        for key in ("min_values", "max_values"):
-            if comp.get(key) is not None and not 0 <= int(comp[key]) <= SELECT_OPTIONS:
+                if opt.get("value") in values:
+                    problems.append(
+                        (
+                            (*where, "value"),
+                            "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                            "The specified option value is already used",
+                        )
+                    )
+                values.add(opt.get("value"))
+        for key, low in (("min_values", 0), ("max_values", 1)):
+            value = comp.get(key)
+            if value is None:
+                continue
+            if int(value) > SELECT_OPTIONS:
                 problems.append(
                     ((*at, key), "NUMBER_TYPE_MAX", f"int value should be <= {SELECT_OPTIONS}.")
                 )
+            elif int(value) < low:
+                problems.append(((*at, key), "NUMBER_TYPE_MIN", f"int value should be >= {low}."))
+        least = comp.get("min_values")
+        if kind == STRING_SELECT and least is not None and int(least) > len(options):
+            problems.append(
+                (
+                    (*at, "min_values"),
+                    "SELECT_COMPONENT_MIN_VALUES_TOO_LARGE",
+                    "min_values must be less than or equal to the number of options",
+                )
+            )
     else:
         problems.append(((*at, "type"), "UNION_TYPE_CHOICES", f"Component type {kind} invalid."))
+
+
+def _check_button(problems: Problems, comp: Mapping[str, Any], at: Path, seen: set[str]) -> None:
+    """Label length, a style of 1-6, a link button's url, a label or an emoji."""
+    _max(problems, (*at, "label"), comp.get("label"), BUTTON_LABEL)
+    style = comp.get("style")
+    if style not in BUTTON_STYLES:
+        problems.append(
+            ((*at, "style"), "BASE_TYPE_CHOICES", "Value must be one of (1, 2, 3, 4, 5, 6).")
+        )
+    if style == LINK and not comp.get("url"):
+        problems.append(((*at, "url"), "BASE_TYPE_REQUIRED", "This field is required"))
+    if style != PREMIUM and not comp.get("label") and not comp.get("emoji"):
+        problems.append(
+            (
+                (*at, "label"),
+                "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED",
+                "A button needs a label or an emoji",
+            )
+        )
+    if style not in (LINK, PREMIUM):
+        _custom_id(problems, comp, at, seen)
 
 
 # ----------------------------------------------------------------- interaction callbacks
@@ -286,6 +370,25 @@ def _check_input(
             _between(problems, (*at, "label"), comp.get("label"), 1, INPUT_LABEL)
         _max(problems, (*at, "placeholder"), comp.get("placeholder"), INPUT_PLACEHOLDER)
         _max(problems, (*at, "value"), comp.get("value"), INPUT_VALUE)
+        least, most = comp.get("min_length"), comp.get("max_length")
+        for key, value, low in (("min_length", least, 0), ("max_length", most, 1)):
+            if value is not None and not low <= int(value) <= INPUT_VALUE:
+                problems.append(
+                    ((*at, key), "NUMBER_TYPE_MAX", f"int value should be <= {INPUT_VALUE}.")
+                )
+        if least is not None and most is not None and int(least) > int(most):
+            problems.append(
+                (
+                    (*at, "min_length"),
+                    "TEXT_INPUT_MIN_LENGTH_TOO_LARGE",
+                    "min_length must be less than or equal to max_length",
+                )
+            )
+        default = comp.get("value")
+        if most is not None and isinstance(default, str) and len(default) > int(most):
+            problems.append(
+                ((*at, "value"), "BASE_TYPE_MAX_LENGTH", f"Must be {int(most)} or fewer in length.")
+            )
     elif comp.get("type") in SELECTS:
         _check_component(problems, comp, at, seen)
 

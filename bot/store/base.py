@@ -6,6 +6,8 @@ see this module.
 
 from __future__ import annotations
 
+import errno
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -57,6 +59,38 @@ def check_character_limits(
         raise TooManyCharacters("campaign")
     if owner_id is not None and 0 < max_per_owner <= own:
         raise TooManyCharacters("owner")
+
+
+STORAGE_DOWN = "error.storage_down"
+STORAGE_FULL = "error.storage_full"
+_FULL_WORDS = ("readonly", "read-only", "disk is full", "no space")
+
+
+def storage_failure(error: BaseException) -> str | None:
+    """The message key for a database that failed under a running bot, or None for anything
+    else: ``error.storage_down`` when it cannot be reached (PostgreSQL stopped or on a wrong
+    port, a closed connection), ``error.storage_full`` when it refuses writes (a full or
+    read-only disk). Neither needs the database to be said (``bot.replies.handle_error``)."""
+    import asyncpg.exceptions as pg  # only needed when something failed
+
+    message = str(error).lower()
+    if isinstance(error, sqlite3.OperationalError):
+        if any(word in message for word in _FULL_WORDS):
+            return STORAGE_FULL
+        if "unable to open" in message or "disk i/o" in message:
+            return STORAGE_DOWN
+        return None
+    if isinstance(error, pg.InsufficientResourcesError | pg.ReadOnlySQLTransactionError):
+        return STORAGE_DOWN if isinstance(error, pg.TooManyConnectionsError) else STORAGE_FULL
+    if isinstance(error, pg.PostgresConnectionError | pg.OperatorInterventionError):
+        return STORAGE_DOWN
+    if isinstance(error, pg.InterfaceError) and any(
+        word in message for word in ("closed", "closing", "connection")
+    ):
+        return STORAGE_DOWN
+    if isinstance(error, OSError):  # refused, reset, unreachable; ENOSPC, EROFS
+        return STORAGE_FULL if error.errno in (errno.ENOSPC, errno.EROFS) else STORAGE_DOWN
+    return None
 
 
 class StoreUnavailable(Exception):

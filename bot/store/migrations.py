@@ -127,8 +127,13 @@ MIGRATIONS: list[str] = [
         updated_at REAL NOT NULL,
         PRIMARY KEY (guild_id, kind, name)
     );
+    """,  # 6: game seeds of 128 bits and more (no 64-bit column holds them): the whole seed
+    # as decimal text; ``seed`` keeps its low 63 bits for an older bot reading the row
+    """
+    ALTER TABLE games ADD COLUMN seed_text TEXT;
+    UPDATE games SET seed_text = CAST(seed AS TEXT);
     """,
-    # 6: the web companion's one-time sign-in links and sessions (only a hash of each token),
+    # 7: the web companion's one-time sign-in links and sessions (only a hash of each token),
     # and a server's games newest first (its replays)
     """
     CREATE TABLE web_tokens (
@@ -271,8 +276,12 @@ PG_MIGRATIONS: list[str] = [
         updated_at DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (guild_id, kind, name)
     );
+    """,  # 6: as MIGRATIONS[5] (seeds of 128 bits as text)
+    """
+    ALTER TABLE games ADD COLUMN seed_text TEXT;
+    UPDATE games SET seed_text = CAST(seed AS TEXT);
     """,
-    # 6: the web companion's one-time sign-in links and sessions, a server's games
+    # 7: the web companion's one-time sign-in links and sessions, a server's games
     """
     CREATE TABLE web_tokens (
         token_hash TEXT PRIMARY KEY,

@@ -44,6 +44,7 @@ from bot.store.rows import (
     _dump,
     _game,
     _web_token,
+    seed_columns,
 )
 from bot.store.upgrades import COMBAT_KIND, combat_to_game
 from engines.core import EngineError
@@ -51,7 +52,7 @@ from engines.w6.state import STATE_VERSION
 
 _GAME_COLUMNS = (
     "id, kind, engine_version, config, seed, guild_id, channel_id, players, status,"
-    " snapshot, revision, message_id, created_at, updated_at, display"
+    " snapshot, revision, message_id, created_at, updated_at, display, seed_text"
 )
 _CAMPAIGN_COLUMNS = "id, guild_id, channel_id, name, gm_id, co_gm_ids, settings, status, created_at"
 _CHARACTER_COLUMNS = "id, campaign_id, owner_id, name, sheet, revision"
@@ -225,14 +226,14 @@ class PostgresStore:
                 if found is not None:
                     raise AlreadyExists("game")
             row = await conn.fetchrow(
-                "INSERT INTO games (kind, engine_version, config, seed, guild_id, channel_id,"
-                " players, status, snapshot, revision, created_at, updated_at, display)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $10, $11)"
+                "INSERT INTO games (kind, engine_version, config, seed, seed_text, guild_id,"
+                " channel_id, players, status, snapshot, revision, created_at, updated_at,"
+                " display) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, $11, $12)"
                 f" RETURNING {_GAME_COLUMNS}",
                 _text(kind),
                 engine_version,
                 _dump(config),
-                seed,
+                *seed_columns(seed),
                 guild_id,
                 channel_id,
                 _dump(players),

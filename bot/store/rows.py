@@ -22,13 +22,22 @@ def _dump(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
+SEED_COLUMN_MASK = (1 << 63) - 1
+
+
+def seed_columns(seed: int) -> tuple[int, str]:
+    """A game's seed as stored: ``seed`` (a 64-bit column) keeps its low 63 bits, for an older
+    bot reading the row; ``seed_text`` the whole seed (128 bits and more) in decimal."""
+    return seed & SEED_COLUMN_MASK, str(seed)
+
+
 def _game(row: Row) -> GameRecord:
     return GameRecord(
         id=row["id"],
         kind=row["kind"],
         engine_version=row["engine_version"],
         config=json.loads(row["config"]),
-        seed=row["seed"],
+        seed=row["seed"] if row["seed_text"] is None else int(row["seed_text"]),
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
         players=json.loads(row["players"]),

@@ -55,8 +55,8 @@ def parse_field(text: str) -> tuple[int, int] | None:
     digits = text[len(letters) :]
     if not letters or not digits or not letters.isalpha() or not letters.isascii():
         return None
-    if not letters.islower() or digits.startswith("0"):
-        return None
+    if not letters.islower() or digits.startswith("0") or len(digits) > 6 or len(letters) > 6:
+        return None  # no map is that large (and int() stops at 4,300 digits)
     col = 0
     for ch in letters:
         col = col * 26 + (ord(ch) - 96)

@@ -122,9 +122,12 @@ class _Reader:
         return BadInput(f"armageddon.scenario.{what}", file=self.file, line=self.line, **params)
 
 
+NUMBER_DIGITS = 9  # no field needs more; int() stops at 4,300 digits with a ValueError
+
+
 def _int(reader: _Reader, token: str, low: int, high: int) -> int:
-    if not token.isdecimal() or not low <= int(token) <= high:
-        raise reader.fail("bad_number", token=token, low=low, high=high)
+    if len(token) > NUMBER_DIGITS or not token.isdecimal() or not low <= int(token) <= high:
+        raise reader.fail("bad_number", token=token[:20], low=low, high=high)
     return int(token)
 
 
@@ -416,7 +419,7 @@ def _placement(
             if rest and holder.slot_capacity(rest[0]):
                 slot = rest.pop(0)
             if not slot or earlier[carrier].field != where:
-                raise r.fail("bad_carrier", token=token)
+                raise r.fail("bad_carrier", token=token[:10])
         elif word == "blick" and rest and rest[0] in DIRECTIONS and kind.orient:
             facing = rest.pop(0)
         else:
@@ -429,7 +432,8 @@ def _carrier(token: str, where: str, earlier: list[Placement]) -> int:
     stable when lines are inserted, the last earlier figure of that kind on the same field
     (``auf pferd``); -1 for none."""
     if token.isdecimal():
-        return int(token) - 1 if 1 <= int(token) <= len(earlier) else -1
+        fits = len(token) <= NUMBER_DIGITS and 1 <= int(token) <= len(earlier)
+        return int(token) - 1 if fits else -1
     found = [i for i, p in enumerate(earlier) if p.kind == token and p.field == where]
     return found[-1] if found else -1
 

@@ -99,6 +99,48 @@ def _step_mistakes(step: Any, number: int, language: Language) -> list[str]:
     return found + language.check_step(step, f"step {number}")
 
 
+MAX_NESTING = 32  # lists and inline tables inside each other (tomllib recurses on each)
+MAX_DIGITS = 100  # no count or cost has more; Python's int() refuses past 4,300
+
+
+def _outsized(text: str) -> tuple[int, int]:
+    """The first line where lists and inline tables nest deeper than ``MAX_NESTING`` and the
+    first line with a number of more than ``MAX_DIGITS`` digits (0: none), outside strings
+    and comments: where a file that ``tomllib`` could not read went wrong."""
+    deep = long = depth = digits = 0
+    line, i, size = 1, 0, len(text)
+    while i < size:
+        ch = text[i]
+        if ch == "\n":
+            line, digits = line + 1, 0
+        elif ch == "#":
+            end = text.find("\n", i)
+            i = size if end < 0 else end
+            continue
+        elif ch in "\"'":
+            quote = ch * 3 if text.startswith(ch * 3, i) else ch
+            end = i + len(quote)
+            while end < size and not text.startswith(quote, end):
+                if text[end] == "\n" and len(quote) == 1:
+                    break  # an unclosed one-line string ends with its line
+                end += 2 if text[end] == "\\" and ch == '"' else 1
+            line += text.count("\n", i, end)
+            i = end + len(quote)
+            continue
+        elif ch in "[{":
+            depth += 1
+            deep = deep or (line if depth > MAX_NESTING else 0)
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        if ch.isdigit():
+            digits += 1
+            long = long or (line if digits > MAX_DIGITS else 0)
+        elif ch != "_":
+            digits = 0
+        i += 1
+    return deep, long
+
+
 def load_toml(
     text: str,
     language: Language,
@@ -113,6 +155,13 @@ def load_toml(
         match = re.search(r"line (\d+), column (\d+)", str(error))
         line, column = (int(match.group(1)), int(match.group(2))) if match else (0, 0)
         return [], [LoadError("(file)", line, str(error), "toml", {"column": column})]
+    except (RecursionError, ValueError):  # nested too deep; an integer of thousands of digits
+        deep, long = _outsized(text)
+        if deep or not long:
+            message = f"nested deeper than {MAX_NESTING} lists or tables"
+            return [], [LoadError("(file)", deep, message, "toml_deep", {"max": MAX_NESTING})]
+        message = f"a number longer than {MAX_DIGITS} digits"
+        return [], [LoadError("(file)", long, message, "toml_number", {"max": MAX_DIGITS})]
     raw = data.get(table, [])
     errors: list[LoadError] = []
     extra = sorted(set(data) - {table})

@@ -251,6 +251,8 @@ def _check_item(entry: Mapping[str, Any]) -> list[str]:
     errors = [f"unknown key {k!r}" for k in entry if k not in _ITEM_KEYS]
     if not isinstance(entry.get("name"), str) or not entry.get("name"):
         errors.append("needs a name")
+    elif not str(entry["name"]).isprintable():  # drawn on the board: one printable line
+        errors.append("name must be one line of printable text (no line breaks)")
     if entry.get("colour") not in COLOURS:
         errors.append(f"colour {entry.get('colour')!r} is not one of {list(COLOURS)}")
     pips = entry.get("pips")

@@ -272,6 +272,10 @@ def check_card(entry: Mapping[str, Any]) -> list[Mistake]:
     for key in ("name", "name_en", "text_de", "text_en"):
         if not isinstance(entry.get(key), str) or not entry.get(key):
             bad(key, "text", "a non-empty text")
+    for key in ("name", "name_en"):  # drawn on boards and cards: one printable line
+        value = entry.get(key)
+        if isinstance(value, str) and value and not value.isprintable():
+            bad(key, "one_line", "one line of printable text (no line breaks)")
     name = str(entry.get("name", ""))
     if name.startswith(LEVEL_PREFIX) or name.casefold() in {c.casefold() for c in _hero_names()}:
         bad("name", "name_taken", "taken by a hero or level card")

@@ -27,6 +27,7 @@ MIN_CARDS = 40
 MAX_COPIES = 4
 MAX_LINES = 500
 MAX_COUNT = 99
+COUNT_DIGITS = 6  # a count of thousands of digits is refused before int() (it stops at 4,300)
 _LINE = re.compile(r"^\s*(\d+)\s*[xX]?\s+(.+?)\s*$")
 
 
@@ -86,10 +87,12 @@ def parse_list(text: str, cat: Catalogue | None = None) -> DeckList:
         if not match:
             problems.append(problem("tq.deck.bad_line", line=number, text=line[:60]))
             continue
-        count, name = int(match.group(1)), match.group(2)
-        if not 1 <= count <= MAX_COUNT:
-            problems.append(problem("tq.deck.bad_count", line=number, count=count, max=MAX_COUNT))
+        digits, name = match.group(1), match.group(2)
+        if len(digits) > COUNT_DIGITS or not 1 <= int(digits) <= MAX_COUNT:
+            shown = digits if len(digits) <= COUNT_DIGITS else digits[:COUNT_DIGITS] + "…"
+            problems.append(problem("tq.deck.bad_count", line=number, count=shown, max=MAX_COUNT))
             continue
+        count = int(digits)
         known = cat.resolve(name)
         if known is None:
             problems.append(unknown_card(name, cat, line=number))

@@ -86,11 +86,13 @@ async def test_attack_defence_damage_phase_undo_end(fake: FakeDiscord, bot: Any)
     assert "🎲 **Thoin** würfelt 6 6 5 1 → 3 Erfolge" in decided.text
     (roll,) = ids_with(decided, "wuerfeln")
     hit = await (await fake.click(decided, roll, user=GM)).message()
-    # Axt 1-2: 5 + Zusatz K 4 + Fertigkeit 2 = 11 SP − Gesamtschutz 2 = 9 LP.
-    assert (
-        t("w6cog.ev.damage", "de", fighter="Ork", sp=11, ruestung=2, lp_verlust=9, lp=11)
-        in hit.text
-    )
+    # Axt 1-2: 5 + Zusatz K 4 + Fertigkeit 2 = 11 SP − Gesamtschutz 2 = 9 LP; the public line
+    # names the SP Thoin dealt, not the NPC's armour nor its remaining LP (issue 18)
+    assert t("w6cog.ev.damage.npc", "de", fighter="Ork", sp=11) in hit.text
+    assert "jetzt" not in hit.text and "11/20" not in hit.text
+    log = await (await fake.slash("kampagne log", user=ALICE)).callback()
+    assert t("w6cog.log.damage.npc", "de", name="Ork") in (log.content or "") + embed_text(log)
+    assert "jetzt" not in (log.content or "") + embed_text(log)
     # Issue 9: the public status hides the NPC's values (its LP in words); the GM reads them
     # privately through "SL-Ansicht".
     assert "LP 11/20" not in embed_text(hit)
@@ -156,7 +158,7 @@ async def test_player_cannot_add_an_npc(fake: FakeDiscord, bot: Any) -> None:
     await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5"}, user=GM)).callback()
     await (await fake.slash("kampf start", user=GM)).message()
     refused = await (await fake.slash("kampf dazu", {"charakter": "Ork"}, user=ALICE)).callback()
-    assert refused.content == t("w6cog.error.npc_gm_only", "de")
+    assert refused.content == t("w6cog.error.no_character", "de", name="Ork")  # as no name
     three = await (
         await fake.slash("kampf dazu", {"charakter": "Ork", "anzahl": 3}, user=GM)
     ).message()
@@ -218,9 +220,11 @@ async def test_a_button_of_the_previous_version_is_answered_stale(
     nothing (the migration of the stored combat is tested in tests/unit/test_store.py)."""
     status = await set_up(fake)
     before = await active_combat(bot.store, fake.channel().id)
+    button = {"type": 2, "style": 1, "label": "Phase", "custom_id": "kampf:1:4:phase:sl"}
+    row = {"type": 1, "components": [button]}  # as the old status had it
+    old_status = fake._new_message(status.channel_id, {"content": "alt", "components": [row]}, [])
     for locale, lang in (("de", "de"), ("en-US", "en")):
-        button = {"type": 2, "custom_id": "kampf:1:4:phase:sl"}  # as the old status had it
-        old = await (await fake._component(status, button, [], GM, locale)).callback()
+        old = await (await fake._component(old_status, button, [], GM, locale)).callback()
         assert_ephemeral(old)
         assert old.content == t("error.stale", lang)
     assert await active_combat(bot.store, fake.channel().id) == before

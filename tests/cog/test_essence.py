@@ -56,7 +56,7 @@ async def accepted_game(fake: FakeDiscord, **options: Any) -> StoredMessage:
     invitation = await challenge(fake, **options)
     accept = await fake.click(invitation, 1, user=BOB)
     reply = await accept.callback()
-    assert reply.type == 7
+    assert reply.type == 6  # 6: acknowledged, the first board drawn after (issue 18)
     return await accept.message()
 
 
@@ -77,7 +77,7 @@ async def test_challenge_accept_click_a_step_and_type_a_step(fake: FakeDiscord, 
     assert refused.content == t("error.not_invited", "de")
 
     accept = await fake.click(invitation, 1, user=BOB)
-    assert (await accept.callback()).type == 7
+    assert (await accept.callback()).type == 6  # acknowledged, then the board is drawn
     board = await accept.message()
     assert_components_valid(board)
     assert_png_attachment(board)

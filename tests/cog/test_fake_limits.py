@@ -126,7 +126,50 @@ MESSAGE_CASES: list[tuple[str, dict[str, Any], str]] = [
         {"components": [row(select(placeholder="x" * 151))]},
         "components.0.components.0.placeholder",
     ),
-]
+    # issue 18: more of what Discord refuses
+    (
+        "link button without url",
+        {"components": [row({"type": 2, "style": 5, "label": "Link"})]},
+        "components.0.components.0.url",
+    ),
+    (
+        "button style 7",
+        {"components": [row({**button("b"), "style": 7})]},
+        "components.0.components.0.style",
+    ),
+    (
+        "button style 0",
+        {"components": [row({**button("b"), "style": 0})]},
+        "components.0.components.0.style",
+    ),
+    (
+        "button without label and emoji",
+        {"components": [row({"type": 2, "style": 1, "custom_id": "b"})]},
+        "components.0.components.0.label",
+    ),
+    (
+        "parse users and a user list",
+        {"content": "a", "allowed_mentions": {"parse": ["users"], "users": ["1"]}},
+        "allowed_mentions.parse",
+    ),
+    (
+        "101 allowed users",
+        {"content": "a", "allowed_mentions": {"users": [str(i) for i in range(101)]}},
+        "allowed_mentions.users",
+    ),
+    ("select max_values 0", {"components": [row(select(max_values=0))]},
+     "components.0.components.0.max_values"),
+    ("select min_values 3 of 2", {"components": [row(select(min_values=3, max_values=3))]},
+     "components.0.components.0.min_values"),
+    (
+        "duplicate select values",
+        {"components": [row({**select(), "options": [{"label": "a", "value": "v"}] * 2})]},
+        "components.0.components.0.options.1.value",
+    ),
+    ("blank field name", {"embeds": [embed(fields=[field(name="  ")])]}, "embeds.0.fields.0.name"),
+    ("blank field value", {"embeds": [embed(fields=[field(value="\n")])]},
+     "embeds.0.fields.0.value"),
+]  # fmt: skip
 
 # Bodies right at the limits: accepted.
 FITTING: dict[str, Any] = {
@@ -264,6 +307,27 @@ async def test_bodies_at_the_limits_are_accepted(fake: FakeDiscord) -> None:
             "data.components.0.components.0.label",
         ),
         ("no inputs", modal(components=[]), "data.components"),
+        (
+            "max_length 4001",
+            modal(components=[row({**text_input()["components"][0], "max_length": 4001})]),
+            "data.components.0.components.0.max_length",
+        ),
+        (
+            "min_length above max_length",
+            modal(
+                components=[
+                    row({**text_input()["components"][0], "min_length": 10, "max_length": 5})
+                ]
+            ),
+            "data.components.0.components.0.min_length",
+        ),
+        (
+            "default longer than max_length",
+            modal(
+                components=[row({**text_input()["components"][0], "value": "abc", "max_length": 2})]
+            ),
+            "data.components.0.components.0.value",
+        ),
         (
             "labelled 46",
             modal(
@@ -415,3 +479,42 @@ async def test_a_file_over_10_mib_is_refused(lenient: FakeDiscord) -> None:
         assert response.status == 413
         assert (await response.json(content_type=None))["code"] == 40005
     assert lenient.channel_messages(channel) == [] and len(lenient.refused) == 1
+
+
+async def test_an_empty_new_message_is_refused_as_discord_does(lenient: FakeDiscord) -> None:
+    """Issue 18: Discord answers 400 ``{"code": 50006, "message": "Cannot send an empty
+    message"}`` to a new message with nothing to show; an edit may leave a message as it is."""
+    channel = lenient.channel()
+    for body in ({}, {"content": ""}, {"content": "  \n"}, {"embeds": [], "components": []}):
+        status, answer = await _post(lenient, "POST", f"/channels/{channel.id}/messages", body)
+        assert (status, answer) == (400, {"code": 50006, "message": "Cannot send an empty message"})
+    ex = _exchange(lenient)
+    callback = f"/interactions/{ex.id}/{ex.token}/callback"
+    status, answer = await _post(lenient, "POST", callback, {"type": 4, "data": {"content": ""}})
+    assert (status, answer["code"]) == (400, 50006) and ex.callback_reply is None
+    status, _ = await _post(lenient, "POST", callback, {"type": 5})
+    assert status == 200
+    hook = f"/webhooks/{lenient.application_id}/{ex.token}"
+    status, answer = await _post(lenient, "POST", hook + "?wait=1", {"content": " "})
+    assert (status, answer["code"]) == (400, 50006)
+    assert len(lenient.refused) == 6
+    status, _ = await _post(lenient, "POST", hook + "?wait=1", {"content": "gut"})
+    assert status == 200
+
+
+async def test_a_callback_after_three_seconds_is_refused_and_flagged(lenient: FakeDiscord) -> None:
+    """Issue 18: Discord forgets an interaction not answered within 3 s (404, code 10062); the
+    fake says so and keeps the late answer in ``late_callbacks``."""
+    on_time = _exchange(lenient)
+    late = _exchange(lenient)
+    late.pushed_at -= 3.5  # as if it had arrived 3.5 s ago
+    body = {"type": 4, "data": {"content": "zu spät"}}
+    status, answer = await _post(
+        lenient, "POST", f"/interactions/{late.id}/{late.token}/callback", body
+    )
+    assert (status, answer) == (404, {"code": 10062, "message": "Unknown interaction"})
+    assert [ex for ex, _ in lenient.late_callbacks] == [late] and late.callback_reply is None
+    status, _ = await _post(
+        lenient, "POST", f"/interactions/{on_time.id}/{on_time.token}/callback", body
+    )
+    assert status == 200 and len(lenient.late_callbacks) == 1

@@ -151,7 +151,9 @@ async def test_three_seats_with_a_bot_seat_start_when_the_guest_accepts(
     stranger = await (await fake.click(invitation, 1, user=DAVE)).callback()
     assert_ephemeral(stranger)
     accepted = await fake.click(invitation, button_for(invitation, "Annehmen"), user=BOB)
-    assert (await accepted.callback()).type == 7
+    assert (
+        await accepted.callback()
+    ).type == 6  # 6: acknowledged, the first board drawn after (issue 18)
     board = await accepted.message()
     assert_png_attachment(board)
     record = await GameService(bot.store).get(game_of(invitation))

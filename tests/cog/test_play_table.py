@@ -75,7 +75,9 @@ async def three_humans(fake: FakeDiscord) -> StoredMessage:
     invitation = await invite(fake)
     await (await accept(fake, invitation, BOB, "blue")).callback()
     started = await accept(fake, invitation, CAROL, "gold")
-    assert (await started.callback()).type == 7
+    assert (
+        await started.callback()
+    ).type == 6  # 6: acknowledged, the first board drawn after (issue 18)
     return await started.message()
 
 
@@ -129,7 +131,7 @@ async def test_three_seats_one_decline_and_a_bot_fill(fake: FakeDiscord, party_b
     assert_ephemeral(not_host)
     assert not_host.content == t("error.not_host", "de")
     filled = await fake.click(invitation, fill, user=ALICE)
-    assert (await filled.callback()).type == 7
+    assert (await filled.callback()).type == 6  # acknowledged, then the board is drawn
     board = await filled.message()  # every seat ready: the invitation became the board
     assert_png_attachment(board)
     assert_components_valid(board)
@@ -377,7 +379,7 @@ async def test_the_host_starts_with_the_seats_that_accepted(
     not_host = await (await fake.click(invitation, start, user=CAROL)).callback()
     assert not_host.content == t("error.not_host", "de")
     started = await fake.click(invitation, start, user=ALICE)
-    assert (await started.callback()).type == 7
+    assert (await started.callback()).type == 6  # acknowledged, then the board is drawn
     board = await started.message()
     assert_png_attachment(board)
     record = await GameService(party_bot.store).get(game_of(invitation))

@@ -318,3 +318,61 @@ async def test_campaign_info_counts_the_npcs_and_names_none(fake: FakeDiscord, b
     english = await (await fake.slash("kampagne info", user=ALICE, locale="en")).callback()
     assert "2 NPCs of the GM" in embed_text(english)
     assert "Ork" not in embed_text(english)
+
+
+async def test_for_a_player_an_npc_and_a_missing_name_read_the_same(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Issue 18: ``/charakter zeigen|export|aktiv|löschen|feld`` and ``/kampf dazu`` said
+    "NSCs führt nur die Spielleitung" for an NPC and "gibt es nicht" for a missing name, so a
+    player could learn by name that an NPC exists."""
+    await npc_campaign(fake, bot)
+    await (await fake.slash("kampf start", user=GM)).message()
+    asks: list[tuple[str, dict[str, Any]]] = [
+        ("charakter zeigen", {}),
+        ("charakter export", {}),
+        ("charakter aktiv", {}),
+        ("charakter löschen", {}),
+        ("charakter feld", {"feld": "lp", "wert": "3"}),
+        ("kampf dazu", {}),
+    ]
+    for command, options in asks:
+        said = []
+        for name in ("Drache", "drache", "Niemand"):
+            reply = await (
+                await fake.slash(command, {**options, "charakter": name}, user=ALICE)
+            ).callback()
+            assert_ephemeral(reply)
+            said.append(reply.content)
+        missing = [t("w6cog.error.no_character", "de", name=n) for n in ("Drache", "drache")]
+        assert said == [*missing, t("w6cog.error.no_character", "de", name="Niemand")], command
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    assert sorted(c.name for c in await bot.store.characters(campaign.id)) == [
+        "Drache",
+        "Mira",
+        "Thoin",
+    ]
+
+
+async def test_an_npcs_remaining_lp_reaches_no_player(fake: FakeDiscord, bot: Any) -> None:
+    """Issue 18: the public damage line and the player-readable campaign log said "jetzt 3" and
+    "jetzt 3/8" for an NPC whose board shows only "verletzt"."""
+    await start_w6_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5 gs=2"}, user=GM)).callback()
+    # the GM's own tool: the values to the GM only, the log without them
+    hurt = await (
+        await fake.slash("sl schaden", {"charakter": "Ork", "punkte": 4}, user=GM)
+    ).callback()
+    assert_ephemeral(hurt)
+    assert "16/20" in hurt.content
+    # (a fight's damage line and log entry: test_combat's attack, defence and damage)
+    record = await bot.store.active_campaign(fake.channel().id)
+    public = "\n".join(m.text for m in fake.channel_messages() if not m.ephemeral)
+    assert "16" not in public
+    log = await (await fake.slash("kampagne log", user=ALICE)).callback()
+    entries = await bot.store.campaign_log(record.id)
+    assert any(e["kind"] == "damage" and e["data"].get("name") == "Ork" for e in entries)
+    for line in ((log.content or "") + embed_text(log)).splitlines():
+        if "Ork" in line:
+            assert "jetzt" not in line and "/20" not in line, line

@@ -53,8 +53,10 @@ def fixed_seed(bot: Any, seed: int) -> None:
 
 
 async def slash(fake: FakeDiscord, name: str, options: dict[str, Any], **kw: Any) -> Any:
+    """The answer to a command (after its deferral, for one that draws an image first)."""
     exchange = await fake.slash(f"telperinquar {name}", options, **kw)
-    return await exchange.callback()
+    first = await exchange.callback()
+    return await exchange.followup() if first.type == 5 else first
 
 
 def game_of(message: StoredMessage) -> int:
@@ -403,14 +405,10 @@ async def test_two_against_two_each_seat_picks_its_deck(fake: FakeDiscord, bot: 
 
 async def test_english_readers_get_english_texts(fake: FakeDiscord, bot: Any) -> None:
     fixed_seed(bot, 4)
-    made = await (
-        await fake.slash("telperinquar deck starter", {"klasse": "kaempfer"}, locale="en")
-    ).callback()
+    made = await slash(fake, "deck starter", {"klasse": "kaempfer"}, locale="en")
     text = embed_text(made)
     assert "Starter deck Fighter" in text and "Long Sword" in text and "Weapons" in text
-    card = await (
-        await fake.slash("telperinquar karte", {"karte": "Parry"}, locale="en")
-    ).callback()
+    card = await slash(fake, "karte", {"karte": "Parry"}, locale="en")
     assert "armour +3" in embed_text(card)
     started = await fake.slash("telperinquar start", {"deck": "Starter deck Rogue"}, locale="en")
     board = await started.message()

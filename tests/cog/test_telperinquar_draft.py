@@ -108,7 +108,9 @@ async def test_two_people_and_a_bot_draft_to_their_saved_decks(fake: FakeDiscord
     invitation = await (await fake.slash("telperinquar-draft start", options, user=ALICE)).message()
     assert_public(invitation)
     accepted = await fake.click(invitation, button_for(invitation, "Annehmen"), user=BOB)
-    assert (await accepted.callback()).type == 7
+    assert (
+        await accepted.callback()
+    ).type == 6  # 6: acknowledged, the first board drawn after (issue 18)
     game_id = game_of(invitation)
     record = await GameService(bot.store).get(game_id)
     assert record.status == "active"
@@ -228,7 +230,7 @@ async def test_eight_people_each_get_their_pick_button(fake: FakeDiscord, bot: A
     for guest in guests:
         message = fake.messages[invitation.id]
         accepted = await fake.click(message, button_for(message, "Annehmen"), user=guest)
-        assert (await accepted.callback()).type == 7
+        assert (await accepted.callback()).type == (6 if guest == guests[-1] else 7)  # 6: starts
     record = await GameService(bot.store).get(game_id)
     assert record.status == "active" and len(record.players) == 8
     board = await accepted.message()
@@ -250,7 +252,9 @@ async def test_when_one_of_two_leaves_the_other_drafts_on_to_a_deck(
         await fake.slash("telperinquar-draft start", {"spieler2": BOB}, user=ALICE)
     ).message()
     accepted = await fake.click(invitation, button_for(invitation, "Annehmen"), user=BOB)
-    assert (await accepted.callback()).type == 7
+    assert (
+        await accepted.callback()
+    ).type == 6  # 6: acknowledged, the first board drawn after (issue 18)
     game_id = game_of(invitation)
     prompt = await prompt_for(fake, bot, game_id, 0, ALICE, "de")
     assert prompt is not None

@@ -285,7 +285,7 @@ async def test_only_the_gm_runs_npcs(fake: FakeDiscord, bot: Any) -> None:
             "charakter feld", {"feld": "lp", "wert": "3", "charakter": "Ork"}, user=ALICE
         )
     ).callback()
-    assert edit.content == t("w6cog.error.npc_gm_only", "de")
+    assert edit.content == t("w6cog.error.no_character", "de", name="Ork")  # as no name
     npc_import = await import_sheet(fake, ALICE, thoin_json(), npc=True)
     assert npc_import.content == t("w6cog.error.gm_only", "de")
 

@@ -192,7 +192,7 @@ async def test_essence_game_survives_a_kill_mid_game(
     ).message()
     accept = next(c for c in invitation.custom_ids if ":inv:1" in c)
     accepted = await fake.click(invitation, accept, user="bob")
-    assert (await accepted.callback()).type == 7
+    assert (await accepted.callback()).type == 6  # acknowledged, the board drawn after
     board = await accepted.message()
     start = _tokens(board)
     actor = int(MENTION.findall(board.content)[-1])

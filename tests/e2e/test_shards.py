@@ -91,7 +91,7 @@ async def _new_game(fake: FakeDiscord, channel: FakeChannel) -> tuple[StoredMess
     ).message(timeout=15)
     accept = next(c for c in invitation.custom_ids if ":inv:1" in c)
     accepted = await fake.click(invitation, accept, user="bob")
-    assert (await accepted.callback(timeout=15)).type == 7
+    assert (await accepted.callback(timeout=15)).type == 6  # acknowledged, then drawn
     board = await accepted.message(timeout=15)
     return board, int(MENTION.findall(board.content)[-1])
 

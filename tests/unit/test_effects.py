@@ -69,3 +69,24 @@ def test_answers_pause_as_data_and_resume_in_order() -> None:
     assert answers.choose(1, "ask", ["only"]) == "only"  # nothing to decide: not asked
     with pytest.raises(ValueError):
         answers.choose(1, "ask", ["a", "b"])  # a stored answer that is no option
+
+
+@pytest.mark.parametrize(
+    ("value", "code", "line"),
+    [
+        ("[" * 3000 + "]" * 3000, "toml_deep", 4),
+        ("{a=" * 3000 + "1" + "}" * 3000, "toml_deep", 4),
+        ("9" * 5000, "toml_number", 4),
+        ("1_" + "0" * 4999, "toml_number", 4),
+    ],
+)
+def test_toml_too_deep_or_with_huge_numbers_names_its_line(
+    value: str, code: str, line: int
+) -> None:
+    """``tomllib`` raises RecursionError on deep nesting and ValueError past 4,300 digits; the
+    loader says where instead (issue 18). Brackets and digits in strings and comments do not
+    count."""
+    text = f'[[spell]]\nname = "[[[[ 0000"  # {"[" * 40}\n# {"9" * 200}\n x = {value}\n'
+    items, errors = load_toml(text, TOY, table="spell")
+    assert items == []
+    assert [(e.code, e.line) for e in errors] == [(code, line)]

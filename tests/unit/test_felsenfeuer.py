@@ -385,6 +385,15 @@ def test_the_loader_checks_counts_pips_and_colours_at_their_line() -> None:
     ]
 
 
+def test_a_spell_name_with_a_line_break_is_refused() -> None:
+    """A name with a line break or separator would break the board it is drawn on: the
+    loader refuses it with the spell and its line (issue 18)."""
+    for breaking in ("\\r\\n", "\\u001d", "\\u0085", "\\u2029"):
+        spells, errors = load_text(BROKEN.replace('name = "Gut"', f'name = "G{breaking}ut"'))
+        assert "Gut" not in [s.name for s in spells]
+        assert any("one line" in e.message for e in errors), errors
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "engines.felsenfeuer", *args],
                           capture_output=True, text=True, check=False)  # fmt: skip

@@ -336,6 +336,73 @@ async def test_every_seat_that_keeps_a_reaction_waiting_is_reminded_and_forfeits
     assert last.outcome.reason == "forfeit"
 
 
+NIM_TABLE: dict[str, Any] = {
+    "channel_id": 9,
+    "guild_id": None,
+    "players": [ALICE, BOB],
+    "invited": False,
+}
+
+
+async def service_get(store: SqliteStore, game_id: int) -> int:
+    return (await GameService(store).get(game_id)).seed
+
+
+async def test_game_seeds_are_128_secret_bits_and_reproducible_when_seeded(
+    tmp_path: Path,
+) -> None:
+    """A seed of 31 bits could be searched offline from one's own cards (issue 18): new games
+    draw 128 bits from the secure source; a seeded session (``--seed``) gives the same ones."""
+    from bot.chance import Chance
+
+    store = SqliteStore(tmp_path / "seeds.sqlite")
+    await store.open()
+    try:
+        asked: list[int] = []
+
+        def entropy(bits: int) -> int:
+            asked.append(bits)
+            return Chance().bits(bits)
+
+        secure = GameService(store, entropy)
+        games = [await secure.create("nim-test", {"heap": 4}, **NIM_TABLE) for _ in range(4)]
+        assert asked == [128] * 4
+        assert max(g.seed for g in games) >= 2**64  # all four below 2^64: chance 2^-256
+        assert len({g.seed for g in games}) == 4
+        assert [(await service_get(store, g.id)) for g in games] == [g.seed for g in games]
+        seeded = [
+            (await GameService(store, Chance(42).bits).create("nim-test", {}, **NIM_TABLE)).seed
+            for _ in range(2)
+        ]
+        assert seeded == [Chance(42).bits(128)] * 2
+    finally:
+        await store.close()
+
+
+async def test_a_typed_resign_holds_when_another_write_came_first(service: GameService) -> None:
+    """Issue 18: ``aufgeben`` typed while the bot's move was being written was refused as
+    "take the newest message"; a resign (or a draw answer) is retried on the game as it is
+    now, a typed step is not (it was meant for the game as the user saw it)."""
+    game = await service.create(
+        "nim-test", {"heap": 9}, channel_id=9, guild_id=None, players=[ALICE, BOB], invited=False
+    )
+    real = service.store.update_game
+    raced: list[int] = []
+
+    async def lost_once(*args: Any, **kwargs: Any) -> GameRecord:
+        if not raced:  # another write (the bot's move) wins the first time
+            raced.append(1)
+            raise StaleRevision()
+        return await real(*args, **kwargs)
+
+    service.store.update_game = lost_once  # type: ignore[method-assign]
+    with pytest.raises(StaleRevision):
+        await service.act(game.id, ALICE, "1")
+    raced.clear()
+    turn = await service.act(game.id, ALICE, "!resign")
+    assert turn.record.status == FINISHED and raced == [1]
+
+
 async def test_bot_seats_play_the_same_from_the_same_seed(service: GameService) -> None:
     logs = []
     for _ in range(2):

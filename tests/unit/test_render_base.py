@@ -77,6 +77,32 @@ def test_every_renderer_draws_text_through_the_cleaning_helper() -> None:
             assert calls == 0, f"{path.name} draws text without draw_text"
 
 
+def test_every_renderer_measures_text_as_it_draws_it() -> None:
+    """Measuring a name before cleaning it failed Pillow's layout (``\\r``, U+001C, U+0085,
+    U+2029…): every width goes through ``text_length``, which cleans first (issue 18)."""
+    from pathlib import Path
+
+    import bot.render
+    from bot.render.base import fit_text, text_length
+
+    folder = Path(bot.render.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        raw = sum(source.count(f".{call}(") for call in ("getlength", "getbbox", "textlength"))
+        raw += sum(source.count(f".{call}(") for call in ("textbbox", "multiline_text"))
+        assert raw == (1 if path.name == "base.py" else 0), f"{path.name} measures raw text"
+    name = "Ev\r\nil\x1c\x1d\x1e\x85\u2029Name"
+    assert text_length(name, font(16)) == font(16).getlength("Ev  il     Name")
+    lines, _size = fit_text(name, 40, 16, lines=2)
+    assert all(line.isprintable() for line in lines)
+
+
+def test_distinct_names_cleans_every_seat_name() -> None:
+    from bot.play.table import distinct_names
+
+    assert distinct_names(["Ev\r\nil\u2029", "Ev il", "\x1c"]) == ["Ev il 1", "Ev il 2", "?"]
+
+
 def test_fit_text_shrinks_then_wraps_and_cuts_only_as_a_last_resort() -> None:
     from bot.render.base import fit_text, line_step
 
@@ -104,3 +130,53 @@ def test_fit_text_leaves_out_what_the_font_cannot_draw() -> None:
     assert fit_text("✨ Luna ✨", 400, 17, style="bold") == (["Luna"], 17)
     assert drawable("Zwerg Äß ★ ◆") == "Zwerg Äß ★ ◆"  # German letters and marks stay
     assert drawable("✨✨") == "✨✨"  # nothing else to draw: left as it is
+
+
+def _pid_png() -> bytes:
+    import os
+
+    return str(os.getpid()).encode()
+
+
+async def test_render_processes_draw_beside_the_bot_and_threads_take_the_rest() -> None:
+    """Issue 18: fifty boards drawn in threads took the interpreter from every other command;
+    with render processes a renderer runs in another process (a renderer whose arguments
+    cannot be sent there, here a local function, still runs, in a thread)."""
+    import os
+
+    from bot.render.base import stop_render_processes, use_render_processes
+
+    use_render_processes(1)
+    try:
+        elsewhere = await render_async(_pid_png)
+        assert elsewhere.isdigit() and int(elsewhere) != os.getpid()
+
+        def local() -> bytes:
+            return b"here"
+
+        assert await render_async(local) == b"here"
+    finally:
+        stop_render_processes()
+    assert await render_async(_pid_png) == str(os.getpid()).encode()
+
+
+def _where_png() -> bytes:
+    import os
+    import threading
+
+    return f"{os.getpid()} {threading.current_thread().name}".encode()
+
+
+async def test_a_heavy_picture_goes_to_the_render_processes_else_the_heavy_pool() -> None:
+    import os
+
+    from bot.render.base import render_heavy, stop_render_processes, use_render_processes
+
+    pid, thread = (await render_heavy(_where_png)).decode().split(" ", 1)
+    assert int(pid) == os.getpid() and thread.startswith("heavy")  # the small bounded pool
+    use_render_processes(1)
+    try:
+        pid, _thread = (await render_heavy(_where_png)).decode().split(" ", 1)
+        assert int(pid) != os.getpid()
+    finally:
+        stop_render_processes()

@@ -44,13 +44,28 @@ async def test_migrates_from_every_older_version(tmp_path: Path, start_version: 
         await migrate(db, start_version)
         async with db.execute("PRAGMA user_version") as cursor:
             assert (await cursor.fetchone())[0] == start_version
+        if start_version:  # a game stored by that version, with its 63-bit seed
+            await db.execute(
+                "INSERT INTO games (kind, engine_version, config, seed, channel_id, players,"
+                " status, snapshot, created_at, updated_at)"
+                " VALUES ('essence', 1, '{}', ?, 5, '[1, 2]', 'active', '{}', 0, 0)",
+                (2**63 - 2,),
+            )
     store = SqliteStore(path)
     await store.open()
     try:
         async with store.db.execute("PRAGMA user_version") as cursor:
             assert (await cursor.fetchone())[0] == len(MIGRATIONS)
+        if start_version:
+            old = await store.games_in_channel(5)
+            assert [g.seed for g in old] == [2**63 - 2]
         game = await _new_game(store)
         assert (await store.get_game(game.id)) == game
+        big = await store.create_game(
+            kind="essence", engine_version=1, config={}, seed=2**128 - 3, guild_id=1,
+            channel_id=6, players=[1, 2], status="active", snapshot={},
+        )  # fmt: skip
+        assert (await store.get_game(big.id)).seed == 2**128 - 3
     finally:
         await store.close()
 

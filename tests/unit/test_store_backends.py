@@ -65,6 +65,13 @@ async def test_postgres_migrates_from_every_older_version(start_version: int) ->
         try:
             assert await migrate(conn, start_version) == (0, start_version)
             assert await schema_version(conn) == start_version
+            if start_version:  # a game stored by that version, with its 63-bit seed
+                await conn.execute(
+                    "INSERT INTO games (kind, engine_version, config, seed, channel_id, players,"
+                    " status, snapshot, created_at, updated_at)"
+                    " VALUES ('essence', 1, '{}', $1, 5, '[1, 2]', 'active', '{}', 0, 0)",
+                    2**63 - 2,
+                )
         finally:
             await conn.close()
         store = PostgresStore(PG_URL, schema=schema)
@@ -84,6 +91,13 @@ async def test_postgres_migrates_from_every_older_version(start_version: int) ->
                 snapshot={},
             )
             assert await store.get_game(game.id) == game
+            if start_version:
+                assert [g.seed for g in await store.games_in_channel(5)] == [2**63 - 2]
+            big = await store.create_game(
+                kind="essence", engine_version=1, config={}, seed=2**128 - 3, guild_id=1,
+                channel_id=6, players=[1, 2], status="active", snapshot={},
+            )  # fmt: skip
+            assert (await store.get_game(big.id)).seed == 2**128 - 3
             assert await store.migrate() == (SCHEMA_VERSION, SCHEMA_VERSION)
         finally:
             await store.close()

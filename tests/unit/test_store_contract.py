@@ -269,6 +269,18 @@ async def test_records_round_trip_exactly(store: Store) -> None:
     assert await store.campaigns(1) == []
 
 
+async def test_a_seed_of_128_bits_and_more_comes_back_exactly(store: Store) -> None:
+    """Game seeds are 128 secret bits (issue 18): neither a 64-bit column nor a rounding
+    may change one."""
+    for seed in (2**128 - 1, 2**127 + 12345, 2**200 + 7, 5, -3):
+        game = await store.create_game(
+            kind="essence", engine_version=1, config={}, seed=seed, guild_id=1,
+            channel_id=77, players=[1, 2], status="active", snapshot={},
+        )  # fmt: skip
+        assert game.seed == seed
+        assert (await store.get_game(game.id)).seed == seed
+
+
 async def test_a_nul_character_typed_by_a_user_does_not_break_a_write(store: Store) -> None:
     """SQLite keeps U+0000, PostgreSQL text cannot: it is dropped there, never an error."""
     await store.save_roll("user:1", "feu\x00er", "3d6 \x00", 1)

@@ -188,6 +188,23 @@ do = "strik"
     assert cat.resolve("own sword") == ("card", "Eigenes Schwert", "Eigenes Schwert")
 
 
+def test_a_card_name_with_a_line_break_is_refused_at_upload() -> None:
+    """A name with a line break or separator would break every board it is drawn on: the
+    file names the field and its line (issue 18)."""
+    good = (
+        'name = "Eigenes Schwert"\nname_en = "Own Sword"\ntype = "weapon"\nplay = 2\nuse = 1\n'
+        'size = "m"\nbonus = 2\nattack = "melee"\ntext_de = "W."\ntext_en = "W."\n'
+        '[[card.step]]\ntext_de = "A."\ntext_en = "A."\ndo = "strike"\nkind = "physical"\n'
+        'range = "melee"\n'
+    )
+    assert load_cards_text("[[card]]\n" + good) == (load_cards_text("[[card]]\n" + good)[0], [])
+    for breaking in ("\\r\\n", "\\u001c", "\\u0085", "\\u2029"):
+        text = "[[card]]\n" + good.replace("Own Sword", f"Own{breaking}Sword")
+        cards, errors = load_cards_text(text)
+        assert not cards
+        assert any("name_en" in str(e) and "line 3" in str(e) for e in errors), errors
+
+
 def test_cli_cards_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cards", "--json"]) == 0
     cards = json.loads(capsys.readouterr().out)
