@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.chance import Chance
 from bot.combat import active_combat, unpack
+from bot.games import SEED_BITS
 from bot.sandbox.fake_discord import FakeDiscord
 from engines.w6 import to_act
 from engines.w6.state import ShieldStats
@@ -20,7 +21,7 @@ async def test_a_seeded_bot_seeds_the_combat_dice(fake: FakeDiscord, bot: Any) -
     await start_campaign(fake)
     await (await fake.slash("kampf start", user=GM)).message()
     record = await active_combat(bot.store, fake.channel().id)
-    assert record is not None and record.seed == Chance(41).bits(31)
+    assert record is not None and record.seed == Chance(41).bits(SEED_BITS)
 
 
 def _codes(state: Any, fighter_id: str) -> list[str]:
