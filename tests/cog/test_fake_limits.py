@@ -10,7 +10,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.sandbox.fake_discord import BotFailed, Exchange, FakeDiscord
+from bot.sandbox.fake_discord import CALLBACK_DEADLINE, BotFailed, Exchange, FakeDiscord
 
 ROW = 1
 
@@ -505,6 +505,7 @@ async def test_an_empty_new_message_is_refused_as_discord_does(lenient: FakeDisc
 async def test_a_callback_after_three_seconds_is_refused_and_flagged(lenient: FakeDiscord) -> None:
     """Issue 18: Discord forgets an interaction not answered within 3 s (404, code 10062); the
     fake says so and keeps the late answer in ``late_callbacks``."""
+    lenient.callback_deadline = CALLBACK_DEADLINE
     on_time = _exchange(lenient)
     late = _exchange(lenient)
     late.pushed_at -= 3.5  # as if it had arrived 3.5 s ago
