@@ -55,8 +55,8 @@ from bot.games import (
     PENDING,
     READY,
     REFUSED,
-    SERVICE_KEYS,
     GameService,
+    Seated,
     bot_seats,
     load,
     lobby_of,
@@ -77,10 +77,9 @@ from bot.play.ui import (
     parse_path,
     send_kwargs,
 )
-from bot.render.base import run_heavy
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send, send_error
 from bot.store import GameRecord, StaleRevision, StoreBusy
-from engines.core import BadInput, Event, IllegalAction
+from engines.core import BadInput, IllegalAction
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
 from engines.core.contract import BotPlayer, Decision, timeout_action
@@ -535,16 +534,11 @@ class GameTable:
         else:
             raise BadInput(self.spec.key("error.bad_choice"))
 
-    def _decision(self, record: GameRecord, user_id: int, decision: str) -> tuple[m.Match, int]:
-        """The match and the clicker's seat, if ``decision`` is theirs and open. Raises
-        IllegalAction (not their turn, another seat's decision), StaleRevision (answered)."""
-        match = self.require_turn(record, user_id)
-        seat = GameService.seat_for(record, user_id, decision)
-        if not m.decision_open(self.spec.engine, match, seat, decision):
-            if any(d.id == decision for d in m.decisions(self.spec.engine, match)):
-                raise IllegalAction(self.spec.key("error.not_yours"))
-            raise StaleRevision()  # made for a decision that is answered
-        return match, seat
+    def _decision(self, record: GameRecord, user_id: int, decision: str) -> Seated:
+        """The game loaded once for this click, with the clicker's seat, if ``decision`` is
+        theirs and open. Raises IllegalAction (not their turn, another seat's decision),
+        StaleRevision (answered)."""
+        return self.games.seated(record, user_id, decision, keys=self.spec.key)
 
     async def choose(
         self,
@@ -559,7 +553,8 @@ class GameTable:
         place), or the action once the clicker chose it to its last token. A click that
         completes an action only by skipping choices with one way on shows a button naming
         the whole action instead, which acts (unless the clicked label named it whole)."""
-        match, seat = self._decision(record, interaction.user.id, decision)
+        at = self._decision(record, interaction.user.id, decision)
+        match, seat = at.match, at.seat
         lang = await lang_for(interaction)
         tree = self.tree(match, seat)
         clicked = decode_path(tree, path, self.spec.key("error.bad_choice"))
@@ -568,8 +563,10 @@ class GameTable:
         if action is not None and (
             path == clicked or self._names_whole(record, match, seat, lang, tree, clicked)
         ):
-            text = self.spec.engine.action_text(action)
-            await self.act(interaction, record, text, None, decision=decision)
+            turn = await self.games.click(at, interaction.user.id, decision, action)
+            steps = Steps()
+            steps.add(turn)
+            await self._answer(interaction, turn, steps)
             return
         if is_private(interaction):
             await interaction.response.edit_message(
@@ -610,7 +607,8 @@ class GameTable:
         self, interaction: discord.Interaction[Any], record: GameRecord, decision: str
     ) -> None:
         """The clicker's decision, privately: their view and the click choices for it."""
-        match, seat = self._decision(record, interaction.user.id, decision)
+        at = self._decision(record, interaction.user.id, decision)
+        match, seat = at.match, at.seat
         lang = await lang_for(interaction)
         tree = self.tree(match, seat)
         path = self.first_path(tree)
@@ -767,15 +765,10 @@ class GameTable:
 
     # ------------------------------------------------------------------ acting
 
-    def require_turn(self, record: GameRecord, user_id: int) -> m.Match:
-        """The match, if ``user_id`` may act in it now. Raises IllegalAction otherwise."""
-        if record.status != ACTIVE:
-            raise IllegalAction("error.game_not_running")
-        seat = GameService.seat_for(record, user_id)
-        match = load(record)
-        if seat not in m.to_act(self.spec.engine, match):
-            raise IllegalAction(self.spec.key("error.not_your_turn"))
-        return match
+    def require_turn(self, record: GameRecord, user_id: int) -> Seated:
+        """The game loaded once, with the user's seat, if ``user_id`` may act in it now.
+        Raises IllegalAction otherwise."""
+        return self.games.seated(record, user_id, keys=self.spec.key)
 
     async def typed(
         self, interaction: discord.Interaction[Any], game_id: int | None, text: str
@@ -795,23 +788,32 @@ class GameTable:
     ) -> None:
         """Apply ``text`` for the user (a click: made for ``decision``, or for ``revision``),
         show the board, then let the bot answer if it is due."""
+        match = None
         if not text.startswith("!"):
-            self.require_turn(record, interaction.user.id)
-        self._require_side(record, interaction.user.id, text)
+            match = self.require_turn(record, interaction.user.id).match
+        self._require_side(record, interaction.user.id, text, match)
         turn = await self.games.act(
-            record.id, interaction.user.id, text, revision, decision=decision, record=record
+            record.id,
+            interaction.user.id,
+            text,
+            revision,
+            decision=decision,
+            record=record,
+            match=match,
         )
         steps = Steps()
         steps.add(turn)
         await self._answer(interaction, turn, steps)
 
-    def _require_side(self, record: GameRecord, user_id: int, text: str) -> None:
+    def _require_side(
+        self, record: GameRecord, user_id: int, text: str, match: m.Match | None = None
+    ) -> None:
         """A referee (a seat with no side) neither resigns nor offers a draw: the game needs
         it (see ARCHITECTURE.md, "the referee"). Raises IllegalAction for its ``!resign`` and
         ``!draw-offer``."""
         if text not in ("!resign", "!draw-offer") or not self.spec.neutral_seats:
             return
-        if GameService.seat_for(record, user_id) in self.spec.neutral_seats:
+        if GameService.seat_for(record, user_id, match=match) in self.spec.neutral_seats:
             raise IllegalAction(self.spec.key("error.referee_stays"))
 
     async def typed_steps(
@@ -823,16 +825,21 @@ class GameTable:
         between (a game master's overrule) and a later step no longer be allowed, the steps
         so far stand, the board shows them and the user is told why the rest stopped."""
         record = await self.game_for(interaction, game_id)
-        match = self.require_turn(record, interaction.user.id)
-        seat = GameService.seat_for(record, interaction.user.id)
-        for text in texts:
-            match, _events = m.apply(self.spec.engine, match, text, seat)
+        at = self.require_turn(record, interaction.user.id)
+        self.games.check_steps(at, texts)
         steps = Steps()
         turn = None
         stopped: EngineError | None = None
         for text in texts:
+            first = turn is None
             try:
-                turn = await self.games.act(record.id, interaction.user.id, text)
+                turn = await self.games.act(
+                    record.id,
+                    interaction.user.id,
+                    text,
+                    record=at.record if first else None,
+                    match=at.match if first else None,
+                )
             except EngineError as error:  # someone acted in between: the steps so far stand
                 if turn is None:
                     raise
@@ -848,7 +855,7 @@ class GameTable:
     async def _answer(self, interaction: discord.Interaction[Any], turn: Any, steps: Steps) -> None:
         """Show the board after the user's step(s), then let the bot answer if it is due."""
         lang = await lang_for(interaction)
-        bot_due = self.games.bot_due(turn.record)
+        bot_due = self.games.bot_due(turn.record, turn.match)
         screen = await self.screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
         edit: Edit
         if interaction.type == discord.InteractionType.component and not is_private(interaction):
@@ -1088,26 +1095,16 @@ class GameTable:
         await self.remember_board(record, message.id)
 
     async def last_steps(self, record: GameRecord) -> Steps | None:
-        """The events of the game's last logged step (replayed off the event loop), so a
-        board shown again still says what happened last; None before the first step."""
-        actions = await self.bot.store.game_actions(record.id)
-        if not actions:
-            return None
-        engine = self.spec.engine
-        config = {k: v for k, v in record.config.items() if k not in SERVICE_KEYS}
-        seat, last = actions[-1]
-
-        def replay() -> list[Event]:
-            match = m.start(engine, config, record.seed, len(record.players))
-            for who, text in actions[:-1]:
-                match, _events = m.apply(engine, match, text, who, referee=True)
-            return m.apply(engine, match, last, seat, referee=True)[1]
-
+        """The events of the game's last logged step (replayed by the service), so a board
+        shown again still says what happened last; None before the first step."""
         try:
-            events = await run_heavy(replay)
+            last = await self.games.last_step(record)
         except EngineError:  # a log the engine no longer replays: the board without it
             log.warning("game %s: its log does not replay; the board shows no last step", record.id)
             return None
+        if last is None:
+            return None
+        seat, events = last
         return Steps([(seat, event) for event in events], [0])
 
     def context(

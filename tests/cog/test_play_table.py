@@ -215,6 +215,31 @@ async def test_a_reaction_window_is_answered_in_either_order(
     assert not any(c in msg.text for msg in public for c in secret)
 
 
+async def test_a_click_that_acts_loads_the_game_once(
+    fake: FakeDiscord, party_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    hands = hands_of(await GameService(party_bot.store).get(game_id))
+    prompt = await decide(fake, board, ALICE, "Alice")
+    loads = 0
+    real = m.from_json
+
+    def counting(engine: Any, data: Any) -> m.Match:
+        nonlocal loads
+        loads += 1
+        return real(engine, data)
+
+    monkeypatch.setattr(m, "from_json", counting)
+    played = await fake.click(prompt, button_for(prompt, hands[0][0]), user=ALICE)
+    assert (await played.callback()).type == 7
+    await fake.wait_for_message(
+        lambda msg: not msg.ephemeral and "Bob: entscheiden" in str(msg.buttons)
+    )
+    assert loads == 1  # the click, its step and the new board from one load
+    assert await party_bot.store.game_actions(game_id) == [(0, f"play {hands[0][0]}")]
+
+
 async def test_a_resign_in_three_seats_lets_the_others_go_on(
     fake: FakeDiscord, party_bot: Any
 ) -> None:
