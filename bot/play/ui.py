@@ -5,7 +5,8 @@ buttons and views made for sending (no callbacks kept: every click is routed by 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import io
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -19,13 +20,27 @@ MAX_ROWS = 5
 
 @dataclass
 class Screen:
-    """One board message: text, embed, image and components."""
+    """One board message: text, embed, image and components; with what the living board
+    keeps of it (its running ``log``, a one-line ``summary`` for when a newer board replaces
+    it, the ``status`` line) and ``keep_image``: an edit keeps the picture the message shows
+    (a bot still thinking: the picture changes once, with its answer)."""
 
     content: str
     embed: discord.Embed
     file: discord.File | None
     view: discord.ui.View | None
     pings: tuple[int, ...] = ()  # the users the content calls (names in it ping nobody)
+    image: bytes | None = None  # the picture as drawn (a new File is made for every send)
+    filename: str = "board.png"
+    log: list[str] = field(default_factory=list)
+    summary: str = ""
+    status: str = ""
+    keep_image: bool = False
+
+    def new_file(self) -> discord.File | None:
+        if self.image is None:
+            return self.file
+        return discord.File(io.BytesIO(self.image), filename=self.filename)
 
 
 def parse_path(text: str) -> tuple[str, ...]:
@@ -90,18 +105,24 @@ def send_kwargs(screen: Screen) -> dict[str, Any]:
         "embed": screen.embed,
         "allowed_mentions": pinging(*screen.pings),
     }
-    if screen.file is not None:
-        kwargs["file"] = screen.file
+    file = screen.new_file()
+    if file is not None:
+        kwargs["file"] = file
     if screen.view is not None:
         kwargs["view"] = screen.view
     return kwargs
 
 
-def edit_kwargs(screen: Screen) -> dict[str, Any]:
-    return {
+def edit_kwargs(screen: Screen, *, keep_image: bool = False) -> dict[str, Any]:
+    """An edit to ``screen``; ``keep_image``: the message keeps the picture it has (nothing
+    uploaded again; its embed names the same file)."""
+    kwargs: dict[str, Any] = {
         "content": screen.content or None,
         "embed": screen.embed,
-        "attachments": [screen.file] if screen.file is not None else [],
         "view": screen.view,
         "allowed_mentions": pinging(*screen.pings),
     }
+    if not keep_image:
+        file = screen.new_file()
+        kwargs["attachments"] = [file] if file is not None else []
+    return kwargs

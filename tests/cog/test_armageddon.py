@@ -25,6 +25,7 @@ from tests.harness import (
     assert_png_attachment,
     assert_public,
     embed_text,
+    live_board_of,
 )
 
 GRETA, ALICE, BOB, DAVE = "greta", "alice", "bob", "dave"
@@ -135,7 +136,8 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
 ) -> None:
     game_id, board = await started_game(fake, bot)
     assert_png_attachment(board)
-    assert "Round 1/6 · set-up" in embed_text(board)  # Bob (English) accepted last
+    # the board speaks the game's language (Greta's, its host), though Bob (English) accepted
+    assert "Runde 1/6 · Aufbau" in embed_text(board)
     # The game master clicks the set-up: a colour, a warrior from the reserve, the start.
     prompt = await open_prompt(fake, bot, game_id, GRETA)
     prompt = await click(fake, prompt, "Farbe", GRETA)
@@ -193,7 +195,9 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
     further = {"pfad": paths[0]["value"] + " "}
     longer = await fake.autocomplete("armageddon weg", further, user=ALICE)
     path = (longer or paths)[0]["value"]
-    moved = await (await fake.slash("armageddon weg", {"pfad": path}, user=ALICE)).message()
+    walked = await fake.slash("armageddon weg", {"pfad": path}, user=ALICE)
+    assert_ephemeral(await walked.callback())
+    moved = await live_board(fake, bot, game_id)
     assert_png_attachment(moved)
     fields = path.split()[1:]
     logged = [text for _s, text in await bot.store.game_actions(game_id)]
@@ -203,8 +207,8 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
     ).callback()
     assert_ephemeral(wrong_path)
     assert (await bot.store.game_actions(game_id))[-1][1] == logged[-1]  # nothing applied
-    ended = await (await fake.slash("armageddon zug", {"notation": "end"}, user=ALICE)).message()
-    assert "Bob" in embed_text(ended)
+    await (await fake.slash("armageddon zug", {"notation": "end"}, user=ALICE)).callback()
+    assert "Bob" in embed_text(await live_board(fake, bot, game_id))
     # Bob plays in English: his prompt, and the board after his step.
     prompt = await open_prompt(fake, bot, game_id, BOB, EN)
     assert "movement phase" in prompt.content
@@ -213,7 +217,7 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
     target = next(b["label"] for b in prompt.buttons if "room" in str(b.get("label")))
     prompt = await click(fake, prompt, target, BOB, EN)
     board = await live_board(fake, bot, game_id)
-    assert "Round 1/6 · movement phase" in embed_text(board)
+    assert "Runde 1/6 · Bewegungsphase" in embed_text(board)  # the game's language still
     assert "k12" in embed_text(board)
     prompt = await click(fake, prompt, "End movement", BOB, EN)
     assert not prompt.components
@@ -251,11 +255,11 @@ async def test_the_game_master_overrules_with_a_note_in_the_narration_and_export
     assert_ephemeral(refused)
     assert refused.content == t("armageddoncog.error.gm_only", "de")
     note = "vom Pfeil getroffen"
-    shown = await (
-        await fake.slash(
-            "armageddon ueberstimmen", {"aktion": "gm remove k1", "notiz": note}, user=GRETA
-        )
-    ).message()
+    overruled = await fake.slash(
+        "armageddon ueberstimmen", {"aktion": "gm remove k1", "notiz": note}, user=GRETA
+    )
+    assert_ephemeral(await overruled.callback())
+    shown = await live_board_of(fake, bot, game_id, lambda msg: note in embed_text(msg))
     text = embed_text(shown)
     assert note in text and "📝" in text
     assert "k1" in text
@@ -425,7 +429,9 @@ async def test_the_last_round_ends_the_game_on_points_and_a_rematch_keeps_the_se
     game_id = game_of(invitation)
     steps = ((GRETA, "start"), (ALICE, "end"), (BOB, "end"), (ALICE, "claim c3"))
     for user, step in (*steps, (ALICE, "done"), (BOB, "done")):
-        last = await (await fake.slash("armageddon zug", {"notation": step}, user=user)).message()
+        await (await fake.slash("armageddon zug", {"notation": step}, user=user)).callback()
+    over = "Die letzte Runde ist gespielt."
+    last = await live_board_of(fake, bot, game_id, lambda msg: over in embed_text(msg))
     text = embed_text(last)
     assert "Die letzte Runde ist gespielt." in text
     assert "🏆" in text and "Alice" in text and "nach Punkten" in text
@@ -456,9 +462,9 @@ async def test_a_path_the_game_master_interrupts_keeps_its_first_step_and_says_w
 
     monkeypatch.setattr(table.games, "act", act)
     answer = await fake.slash("armageddon weg", {"pfad": "k1 b2 b1"}, user=ALICE)
-    board = await answer.message()
+    assert_ephemeral(await answer.callback())
+    board = await live_board_of(fake, bot, game_id, lambda msg: "k1 a2 → b2" in embed_text(msg))
     assert_public(board)
-    assert "k1 a2 → b2" in embed_text(board)
     stopped = await answer.followup()
     assert_ephemeral(stopped)
     assert stopped.content == t("armageddon.error.no_figure", "de", figure="k1")

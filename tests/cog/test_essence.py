@@ -24,6 +24,7 @@ from tests.harness import (
     assert_png_attachment,
     assert_public,
     embed_text,
+    live_board_of,
 )
 
 ALICE, BOB, CAROL = "alice", "bob", "carol"
@@ -114,16 +115,22 @@ async def test_challenge_accept_click_a_step_and_type_a_step(fake: FakeDiscord, 
     assert_ephemeral(stale)
     assert stale.content == t("error.stale", "de")
 
-    # Alice types her second action; a new board is posted and the old one loses its buttons.
+    # Alice types her second action: answered privately; the living board (the last message
+    # here) is edited in place, now Bob's turn, with both steps in its running log.
     typed = await fake.slash("essenz zug", {"notation": "void d5"}, user=ALICE)
-    new_board = await typed.message()
+    assert_ephemeral(await typed.callback())
+    bob = f"<@{stable_user_id(BOB)}>"
+    game_id = await game_id_of(board)
+    new_board = await live_board_of(fake, bot, game_id, lambda msg: bob in msg.content)
+    assert new_board.id == board.id
     assert_public(new_board)
     assert_png_attachment(new_board)
-    assert f"<@{stable_user_id(BOB)}>" in new_board.content
     shifted = t("essence.event.void_shifted", "de", name="Alice", source="d4", target="d5")
     assert shifted in embed_text(new_board)
-    await fake.wait(lambda: board.components == [] or None, 5, "old board cleared")
-    record = await GameService(bot.store).get(await game_id_of(new_board))
+    assert t("essence.event.moved", "de", name="Alice", source="d1", target="d2") in (
+        embed_text(new_board)
+    )
+    record = await GameService(bot.store).get(game_id)
     assert await bot.store.game_actions(record.id) == [(0, "move d1 d2"), (0, "void d5")]
 
 
@@ -178,7 +185,8 @@ async def test_resign_by_command_ends_the_game_and_offers_a_rematch(
     board = await accepted_game(fake)
     game_id = await game_id_of(board)
     ex = await fake.slash("essenz aufgeben", user=BOB)
-    final = await ex.message()
+    assert_ephemeral(await ex.callback())
+    final = await live_board_of(fake, bot, game_id, lambda msg: "🏆" in msg.text)
     assert_public(final)
     assert_png_attachment(final)
     text = embed_text(final)
@@ -209,7 +217,8 @@ async def test_resign_by_button_asks_first(fake: FakeDiscord, bot: Any) -> None:
         t("essenzcog.status.won", "de", name="Bob", reason=t("essenzcog.reason.resign", "de"))
         in final.text
     )
-    await fake.wait(lambda: board.components == [] or None, 5, "old board cleared")
+    assert final.id == board.id  # the living board, edited: only the rematch is left on it
+    assert [b["label"] for b in final.buttons] == [t("essenzcog.button.rematch", "de")]
 
 
 async def test_draw_offer_and_accept(fake: FakeDiscord, bot: Any) -> None:
@@ -243,15 +252,21 @@ async def test_against_the_bot_it_answers_after_the_humans_turn(
     game_id = await game_id_of(board)
     await (await fake.slash("essenz zug", {"notation": "move c1 c2"}, user=ALICE)).message()
     last = await fake.slash("essenz zug", {"notation": "split a1 b2"}, user=ALICE)
-    shown = await last.message()
-    # The reply is edited once the bot has played its turn: Alice is to act again.
-    await last.wait_for(lambda r: r.kind == "edit")
-    assert f"<@{stable_user_id(ALICE)}>" in shown.content
-    assert_png_attachment(shown)
-    # The board the bot's answer replaces told of Alice's last step: it still does.
+    assert_ephemeral(await last.callback())
+    # The living board is edited once the bot has played its turn: Alice is to act again,
+    # and its running log tells Alice's last step before the bot's.
     split = t("essence.event.split", "de", name="Alice", source="a1", target="b2")
     bot_name = f"Spielleiter ({t('essenzcog.choice.level.hard', 'de')})"
-    assert embed_text(shown).index(split) < embed_text(shown).rindex(bot_name)
+    thinking = t("essenzcog.bot.thinking", "de")
+
+    def answered(msg: StoredMessage) -> bool:
+        text = embed_text(msg)
+        return split in text and thinking not in text and text.index(split) < text.rindex(bot_name)
+
+    shown = await live_board_of(fake, bot, game_id, answered)
+    assert shown.id == board.id
+    assert f"<@{stable_user_id(ALICE)}>" in shown.content
+    assert_png_attachment(shown)
     actions = await bot.store.game_actions(game_id)
     assert [seat for seat, _ in actions] == [0, 0, 1, 1]
     record = await GameService(bot.store).get(game_id)
@@ -363,16 +378,16 @@ async def test_the_bot_declines_a_draw_and_a_rematch_lets_it_begin(
 ) -> None:
     ex = await fake.slash("essenz start", {"bot": "easy", "schnell": True}, user=ALICE)
     board = await ex.message()
-    offer = await fake.click(
-        board, button_for(board, t("essenzcog.button.draw_offer", "de")), user=ALICE
-    )
-    await offer.wait_for(lambda r: r.kind == "edit")
+    await fake.click(board, button_for(board, t("essenzcog.button.draw_offer", "de")), user=ALICE)
     bot_name = f"Spielleiter ({t('essenzcog.choice.level.easy', 'de')})"
     offered = t("essenzcog.event.draw_offered", "de", name="Alice")
     declined = t("essenzcog.event.draw_declined", "de", name=bot_name)
+    game_id = await game_id_of(board)
+    board = await live_board_of(fake, bot, game_id, lambda msg: declined in embed_text(msg))
     assert embed_text(board).index(offered) < embed_text(board).index(declined)
     resign = await fake.slash("essenz aufgeben", user=ALICE)
-    final = await resign.message()
+    assert_ephemeral(await resign.callback())
+    final = await live_board_of(fake, bot, game_id, lambda msg: "🏆" in msg.text)
     rematch = await fake.click(final, 1, user=ALICE)
     await rematch.callback()
     new_board = (await rematch.followup()).message
@@ -420,6 +435,7 @@ async def test_the_bot_is_named_in_the_readers_language_and_a_finished_board_ask
     assert t("essenzcog.footer.typing", "de") in running.embeds[0]["footer"]["text"]
     await (await fake.slash("essenz aufgeben", user=ALICE)).message()
     final = await fake.wait_for_message(lambda msg: "🏆" in msg.text and bool(msg.embeds))
+    assert final.id == running.id  # the same living board
     assert t("essenzcog.footer.typing", "de") not in final.embeds[0]["footer"]["text"]
 
 
@@ -428,10 +444,13 @@ async def test_a_draw_offered_on_the_own_turn_is_for_the_other_player(
 ) -> None:
     board = await accepted_game(fake, locale="en")
     first = board
-    # Alice is to act and offers by command: a new board; the click board loses its prompt.
+    # Alice is to act and offers by command: the living board says so (edited in place).
     offer = await fake.slash("essenz remis", {"aktion": "offer"}, user=ALICE, locale="en")
-    board = await offer.message()
-    await fake.wait(lambda: (first.components == [] and not first.content) or None, 5, "cleared")
+    assert_ephemeral(await offer.callback())
+    offered = t("essenzcog.event.draw_offered", "en", name="Alice")
+    game_id = await game_id_of(board)
+    board = await live_board_of(fake, bot, game_id, lambda msg: offered in embed_text(msg))
+    assert board.id == first.id
     text = embed_text(board)
     assert text.count(t("essenzcog.event.draw_offered", "en", name="Alice")) == 1
     assert t("essenzcog.draw.offered", "en", name="Alice") not in text
@@ -443,13 +462,13 @@ async def test_a_draw_offered_on_the_own_turn_is_for_the_other_player(
     accept_for_bob = button_for(board, t("essenzcog.button.draw_accept_for", "en", name="Bob"))
     own = await (await fake.click(board, accept_for_bob, user=ALICE)).callback()
     assert_ephemeral(own)
-    # Bob accepts by command: the game ends and the offer board keeps no turn prompt.
+    # Bob accepts by command: the game ends and the board keeps no turn prompt.
     accepted = await fake.slash("essenz remis", {"aktion": "accept"}, user=BOB, locale="en")
-    final = await accepted.message()
+    assert_ephemeral(await accepted.callback())
     reason = t("essenzcog.reason.draw_agreed", "en")
-    assert t("essenzcog.status.draw", "en", reason=reason) in embed_text(final)
-    await fake.wait(lambda: (board.components == [] and not board.content) or None, 5, "cleared")
-    assert "your turn" not in board.content
+    drawn = t("essenzcog.status.draw", "en", reason=reason)
+    final = await live_board_of(fake, bot, game_id, lambda msg: drawn in embed_text(msg))
+    assert "your turn" not in final.content and not final.content
 
 
 async def test_a_step_click_stays_good_when_only_a_draw_offer_came_between(
@@ -501,10 +520,9 @@ async def test_a_typed_step_reads_the_game_row_once(
 
     monkeypatch.setattr(bot.store, "update_game", write)
     typed = await fake.slash("essenz zug", {"notation": "move d1 d2"}, user=ALICE)
-    board = await typed.message()
-    assert t("essence.event.moved", "de", name="Alice", source="d1", target="d2") in embed_text(
-        board
-    )
+    assert_ephemeral(await typed.callback())
+    moved = t("essence.event.moved", "de", name="Alice", source="d1", target="d2")
+    await fake.wait_for_message(lambda msg: moved in embed_text(msg))
     await fake.wait(lambda: "set_game_display" in reads or None, 5, "the board pointer")
     # one read; the board pointer is written without reading the game again
     assert reads == ["games_in_channel", "set_game_display"]
@@ -529,7 +547,8 @@ async def test_the_board_command_shows_the_live_board_again(fake: FakeDiscord, b
     shown = await (await fake.slash("essenz brett", user=CAROL, locale="en-US")).message()
     assert_public(shown)
     assert_png_attachment(shown)
-    assert t("essenzcog.title", "en", id=await game_id_of(board)) in embed_text(shown)
+    # the public board speaks the game's language (its host's), not the asker's
+    assert t("essenzcog.title", "de", id=await game_id_of(board)) in embed_text(shown)
     assert f"<@{stable_user_id(ALICE)}>" in shown.content  # still Alice's step, clickable
     assert mote_select(shown)
     await fake.wait(lambda: board.components == [] or None, 5, "the older board cleared")
@@ -553,7 +572,8 @@ async def test_one_running_game_needs_no_number_beside_an_open_invitation(
     board = await accepted_game(fake)  # Alice against Bob; Alice is to act
     await (await fake.slash("essenz start", {"gegner": BOB}, user=CAROL)).message()
     offer = await fake.slash("essenz remis", {"aktion": "offer"}, user=BOB)
-    shown = await offer.message()
+    assert_ephemeral(await offer.callback())
+    offered = t("essenzcog.event.draw_offered", "de", name="Bob")
+    shown = await live_board_of(fake, bot, await game_id_of(board), lambda m: offered in m.text)
     assert_public(shown)
-    assert t("essenzcog.event.draw_offered", "de", name="Bob") in embed_text(shown)
     assert await bot.store.game_actions(await game_id_of(board)) == [(1, "!draw-offer")]

@@ -26,6 +26,7 @@ from tests.harness import (
     assert_png_attachment,
     assert_public,
     embed_text,
+    ever_shown,
 )
 
 ALICE, BOB, CAROL, DAVE = "alice", "bob", "carol", "dave"
@@ -134,7 +135,7 @@ async def test_a_duel_against_the_bot_is_clicked_step_by_step(fake: FakeDiscord,
     # Sentences name each seat whole (only the image cuts a long name to fit).
     bot_name = "Spielleiter (zufällig)"
     said = t("felsenfeuer.event.auswahl_chosen", "de", player=bot_name)
-    assert any(said in msg.text for msg in fake.channel_messages())
+    assert ever_shown(fake, said)
     # The Auswahl stayed secret on every public message while it was open.
     public = [msg for msg in fake.channel_messages() if not msg.ephemeral]
     assert not any("Deine geheime Auswahl" in msg.text for msg in public)

@@ -25,6 +25,7 @@ from tests.harness import (
     assert_png_attachment,
     assert_public,
     embed_text,
+    live_board_of,
 )
 
 ALICE, BOB, CAROL = "alice", "bob", "carol"
@@ -543,7 +544,8 @@ async def test_a_rematch_against_the_bot_keeps_each_seats_deck(fake: FakeDiscord
     board = await (await fake.slash("telperinquar start", {"deck": "Licht"})).message()
     game_id = game_of(board)
     await open_decision(fake, bot, game_id, 0)  # the bot began: its turn is over
-    final = await (await fake.slash("telperinquar aufgeben", {})).message()
+    await (await fake.slash("telperinquar aufgeben", {})).callback()
+    final = await live_board_of(fake, bot, game_id, lambda msg: "🏆" in msg.text)
     record = await bot.store.get_game(game_id)
     assert record.status == "finished"
     rematch = next(c for c in final.custom_ids if c.endswith(":r"))
