@@ -164,6 +164,36 @@ class FelsenfeuerSpec(GameSpec):
     def placeholder(self, path: tuple[str, ...], lang: str) -> str:
         return self.text("select.option", lang)
 
+    def shortcuts(
+        self, ctx: BoardContext, path: tuple[str, ...], steps: Sequence[tuple[str, ...]]
+    ) -> list[int]:
+        """A turn's every step whole (a glyph as one pick of rune and pips, passing one
+        button); the sealed Auswahl as a short list of common splits beside the colours one
+        by one (for any other split)."""
+        if path == ("auswahl",):
+            return common_splits(steps)
+        if not path and len(steps) <= WHOLE_STEPS and all(s[0] != "auswahl" for s in steps):
+            return list(range(len(steps)))
+        return []
+
+    def step_option(
+        self, ctx: BoardContext, path: tuple[str, ...], step: tuple[str, ...]
+    ) -> Option:
+        """A whole step in the words of the game (its spells for a glyph's pips)."""
+        tree = ctx.tree
+        action = tree.action(step) if tree is not None else None
+        if action is None:
+            return super().step_option(ctx, path, step)
+        view = self.seat_view(ctx)
+        text = ENGINE.action_text(action)
+        label = words.action_label(text, view, ctx.lang, ctx.names, _spells(ctx.record))
+        if step[0] == "lege" and len(step) > 2 and step[2].isdigit():
+            about = _spells_for_pips(step[1], int(step[2]), view, ctx)
+            return Option(step[-1], label, about, _emoji(step[1]), select=True)
+        if step[0] == "auswahl":
+            return Option(step[-1], label, select=True)
+        return Option(step[-1], label, emoji=_emoji(step[0]), select=False)
+
     def invitation_text(self, record: Any, names: list[str], lang: str) -> str | None:
         return None
 
@@ -173,6 +203,28 @@ class FelsenfeuerSpec(GameSpec):
 
 
 SPEC = FelsenfeuerSpec()
+WHOLE_STEPS = 75  # a turn with at most this many steps offers each whole (three menus)
+COMMON_SPLITS = 12  # the Auswahl's short list: the most even splits, then the most lopsided
+
+
+def common_splits(steps: Sequence[tuple[str, ...]]) -> list[int]:
+    """The Auswahl splits worth one click (indexes into ``steps``, each ``("auswahl",
+    "gruen2", "grau2", …)``): the most even ones and the most lopsided ones, few enough for
+    one menu; any other is clicked colour by colour."""
+
+    def counts(step: tuple[str, ...]) -> list[int]:
+        return [int("".join(c for c in token if c.isdigit()) or 0) for token in step[1:]]
+
+    def spread(index: int) -> tuple[float, int]:
+        numbers = counts(steps[index])
+        mean = sum(numbers) / max(len(numbers), 1)
+        return sum((n - mean) ** 2 for n in numbers), index
+
+    ordered = sorted(range(len(steps)), key=spread)
+    if len(ordered) <= 2 * COMMON_SPLITS:
+        return ordered
+    half = COMMON_SPLITS // 2
+    return [*ordered[: COMMON_SPLITS - half], *ordered[-half:]]
 
 
 def _about(text: str, limit: int = 100) -> str:

@@ -318,6 +318,31 @@ class GameSpec:
     def placeholder(self, path: tuple[str, ...], lang: str) -> str:
         return self.text("select.option", lang)
 
+    def shortcuts(
+        self, ctx: BoardContext, path: tuple[str, ...], steps: Sequence[tuple[str, ...]]
+    ) -> list[int]:
+        """The complete steps after ``path`` (``steps``: their whole click paths, in the
+        tree's order) that the prompt offers whole, each taken with one click: their indexes
+        in ``steps``. When they are every step, the choices one by one are not offered beside
+        them. By default none (the choices one by one)."""
+        return []
+
+    def step_option(
+        self, ctx: BoardContext, path: tuple[str, ...], step: tuple[str, ...]
+    ) -> Option:
+        """A complete step (its whole click path ``step``) offered whole after ``path``: by
+        default the labels of its choices after ``path`` (of those with one way on only the
+        ones that say more than their token), "first: second · third"."""
+        tree = ctx.tree
+        labels = []
+        for depth in range(len(path), len(step)):
+            label = self.option_at(ctx, step[:depth], step[depth]).label
+            if tree is None or len(tree.options(step[:depth])) > 1 or label != step[depth]:
+                labels.append(label)
+        labels = labels or [step[-1]]
+        label = labels[0] if len(labels) == 1 else f"{labels[0]}: {' · '.join(labels[1:])}"
+        return Option(step[-1], label)
+
     def action_option(self, ctx: BoardContext, path: tuple[str, ...]) -> Option:
         """The button that confirms the complete click path ``path``, shown when a click
         completed it by skipping the choices that had one way on (nothing acts that the

@@ -68,6 +68,7 @@ from bot.play.spec import BoardContext, GameSpec, Option, Steps
 from bot.play.ui import (
     INDEX,
     MAX_ROWS,
+    WHOLE,
     Screen,
     button,
     decode_path,
@@ -77,6 +78,7 @@ from bot.play.ui import (
     option_ref,
     parse_path,
     send_kwargs,
+    whole_steps,
 )
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send, send_error
 from bot.store import GameRecord, StaleRevision, StoreBusy
@@ -183,6 +185,8 @@ class GameTable:
         # process; newer than a record read before it was written), and a lock per game
         # while its board is being shown.
         self._infos: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        # the digest of the private image each seat's prompt shows (sent from here)
+        self._hands: OrderedDict[tuple[int, int], str] = OrderedDict()
         self._board_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -702,14 +706,22 @@ class GameTable:
         await send(interaction, ephemeral=True, **prompt)
 
     async def private_file(
-        self, record: GameRecord, match: m.Match, seat: int, lang: str
+        self, record: GameRecord, match: m.Match, seat: int, lang: str, *, changed: bool = False
     ) -> discord.File | None:
-        """The seat's private image (its hand) as an attachment, if the game draws one."""
+        """The seat's private image (its hand) as an attachment, if the game draws one (with
+        ``changed``: only if it differs from the one its prompt shows already)."""
         view = self.spec.engine.view_for(match.state, seat)
         ctx = self.context(record, match, lang, seat=seat)
         image = await self.spec.private_image(view, ctx)
         if image is None:
             return None
+        digest, key = _digest(image), (record.id, seat)
+        if changed and self._hands.get(key) == digest:
+            return None
+        self._hands[key] = digest
+        self._hands.move_to_end(key)
+        while len(self._hands) > LIVE_BOARDS_KEPT:
+            self._hands.popitem(last=False)
         return discord.File(io.BytesIO(image), filename=f"{self.spec.prefix}-{record.id}-hand.png")
 
     def prompt(
@@ -972,8 +984,9 @@ class GameTable:
         lines = [self.text("done", lang)]
         lines += [f"› {line}" for line in self.spec.narrate(seen, ctx)][-CHAIN_LINES:]
         following["content"] = ("\n".join(lines) + f"\n\n{following['content']}")[:2000]
-        file = await self.private_file(record, match, seat, lang)
-        following["attachments"] = [file] if file is not None else []
+        file = await self.private_file(record, match, seat, lang, changed=True)
+        if file is not None:  # a new picture only where the hand changed
+            following["attachments"] = [file]
         return {**following, "embed": None}
 
     def _done_text(self, turn: Any, lang: str) -> str:
@@ -1140,7 +1153,14 @@ class GameTable:
             digest = _digest(screen.image)
             keep = screen.keep_image or (screen.image is not None and digest == info.image)
             old, old_log = info.board, info.log
+            info.board_revision = max(record.revision, info.board_revision)
+            if pings:
+                info.pings = pings
+            info.log = list(screen.log)
+            if not keep:
+                info.image = digest
             if not new and old is not None:
+                await self.save_info(record.id, info)  # before the edit: what it shows now
                 kwargs = edit_kwargs(screen, keep_image=keep)
                 try:
                     if not responded and via is not None and _on_message(via, old):
@@ -1152,15 +1172,8 @@ class GameTable:
                     new = True
             if new:
                 message = await channel.send(**send_kwargs(screen))
-                info.board = message.id
-                keep = False
-            info.board_revision = max(record.revision, info.board_revision)
-            if pings:
-                info.pings = pings
-            info.log = list(screen.log)
-            if not keep:
-                info.image = digest
-            await self.save_info(record.id, info)
+                info.board, info.image = message.id, digest
+                await self.save_info(record.id, info)
         if new and old is not None:
             strip: dict[str, Any] = {"content": _summary(screen, old_log), "embed": None}
             strip["view"] = None
@@ -1560,6 +1573,14 @@ class GameTable:
             confirm = button(whole.label, cid("p", encoded), whole.style, whole.emoji)
             return [[confirm], last] if last else [[confirm]]
         options = self.spec.options(ctx, path, tree.options(path))
+        steps = whole_steps(tree, path)
+        picked = self.spec.shortcuts(ctx, path, steps)
+        if picked:  # whole steps, one click each (and, unless they are all, the choices)
+            wholes = [
+                replace(self.spec.step_option(ctx, path, steps[i]), token=f"{WHOLE}{i}")
+                for i in picked
+            ]
+            options = wholes if len(set(picked)) == len(steps) else wholes + options
 
         few = len(options) <= MAX_BUTTONS
         on_buttons = [o for o in options if o.select is False or (o.select is None and few)]

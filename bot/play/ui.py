@@ -49,6 +49,14 @@ def parse_path(text: str) -> tuple[str, ...]:
 
 PLAIN_PATH = 48  # a longer click path is written by option numbers in the custom_id
 INDEX = "#"
+WHOLE = "="  # ``=<n>``: the n-th complete step after the path so far, offered whole
+
+
+def whole_steps(tree: ChoiceTree[Any], prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The paths of every complete step that begins with ``prefix``, in the tree's order
+    (what ``=<n>`` counts)."""
+    depth = len(prefix)
+    return [path for path in tree.paths if len(path) > depth and path[:depth] == prefix]
 
 
 def encode_path(tree: ChoiceTree[Any], path: tuple[str, ...]) -> str:
@@ -58,7 +66,10 @@ def encode_path(tree: ChoiceTree[Any], path: tuple[str, ...]) -> str:
     plain = ".".join(path)
     if len(plain) <= PLAIN_PATH and not any(set(token) & set(".:" + INDEX) for token in path):
         return plain
-    return ".".join(option_ref(tree, path[:depth], token) for depth, token in enumerate(path))
+    return ".".join(
+        token if token.startswith(WHOLE) else option_ref(tree, path[:depth], token)
+        for depth, token in enumerate(path)
+    )
 
 
 def option_ref(tree: ChoiceTree[Any], prefix: tuple[str, ...], token: str) -> str:
@@ -66,10 +77,19 @@ def option_ref(tree: ChoiceTree[Any], prefix: tuple[str, ...], token: str) -> st
 
 
 def decode_path(tree: ChoiceTree[Any], tokens: tuple[str, ...], error: str) -> tuple[str, ...]:
-    """The tokens of a path read from a ``custom_id`` (see :func:`encode_path`). Raises
-    BadInput (``error``) for an option number that is not there."""
+    """The tokens of a path read from a ``custom_id`` (see :func:`encode_path`; a last
+    ``=<n>`` stands for the whole n-th step after the tokens before it). Raises BadInput
+    (``error``) for an option number that is not there."""
     path: tuple[str, ...] = ()
-    for token in tokens:
+    for position, token in enumerate(tokens):
+        if token.startswith(WHOLE):  # a whole step: only last, and one that is there
+            steps = whole_steps(tree, path)
+            number = token[len(WHOLE) :]
+            if position != len(tokens) - 1 or not number.isdecimal():
+                raise BadInput(error)
+            if int(number) >= len(steps):
+                raise BadInput(error)
+            return steps[int(number)]
         if token.startswith(INDEX):
             options = tree.options(path)
             number = token[len(INDEX) :]

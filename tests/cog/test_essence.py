@@ -39,6 +39,17 @@ def mote_select(message: StoredMessage) -> str:
     return str(select["custom_id"])
 
 
+def step_choice(message: StoredMessage, label: str) -> tuple[str, str]:
+    """The select and value of the whole step labelled ``label`` (once a mote is chosen, the
+    board offers every step of it in one menu)."""
+    for select in message.selects:
+        for option in select["options"]:
+            if option["label"] == label:
+                return str(select["custom_id"]), str(option["value"])
+    shown = [o["label"] for s in message.selects for o in s["options"]]
+    raise AssertionError(f"no step {label!r} among {shown}")
+
+
 def button_for(message: StoredMessage, label: str) -> str:
     for button in message.buttons:
         if button.get("label") == label:
@@ -97,12 +108,10 @@ async def test_challenge_accept_click_a_step_and_type_a_step(fake: FakeDiscord, 
     board = await picked.message()
     assert_components_valid(board)
     assert t("essenzcog.prompt.kind", "de", square="d1") in embed_text(board)
-    moving = await fake.click(board, button_for(board, t("essence.kind.move", "de")), user=ALICE)
-    board = await moving.message()
-    assert t("essenzcog.prompt.target.move", "de", square="d1") in embed_text(board)
+    # every step of the mote in one menu: the step is the second click
+    menu, value = step_choice(board, f"{t('essence.kind.move', 'de')}: d2")
     before = copy.deepcopy(board)  # what a slow client still shows
-    old_target = button_for(board, "d2")
-    played = await fake.click(board, old_target, user=ALICE)
+    played = await fake.select(board, menu, [value], user=ALICE)
     assert (await played.callback()).type == 7
     board = await played.message()
     assert_png_attachment(board)
@@ -111,7 +120,7 @@ async def test_challenge_accept_click_a_step_and_type_a_step(fake: FakeDiscord, 
     assert t("essenzcog.status.a2", "de", name="Alice", round=1) in text
 
     # The button of before the step is stale now.
-    stale = await (await fake.click(before, old_target, user=ALICE)).callback()
+    stale = await (await fake.select(before, menu, [value], user=ALICE)).callback()
     assert_ephemeral(stale)
     assert stale.content == t("error.stale", "de")
 
@@ -285,7 +294,8 @@ async def test_english_board_and_invitation(fake: FakeDiscord, bot: Any) -> None
     picked = await fake.select(board, mote_select(board), ["a1"], user=ALICE, locale="en-US")
     board = await picked.message()
     assert t("essenzcog.prompt.kind", "en", square="a1") in embed_text(board)
-    assert t("essence.kind.split", "en") in [b["label"] for b in board.buttons]
+    steps = [o["label"] for s in board.selects for o in s["options"]]
+    assert any(label.startswith(t("essence.kind.split", "en")) for label in steps)
 
 
 async def test_list_export_position_and_autocomplete(fake: FakeDiscord, bot: Any) -> None:
@@ -348,17 +358,12 @@ async def test_orientation_is_chosen_with_arrow_buttons_in_english(
     board = await accepted_game(fake)
     picked = await fake.select(board, mote_select(board), ["a1"], user=ALICE, locale="en-US")
     board = await picked.message()
-    split = await fake.click(
-        board, button_for(board, t("essence.kind.split", "en")), user=ALICE, locale="en-US"
-    )
-    board = await split.message()
-    target = await fake.click(board, button_for(board, "b2"), user=ALICE, locale="en-US")
-    board = await target.message()
-    assert t("essenzcog.prompt.orientation", "en", square="b2") in embed_text(board)
-    labels = [b["label"] for b in board.buttons]
-    assert labels[:2] == ["2 ↗ ↙", "2 ↖ ↘"]
+    split = t("essence.kind.split", "en")
+    labels = [o["label"] for s in board.selects for o in s["options"]]
+    assert f"{split}: b2 · 2 ↗ ↙" in labels and f"{split}: b2 · 2 ↖ ↘" in labels
     assert_components_valid(board)
-    played = await fake.click(board, button_for(board, "2 ↖ ↘"), user=ALICE, locale="en-US")
+    menu, value = step_choice(board, f"{split}: b2 · 2 ↖ ↘")
+    played = await fake.select(board, menu, [value], user=ALICE, locale="en-US")
     await played.message()
     actions = await bot.store.game_actions(await game_id_of(board))
     assert actions == [(0, "split a1 b2/1")]
@@ -479,14 +484,13 @@ async def test_a_step_click_stays_good_when_only_a_draw_offer_came_between(
     game_id = await game_id_of(board)
     picked = await fake.select(board, mote_select(board), ["d1"], user=ALICE)
     board = await picked.message()
-    moving = await fake.click(board, button_for(board, t("essence.kind.move", "de")), user=ALICE)
-    board = await moving.message()
     kept, second = copy.deepcopy(board), copy.deepcopy(board)  # what Alice's client shows
+    menu, value = step_choice(board, f"{t('essence.kind.move', 'de')}: d2")
     await (await fake.slash("essenz remis", {"aktion": "offer"}, user=BOB)).message()
-    played = await fake.click(kept, button_for(kept, "d2"), user=ALICE)
+    played = await fake.select(kept, menu, [value], user=ALICE)
     assert (await played.callback()).type == 7
     assert await bot.store.game_actions(game_id) == [(1, "!draw-offer"), (0, "move d1 d2")]
-    again = await (await fake.click(second, button_for(second, "d2"), user=ALICE)).callback()
+    again = await (await fake.select(second, menu, [value], user=ALICE)).callback()
     assert_ephemeral(again)
     assert again.content == t("error.stale", "de")
 
@@ -577,3 +581,33 @@ async def test_one_running_game_needs_no_number_beside_an_open_invitation(
     shown = await live_board_of(fake, bot, await game_id_of(board), lambda m: offered in m.text)
     assert_public(shown)
     assert await bot.store.game_actions(await game_id_of(board)) == [(1, "!draw-offer")]
+
+
+async def test_a_step_offered_whole_is_one_click_and_a_forged_one_changes_nothing(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """After the mote, every step of it is one option (two clicks a step); with few steps
+    left in all, the board offers every one at once (one click). A forged step number is
+    refused."""
+    board = await accepted_game(fake)
+    game_id = await game_id_of(board)
+    picked = await fake.select(board, mote_select(board), ["d1"], user=ALICE)
+    board = await picked.message()
+    menu, value = step_choice(board, f"{t('essence.kind.move', 'de')}: d2")
+    assert value.startswith("=")
+    for forged in ("=999", "=x", "=0.=1"):
+        refused = await (
+            await fake.forge_component(board, menu, component_type=3, values=[forged], user=ALICE)
+        ).callback()
+        assert_ephemeral(refused)
+    assert await bot.store.game_actions(game_id) == []
+    await (await fake.select(board, menu, [value], user=ALICE)).callback()
+    assert await bot.store.game_actions(game_id) == [(0, "move d1 d2")]
+    board = await live_board_of(fake, bot, game_id, lambda msg: bool(msg.selects))
+    steps = [o for s in board.selects for o in s["options"]]
+    record = await GameService(bot.store).get(game_id)
+    legal = ENGINE.legal_actions(load(record).state, 0)
+    if len(legal) <= 25:  # few: every step at once, one click
+        assert len(steps) == len(legal) and all(o["value"].startswith("=") for o in steps)
+    else:  # many: the motes first
+        assert all(not o["value"].startswith("=") for o in steps)

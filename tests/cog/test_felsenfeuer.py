@@ -449,7 +449,7 @@ async def test_a_team_duel_of_four_is_clicked_through_its_spell_phases(
     record = await GameService(bot.store).get(game_id)
     assert record.config["teams"] == [0, 1, 0, 1]
     assert record.players == [stable_user_id(ALICE)] + [BOT_ID] * 3
-    prompts = await play_alice(fake, bot, game_id, 12, seed=4)
+    prompts = await play_alice(fake, bot, game_id, 20, seed=4)
     actions = await bot.store.game_actions(game_id)
     assert {seat for seat, _ in actions} == {0, 1, 2, 3}  # every seat answered its decisions
     assert any(text.startswith("lege ") for seat, text in actions if seat == 0)
@@ -460,10 +460,11 @@ async def test_a_team_duel_of_four_is_clicked_through_its_spell_phases(
     bots = "Spielleiter (normal)"
     sides = f"Teams: 1 = Alice, {bots} 3 · 2 = {bots} 2, {bots} 4"
     assert sides in said  # who plays with whom, on the board
-    assert "Zauberphase, Initiative bei" in said  # a whole round of passes was played
-    assert any("welche Augenzahl?" in p for p in prompts)
-    # The pips to choose say which spells that glyph casts (adept rules: the star spells).
-    pips = [(label, about) for label, about in DESCRIBED if label.startswith("Augenzahl ")]
+    assert ever_shown(fake, "Zauberphase, Initiative bei")  # a round of passes was played
+    assert prompts
+    # A glyph is laid with one pick of rune and pips; each option says which spells that
+    # glyph casts (adept rules: the star spells).
+    pips = [(label, about) for label, about in DESCRIBED if label.startswith("Glyphe ")]
     assert pips
     stars = {s.name for s in spellbook().values() if s.star}
     none = t("felsenfeuercog.pips.no_spell", "de")

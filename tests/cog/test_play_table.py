@@ -316,11 +316,14 @@ async def test_bot_seats_answer_reactions_and_take_turns(fake: FakeDiscord, part
     played = await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)
     assert_ephemeral(await played.callback())
     thinking = t("play.bot.thinking", "de")
-    await live_board_of(fake, party_bot, record.id, lambda msg: "🤖" in msg.text)
-    edits = [r for r in fake.requests if r.method == "PATCH" and "/messages/" in r.path]
-    # the board said the bot is at it
-    assert any(thinking in json.dumps(r.json, ensure_ascii=False) for r in edits)
+    for _attempt in range(250):  # the bot answered the window (its pass is logged)
+        if any(seat == 3 for seat, _ in await party_bot.store.game_actions(record.id)):
+            break
+        await asyncio.sleep(0.02)
     await live_board_of(fake, party_bot, record.id, lambda msg: thinking not in msg.text)
+    edits = [r for r in fake.requests if r.method == "PATCH" and "/messages/" in r.path]
+    # the board said the bot is at it before it showed the bot's answer
+    assert any(thinking in json.dumps(r.json, ensure_ascii=False) for r in edits)
     for user in (BOB, CAROL):
         await (await fake.slash("party zug", {"notation": "pass"}, user=user)).message()
     record = await GameService(party_bot.store).get(record.id)
