@@ -23,7 +23,8 @@ from typing import Any
 
 from bench.common import Figure
 
-CLICKS = 60  # clicks per game: enough steps for an average, short enough for a shared machine
+CLICKS = 80  # clicks per game kind: enough steps for an average, short for a shared machine
+GAMES = 6  # at most this many games of a kind (a game the bot wins fast ends early)
 BACK = ("Zurück", "Back")
 
 
@@ -111,17 +112,18 @@ async def _play(
             message = await opened.message()
         else:
             message = board
-        for _click_no in range(25):
+        for _click_no in range(40):
             choices = _choices(message)
-            if not choices:
+            if not choices or tally.clicks + clicks >= CLICKS:
                 break
             whole = [c for c in choices if _is_whole(c)]  # the common step, offered whole
             answer = await _click(fake, message, rng.choice(whole or choices), user)
             clicks += 1
             await answer.callback()
-            if len(await bot.store.game_actions(game_id)) > before:
-                break
-            message = await answer.message()
+            stepped = len(await bot.store.game_actions(game_id)) > before
+            if stepped and not message.ephemeral:
+                break  # a step on the board: the board goes on with the next decision
+            message = await answer.message()  # a private prompt goes on in place
         tally.clicks += clicks
         record = await _settled(fake, bot, game_id)
         actions = await bot.store.game_actions(game_id)
@@ -132,29 +134,33 @@ async def _play(
 
 
 async def _measure(
-    name: str, start: Callable[[Any, Any], Awaitable[int]], engine_name: str
+    name: str, start: Callable[[Any, Any, int], Awaitable[int]], engine_name: str
 ) -> list[Figure]:
     from engines.core import registry
     from tests.harness import bot_on_fake
 
     tally = Tally()
+    rng = random.Random(11)
     async with bot_on_fake(game_threads=True) as (fake, bot):
-        game_id = await start(fake, bot)
-        await _settled(fake, bot, game_id)  # its first board is there before the first click
-        requests = len(fake.requests)
-        known = set(fake.messages)
-        engine = registry()[engine_name]
-        await _play(fake, bot, game_id, engine, random.Random(11), tally)
-        await bot.finish_interactions()
-        for mid, message in fake.messages.items():
-            if mid in known:
-                continue
-            if message.ephemeral:
-                tally.private += 1
-            else:
-                tally.public += 1
-        for request in fake.requests[requests:]:
-            tally.images += sum(1 for f in request.files if f.filename.endswith(".png"))
+        engine = registry()[engine_name]  # registered once the bot loaded the games
+        for number in range(GAMES):  # games one after the other until enough clicks
+            if tally.clicks >= CLICKS:
+                break
+            game_id = await start(fake, bot, number)
+            await _settled(fake, bot, game_id)  # its first board is there before any click
+            requests = len(fake.requests)
+            known = set(fake.messages)
+            await _play(fake, bot, game_id, engine, rng, tally)
+            await bot.finish_interactions()
+            for mid, message in fake.messages.items():
+                if mid in known:
+                    continue
+                if message.ephemeral:
+                    tally.private += 1
+                else:
+                    tally.public += 1
+            for request in fake.requests[requests:]:
+                tally.images += sum(1 for f in request.files if f.filename.endswith(".png"))
     clicks = max(tally.clicks, 1)
     steps = max(tally.steps, 1)
     return [
@@ -181,24 +187,25 @@ async def _thread_game(fake: Any, bot: Any, invitation: Any) -> int:
     raise AssertionError("no game in the thread")
 
 
-async def _essence(fake: Any, bot: Any) -> int:
+async def _essence(fake: Any, bot: Any, _number: int) -> int:
     started = await fake.slash("essenz start", {"bot": "easy", "schnell": True}, user="alice")
     return await _thread_game(fake, bot, await started.message())
 
 
-async def _felsenfeuer(fake: Any, bot: Any) -> int:
+async def _felsenfeuer(fake: Any, bot: Any, _number: int) -> int:
     started = await fake.slash("felsenfeuer start", {"bot": "random"}, user="alice")
     return await _thread_game(fake, bot, await started.message())
 
 
-async def _telperinquar(fake: Any, bot: Any) -> int:
-    options = {"klasse": "geistlicher", "neuer_name": "Licht"}
-    await (await fake.slash("telperinquar deck starter", options, user="alice")).callback()
+async def _telperinquar(fake: Any, bot: Any, number: int) -> int:
+    if not number:
+        options = {"klasse": "geistlicher", "neuer_name": "Licht"}
+        await (await fake.slash("telperinquar deck starter", options, user="alice")).callback()
     started = await fake.slash("telperinquar start", {"deck": "Licht"}, user="alice")
     return await _thread_game(fake, bot, await started.message())
 
 
-async def _draft(fake: Any, bot: Any) -> int:
+async def _draft(fake: Any, bot: Any, _number: int) -> int:
     started = await fake.slash("telperinquar-draft start", {"bots": 1}, user="alice")
     return await _thread_game(fake, bot, await started.message())
 

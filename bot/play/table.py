@@ -693,14 +693,15 @@ class GameTable:
     async def open_prompt(
         self, interaction: discord.Interaction[Any], record: GameRecord, decision: str
     ) -> None:
-        """The clicker's decision, privately: their view and the click choices for it."""
+        """The clicker's decision, privately: their view and the click choices for it (with
+        the picture of their hand where it changed since their last prompt showed it)."""
         at = self._decision(record, interaction.user.id, decision)
         match, seat = at.match, at.seat
         lang = await lang_for(interaction)
         tree = self.tree(match, seat)
         path = self.first_path(tree)
         prompt = self.prompt(record, match, seat, lang, path, tree, 0)
-        file = await self.private_file(record, match, seat, lang)
+        file = await self.private_file(record, match, seat, lang, changed=True)
         if file is not None:
             prompt["file"] = file
         await send(interaction, ephemeral=True, **prompt)
@@ -969,7 +970,9 @@ class GameTable:
     async def _after_prompt(self, turn: Any, lang: str) -> dict[str, Any]:
         """The private prompt after its step: done, or (a game whose prompts go on) the seat's
         next choice in the same message while the seat still has a decision, after what the
-        step did and with the seat's private image (its hand) as it is now."""
+        step did; the seat's private image (its hand) stays while it is still true and is
+        taken off once it is not (no picture per click: the text tells the hand, and "my
+        cards" shows it again)."""
         done: dict[str, Any] = {"content": self._done_text(turn, lang), "view": None, "embed": None}
         seat, match, record = turn.actor, turn.match, turn.record
         if not self.spec.continue_prompt or record.status != ACTIVE:
@@ -984,9 +987,9 @@ class GameTable:
         lines = [self.text("done", lang)]
         lines += [f"› {line}" for line in self.spec.narrate(seen, ctx)][-CHAIN_LINES:]
         following["content"] = ("\n".join(lines) + f"\n\n{following['content']}")[:2000]
-        file = await self.private_file(record, match, seat, lang, changed=True)
-        if file is not None:  # a new picture only where the hand changed
-            following["attachments"] = [file]
+        if await self.private_file(record, match, seat, lang, changed=True) is not None:
+            following["attachments"] = []  # the picture is out of date: the text tells the hand
+            self._hands[(record.id, seat)] = ""  # the prompt shows no picture now
         return {**following, "embed": None}
 
     def _done_text(self, turn: Any, lang: str) -> str:
