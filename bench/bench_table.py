@@ -18,119 +18,12 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from bench.common import Figure
 
 CLICKS = 80  # clicks per game kind: enough steps for an average, short for a shared machine
 GAMES = 6  # at most this many games of a kind (a game the bot wins fast ends early)
-BACK = ("Zurück", "Back")
-
-
-@dataclass
-class Tally:
-    clicks: int = 0
-    decisions: int = 0
-    steps: int = 0
-    public: int = 0
-    private: int = 0
-    images: int = 0
-    per_step: list[int] = field(default_factory=list)
-
-
-def _user_of(fake: Any, user_id: int) -> str:
-    return str(fake.user(user_id).name)
-
-
-async def _settled(fake: Any, bot: Any, game_id: int) -> Any:
-    """The game once nobody but a person is due (the bot has played, its board is shown)."""
-    from bot.games import GameService
-
-    service = GameService(bot.store)
-    for _attempt in range(1000):
-        record = await bot.store.get_game(game_id)
-        if record.status != "active" or not service.bot_due(record):
-            board = fake.messages.get((record.display or {}).get("board") or 0)
-            if board is None or ("denkt nach" not in board.text and not board.loading):
-                await bot.finish_interactions()
-                return await bot.store.get_game(game_id)
-        await asyncio.sleep(0.01)
-    raise AssertionError("the bot never finished")
-
-
-def _choices(message: Any) -> list[tuple[str, str | None]]:
-    """Every click choice on ``message``: (custom id, select value or None)."""
-    found: list[tuple[str, str | None]] = []
-    for button in message.buttons:
-        cid = button.get("custom_id", "")
-        if (":p:" in cid or ":pg:" in cid) and button.get("label") not in BACK:
-            found.append((cid, None))
-    for select in message.selects:
-        if ":p:" in select["custom_id"]:
-            found += [(select["custom_id"], o["value"]) for o in select["options"]]
-    return found
-
-
-def _is_whole(choice: tuple[str, str | None]) -> bool:
-    """A whole step in one click (``=<n>``, see ``bot.play.ui.WHOLE``)."""
-    cid, value = choice
-    return (value or "").startswith("=") or cid.split(":p:", 1)[-1].split(".")[-1].startswith("=")
-
-
-async def _click(fake: Any, message: Any, choice: tuple[str, str | None], user: str) -> Any:
-    cid, value = choice
-    if value is None:
-        return await fake.click(message, cid, user=user)
-    return await fake.select(message, cid, [value], user=user)
-
-
-async def _play(
-    fake: Any, bot: Any, game_id: int, engine: Any, rng: random.Random, tally: Tally
-) -> None:
-    from bot.games import load
-    from engines.core import match as m
-
-    record = await _settled(fake, bot, game_id)
-    while record.status == "active" and tally.clicks < CLICKS:
-        match = load(record)
-        bots = {int(s) for s in record.config.get("ai_levels", {})}
-        mine = [d for d in m.decisions(engine, match) if d.seat not in bots]
-        if not mine:
-            record = await _settled(fake, bot, game_id)
-            continue
-        decision = mine[0]
-        user = _user_of(fake, record.players[decision.seat])
-        board = fake.messages[record.display["board"]]
-        before = len(await bot.store.game_actions(game_id))
-        opener = next((c for c in board.custom_ids if c.endswith(f":{decision.id}:o")), None)
-        clicks = 0
-        tally.decisions += 1
-        if opener is not None:
-            opened = await fake.click(board, opener, user=user)
-            clicks += 1
-            message = await opened.message()
-        else:
-            message = board
-        for _click_no in range(40):
-            choices = _choices(message)
-            if not choices or tally.clicks + clicks >= CLICKS:
-                break
-            whole = [c for c in choices if _is_whole(c)]  # the common step, offered whole
-            answer = await _click(fake, message, rng.choice(whole or choices), user)
-            clicks += 1
-            await answer.callback()
-            stepped = len(await bot.store.game_actions(game_id)) > before
-            if stepped and not message.ephemeral:
-                break  # a step on the board: the board goes on with the next decision
-            message = await answer.message()  # a private prompt goes on in place
-        tally.clicks += clicks
-        record = await _settled(fake, bot, game_id)
-        actions = await bot.store.game_actions(game_id)
-        own = [a for a in actions[before:] if a[0] == decision.seat]
-        if own:
-            tally.steps += len(own)
-            tally.per_step.append(clicks)
 
 
 async def _measure(
@@ -138,6 +31,7 @@ async def _measure(
 ) -> list[Figure]:
     from engines.core import registry
     from tests.harness import bot_on_fake
+    from tests.table_player import Tally, play, settled
 
     tally = Tally()
     rng = random.Random(11)
@@ -147,10 +41,10 @@ async def _measure(
             if tally.clicks >= CLICKS:
                 break
             game_id = await start(fake, bot, number)
-            await _settled(fake, bot, game_id)  # its first board is there before any click
+            await settled(fake, bot, game_id)  # its first board is there before any click
             requests = len(fake.requests)
             known = set(fake.messages)
-            await _play(fake, bot, game_id, engine, rng, tally)
+            await play(fake, bot, game_id, engine, rng, tally, CLICKS)
             await bot.finish_interactions()
             for mid, message in fake.messages.items():
                 if mid in known:
