@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.i18n import catalog, t
-from bot.play.spec import BoardContext, GameSpec, Option, Steps
+from bot.play.spec import BoardContext, GameSpec, Option, Steps, fold_umlauts
 from bot.render import felsenfeuer_text as words
 from bot.render import render_async
 from bot.render.felsenfeuer import render_board
@@ -164,6 +164,11 @@ class FelsenfeuerSpec(GameSpec):
     def placeholder(self, path: tuple[str, ...], lang: str) -> str:
         return self.text("select.option", lang)
 
+    def typed_words(self) -> Mapping[str, str]:
+        """The colours as the game names them (German with and without umlauts, English)
+        and the verbs in English: ``place green 2 m0`` is ``lege gruen 2 m0``."""
+        return typed_words()
+
     def shortcuts(
         self, ctx: BoardContext, path: tuple[str, ...], steps: Sequence[tuple[str, ...]]
     ) -> list[int]:
@@ -203,6 +208,26 @@ class FelsenfeuerSpec(GameSpec):
 
 
 SPEC = FelsenfeuerSpec()
+ENGLISH_VERBS = {
+    "place": "lege", "lay": "lege", "glyph": "lege", "end": "ende", "pass": "ende",
+    "essence": "essenz", "select": "auswahl", "selection": "auswahl", "choose": "wahl",
+    "pick": "wahl", "take": "draft", "float": "schwebe", "blood": "blut",
+    "gray": "grau", "purple": "violet",
+}  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def typed_words() -> dict[str, str]:
+    words = {}
+    for colour in COLOURS:
+        for lang in ("de", "en"):
+            name = t(f"felsenfeuer.colour.{colour}", lang).lower()
+            words[name] = words[fold_umlauts(name)] = colour
+    for word, token in ENGLISH_VERBS.items():
+        words[word] = words.get(token, token)
+    return words
+
+
 WHOLE_STEPS = 75  # a turn with at most this many steps offers each whole (three menus)
 COMMON_SPLITS = 12  # the Auswahl's short list: the most even splits, then the most lopsided
 

@@ -26,6 +26,12 @@ from engines.core.contract import DecisionKind, Engine
 from engines.core.errors import EngineError
 
 SEAT_ICONS = ("🟧", "🔵", "🟩", "🟪", "🟨", "🟥")
+UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+
+
+def fold_umlauts(word: str) -> str:
+    """``grün`` → ``gruen``: a word as typed without umlauts."""
+    return word.translate(UMLAUTS)
 
 
 @dataclass
@@ -317,6 +323,24 @@ class GameSpec:
 
     def placeholder(self, path: tuple[str, ...], lang: str) -> str:
         return self.text("select.option", lang)
+
+    def typed_words(self) -> Mapping[str, str]:
+        """Words a player may type for the tokens of the notation (the names the game shows
+        in either language, lower case, umlauts also written out): word → token. By
+        default none (the notation only)."""
+        return {}
+
+    def read_typed(self, text: str) -> str:
+        """A typed step in the notation: each word the game knows by its shown name (in
+        either language, with or without umlauts) replaced by its token."""
+        words = self.typed_words()
+        if not words or text.startswith("!"):
+            return text
+        out = []
+        for word in text.split():
+            low = word.lower()
+            out.append(words.get(low) or words.get(fold_umlauts(low)) or low)
+        return " ".join(out)
 
     def shortcuts(
         self, ctx: BoardContext, path: tuple[str, ...], steps: Sequence[tuple[str, ...]]

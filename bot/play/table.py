@@ -39,12 +39,13 @@ import weakref
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NoReturn
 
 import discord
 from discord.ext import tasks
 
 from bot.components import custom_id, values_of
+from bot.fit import Whole, fit_params, join_limited, shorten
 from bot.games import (
     ACCEPTED,
     ACTIVE,
@@ -100,6 +101,8 @@ IDLE_CHECK_MINUTES = 1.0
 NEUTRAL = 0x8A5CF6
 LIVE_BOARDS_KEPT = 4096  # games whose display data the table remembers in memory
 LOG_LINES = 6  # the running log on the board: its last lines
+LEGAL_LIST = 500  # characters of the legal steps a refused typed step lists
+REASON = 600  # characters of the reason it is refused
 THREADS_PREF = "guild.game_threads"  # a server's own setting (on/off), kept under its id
 THREAD_ARCHIVE_MINUTES = 1440  # Discord's own auto-archive after a day without messages
 THREAD_TYPES = (
@@ -869,9 +872,34 @@ class GameTable:
     async def typed(
         self, interaction: discord.Interaction[Any], game_id: int | None, text: str
     ) -> None:
-        """A step typed in notation (or a meta action such as ``!resign``)."""
+        """A step typed in notation or in the words the game shows (its colours and verbs in
+        either language), or a meta action such as ``!resign``. A step the game refuses is
+        answered with why and the steps the player may take now (the first ones and how many
+        more)."""
         record = await self.game_for(interaction, game_id)
-        await self.act(interaction, record, text.strip(), None)
+        text = self.spec.read_typed(text.strip())
+        if not text.startswith("!"):
+            at = self.require_turn(record, interaction.user.id)
+            try:
+                self.games.check_steps(at, [text])
+            except (BadInput, IllegalAction) as refused:
+                await self._refused_typed(interaction, at, refused)
+        await self.act(interaction, record, text, None)
+
+    async def _refused_typed(
+        self, interaction: discord.Interaction[Any], at: Seated, refused: EngineError
+    ) -> NoReturn:
+        """Raises the refusal of a typed step with why and the steps the seat may take now
+        (the first ones and how many more)."""
+        lang = await lang_for(interaction)
+        engine = self.spec.engine
+        legal_actions = engine.legal_actions(at.match.state, at.seat)
+        if not legal_actions:
+            raise refused
+        moves = [f"`{engine.action_text(a)}`" for a in legal_actions]
+        reason = shorten(t(refused.key, lang, **fit_params(refused.params, lang)), REASON, lang)
+        legal = join_limited(moves, LEGAL_LIST, lang)
+        raise BadInput(self.spec.key("typed.refused"), reason=Whole(reason), moves=Whole(legal))
 
     async def act(
         self,

@@ -488,3 +488,37 @@ async def test_a_pentagramm_of_five_is_clicked_in_english(fake: FakeDiscord, bot
     actions = await bot.store.game_actions(game_id)
     assert {seat for seat, _ in actions} == {0, 1, 2, 3, 4}
     assert [seat for seat, text in actions if text.startswith("essenz ")].count(0) >= 2
+
+
+async def test_typed_steps_take_the_words_the_player_sees(fake: FakeDiscord, bot: Any) -> None:
+    """English verbs and colour names, German ones with or without umlauts: the notation;
+    a step the game refuses says why and what may be played now."""
+    board = await (await fake.slash("felsenfeuer start", {"bot": "random"}, user=ALICE)).message()
+    game_id = game_of(board)
+    typed = await fake.slash("felsenfeuer zug", {"notation": "Selection 2-2-2-1-1"}, user=ALICE)
+    assert_ephemeral(await typed.callback())
+    assert (0, "auswahl 2-2-2-1-1") in await bot.store.game_actions(game_id)
+    found = await open_decision(fake, bot, game_id, 0)
+    assert found is not None
+    record = await GameService(bot.store).get(game_id)
+    legal = ENGINE.legal_actions(load(record).state, 0)
+    greens = [a for a in legal if a.verb == "essenz" and a.args == ("gruen",)]
+    refused = await (
+        await fake.slash("felsenfeuer zug", {"notation": "essence orange"}, user=ALICE)
+    ).callback()
+    assert_ephemeral(refused)
+    assert "Möglich sind jetzt: `essenz " in (refused.content or "")
+    if greens:  # green is among Alice's essences: typed as she reads it, with its umlaut
+        chosen = await fake.slash("felsenfeuer zug", {"notation": "essenz Grün"}, user=ALICE)
+        assert_ephemeral(await chosen.callback())
+        assert (0, "essenz gruen") in await bot.store.game_actions(game_id)
+
+
+def test_the_words_of_both_languages_read_as_notation() -> None:
+    from bot.narration.felsenfeuer import SPEC
+
+    assert SPEC.read_typed("place green 2 m0") == "lege gruen 2 m0"
+    assert SPEC.read_typed("Lege Grün 2 m0") == SPEC.read_typed("lege gruen 2 m0")
+    assert SPEC.read_typed("essence purple") == "essenz violett"
+    assert SPEC.read_typed("end") == "ende"
+    assert SPEC.read_typed("!resign") == "!resign"
