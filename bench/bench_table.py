@@ -104,6 +104,16 @@ async def _draft(fake: Any, bot: Any, _number: int) -> int:
     return await _thread_game(fake, bot, await started.message())
 
 
+async def _armageddon(fake: Any, bot: Any, _number: int) -> int:
+    """Greta leads the skirmish, Alice and Bob accept (three people: Armageddon has no bot)."""
+    options = {"szenario": "scharmuetzel", "partei1": "alice", "partei2": "bob"}
+    invitation = await (await fake.slash("armageddon start", options, user="greta")).message()
+    for user in ("alice", "bob"):
+        accept = next(b["custom_id"] for b in invitation.buttons if b.get("label") == "Annehmen")
+        await (await fake.click(invitation, accept, user=user)).callback()
+    return await _thread_game(fake, bot, invitation)
+
+
 async def _run() -> list[Figure]:
     figures: list[Figure] = []
     for name, start, engine in (
@@ -111,6 +121,7 @@ async def _run() -> list[Figure]:
         ("felsenfeuer", _felsenfeuer, "felsenfeuer"),
         ("telperinquar", _telperinquar, "telperinquar"),
         ("telperinquar draft", _draft, "telperinquar-draft"),
+        ("armageddon (three people)", _armageddon, "armageddon"),
     ):
         figures += await _measure(name, start, engine)
     return figures

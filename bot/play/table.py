@@ -1611,7 +1611,14 @@ class GameTable:
                 replace(self.spec.step_option(ctx, path, steps[i]), token=f"{WHOLE}{i}")
                 for i in picked
             ]
-            options = wholes if len(set(picked)) == len(steps) else wholes + options
+            chosen = {steps[i] for i in picked}
+            depth = len(path)
+            covered = {  # a choice all of whose steps are offered whole is not offered again
+                o.token
+                for o in options
+                if all(step in chosen for step in steps if step[depth] == o.token)
+            }
+            options = wholes + [o for o in options if o.token not in covered]
 
         few = len(options) <= MAX_BUTTONS
         on_buttons = [o for o in options if o.select is False or (o.select is None and few)]

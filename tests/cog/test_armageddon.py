@@ -159,22 +159,22 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
     text = embed_text(board)
     assert "Runde 1/6 · Bewegungsphase" in text and "Alice" in text
     assert f"<@{stable_user_id(GRETA)}>" not in board.content  # the overrule is never awaited
-    # Alice clicks a step: a figure, then a field with its room shown.
+    # Alice clicks a step: figure and field in one pick, each field with its room shown.
     prompt = await open_prompt(fake, bot, game_id, ALICE)
     prompt = await click(fake, prompt, "Schritt", ALICE)
-    prompt = await click(fake, prompt, "Krieger k1 (a2)", ALICE)
-    fields = [b["label"] for b in prompt.buttons if "REH" in str(b.get("label"))]
-    assert fields and all(re.search(r"\d/\d REH", label) for label in fields), fields
+    steps = [o["label"] for s in prompt.selects for o in s["options"]]
+    fields = [label for label in steps if label.startswith("Krieger k1 (a2): ")]
+    assert fields and all(re.search(r"\d/\d REH", label) for label in fields), steps
     old = copy.deepcopy(prompt)
-    prompt = await click(fake, prompt, "b2", ALICE)
+    prompt = await click(fake, prompt, "Krieger k1 (a2): b2", ALICE)
     assert prompt.content.startswith(t("play.done", "de"))
     assert "step k1 b2" in [text for _s, text in await bot.store.game_actions(game_id)]
     board = await live_board(fake, bot, game_id)
     assert "k1 a2 → b2" in embed_text(board)
     # A click on the old prompt's button is refused and changes nothing.
     record = await bot.store.get_game(game_id)
-    cid, _value = choice(old, "b1")
-    stale = await (await fake.click(old, cid, user=ALICE)).callback()
+    cid, value = choice(old, "Krieger k1 (a2): b1")
+    stale = await (await fake.select(old, cid, [value or ""], user=ALICE)).callback()
     assert_ephemeral(stale)
     assert stale.content == t("error.stale", "de")
     assert (await bot.store.get_game(game_id)).revision == record.revision
@@ -213,8 +213,8 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
     prompt = await open_prompt(fake, bot, game_id, BOB, EN)
     assert "movement phase" in prompt.content
     prompt = await click(fake, prompt, "Step", BOB, EN)
-    prompt = await click(fake, prompt, "Warrior k12", BOB, EN)
-    target = next(b["label"] for b in prompt.buttons if "room" in str(b.get("label")))
+    steps = [o["label"] for s in prompt.selects for o in s["options"]]
+    target = next(label for label in steps if label.startswith("Warrior k12") and "room" in label)
     prompt = await click(fake, prompt, target, BOB, EN)
     board = await live_board(fake, bot, game_id)
     assert "Runde 1/6 · Bewegungsphase" in embed_text(board)  # the game's language still
@@ -398,9 +398,7 @@ async def test_in_the_action_phase_a_player_declares_attacks_and_casts_by_clicki
     assert not (await bot.store.game_actions(game_id))[-1][1].startswith("claim")
     prompt = await click(fake, prompt, "Inbesitznahme: c3", ALICE)
     assert "Handelszentrum c3" in embed_text(await live_board(fake, bot, game_id))
-    prompt = await click(fake, prompt, "Angreifen", ALICE)
-    prompt = await click(fake, prompt, "Krieger k1 (b2)", ALICE)  # its only target: confirmed
-    prompt = await click(fake, prompt, "Angreifen: Krieger k1 (b2) → ", ALICE)
+    prompt = await click(fake, prompt, "Angreifen: Krieger k1 (b2) · ", ALICE)  # one pick
     text = embed_text(await live_board(fake, bot, game_id))
     assert "Angriff: Krieger k1" in text and "+ Wurf" in text
     prompt = await click(fake, prompt, "Zaubern", ALICE)
