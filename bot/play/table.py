@@ -1740,7 +1740,8 @@ class GameTable:
         *,
         running_only: bool = True,
     ) -> GameRecord:
-        """The game a command means: the given id, else the caller's game in this channel.
+        """The game a command means: the given id (a game of this channel, or of a thread
+        opened here), else the caller's game in this channel.
 
         Raises IllegalAction when there is none or several could be meant.
         """
@@ -1748,7 +1749,8 @@ class GameTable:
         kind = self.spec.kind
         if game_id is not None:
             record = await self.games.get(game_id)
-            if record.kind != kind or record.channel_id != channel:
+            here = channel in (record.channel_id, self.info(record).home.get("parent"))
+            if record.kind != kind or not here:  # its thread, or the channel it began in
                 raise IllegalAction(self.spec.key("error.not_here"), id=game_id)
             return record
         records = await self.games.running_in_channel(channel, kind)

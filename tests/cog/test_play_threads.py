@@ -103,6 +103,10 @@ async def test_a_game_gets_its_own_thread_and_the_channel_keeps_only_its_invitat
             "essenz zug", {"notation": notation}, user=ALICE, channel=thread.id
         )
         assert_ephemeral(await typed.callback())
+    for _attempt in range(250):  # the bot has answered with its two steps
+        if len(await tbot.store.game_actions(game_id)) == 4:
+            break
+        await asyncio.sleep(0.02)
     thinking = t("essenzcog.bot.thinking", "de")
     board = await live_board_of(
         fake, tbot, game_id, lambda m: thinking not in m.text and alice in m.content
@@ -236,3 +240,14 @@ async def test_the_server_setting_is_chosen_with_a_command(fake: FakeDiscord, tb
     ).callback()
     assert_ephemeral(in_dm)
     assert in_dm.content == t("core.error.server_only", "de")
+
+
+async def test_a_game_in_a_thread_is_named_by_number_in_its_parent_channel(
+    fake: FakeDiscord, tbot: Any
+) -> None:
+    game_id, _invitation, thread = await game_in_thread(fake, tbot)
+    typed = await fake.slash("essenz zug", {"notation": "move c1 c2", "spiel": game_id}, user=ALICE)
+    assert_ephemeral(await typed.callback())
+    assert await tbot.store.game_actions(game_id) == [(0, "move c1 c2")]
+    assert public(fake, fake.channel()) != []  # the invitation only
+    assert len(public(fake, fake.channel())) == 1 and len(public(fake, thread)) == 1
