@@ -1435,9 +1435,13 @@ class GameTable:
             await send(interaction, **self.invitation(record, self.info(record), lang))
             return
         lang = await self.board_lang(record)
-        await interaction.response.defer(thinking=True)  # the last step may be replayed first
+        elsewhere = channel_of(interaction) != record.channel_id  # asked in its parent channel
+        await interaction.response.defer(thinking=True, ephemeral=elsewhere)
         steps = None if self.info(record).log else await self.last_steps(record)
         screen = await self.screen(record, load(record), lang, steps=steps)
+        if elsewhere:  # only to the asker: the channel keeps the invitation alone
+            await interaction.followup.send(**send_kwargs(screen), ephemeral=True)
+            return
         message = await interaction.followup.send(**send_kwargs(screen), wait=True)
         await self.remember_board(record, message.id, screen)
 
@@ -1749,8 +1753,10 @@ class GameTable:
         kind = self.spec.kind
         if game_id is not None:
             record = await self.games.get(game_id)
-            here = channel in (record.channel_id, self.info(record).home.get("parent"))
-            if record.kind != kind or not here:  # its thread, or the channel it began in
+            if record.kind != kind or channel not in (  # its thread, or where it began
+                record.channel_id,
+                self.info(record).home.get("parent"),
+            ):
                 raise IllegalAction(self.spec.key("error.not_here"), id=game_id)
             return record
         records = await self.games.running_in_channel(channel, kind)

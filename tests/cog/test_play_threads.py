@@ -251,3 +251,16 @@ async def test_a_game_in_a_thread_is_named_by_number_in_its_parent_channel(
     assert await tbot.store.game_actions(game_id) == [(0, "move c1 c2")]
     assert public(fake, fake.channel()) != []  # the invitation only
     assert len(public(fake, fake.channel())) == 1 and len(public(fake, thread)) == 1
+
+
+async def test_the_board_asked_for_in_the_parent_channel_is_shown_only_to_the_asker(
+    fake: FakeDiscord, tbot: Any
+) -> None:
+    game_id, invitation, thread = await game_in_thread(fake, tbot)
+    board = await live_board_of(fake, tbot, game_id)
+    shown = await (await fake.slash("essenz brett", {"spiel": game_id}, user=BOB)).message()
+    assert_ephemeral(shown)
+    assert_png_attachment(shown)
+    assert public(fake, fake.channel()) == [invitation]
+    assert (await tbot.store.get_game(game_id)).display["board"] == board.id
+    assert [m.id for m in public(fake, thread)] == [board.id]
