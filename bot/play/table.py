@@ -1408,12 +1408,14 @@ class GameTable:
             now - minutes * 60, unreminded_only=True, status=FINISHED
         )
         for record in records:
+            home = (record.display or {}).get("home") or {}
+            if home.get("thread") is None or home.get("archived"):  # nothing to archive, ever:
+                await self.games.mark_reminded(record)  # not listed again (any game)
+                continue
             if record.kind != self.spec.kind or not self.bot.owns_guild(record.guild_id):
-                continue
+                continue  # its own table archives it
             info = self.info(record)
-            thread = info.home.get("thread")
-            if thread is None or info.home.get("archived"):
-                continue
+            thread = info.home["thread"]
             try:
                 await self.bot.http.edit_channel(thread, archived=True)
             except discord.HTTPException:

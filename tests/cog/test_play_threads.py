@@ -180,7 +180,8 @@ async def test_an_invited_game_moves_into_its_thread_when_it_starts(
     thread = await fake.wait(lambda: fake.thread_of(invitation), 5, "the game's thread")
     record = await living_in(fake, tbot, thread)
     game_id = record.id
-    assert invitation.components == [] and f"<#{thread.id}>" in invitation.content
+    await fake.wait(lambda: f"<#{thread.id}>" in invitation.content or None, 5, "the note")
+    assert invitation.components == []
     board = await live_board_of(fake, tbot, game_id)
     assert board.channel_id == thread.id
     assert str(stable_user_id(ALICE)) in board.pings
@@ -264,3 +265,24 @@ async def test_the_board_asked_for_in_the_parent_channel_is_shown_only_to_the_as
     assert public(fake, fake.channel()) == [invitation]
     assert (await tbot.store.get_game(game_id)).display["board"] == board.id
     assert [m.id for m in public(fake, thread)] == [board.id]
+
+
+async def test_the_archive_sweep_looks_at_a_finished_game_without_a_thread_once(
+    fake: FakeDiscord, tbot: Any
+) -> None:
+    await tbot.store.set_pref(fake.guild.id, THREADS_PREF, "off")
+    board = await (
+        await fake.slash("essenz start", {"bot": "easy", "schnell": True}, user=ALICE)
+    ).message()
+    await (await fake.slash("essenz aufgeben", user=ALICE)).callback()
+    game_id = int(board.custom_ids[0].split(":")[1])
+    await live_board_of(fake, tbot, game_id, lambda m: "🏆" in m.text)
+    later = time.time() + tbot.settings.thread_archive_minutes * 60 + 5
+
+    async def listed() -> list[int]:
+        found = await tbot.store.games_idle_since(later, unreminded_only=True, status="finished")
+        return [r.id for r in found]
+
+    assert game_id in await listed()
+    await tbot.get_cog("Essence").table.sweep_idle(later)
+    assert game_id not in await listed()  # not read again every minute
