@@ -749,6 +749,7 @@ class TelperinquarSpec(GameSpec):
     private_view = True  # the hand
     personal_setup = True  # each seat plays one of its own decks
     continue_prompt = True  # a turn is many steps: the hand stays open between them
+    picture_per_turn = True  # the field's lines tell each step; the picture when it passes
     bot_levels = LEVELS
     default_level = DEFAULT_LEVEL
 

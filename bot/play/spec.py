@@ -139,6 +139,9 @@ class GameSpec:
     private_view: bool = False  # players have something only they may see (a hand)
     personal_setup: bool = False  # each person picks among their own setup choices (decks)
     continue_prompt: bool = False  # a private prompt goes on while its seat has a decision
+    # The public picture is drawn anew when the turn passes, not on each step of a seat that
+    # goes on (its board's text and running log tell every step): a turn of many steps.
+    picture_per_turn: bool = False
     # Seats with no side in the outcome (a game master on seat 0): a referee is offered no
     # draw offer or resign, its resign and draw offer are refused and it is never forfeited
     # (the game waits for it) — see ARCHITECTURE.md, "the referee".

@@ -983,6 +983,8 @@ class GameTable:
         lang = await self.board_lang(turn.record)
         bot_due = self.games.bot_due(turn.record, turn.match)
         screen = await self.screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
+        if self.spec.picture_per_turn and m.to_act(self.spec.engine, turn.match) == {turn.actor}:
+            screen.keep_image = True  # the seat goes on: the picture when its turn passes
         if interaction.type == discord.InteractionType.component and not is_private(interaction):
             await self.show(turn.record, screen, via=interaction)
         else:

@@ -138,17 +138,20 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
     assert_png_attachment(board)
     # the board speaks the game's language (Greta's, its host), though Bob (English) accepted
     assert "Runde 1/6 · Aufbau" in embed_text(board)
-    # The game master clicks the set-up: a colour, a warrior from the reserve, the start.
+    # The game master clicks the set-up: a party's colour in one click, a warrior from the
+    # reserve (party, then kind and field in one pick), the start.
     prompt = await open_prompt(fake, bot, game_id, GRETA)
-    prompt = await click(fake, prompt, "Farbe", GRETA)
-    prompt = await click(fake, prompt, "🟥", GRETA) if "Partei" in prompt.content else prompt
-    prompt = await click(fake, prompt, "gelb", GRETA)
+    labels = [o["label"] for s in prompt.selects for o in s["options"]]
+    labels += [str(b.get("label")) for b in prompt.buttons]
+    colour = next(x for x in labels if "(Partei 1)" in x and x.endswith("gelb"))
+    prompt = await click(fake, prompt, colour, GRETA)
     assert prompt.content.startswith(t("play.done", "de"))  # and the set-up prompt goes on
     prompt = await click(fake, prompt, "Figur setzen", GRETA)
     prompt = await click(fake, prompt, "🟨 Alice", GRETA)
+    placed = [o["label"] for s in prompt.selects for o in s["options"]]
     assert "Krieger" in prompt.content  # the only kind in the reserve: chosen at once
-    assert "REH" in str([o["label"] for s in prompt.selects for o in s["options"]])
-    prompt = await click(fake, prompt, "c1 ·", GRETA)
+    assert "REH" in str(placed)
+    prompt = await click(fake, prompt, next(x for x in placed if "c1 ·" in x), GRETA)
     prompt = await click(fake, prompt, "Spiel beginnen", GRETA)
     assert "Figur entfernen" in str(prompt.buttons)  # set up: Greta may overrule from now on
     actions = [text for _seat, text in await bot.store.game_actions(game_id)]
