@@ -995,7 +995,7 @@ class GameTable:
                 await send(interaction, self._done_text(turn, own), ephemeral=True)
             await self.show(turn.record, screen)
         if bot_due:
-            await self.play_bot(turn.record, lang, steps)
+            await self.play_bot(turn.record, lang)
 
     async def _after_prompt(self, turn: Any, lang: str) -> dict[str, Any]:
         """The private prompt after its step: done, or (a game whose prompts go on) the seat's
@@ -1033,11 +1033,11 @@ class GameTable:
 
     # ------------------------------------------------------------------ the bot
 
-    async def play_bot(self, record: GameRecord, lang: str, before: Steps | None = None) -> None:
+    async def play_bot(self, record: GameRecord, lang: str) -> None:
         """Let the service play everything the bot is due to play now (off the event loop;
-        the board said it is thinking), then show the board after it (the steps ``before``,
-        the player's, narrated first)."""
-        steps = before if before is not None else Steps()
+        the board said it is thinking, after the steps before it, which its running log
+        keeps), then show the board after it."""
+        steps = Steps()
         record, turns = await self.games.play_bots(record)
         for turn in turns:
             steps.add(turn)
@@ -1099,7 +1099,7 @@ class GameTable:
             record, await self.screen(record, turn.match, lang, steps=steps, thinking=bot_due)
         )
         if bot_due:  # a forfeit in a game of several can hand the turn to the bot
-            await self.play_bot(record, lang, steps)
+            await self.play_bot(record, lang)
 
     async def time_out(self, record: GameRecord, seat: int, decision: str | None) -> None:
         """The seat's reaction is answered with the game's pass; the board says so."""
@@ -1119,7 +1119,7 @@ class GameTable:
         )
         await self.show(record, screen)
         if bot_due:  # the pass can hand the next reaction or the turn to the bot
-            await self.play_bot(record, lang, steps)
+            await self.play_bot(record, lang)
 
     async def remind(self, record: GameRecord, seat: int) -> None:
         minutes = self.bot.settings.idle_forfeit_minutes - self.bot.settings.idle_reminder_minutes

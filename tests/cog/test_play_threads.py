@@ -113,6 +113,8 @@ async def test_a_game_gets_its_own_thread_and_the_channel_keeps_only_its_invitat
     )
     assert [m.id for m in public(fake, thread)] == [board.id]  # one board, steps and the bot's
     assert len(await tbot.store.game_actions(game_id)) == 4
+    logged = [line for line in embed_text(board).splitlines() if line.startswith("› ")]
+    assert len(set(logged)) == len(logged)  # the running log tells each step once
     # the game ends: the board offers the rematch, the invitation tells who won with the image
     await (await fake.slash("essenz aufgeben", user=ALICE, channel=thread.id)).callback()
     await live_board_of(fake, tbot, game_id, lambda m: "🏆" in m.text)
@@ -195,6 +197,7 @@ async def test_an_invited_game_moves_into_its_thread_when_it_starts(
     assert_ephemeral(await typed.callback())
     newer = await live_board_of(fake, tbot, game_id, lambda m: m.id != board.id)
     assert {str(stable_user_id(BOB)), str(stable_user_id(CAROL))} <= newer.pings
+    await fake.wait(lambda: not board.components or None, 5, "the old board stripped")
     assert board.components == [] and board.embeds == []  # the old board: one line
     assert board.content.startswith(f"**{t('play.title', 'de', id=game_id)}**")
     assert live_buttons(public(fake, thread)) == [newer]
