@@ -665,6 +665,9 @@ class GameTable:
             return
         screen = await self.screen(record, match, lang, path=path, tree=tree, page=page)
         await interaction.response.edit_message(**edit_kwargs(screen))
+        if _on_message(interaction, self.info(record).board or 0):  # the board's picture now
+            data = self._infos.get(record.id) or self.info(record).dump()
+            self._infos[record.id] = {**data, "image": _digest(screen.image)}
 
     def _names_whole(
         self,

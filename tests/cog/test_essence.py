@@ -619,3 +619,20 @@ async def test_a_step_offered_whole_is_one_click_and_a_forged_one_changes_nothin
         assert len(steps) == len(legal) and all(o["value"].startswith("=") for o in steps)
     else:  # many: the motes first
         assert all(not o["value"].startswith("=") for o in steps)
+
+
+async def test_the_board_picture_is_never_left_showing_an_abandoned_selection(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """A mote chosen shows its targets on the picture; the board shown again without the
+    selection (the same position) uploads the plain picture again."""
+    board = await accepted_game(fake)
+    game_id = await game_id_of(board)
+    plain = board.attachments[0].data
+    picked = await fake.select(board, mote_select(board), ["d1"], user=ALICE)
+    board = await picked.message()
+    assert board.attachments[0].data != plain  # the targets marked
+    table = bot.get_cog("Essence").table
+    record = await GameService(bot.store).get(game_id)
+    await table.show(record, await table.screen(record, load(record), "de"))
+    assert fake.messages[board.id].attachments[0].data == plain
