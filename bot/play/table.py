@@ -37,7 +37,7 @@ import logging
 import time
 import weakref
 from collections import Counter, OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
@@ -110,7 +110,6 @@ THREAD_TYPES = (
     discord.ChannelType.private_thread,
     discord.ChannelType.news_thread,
 )
-Edit = Callable[[Screen], Awaitable[None]]
 
 
 @dataclass
@@ -1148,16 +1147,6 @@ class GameTable:
         message_id = response.message_id if response is not None else None
         if message_id is not None:
             await self.remember_board(record, message_id, screen)
-
-    async def post(self, record: GameRecord, screen: Screen) -> Edit:
-        """Show ``screen`` on the living board without an interaction (a private prompt's
-        step, bot resume, forfeit). Returns how to show the next screen."""
-        await self.show(record, screen)
-
-        async def edit(after: Screen) -> None:
-            await self.show(record, after)
-
-        return edit
 
     async def show(
         self,
