@@ -21,9 +21,12 @@ choice so far lives in the ``custom_id``, so a button works after a restart.
 - ``r`` rematch (token: the finished game's revision; one per game however often clicked);
 - ``inv:<what>`` the invitation (token: the revision it was made for; answers per seat).
 
-The latest board message and the players' names are kept in the game's ``display`` data
-(written without a revision bump), so an older board loses its buttons when a new one is
-posted.
+The game's ``display`` data (written without a revision bump) keep the players' names, its one
+living board (the message, the revision and picture it shows, whom it called, its running
+log), the language of the public board and the game's home (the thread it moved into from its
+invitation, or why it has none): every screen goes through :meth:`GameTable.show`, which edits
+the board in place and posts a new one (the old one stripped to a line) only when the person
+to act changes after other messages came in between.
 """
 
 from __future__ import annotations
