@@ -4,7 +4,7 @@
 A game master leads the skirmish (8×6 map, 22 figures) for Alice and Bob; each step is a
 random legal action of the seat the game waits for: typed (``/armageddon zug``) or clicked
 in the seat's private prompt (open the decision, then each click; the click that plays the
-step counts until the new board with its map is posted). ``ARMAGEDDON_COG_STEPS=10`` takes
+step counts until the living board shows it with its map). ``ARMAGEDDON_COG_STEPS=10`` takes
 fewer samples for a quick look.
 """
 
@@ -100,7 +100,8 @@ async def _click_through(
     for depth in range(1, len(wanted) + 1):
         token = wanted[depth - 1]
         began = time.perf_counter()
-        before = (await bot.store.get_game(record.id)).display["board"]
+        shown = (await bot.store.get_game(record.id)).display["board"]
+        edits = fake.messages[shown].edits
         selects = [s for s in prompt.selects if token in [o["value"] for o in s["options"]]]
         buttons = [c for c in prompt.custom_ids if c.endswith(":p:" + ".".join(wanted[:depth]))]
         if selects:
@@ -111,9 +112,12 @@ async def _click_through(
             continue
         await ex.callback()
         prompt = await ex.message()
-        if (await bot.store.get_game(record.id)).revision != record.revision:
-            while (await bot.store.get_game(record.id)).display["board"] == before:
-                await asyncio.sleep(0.002)  # the step counts until its new board is posted
+        stored = await bot.store.get_game(record.id)
+        if stored.revision != record.revision:  # the step counts until the board shows it
+            while fake.messages[shown].edits == edits and (
+                (await bot.store.get_game(record.id)).display["board"] == shown
+            ):
+                await asyncio.sleep(0.002)
         clicks.append((time.perf_counter() - began) * 1000)
         if (await bot.store.get_game(record.id)).revision != record.revision:
             return

@@ -16,6 +16,7 @@ from typing import Any
 
 from bench.common import Figure, bot_on_fake_discord, latency_figures, time_ms
 from bot.narration.essence import choice_tree
+from bot.play.ui import whole_steps
 from bot.render.essence import BoardText, render_board
 from engines.essence import ENGINE
 from engines.essence.ai import choose_step
@@ -96,8 +97,10 @@ async def _play(fake: Any, bot: Any, typed: list[float], clicks: list[float]) ->
             began = time.perf_counter()
             notation = {"notation": ENGINE.action_text(action)}
             ex = await fake.slash("essenz zug", notation, user=user)
-            board = await ex.message()
+            await ex.message()  # answered privately; the living board is edited
             typed.append((time.perf_counter() - began) * 1000)
+            await bot.finish_interactions()
+            board = fake.messages[(await bot.store.get_game(game_id)).display["board"]]
         else:
             board = await _click_through(fake, board, state, action, clicks, user)
     await asyncio.sleep(0.5)  # let the last answer's bookkeeping finish before the bot closes
@@ -123,6 +126,15 @@ async def _click_through(
         prefix = ".".join(path)
         began = time.perf_counter()
         selects = [s for s in board.selects if f":p:{prefix}:" in s["custom_id"]]
+        steps = whole_steps(tree, path)
+        if tuple(wanted) in steps:  # the step offered whole: one pick
+            value = f"={steps.index(tuple(wanted))}"
+            whole = [s for s in selects if value in [o["value"] for o in s["options"]]]
+            if whole:
+                ex = await fake.select(board, whole[0]["custom_id"], [value], user=user)
+                await ex.callback()
+                clicks.append((time.perf_counter() - began) * 1000)
+                return await ex.message()
         chosen = [s for s in selects if token in [o["value"] for o in s["options"]]]
         if chosen:
             ex = await fake.select(board, chosen[0]["custom_id"], [token], user=user)

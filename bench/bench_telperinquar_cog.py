@@ -66,8 +66,14 @@ async def _play(
         prompt = await ex.message()
         opened.append((time.perf_counter() - began) * 1000)
         buttons = [b["custom_id"] for b in prompt.buttons if ":p:" in b["custom_id"]]
+        selects = [s for s in prompt.selects if ":p:" in s["custom_id"]]
         began = time.perf_counter()
-        ex = await fake.click(prompt, rng.choice(buttons), user=user)
+        if buttons:
+            ex = await fake.click(prompt, rng.choice(buttons), user=user)
+        else:  # the steps offered whole in a menu
+            menu = rng.choice(selects)
+            value = rng.choice(menu["options"])["value"]
+            ex = await fake.select(prompt, menu["custom_id"], [value], user=user)
         await ex.message()
         clicked.append((time.perf_counter() - began) * 1000)
     await asyncio.sleep(0.5)  # let the last answer's bookkeeping finish before the bot closes

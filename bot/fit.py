@@ -17,6 +17,7 @@ nothing sent through it can be refused for its length.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -91,6 +92,17 @@ def join_limited(items: Iterable[object], limit: int, lang: str, sep: str = ", "
 def more(n: int, lang: str) -> str:
     """The note "und N weitere" / "and N more", with its own wording for one ("und noch 1")."""
     return t("core.fit.more.one" if n == 1 else "core.fit.more", lang, n=n)
+
+
+@dataclass(frozen=True)
+class Whole:
+    """A message parameter that is a whole sentence of the bot's own, already fitted (a
+    refusal's reason in the reader's language): :func:`fit_params` leaves it as it is."""
+
+    text: str
+
+    def __format__(self, spec: str) -> str:
+        return self.text
 
 
 def fit_params(params: Mapping[str, Any], lang: str) -> dict[str, Any]:

@@ -53,7 +53,7 @@ from engines.core.contract import (
     TimeoutActions,
     timeout_action,
 )
-from engines.core.record import public_log
+from engines.core.record import last_events, public_log
 
 INVITED, ACTIVE, FINISHED, DECLINED = "invited", "active", "finished", "declined"
 REMIND, FORFEIT, TIMED_OUT = "remind", "forfeit", "timed_out"
@@ -90,6 +90,20 @@ class Turn:
     @property
     def outcome(self) -> Outcome | None:
         return m.outcome(engine_of(self.record), self.match)
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A running game loaded once for one click or typed step: the stored record, its match
+    and the seat the user acts as (see :meth:`GameService.seated`)."""
+
+    record: GameRecord
+    match: m.Match
+    seat: int
+
+
+def _play_key(name: str) -> str:
+    return f"play.{name}"
 
 
 class IdleGame(NamedTuple):
@@ -351,6 +365,92 @@ class GameService:
 
     # ------------------------------------------------------------------ playing
 
+    def seated(
+        self,
+        record: GameRecord,
+        user_id: int,
+        decision: str | None = None,
+        *,
+        keys: Callable[[str], str] = _play_key,
+    ) -> Seated:
+        """``record`` loaded once, with the seat ``user_id`` acts as now: the game must be
+        running and the user one to act; with ``decision`` (the id a click was made for) that
+        decision must be open for the user's seat. ``keys`` names a game's own message keys
+        (``keys("error.not_your_turn")``). Raises IllegalAction (not running, not a player,
+        not their turn, another seat's decision), StaleRevision (the decision is answered)."""
+        if record.status != ACTIVE:
+            raise IllegalAction("error.game_not_running")
+        engine = engine_of(record)
+        match = load(record)
+        if self.seat_for(record, user_id, match=match) not in m.to_act(engine, match):
+            raise IllegalAction(keys("error.not_your_turn"))
+        seat = self.seat_for(record, user_id, decision, match=match)
+        if decision is not None and not m.decision_open(engine, match, seat, decision):
+            if any(d.id == decision for d in m.decisions(engine, match)):
+                raise IllegalAction(keys("error.not_yours"))
+            raise StaleRevision()  # made for a decision that is answered
+        return Seated(record, match, seat)
+
+    async def click(
+        self,
+        game: GameRecord | Seated,
+        user_id: int,
+        decision: str,
+        action: Any,
+        *,
+        keys: Callable[[str], str] = _play_key,
+        writes: StepWrites | None = None,
+    ) -> Turn:
+        """One click's action (the engine's own, clicked together) for decision ``decision``
+        of ``user_id``'s seat: the game is loaded once (``game`` already :meth:`seated` for this
+        click, or the record read for it) and the action applied on that match; its notation
+        is logged. A concurrent write re-reads the game and applies while the decision is still
+        open for the seat, else StaleRevision. Raises as :meth:`seated` and the engine."""
+        at = game if isinstance(game, Seated) else self.seated(game, user_id, decision, keys=keys)
+        engine = engine_of(at.record)
+        for _attempt in range(RETRIES):
+            match, events = m.apply_action(engine, at.match, action, at.seat)
+            try:
+                return await self._store_step(
+                    at.record, match, events, at.seat, engine.action_text(action), writes
+                )
+            except StaleRevision:
+                record = await self.get(at.record.id)
+                if record.status != ACTIVE:
+                    raise IllegalAction("error.game_not_running") from None
+                loaded = load(record)
+                if not m.decision_open(engine, loaded, at.seat, decision):
+                    raise
+                at = Seated(record, loaded, at.seat)
+        raise StaleRevision()
+
+    def check_steps(self, at: Seated, texts: Sequence[str]) -> None:
+        """Check several steps typed at once on the game as it stands: each of ``texts`` in
+        order for ``at``'s seat, on copies (nothing stored). Raises as the engine for the first
+        one refused."""
+        engine = engine_of(at.record)
+        match = at.match
+        for text in texts:
+            match, _events = m.apply(engine, match, text, at.seat)
+
+    async def last_step(self, record: GameRecord) -> tuple[int, list[Event]] | None:
+        """The seat and events of the game's last logged step, its log replayed off the event
+        loop (None before the first step). Raises the engine's error for a log it no longer
+        replays."""
+        actions = await self.store.game_actions(record.id)
+        if not actions:
+            return None
+        engine = engine_of(record)
+        events = await asyncio.to_thread(
+            last_events,
+            engine,
+            _engine_config(record.config),
+            record.seed,
+            len(record.players),
+            actions,
+        )
+        return actions[-1][0], events
+
     async def act(
         self,
         game_id: int,
@@ -363,6 +463,7 @@ class GameService:
         seat: int | None = None,
         decision_seat: int | None = None,
         writes: StepWrites | None = None,
+        match: m.Match | None = None,
     ) -> Turn:
         """Apply ``text`` (engine notation or a meta action) for ``user_id``'s seat.
 
@@ -378,23 +479,26 @@ class GameService:
         newer game refuses the click. Raises IllegalAction for a non-player or an illegal
         move, BadInput for unreadable notation. Nothing is stored unless the move is legal.
         ``record`` is the game as the caller just read it (saves reading it again; a stale
-        one is re-read after the refused write).
+        one is re-read after the refused write), ``match`` its match as the caller loaded it
+        (the game is then not loaded again).
         """
         for attempt in range(RETRIES):
             if attempt or record is None or record.id != game_id:
-                record = await self.get(game_id)
+                record, match = await self.get(game_id), None
             if decision is None and revision is not None and revision != record.revision:
                 raise StaleRevision()
             if record.status != ACTIVE:
                 raise IllegalAction("error.game_not_running")
-            acting = self.seat_for(record, user_id, decision) if seat is None else seat
+            if match is None:
+                match = load(record)
+            acting = self.seat_for(record, user_id, decision, match=match) if seat is None else seat
             judged = acting if decision_seat is None else decision_seat
             if decision is not None and not m.decision_open(
-                engine_of(record), load(record), judged, decision
+                engine_of(record), match, judged, decision
             ):
                 raise StaleRevision()
             try:  # never as the referee
-                return await self.apply_for_seat(record, acting, text, writes=writes)
+                return await self.apply_for_seat(record, acting, text, writes=writes, match=match)
             except StaleRevision:
                 # a typed step was meant for the game as the user saw it; a resign or a draw
                 # answer holds whatever happened meanwhile (the bot's move written first)
@@ -403,14 +507,21 @@ class GameService:
         raise StaleRevision()
 
     @staticmethod
-    def seat_for(record: GameRecord, user_id: int, decision: str | None = None) -> int:
+    def seat_for(
+        record: GameRecord,
+        user_id: int,
+        decision: str | None = None,
+        *,
+        match: m.Match | None = None,
+    ) -> int:
         """The seat of ``user_id``; with several seats of the same user (self-play) the one
-        with ``decision`` open, else one with any open decision."""
+        with ``decision`` open, else one with any open decision (``match``: the game as
+        loaded already)."""
         seats = [i for i, p in enumerate(record.players) if p == user_id]
         if not seats:
             raise IllegalAction("error.not_a_player")
         if len(seats) > 1 and record.status == ACTIVE:
-            open_ = m.decisions(engine_of(record), load(record))
+            open_ = m.decisions(engine_of(record), match or load(record))
             deciding = [s for s in seats if any(d.seat == s for d in open_)]
             if decision is not None:
                 deciding = [s for s in deciding if any(d.id == decision for d in open_)]
@@ -425,12 +536,28 @@ class GameService:
         *,
         referee: bool = False,
         writes: StepWrites | None = None,
+        match: m.Match | None = None,
     ) -> Turn:
         """Apply ``text`` for ``seat``; ``referee`` only for the bot's own meta actions;
-        ``writes`` as in :meth:`act`. Raises StaleRevision when ``record`` is no longer the
-        stored game."""
+        ``writes`` as in :meth:`act`; ``match``: ``record`` as loaded already. Raises
+        StaleRevision when ``record`` is no longer the stored game."""
         engine = engine_of(record)
-        match, events = m.apply(engine, load(record), text, seat, referee=referee)
+        loaded = load(record) if match is None else match
+        after, events = m.apply(engine, loaded, text, seat, referee=referee)
+        return await self._store_step(record, after, events, seat, text, writes)
+
+    async def _store_step(
+        self,
+        record: GameRecord,
+        match: m.Match,
+        events: list[Event],
+        seat: int,
+        text: str,
+        writes: StepWrites | None,
+    ) -> Turn:
+        """Store ``match`` after the step ``text`` of ``seat`` on ``record`` (revision-guarded:
+        StaleRevision when ``record`` is no longer the stored game)."""
+        engine = engine_of(record)
         finished = m.outcome(engine, match) is not None
         writes = writes or StepWrites()
         stored = await self.store.update_game(
@@ -447,9 +574,12 @@ class GameService:
 
     # ------------------------------------------------------------------ bot seats
 
-    def bot_due(self, record: GameRecord) -> bool:
-        """Whether a bot seat has something to do now (a decision, or a draw vote to answer)."""
-        return record.status == ACTIVE and _bot_task(record, load(record)) is not None
+    def bot_due(self, record: GameRecord, match: m.Match | None = None) -> bool:
+        """Whether a bot seat has something to do now (a decision, or a draw vote to answer);
+        ``match``: ``record`` as loaded already."""
+        if record.status != ACTIVE:
+            return False
+        return _bot_task(record, load(record) if match is None else match) is not None
 
     async def play_bots(self, record: GameRecord) -> tuple[GameRecord, list[Turn]]:
         """Play every decision of a bot seat open now or opened by its own answers: the
@@ -793,6 +923,7 @@ __all__: Sequence[str] = (
     "GameService",
     "IdleGame",
     "Lobby",
+    "Seated",
     "StepWrites",
     "Turn",
     "bot_seats",

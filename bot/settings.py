@@ -28,6 +28,8 @@ class Settings:
     idle_reminder_minutes: int = 60 * 24
     idle_forfeit_minutes: int = 60 * 24 * 3
     reaction_minutes: int = 10  # a reaction unanswered this long passes (0: no limit)
+    game_threads: bool = True  # a game started in a text channel gets its own thread
+    thread_archive_minutes: int = 60  # a finished game's thread is archived this much later
     # postgresql://… for PostgreSQL (several shard processes), sqlite:///… or None: database_path
     database_url: str | None = None
     # None: discord.py asks Discord how many shards and runs them all in this process
@@ -75,6 +77,8 @@ class Settings:
             idle_reminder_minutes=_int(values, "SPIELLEITER_IDLE_REMINDER_MINUTES", 60 * 24),
             idle_forfeit_minutes=_int(values, "SPIELLEITER_IDLE_FORFEIT_MINUTES", 60 * 24 * 3),
             reaction_minutes=_int(values, "SPIELLEITER_REACTION_MINUTES", 10),
+            game_threads=_flag(values, "SPIELLEITER_GAME_THREADS", True),
+            thread_archive_minutes=_int(values, "SPIELLEITER_THREAD_ARCHIVE_MINUTES", 60),
             database_url=_database_url(values),
             shard_count=_shard_count(shard_count),
             shard_ids=_shard_ids(values, shard_count),
@@ -165,6 +169,18 @@ def _shard_ids(values: Mapping[str, str], count: int | None) -> tuple[int, ...] 
 def _optional_int(values: Mapping[str, str], name: str) -> int | None:
     raw = values.get(name, "").strip()
     return _int(values, name, 0) if raw else None
+
+
+def _flag(values: Mapping[str, str], name: str, default: bool) -> bool:
+    """A yes/no setting: 1/true/yes/on or 0/false/no/off (empty: the default)."""
+    raw = values.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "true", "yes", "on", "ja", "an"):
+        return True
+    if raw in ("0", "false", "no", "off", "nein", "aus"):
+        return False
+    raise SettingsError(f"{name} must be on or off, not {raw!r}")
 
 
 def _int(values: Mapping[str, str], name: str, default: int) -> int:

@@ -1,4 +1,5 @@
-"""``/hilfe`` (every command, in the user's language) and ``/sprache`` (language preference)."""
+"""``/hilfe`` (every command, in the user's language), ``/sprache`` (language preference) and
+``/einstellungen`` (a server's own settings: whether games get a thread of their own)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from discord.ext import commands
 from bot.app import SpielleiterBot
 from bot.components import custom_id, values_of
 from bot.i18n import cmd, language_of, options, t
+from bot.play.table import THREADS_PREF
 from bot.play.ui import make_view
 from bot.replies import LANGUAGE_PREF, lang_for, remember_language, send
+from bot.server_content import managed_guild
 from engines.core import BadInput
 
 EMBED_COLOUR = discord.Colour(0x8A5CF6)
@@ -121,6 +124,44 @@ class Core(commands.Cog):
         remember_language(self.bot, interaction.user.id, chosen)
         lang = sprache if sprache != "auto" else language_of(interaction.locale)
         await send(interaction, t(f"core.language.set.{sprache}", lang), ephemeral=True)
+
+    @app_commands.command(
+        name=cmd("core.cmd.settings.name"), description=cmd("core.cmd.settings.desc")
+    )
+    @options("core.opt", threads="threads")
+    @app_commands.choices(
+        threads=[
+            app_commands.Choice(name=cmd(f"core.choice.threads.{value}"), value=value)
+            for value in ("on", "off", "default")
+        ]
+    )
+    async def einstellungen(
+        self, interaction: discord.Interaction[Any], threads: str | None = None
+    ) -> None:
+        """Shown to anyone on the server; changed only by whoever may manage it."""
+        lang = await lang_for(interaction)
+        if threads is None:
+            if interaction.guild_id is None:
+                await send(interaction, t("core.error.server_only", lang), ephemeral=True)
+                return
+            state = await self._threads_state(interaction.guild_id)
+            text = t("core.settings.shown", lang, state=t(f"core.settings.state.{state}", lang))
+            await send(interaction, text, ephemeral=True)
+            return
+        guild_id = managed_guild(interaction, "core")
+        await self.bot.store.set_pref(
+            guild_id, THREADS_PREF, None if threads == "default" else threads
+        )
+        state = t(f"core.settings.state.{await self._threads_state(guild_id)}", lang)
+        await send(
+            interaction, t(f"core.settings.threads.{threads}", lang, state=state), ephemeral=True
+        )
+
+    async def _threads_state(self, guild_id: int) -> str:
+        own = await self.bot.store.get_pref(guild_id, THREADS_PREF)
+        if own in ("on", "off"):
+            return str(own)
+        return "on" if self.bot.settings.game_threads else "off"
 
 
 def _fit_lines(lines: list[str], limit: int) -> str:

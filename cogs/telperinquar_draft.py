@@ -11,7 +11,7 @@ store (``bot.telperinquar_draft``) and shown with how to play the matches
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -51,9 +51,18 @@ class DraftTable(GameTable):
         steps: Any = None,
         thinking: bool = False,
         page: int = 0,
+        notes: Sequence[str] = (),
     ) -> Screen:
         screen = await super().screen(
-            record, match, lang, path=path, tree=tree, steps=steps, thinking=thinking, page=page
+            record,
+            match,
+            lang,
+            path=path,
+            tree=tree,
+            steps=steps,
+            thinking=thinking,
+            page=page,
+            notes=notes,
         )
         if m.outcome(self.spec.engine, match) is None or match.ended is not None:
             return screen

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import json
 import logging
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -70,6 +71,7 @@ def settings_for(fake: FakeDiscord, database: Path, **overrides: Any) -> Any:
         "gateway_url": fake.gateway_url,
         "log_level": "WARNING",
         "render_processes": 0,  # boards drawn in threads: no worker processes per test
+        "game_threads": False,  # a test that plays in threads says so
     }
     values.update(overrides)
     return Settings(**values)
@@ -118,16 +120,17 @@ async def running_bot(fake: FakeDiscord, settings: Any) -> AsyncIterator[Any]:
 
 
 @contextlib.asynccontextmanager
-async def bot_on_fake() -> AsyncIterator[tuple[FakeDiscord, Any]]:
+async def bot_on_fake(**overrides: Any) -> AsyncIterator[tuple[FakeDiscord, Any]]:
     """A started fake Discord and the real bot on a throwaway database, commands synced
-    (for benchmarks and scripts outside pytest's fixtures)."""
+    (for benchmarks and scripts outside pytest's fixtures); ``overrides``: settings."""
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
         fake = FakeDiscord()
         await fake.start()
         try:
-            async with running_bot(fake, settings_for(fake, Path(folder) / "bot.sqlite")) as bot:
+            settings = settings_for(fake, Path(folder) / "bot.sqlite", **overrides)
+            async with running_bot(fake, settings) as bot:
                 await fake.wait_for_sync()
                 yield fake, bot
         finally:
@@ -237,3 +240,42 @@ def find_request(fake: FakeDiscord, predicate: Callable[[Any], bool]) -> Any:
         if predicate(request):
             return request
     raise AssertionError(f"no matching request among {len(fake.requests)}")
+
+
+async def live_board_of(
+    fake: FakeDiscord,
+    bot: Any,
+    game_id: int,
+    predicate: Callable[[StoredMessage], bool] = lambda message: True,
+    timeout: float = 5.0,
+) -> StoredMessage:
+    """The game's one living board (the message its display data names) once it satisfies
+    ``predicate`` (the board is edited in place step by step)."""
+    found: StoredMessage | None = None
+
+    async def board() -> StoredMessage | None:
+        record = await bot.store.get_game(game_id)
+        board = (record.display or {}).get("board") if record is not None else None
+        message = fake.messages.get(board) if board is not None else None
+        if message is None or message.deleted or not predicate(message):
+            return None
+        return message
+
+    deadline = asyncio.get_running_loop().time() + timeout
+    while found is None:
+        found = await board()
+        if found is None:
+            if asyncio.get_running_loop().time() > deadline:
+                raise AssertionError(f"the board of game {game_id} never showed what was awaited")
+            await asyncio.sleep(0.02)
+    return found
+
+
+def ever_shown(fake: FakeDiscord, text: str) -> bool:
+    """Whether any message the bot sent or edited said ``text`` at some point (a living board
+    is edited step by step: what it said before is in the requests, not in its last state)."""
+    for request in fake.requests:
+        body = request.json
+        if body is not None and text in json.dumps(body, ensure_ascii=False):
+            return True
+    return False

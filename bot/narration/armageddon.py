@@ -472,6 +472,27 @@ class ArmageddonSpec(GameSpec):
     def placeholder(self, path: tuple[str, ...], lang: str) -> str:
         return self.text("select.option", lang)
 
+    def shortcuts(
+        self, ctx: BoardContext, path: tuple[str, ...], steps: Sequence[tuple[str, ...]]
+    ) -> list[int]:
+        """A step is one pick of figure and field (once "step" is chosen; in the set-up a
+        figure's kind and field once its party is); ending the phase, the attacks, a party's
+        colour and the start are direct choices beside the verbs."""
+        if path[:1] in (("step",), ("place",)) and len(steps) <= WHOLE_STEPS:
+            return list(range(len(steps)))  # a figure and its field (set up: kind and field)
+        if not path:
+            direct = [i for i, step in enumerate(steps) if step[0] in DIRECT_VERBS]
+            return direct if len(direct) <= DIRECT_MAX else []
+        return []
+
+    def step_option(
+        self, ctx: BoardContext, path: tuple[str, ...], step: tuple[str, ...]
+    ) -> Option:
+        option = super().step_option(ctx, path, step)
+        if step[0] in ("end", "done", "start"):
+            return replace(option, style="secondary", select=False)
+        return replace(option, select=True)
+
     # ---------------------------------------------------------------- listing and records
 
     def list_line(self, record: Any, match: m.Match | None, names: list[str], lang: str) -> str:
@@ -499,6 +520,9 @@ class ArmageddonSpec(GameSpec):
 
 
 SPEC = ArmageddonSpec()
+WHOLE_STEPS = 75  # a figure's step as one pick of figure and field up to this many (3 menus)
+DIRECT_VERBS = ("end", "done", "attack", "start", "colour")  # offered whole beside the verbs
+DIRECT_MAX = 25
 _HEX = {
     "rot": 0xD62728,
     "blau": 0x0072B2,

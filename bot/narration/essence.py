@@ -55,6 +55,9 @@ def _display_order(token: str) -> tuple[int, str]:
     return (0, token) if _is_square(token) else (1, "")
 
 
+ALL_AT_ONCE = 25  # with at most this many steps in all, the board offers every one at once
+
+
 class EssenceSpec(GameSpec):
     kind = "essence"
     prefix = "essenz"
@@ -180,6 +183,31 @@ class EssenceSpec(GameSpec):
 
     def placeholder(self, path: tuple[str, ...], lang: str) -> str:
         return t("essenzcog.select.option" if path else "essenzcog.select.mote", lang)
+
+    def shortcuts(
+        self, ctx: BoardContext, path: tuple[str, ...], steps: Sequence[tuple[str, ...]]
+    ) -> list[int]:
+        """Once a mote is chosen, every step it can take in one menu (two clicks a step);
+        with few steps in all, every step at once (one click)."""
+        if (not path and len(steps) <= ALL_AT_ONCE) or (len(path) == 1 and _is_square(path[0])):
+            return list(range(len(steps)))
+        return []
+
+    def step_option(
+        self, ctx: BoardContext, path: tuple[str, ...], step: tuple[str, ...]
+    ) -> Option:
+        """A whole step by its mote, kind and target (and a real choice of amount or
+        orientation): "Bewegen: d2", "Aufteilen: b2 · 2 ↖ ↘"."""
+        tree = ctx.tree
+        labels = []
+        for depth in range(len(path), len(step)):
+            token, prefix = step[depth], step[:depth]
+            choice = tree is None or len(tree.options(prefix)) > 1
+            if choice or token in TOKEN_KINDS or _is_square(token):
+                labels.append(self.option_at(ctx, prefix, token).label)
+        labels = labels or [step[-1]]
+        label = labels[0] if len(labels) == 1 else f"{labels[0]}: {' · '.join(labels[1:])}"
+        return Option(step[-1], label, select=True)
 
     def game_label(self, game_id: int, names: list[str], lang: str) -> str:
         return t("essenzcog.game_label", lang, id=game_id, a=names[0], b=names[1])

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.i18n import catalog, t
-from bot.play.spec import BoardContext, GameSpec, Option, Steps
+from bot.play.spec import BoardContext, GameSpec, Option, Steps, fold_umlauts
 from bot.render import felsenfeuer_text as words
 from bot.render import render_async
 from bot.render.felsenfeuer import render_board
@@ -169,6 +169,41 @@ class FelsenfeuerSpec(GameSpec):
     def placeholder(self, path: tuple[str, ...], lang: str) -> str:
         return self.text("select.option", lang)
 
+    def typed_words(self) -> Mapping[str, str]:
+        """The colours as the game names them (German with and without umlauts, English)
+        and the verbs in English: ``place green 2 m0`` is ``lege gruen 2 m0``."""
+        return typed_words()
+
+    def shortcuts(
+        self, ctx: BoardContext, path: tuple[str, ...], steps: Sequence[tuple[str, ...]]
+    ) -> list[int]:
+        """A turn's every step whole (a glyph as one pick of rune and pips, passing one
+        button); the sealed Auswahl as a short list of common splits beside the colours one
+        by one (for any other split)."""
+        if path == ("auswahl",):
+            return common_splits(steps)
+        if not path and len(steps) <= WHOLE_STEPS and all(s[0] != "auswahl" for s in steps):
+            return list(range(len(steps)))
+        return []
+
+    def step_option(
+        self, ctx: BoardContext, path: tuple[str, ...], step: tuple[str, ...]
+    ) -> Option:
+        """A whole step in the words of the game (its spells for a glyph's pips)."""
+        tree = ctx.tree
+        action = tree.action(step) if tree is not None else None
+        if action is None:
+            return super().step_option(ctx, path, step)
+        view = self.seat_view(ctx)
+        text = ENGINE.action_text(action)
+        label = words.action_label(text, view, ctx.lang, ctx.names, _spells(ctx.record))
+        if step[0] == "lege" and len(step) > 2 and step[2].isdigit():
+            about = _spells_for_pips(step[1], int(step[2]), view, ctx)
+            return Option(step[-1], label, about, _emoji(step[1]), select=True)
+        if step[0] == "auswahl":
+            return Option(step[-1], label, select=True)
+        return Option(step[-1], label, emoji=_emoji(step[0]), select=False)
+
     def invitation_text(self, record: Any, names: list[str], lang: str) -> str | None:
         return None
 
@@ -178,6 +213,48 @@ class FelsenfeuerSpec(GameSpec):
 
 
 SPEC = FelsenfeuerSpec()
+ENGLISH_VERBS = {
+    "place": "lege", "lay": "lege", "glyph": "lege", "end": "ende", "pass": "ende",
+    "essence": "essenz", "select": "auswahl", "selection": "auswahl", "choose": "wahl",
+    "pick": "wahl", "take": "draft", "float": "schwebe", "blood": "blut",
+    "gray": "grau", "purple": "violet",
+}  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def typed_words() -> dict[str, str]:
+    words = {}
+    for colour in COLOURS:
+        for lang in ("de", "en"):
+            name = t(f"felsenfeuer.colour.{colour}", lang).lower()
+            words[name] = words[fold_umlauts(name)] = colour
+    for word, token in ENGLISH_VERBS.items():
+        words[word] = words.get(token, token)
+    return words
+
+
+WHOLE_STEPS = 75  # a turn with at most this many steps offers each whole (three menus)
+COMMON_SPLITS = 12  # the Auswahl's short list: the most even splits, then the most lopsided
+
+
+def common_splits(steps: Sequence[tuple[str, ...]]) -> list[int]:
+    """The Auswahl splits worth one click (indexes into ``steps``, each ``("auswahl",
+    "gruen2", "grau2", …)``): the most even ones and the most lopsided ones, few enough for
+    one menu; any other is clicked colour by colour."""
+
+    def counts(step: tuple[str, ...]) -> list[int]:
+        return [int("".join(c for c in token if c.isdigit()) or 0) for token in step[1:]]
+
+    def spread(index: int) -> tuple[float, int]:
+        numbers = counts(steps[index])
+        mean = sum(numbers) / max(len(numbers), 1)
+        return sum((n - mean) ** 2 for n in numbers), index
+
+    ordered = sorted(range(len(steps)), key=spread)
+    if len(ordered) <= 2 * COMMON_SPLITS:
+        return ordered
+    half = COMMON_SPLITS // 2
+    return [*ordered[: COMMON_SPLITS - half], *ordered[-half:]]
 
 
 def _about(text: str, limit: int = 100) -> str:

@@ -784,6 +784,7 @@ class TelperinquarSpec(GameSpec):
     private_view = True  # the hand
     personal_setup = True  # each seat plays one of its own decks
     continue_prompt = True  # a turn is many steps: the hand stays open between them
+    picture_per_turn = True  # the field's lines tell each step; the picture when it passes
     bot_levels = LEVELS
     default_level = DEFAULT_LEVEL
 
@@ -1061,6 +1062,31 @@ class TelperinquarSpec(GameSpec):
         card = names.card(token)
         return f"{number} · {card}" if number else card
 
+    def shortcuts(
+        self, ctx: BoardContext, path: tuple[str, ...], steps: Sequence[tuple[str, ...]]
+    ) -> list[int]:
+        """The usual steps as direct choices, one click each: every step when they are few,
+        else the phase's own (go on, end the phase, pass) and the plays and attacks, the first
+        of them; the rest stays behind the verbs (more)."""
+        if path:
+            return []
+        if len(steps) <= DIRECT_STEPS:
+            return list(range(len(steps)))
+        usual = [i for i, step in enumerate(steps) if step[0] in PHASE_VERBS]
+        usual += [i for i, step in enumerate(steps) if step[0] in USUAL_VERBS]
+        return usual[:DIRECT_STEPS]
+
+    def step_option(
+        self, ctx: BoardContext, path: tuple[str, ...], step: tuple[str, ...]
+    ) -> Option:
+        """A whole step in words ("Tempelwächter ausspielen", "Angreifen: …")."""
+        view = ENGINE.view_for(ctx.match.state, ctx.seat)
+        names = _names_of(view, ctx)
+        verb = step[0]
+        style = "secondary" if verb in PHASE_VERBS else "primary"
+        label = action_words(step, names, ctx.seat)
+        return Option(step[-1], label, emoji=_VERB_ICONS.get(verb), style=style)
+
     def placeholder(self, path: tuple[str, ...], lang: str) -> str:
         if path and path[0] in ("use", "dual", "arm", "move") and len(path) >= 2:
             return _k("select.target", lang)
@@ -1086,6 +1112,10 @@ class TelperinquarSpec(GameSpec):
         line = super().list_line(record, match, names, lang)
         mode = "2v2" if len(record.players) == 4 else "duel"
         return f"{line} · {_k(f'mode.{mode}', lang)}"
+
+
+DIRECT_STEPS = 20  # at most this many steps offered whole at once
+USUAL_VERBS = ("play", "use", "dual", "react", "take", "level")  # played whole, one click
 
 
 _VERB_ICONS = {

@@ -26,6 +26,12 @@ from engines.core.contract import DecisionKind, Engine
 from engines.core.errors import EngineError
 
 SEAT_ICONS = ("🟧", "🔵", "🟩", "🟪", "🟨", "🟥")
+UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+
+
+def fold_umlauts(word: str) -> str:
+    """``grün`` → ``gruen``: a word as typed without umlauts."""
+    return word.translate(UMLAUTS)
 
 
 @dataclass
@@ -133,6 +139,9 @@ class GameSpec:
     private_view: bool = False  # players have something only they may see (a hand)
     personal_setup: bool = False  # each person picks among their own setup choices (decks)
     continue_prompt: bool = False  # a private prompt goes on while its seat has a decision
+    # The public picture is drawn anew when the turn passes, not on each step of a seat that
+    # goes on (its board's text and running log tell every step): a turn of many steps.
+    picture_per_turn: bool = False
     # Seats with no side in the outcome (a game master on seat 0): a referee is offered no
     # draw offer or resign, its resign and draw offer are refused and it is never forfeited
     # (the game waits for it) — see ARCHITECTURE.md, "the referee".
@@ -317,6 +326,49 @@ class GameSpec:
 
     def placeholder(self, path: tuple[str, ...], lang: str) -> str:
         return self.text("select.option", lang)
+
+    def typed_words(self) -> Mapping[str, str]:
+        """Words a player may type for the tokens of the notation (the names the game shows
+        in either language, lower case, umlauts also written out): word → token. By
+        default none (the notation only)."""
+        return {}
+
+    def read_typed(self, text: str) -> str:
+        """A typed step in the notation: each word the game knows by its shown name (in
+        either language, with or without umlauts) replaced by its token."""
+        words = self.typed_words()
+        if not words or text.startswith("!"):
+            return text
+        out = []
+        for word in text.split():
+            low = word.lower()
+            out.append(words.get(low) or words.get(fold_umlauts(low)) or low)
+        return " ".join(out)
+
+    def shortcuts(
+        self, ctx: BoardContext, path: tuple[str, ...], steps: Sequence[tuple[str, ...]]
+    ) -> list[int]:
+        """The complete steps after ``path`` (``steps``: their whole click paths, in the
+        tree's order) that the prompt offers whole, each taken with one click: their indexes
+        in ``steps``. When they are every step, the choices one by one are not offered beside
+        them. By default none (the choices one by one)."""
+        return []
+
+    def step_option(
+        self, ctx: BoardContext, path: tuple[str, ...], step: tuple[str, ...]
+    ) -> Option:
+        """A complete step (its whole click path ``step``) offered whole after ``path``: by
+        default the labels of its choices after ``path`` (of those with one way on only the
+        ones that say more than their token), "first: second · third"."""
+        tree = ctx.tree
+        labels = []
+        for depth in range(len(path), len(step)):
+            label = self.option_at(ctx, step[:depth], step[depth]).label
+            if tree is None or len(tree.options(step[:depth])) > 1 or label != step[depth]:
+                labels.append(label)
+        labels = labels or [step[-1]]
+        label = labels[0] if len(labels) == 1 else f"{labels[0]}: {' · '.join(labels[1:])}"
+        return Option(step[-1], label)
 
     def action_option(self, ctx: BoardContext, path: tuple[str, ...]) -> Option:
         """The button that confirms the complete click path ``path``, shown when a click

@@ -21,30 +21,35 @@ choice so far lives in the ``custom_id``, so a button works after a restart.
 - ``r`` rematch (token: the finished game's revision; one per game however often clicked);
 - ``inv:<what>`` the invitation (token: the revision it was made for; answers per seat).
 
-The latest board message and the players' names are kept in the game's ``display`` data
-(written without a revision bump), so an older board loses its buttons when a new one is
-posted.
+The game's ``display`` data (written without a revision bump) keep the players' names, its one
+living board (the message, the revision and picture it shows, whom it called, its running
+log), the language of the public board and the game's home (the thread it moved into from its
+invitation, or why it has none): every screen goes through :meth:`GameTable.show`, which edits
+the board in place and posts a new one (the old one stripped to a line) only when the person
+to act changes after other messages came in between.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
+import hashlib
 import io
 import json
 import logging
 import time
 import weakref
 from collections import Counter, OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, NoReturn
 
 import discord
 from discord.ext import tasks
 
 from bot.components import SEPARATOR, custom_id, custom_ids_of, values_of
-from bot.fit import EMBED_DESCRIPTION, shorten
+from bot.fit import Whole, fit_params, join_limited, shorten
 from bot.games import (
     ACCEPTED,
     ACTIVE,
@@ -56,8 +61,8 @@ from bot.games import (
     PENDING,
     READY,
     REFUSED,
-    SERVICE_KEYS,
     GameService,
+    Seated,
     bot_seats,
     load,
     lobby_of,
@@ -68,6 +73,7 @@ from bot.play.spec import BoardContext, GameSpec, Option, Steps
 from bot.play.ui import (
     INDEX,
     MAX_ROWS,
+    WHOLE,
     Screen,
     button,
     decode_path,
@@ -78,13 +84,13 @@ from bot.play.ui import (
     option_ref,
     parse_path,
     send_kwargs,
-    update_in_time,
+    whole_steps,
 )
-from bot.render.base import clean_name, run_heavy
+from bot.render.base import clean_name
 from bot.replies import LANGUAGE_PREF, lang_for, pinging, send, send_error
 from bot.store import GameRecord, StaleRevision, StoreBusy
 from bot.store.base import storage_failure
-from engines.core import BadInput, Event, IllegalAction
+from engines.core import BadInput, IllegalAction
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
 from engines.core.contract import BotPlayer, Decision, timeout_action
@@ -100,20 +106,60 @@ CHAIN_LINES = 12  # a chained prompt repeats at most this many lines of the step
 BOT_GRACE_SECONDS = 30  # a bot turn left unplayed this long (a restart) is resumed
 IDLE_CHECK_MINUTES = 1.0
 NEUTRAL = 0x8A5CF6
-LIVE_BOARDS_KEPT = 4096  # games whose live board the table remembers in memory
-Edit = Callable[[Screen], Awaitable[None]]
+LIVE_BOARDS_KEPT = 4096  # games whose display data the table remembers in memory
+LOG_LINES = 6  # the running log on the board: its last lines
+LEGAL_LIST = 500  # characters of the legal steps a refused typed step lists
+REASON = 600  # characters of the reason it is refused
+THREADS_PREF = "guild.game_threads"  # a server's own setting (on/off), kept under its id
+THREAD_ARCHIVE_MINUTES = 1440  # Discord's own auto-archive after a day without messages
+THREAD_TYPES = (
+    discord.ChannelType.public_thread,
+    discord.ChannelType.private_thread,
+    discord.ChannelType.news_thread,
+)
 
 
 @dataclass
 class GameInfo:
-    """What the table keeps per game beside the engine's record (its ``display`` data)."""
+    """What the table keeps per game beside the engine's record (its ``display`` data): the
+    names, the living board (its message, the revision it shows, whom it last called, its
+    running log and which picture it shows), the language of the public board and the game's
+    home (``parent`` channel, ``invitation`` message there, its ``thread`` or the ``reason``
+    why it has none, ``over`` once the invitation says who won, ``archived``)."""
 
     names: list[str]
     board: int | None = None
     board_revision: int = -1  # the game's revision the live board shows
+    pings: list[int] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    image: str = ""  # a digest of the picture the board shows
+    lang: str | None = None
+    home: dict[str, Any] = field(default_factory=dict)
 
     def dump(self) -> dict[str, Any]:
-        return {"names": self.names, "board": self.board, "board_revision": self.board_revision}
+        return {
+            "names": self.names,
+            "board": self.board,
+            "board_revision": self.board_revision,
+            "pings": self.pings,
+            "log": self.log,
+            "image": self.image,
+            "lang": self.lang,
+            "home": self.home,
+        }
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> GameInfo:
+        return cls(
+            list(data["names"]),
+            data.get("board"),
+            data.get("board_revision", -1),
+            list(data.get("pings") or []),
+            list(data.get("log") or []),
+            str(data.get("image") or ""),
+            data.get("lang"),
+            dict(data.get("home") or {}),
+        )
 
 
 def distinct_names(names: list[str]) -> list[str]:
@@ -153,9 +199,12 @@ class GameTable:
         self.games = GameService(bot.store, bot.chance.bits)
         self.idle_loop = tasks.loop(minutes=IDLE_CHECK_MINUTES)(self._idle_tick)
         self._boards_refreshed = False  # see refresh_boards
-        # The live board of recent games, as remembered here (a game lives in one shard's
-        # process), and a lock per game while a board is being remembered.
-        self._live_boards: OrderedDict[int, tuple[int, int]] = OrderedDict()
+        # The display data of recent games as last written here (a game lives in one shard's
+        # process; newer than a record read before it was written), and a lock per game
+        # while its board is being shown.
+        self._infos: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        # the digest of the private image each seat's prompt shows (sent from here)
+        self._hands: OrderedDict[tuple[int, int], str] = OrderedDict()
         self._board_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -256,7 +305,7 @@ class GameTable:
             players=players,
             invited=invited,
         )
-        info = GameInfo(names)
+        info = GameInfo(names, lang=lang)
         await self.save_info(record.id, info)
         if record.status == INVITED:
             await send(interaction, **self.invitation(record, info, lang))
@@ -406,15 +455,8 @@ class GameTable:
         if record.status != ACTIVE:
             await interaction.response.edit_message(**self.invitation(record, info, lang))
             return
-        await interaction.response.defer()  # the game starts: acknowledged before it is drawn
-        bot_due = self.games.bot_due(record)
-        screen = await self.screen(record, load(record), lang, thinking=bot_due)
-        await interaction.edit_original_response(**edit_kwargs(screen))
-        if interaction.message is not None:
-            info.board = interaction.message.id
-            await self.save_info(record.id, info)
-        if bot_due:
-            await self.play_bot(record, lang, self._edit_original(interaction))
+        invitation = interaction.message.id if interaction.message is not None else None
+        await self.begin(interaction, record, lang, invitation=invitation)
 
     async def _personal_chooser(
         self, interaction: discord.Interaction[Any], record: GameRecord, lang: str
@@ -475,16 +517,7 @@ class GameTable:
                 with contextlib.suppress(discord.NotFound):  # deleted: nothing to update
                     await message.edit(**self.invitation(record, info, lang))
             return
-        if invitation:  # the invitation shows every seat ready (with its pick), no buttons
-            content = self.invitation(_as_started(record), info, lang)["content"]
-            with contextlib.suppress(discord.NotFound):  # deleted: the board comes anyway
-                await channel.get_partial_message(invitation).edit(content=content, view=None)
-        bot_due = self.games.bot_due(record)
-        edit = await self.post(
-            record, await self.screen(record, load(record), lang, thinking=bot_due)
-        )
-        if bot_due:
-            await self.play_bot(record, lang, edit)
+        await self.begin(interaction, record, lang, invitation=invitation or None)
 
     def _seats_missing(
         self, record: GameRecord, info: GameInfo, refused: BadInput, lang: str
@@ -508,20 +541,82 @@ class GameTable:
     async def open_game(
         self, interaction: discord.Interaction[Any], record: GameRecord, lang: str
     ) -> None:
-        """Show a started game as a new board; the bot plays at once if it is due. The
-        interaction is acknowledged before the board is drawn (Discord's 3 s)."""
-        if not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
+        """Show a started game that nobody had to accept (against the bot, a rematch)."""
+        await self.begin(interaction, record, lang, invitation=None)
+
+    async def begin(
+        self,
+        interaction: discord.Interaction[Any],
+        record: GameRecord,
+        lang: str,
+        *,
+        invitation: int | None,
+    ) -> None:
+        """A game that just started: in a server's text channel it moves into a thread of its
+        own opened from its invitation (``invitation``; a game nobody had to accept gets a
+        short one first), which then says where the game is, and the first board goes there.
+        Where no thread can be, the game stays here and says why: the invitation clicked
+        becomes the first board, else a new board is posted. The bot plays at once if it is
+        due."""
+        info = self.info(record)
+        if info.lang is None:
+            info.lang = await self.lang_of(record)
+        lang = info.lang
+        reason = await self._no_thread_reason(interaction, record)
+        started = (
+            self.started_text(record, info, lang)
+            if reason is None
+            else self.invitation(_as_started(record), info, lang)["content"]
+        )
+        quiet = discord.AllowedMentions.none()
+        answered = interaction.response.is_done()
+        if reason is None and invitation is None:  # the invitation of a game against the bot
+            if answered:
+                message = await interaction.followup.send(
+                    content=started, allowed_mentions=quiet, wait=True
+                )
+                invitation = message.id
+            else:
+                response = await interaction.response.send_message(
+                    content=started, allowed_mentions=quiet
+                )
+                invitation = response.message_id if response is not None else None
+                answered = True
+        elif reason is None and not answered and _on_message(interaction, invitation or 0):
+            await interaction.response.edit_message(content=started, embed=None, view=None)
+            answered = True
+        record = await self.open_home(record, info, invitation, lang, reason)
+        info = self.info(record)
+        note = self.home_note(info, lang)
         bot_due = self.games.bot_due(record)
+        elsewhere = "thread" in info.home or (invitation is not None and answered)
+        if not elsewhere and not interaction.response.is_done():
+            # the board answers here: acknowledged before it is drawn (Discord's 3 s)
+            component = interaction.type == discord.InteractionType.component
+            await interaction.response.defer(thinking=not component)
         screen = await self.screen(record, load(record), lang, thinking=bot_due)
-        message = await interaction.followup.send(**send_kwargs(screen), wait=True)
-        await self.remember_board(record, message.id)
-
-        async def edit(screen: Screen) -> None:
-            await message.edit(**edit_kwargs(screen))
-
+        if elsewhere:
+            parent = self.bot.get_partial_messageable(info.home["parent"])
+            if invitation is not None:
+                with contextlib.suppress(discord.NotFound):  # deleted: the board comes anyway
+                    await parent.get_partial_message(invitation).edit(
+                        content="\n".join(part for part in (started, note) if part)[:2000],
+                        embed=None,
+                        view=None,
+                        allowed_mentions=quiet,
+                    )
+            await self.show(record, screen)
+        else:
+            if note:
+                screen.content = "\n".join(p for p in (note, screen.content) if p)
+            if invitation is not None and _on_message(interaction, invitation):
+                await interaction.edit_original_response(**edit_kwargs(screen))
+                await self.remember_board(record, invitation, screen)
+            else:
+                message = await interaction.followup.send(**send_kwargs(screen), wait=True)
+                await self.remember_board(record, message.id, screen)
         if bot_due:
-            await self.play_bot(record, lang, edit)
+            await self.play_bot(record, lang)
 
     # ------------------------------------------------------------------ components
 
@@ -550,7 +645,7 @@ class GameTable:
         if screen is None:
             return False  # the board shows the game's open decisions: the click was only late
         await interaction.response.edit_message(**edit_kwargs(screen))
-        await self.remember_board(record, message.id)
+        await self.remember_board(record, message.id, screen)
         return True
 
     async def _behind(self, record: GameRecord, board: int, lang: str) -> Screen | None:
@@ -622,16 +717,11 @@ class GameTable:
         else:
             raise BadInput(self.spec.key("error.bad_choice"))
 
-    def _decision(self, record: GameRecord, user_id: int, decision: str) -> tuple[m.Match, int]:
-        """The match and the clicker's seat, if ``decision`` is theirs and open. Raises
-        IllegalAction (not their turn, another seat's decision), StaleRevision (answered)."""
-        match = self.require_turn(record, user_id)
-        seat = GameService.seat_for(record, user_id, decision)
-        if not m.decision_open(self.spec.engine, match, seat, decision):
-            if any(d.id == decision for d in m.decisions(self.spec.engine, match)):
-                raise IllegalAction(self.spec.key("error.not_yours"))
-            raise StaleRevision()  # made for a decision that is answered
-        return match, seat
+    def _decision(self, record: GameRecord, user_id: int, decision: str) -> Seated:
+        """The game loaded once for this click, with the clicker's seat, if ``decision`` is
+        theirs and open. Raises IllegalAction (not their turn, another seat's decision),
+        StaleRevision (answered)."""
+        return self.games.seated(record, user_id, decision, keys=self.spec.key)
 
     async def choose(
         self,
@@ -646,7 +736,8 @@ class GameTable:
         place), or the action once the clicker chose it to its last token. A click that
         completes an action only by skipping choices with one way on shows a button naming
         the whole action instead, which acts (unless the clicked label named it whole)."""
-        match, seat = self._decision(record, interaction.user.id, decision)
+        at = self._decision(record, interaction.user.id, decision)
+        match, seat = at.match, at.seat
         lang = await lang_for(interaction)
         tree = self.tree(match, seat)
         clicked = decode_path(tree, path, self.spec.key("error.bad_choice"))
@@ -655,8 +746,10 @@ class GameTable:
         if action is not None and (
             path == clicked or self._names_whole(record, match, seat, lang, tree, clicked)
         ):
-            text = self.spec.engine.action_text(action)
-            await self.act(interaction, record, text, None, decision=decision)
+            turn = await self.games.click(at, interaction.user.id, decision, action)
+            steps = Steps()
+            steps.add(turn)
+            await self._answer(interaction, turn, steps)
             return
         if is_private(interaction):
             await interaction.response.edit_message(
@@ -664,7 +757,14 @@ class GameTable:
             )
             return
         drawing = self.screen(record, match, lang, path=path, tree=tree, page=page)
-        await update_in_time(interaction, drawing)
+        screen = await in_time(interaction, drawing, thinking=False)  # a slow one: deferred
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**edit_kwargs(screen))
+        else:
+            await interaction.response.edit_message(**edit_kwargs(screen))
+        if _on_message(interaction, self.info(record).board or 0):  # the board's picture now
+            data = self._infos.get(record.id) or self.info(record).dump()
+            self._infos[record.id] = {**data, "image": _digest(screen.image)}
 
     def _names_whole(
         self,
@@ -696,27 +796,37 @@ class GameTable:
     async def open_prompt(
         self, interaction: discord.Interaction[Any], record: GameRecord, decision: str
     ) -> None:
-        """The clicker's decision, privately: their view and the click choices for it."""
-        match, seat = self._decision(record, interaction.user.id, decision)
+        """The clicker's decision, privately: their view and the click choices for it (with
+        the picture of their hand where it changed since their last prompt showed it)."""
+        at = self._decision(record, interaction.user.id, decision)
+        match, seat = at.match, at.seat
         lang = await lang_for(interaction)
         tree = self.tree(match, seat)
         path = self.first_path(tree)
         prompt = self.prompt(record, match, seat, lang, path, tree, 0)
-        drawing = self.private_file(record, match, seat, lang)
+        drawing = self.private_file(record, match, seat, lang, changed=True)
         file = await in_time(interaction, drawing, ephemeral=True)
         if file is not None:
             prompt["file"] = file
         await send(interaction, ephemeral=True, **prompt)
 
     async def private_file(
-        self, record: GameRecord, match: m.Match, seat: int, lang: str
+        self, record: GameRecord, match: m.Match, seat: int, lang: str, *, changed: bool = False
     ) -> discord.File | None:
-        """The seat's private image (its hand) as an attachment, if the game draws one."""
+        """The seat's private image (its hand) as an attachment, if the game draws one (with
+        ``changed``: only if it differs from the one its prompt shows already)."""
         view = self.spec.engine.view_for(match.state, seat)
         ctx = self.context(record, match, lang, seat=seat)
         image = await self.spec.private_image(view, ctx)
         if image is None:
             return None
+        digest, key = _digest(image), (record.id, seat)
+        if changed and self._hands.get(key) == digest:
+            return None
+        self._hands[key] = digest
+        self._hands.move_to_end(key)
+        while len(self._hands) > LIVE_BOARDS_KEPT:
+            self._hands.popitem(last=False)
         return discord.File(io.BytesIO(image), filename=f"{self.spec.prefix}-{record.id}-hand.png")
 
     def prompt(
@@ -835,7 +945,7 @@ class GameTable:
         if record.status == INVITED and players[0] != clicker:  # the spec keeps another host
             record = await self._clicker_accepts(record, clicker)
         await interaction.response.edit_message(view=None)
-        new_info = GameInfo([info.names[s] for s in order])
+        new_info = GameInfo([info.names[s] for s in order], lang=info.lang)
         await self.save_info(record.id, new_info)
         if record.status == INVITED:
             await interaction.followup.send(**self.invitation(record, new_info, lang))
@@ -856,22 +966,42 @@ class GameTable:
 
     # ------------------------------------------------------------------ acting
 
-    def require_turn(self, record: GameRecord, user_id: int) -> m.Match:
-        """The match, if ``user_id`` may act in it now. Raises IllegalAction otherwise."""
-        if record.status != ACTIVE:
-            raise IllegalAction("error.game_not_running")
-        seat = GameService.seat_for(record, user_id)
-        match = load(record)
-        if seat not in m.to_act(self.spec.engine, match):
-            raise IllegalAction(self.spec.key("error.not_your_turn"))
-        return match
+    def require_turn(self, record: GameRecord, user_id: int) -> Seated:
+        """The game loaded once, with the user's seat, if ``user_id`` may act in it now.
+        Raises IllegalAction otherwise."""
+        return self.games.seated(record, user_id, keys=self.spec.key)
 
     async def typed(
         self, interaction: discord.Interaction[Any], game_id: int | None, text: str
     ) -> None:
-        """A step typed in notation (or a meta action such as ``!resign``)."""
+        """A step typed in notation or in the words the game shows (its colours and verbs in
+        either language), or a meta action such as ``!resign``. A step the game refuses is
+        answered with why and the steps the player may take now (the first ones and how many
+        more)."""
         record = await self.game_for(interaction, game_id)
-        await self.act(interaction, record, text.strip(), None)
+        text = self.spec.read_typed(text.strip())
+        if not text.startswith("!"):
+            at = self.require_turn(record, interaction.user.id)
+            try:
+                self.games.check_steps(at, [text])
+            except (BadInput, IllegalAction) as refused:
+                await self._refused_typed(interaction, at, refused)
+        await self.act(interaction, record, text, None)
+
+    async def _refused_typed(
+        self, interaction: discord.Interaction[Any], at: Seated, refused: EngineError
+    ) -> NoReturn:
+        """Raises the refusal of a typed step with why and the steps the seat may take now
+        (the first ones and how many more)."""
+        lang = await lang_for(interaction)
+        engine = self.spec.engine
+        legal_actions = engine.legal_actions(at.match.state, at.seat)
+        if not legal_actions:
+            raise refused
+        moves = [f"`{engine.action_text(a)}`" for a in legal_actions]
+        reason = shorten(t(refused.key, lang, **fit_params(refused.params, lang)), REASON, lang)
+        legal = join_limited(moves, LEGAL_LIST, lang)
+        raise BadInput(self.spec.key("typed.refused"), reason=Whole(reason), moves=Whole(legal))
 
     async def act(
         self,
@@ -884,23 +1014,32 @@ class GameTable:
     ) -> None:
         """Apply ``text`` for the user (a click: made for ``decision``, or for ``revision``),
         show the board, then let the bot answer if it is due."""
+        match = None
         if not text.startswith("!"):
-            self.require_turn(record, interaction.user.id)
-        self._require_side(record, interaction.user.id, text)
+            match = self.require_turn(record, interaction.user.id).match
+        self._require_side(record, interaction.user.id, text, match)
         turn = await self.games.act(
-            record.id, interaction.user.id, text, revision, decision=decision, record=record
+            record.id,
+            interaction.user.id,
+            text,
+            revision,
+            decision=decision,
+            record=record,
+            match=match,
         )
         steps = Steps()
         steps.add(turn)
         await self._answer(interaction, turn, steps)
 
-    def _require_side(self, record: GameRecord, user_id: int, text: str) -> None:
+    def _require_side(
+        self, record: GameRecord, user_id: int, text: str, match: m.Match | None = None
+    ) -> None:
         """A referee (a seat with no side) neither resigns nor offers a draw: the game needs
         it (see ARCHITECTURE.md, "the referee"). Raises IllegalAction for its ``!resign`` and
         ``!draw-offer``."""
         if text not in ("!resign", "!draw-offer") or not self.spec.neutral_seats:
             return
-        if GameService.seat_for(record, user_id) in self.spec.neutral_seats:
+        if GameService.seat_for(record, user_id, match=match) in self.spec.neutral_seats:
             raise IllegalAction(self.spec.key("error.referee_stays"))
 
     async def typed_steps(
@@ -912,16 +1051,21 @@ class GameTable:
         between (a game master's overrule) and a later step no longer be allowed, the steps
         so far stand, the board shows them and the user is told why the rest stopped."""
         record = await self.game_for(interaction, game_id)
-        match = self.require_turn(record, interaction.user.id)
-        seat = GameService.seat_for(record, interaction.user.id)
-        for text in texts:
-            match, _events = m.apply(self.spec.engine, match, text, seat)
+        at = self.require_turn(record, interaction.user.id)
+        self.games.check_steps(at, texts)
         steps = Steps()
         turn = None
         stopped: EngineError | None = None
         for text in texts:
+            first = turn is None
             try:
-                turn = await self.games.act(record.id, interaction.user.id, text)
+                turn = await self.games.act(
+                    record.id,
+                    interaction.user.id,
+                    text,
+                    record=at.record if first else None,
+                    match=at.match if first else None,
+                )
             except EngineError as error:  # someone acted in between: the steps so far stand
                 if turn is None:
                     raise
@@ -935,29 +1079,39 @@ class GameTable:
             await send_error(interaction, stopped.key, **stopped.params)
 
     async def _answer(self, interaction: discord.Interaction[Any], turn: Any, steps: Steps) -> None:
-        """Show the board after the user's step(s), then let the bot answer if it is due."""
-        lang = await lang_for(interaction)
-        bot_due = self.games.bot_due(turn.record)
+        """Show the step(s) on the living board (in the game's language), then let the bot
+        answer if it is due: a click on the board edits it; a private prompt's click edits
+        the prompt; a typed step is answered privately. A board not drawn in time is
+        acknowledged first (Discord's 3 s), then shown."""
+        lang = await self.board_lang(turn.record)
+        bot_due = self.games.bot_due(turn.record, turn.match)
+        component = interaction.type == discord.InteractionType.component
         drawing = self.screen(turn.record, turn.match, lang, steps=steps, thinking=bot_due)
-        edit: Edit
-        if interaction.type == discord.InteractionType.component and not is_private(interaction):
-            await update_in_time(interaction, drawing)  # the clicked board, drawn in time
-            edit = self._edit_original(interaction)
-        elif interaction.type == discord.InteractionType.component:  # an ephemeral prompt
-            screen = await drawing
-            await interaction.response.edit_message(**await self._after_prompt(turn, lang))
-            edit = await self.post(turn.record, screen)
+        screen = await in_time(
+            interaction, drawing, ephemeral=not component, thinking=not component
+        )
+        if self.spec.picture_per_turn and m.to_act(self.spec.engine, turn.match) == {turn.actor}:
+            screen.keep_image = True  # the seat goes on: the picture when its turn passes
+        if component and not is_private(interaction):
+            await self.show(turn.record, screen, via=interaction)
         else:
-            await self.reply_new(interaction, turn.record, await in_time(interaction, drawing))
-            edit = self._edit_original(interaction)
-        # The bot's answer replaces this board: it narrates the player's step first.
+            own = await lang_for(interaction)
+            if component and interaction.response.is_done():  # a prompt acknowledged first
+                await interaction.edit_original_response(**await self._after_prompt(turn, own))
+            elif component:  # an ephemeral prompt
+                await interaction.response.edit_message(**await self._after_prompt(turn, own))
+            else:
+                await send(interaction, self._done_text(turn, own), ephemeral=True)
+            await self.show(turn.record, screen)
         if bot_due:
-            await self.play_bot(turn.record, lang, edit, steps)
+            await self.play_bot(turn.record, lang)
 
     async def _after_prompt(self, turn: Any, lang: str) -> dict[str, Any]:
         """The private prompt after its step: done, or (a game whose prompts go on) the seat's
         next choice in the same message while the seat still has a decision, after what the
-        step did and with the seat's private image (its hand) as it is now."""
+        step did; the seat's private image (its hand) stays while it is still true and is
+        taken off once it is not (no picture per click: the text tells the hand, and "my
+        cards" shows it again)."""
         done: dict[str, Any] = {"content": self._done_text(turn, lang), "view": None, "embed": None}
         seat, match, record = turn.actor, turn.match, turn.record
         if not self.spec.continue_prompt or record.status != ACTIVE:
@@ -972,8 +1126,9 @@ class GameTable:
         lines = [self.text("done", lang)]
         lines += [f"› {line}" for line in self.spec.narrate(seen, ctx)][-CHAIN_LINES:]
         following["content"] = ("\n".join(lines) + f"\n\n{following['content']}")[:2000]
-        file = await self.private_file(record, match, seat, lang)
-        following["attachments"] = [file] if file is not None else []
+        if await self.private_file(record, match, seat, lang, changed=True) is not None:
+            following["attachments"] = []  # the picture is out of date: the text tells the hand
+            self._hands[(record.id, seat)] = ""  # the prompt shows no picture now
         return {**following, "embed": None}
 
     def _done_text(self, turn: Any, lang: str) -> str:
@@ -987,42 +1142,34 @@ class GameTable:
 
     # ------------------------------------------------------------------ the bot
 
-    async def play_bot(
-        self, record: GameRecord, lang: str, edit: Edit | None, before: Steps | None = None
-    ) -> None:
+    async def play_bot(self, record: GameRecord, lang: str) -> None:
         """Let the service play everything the bot is due to play now (off the event loop;
-        the board said it is thinking), then show the board after it: through ``edit`` (the
-        message that said so), else as a new board."""
-        steps = before if before is not None else Steps()
+        the board said it is thinking, after the steps before it, which its running log
+        keeps), then show the board after it."""
+        steps = Steps()
         record, turns = await self.games.play_bots(record)
         for turn in turns:
             steps.add(turn)
-        screen = await self.screen(record, load(record), lang, steps=steps)
-        if edit is not None:
-            await edit(screen)
-        else:
-            await self.post(record, screen)
-
-    def _edit_original(self, interaction: discord.Interaction[Any]) -> Edit:
-        async def edit(screen: Screen) -> None:
-            await interaction.edit_original_response(**edit_kwargs(screen))
-
-        return edit
+        match = turns[-1].match if turns and turns[-1].record.revision == record.revision else None
+        screen = await self.screen(record, match or load(record), lang, steps=steps)
+        await self.show(record, screen)
 
     # ------------------------------------------------------------------ idle games
 
     async def sweep_idle(self, now: float) -> None:
-        """Resume bot turns left over (a restart), pass for the players whose reaction is not
-        answered within the reaction limit, then remind the players who keep a game waiting
-        and forfeit for them after the configured times (all decided by the service).
+        """Archive the threads of games over for a while, resume bot turns left over (a
+        restart), pass for the players whose reaction is not answered within the reaction
+        limit, then remind the players who keep a game waiting and forfeit for them after the
+        configured times (all decided by the service).
         Only games in guilds of this process's shards: with several shard processes on one
         database each game is swept by exactly one of them."""
         mine = self.bot.owns_guild
+        await self.archive_finished(now)
         for record in await self.bot.store.games_idle_since(now - BOT_GRACE_SECONDS):
             if not mine(record.guild_id):
                 continue
             if record.kind == self.spec.kind and self.games.bot_due(record):
-                await self.play_bot(record, await self.lang_of(record), None)
+                await self.play_bot(record, await self.board_lang(record))
         settings = self.bot.settings
         passes = await self.games.reactions_due(
             now, settings.reaction_minutes * 60, kind=self.spec.kind, bots={self.bot_id()}
@@ -1054,14 +1201,14 @@ class GameTable:
             return
         steps = Steps()
         steps.add(turn)
-        lang = await self.lang_of(record)
+        lang = await self.board_lang(record)
         record = turn.record
-        bot_due = self.games.bot_due(record)
-        edit = await self.post(
+        bot_due = self.games.bot_due(record, turn.match)
+        await self.show(
             record, await self.screen(record, turn.match, lang, steps=steps, thinking=bot_due)
         )
         if bot_due:  # a forfeit in a game of several can hand the turn to the bot
-            await self.play_bot(record, lang, edit, steps)
+            await self.play_bot(record, lang)
 
     async def time_out(self, record: GameRecord, seat: int, decision: str | None) -> None:
         """The seat's reaction is answered with the game's pass; the board says so."""
@@ -1071,17 +1218,17 @@ class GameTable:
             return
         steps = Steps()
         steps.add(turn)
-        lang = await self.lang_of(record)
+        lang = await self.board_lang(record)
         record = turn.record
         names = self.info(record, lang).names
         note = self.text("timed_out", lang, name=names[seat] if seat < len(names) else "?")
-        bot_due = self.games.bot_due(record)
-        screen = await self.screen(record, turn.match, lang, steps=steps, thinking=bot_due)
-        text = f"{note}\n\n{screen.embed.description or ''}"
-        screen.embed.description = shorten(text, EMBED_DESCRIPTION, lang)
-        edit = await self.post(record, screen)
+        bot_due = self.games.bot_due(record, turn.match)
+        screen = await self.screen(
+            record, turn.match, lang, steps=steps, thinking=bot_due, notes=[note]
+        )
+        await self.show(record, screen)
         if bot_due:  # the pass can hand the next reaction or the turn to the bot
-            await self.play_bot(record, lang, edit, steps)
+            await self.play_bot(record, lang)
 
     async def remind(self, record: GameRecord, seat: int) -> None:
         minutes = self.bot.settings.idle_forfeit_minutes - self.bot.settings.idle_reminder_minutes
@@ -1101,54 +1248,121 @@ class GameTable:
     async def reply_new(
         self, interaction: discord.Interaction[Any], record: GameRecord, screen: Screen
     ) -> None:
-        """Answer with a new board message; the previous board loses its buttons."""
+        """Answer with a new board message (where the game lives in the interaction's channel
+        and has no board yet, or a board shown again); the previous board is stripped."""
         if interaction.response.is_done():  # acknowledged while the board was drawn
             message = await interaction.followup.send(**send_kwargs(screen), wait=True)
-            await self.remember_board(record, message.id)
+            await self.remember_board(record, message.id, screen)
             return
         response = await interaction.response.send_message(**send_kwargs(screen))
         message_id = response.message_id if response is not None else None
         if message_id is not None:
-            await self.remember_board(record, message_id)
+            await self.remember_board(record, message_id, screen)
 
-    async def post(self, record: GameRecord, screen: Screen) -> Edit:
-        """A new board message without an interaction (a private prompt's step, bot resume,
-        forfeit). Returns how to edit it."""
+    async def show(
+        self,
+        record: GameRecord,
+        screen: Screen,
+        *,
+        via: discord.Interaction[Any] | None = None,
+    ) -> None:
+        """Show ``screen`` (the game as ``record``) on the game's one living board: edited in
+        place, unless the person to act changed and other messages came after the board (it
+        would scroll away): then a new board carries the ping and the old one is stripped to a
+        one-line summary. ``via``: the click on the board that led here (its answer edits the
+        board, or strips it). A late screen of an older revision than the board shows is
+        dropped. The first board of a finished game in its own thread also tells the
+        invitation in the parent channel who won."""
         channel = self.bot.get_partial_messageable(record.channel_id)
-        message = await channel.send(**send_kwargs(screen))
-        await self.remember_board(record, message.id)
+        responded = via is None or via.response.is_done()
+        async with self._board_lock(record.id):
+            info = self.info(record)
+            if info.board is not None and record.revision < info.board_revision:
+                if not responded and via is not None:
+                    await via.response.defer()
+                return
+            pings = list(screen.pings)
+            changed = bool(pings) and set(pings) != set(info.pings)
+            new = info.board is None
+            if info.board is not None and changed:
+                new = await self._scrolled(record.channel_id, info.board)
+            digest = _digest(screen.image)
+            keep = screen.keep_image or (screen.image is not None and digest == info.image)
+            old, old_log = info.board, info.log
+            info.board_revision = max(record.revision, info.board_revision)
+            if pings:
+                info.pings = pings
+            info.log = list(screen.log)
+            if not keep:
+                info.image = digest
+            if not new and old is not None:
+                await self.save_info(record.id, info)  # before the edit: what it shows now
+                kwargs = edit_kwargs(screen, keep_image=keep)
+                try:
+                    if not responded and via is not None and _on_message(via, old):
+                        await via.response.edit_message(**kwargs)
+                        responded = True
+                    else:
+                        await channel.get_partial_message(old).edit(**kwargs)
+                except discord.NotFound:  # the board was deleted: a new one
+                    new = True
+            if new:
+                message = await channel.send(**send_kwargs(screen))
+                info.board, info.image = message.id, digest
+                await self.save_info(record.id, info)
+        if new and old is not None:
+            strip: dict[str, Any] = {"content": _summary(screen, old_log), "embed": None}
+            strip["view"] = None
+            if not responded and via is not None and _on_message(via, old):
+                await via.response.edit_message(**strip, attachments=[])
+                responded = True
+            else:
+                await self._strip(channel.get_partial_message(old), record.id, strip)
+        if not responded and via is not None:  # a click on a message that is no board now
+            await via.response.defer()
+        if record.status == FINISHED:
+            await self._announce_end(record, screen)
 
-        async def edit(screen: Screen) -> None:
-            await message.edit(**edit_kwargs(screen))
+    async def _scrolled(self, channel_id: int, board: int) -> bool:
+        """Whether other messages came after the board ``board`` in its channel."""
+        try:
+            data = await self.bot.http.get_channel(channel_id)
+        except discord.HTTPException:
+            return True
+        last = data.get("last_message_id")
+        return last is not None and int(last) != board
 
-        return edit
+    async def _strip(
+        self, message: discord.PartialMessage, game_id: int, strip: dict[str, Any]
+    ) -> None:
+        """An old board reduced to one line, without its buttons and picture."""
+        try:
+            await message.edit(**strip, attachments=[])
+        except discord.HTTPException:
+            log.info("could not strip the old board %s of game %s", message.id, game_id)
 
-    async def remember_board(self, record: GameRecord, message_id: int) -> None:
-        """``message_id`` (showing ``record``) is the game's live board now; the one before
-        loses its buttons. Steps of several seats answered at once post their boards in any
+    async def remember_board(self, record: GameRecord, message_id: int, screen: Screen) -> None:
+        """``message_id`` (showing ``record``) is the game's live board now; the one before is
+        stripped to a line. Steps of several seats answered at once post their boards in any
         order: a board showing an older revision than the live one is taken down instead."""
         channel = self.bot.get_partial_messageable(record.channel_id)
         async with self._board_lock(record.id):
             info = self.info(record)
-            if record.id in self._live_boards:  # newer than a record read before it was set
-                info.board, info.board_revision = self._live_boards[record.id]
             if record.revision < info.board_revision and message_id != info.board:
                 await self._take_down(channel.get_partial_message(message_id), record.id)
                 return
-            previous = info.board
-            revision = max(record.revision, info.board_revision)
-            info.board, info.board_revision = message_id, revision
+            previous, old_log = info.board, info.log
+            info.board = message_id
+            info.board_revision = max(record.revision, info.board_revision)
+            if screen.pings:
+                info.pings = list(screen.pings)
+            info.log = list(screen.log)
+            info.image = _digest(screen.image)
             await self.save_info(record.id, info)
-            self._live_boards[record.id] = (message_id, revision)
-            self._live_boards.move_to_end(record.id)
-            while len(self._live_boards) > LIVE_BOARDS_KEPT:
-                self._live_boards.popitem(last=False)
         if previous is not None and previous != message_id:
-            old = channel.get_partial_message(previous)
-            try:
-                await old.edit(content=None, view=None)  # no turn prompt on an old board
-            except discord.HTTPException:
-                log.info("could not clear the old board %s of game %s", previous, record.id)
+            strip: dict[str, Any] = {"content": _summary(screen, old_log), "embed": None}
+            strip["view"] = None
+            await self._strip(channel.get_partial_message(previous), record.id, strip)
 
     def _board_lock(self, game_id: int) -> asyncio.Lock:
         lock = self._board_locks.get(game_id)
@@ -1168,40 +1382,187 @@ class GameTable:
                     "could not take down the outdated board %s of game %s", message.id, game_id
                 )
 
+    # ------------------------------------------------------------------ the game's home
+
+    async def threads_on(self, guild_id: int | None) -> bool:
+        """Whether games of the server get their own thread: its setting, else the bot's."""
+        if guild_id is None:
+            return False
+        own = await self.bot.store.get_pref(guild_id, THREADS_PREF)
+        if own in ("on", "off"):
+            return bool(own == "on")
+        return bool(self.bot.settings.game_threads)
+
+    def thread_name(self, record: GameRecord, info: GameInfo, lang: str) -> str:
+        """ "<Game> #<id> · <players>" (the board's title and the names), at most Discord's
+        100 characters."""
+        return " ".join(self.started_text(record, info, lang).split())[:100]
+
+    def started_text(self, record: GameRecord, info: GameInfo, lang: str) -> str:
+        """The game and its players in one line (a started game's invitation, its thread)."""
+        names = ", ".join(" ".join(name.split()) for name in info.names)
+        title = self.text("title", lang, id=record.id)
+        return self.text("home.started", lang, title=title, names=names)
+
+    async def open_home(
+        self,
+        record: GameRecord,
+        info: GameInfo,
+        message_id: int | None,
+        lang: str,
+        reason: str | None,
+    ) -> GameRecord:
+        """Where a starting game lives: without a ``reason`` against it, a thread of its own
+        opened from its invitation message ``message_id`` (the game moves there), else the
+        channel it was started in, with the reason (a DM, a thread already, no permission,
+        the server's setting, a failure) kept for the invitation to say. Returns the record
+        as it lives now."""
+        parent = record.channel_id
+        home: dict[str, Any] = {"parent": parent, "invitation": message_id}
+        if reason is None and message_id is None:
+            reason = "failed"
+        if reason is None and message_id is not None:
+            try:
+                data = await self.bot.http.start_thread_with_message(
+                    parent,
+                    message_id,
+                    name=self.thread_name(record, info, lang),
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                )
+            except discord.Forbidden:
+                reason = "permission"
+            except discord.HTTPException:
+                log.warning("game %s: no thread could be opened", record.id, exc_info=True)
+                reason = "failed"
+            else:
+                home["thread"] = int(data["id"])
+        if reason is not None:
+            home["reason"] = reason
+        info.home = home
+        info.lang = info.lang or lang
+        await self.save_info(record.id, info)
+        thread = home.get("thread")
+        if thread is None:
+            return _with_display(record, info)
+        await self.bot.store.set_game_channel(record.id, thread)
+        return replace(record, channel_id=thread, display=info.dump())
+
+    async def _no_thread_reason(
+        self, interaction: discord.Interaction[Any], record: GameRecord
+    ) -> str | None:
+        """Why the game cannot have a thread of its own (None: it can)."""
+        if record.guild_id is None or interaction.guild_id is None:
+            return "dm"
+        if not await self.threads_on(record.guild_id):
+            return "off"
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread) or (
+            channel is not None and getattr(channel, "type", None) in THREAD_TYPES
+        ):
+            return "thread"
+        if not interaction.app_permissions.create_public_threads:
+            return "permission"
+        return None
+
+    def home_note(self, info: GameInfo, lang: str) -> str:
+        """Where the game is, for its invitation: its thread, or why it stayed here."""
+        thread = info.home.get("thread")
+        if thread is not None:
+            return self.text("home.thread", lang, thread=f"<#{thread}>")
+        reason = info.home.get("reason")
+        if reason in (None, "off"):
+            return ""
+        return self.text(f"home.no_thread.{reason}", lang)
+
+    async def _announce_end(self, record: GameRecord, screen: Screen) -> None:
+        """Once a game in its own thread is over: its invitation in the parent channel says
+        who won, with the final picture (once)."""
+        info = self.info(record)
+        home = info.home
+        if home.get("thread") is None or not home.get("invitation") or home.get("over"):
+            return
+        lang = info.lang or await self.lang_of(record)
+        home["over"] = True
+        await self.save_info(record.id, info)
+        text = self.text(
+            "home.over",
+            lang,
+            title=self.text("title", lang, id=record.id),
+            names=", ".join(info.names),
+            result=screen.status,
+            thread=f"<#{home['thread']}>",
+        )
+        parent = self.bot.get_partial_messageable(home["parent"])
+        file = screen.new_file()
+        try:
+            await parent.get_partial_message(home["invitation"]).edit(
+                content=text[:2000],
+                embed=None,
+                view=None,
+                attachments=[file] if file is not None else [],
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.info("game %s: its invitation could not say who won", record.id)
+
+    async def archive_finished(self, now: float) -> None:
+        """Archive the thread of every finished game of this kind (in this process's shards)
+        once it has been over for the archive time."""
+        minutes = self.bot.settings.thread_archive_minutes
+        records = await self.bot.store.games_idle_since(
+            now - minutes * 60, unreminded_only=True, status=FINISHED
+        )
+        for record in records:
+            home = (record.display or {}).get("home") or {}
+            if home.get("thread") is None or home.get("archived"):  # nothing to archive, ever:
+                await self.games.mark_reminded(record)  # not listed again (any game)
+                continue
+            if record.kind != self.spec.kind or not self.bot.owns_guild(record.guild_id):
+                continue  # its own table archives it
+            info = self.info(record)
+            thread = info.home["thread"]
+            try:
+                await self.bot.http.edit_channel(thread, archived=True)
+            except discord.HTTPException:
+                log.info("game %s: its thread could not be archived", record.id)
+            info.home["archived"] = True
+            await self.save_info(record.id, info)
+            await self.games.mark_reminded(record)
+
+    async def board_lang(self, record: GameRecord) -> str:
+        """The language of the public board: the game's (its host's when it began)."""
+        return self.info(record).lang or await self.lang_of(record)
+
     async def show_board(self, interaction: discord.Interaction[Any], game_id: int | None) -> None:
-        """The current board again, as a new live board message."""
+        """The current board again, as a new live board message (the old one stripped to a
+        line), with its running log (a game from before the log: its last step replayed)."""
         record = await self.game_for(interaction, game_id, running_only=False)
-        lang = await lang_for(interaction)
         if record.status == INVITED:  # not begun: the invitation again, not a board yet
+            lang = await lang_for(interaction)
             await send(interaction, **self.invitation(record, self.info(record), lang))
             return
-        await interaction.response.defer(thinking=True)  # the last step is replayed first
-        steps = await self.last_steps(record)
+        lang = await self.board_lang(record)
+        elsewhere = channel_of(interaction) != record.channel_id  # asked in its parent channel
+        await interaction.response.defer(thinking=True, ephemeral=elsewhere)
+        steps = None if self.info(record).log else await self.last_steps(record)
         screen = await self.screen(record, load(record), lang, steps=steps)
+        if elsewhere:  # only to the asker: the channel keeps the invitation alone
+            await interaction.followup.send(**send_kwargs(screen), ephemeral=True)
+            return
         message = await interaction.followup.send(**send_kwargs(screen), wait=True)
-        await self.remember_board(record, message.id)
+        await self.remember_board(record, message.id, screen)
 
     async def last_steps(self, record: GameRecord) -> Steps | None:
-        """The events of the game's last logged step (replayed off the event loop), so a
-        board shown again still says what happened last; None before the first step."""
-        actions = await self.bot.store.game_actions(record.id)
-        if not actions:
-            return None
-        engine = self.spec.engine
-        config = {k: v for k, v in record.config.items() if k not in SERVICE_KEYS}
-        seat, last = actions[-1]
-
-        def replay() -> list[Event]:
-            match = m.start(engine, config, record.seed, len(record.players))
-            for who, text in actions[:-1]:
-                match, _events = m.apply(engine, match, text, who, referee=True)
-            return m.apply(engine, match, last, seat, referee=True)[1]
-
+        """The events of the game's last logged step (replayed by the service), so a board
+        shown again still says what happened last; None before the first step."""
         try:
-            events = await run_heavy(replay)
+            last = await self.games.last_step(record)
         except EngineError:  # a log the engine no longer replays: the board without it
             log.warning("game %s: its log does not replay; the board shows no last step", record.id)
             return None
+        if last is None:
+            return None
+        seat, events = last
         return Steps([(seat, event) for event in events], [0])
 
     def context(
@@ -1233,29 +1594,37 @@ class GameTable:
         steps: Steps | None = None,
         thinking: bool = False,
         page: int = 0,
+        notes: Sequence[str] = (),
     ) -> Screen:
-        """The public board message: the spec's texts and image, and the components."""
+        """The public board message: the spec's texts and image, and the components. The
+        steps just played (after the ``notes`` the table adds, e.g. a reaction passed in time)
+        join the board's running log (its last :data:`LOG_LINES` lines, kept with the game):
+        the board tells the last few steps, never a message per step."""
         ctx = self.context(
             record, match, lang, steps=steps, path=path, tree=tree, thinking=thinking
         )
         board = await self.spec.board(ctx)
+        lines, running = _with_log(board.lines, self.info(record).log, notes)
         embed = discord.Embed(
             title=board.title,
-            description="\n".join(board.lines)[:4000],
+            description="\n".join(lines)[:4000],
             colour=discord.Colour(board.colour if board.colour is not None else NEUTRAL),
         )
-        file = None
         if board.image is not None:
-            file = discord.File(io.BytesIO(board.image), filename=board.filename)
             embed.set_image(url=f"attachment://{board.filename}")
         if board.footer:
             embed.set_footer(text=board.footer)
         return Screen(
             board.content,
             embed,
-            file,
+            None,
             self.components(ctx, page),
             board.pings,
+            image=board.image,
+            filename=board.filename,
+            log=running,
+            status=next((line.strip("*") for line in lines if line.startswith("**")), ""),
+            keep_image=thinking,
         )
 
     def components(self, ctx: BoardContext, page: int = 0) -> discord.ui.View | None:
@@ -1346,6 +1715,21 @@ class GameTable:
             confirm = button(whole.label, cid("p", encoded), whole.style, whole.emoji)
             return [[confirm], last] if last else [[confirm]]
         options = self.spec.options(ctx, path, tree.options(path))
+        steps = whole_steps(tree, path)
+        picked = self.spec.shortcuts(ctx, path, steps)
+        if picked:  # whole steps, one click each (and, unless they are all, the choices)
+            wholes = [
+                replace(self.spec.step_option(ctx, path, steps[i]), token=f"{WHOLE}{i}")
+                for i in picked
+            ]
+            chosen = {steps[i] for i in picked}
+            depth = len(path)
+            covered = {  # a choice all of whose steps are offered whole is not offered again
+                o.token
+                for o in options
+                if all(step in chosen for step in steps if step[depth] == o.token)
+            }
+            options = wholes + [o for o in options if o.token not in covered]
 
         few = len(options) <= MAX_BUTTONS
         on_buttons = [o for o in options if o.select is False or (o.select is None and few)]
@@ -1467,7 +1851,8 @@ class GameTable:
         *,
         running_only: bool = True,
     ) -> GameRecord:
-        """The game a command means: the given id, else the caller's game in this channel.
+        """The game a command means: the given id (a game of this channel, or of a thread
+        opened here), else the caller's game in this channel.
 
         Raises IllegalAction when there is none or several could be meant.
         """
@@ -1475,7 +1860,10 @@ class GameTable:
         kind = self.spec.kind
         if game_id is not None:
             record = await self.games.get(game_id)
-            if record.kind != kind or record.channel_id != channel:
+            if record.kind != kind or channel not in (  # its thread, or where it began
+                record.channel_id,
+                self.info(record).home.get("parent"),
+            ):
                 raise IllegalAction(self.spec.key("error.not_here"), id=game_id)
             return record
         records = await self.games.running_in_channel(channel, kind)
@@ -1562,9 +1950,9 @@ class GameTable:
     def info(self, record: GameRecord, lang: str | None = None) -> GameInfo:
         """Names and live board of a game (as stored with ``record``); with ``lang``, the bot
         seats named in it (stored names carry the level in the starter's language)."""
-        data = record.display
+        data = self._infos.get(record.id) or record.display
         if data:
-            info = GameInfo(list(data["names"]), data.get("board"), data.get("board_revision", -1))
+            info = GameInfo.load(data)
         else:
             info = GameInfo([self.spec.seat_label(s) for s in range(len(record.players))])
         if lang is not None:
@@ -1575,7 +1963,12 @@ class GameTable:
         return info
 
     async def save_info(self, game_id: int, info: GameInfo) -> None:
-        await self.bot.store.set_game_display(game_id, info.dump())
+        data = info.dump()
+        await self.bot.store.set_game_display(game_id, data)
+        self._infos[game_id] = copy.deepcopy(data)
+        self._infos.move_to_end(game_id)
+        while len(self._infos) > LIVE_BOARDS_KEPT:
+            self._infos.popitem(last=False)
 
     async def lang_of(self, record: GameRecord, seat: int | None = None) -> str:
         """The language of a human player of the game (``seat`` or the first human)."""
@@ -1641,6 +2034,50 @@ def _tokens(custom_ids: set[str]) -> set[str]:
     """The decision ids (or revisions) that the components ``prefix:game:token:…`` were made
     for: a board whose tokens are none of the game's open ones is behind the game."""
     return {parts[2] for cid in custom_ids if len(parts := cid.split(SEPARATOR)) > 3}
+
+
+def _with_log(
+    lines: list[str], log_before: list[str], notes: Sequence[str] = ()
+) -> tuple[list[str], list[str]]:
+    """The board's lines with the running log: the ``notes`` and the steps narrated now
+    (lines ``› …``) after the earlier ones, at most :data:`LOG_LINES` in all, where the board
+    narrates (else before its status line); and the running log to keep."""
+    narrated = [line for line in lines if line.startswith("› ")]
+    new = [f"› {note}" for note in notes] + narrated
+    running = (log_before + new)[-LOG_LINES:]
+    said = {line.removeprefix("› ") for line in running}
+    lines = [line for line in lines if line not in said]  # a state line the log tells already
+    if narrated:
+        first = lines.index(narrated[0])
+        rest = [line for line in lines[first:] if not line.startswith("› ")]
+        return lines[:first] + running + rest, running
+    if not running:
+        return lines, running
+    at = next((i for i, line in enumerate(lines) if line.startswith("**")), len(lines))
+    if at and lines[at - 1] == "":
+        return lines[:at] + running + [""] + lines[at:], running
+    return [*lines[:at], "", *running, "", *lines[at:]], running
+
+
+def _digest(image: bytes | None) -> str:
+    return hashlib.sha1(image).hexdigest() if image is not None else ""
+
+
+def _on_message(interaction: discord.Interaction[Any], message_id: int) -> bool:
+    """Whether ``interaction`` is a click on message ``message_id``."""
+    return interaction.message is not None and interaction.message.id == message_id
+
+
+def _summary(screen: Screen, log_before: list[str]) -> str:
+    """The one line an old board keeps: the game and the last step it showed."""
+    title = screen.embed.title or ""
+    last = log_before[-1].removeprefix("› ") if log_before else ""
+    return shorten_line(f"**{title}** · {last}" if last else f"**{title}**")
+
+
+def shorten_line(text: str, limit: int = 300) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _with_display(record: GameRecord, info: GameInfo) -> GameRecord:

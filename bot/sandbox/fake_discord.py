@@ -78,6 +78,11 @@ LABEL = 18
 SELECT_TYPES = (STRING_SELECT, USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT)
 
 ALL_PERMISSIONS = str((1 << 50) - 1)
+# Permission bits the fake checks (Discord's values).
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+PUBLIC_THREAD = 11
+THREAD_ARCHIVE_MINUTES = (60, 1440, 4320, 10080)  # the auto-archive durations Discord takes
 BOT_ID = 700000000000000001
 GUILD_ID = 810000000000000001
 FIRST_CHANNEL_ID = 810000000000000011
@@ -157,13 +162,18 @@ class FakeChannel:
     id: int
     name: str
     guild_id: int | None
-    type: int = 0  # 0 guild text, 1 DM
+    type: int = 0  # 0 guild text, 1 DM, 11 public thread
     position: int = 0
     recipient: FakeUser | None = None
+    parent_id: int | None = None  # a thread's text channel
 
     @property
     def is_dm(self) -> bool:
         return self.guild_id is None
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type == PUBLIC_THREAD
 
     def payload(self) -> dict[str, Any]:
         if self.is_dm:
@@ -173,6 +183,26 @@ class FakeChannel:
                 "last_message_id": None,
                 "flags": 0,
                 "recipients": [self.recipient.payload()] if self.recipient else [],
+            }
+        if self.is_thread:
+            return {
+                "id": str(self.id),
+                "type": PUBLIC_THREAD,
+                "guild_id": str(self.guild_id),
+                "name": self.name,
+                "parent_id": str(self.parent_id),
+                "owner_id": str(BOT_ID),
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": _now_iso(),
+                    "locked": False,
+                },
             }
         return {
             "id": str(self.id),
@@ -701,6 +731,9 @@ class FakeDiscord:
         self.errors_raised = False  # a wait already failed because of them
         self.users: dict[int, FakeUser] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # by user id
+        self.threads: dict[int, FakeChannel] = {}  # by id (a thread's id is its message's)
+        self.archived: set[int] = set()  # threads archived (posting in one unarchives it)
+        self.denied: dict[int, int] = {}  # channel id → permission bits the bot lacks there
         self._ids = itertools.count(1)
         self._sessions: dict[str, _Session] = {}
         self.shard_count = shard_count  # what GET /gateway/bot recommends
@@ -878,7 +911,45 @@ class FakeDiscord:
         for chan in self.dm_channels.values():
             if chan.id == which:
                 return chan
+        for chan in self.threads.values():
+            if chan.id == which or (isinstance(which, str) and chan.name == which.lstrip("#")):
+                return chan
         raise LookupError(f"no channel {which!r}")
+
+    # ----------------------------------------------------------------- threads
+
+    def thread_of(self, message: StoredMessage | int) -> FakeChannel | None:
+        """The thread opened from ``message`` (None: none was)."""
+        mid = message if isinstance(message, int) else message.id
+        return self.threads.get(mid)
+
+    def deny(self, channel: FakeChannel | str | int | None, permissions: int) -> None:
+        """The bot lacks ``permissions`` (bits, e.g. :data:`CREATE_PUBLIC_THREADS`) in
+        ``channel`` (and the threads in it), as a server's channel overwrite would say."""
+        chan = self.channel(channel)
+        self.denied[chan.id] = self.denied.get(chan.id, 0) | permissions
+
+    def _lacks(self, channel: FakeChannel, permission: int) -> bool:
+        """Whether the bot lacks ``permission`` in ``channel`` (a thread: or its parent)."""
+        denied = self.denied.get(channel.id, 0)
+        if channel.parent_id is not None:
+            denied |= self.denied.get(channel.parent_id, 0)
+        return bool(denied & permission)
+
+    def _channel_payload(self, channel: FakeChannel) -> dict[str, Any]:
+        """A channel as Discord shows it now: its last message and, for a thread, whether it
+        is archived."""
+        data = channel.payload()
+        if not channel.is_dm:
+            public = [
+                m.id
+                for m in self.messages.values()
+                if m.channel_id == channel.id and not m.deleted and not m.ephemeral
+            ]
+            data["last_message_id"] = str(max(public)) if public else None
+        if channel.is_thread:
+            data["thread_metadata"]["archived"] = channel.id in self.archived
+        return data
 
     def dm_channel(self, user: FakeUser | str | int | None = None) -> FakeChannel:
         """The DM channel between the bot and ``user`` (created on first use)."""
@@ -1118,6 +1189,8 @@ class FakeDiscord:
         ("POST", r"/users/@me/channels", "_open_dm"),
         ("GET", r"/users/(?P<uid>\d+)", "_get_user"),
         ("GET", r"/channels/(?P<cid>\d+)", "_get_channel"),
+        ("PATCH", r"/channels/(?P<cid>\d+)", "_patch_channel"),
+        ("POST", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)/threads", "_start_thread"),
         ("POST", r"/channels/(?P<cid>\d+)/messages", "_post_message"),
         ("GET", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", "_get_message"),
         ("PATCH", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", "_patch_message"),
@@ -1333,11 +1406,14 @@ class FakeDiscord:
 
     async def _post_message(self, rec: RecordedRequest, cid: str) -> web.Response:
         try:
-            self.channel(int(cid))
+            chan = self.channel(int(cid))
         except LookupError:
             return self._error(404, 10003, "Unknown Channel")
+        if chan.is_thread and self._lacks(chan, SEND_MESSAGES_IN_THREADS):
+            return self._error(403, 50013, "Missing Permissions")
         if refused := self._refuse_message(rec, flags=fake_limits.CHANNEL_FLAGS, new=True):
             return refused
+        self.archived.discard(chan.id)  # posting in an archived thread unarchives it
         msg = self._new_message(int(cid), rec.json, rec.files)
         return self._json(msg.payload(self.api_base))
 
@@ -1382,9 +1458,55 @@ class FakeDiscord:
 
     async def _get_channel(self, rec: RecordedRequest, cid: str) -> web.Response:
         try:
-            return self._json(self.channel(int(cid)).payload())
+            return self._json(self._channel_payload(self.channel(int(cid))))
         except LookupError:
             return self._error(404, 10003, "Unknown Channel")
+
+    async def _patch_channel(self, rec: RecordedRequest, cid: str) -> web.Response:
+        """Only what the bot changes on a thread: archive or unarchive it, rename it."""
+        thread = self.threads.get(int(cid))
+        if thread is None:
+            return self._error(404, 10003, "Unknown Channel")
+        body = rec.json or {}
+        if "name" in body:
+            name = str(body["name"] or "")
+            if not 1 <= len(name) <= 100:
+                return self._error(400, 50035, "Invalid Form Body: name must be 1-100 characters")
+            thread = self.threads[thread.id] = FakeChannel(
+                thread.id, name, thread.guild_id, PUBLIC_THREAD, parent_id=thread.parent_id
+            )
+        if body.get("archived") is True:
+            self.archived.add(thread.id)
+        elif body.get("archived") is False:
+            self.archived.discard(thread.id)
+        return self._json(self._channel_payload(thread))
+
+    async def _start_thread(self, rec: RecordedRequest, cid: str, mid: str) -> web.Response:
+        """A public thread from a message of a text channel, as Discord opens it: its id is the
+        message's, one per message; not in a DM or a thread, not without the permission."""
+        try:
+            chan = self.channel(int(cid))
+        except LookupError:
+            return self._error(404, 10003, "Unknown Channel")
+        if chan.is_dm or chan.is_thread or chan.type != 0:
+            return self._error(400, 50024, "Cannot execute action on this channel type")
+        if self._lacks(chan, CREATE_PUBLIC_THREADS):
+            return self._error(403, 50013, "Missing Permissions")
+        msg = self._message_or_404(mid, via_channel=True)
+        if isinstance(msg, web.Response):
+            return msg
+        if msg.channel_id != chan.id:
+            return self._error(404, 10008, "Unknown Message")
+        if msg.id in self.threads:
+            return self._error(400, 160004, "A thread has already been created for this message")
+        body = rec.json or {}
+        name = str(body.get("name") or "")
+        duration = body.get("auto_archive_duration", 1440)
+        if not 1 <= len(name) <= 100 or duration not in THREAD_ARCHIVE_MINUTES:
+            return self._error(400, 50035, "Invalid Form Body: thread name or archive duration")
+        thread = FakeChannel(msg.id, name, chan.guild_id, PUBLIC_THREAD, parent_id=chan.id)
+        self.threads[thread.id] = thread
+        return self._json(self._channel_payload(thread), 201)
 
     # --- interaction responses
 
@@ -1535,9 +1657,15 @@ class FakeDiscord:
             "token": f"fake-{interaction_id}-{secrets.token_hex(8)}",
             "version": 1,
             "channel_id": str(channel.id),
-            "channel": channel.payload(),
+            "channel": self._channel_payload(channel),
             "locale": locale,
-            "app_permissions": ALL_PERMISSIONS,
+            "app_permissions": str(
+                int(ALL_PERMISSIONS)
+                & ~(
+                    self.denied.get(channel.id, 0)
+                    | self.denied.get(channel.parent_id or channel.id, 0)
+                )
+            ),
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
         }

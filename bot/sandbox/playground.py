@@ -6,6 +6,8 @@ Lines you can type::
     /roll 3W6                 a slash command; options as Discord shows them: name:value
     /essenz start gegner:@bob text without a name fills the first required option
     @bob                      act as another user        #spieltisch   switch channel
+                              (or thread: a game's thread is followed when it opens; #Essenz
+                              is enough for the thread whose name begins so)
     !lang en                  switch the acting user's client language (de / en)
     2                         press button 2 of the last message with buttons
     3=rot                     choose "rot" in select 3 (several: 3=rot,blau)
@@ -57,7 +59,8 @@ HELP = """\
 Befehle / commands:
   /befehl wert name:wert …   Slash-Befehl / slash command   (z. B. /hilfe, /sprache sprache:en)
   @name                      als anderer Nutzer handeln / act as another user
-  #kanal                     Kanal wechseln / switch channel (#allgemein, #spieltisch, #wuerfel)
+  #kanal                     Kanal oder Thread wechseln / switch channel or thread
+                             (#allgemein, #spieltisch, #wuerfel, #Essenz … für / for a thread)
   !lang de|en                Sprache dieses Nutzers / the acting user's client language
   N                          Knopf N der letzten Nachricht drücken / press button N
   N=wert[,wert]              in Auswahl N wählen / choose in select N
@@ -263,8 +266,8 @@ class Playground:
         elif re.fullmatch(r"@\S+", line):
             self.user = line[1:]
             self.say(f"  Du bist jetzt / you are now @{self.user}")
-        elif re.fullmatch(r"#\S+", line):
-            self.channel = self._channel_named(line[1:])
+        elif re.fullmatch(r"#\S.*", line):
+            self.channel = self._channel_named(line[1:].strip())
             self.say(f"  Kanal / channel: #{self.channel}")
         elif m := re.fullmatch(r"!lang\s+(\S+)", line):
             self.locales[self.user] = m.group(1)
@@ -278,11 +281,17 @@ class Playground:
             raise ValueError(f"unbekannt / unknown: {line!r} — 'help'")
 
     def _channel_named(self, name: str) -> str:
+        """A channel of the guild, or a thread (its whole name, or the one thread whose name
+        begins with ``name``)."""
         names = [c.name for g in self.fake.guilds for c in g.channels]
-        if name not in names:
-            known = ", ".join(f"#{n}" for n in names)
-            raise LookupError(f"kein Kanal / no channel #{name} — {known}")
-        return name
+        threads = [t.name for t in self.fake.threads.values()]
+        if name in names or name in threads:
+            return name
+        begun = [t for t in threads if t.lower().startswith(name.lower())]
+        if len(begun) == 1:
+            return begun[0]
+        known = ", ".join(f"#{n}" for n in [*names, *threads])
+        raise LookupError(f"kein Kanal / no channel #{name} — {known}")
 
     def _command_names(self) -> list[str]:
         return sorted({c["name"] for cmds in self.fake.commands.values() for c in cmds})
@@ -342,6 +351,7 @@ class Playground:
 
     async def _show(self, ex: Exchange) -> None:
         before = {mid: m.edits for mid, m in self.fake.messages.items()}
+        threads = set(self.fake.threads)
         refused = len(self.fake.refused)
         try:
             await ex.settle(quiet=QUIET, timeout=ANSWER_TIMEOUT)
@@ -359,6 +369,7 @@ class Playground:
             return
         if callback is not None and callback.type == 6 and ex.source is not None:
             before.pop(ex.source.id, None)
+        self._follow(threads)
         changed = [
             m
             for mid, m in sorted(self.fake.messages.items())
@@ -366,6 +377,16 @@ class Playground:
         ]
         for message in changed:
             self._render(message, updated=message.id in before)
+
+    def _follow(self, known: set[int]) -> None:
+        """A thread the bot opened from a message here (a game's own): the player follows
+        it, as clicking its link in Discord does."""
+        here = self.fake.channel(self.channel).id
+        for thread_id in sorted(set(self.fake.threads) - known):
+            thread = self.fake.threads[thread_id]
+            if thread.parent_id == here:
+                self.channel = thread.name
+                self.say(f"  Thread: #{thread.name} (du folgst / you follow)")
 
     async def _fill_modal(self, ex: Exchange) -> None:
         modal = await ex.modal()

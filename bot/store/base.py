@@ -236,7 +236,7 @@ class Store(Protocol):
         self, channel_id: int, *, kind: str | None = None, statuses: tuple[str, ...] = ()
     ) -> list[GameRecord]: ...
     async def games_idle_since(
-        self, before: float, *, unreminded_only: bool = False
+        self, before: float, *, unreminded_only: bool = False, status: str = "active"
     ) -> list[GameRecord]: ...
     async def games_in_guild(
         self, guild_id: int, *, statuses: tuple[str, ...] = (), limit: int = 100
@@ -273,6 +273,7 @@ class Store(Protocol):
         display: Json | None = None,
         log: Sequence[LogRow] = (),
     ) -> GameRecord: ...
+    async def set_game_channel(self, game_id: int, channel_id: int) -> None: ...
     async def set_game_display(self, game_id: int, display: Json) -> None: ...
 
     # saved rolls (scope: "user:<id>" or "campaign:<id>")

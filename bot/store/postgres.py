@@ -275,13 +275,14 @@ class PostgresStore:
         return [_game(row) for row in rows]
 
     async def games_idle_since(
-        self, before: float, *, unreminded_only: bool = False
+        self, before: float, *, unreminded_only: bool = False, status: str = "active"
     ) -> list[GameRecord]:
-        """Active games with no move since ``before`` (optionally: not reminded since)."""
-        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' AND updated_at < $1"
+        """Games of ``status`` (active ones by default) with no move since ``before``
+        (optionally: not reminded since)."""
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status = $2 AND updated_at < $1"
         if unreminded_only:
             sql += " AND (reminded_at IS NULL OR reminded_at < updated_at)"
-        rows = await self.pool.fetch(sql + " ORDER BY updated_at", before)
+        rows = await self.pool.fetch(sql + " ORDER BY updated_at", before, status)
         return [_game(row) for row in rows]
 
     async def mark_reminded(self, game_id: int) -> None:
@@ -377,6 +378,13 @@ class PostgresStore:
                 game_id,
             )
         return _game(row)
+
+    async def set_game_channel(self, game_id: int, channel_id: int) -> None:
+        """The channel (a thread opened for it) where the game lives from now on; the
+        revision stays as it is."""
+        await self.pool.execute(
+            "UPDATE games SET channel_id = $1 WHERE id = $2", channel_id, game_id
+        )
 
     async def set_game_display(self, game_id: int, display: Json) -> None:
         """Replace the cog's presentation data of a game; the revision stays as it is."""

@@ -301,13 +301,14 @@ class SqliteStore:
         return [_game(row) for row in rows]
 
     async def games_idle_since(
-        self, before: float, *, unreminded_only: bool = False
+        self, before: float, *, unreminded_only: bool = False, status: str = "active"
     ) -> list[GameRecord]:
-        """Active games with no move since ``before`` (optionally: not reminded since)."""
-        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' AND updated_at < ?"
+        """Games of ``status`` (active ones by default) with no move since ``before``
+        (optionally: not reminded since)."""
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status = ? AND updated_at < ?"
         if unreminded_only:
             sql += " AND (reminded_at IS NULL OR reminded_at < updated_at)"
-        rows = await self._all(sql + " ORDER BY updated_at", (before,))
+        rows = await self._all(sql + " ORDER BY updated_at", (status, before))
         return [_game(row) for row in rows]
 
     async def mark_reminded(self, game_id: int) -> None:
@@ -413,6 +414,12 @@ class SqliteStore:
         record = await self.get_game(game_id)
         assert record is not None
         return record
+
+    async def set_game_channel(self, game_id: int, channel_id: int) -> None:
+        """The channel (a thread opened for it) where the game lives from now on; the
+        revision stays as it is."""
+        async with self._transaction() as db:
+            await db.execute("UPDATE games SET channel_id = ? WHERE id = ?", (channel_id, game_id))
 
     async def set_game_display(self, game_id: int, display: Json) -> None:
         """Replace the cog's presentation data of a game; the revision stays as it is."""

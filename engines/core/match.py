@@ -149,7 +149,26 @@ def apply(
         return _apply_meta(engine, match, words, player)
     if player in match.eliminated:
         raise IllegalAction("error.eliminated")
-    action = engine.parse_action(text)
+    return _step(engine, match, engine.parse_action(text), player)
+
+
+def apply_action(
+    engine: Engine[Any, Any], match: Match, action: Any, player: PlayerId
+) -> tuple[Match, list[Event]]:
+    """Apply one engine action (already read, e.g. clicked together) by ``player``; its log
+    text is ``engine.action_text(action)``. Raises as :func:`apply`."""
+    if outcome(engine, match) is not None:
+        raise IllegalAction("error.game_over")
+    if not 0 <= player < match.players:
+        raise IllegalAction("error.not_a_player")
+    if player in match.eliminated:
+        raise IllegalAction("error.eliminated")
+    return _step(engine, match, action, player)
+
+
+def _step(
+    engine: Engine[Any, Any], match: Match, action: Any, player: PlayerId
+) -> tuple[Match, list[Event]]:
     state, events = engine.apply(match.state, action, player)
     seats = seat_count(engine, state, match.players)  # an open-seat engine may have grown
     return replace(match, state=state, players=seats, draw_votes=()), events

@@ -9,7 +9,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from engines.core import match as m
-from engines.core.contract import Engine, JsonDict, PlayerId, SecretActions
+from engines.core.contract import Engine, Event, JsonDict, PlayerId, SecretActions
 
 
 def replay(
@@ -24,6 +24,21 @@ def replay(
     for seat, text in log:
         match, _events = m.apply(engine, match, text, seat, referee=True)
     return match
+
+
+def last_events(
+    engine: Engine[Any, Any],
+    config: Mapping[str, Any],
+    seed: int,
+    players: int,
+    log: Sequence[tuple[PlayerId, str]],
+) -> list[Event]:
+    """The events of the last logged action (none for an empty log), the log replayed."""
+    if not log:
+        return []
+    match = replay(engine, config, seed, players, log[:-1])
+    seat, text = log[-1]
+    return m.apply(engine, match, text, seat, referee=True)[1]
 
 
 def public_log(

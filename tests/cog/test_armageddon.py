@@ -25,6 +25,7 @@ from tests.harness import (
     assert_png_attachment,
     assert_public,
     embed_text,
+    live_board_of,
 )
 
 GRETA, ALICE, BOB, DAVE = "greta", "alice", "bob", "dave"
@@ -135,18 +136,22 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
 ) -> None:
     game_id, board = await started_game(fake, bot)
     assert_png_attachment(board)
-    assert "Round 1/6 · set-up" in embed_text(board)  # Bob (English) accepted last
-    # The game master clicks the set-up: a colour, a warrior from the reserve, the start.
+    # the board speaks the game's language (Greta's, its host), though Bob (English) accepted
+    assert "Runde 1/6 · Aufbau" in embed_text(board)
+    # The game master clicks the set-up: a party's colour in one click, a warrior from the
+    # reserve (party, then kind and field in one pick), the start.
     prompt = await open_prompt(fake, bot, game_id, GRETA)
-    prompt = await click(fake, prompt, "Farbe", GRETA)
-    prompt = await click(fake, prompt, "🟥", GRETA) if "Partei" in prompt.content else prompt
-    prompt = await click(fake, prompt, "gelb", GRETA)
+    labels = [o["label"] for s in prompt.selects for o in s["options"]]
+    labels += [str(b.get("label")) for b in prompt.buttons]
+    colour = next(x for x in labels if "(Partei 1)" in x and x.endswith("gelb"))
+    prompt = await click(fake, prompt, colour, GRETA)
     assert prompt.content.startswith(t("play.done", "de"))  # and the set-up prompt goes on
     prompt = await click(fake, prompt, "Figur setzen", GRETA)
     prompt = await click(fake, prompt, "🟨 Alice", GRETA)
+    placed = [o["label"] for s in prompt.selects for o in s["options"]]
     assert "Krieger" in prompt.content  # the only kind in the reserve: chosen at once
-    assert "REH" in str([o["label"] for s in prompt.selects for o in s["options"]])
-    prompt = await click(fake, prompt, "c1 ·", GRETA)
+    assert "REH" in str(placed)
+    prompt = await click(fake, prompt, next(x for x in placed if "c1 ·" in x), GRETA)
     prompt = await click(fake, prompt, "Spiel beginnen", GRETA)
     assert "Figur entfernen" in str(prompt.buttons)  # set up: Greta may overrule from now on
     actions = [text for _seat, text in await bot.store.game_actions(game_id)]
@@ -157,22 +162,22 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
     text = embed_text(board)
     assert "Runde 1/6 · Bewegungsphase" in text and "Alice" in text
     assert f"<@{stable_user_id(GRETA)}>" not in board.content  # the overrule is never awaited
-    # Alice clicks a step: a figure, then a field with its room shown.
+    # Alice clicks a step: figure and field in one pick, each field with its room shown.
     prompt = await open_prompt(fake, bot, game_id, ALICE)
     prompt = await click(fake, prompt, "Schritt", ALICE)
-    prompt = await click(fake, prompt, "Krieger k1 (a2)", ALICE)
-    fields = [b["label"] for b in prompt.buttons if "REH" in str(b.get("label"))]
-    assert fields and all(re.search(r"\d/\d REH", label) for label in fields), fields
+    steps = [o["label"] for s in prompt.selects for o in s["options"]]
+    fields = [label for label in steps if label.startswith("Krieger k1 (a2): ")]
+    assert fields and all(re.search(r"\d/\d REH", label) for label in fields), steps
     old = copy.deepcopy(prompt)
-    prompt = await click(fake, prompt, "b2", ALICE)
+    prompt = await click(fake, prompt, "Krieger k1 (a2): b2", ALICE)
     assert prompt.content.startswith(t("play.done", "de"))
     assert "step k1 b2" in [text for _s, text in await bot.store.game_actions(game_id)]
     board = await live_board(fake, bot, game_id)
     assert "k1 a2 → b2" in embed_text(board)
     # A click on the old prompt's button is refused and changes nothing.
     record = await bot.store.get_game(game_id)
-    cid, _value = choice(old, "b1")
-    stale = await (await fake.click(old, cid, user=ALICE)).callback()
+    cid, value = choice(old, "Krieger k1 (a2): b1")
+    stale = await (await fake.select(old, cid, [value or ""], user=ALICE)).callback()
     assert_ephemeral(stale)
     assert stale.content == t("error.stale", "de")
     assert (await bot.store.get_game(game_id)).revision == record.revision
@@ -193,7 +198,9 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
     further = {"pfad": paths[0]["value"] + " "}
     longer = await fake.autocomplete("armageddon weg", further, user=ALICE)
     path = (longer or paths)[0]["value"]
-    moved = await (await fake.slash("armageddon weg", {"pfad": path}, user=ALICE)).message()
+    walked = await fake.slash("armageddon weg", {"pfad": path}, user=ALICE)
+    assert_ephemeral(await walked.callback())
+    moved = await live_board(fake, bot, game_id)
     assert_png_attachment(moved)
     fields = path.split()[1:]
     logged = [text for _s, text in await bot.store.game_actions(game_id)]
@@ -203,17 +210,17 @@ async def test_a_game_master_sets_up_and_two_players_play_by_clicking_and_typing
     ).callback()
     assert_ephemeral(wrong_path)
     assert (await bot.store.game_actions(game_id))[-1][1] == logged[-1]  # nothing applied
-    ended = await (await fake.slash("armageddon zug", {"notation": "end"}, user=ALICE)).message()
-    assert "Bob" in embed_text(ended)
+    await (await fake.slash("armageddon zug", {"notation": "end"}, user=ALICE)).callback()
+    assert "Bob" in embed_text(await live_board(fake, bot, game_id))
     # Bob plays in English: his prompt, and the board after his step.
     prompt = await open_prompt(fake, bot, game_id, BOB, EN)
     assert "movement phase" in prompt.content
     prompt = await click(fake, prompt, "Step", BOB, EN)
-    prompt = await click(fake, prompt, "Warrior k12", BOB, EN)
-    target = next(b["label"] for b in prompt.buttons if "room" in str(b.get("label")))
+    steps = [o["label"] for s in prompt.selects for o in s["options"]]
+    target = next(label for label in steps if label.startswith("Warrior k12") and "room" in label)
     prompt = await click(fake, prompt, target, BOB, EN)
     board = await live_board(fake, bot, game_id)
-    assert "Round 1/6 · movement phase" in embed_text(board)
+    assert "Runde 1/6 · Bewegungsphase" in embed_text(board)  # the game's language still
     assert "k12" in embed_text(board)
     prompt = await click(fake, prompt, "End movement", BOB, EN)
     assert not prompt.components
@@ -251,11 +258,11 @@ async def test_the_game_master_overrules_with_a_note_in_the_narration_and_export
     assert_ephemeral(refused)
     assert refused.content == t("armageddoncog.error.gm_only", "de")
     note = "vom Pfeil getroffen"
-    shown = await (
-        await fake.slash(
-            "armageddon ueberstimmen", {"aktion": "gm remove k1", "notiz": note}, user=GRETA
-        )
-    ).message()
+    overruled = await fake.slash(
+        "armageddon ueberstimmen", {"aktion": "gm remove k1", "notiz": note}, user=GRETA
+    )
+    assert_ephemeral(await overruled.callback())
+    shown = await live_board_of(fake, bot, game_id, lambda msg: note in embed_text(msg))
     text = embed_text(shown)
     assert note in text and "📝" in text
     assert "k1" in text
@@ -394,9 +401,7 @@ async def test_in_the_action_phase_a_player_declares_attacks_and_casts_by_clicki
     assert not (await bot.store.game_actions(game_id))[-1][1].startswith("claim")
     prompt = await click(fake, prompt, "Inbesitznahme: c3", ALICE)
     assert "Handelszentrum c3" in embed_text(await live_board(fake, bot, game_id))
-    prompt = await click(fake, prompt, "Angreifen", ALICE)
-    prompt = await click(fake, prompt, "Krieger k1 (b2)", ALICE)  # its only target: confirmed
-    prompt = await click(fake, prompt, "Angreifen: Krieger k1 (b2) → ", ALICE)
+    prompt = await click(fake, prompt, "Angreifen: Krieger k1 (b2) · ", ALICE)  # one pick
     text = embed_text(await live_board(fake, bot, game_id))
     assert "Angriff: Krieger k1" in text and "+ Wurf" in text
     prompt = await click(fake, prompt, "Zaubern", ALICE)
@@ -425,7 +430,9 @@ async def test_the_last_round_ends_the_game_on_points_and_a_rematch_keeps_the_se
     game_id = game_of(invitation)
     steps = ((GRETA, "start"), (ALICE, "end"), (BOB, "end"), (ALICE, "claim c3"))
     for user, step in (*steps, (ALICE, "done"), (BOB, "done")):
-        last = await (await fake.slash("armageddon zug", {"notation": step}, user=user)).message()
+        await (await fake.slash("armageddon zug", {"notation": step}, user=user)).callback()
+    over = "Die letzte Runde ist gespielt."
+    last = await live_board_of(fake, bot, game_id, lambda msg: over in embed_text(msg))
     text = embed_text(last)
     assert "Die letzte Runde ist gespielt." in text
     assert "🏆" in text and "Alice" in text and "nach Punkten" in text
@@ -456,9 +463,9 @@ async def test_a_path_the_game_master_interrupts_keeps_its_first_step_and_says_w
 
     monkeypatch.setattr(table.games, "act", act)
     answer = await fake.slash("armageddon weg", {"pfad": "k1 b2 b1"}, user=ALICE)
-    board = await answer.message()
+    assert_ephemeral(await answer.callback())
+    board = await live_board_of(fake, bot, game_id, lambda msg: "k1 a2 → b2" in embed_text(msg))
     assert_public(board)
-    assert "k1 a2 → b2" in embed_text(board)
     stopped = await answer.followup()
     assert_ephemeral(stopped)
     assert stopped.content == t("armageddon.error.no_figure", "de", figure="k1")

@@ -24,6 +24,7 @@ from tests.harness import (
     assert_png_attachment,
     assert_public,
     embed_text,
+    live_board_of,
 )
 
 ALICE, BOB, CAROL = "alice", "bob", "carol"
@@ -36,6 +37,17 @@ def ids_with(message: StoredMessage, part: str) -> list[str]:
 def mote_select(message: StoredMessage) -> str:
     (select,) = [c for c in message.selects if ":p::" in c["custom_id"]][:1]
     return str(select["custom_id"])
+
+
+def step_choice(message: StoredMessage, label: str) -> tuple[str, str]:
+    """The select and value of the whole step labelled ``label`` (once a mote is chosen, the
+    board offers every step of it in one menu)."""
+    for select in message.selects:
+        for option in select["options"]:
+            if option["label"] == label:
+                return str(select["custom_id"]), str(option["value"])
+    shown = [o["label"] for s in message.selects for o in s["options"]]
+    raise AssertionError(f"no step {label!r} among {shown}")
 
 
 def button_for(message: StoredMessage, label: str) -> str:
@@ -96,12 +108,10 @@ async def test_challenge_accept_click_a_step_and_type_a_step(fake: FakeDiscord, 
     board = await picked.message()
     assert_components_valid(board)
     assert t("essenzcog.prompt.kind", "de", square="d1") in embed_text(board)
-    moving = await fake.click(board, button_for(board, t("essence.kind.move", "de")), user=ALICE)
-    board = await moving.message()
-    assert t("essenzcog.prompt.target.move", "de", square="d1") in embed_text(board)
+    # every step of the mote in one menu: the step is the second click
+    menu, value = step_choice(board, f"{t('essence.kind.move', 'de')}: d2")
     before = copy.deepcopy(board)  # what a slow client still shows
-    old_target = button_for(board, "d2")
-    played = await fake.click(board, old_target, user=ALICE)
+    played = await fake.select(board, menu, [value], user=ALICE)
     assert (await played.callback()).type == 7
     board = await played.message()
     assert_png_attachment(board)
@@ -110,20 +120,26 @@ async def test_challenge_accept_click_a_step_and_type_a_step(fake: FakeDiscord, 
     assert t("essenzcog.status.a2", "de", name="Alice", round=1) in text
 
     # The button of before the step is stale now.
-    stale = await (await fake.click(before, old_target, user=ALICE)).callback()
+    stale = await (await fake.select(before, menu, [value], user=ALICE)).callback()
     assert_ephemeral(stale)
     assert stale.content == t("error.stale", "de")
 
-    # Alice types her second action; a new board is posted and the old one loses its buttons.
+    # Alice types her second action: answered privately; the living board (the last message
+    # here) is edited in place, now Bob's turn, with both steps in its running log.
     typed = await fake.slash("essenz zug", {"notation": "void d5"}, user=ALICE)
-    new_board = await typed.message()
+    assert_ephemeral(await typed.callback())
+    bob = f"<@{stable_user_id(BOB)}>"
+    game_id = await game_id_of(board)
+    new_board = await live_board_of(fake, bot, game_id, lambda msg: bob in msg.content)
+    assert new_board.id == board.id
     assert_public(new_board)
     assert_png_attachment(new_board)
-    assert f"<@{stable_user_id(BOB)}>" in new_board.content
     shifted = t("essence.event.void_shifted", "de", name="Alice", source="d4", target="d5")
     assert shifted in embed_text(new_board)
-    await fake.wait(lambda: board.components == [] or None, 5, "old board cleared")
-    record = await GameService(bot.store).get(await game_id_of(new_board))
+    assert t("essence.event.moved", "de", name="Alice", source="d1", target="d2") in (
+        embed_text(new_board)
+    )
+    record = await GameService(bot.store).get(game_id)
     assert await bot.store.game_actions(record.id) == [(0, "move d1 d2"), (0, "void d5")]
 
 
@@ -135,12 +151,18 @@ async def test_illegal_typed_move_is_a_friendly_ephemeral_error(
         await fake.slash("essenz zug", {"notation": "move d1 d5"}, user=ALICE)
     ).callback()
     assert_ephemeral(reply)
-    assert reply.content == t("essence.error.too_far", "de", square="d5", strength=1)
+    # why, then the steps Alice may take now: the first ones and how many more
+    why, legal = (reply.content or "").split("\n", 1)
+    assert why == t("essence.error.too_far", "de", square="d5", strength=1)
+    assert legal.startswith("Möglich sind jetzt: `") and "`move d1 d2`" in legal
+    assert "weitere" in legal
     unreadable = await (
         await fake.slash("essenz zug", {"notation": "fly away"}, user=ALICE)
     ).callback()
     assert_ephemeral(unreadable)
-    assert unreadable.content == t("essence.error.bad_notation", "de", text="fly away")
+    assert (unreadable.content or "").startswith(
+        t("essence.error.bad_notation", "de", text="fly away") + "\n"
+    )
     out_of_turn = await (
         await fake.slash("essenz zug", {"notation": "move d7 d6"}, user=BOB, locale="en-US")
     ).callback()
@@ -178,7 +200,8 @@ async def test_resign_by_command_ends_the_game_and_offers_a_rematch(
     board = await accepted_game(fake)
     game_id = await game_id_of(board)
     ex = await fake.slash("essenz aufgeben", user=BOB)
-    final = await ex.message()
+    assert_ephemeral(await ex.callback())
+    final = await live_board_of(fake, bot, game_id, lambda msg: "🏆" in msg.text)
     assert_public(final)
     assert_png_attachment(final)
     text = embed_text(final)
@@ -209,7 +232,8 @@ async def test_resign_by_button_asks_first(fake: FakeDiscord, bot: Any) -> None:
         t("essenzcog.status.won", "de", name="Bob", reason=t("essenzcog.reason.resign", "de"))
         in final.text
     )
-    await fake.wait(lambda: board.components == [] or None, 5, "old board cleared")
+    assert final.id == board.id  # the living board, edited: only the rematch is left on it
+    assert [b["label"] for b in final.buttons] == [t("essenzcog.button.rematch", "de")]
 
 
 async def test_draw_offer_and_accept(fake: FakeDiscord, bot: Any) -> None:
@@ -243,15 +267,21 @@ async def test_against_the_bot_it_answers_after_the_humans_turn(
     game_id = await game_id_of(board)
     await (await fake.slash("essenz zug", {"notation": "move c1 c2"}, user=ALICE)).message()
     last = await fake.slash("essenz zug", {"notation": "split a1 b2"}, user=ALICE)
-    shown = await last.message()
-    # The reply is edited once the bot has played its turn: Alice is to act again.
-    await last.wait_for(lambda r: r.kind == "edit")
-    assert f"<@{stable_user_id(ALICE)}>" in shown.content
-    assert_png_attachment(shown)
-    # The board the bot's answer replaces told of Alice's last step: it still does.
+    assert_ephemeral(await last.callback())
+    # The living board is edited once the bot has played its turn: Alice is to act again,
+    # and its running log tells Alice's last step before the bot's.
     split = t("essence.event.split", "de", name="Alice", source="a1", target="b2")
     bot_name = f"Spielleiter ({t('essenzcog.choice.level.hard', 'de')})"
-    assert embed_text(shown).index(split) < embed_text(shown).rindex(bot_name)
+    thinking = t("essenzcog.bot.thinking", "de")
+
+    def answered(msg: StoredMessage) -> bool:
+        text = embed_text(msg)
+        return split in text and thinking not in text and text.index(split) < text.rindex(bot_name)
+
+    shown = await live_board_of(fake, bot, game_id, answered)
+    assert shown.id == board.id
+    assert f"<@{stable_user_id(ALICE)}>" in shown.content
+    assert_png_attachment(shown)
     actions = await bot.store.game_actions(game_id)
     assert [seat for seat, _ in actions] == [0, 0, 1, 1]
     record = await GameService(bot.store).get(game_id)
@@ -270,7 +300,8 @@ async def test_english_board_and_invitation(fake: FakeDiscord, bot: Any) -> None
     picked = await fake.select(board, mote_select(board), ["a1"], user=ALICE, locale="en-US")
     board = await picked.message()
     assert t("essenzcog.prompt.kind", "en", square="a1") in embed_text(board)
-    assert t("essence.kind.split", "en") in [b["label"] for b in board.buttons]
+    steps = [o["label"] for s in board.selects for o in s["options"]]
+    assert any(label.startswith(t("essence.kind.split", "en")) for label in steps)
 
 
 async def test_list_export_position_and_autocomplete(fake: FakeDiscord, bot: Any) -> None:
@@ -333,17 +364,12 @@ async def test_orientation_is_chosen_with_arrow_buttons_in_english(
     board = await accepted_game(fake)
     picked = await fake.select(board, mote_select(board), ["a1"], user=ALICE, locale="en-US")
     board = await picked.message()
-    split = await fake.click(
-        board, button_for(board, t("essence.kind.split", "en")), user=ALICE, locale="en-US"
-    )
-    board = await split.message()
-    target = await fake.click(board, button_for(board, "b2"), user=ALICE, locale="en-US")
-    board = await target.message()
-    assert t("essenzcog.prompt.orientation", "en", square="b2") in embed_text(board)
-    labels = [b["label"] for b in board.buttons]
-    assert labels[:2] == ["2 ↗ ↙", "2 ↖ ↘"]
+    split = t("essence.kind.split", "en")
+    labels = [o["label"] for s in board.selects for o in s["options"]]
+    assert f"{split}: b2 · 2 ↗ ↙" in labels and f"{split}: b2 · 2 ↖ ↘" in labels
     assert_components_valid(board)
-    played = await fake.click(board, button_for(board, "2 ↖ ↘"), user=ALICE, locale="en-US")
+    menu, value = step_choice(board, f"{split}: b2 · 2 ↖ ↘")
+    played = await fake.select(board, menu, [value], user=ALICE, locale="en-US")
     await played.message()
     actions = await bot.store.game_actions(await game_id_of(board))
     assert actions == [(0, "split a1 b2/1")]
@@ -355,7 +381,9 @@ async def test_english_command_names_reach_the_same_commands(fake: FakeDiscord, 
         await fake.slash("essence move", {"notation": "teleport"}, user=ALICE, locale="en-US")
     ).callback()
     assert_ephemeral(reply)
-    assert reply.content == t("essence.error.bad_notation", "en", text="teleport")
+    assert (reply.content or "").startswith(
+        t("essence.error.bad_notation", "en", text="teleport") + "\nYou may now: `"
+    )
 
 
 async def test_the_bot_declines_a_draw_and_a_rematch_lets_it_begin(
@@ -363,16 +391,16 @@ async def test_the_bot_declines_a_draw_and_a_rematch_lets_it_begin(
 ) -> None:
     ex = await fake.slash("essenz start", {"bot": "easy", "schnell": True}, user=ALICE)
     board = await ex.message()
-    offer = await fake.click(
-        board, button_for(board, t("essenzcog.button.draw_offer", "de")), user=ALICE
-    )
-    await offer.wait_for(lambda r: r.kind == "edit")
+    await fake.click(board, button_for(board, t("essenzcog.button.draw_offer", "de")), user=ALICE)
     bot_name = f"Spielleiter ({t('essenzcog.choice.level.easy', 'de')})"
     offered = t("essenzcog.event.draw_offered", "de", name="Alice")
     declined = t("essenzcog.event.draw_declined", "de", name=bot_name)
+    game_id = await game_id_of(board)
+    board = await live_board_of(fake, bot, game_id, lambda msg: declined in embed_text(msg))
     assert embed_text(board).index(offered) < embed_text(board).index(declined)
     resign = await fake.slash("essenz aufgeben", user=ALICE)
-    final = await resign.message()
+    assert_ephemeral(await resign.callback())
+    final = await live_board_of(fake, bot, game_id, lambda msg: "🏆" in msg.text)
     rematch = await fake.click(final, 1, user=ALICE)
     await rematch.callback()
     new_board = (await rematch.followup()).message
@@ -420,6 +448,7 @@ async def test_the_bot_is_named_in_the_readers_language_and_a_finished_board_ask
     assert t("essenzcog.footer.typing", "de") in running.embeds[0]["footer"]["text"]
     await (await fake.slash("essenz aufgeben", user=ALICE)).message()
     final = await fake.wait_for_message(lambda msg: "🏆" in msg.text and bool(msg.embeds))
+    assert final.id == running.id  # the same living board
     assert t("essenzcog.footer.typing", "de") not in final.embeds[0]["footer"]["text"]
 
 
@@ -428,10 +457,13 @@ async def test_a_draw_offered_on_the_own_turn_is_for_the_other_player(
 ) -> None:
     board = await accepted_game(fake, locale="en")
     first = board
-    # Alice is to act and offers by command: a new board; the click board loses its prompt.
+    # Alice is to act and offers by command: the living board says so (edited in place).
     offer = await fake.slash("essenz remis", {"aktion": "offer"}, user=ALICE, locale="en")
-    board = await offer.message()
-    await fake.wait(lambda: (first.components == [] and not first.content) or None, 5, "cleared")
+    assert_ephemeral(await offer.callback())
+    offered = t("essenzcog.event.draw_offered", "en", name="Alice")
+    game_id = await game_id_of(board)
+    board = await live_board_of(fake, bot, game_id, lambda msg: offered in embed_text(msg))
+    assert board.id == first.id
     text = embed_text(board)
     assert text.count(t("essenzcog.event.draw_offered", "en", name="Alice")) == 1
     assert t("essenzcog.draw.offered", "en", name="Alice") not in text
@@ -443,13 +475,13 @@ async def test_a_draw_offered_on_the_own_turn_is_for_the_other_player(
     accept_for_bob = button_for(board, t("essenzcog.button.draw_accept_for", "en", name="Bob"))
     own = await (await fake.click(board, accept_for_bob, user=ALICE)).callback()
     assert_ephemeral(own)
-    # Bob accepts by command: the game ends and the offer board keeps no turn prompt.
+    # Bob accepts by command: the game ends and the board keeps no turn prompt.
     accepted = await fake.slash("essenz remis", {"aktion": "accept"}, user=BOB, locale="en")
-    final = await accepted.message()
+    assert_ephemeral(await accepted.callback())
     reason = t("essenzcog.reason.draw_agreed", "en")
-    assert t("essenzcog.status.draw", "en", reason=reason) in embed_text(final)
-    await fake.wait(lambda: (board.components == [] and not board.content) or None, 5, "cleared")
-    assert "your turn" not in board.content
+    drawn = t("essenzcog.status.draw", "en", reason=reason)
+    final = await live_board_of(fake, bot, game_id, lambda msg: drawn in embed_text(msg))
+    assert "your turn" not in final.content and not final.content
 
 
 async def test_a_step_click_stays_good_when_only_a_draw_offer_came_between(
@@ -460,14 +492,13 @@ async def test_a_step_click_stays_good_when_only_a_draw_offer_came_between(
     game_id = await game_id_of(board)
     picked = await fake.select(board, mote_select(board), ["d1"], user=ALICE)
     board = await picked.message()
-    moving = await fake.click(board, button_for(board, t("essence.kind.move", "de")), user=ALICE)
-    board = await moving.message()
     kept, second = copy.deepcopy(board), copy.deepcopy(board)  # what Alice's client shows
+    menu, value = step_choice(board, f"{t('essence.kind.move', 'de')}: d2")
     await (await fake.slash("essenz remis", {"aktion": "offer"}, user=BOB)).message()
-    played = await fake.click(kept, button_for(kept, "d2"), user=ALICE)
+    played = await fake.select(kept, menu, [value], user=ALICE)
     assert (await played.callback()).type == 7
     assert await bot.store.game_actions(game_id) == [(1, "!draw-offer"), (0, "move d1 d2")]
-    again = await (await fake.click(second, button_for(second, "d2"), user=ALICE)).callback()
+    again = await (await fake.select(second, menu, [value], user=ALICE)).callback()
     assert_ephemeral(again)
     assert again.content == t("error.stale", "de")
 
@@ -501,10 +532,9 @@ async def test_a_typed_step_reads_the_game_row_once(
 
     monkeypatch.setattr(bot.store, "update_game", write)
     typed = await fake.slash("essenz zug", {"notation": "move d1 d2"}, user=ALICE)
-    board = await typed.message()
-    assert t("essence.event.moved", "de", name="Alice", source="d1", target="d2") in embed_text(
-        board
-    )
+    assert_ephemeral(await typed.callback())
+    moved = t("essence.event.moved", "de", name="Alice", source="d1", target="d2")
+    await fake.wait_for_message(lambda msg: moved in embed_text(msg))
     await fake.wait(lambda: "set_game_display" in reads or None, 5, "the board pointer")
     # one read; the board pointer is written without reading the game again
     assert reads == ["games_in_channel", "set_game_display"]
@@ -529,7 +559,8 @@ async def test_the_board_command_shows_the_live_board_again(fake: FakeDiscord, b
     shown = await (await fake.slash("essenz brett", user=CAROL, locale="en-US")).message()
     assert_public(shown)
     assert_png_attachment(shown)
-    assert t("essenzcog.title", "en", id=await game_id_of(board)) in embed_text(shown)
+    # the public board speaks the game's language (its host's), not the asker's
+    assert t("essenzcog.title", "de", id=await game_id_of(board)) in embed_text(shown)
     assert f"<@{stable_user_id(ALICE)}>" in shown.content  # still Alice's step, clickable
     assert mote_select(shown)
     await fake.wait(lambda: board.components == [] or None, 5, "the older board cleared")
@@ -553,7 +584,55 @@ async def test_one_running_game_needs_no_number_beside_an_open_invitation(
     board = await accepted_game(fake)  # Alice against Bob; Alice is to act
     await (await fake.slash("essenz start", {"gegner": BOB}, user=CAROL)).message()
     offer = await fake.slash("essenz remis", {"aktion": "offer"}, user=BOB)
-    shown = await offer.message()
+    assert_ephemeral(await offer.callback())
+    offered = t("essenzcog.event.draw_offered", "de", name="Bob")
+    shown = await live_board_of(fake, bot, await game_id_of(board), lambda m: offered in m.text)
     assert_public(shown)
-    assert t("essenzcog.event.draw_offered", "de", name="Bob") in embed_text(shown)
     assert await bot.store.game_actions(await game_id_of(board)) == [(1, "!draw-offer")]
+
+
+async def test_a_step_offered_whole_is_one_click_and_a_forged_one_changes_nothing(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """After the mote, every step of it is one option (two clicks a step); with few steps
+    left in all, the board offers every one at once (one click). A forged step number is
+    refused."""
+    board = await accepted_game(fake)
+    game_id = await game_id_of(board)
+    picked = await fake.select(board, mote_select(board), ["d1"], user=ALICE)
+    board = await picked.message()
+    menu, value = step_choice(board, f"{t('essence.kind.move', 'de')}: d2")
+    assert value.startswith("=")
+    for forged in ("=999", "=x", "=0.=1"):
+        refused = await (
+            await fake.forge_component(board, menu, component_type=3, values=[forged], user=ALICE)
+        ).callback()
+        assert_ephemeral(refused)
+    assert await bot.store.game_actions(game_id) == []
+    await (await fake.select(board, menu, [value], user=ALICE)).callback()
+    assert await bot.store.game_actions(game_id) == [(0, "move d1 d2")]
+    board = await live_board_of(fake, bot, game_id, lambda msg: bool(msg.selects))
+    steps = [o for s in board.selects for o in s["options"]]
+    record = await GameService(bot.store).get(game_id)
+    legal = ENGINE.legal_actions(load(record).state, 0)
+    if len(legal) <= 25:  # few: every step at once, one click
+        assert len(steps) == len(legal) and all(o["value"].startswith("=") for o in steps)
+    else:  # many: the motes first
+        assert all(not o["value"].startswith("=") for o in steps)
+
+
+async def test_the_board_picture_is_never_left_showing_an_abandoned_selection(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """A mote chosen shows its targets on the picture; the board shown again without the
+    selection (the same position) uploads the plain picture again."""
+    board = await accepted_game(fake)
+    game_id = await game_id_of(board)
+    plain = board.attachments[0].data
+    picked = await fake.select(board, mote_select(board), ["d1"], user=ALICE)
+    board = await picked.message()
+    assert board.attachments[0].data != plain  # the targets marked
+    table = bot.get_cog("Essence").table
+    record = await GameService(bot.store).get(game_id)
+    await table.show(record, await table.screen(record, load(record), "de"))
+    assert fake.messages[board.id].attachments[0].data == plain

@@ -18,7 +18,7 @@ from bot.sandbox.fake_discord import FakeDiscord, stable_user_id
 from bot.store import SqliteStore
 from tests.cog.test_essence import ALICE, BOB, accepted_game, game_id_of
 from tests.cog.test_w6 import GM, start_campaign
-from tests.harness import assert_ephemeral, assert_public, running_client
+from tests.harness import assert_ephemeral, assert_public, live_board_of, running_client
 
 
 @contextlib.asynccontextmanager
@@ -129,7 +129,8 @@ async def test_two_combat_starts_at_once_make_one(fake: FakeDiscord, bot: Any) -
 async def test_three_clicks_on_rematch_create_one_game(fake: FakeDiscord, bot: Any) -> None:
     board = await accepted_game(fake)
     old_id = await game_id_of(board)
-    final = await (await fake.slash("essenz aufgeben", user=BOB)).message()
+    await (await fake.slash("essenz aufgeben", user=BOB)).callback()
+    final = await live_board_of(fake, bot, old_id, lambda msg: "🏆" in msg.text)
     (rematch,) = final.custom_ids
     clicks = await asyncio.gather(
         fake.click(final, rematch, user=BOB),

@@ -26,6 +26,7 @@ from tests.harness import (
     assert_png_attachment,
     assert_public,
     embed_text,
+    ever_shown,
 )
 
 ALICE, BOB, CAROL, DAVE = "alice", "bob", "carol", "dave"
@@ -134,7 +135,7 @@ async def test_a_duel_against_the_bot_is_clicked_step_by_step(fake: FakeDiscord,
     # Sentences name each seat whole (only the image cuts a long name to fit).
     bot_name = "Spielleiter (zufällig)"
     said = t("felsenfeuer.event.auswahl_chosen", "de", player=bot_name)
-    assert any(said in msg.text for msg in fake.channel_messages())
+    assert ever_shown(fake, said)
     # The Auswahl stayed secret on every public message while it was open.
     public = [msg for msg in fake.channel_messages() if not msg.ephemeral]
     assert not any("Deine geheime Auswahl" in msg.text for msg in public)
@@ -450,7 +451,7 @@ async def test_a_team_duel_of_four_is_clicked_through_its_spell_phases(
     record = await GameService(bot.store).get(game_id)
     assert record.config["teams"] == [0, 1, 0, 1]
     assert record.players == [stable_user_id(ALICE)] + [BOT_ID] * 3
-    prompts = await play_alice(fake, bot, game_id, 12, seed=4)
+    prompts = await play_alice(fake, bot, game_id, 20, seed=4)
     actions = await bot.store.game_actions(game_id)
     assert {seat for seat, _ in actions} == {0, 1, 2, 3}  # every seat answered its decisions
     assert any(text.startswith("lege ") for seat, text in actions if seat == 0)
@@ -461,10 +462,11 @@ async def test_a_team_duel_of_four_is_clicked_through_its_spell_phases(
     bots = "Spielleiter (normal)"
     sides = f"Teams: 1 = Alice, {bots} 3 · 2 = {bots} 2, {bots} 4"
     assert sides in said  # who plays with whom, on the board
-    assert "Zauberphase, Initiative bei" in said  # a whole round of passes was played
-    assert any("welche Augenzahl?" in p for p in prompts)
-    # The pips to choose say which spells that glyph casts (adept rules: the star spells).
-    pips = [(label, about) for label, about in DESCRIBED if label.startswith("Augenzahl ")]
+    assert ever_shown(fake, "Zauberphase, Initiative bei")  # a round of passes was played
+    assert prompts
+    # A glyph is laid with one pick of rune and pips; each option says which spells that
+    # glyph casts (adept rules: the star spells).
+    pips = [(label, about) for label, about in DESCRIBED if label.startswith("Glyphe ")]
     assert pips
     stars = {s.name for s in spellbook().values() if s.star}
     none = t("felsenfeuercog.pips.no_spell", "de")
@@ -516,3 +518,37 @@ async def test_the_duel_options_of_teil_3_are_options_of_start(fake: FakeDiscord
     assert_ephemeral(refused)
     assert refused.content == t("felsenfeuercog.error.start", "de", seat=3, count=2)
     assert await bot.store.game_actions(record.id) == before
+
+
+async def test_typed_steps_take_the_words_the_player_sees(fake: FakeDiscord, bot: Any) -> None:
+    """English verbs and colour names, German ones with or without umlauts: the notation;
+    a step the game refuses says why and what may be played now."""
+    board = await (await fake.slash("felsenfeuer start", {"bot": "random"}, user=ALICE)).message()
+    game_id = game_of(board)
+    typed = await fake.slash("felsenfeuer zug", {"notation": "Selection 2-2-2-1-1"}, user=ALICE)
+    assert_ephemeral(await typed.callback())
+    assert (0, "auswahl 2-2-2-1-1") in await bot.store.game_actions(game_id)
+    found = await open_decision(fake, bot, game_id, 0)
+    assert found is not None
+    record = await GameService(bot.store).get(game_id)
+    legal = ENGINE.legal_actions(load(record).state, 0)
+    greens = [a for a in legal if a.verb == "essenz" and a.args == ("gruen",)]
+    refused = await (
+        await fake.slash("felsenfeuer zug", {"notation": "essence orange"}, user=ALICE)
+    ).callback()
+    assert_ephemeral(refused)
+    assert "Möglich sind jetzt: `essenz " in (refused.content or "")
+    if greens:  # green is among Alice's essences: typed as she reads it, with its umlaut
+        chosen = await fake.slash("felsenfeuer zug", {"notation": "essenz Grün"}, user=ALICE)
+        assert_ephemeral(await chosen.callback())
+        assert (0, "essenz gruen") in await bot.store.game_actions(game_id)
+
+
+def test_the_words_of_both_languages_read_as_notation() -> None:
+    from bot.narration.felsenfeuer import SPEC
+
+    assert SPEC.read_typed("place green 2 m0") == "lege gruen 2 m0"
+    assert SPEC.read_typed("Lege Grün 2 m0") == SPEC.read_typed("lege gruen 2 m0")
+    assert SPEC.read_typed("essence purple") == "essenz violett"
+    assert SPEC.read_typed("end") == "ende"
+    assert SPEC.read_typed("!resign") == "!resign"

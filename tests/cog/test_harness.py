@@ -398,3 +398,54 @@ async def test_channel_and_dm_messages_outside_the_interaction(
         ) as r,
     ):
         assert r.status == 404
+
+
+async def test_threads_are_opened_from_messages_as_discord_does(
+    fake: FakeDiscord, tiny: TinyBot
+) -> None:
+    """One thread per message, its id the message's; not in a DM, not in a thread, not
+    without the permission; posting unarchives; interactions in it carry the thread."""
+    from bot.sandbox.fake_discord import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS
+
+    channel = fake.channel("spieltisch")
+    ex = await fake.slash("echo", {"text": "Einladung"}, channel=channel.id)
+    await ex.callback()
+    message = await ex.message()
+    base = f"{fake.api_base}/channels"
+    body = {"name": "Spiel #1 · Alice, Bob", "auto_archive_duration": 1440}
+    async with aiohttp.ClientSession() as session:
+        url = f"{base}/{channel.id}/messages/{message.id}/threads"
+        async with session.post(url, json=body) as r:
+            assert r.status == 201
+            thread = await r.json()
+        assert int(thread["id"]) == message.id and thread["type"] == 11
+        assert int(thread["parent_id"]) == channel.id
+        async with session.post(url, json=body) as r:  # one thread per message
+            assert r.status == 400 and (await r.json())["code"] == 160004
+        inner = f"{base}/{message.id}/messages/{message.id}/threads"
+        async with session.post(inner, json=body) as r:  # not inside a thread
+            assert r.status == 400
+        async with session.post(f"{base}/{message.id}/messages", json={"content": "Zug"}) as r:
+            assert r.status == 200
+        assert [m.content for m in fake.channel_messages(message.id)] == ["Zug"]
+        async with session.patch(f"{base}/{message.id}", json={"archived": True}) as r:
+            assert r.status == 200 and (await r.json())["thread_metadata"]["archived"]
+        async with session.post(f"{base}/{message.id}/messages", json={"content": "da"}) as r:
+            assert r.status == 200
+        assert message.id not in fake.archived  # posting unarchived it
+        async with session.get(f"{base}/{message.id}") as r:
+            assert (
+                int((await r.json())["last_message_id"]) == fake.channel_messages(message.id)[-1].id
+            )
+        fake.deny(channel, CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS)
+        other = await (await fake.slash("echo", {"text": "x"}, channel=channel.id)).message()
+        url = f"{base}/{channel.id}/messages/{other.id}/threads"
+        async with session.post(url, json=body) as r:
+            assert r.status == 403 and (await r.json())["code"] == 50013
+        async with session.post(f"{base}/{message.id}/messages", json={"content": "x"}) as r:
+            assert r.status == 403
+    in_thread = await fake.slash("echo", {"text": "hier"}, channel=message.id)
+    assert in_thread.payload["channel_id"] == str(message.id)
+    assert in_thread.payload["channel"]["type"] == 11
+    assert int(in_thread.payload["app_permissions"]) & CREATE_PUBLIC_THREADS == 0
+    assert (await in_thread.message()).channel_id == message.id

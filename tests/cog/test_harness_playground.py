@@ -311,3 +311,25 @@ def test_a_script_that_ends_while_the_bot_thinks_shows_its_move(
     assert t("essenzcog.bot.thinking", "de") not in last_board
     assert "Traceback" not in errors.getvalue() + text
     assert "no active connection" not in errors.getvalue() + text
+
+
+def test_the_player_follows_a_game_into_its_thread_and_switches_back(tmp_path: Path) -> None:
+    script = (
+        "/essenz start bot:easy schnell:true\n"
+        "#allgemein\n"
+        "/essenz zug notation:move c1 c2\n"
+        "#Essenz\n"
+        "/essenz zug notation:move c1 c2\n"
+    )
+    text = _seeded(tmp_path, "t", script, 3)
+    thread = "#Essenz des Arkanen · Partie #1 · Alice, Spielleiter (leicht)"
+    assert f"  Thread: {thread} (du folgst / you follow)" in text
+    started, rest = text.split("> #allgemein", 1)
+    # the invitation in the channel, told where it went; the board in the thread, here
+    assert "[Spielleiter] in #allgemein" in started and f"läuft im Thread {thread}" in started
+    assert "[Spielleiter]\n  @alice, du bist am Zug." in started
+    in_channel, in_thread = rest.split("> #Essenz", 1)
+    assert "keine laufende Partie" in in_channel  # the game is not in the channel itself
+    assert f"Kanal / channel: {thread}" in in_thread
+    assert "[Spielleiter] (geändert / updated)\n" in in_thread  # the one board, edited
+    assert "(nur für dich / only you)" in in_thread

@@ -25,6 +25,7 @@ from tests.harness import (
     assert_ephemeral,
     assert_png_attachment,
     assert_public,
+    live_board_of,
     running_bot,
 )
 from tests.party import PARTY
@@ -217,14 +218,42 @@ async def test_a_reaction_window_is_answered_in_either_order(
     assert not any(c in msg.text for msg in public for c in secret)
 
 
+async def test_a_click_that_acts_loads_the_game_once(
+    fake: FakeDiscord, party_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    hands = hands_of(await GameService(party_bot.store).get(game_id))
+    prompt = await decide(fake, board, ALICE, "Alice")
+    loads = 0
+    real = m.from_json
+
+    def counting(engine: Any, data: Any) -> m.Match:
+        nonlocal loads
+        loads += 1
+        return real(engine, data)
+
+    monkeypatch.setattr(m, "from_json", counting)
+    played = await fake.click(prompt, button_for(prompt, hands[0][0]), user=ALICE)
+    assert (await played.callback()).type == 7
+    await fake.wait_for_message(
+        lambda msg: not msg.ephemeral and "Bob: entscheiden" in str(msg.buttons)
+    )
+    assert loads == 1  # the click, its step and the new board from one load
+    assert await party_bot.store.game_actions(game_id) == [(0, f"play {hands[0][0]}")]
+
+
 async def test_a_resign_in_three_seats_lets_the_others_go_on(
     fake: FakeDiscord, party_bot: Any
 ) -> None:
     board = await three_humans(fake)
     game_id = game_of(board)
-    final = await (await fake.slash("party aufgeben", user=CAROL)).message()
+    resigned = await fake.slash("party aufgeben", user=CAROL)
+    assert_ephemeral(await resigned.callback())  # typed: answered privately, the board edited
+    said = t("play.event.resigned", "de", name="Carol")
+    final = await live_board_of(fake, party_bot, game_id, lambda msg: said in msg.text)
     assert_public(final)
-    assert t("play.event.resigned", "de", name="Carol") in final.text
+    assert final.id == board.id  # the same living board
     record = await GameService(party_bot.store).get(game_id)
     match = load(record)
     assert record.status == "active" and m.outcome(PARTY, match) is None
@@ -287,10 +316,16 @@ async def test_bot_seats_answer_reactions_and_take_turns(fake: FakeDiscord, part
     assert record.status == "active" and len(record.players) == 4
     hands = hands_of(record)
     played = await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)
-    shown = await played.message()
-    assert t("play.bot.thinking", "de") in shown.text  # the board says the bot is at it
-    await played.wait_for(lambda r: r.kind == "edit")  # then shows its answer
-    assert t("play.bot.thinking", "de") not in shown.text
+    assert_ephemeral(await played.callback())
+    thinking = t("play.bot.thinking", "de")
+    for _attempt in range(250):  # the bot answered the window (its pass is logged)
+        if any(seat == 3 for seat, _ in await party_bot.store.game_actions(record.id)):
+            break
+        await asyncio.sleep(0.02)
+    await live_board_of(fake, party_bot, record.id, lambda msg: thinking not in msg.text)
+    edits = [r for r in fake.requests if r.method == "PATCH" and "/messages/" in r.path]
+    # the board said the bot is at it before it showed the bot's answer
+    assert any(thinking in json.dumps(r.json, ensure_ascii=False) for r in edits)
     for user in (BOB, CAROL):
         await (await fake.slash("party zug", {"notation": "pass"}, user=user)).message()
     record = await GameService(party_bot.store).get(record.id)
@@ -342,8 +377,8 @@ async def test_every_waiting_seat_is_reminded_then_forfeits(
 async def test_a_reaction_not_answered_in_time_is_passed_and_said(
     fake: FakeDiscord, party_bot: Any
 ) -> None:
-    """After the reaction limit the sweep passes for Bob and for Carol: each pass is a new
-    board that says so; nobody is reminded or forfeited and Bob moves next."""
+    """After the reaction limit the sweep passes for Bob and for Carol: the living board's
+    log says so for each; nobody is reminded or forfeited and Bob moves next."""
     board = await three_humans(fake)
     game_id = game_of(board)
     hands = hands_of(await GameService(party_bot.store).get(game_id))
@@ -495,7 +530,8 @@ async def test_a_board_of_an_older_step_that_arrives_later_never_replaces_the_ne
 ) -> None:
     """Two seats answer at once and their boards reach Discord in the other order: the board
     of the newer step stays the live one, the late older board is taken down, and the board
-    before both loses its buttons."""
+    before both loses its buttons; an edit of the living board for an older step than it
+    shows is dropped."""
     board = await three_humans(fake)
     game_id = game_of(board)
     service = GameService(party_bot.store)
@@ -508,8 +544,9 @@ async def test_a_board_of_an_older_step_that_arrives_later_never_replaces_the_ne
     channel = party_bot.get_partial_messageable(fake.channel().id)
     newer_board = await channel.send("newer")
     late_board = await channel.send("older, late")
-    await table.remember_board(newer, newer_board.id)
-    await table.remember_board(older, late_board.id)
+    screen = await table.screen(older, load(older), "de")
+    await table.remember_board(newer, newer_board.id, screen)
+    await table.remember_board(older, late_board.id, screen)
     record = await service.get(game_id)
     assert record.display["board"] == newer_board.id
     assert record.display["board_revision"] == newer.revision
@@ -517,12 +554,17 @@ async def test_a_board_of_an_older_step_that_arrives_later_never_replaces_the_ne
     assert not fake.messages[newer_board.id].deleted
     assert not fake.messages[before].components  # the board before both: no buttons left
     # the same board remembered again (an edit of the live board) is kept
-    await table.remember_board(older, newer_board.id)
+    await table.remember_board(older, newer_board.id, screen)
     record = await service.get(game_id)
     assert (record.display["board"], record.display["board_revision"]) == (
         newer_board.id,
         newer.revision,
     )
+    # an edit for the older step, arriving late, leaves the living board as it is
+    screen.embed.title = "older, late"
+    await table.show(older, screen)
+    assert fake.messages[newer_board.id].content == "newer"
+    assert record.display["board"] == (await service.get(game_id)).display["board"]
 
 
 async def test_seats_asked_to_react_are_told_they_may_react_not_that_it_is_their_turn(
@@ -536,9 +578,10 @@ async def test_seats_asked_to_react_are_told_they_may_react_not_that_it_is_their
     game_id = game_of(board)
     hands = hands_of(await GameService(party_bot.store).get(game_id))
     played = await fake.slash("party zug", {"notation": f"play {hands[0][0]}"}, user=ALICE)
-    after = await played.message()
+    assert_ephemeral(await played.callback())
     others = f"<@{stable_user_id(BOB)}>, <@{stable_user_id(CAROL)}>"
-    assert after.content == t("play.waiting_for.reaction", "de", mentions=others)
+    react = t("play.waiting_for.reaction", "de", mentions=others)
+    after = await live_board_of(fake, party_bot, game_id, lambda msg: msg.content == react)
     assert "reagieren" in after.content and "dran" not in after.content
 
 
@@ -582,10 +625,11 @@ async def test_allies_who_win_together_get_the_plural_verb(
     invitation = await (await fake.slash("party start", options, user=ALICE)).message()
     await (await accept(fake, invitation, BOB, "blue")).callback()
     await (await accept(fake, invitation, CAROL, "gold")).callback()
-    final = await (await fake.slash("party aufgeben", user=CAROL)).message()
+    await (await fake.slash("party aufgeben", user=CAROL)).callback()
     reason = t("play.reason.resign", "de")
     won = t("play.status.won_together", "de", names="Alice, Bob", reason=reason)
-    assert won in final.text and "gewinnen" in won
+    await live_board_of(fake, party_bot, game_of(invitation), lambda m: won in m.text)
+    assert "gewinnen" in won
     assert t("play.status.won_together", "en", names="A, B", reason="r") == "A, B win (r)."
     assert t("play.status.won", "de", names="A", reason="r") == "A gewinnt (r)."
 
@@ -648,7 +692,9 @@ async def test_a_rematch_clicked_by_a_guest_counts_them_as_accepted(
     monkeypatch.setattr(spec, "rematch_order", lambda clicker, seats: list(range(seats)))
     game_id = game_of(await three_humans(fake))
     await (await fake.slash("party aufgeben", user=BOB)).message()
-    final = await (await fake.slash("party aufgeben", user=CAROL)).message()
+    await (await fake.slash("party aufgeben", user=CAROL)).callback()
+    over = t("play.button.rematch", "de")
+    final = await live_board_of(fake, party_bot, game_id, lambda m: over in str(m.buttons))
     rematch = await fake.click(final, button_for(final, t("play.button.rematch", "de")), user=BOB)
     invitation = (await rematch.followup()).message
     assert invitation is not None

@@ -15,8 +15,10 @@ import pytest
 
 from bot.games import load
 from bot.i18n import t
+from bot.play.ui import whole_steps
 from bot.sandbox.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from engines.core import match as m
+from engines.core.choices import ChoiceTree
 from engines.telperinquar import ENGINE
 from engines.telperinquar.decks import parse_list, starter_text
 from tests.harness import (
@@ -25,6 +27,7 @@ from tests.harness import (
     assert_png_attachment,
     assert_public,
     embed_text,
+    live_board_of,
 )
 
 ALICE, BOB, CAROL = "alice", "bob", "carol"
@@ -94,14 +97,33 @@ def path_of(custom_id: str) -> tuple[str, ...]:
     return tuple(custom_id.split(":p:", 1)[1].split(":")[0].split("."))
 
 
-def pick(prompt: StoredMessage, wanted: list[str]) -> tuple[str, str | None]:
-    """The first wanted click on a private prompt: a button whose path ends in a wanted
-    token, or a select option; (custom_id, select value or None)."""
+def whole_path(tree: ChoiceTree[Any], path: tuple[str, ...]) -> tuple[str, ...]:
+    """A click path with its last ``=<n>`` (a step offered whole) written out."""
+    if path and path[-1].startswith("="):
+        return whole_steps(tree, path[:-1])[int(path[-1][1:])]
+    return path
+
+
+def pick(
+    prompt: StoredMessage, wanted: list[str], tree: ChoiceTree[Any] | None = None
+) -> tuple[str, str | None]:
+    """The first wanted click on a private prompt: a step offered whole that holds a wanted
+    token (a verb with a wanted card, if any card is wanted), a button whose path ends in a
+    wanted token, or a select option; (custom_id, select value or None)."""
     buttons = {
         path_of(b["custom_id"])[-1]: b["custom_id"]
         for b in prompt.buttons
         if ":p:" in b["custom_id"]
     }
+    if tree is not None:
+        wholes = {
+            cid: whole_path(tree, path_of(cid)) for token, cid in buttons.items() if "=" in token
+        }
+        cards = [w for w in wanted if w.startswith("c") and w[1:].isdecimal()]
+        for token in wanted:
+            for cid, path in wholes.items():
+                if token in path and (token in cards or not cards or set(cards) & set(path)):
+                    return cid, None
     for token in wanted:
         if token in buttons:
             return buttons[token], None
@@ -145,8 +167,9 @@ async def decide(
             return clicked
         record = await bot.store.get_game(game_id)
         view = ENGINE.view_for(load(record).state, 0)
-        cid, value = pick(prompt, policy(prompt, view))
-        clicked.append(value or path_of(cid)[-1])
+        tree = ChoiceTree(ENGINE, ENGINE.legal_actions(load(record).state, 0))
+        cid, value = pick(prompt, policy(prompt, view), tree)
+        clicked.append(value or whole_path(tree, path_of(cid))[0])
         if value is None:
             answer = await fake.click(prompt, cid, user=user)
         else:
@@ -289,7 +312,13 @@ async def test_refusals_change_nothing(fake: FakeDiscord, bot: Any) -> None:
     before = (await bot.store.get_game(game_id)).revision
     opened = await fake.click(board, opener, user=ALICE)
     prompt = await opened.message()
-    go = next(b["custom_id"] for b in prompt.buttons if path_of(b["custom_id"]) == ("go",))
+    record = await bot.store.get_game(game_id)
+    tree = ChoiceTree(ENGINE, ENGINE.legal_actions(load(record).state, 0))
+    go = next(
+        b["custom_id"]
+        for b in prompt.buttons
+        if whole_path(tree, path_of(b["custom_id"])) == ("go",)
+    )
     await (await fake.click(prompt, go, user=ALICE)).callback()
     # the same button again (a client still showing the old prompt): refused, applied once
     old = {"type": 1, "components": [{"type": 2, "style": 1, "label": "go", "custom_id": go}]}
@@ -541,7 +570,8 @@ async def test_a_rematch_against_the_bot_keeps_each_seats_deck(fake: FakeDiscord
     board = await (await fake.slash("telperinquar start", {"deck": "Licht"})).message()
     game_id = game_of(board)
     await open_decision(fake, bot, game_id, 0)  # the bot began: its turn is over
-    final = await (await fake.slash("telperinquar aufgeben", {})).message()
+    await (await fake.slash("telperinquar aufgeben", {})).callback()
+    final = await live_board_of(fake, bot, game_id, lambda msg: "🏆" in msg.text)
     record = await bot.store.get_game(game_id)
     assert record.status == "finished"
     rematch = next(c for c in final.custom_ids if c.endswith(":r"))

@@ -19,7 +19,13 @@ from engines.core import match as m
 from engines.telperinquar import draft
 from engines.telperinquar.decks import parse_list, validate
 from engines.telperinquar.draft import DRAFT_ENGINE
-from tests.harness import assert_components_valid, assert_ephemeral, assert_public, embed_text
+from tests.harness import (
+    assert_components_valid,
+    assert_ephemeral,
+    assert_public,
+    embed_text,
+    live_board_of,
+)
 
 ALICE, BOB, DAVE = "alice", "bob", "dave"
 
@@ -156,8 +162,9 @@ async def test_two_people_and_a_bot_draft_to_their_saved_decks(fake: FakeDiscord
     # last pick's answer; a board of an earlier pick that arrives later never replaces it)
     text = await closing_board(fake, bot, game_id)
     assert f"Draft {game_id}" in text and "/telperinquar start" in text
-    # in Bob's language (his was the last pick); few picks: more level cards fill up to 40
-    assert "1 Draft Hero" in text and "27 Level Card Draft Hero" in text
+    # in the game's language (its host's), not in Bob's though his was the last pick; few
+    # picks: more level cards fill up to 40
+    assert "1 Draft-Held" in text and "27 Stufenkarte Draft-Held" in text
     # showing the end again saves nothing twice
     again = await fake.slash("telperinquar-draft brett", {"spiel": game_id}, user=ALICE)
     assert_public(await again.message())
@@ -259,11 +266,11 @@ async def test_when_one_of_two_leaves_the_other_drafts_on_to_a_deck(
     prompt = await prompt_for(fake, bot, game_id, 0, ALICE, "de")
     assert prompt is not None
     await pick_first(fake, prompt, ALICE, "de")
-    left = await (
-        await fake.slash("telperinquar-draft aufgeben", {"spiel": game_id}, user=BOB)
-    ).message()
+    resigned = await fake.slash("telperinquar-draft aufgeben", {"spiel": game_id}, user=BOB)
+    assert_ephemeral(await resigned.callback())
+    said = t("tqdraft.event.left", "de", name="Bob")
+    left = await live_board_of(fake, bot, game_id, lambda msg: said in embed_text(msg))
     assert_public(left)
-    assert t("tqdraft.event.left", "de", name="Bob") in embed_text(left)
     record = await GameService(bot.store).get(game_id)
     assert record.status == "active" and load(record).eliminated == (1,)
     picks = 1
@@ -290,11 +297,12 @@ async def test_the_draft_ends_when_the_last_person_leaves(fake: FakeDiscord, bot
     await (await fake.click(invitation, button_for(invitation, "Annehmen"), user=BOB)).callback()
     game_id = game_of(invitation)
     await (await fake.slash("telperinquar-draft aufgeben", {"spiel": game_id}, user=BOB)).message()
-    last = await (
+    await (
         await fake.slash("telperinquar-draft aufgeben", {"spiel": game_id}, user=ALICE)
-    ).message()
+    ).callback()
+    abandoned = t("tqdraft.board.abandoned", "de")
+    last = await live_board_of(fake, bot, game_id, lambda msg: abandoned in embed_text(msg))
     record = await GameService(bot.store).get(game_id)
     assert record.status == "finished"
-    assert t("tqdraft.board.abandoned", "de") in embed_text(last)
     assert "🏆" not in embed_text(last) and "🤝" not in embed_text(last)
     assert await bot.store.decks(stable_user_id(ALICE)) == []

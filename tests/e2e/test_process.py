@@ -38,6 +38,7 @@ def _environment(fake: FakeDiscord | None, database: Path) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     env["SPIELLEITER_DB"] = str(database)
     env["SPIELLEITER_LOG_LEVEL"] = "INFO"
+    env["SPIELLEITER_GAME_THREADS"] = "off"  # the games stay in their channel: counted there
     if fake is not None:
         env["DISCORD_TOKEN"] = "e2e-token"
         env["DISCORD_API_BASE_URL"] = fake.api_base

@@ -148,7 +148,11 @@ async def test_two_shard_processes_share_one_postgres_database(
     await waiting("remind1", g1.channels[1], 2 * DAY, [ALICE, BOB])
     await waiting("bot_dm", dm_bob, 120, [BOT_ID, BOB])
 
-    env = {"SPIELLEITER_DATABASE_URL": url, "SPIELLEITER_SHARD_COUNT": "2"}
+    env = {
+        "SPIELLEITER_DATABASE_URL": url,
+        "SPIELLEITER_SHARD_COUNT": "2",
+        "SPIELLEITER_GAME_THREADS": "off",  # the games stay in their channel: counted there
+    }
     # each process gets its own token (the fake takes any) to tell their requests apart
     processes = [
         BotProcess(

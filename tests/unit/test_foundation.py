@@ -31,6 +31,17 @@ def test_settings_defaults_and_env(tmp_path: Path) -> None:
         Settings.load(env={"SPIELLEITER_DEV_GUILD": "zwölf"}, dotenv=None)
 
 
+def test_games_get_threads_unless_the_setting_says_off() -> None:
+    assert Settings().game_threads and Settings.load(env={}, dotenv=None).game_threads
+    off = Settings.load(env={"SPIELLEITER_GAME_THREADS": "off"}, dotenv=None)
+    assert not off.game_threads
+    assert Settings.load(env={"SPIELLEITER_GAME_THREADS": "1"}, dotenv=None).game_threads
+    minutes = Settings.load(env={"SPIELLEITER_THREAD_ARCHIVE_MINUTES": "5"}, dotenv=None)
+    assert minutes.thread_archive_minutes == 5
+    with pytest.raises(SettingsError, match="SPIELLEITER_GAME_THREADS"):
+        Settings.load(env={"SPIELLEITER_GAME_THREADS": "vielleicht"}, dotenv=None)
+
+
 def test_env_example_documents_every_setting() -> None:
     example = Path(__file__).resolve().parents[2] / ".env.example"
     names = set(re.findall(r"^([A-Z_]+)=", example.read_text(), re.M))

@@ -277,6 +277,46 @@ async def test_two_clicks_on_one_decision_apply_once(service: GameService) -> No
     assert len(await service.store.game_actions(game.id)) == 1
 
 
+async def test_a_click_loads_the_game_once_and_applies_the_clicked_action(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await _three(service)
+    loads = 0
+    real = m.from_json
+
+    def counting(engine: Any, data: Any) -> m.Match:
+        nonlocal loads
+        loads += 1
+        return real(engine, data)
+
+    monkeypatch.setattr(m, "from_json", counting)
+    at = service.seated(game, ALICE, "t1")
+    (action,) = [a for a in PARTY.legal_actions(at.match.state, at.seat) if a.verb == "play"][:1]
+    turn = await service.click(at, ALICE, "t1", action)
+    assert loads == 1  # seated once; the click applied on that match and stored it
+    assert await service.store.game_actions(game.id) == [(0, PARTY.action_text(action))]
+    assert turn.match.state == load(turn.record).state
+    assert not service.bot_due(turn.record, turn.match)
+
+
+async def test_a_click_on_an_answered_decision_is_stale_and_on_another_seats_not_theirs(
+    service: GameService,
+) -> None:
+    game = await _three(service)
+    at = service.seated(game, ALICE, "t1")
+    first, second = [a for a in PARTY.legal_actions(at.match.state, 0) if a.verb == "play"][:2]
+    await service.click(at, ALICE, "t1", first)
+    with pytest.raises(StaleRevision):  # the record read before the first click: re-read
+        await service.click(at, ALICE, "t1", second)
+    assert len(await service.store.game_actions(game.id)) == 1
+    record = await service.get(game.id)
+    with pytest.raises(IllegalAction) as refused:
+        service.seated(record, ALICE, "r1.1")  # Bob's reaction, not Alice's
+    assert refused.value.key == "play.error.not_your_turn"
+    with pytest.raises(StaleRevision):
+        service.seated(record, BOB, "t1")
+
+
 async def test_a_resign_in_three_seats_lets_the_other_two_play_on(service: GameService) -> None:
     game = await _alice_plays(service, await _three(service))
     turn = await service.act(game.id, BOB, "!resign")
