@@ -17,7 +17,7 @@ by its own outcome or when every seat has left.
 **Draws.** ``!draw-offer`` opens a vote with the offerer's yes; every other remaining player
 answers ``!draw-accept`` (yes) or ``!draw-decline`` (the offer lapses). Once every remaining
 player said yes, the match is a draw: all remaining sides at once. Any engine action lets a
-pending offer lapse.
+pending offer lapse (event ``draw_withdrawn``, so the table says so).
 """
 
 from __future__ import annotations
@@ -171,6 +171,9 @@ def _step(
 ) -> tuple[Match, list[Event]]:
     state, events = engine.apply(match.state, action, player)
     seats = seat_count(engine, state, match.players)  # an open-seat engine may have grown
+    if match.draw_votes:  # playing on ends a pending offer: said, not dropped silently
+        offerer = match.draw_votes[0]
+        events = [Event("draw_withdrawn", {"player": offerer}), *events]
     return replace(match, state=state, players=seats, draw_votes=()), events
 
 

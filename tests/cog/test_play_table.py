@@ -645,6 +645,24 @@ async def test_a_draw_offer_is_said_once_on_the_board(fake: FakeDiscord, party_b
     assert again.text.count(t("play.draw.offered", "de", name="Bob")) == 1
 
 
+async def test_playing_on_withdraws_a_draw_offer_and_the_board_says_so(
+    fake: FakeDiscord, party_bot: Any
+) -> None:
+    """Issue 21: an offer that lapses because play goes on is said, not dropped silently."""
+    board = await three_humans(fake)
+    game_id = game_of(board)
+    hands = hands_of(await GameService(party_bot.store).get(game_id))
+    offered = await fake.click(board, button_for(board, "Remis anbieten"), user=BOB)
+    board = await offered.message()
+    prompt = await decide(fake, board, ALICE, "Alice")
+    played = await fake.click(prompt, button_for(prompt, hands[0][0]), user=ALICE)
+    assert (await played.callback()).type == 7
+    withdrawn = t("play.event.draw_withdrawn", "de", name="Bob")
+    shown = await fake.wait_for_message(lambda msg: withdrawn in msg.text)
+    assert not shown.ephemeral
+    assert "Remis annehmen" not in str(shown.buttons)
+
+
 async def test_a_referee_seat_is_offered_no_draw_or_resign_and_is_never_forfeited(
     fake: FakeDiscord, party_bot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -30,8 +30,12 @@ def test_engine_actions_pass_through_and_clear_a_draw_offer() -> None:
     assert match.draw_offer_by == 1
     match, events = m.apply(NIM, match, "2", 0)
     assert match.state.heap == 3 and match.draw_offer_by is None
-    assert events[0].type == "took"
+    # the offer is not dropped silently: the step says it is withdrawn, then what it did
+    assert [(e.type, e.data) for e in events[:1]] == [("draw_withdrawn", {"player": 1})]
+    assert events[1].type == "took"
     assert m.to_act(NIM, match) == frozenset({1})
+    _, quiet = m.apply(NIM, match, "1", 1)  # no offer pending: no such event
+    assert [e.type for e in quiet] == ["took"]
 
 
 def test_resign_ends_the_match_for_the_other_player() -> None:
