@@ -1551,7 +1551,8 @@ class FakeDiscord:
         elif kind in (CALLBACK_UPDATE, CALLBACK_DEFER_UPDATE):
             if ex.source is None:
                 return self._error(400, 50035, "update callback on an interaction without message")
-            message = ex.source
+            # Discord updates the one message, whatever copy of it the clicking client showed
+            message = self.messages.get(ex.source.id, ex.source)
             if kind == CALLBACK_UPDATE:
                 self._apply_body(message, data, rec.files, edit=True)
             ex.original = message
