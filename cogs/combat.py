@@ -59,7 +59,7 @@ from bot.narration.combat_tracker import (
     phase_summaries,
     running_log,
 )
-from bot.render.combat_text import _cap, narrate
+from bot.render.combat_text import _cap, narrate, npc_ids
 from bot.replies import LANGUAGE_PREF, fit_reply, lang_for, pinging, send
 from bot.sheets import require_edit
 from bot.store.base import CampaignRecord, GameRecord
@@ -178,7 +178,8 @@ class Combat(commands.Cog):
         after = unpack(record).state
         display = dict(record.display)
         table = str(display.get("lang") or lang)
-        public = narrate(events, before, after, table)
+        npcs = npc_ids(before, after)  # their values only for the GM (as the status image)
+        public = narrate(events, before, after, table, hidden=npcs)
         rows = {row["id"]: row for row in engine_of(record).view_for(after, None)["fighters"]}
         summaries, display["phase_sum"] = phase_summaries(
             display, events, before, after, rows, table
@@ -199,7 +200,12 @@ class Combat(commands.Cog):
             content = _cap(log, CONTENT_LIMIT) or None
             files = [image_file(png)] if changed else discord.utils.MISSING
             parts = {"content": content, "embed": embed, "attachments": files, "view": view}
-            own = narrate(events, before, after, lang) if lang != table else public
+            gm = campaign.is_gm(interaction.user.id)
+            own = (
+                narrate(events, before, after, lang, hidden=frozenset() if gm else npcs)
+                if lang != table or gm
+                else public
+            )
             edited = await self._edit_tracker(
                 interaction, tracker["message"], clicked, parts, own, lang
             )

@@ -16,6 +16,7 @@ from bot.render.combat import CombatImageText
 from engines.core import BadInput, Event
 from engines.w6 import CombatAction, CombatState, parse_action
 from engines.w6.actions import PAYLOAD_VERBS
+from engines.w6.engine import lp_state
 
 DESCRIPTION_LIMIT = 4000
 NAME_KEYS = ("fighter", "attacker", "target", "blocker")
@@ -84,8 +85,26 @@ def action_words(text: str, names: dict[str, str], lang: str) -> str:
     return step_words(action.verb, action_who(action, names), targets, lang)
 
 
-def narrate(events: list[Event], before: CombatState, after: CombatState, lang: str) -> list[str]:
-    """One line per event in the user's language (names instead of ids, steps in words)."""
+def npc_ids(*states: CombatState) -> frozenset[str]:
+    """The fighters without an owner (the GM's NPCs) in any of ``states``: whose values only
+    the GM's view shows."""
+    return frozenset(f.id for state in states for f in state.fighters if f.owner is None)
+
+
+def narrate(
+    events: list[Event],
+    before: CombatState,
+    after: CombatState,
+    lang: str,
+    *,
+    hidden: frozenset[str] = frozenset(),
+) -> list[str]:
+    """One line per event in the user's language (names instead of ids, steps in words).
+
+    The events of a fighter in ``hidden`` (the NPCs, for every reader but the GM) are told in
+    their ``.npc`` wording where the catalog has one: a hit without armour and LP (the LP in
+    words, as the players' status shows them), a join without AB and LP, holding without the
+    number of Handlungen."""
     names = _names(before) | _names(after)
     lines = []
     for event in events:
@@ -111,6 +130,12 @@ def narrate(events: list[Event], before: CombatState, after: CombatState, lang: 
             key = f"{key}.{event.data.get(variant)}"
         if event.data.get("dice") == [] and f"{key}.none" in catalog():
             key = f"{key}.none"  # a roll of no dice says so (not "Kraft-Probe ab: –")
+        secret = str(event.data.get("fighter", ""))
+        if secret in hidden and f"{key}.npc" in catalog():
+            key = f"{key}.npc"
+            fighter = after.find(secret) or before.find(secret)
+            if fighter is not None:
+                params["state"] = t(f"w6cog.lp_state.{lp_state(fighter)}", lang)
         if key in catalog():
             text = tc(key, lang, **params)
         else:

@@ -86,11 +86,10 @@ async def test_attack_defence_damage_phase_undo_end(fake: FakeDiscord, bot: Any)
     assert "🎲 **Thoin** würfelt 6 6 5 1 → 3 Erfolge" in decided.text
     (roll,) = ids_with(decided, "wuerfeln")
     hit = await (await fake.click(decided, roll, user=GM)).message()
-    # Axt 1-2: 5 + Zusatz K 4 + Fertigkeit 2 = 11 SP − Gesamtschutz 2 = 9 LP.
-    assert (
-        t("w6cog.ev.damage", "de", fighter="Ork", sp=11, ruestung=2, lp_verlust=9, lp=11)
-        in hit.text
-    )
+    # Axt 1-2: 5 + Zusatz K 4 + Fertigkeit 2 = 11 SP − Gesamtschutz 2 = 9 LP (the GM view
+    # below: LP 11/20); the public line keeps the NPC's armour and LP to the GM.
+    hurt = t("w6cog.lp_state.verletzt", "de")
+    assert t("w6cog.ev.damage.npc", "de", fighter="Ork", sp=11, state=hurt) in hit.text
     # Issue 9: the public status hides the NPC's values (its LP in words); the GM reads them
     # privately through "SL-Ansicht".
     assert "LP 11/20" not in embed_text(hit)

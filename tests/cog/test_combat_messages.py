@@ -53,8 +53,9 @@ async def test_unarmed_attack_then_the_gm_takes_the_new_weapon_into_the_combat(
     (no_defence,) = ids_with(attacked, "keine")
     hit = await (await fake.click(attacked, no_defence, user=GM)).message()
     # Waffenlos 1-1: a six and a five are 2 SP, no Zusatz- or Fertigkeitsschaden.
-    damage = t("w6cog.ev.damage", "de", fighter="Ork", sp=2, ruestung=0, lp_verlust=2, lp=18)
-    assert damage in hit.text
+    # The public line keeps the NPC's armour and LP to the GM (its LP in words).
+    hurt = t("w6cog.lp_state.verletzt", "de")
+    assert t("w6cog.ev.damage.npc", "de", fighter="Ork", sp=2, state=hurt) in hit.text
 
     axe = {"feld": "waffen.Axt.basis", "wert": "2-4"}
     await (await fake.slash("charakter feld", axe, user=ALICE)).callback()
@@ -103,8 +104,8 @@ async def test_messages_name_participants_and_steps(fake: FakeDiscord, bot: Any)
     two = await (
         await fake.slash("kampf dazu", {"charakter": "Ork", "anzahl": 2}, user=GM)
     ).message()
-    for name in ("Ork", "Ork 2"):
-        assert t("w6cog.ev.joined", "de", name=name, ab=5, lp=20) in two.text
+    for name in ("Ork", "Ork 2"):  # an NPC joins without its values told
+        assert t("w6cog.ev.joined.npc", "de", name=name) in two.text
     begun = await (await fake.click(two, ids_with(two, "beginnen")[0], user=GM)).message()
     assert t("w6cog.ev.phase_started", "de", phase=1, order="Thoin, Ork, Ork 2") in begun.text
 

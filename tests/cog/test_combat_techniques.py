@@ -183,8 +183,9 @@ async def test_aimed_attack_at_the_head_by_clicks(fake: FakeDiscord, bot: Any, l
     hit = await (await fake.click(attacked, no_defence, user=GM, locale=locale)).message()
     # Schwert 1-2, 6 6 5: 2+2+1 = 5 Basisschaden + Zusatz K 3 + Fertigkeit 2 = 10, ×3 on the
     # head (no armour there, the Ork's Gesamtschutz does not count).
-    assert t("w6cog.ev.damage", lang, fighter="Ork", sp=30, ruestung=0, lp_verlust=30,
-             lp=-10) in hit.text  # fmt: skip
+    dying = t("w6cog.lp_state.sterbend", lang)  # the public line: no armour, no LP
+    assert t("w6cog.ev.damage.npc", lang, fighter="Ork", sp=30, state=dying) in hit.text
+    assert (await state_of(fake, bot)).fighter("ork").lp == -10
 
 
 async def test_sweep_on_two_targets(fake: FakeDiscord, bot: Any) -> None:
