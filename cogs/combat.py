@@ -676,7 +676,11 @@ class Combat(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """Autocomplete: the combat's participants whose name or id contains ``current``."""
         state = await self.combats.state_here(interaction.channel_id or 0)
-        found = [] if state is None else fighter_matches(state, current)
+        found: list[tuple[str, str]] = []
+        if state is not None:  # an NPC's LP in words unless the GM asks
+            campaign = await campaign_here(interaction)
+            gm = campaign.is_gm(interaction.user.id)
+            found = fighter_matches(state, current, await lang_for(interaction), gm=gm)
         return [app_commands.Choice(name=n[:100], value=v) for n, v in found][:AUTOCOMPLETE_LIMIT]
 
     async def _gm_step(self, interaction: discord.Interaction[Any], verb: str) -> None:

@@ -15,7 +15,14 @@ from typing import Any
 
 import discord
 
-from bot.combat import Loaded, acting, decision_token, fighter_token, reflex_ready
+from bot.combat import (
+    Loaded,
+    acting,
+    decision_token,
+    fighter_label,
+    fighter_token,
+    reflex_ready,
+)
 from bot.components import custom_id
 from bot.games import engine_of, load
 from bot.i18n import t
@@ -248,9 +255,13 @@ def technique_menu(loaded: Loaded, fighter_id: str, lang: str) -> dict[str, Any]
 def target_menu(
     loaded: Loaded, fighter_id: str, targets: list[Fighter], lang: str
 ) -> dict[str, Any]:
-    """Whom a plain attack goes at."""
+    """Whom a plain attack goes at (a player's fighter sees an NPC's LP in words; an NPC's
+    attack is the GM's)."""
+    attacker = loaded.state.fighter(fighter_id)
     options = [
-        discord.SelectOption(label=f"{f.name} ({f.id}, LP {f.lp})"[:100], value=f.id)
+        discord.SelectOption(
+            label=fighter_label(f, lang, gm=attacker.owner is None)[:100], value=f.id
+        )
         for f in targets[:MAX_SELECT]
     ]
     cid = custom_id(PREFIX, loaded.record.id, loaded.token, "ziel", fighter_id)

@@ -11,7 +11,9 @@ from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord
 from tests.cog.test_combat import ids_with, tracker
 from tests.cog.test_combat_messages import _combat, _force
-from tests.cog.test_w6 import ALICE, GM, thoin_json
+from tests.cog.test_combat_techniques import field, mine, open_form, option_values
+from tests.cog.test_combat_techniques import set_up as techniques_set_up
+from tests.cog.test_w6 import ALICE, BOB, GM, thoin_json
 
 
 async def test_an_npc_hit_is_told_without_its_armour_and_lp(fake: FakeDiscord, bot: Any) -> None:
@@ -38,3 +40,23 @@ async def test_an_npc_holding_is_told_without_its_handlungen(fake: FakeDiscord, 
     public = (await tracker(fake)).text
     assert t("w6cog.ev.turn_passed", "de", fighter="Ork", held=2) not in public
     assert t("w6cog.ev.turn_passed.npc", "de", fighter="Ork") in public
+
+
+async def test_a_players_target_lists_name_an_npcs_lp_in_words(fake: FakeDiscord, bot: Any) -> None:
+    status = await techniques_set_up(fake)
+    unhurt = t("w6cog.lp_state.unverletzt", "de")
+    # the plain attack's target menu
+    menu = await (await fake.click(status, mine(status, "atk"), user=BOB)).message()
+    labels = [o["label"] for o in menu.selects[0]["options"]]
+    assert f"Ork (ork, {unhurt})" in labels and "Thoin (thoin, LP 30)" in labels
+    assert not any("LP 20" in label for label in labels)
+    # a technique's form
+    form = await open_form(fake, status, "gezielt")
+    labels = list(option_values(form, field(form, "t")))
+    assert f"Ork (ork, {unhurt})" in labels and "Ork 2 (ork2, LP 20)" not in labels
+    # the autocomplete of /kampf angriff ziel:
+    choices = await fake.autocomplete("kampf angriff", {"ziel": "ork"}, user=BOB)
+    assert [c["name"] for c in choices] == [f"Ork (ork, {unhurt})", f"Ork 2 (ork2, {unhurt})"]
+    # the GM reads the values
+    choices = await fake.autocomplete("kampf angriff", {"ziel": "ork"}, user=GM)
+    assert [c["name"] for c in choices] == ["Ork (ork, LP 20)", "Ork 2 (ork2, LP 20)"]
