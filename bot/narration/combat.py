@@ -141,6 +141,8 @@ def fighter_rows(state: CombatState, fighter_id: str, cid: Any, lang: str) -> Ro
             answers.append(on("refabw", named("w6cog.btn.reflex_defence")))
         if not kw_defence_allowed(state, fighter):  # a ranged attack only the Reflex answers
             return [answers]
+        if fighter.kw_left <= 0 and not (fighter.schild and fighter.schild.kw_bonus):
+            return [answers]  # "0 KW" would roll nothing: no select (a shield's dice would)
         return [[kw("abwehr", "w6cog.btn.defend")], answers]
     if pending.stage == "entscheidung":
         return [[on("wuerfeln", t("w6cog.btn.roll", lang, name=name), "primary"),

@@ -1,0 +1,46 @@
+"""What a play-tester met at the W6 table beyond secrets: a defender without KW is not
+offered a select of "0 KW" (unless a shield's bonus dice make a defence of 0 KW a roll)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.sandbox.fake_discord import FakeDiscord
+from tests.cog.test_combat import ids_with, tracker
+from tests.cog.test_combat_messages import _combat, _force
+from tests.cog.test_w6 import ALICE, GM, thoin_json
+
+
+async def _ork_attacks_thoin_without_kw(fake: FakeDiscord, thoin: dict[str, Any]) -> Any:
+    """Thoin spends every KW on a missed attack, is done; the Ork attacks him."""
+    await _combat(fake, thoin, "Ork lp=20 kw=8 ab=5")
+    await _force(fake, "1 1 1 1 1 1 1 1 1 1 1 1")
+    attack = {"ziel": "ork", "kw": 12}
+    attacked = await (await fake.slash("kampf angriff", attack, user=ALICE)).message()
+    (no_defence,) = ids_with(attacked, "keine")
+    await (await fake.click(attacked, no_defence, user=GM)).message()
+    status = await tracker(fake)
+    (done,) = [c for c in ids_with(status, "fertig") if c.endswith(":thoin")]
+    await (await fake.click(status, done, user=ALICE)).message()
+    status = await tracker(fake)
+    (attack_button,) = ids_with(status, "atk")
+    menu = await (await fake.click(status, attack_button, user=GM)).message()
+    (target,) = ids_with(menu, "ziel")
+    chosen = await fake.select(menu, target, ["thoin"], user=GM)
+    await chosen.message()
+    (dice,) = ids_with(menu, "kwatk")
+    await (await fake.select(menu, dice, ["4"], user=GM)).settle()
+    return await tracker(fake)
+
+
+async def test_no_kw_select_for_a_defender_without_kw(fake: FakeDiscord, bot: Any) -> None:
+    status = await _ork_attacks_thoin_without_kw(fake, thoin_json())
+    assert [c for c in ids_with(status, "keine") if c.endswith(":thoin")]
+    assert not [c for c in ids_with(status, "abwehr") if c.endswith(":thoin")]
+
+
+async def test_a_shield_keeps_the_defence_of_no_kw(fake: FakeDiscord, bot: Any) -> None:
+    shield = {"name": "Holzschild", "kw_bonus": 2, "be": 0, "block": 2, "rs": 0}
+    status = await _ork_attacks_thoin_without_kw(fake, thoin_json() | {"schild": shield})
+    (defend,) = [c for c in ids_with(status, "abwehr") if c.endswith(":thoin")]
+    assert [o["value"] for o in status.component(defend)["options"]] == ["0"]
