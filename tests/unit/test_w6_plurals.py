@@ -1,0 +1,27 @@
+"""W6 texts count Handlungen in the right number ("1 action", "2 actions"), never as
+"Handlung(en)" or "action(s)" (a play-tester's finding)."""
+
+from __future__ import annotations
+
+from bot.i18n import catalog, t
+from bot.narration.w6 import tc
+
+
+def test_no_w6_text_writes_a_plural_in_brackets() -> None:
+    for key, texts in catalog().items():
+        if key.startswith(("w6.", "w6cog.")):
+            assert "(en)" not in texts["de"] and "(s)" not in texts.get("en", ""), key
+
+
+def test_handlungen_are_counted_in_both_numbers() -> None:
+    assert tc("w6cog.option.handlungen", "en", n=1) == "1 action"
+    assert tc("w6cog.option.handlungen", "de", n=2) == "2 Handlungen"
+    assert t("w6cog.form.aimed", "en", zielen=1) == "Aimed so far: 1 action."
+    assert t("w6cog.form.aimed", "de", zielen=0) == "Bisher gezielt: 0 Handlungen."
+    held = tc("w6cog.ev.turn_passed", "de", fighter="Thoin", held=1)
+    assert held == "**Thoin** hält 1 Handlung zurück."
+    assert tc("w6cog.ev.handlung", "en", fighter="Thoin", handlungen=2) == (
+        "**Thoin** uses 2 actions."
+    )
+    short = t("w6.combat.no_handlung", "en", fighter="Thoin", have=1, need=2)
+    assert short == "Thoin has 1 action left, needs 2."
