@@ -1,4 +1,4 @@
-"""W6 texts count Handlungen in the right number ("1 action", "2 actions"), never as
+"""W6 wording a play-tester met: Handlungen counted in the right number ("1 action", "2 actions"),
 "Handlung(en)" or "action(s)" (a play-tester's finding)."""
 
 from __future__ import annotations
@@ -25,3 +25,11 @@ def test_handlungen_are_counted_in_both_numbers() -> None:
     )
     short = t("w6.combat.no_handlung", "en", fighter="Thoin", have=1, need=2)
     assert short == "Thoin has 1 action left, needs 2."
+
+
+def test_the_called_shot_is_not_confused_with_aiming_in_english() -> None:
+    """«Gezielte Attacke» (a body zone) and «Zielen» (aiming a shot) stand side by side in
+    the technique menu: in English only Zielen speaks of aiming."""
+    assert t("w6cog.tech.zielen", "en") == "Aim"
+    for key in ("w6cog.tech.gezielt", "w6cog.opt.zone.desc"):
+        assert "aim" not in t(key, "en").lower(), key
