@@ -1,5 +1,5 @@
-"""W6 wording a play-tester met: Handlungen counted in the right number ("1 action", "2 actions"),
-"Handlung(en)" or "action(s)" (a play-tester's finding)."""
+"""W6 wording a play-tester met: Handlungen counted in the right number ("1 action",
+"2 actions"), never "Handlung(en)" or "action(s)"; a called shot that is not "aimed"."""
 
 from __future__ import annotations
 
