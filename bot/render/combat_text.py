@@ -183,6 +183,8 @@ def log_entries(
             fighter = state.find(str(data["fighter"]))
             lp_max = fighter.lp_max if fighter else data["lp"]
             entry = {"name": name, "amount": data["lp_verlust"], "lp": data["lp"], "lp_max": lp_max}
+            if fighter is not None and fighter.owner is None:
+                entry["npc"] = True  # an NPC's LP: for the GMs' eyes (see ``may_see``)
             entries.append((user_id, "damage", entry))
         elif event.type in CHECK_EVENTS:
             entry = {

@@ -60,3 +60,19 @@ async def test_a_players_target_lists_name_an_npcs_lp_in_words(fake: FakeDiscord
     # the GM reads the values
     choices = await fake.autocomplete("kampf angriff", {"ziel": "ork"}, user=GM)
     assert [c["name"] for c in choices] == ["Ork (ork, LP 20)", "Ork 2 (ork2, LP 20)"]
+
+
+async def test_the_campaign_log_keeps_an_npcs_lp_to_the_gm(fake: FakeDiscord, bot: Any) -> None:
+    await _combat(fake, thoin_json() | {"waffen": []}, "Ork lp=20 kw=8 ab=5")
+    await _force(fake, "6 5 1 1")
+    attack = {"ziel": "ork", "kw": 4}
+    attacked = await (await fake.slash("kampf angriff", attack, user=ALICE)).message()
+    (no_defence,) = ids_with(attacked, "keine")
+    await (await fake.click(attacked, no_defence, user=GM)).message()
+    lost = t("w6cog.log.damage", "de", name="Ork", amount=2, lp=18, lp_max=20)
+    player = await (await fake.slash("kampagne log", user=ALICE)).message()
+    assert lost not in player.text and "18/20" not in player.text
+    as_file = await (await fake.slash("kampagne log", {"datei": True}, user=ALICE)).message()
+    assert b'"lp": 18' not in as_file.attachments[0].data
+    gm = await (await fake.slash("kampagne log", user=GM)).message()
+    assert lost in gm.text
