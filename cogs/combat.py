@@ -346,7 +346,7 @@ class Combat(commands.Cog):
             raise StaleAction()
         loaded = replace(loaded, token=token)
         values = values_of(interaction)
-        if code in ("slsicht", "wer", "atk", "ziel") or (code == "waffe" and len(args) >= 5):
+        if code in ("slsicht", "wer", "npc", "atk", "ziel") or (code == "waffe" and len(args) >= 5):
             await self._menu(interaction, campaign, loaded, code, args, values)
         elif code == "kwatk" and len(args) >= 5:
             weapon = _plain_weapon(loaded.state, fighter_id, args[5] if len(args) > 5 else "")
@@ -366,7 +366,8 @@ class Combat(commands.Cog):
         args: list[str],
         values: list[str],
     ) -> None:
-        """The private menus: the GM view, one fighter's buttons (``wer``), the plain attack's
+        """The private menus: the GM view, one fighter's buttons (``wer``, and ``npc``: an
+        NPC's answer with its KW left, kept off the public tracker), the plain attack's
         target (``atk``) and its dice and weapon (``ziel``, ``waffe``)."""
         lang = await lang_for(interaction)
         state, user = loaded.state, interaction.user.id
@@ -378,7 +379,7 @@ class Combat(commands.Cog):
         weapon = one_number(values) if code == "waffe" else None
         fighter_id = chosen if code == "wer" else args[3]
         check_controls(campaign, state, fighter_id, user)
-        if code == "wer":
+        if code in ("wer", "npc"):  # npc: an NPC's answer with its KW, for the GM alone
             await send(interaction, ephemeral=True, **fighter_menu(loaded, fighter_id, lang))
         elif code == "atk":
             targets = [f for f in state.fighters if f.id != fighter_id and f.conscious]

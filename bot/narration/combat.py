@@ -109,11 +109,25 @@ def _select(cid: str, placeholder: str, options: list[discord.SelectOption]) -> 
     return discord.ui.Select(custom_id=cid, placeholder=placeholder[:150], options=options)
 
 
-def fighter_rows(state: CombatState, fighter_id: str, cid: Any, lang: str) -> Rows:
+NPC_PROMPT_STAGES = ("abwehr", "ansage", "rundum")  # answers whose select counts KW left
+
+
+def fighter_rows(
+    state: CombatState, fighter_id: str, cid: Any, lang: str, *, private: bool = False
+) -> Rows:
     """The buttons and selects of one fighter who must or may act now; every button names
-    the fighter."""
+    the fighter. On the public tracker (not ``private``) an NPC's answer that would show its
+    KW left (a select of 0 … KW) or its Reflexwürfel is one button that opens the GM's
+    private prompt with them (``npc``); "keine Abwehr" stays on the tracker."""
     fighter = state.fighter(fighter_id)
     name, pending = fighter.name, state.pending
+    if not private and fighter.owner is None and pending and pending.stage in NPC_PROMPT_STAGES:
+        ask = button(t(f"w6cog.btn.npc.{pending.stage}", lang, name=name),
+                     cid("npc", fighter_id), "primary")  # fmt: skip
+        if pending.stage == "abwehr":
+            return [[ask, button(t("w6cog.btn.no_defence", lang, name=name),
+                                 cid("keine", fighter_id))]]  # fmt: skip
+        return [[ask]]
 
     def named(key: str) -> str:
         return f"{name}: {t(key, lang)}"
@@ -231,7 +245,8 @@ def fighter_menu(loaded: Loaded, fighter_id: str, lang: str) -> dict[str, Any]:
     """The buttons of one fighter chosen from the status message's select (more fighters may
     act than fit in its rows), as ``send`` arguments."""
     match = load(loaded.record)
-    rows = fighter_rows(loaded.state, fighter_id, _fighter_cid(loaded.record, match), lang)
+    cid = _fighter_cid(loaded.record, match)
+    rows = fighter_rows(loaded.state, fighter_id, cid, lang, private=True)
     name = loaded.state.fighter(fighter_id).name
     return {"content": t("w6cog.combat.more_fighters", lang, name=name), "view": make_view(rows)}
 

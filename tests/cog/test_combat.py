@@ -31,6 +31,15 @@ async def tracker(fake: FakeDiscord, exchange: Any = None) -> StoredMessage:
     return found[-1]
 
 
+async def npc_prompt(fake: FakeDiscord, status: StoredMessage, fighter: str = "ork") -> Any:
+    """The GM's private prompt for an NPC's answer (its KW left stay off the public tracker:
+    the tracker's button ``npc`` opens it)."""
+    (ask,) = [c for c in ids_with(status, "npc") if c.endswith(f":{fighter}")]
+    prompt = await (await fake.click(status, ask, user=GM)).message()
+    assert prompt.flags & 64
+    return prompt
+
+
 async def set_up(fake: FakeDiscord, locale: str = "de") -> StoredMessage:
     """Campaign, Thoin (alice), Ork (NPC), a combat with both, begun. Returns the status."""
     await start_campaign(fake, locale)
@@ -81,8 +90,9 @@ async def test_attack_defence_damage_phase_undo_end(fake: FakeDiscord, bot: Any)
     assert t("w6cog.ev.attack_dice_announced", "de", fighter="Thoin", kw=4) in attacked.text
 
     # The GM answers for the Ork: 3 KW defence, then rolls instead of falling back.
-    (defend,) = ids_with(attacked, "abwehr")
-    decided = await (await fake.select(attacked, defend, ["3"], user=GM)).message()
+    prompt = await npc_prompt(fake, attacked)
+    (defend,) = ids_with(prompt, "abwehr")
+    decided = await tracker(fake, await fake.select(prompt, defend, ["3"], user=GM))
     assert "🎲 **Thoin** würfelt 6 6 5 1 → 3 Erfolge" in decided.text
     (roll,) = ids_with(decided, "wuerfeln")
     hit = await (await fake.click(decided, roll, user=GM)).message()

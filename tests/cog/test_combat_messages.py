@@ -14,7 +14,7 @@ from bot.render.combat_text import narrate
 from bot.sandbox.fake_discord import FakeDiscord
 from engines.core import Event, Rng
 from engines.w6.state import CombatState
-from tests.cog.test_combat import ids_with
+from tests.cog.test_combat import ids_with, npc_prompt, tracker
 from tests.cog.test_w6 import ALICE, GM, import_sheet, start_campaign, thoin_json
 from tests.harness import assert_ephemeral, assert_public, embed_text
 
@@ -122,8 +122,9 @@ async def test_messages_name_participants_and_steps(fake: FakeDiscord, bot: Any)
     ).message()
     gm = fake.user(GM).mention
     assert t("w6cog.combat.ping.abwehr", "de", mention=gm, names="Ork") in attacked.text
-    (defend,) = ids_with(attacked, "abwehr")
-    answered = await (await fake.select(attacked, defend, ["3"], user=GM)).message()
+    prompt = await npc_prompt(fake, attacked)
+    (defend,) = ids_with(prompt, "abwehr")
+    answered = await tracker(fake, await fake.select(prompt, defend, ["3"], user=GM))
     assert t("w6cog.ev.defence_announced.kw", "de", fighter="Ork", kw=3) in answered.text
     assert "(kw 3)" not in answered.text
 

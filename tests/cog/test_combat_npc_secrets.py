@@ -76,3 +76,26 @@ async def test_the_campaign_log_keeps_an_npcs_lp_to_the_gm(fake: FakeDiscord, bo
     assert b'"lp": 18' not in as_file.attachments[0].data
     gm = await (await fake.slash("kampagne log", user=GM)).message()
     assert lost in gm.text
+
+
+async def test_an_npcs_defence_dice_are_chosen_in_the_gms_private_prompt(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    await techniques_set_up(fake)  # Orks with 8 KW and reflex dice
+    attack = {"ziel": "ork", "kw": 4}
+    attacked = await (await fake.slash("kampf angriff", attack, user=BOB)).message()
+    ork = [c for c in attacked.custom_ids if c.endswith(":ork")]
+    codes = sorted(c.split(":")[3] for c in ork)
+    assert codes == ["keine", "npc"]  # no select of 0 … 8 KW, no "Reflex statt Abwehr"
+    (ask,) = ids_with(attacked, "npc")
+    assert t("w6cog.btn.npc.abwehr", "de", name="Ork") in [b["label"] for b in attacked.buttons]
+    refused = await (await fake.click(attacked, ask, user=BOB)).callback()
+    assert refused.content == t("w6cog.combat.not_yours", "de", name="Ork")
+    prompt = await (await fake.click(attacked, ask, user=GM)).message()
+    assert prompt.flags & 64
+    (defend,) = ids_with(prompt, "abwehr")
+    assert [o["value"] for o in prompt.component(defend)["options"]] == [str(n) for n in range(9)]
+    assert ids_with(prompt, "refabw") and ids_with(prompt, "keine")
+    exchange = await fake.select(prompt, defend, ["3"], user=GM)
+    public = (await tracker(fake, exchange)).text
+    assert t("w6cog.ev.defence_announced.kw", "de", fighter="Ork", kw=3) in public

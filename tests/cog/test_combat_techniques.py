@@ -344,7 +344,7 @@ async def test_reflex_outside_the_own_turn(fake: FakeDiscord, bot: Any) -> None:
     attack = await (
         await fake.slash("kampf angriff", {"ziel": "ork", "kw": 2}, user=BOB, locale="en-US")
     ).message()
-    assert ids_with(attack, "abwehr")
+    assert ids_with(attack, "npc")  # the Ork's defence (in the GM's prompt)
     await force(fake, "6 6 6 1")
     reflex = await (
         await fake.slash("kampf reflex", {"erfolge": 3}, user=BOB, locale="en-US")
