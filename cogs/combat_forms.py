@@ -291,6 +291,8 @@ def preview(state: CombatState, form: Form) -> int | None:
         return 0
     if "d" in FIELDS[form.technique] and form.get("d") is None:
         return None  # the distance decides the ranged Erschwernis
+    if "z" in FIELDS[form.technique] and form.get("z") is None:
+        return None  # the zone decides a called shot's Erschwernis (not "none needed")
     try:
         action = form_action(state, form, final=False)
         return None if action is None else probe_required(state, action)

@@ -1,13 +1,17 @@
 """What a play-tester met at the W6 table beyond secrets: a defender without KW is not
-offered a select of "0 KW" (unless a shield's bonus dice make a defence of 0 KW a roll)."""
+offered a select of "0 KW" (unless a shield's bonus dice make a defence of 0 KW a roll); a
+called shot's form does not say "no check needed" before its zone is chosen."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord
 from tests.cog.test_combat import ids_with, tracker
 from tests.cog.test_combat_messages import _combat, _force
+from tests.cog.test_combat_techniques import choose, field, fields, open_form, option_values
+from tests.cog.test_combat_techniques import set_up as techniques_set_up
 from tests.cog.test_w6 import ALICE, GM, thoin_json
 
 
@@ -44,3 +48,15 @@ async def test_a_shield_keeps_the_defence_of_no_kw(fake: FakeDiscord, bot: Any) 
     status = await _ork_attacks_thoin_without_kw(fake, thoin_json() | {"schild": shield})
     (defend,) = [c for c in ids_with(status, "abwehr") if c.endswith(":thoin")]
     assert [o["value"] for o in status.component(defend)["options"]] == ["0"]
+
+
+async def test_a_called_shot_without_a_zone_does_not_say_no_check_is_needed(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    status = await techniques_set_up(fake)
+    form = await open_form(fake, status, "gezielt")
+    await choose(fake, form, "t", [option_values(form, field(form, "t"))["Ork (ork, unverletzt)"]])
+    assert t("w6cog.form.no_probe", "de") not in (form.content or "")
+    await choose(fake, form, "z", ["0"])  # Kopf: 5 successes
+    assert t("w6cog.form.probe", "de", required=5) in (form.content or "")
+    assert "p" in fields(form)
