@@ -129,13 +129,18 @@ def _group_dice(result: DiceRoll, group: DiceGroup) -> tuple[DieView, ...]:
 def roll_image(result: DiceRoll) -> DiceImage | None:
     """The dice of a /roll with many dice, every die size in its shape, the result on top:
     successes marked, failures and dropped dice told apart, exploded dice starred, Fudge dice
-    as −/blank/+; a repeated roll one row per set (``#2 · 4d6kh3``); a summary for huge
+    as −/blank/+; a repeated roll one row per set with its result (``#2 · 4d6kh3 · Σ 13``);
+    a summary for huge
     pools (the sets of a huge repeated roll together)."""
     if not result.groups:
         return None
-    if result.sets:
+    if result.sets:  # each set's result beside its last dice (6#4d6kh3: six scores)
         rows = tuple(
-            DiceRow(f"#{index} · {group.label or group.notation}", _group_dice(one, group))
+            DiceRow(
+                f"#{index} · {group.label or group.notation}"
+                + (f" · {_roll_caption(one)}" if group is one.groups[-1] else ""),
+                _group_dice(one, group),
+            )
             for index, one in enumerate(result.sets, start=1)
             for group in one.groups
         )
