@@ -270,6 +270,13 @@ def fighter_label(fighter: Fighter, lang: str, *, gm: bool) -> str:
     return f"{fighter.name} ({fighter.id}, LP {fighter.lp})"
 
 
+def opponents_first(attacker: Fighter, fighters: list[Fighter]) -> list[Fighter]:
+    """``fighters`` as a target list: the other side first (the players' fighters for an
+    NPC, the NPCs for a player's), each side in join order — a select holds 25, and a big
+    fight's last joiner must not fall off every menu."""
+    return sorted(fighters, key=lambda f: (f.owner is None) == (attacker.owner is None))
+
+
 def fighter_matches(
     state: CombatState, current: str, lang: str, *, gm: bool
 ) -> list[tuple[str, str]]:

@@ -32,6 +32,7 @@ from bot.combat import (
     notation_with_mention,
     one_number,
     one_value,
+    opponents_first,
     own_fighter,
     reflex_candidates,
     still_open,
@@ -382,7 +383,8 @@ class Combat(commands.Cog):
         if code in ("wer", "npc"):  # npc: an NPC's answer with its KW, for the GM alone
             await send(interaction, ephemeral=True, **fighter_menu(loaded, fighter_id, lang))
         elif code == "atk":
-            targets = [f for f in state.fighters if f.id != fighter_id and f.conscious]
+            others = [f for f in state.fighters if f.id != fighter_id and f.conscious]
+            targets = opponents_first(state.fighter(fighter_id), others)
             if not targets:
                 raise IllegalAction("w6cog.combat.no_targets")
             menu = target_menu(loaded, fighter_id, targets, lang)

@@ -23,7 +23,7 @@ from typing import Any
 import discord
 
 from bot import fit
-from bot.combat import fighter_label
+from bot.combat import fighter_label, opponents_first
 from bot.components import custom_id
 from bot.i18n import t
 from bot.narration.w6 import tc
@@ -474,7 +474,9 @@ def _target_options(
     state: CombatState, fighter: Fighter, form: Form, lang: str
 ) -> list[tuple[str, str]]:
     found = []
-    for index, other in enumerate(state.fighters):
+    index_of = {f.id: index for index, f in enumerate(state.fighters)}
+    for other in opponents_first(fighter, list(state.fighters)):
+        index = index_of[other.id]
         if other.id == fighter.id or not other.conscious:
             continue
         if form.technique == "durchbrechen" and other.ausrichten <= 0:

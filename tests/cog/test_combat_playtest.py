@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.combat import active_combat, unpack
 from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord
+from cogs.combat_forms import Form, _target_options
 from tests.cog.test_combat import ids_with, tracker
 from tests.cog.test_combat_messages import _combat, _force
 from tests.cog.test_combat_techniques import choose, field, fields, open_form, option_values
 from tests.cog.test_combat_techniques import set_up as techniques_set_up
-from tests.cog.test_w6 import ALICE, GM, thoin_json
+from tests.cog.test_w6 import ALICE, GM, import_sheet, start_campaign, thoin_json
 
 
 async def _ork_attacks_thoin_without_kw(fake: FakeDiscord, thoin: dict[str, Any]) -> Any:
@@ -60,3 +62,26 @@ async def test_a_called_shot_without_a_zone_does_not_say_no_check_is_needed(
     await choose(fake, form, "z", ["0"])  # Kopf: 5 successes
     assert t("w6cog.form.probe", "de", required=5) in (form.content or "")
     assert "p" in fields(form)
+
+
+async def test_a_big_fight_offers_the_other_side_first_in_the_target_menus(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """30 Goblins and Thoin: a select holds 25 targets, and the player's fighter was the one
+    left out of every Goblin's attack menu (join order); the other side comes first."""
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json() | {"ab": 1})
+    await (await fake.slash("sl nsc", {"werte": "Goblin lp=5 kw=3 ab=9"}, user=GM)).callback()
+    await (await fake.slash("kampf start", user=GM)).message()
+    for _ in range(3):
+        options = {"charakter": "Goblin", "anzahl": 10}
+        await (await fake.slash("kampf dazu", options, user=GM)).message()
+    added = await (await fake.slash("kampf dazu", user=ALICE)).message()
+    status = await (await fake.click(added, ids_with(added, "beginnen")[0], user=GM)).message()
+    menu = await (await fake.click(status, ids_with(status, "atk")[0], user=GM)).message()
+    values = [o["value"] for o in menu.selects[0]["options"]]
+    assert len(values) == 25 and values[0] == "thoin"
+    state = unpack(await active_combat(bot.store, fake.channel().id)).state
+    goblin = state.fighter("goblin")
+    form = Form("gezielt", "goblin", ())
+    assert _target_options(state, goblin, form, "de")[0][1].startswith("Thoin")
