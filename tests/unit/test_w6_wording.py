@@ -33,3 +33,11 @@ def test_the_called_shot_is_not_confused_with_aiming_in_english() -> None:
     assert t("w6cog.tech.zielen", "en") == "Aim"
     for key in ("w6cog.tech.gezielt", "w6cog.opt.zone.desc"):
         assert "aim" not in t(key, "en").lower(), key
+
+
+def test_web_describes_all_the_companion_offers() -> None:
+    """/web's description named only sheets and the campaign log; the companion also builds
+    Telperinquár decks, shows the Felsenfeuer spellbook and replays games."""
+    for lang, words in (("de", ("Decks", "Zauberbuch")), ("en", ("decks", "spellbook"))):
+        text = t("web.cmd.desc", lang)
+        assert len(text) <= 100 and all(word in text for word in words)
