@@ -41,3 +41,20 @@ def test_web_describes_all_the_companion_offers() -> None:
     for lang, words in (("de", ("Decks", "Zauberbuch")), ("en", ("decks", "spellbook"))):
         text = t("web.cmd.desc", lang)
         assert len(text) <= 100 and all(word in text for word in words)
+
+
+def test_an_english_user_is_shown_english_field_names_that_work() -> None:
+    """A wrong /character field path: the English answer gives English examples (it gave
+    the German ones), and each example sets a field."""
+    from engines.w6.sheet_io import set_field, sheet_from_json
+
+    text = t("w6.sheet.bad_path", "en", field="atributes.Dexterity")
+    examples = text.split("Examples: ", 1)[1].split(" (", 1)[0].split(", ")
+    assert examples[:4] == [
+        "attributes.Dexterity", "skills.Swordplay", "weapons.Axe.damage",
+        "armour.Helmet.protection",
+    ]  # fmt: skip
+    sheet = sheet_from_json({"schema": "w6.sheet", "version": 1, "name": "Thoin"})
+    for path, value in zip(examples, ("3", "2", "1-2", "2", "8"), strict=True):
+        sheet = set_field(sheet, path, value)
+    assert sheet.eigenschaften == (("Geschick", 3),) and sheet.ruestung[0].zone == "Kopf"
