@@ -58,3 +58,17 @@ def test_an_english_user_is_shown_english_field_names_that_work() -> None:
     for path, value in zip(examples, ("3", "2", "1-2", "2", "8"), strict=True):
         sheet = set_field(sheet, path, value)
     assert sheet.eigenschaften == (("Geschick", 3),) and sheet.ruestung[0].zone == "Kopf"
+
+
+def test_a_check_takes_the_english_attribute_names_the_sheet_field_takes() -> None:
+    """/character field attributes.Dexterity stores Geschick; /character check
+    attribute:Dexterity said 'The attribute “Dexterity” is not on the sheet'."""
+    from bot.sheets import roll_check
+    from engines.core import Rng
+    from engines.w6.sheet_io import set_field, sheet_from_json
+
+    sheet = sheet_from_json({"schema": "w6.sheet", "version": 1, "name": "Lyra"})
+    sheet = set_field(sheet, "attributes.Dexterity", "4")
+    for typed in ("Dexterity", "dexterity", "Geschick"):
+        trait, _skill, result = roll_check(sheet, typed, None, 2, 0, None, Rng(1))
+        assert trait == "Geschick" and result.dice_count == 4
