@@ -13,7 +13,8 @@ from tests.cog.test_combat import ids_with, tracker
 from tests.cog.test_combat_messages import _combat, _force
 from tests.cog.test_combat_techniques import field, mine, open_form, option_values
 from tests.cog.test_combat_techniques import set_up as techniques_set_up
-from tests.cog.test_w6 import ALICE, BOB, GM, thoin_json
+from tests.cog.test_w6 import ALICE, BOB, GM, import_sheet, start_campaign, thoin_json
+from tests.harness import assert_ephemeral, assert_public
 
 
 async def test_an_npc_hit_is_told_without_its_armour_and_lp(fake: FakeDiscord, bot: Any) -> None:
@@ -99,3 +100,26 @@ async def test_an_npcs_defence_dice_are_chosen_in_the_gms_private_prompt(
     exchange = await fake.select(prompt, defend, ["3"], user=GM)
     public = (await tracker(fake, exchange)).text
     assert t("w6cog.ev.defence_announced.kw", "de", fighter="Ork", kw=3) in public
+
+
+async def test_gm_damage_on_an_npc_answers_only_the_gm(fake: FakeDiscord, bot: Any) -> None:
+    """/sl schaden on an NPC told the channel its LP ('Ork verliert 5 LP (jetzt 15/20)');
+    on a player's character it stays public."""
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5"}, user=GM)).callback()
+    hurt = await (
+        await fake.slash("sl schaden", {"charakter": "Ork", "punkte": 5}, user=GM)
+    ).callback()
+    assert_ephemeral(hurt)
+    assert t("w6cog.gm.damage", "de", name="Ork", amount=5, lp=15, lp_max=20) in hurt.content
+    healed = await (
+        await fake.slash("sl heilen", {"charakter": "Ork", "punkte": 5}, user=GM)
+    ).callback()
+    assert_ephemeral(healed)
+    player = await (await fake.slash("kampagne log", user=ALICE)).message()
+    assert "15/20" not in player.text
+    thoin = await (
+        await fake.slash("sl schaden", {"charakter": "Thoin", "punkte": 5}, user=GM)
+    ).callback()
+    assert_public(thoin)
