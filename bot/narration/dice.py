@@ -33,7 +33,7 @@ from engines.dice.w6 import (
     ProbeResult,
     parse_difficulty,
 )
-from engines.w6.sheet_io import sheet_from_stored
+from engines.w6.sheet_io import ATTRIBUTE_ALIASES, sheet_from_stored
 
 Visibility = Literal["open", "private", "secret"]
 MESSAGE_LIMIT = 2000
@@ -639,12 +639,14 @@ def sheet_attribute(character: CharacterRecord, attribute: str) -> tuple[str, in
     """The Eigenschaft ``attribute`` (any case) of a W6 sheet (``sheet["eigenschaften"]``)."""
     values = character.sheet.get("eigenschaften")
     known = values if isinstance(values, dict) else {}
-    wanted = attribute.strip().casefold()
+    typed = attribute.strip().casefold()
+    # the English names /charakter feld takes (Dexterity → Geschick) work here too
+    wanted = {typed, ATTRIBUTE_ALIASES.get(typed, typed).casefold()}
     for name, value in known.items():
-        if str(name).casefold() == wanted and isinstance(value, int):
+        if str(name).casefold() in wanted and isinstance(value, int):
             return str(name), value
     skills = sheet_skills(character)
-    is_skill = any(name.casefold() == wanted for name in skills)
+    is_skill = any(name.casefold() == typed for name in skills)
     raise BadInput(
         "roll.probe.skill_as_attribute" if is_skill else "roll.probe.unknown_attribute",
         name=attribute.strip()[:40],

@@ -72,3 +72,14 @@ def test_a_check_takes_the_english_attribute_names_the_sheet_field_takes() -> No
     for typed in ("Dexterity", "dexterity", "Geschick"):
         trait, _skill, result = roll_check(sheet, typed, None, 2, 0, None, Rng(1))
         assert trait == "Geschick" and result.dice_count == 4
+
+
+def test_probe_takes_the_english_attribute_names_too() -> None:
+    """/check attribute:Dexterity with a character: 'Lyra has no attribute “Dexterity”'."""
+    from bot.narration.dice import sheet_attribute
+    from bot.store.base import CharacterRecord
+
+    sheet = {"schema": "w6.sheet", "version": 1, "name": "Lyra", "eigenschaften": {"Geschick": 4}}
+    lyra = CharacterRecord(id=1, campaign_id=1, owner_id=1, name="Lyra", sheet=sheet, revision=1)
+    assert sheet_attribute(lyra, "Dexterity") == ("Geschick", 4)
+    assert sheet_attribute(lyra, "geschick") == ("Geschick", 4)
