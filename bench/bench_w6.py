@@ -165,7 +165,12 @@ async def scripted_phase(fake: FakeDiscord, bot: Any, attacks: int, gm: str = GM
         pending = state.pending
         if pending is not None:
             fid = sorted(to_act(state))[0]
-            if pending.stage == "abwehr":
+            if pending.stage == "abwehr" and _side(state, fid):  # an NPC: the GM's prompt
+                ask = await fake.click(board, _button(board, "npc", fid), user=gm)
+                prompt = await ask.message()
+                ex = await fake.select(prompt, _button(prompt, "abwehr", fid), ["2"], user=gm)
+                clicks += 1
+            elif pending.stage == "abwehr":
                 ex = await fake.select(board, _button(board, "abwehr", fid), ["2"], user=gm)
             else:
                 code = {"entscheidung": "wuerfeln", "nachschlagen": "verzichten",

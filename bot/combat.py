@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games import ACTIVE, GameService, StepWrites, Turn, engine_of, load
+from bot.i18n import t
 from bot.render.combat_text import log_entries
 from bot.store import LogRow, Store
 from bot.store.base import AlreadyExists, CampaignRecord, GameRecord
@@ -38,8 +39,9 @@ from engines.w6 import (
 )
 from engines.w6.actions import PAYLOAD_VERBS
 from engines.w6.codec import encode
+from engines.w6.engine import lp_state
 from engines.w6.sheet_io import sheet_from_stored
-from engines.w6.state import OPTIONAL_RULES, seat_of_owner
+from engines.w6.state import OPTIONAL_RULES, Fighter, seat_of_owner
 
 KIND = "w6combat"
 TOKEN = re.compile(r"(\d+)([a-z][0-9a-z]*)")
@@ -260,11 +262,28 @@ def joining(
 # ----------------------------------------------------------------------------- autocomplete
 
 
-def fighter_matches(state: CombatState, current: str) -> list[tuple[str, str]]:
+def fighter_label(fighter: Fighter, lang: str, *, gm: bool) -> str:
+    """A participant among choices: name, id and LP; an NPC's LP in words for a reader who
+    is not the GM, as the public status shows it (``Ork (ork, verletzt)``)."""
+    if fighter.owner is None and not gm:
+        return f"{fighter.name} ({fighter.id}, {t(f'w6cog.lp_state.{lp_state(fighter)}', lang)})"
+    return f"{fighter.name} ({fighter.id}, LP {fighter.lp})"
+
+
+def opponents_first(attacker: Fighter, fighters: list[Fighter]) -> list[Fighter]:
+    """``fighters`` as a target list: the other side first (the players' fighters for an
+    NPC, the NPCs for a player's), each side in join order — a select holds 25, and a big
+    fight's last joiner must not fall off every menu."""
+    return sorted(fighters, key=lambda f: (f.owner is None) == (attacker.owner is None))
+
+
+def fighter_matches(
+    state: CombatState, current: str, lang: str, *, gm: bool
+) -> list[tuple[str, str]]:
     """(label, id) of the participants whose name or id contains ``current``."""
     needle = current.casefold()
     return [
-        (f"{f.name} ({f.id}, LP {f.lp})", f.id)
+        (fighter_label(f, lang, gm=gm), f.id)
         for f in state.fighters
         if needle in f.name.casefold() or needle in f.id
     ]

@@ -16,6 +16,7 @@ from engines.dice.w6 import Difficulty, Pool, ProbeResult, ProbeSpec, probe
 from engines.w6.sheet import FIXABLE, Sheet
 from engines.w6.sheet_io import (
     ARMOUR_KEYS,
+    ATTRIBUTE_ALIASES,
     INT_FIELDS,
     MOUNT_KEYS,
     SCHEMA,
@@ -155,7 +156,10 @@ def roll_check(
     Fertigkeit point adds one W6 (the reading in data/w6/RULES.md). Raises BadInput
     (``w6cog.check.unknown_trait`` / ``unknown_skill``, or the engine's)."""
     names = dict(sheet.eigenschaften) | dict(sheet.pm)
-    trait = _named(names, eigenschaft)
+    # the English names /charakter feld takes (Dexterity → Geschick) work here too
+    trait = _named(names, eigenschaft) or _named(
+        names, ATTRIBUTE_ALIASES.get(eigenschaft.strip().casefold(), "")
+    )
     if trait is None:
         raise BadInput("w6cog.check.unknown_trait", name=eigenschaft[:40])
     skill = _named(dict(sheet.fertigkeiten), fertigkeit) if fertigkeit else None

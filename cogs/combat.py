@@ -32,6 +32,7 @@ from bot.combat import (
     notation_with_mention,
     one_number,
     one_value,
+    opponents_first,
     own_fighter,
     reflex_candidates,
     still_open,
@@ -60,7 +61,7 @@ from bot.narration.combat_tracker import (
     running_log,
 )
 from bot.play.ui import in_time
-from bot.render.combat_text import _cap, narrate
+from bot.render.combat_text import _cap, narrate, npc_ids
 from bot.replies import LANGUAGE_PREF, fit_reply, lang_for, pinging, send
 from bot.sheets import require_edit
 from bot.store.base import CampaignRecord, GameRecord
@@ -179,7 +180,8 @@ class Combat(commands.Cog):
         after = unpack(record).state
         display = dict(record.display)
         table = str(display.get("lang") or lang)
-        public = narrate(events, before, after, table)
+        npcs = npc_ids(before, after)  # their values only for the GM (as the status image)
+        public = narrate(events, before, after, table, hidden=npcs)
         rows = {row["id"]: row for row in engine_of(record).view_for(after, None)["fighters"]}
         summaries, display["phase_sum"] = phase_summaries(
             display, events, before, after, rows, table
@@ -202,7 +204,12 @@ class Combat(commands.Cog):
             content = _cap(log, CONTENT_LIMIT) or None
             files = [image_file(png)] if changed else discord.utils.MISSING
             parts = {"content": content, "embed": embed, "attachments": files, "view": view}
-            own = narrate(events, before, after, lang) if lang != table else public
+            gm = campaign.is_gm(interaction.user.id)
+            own = (
+                narrate(events, before, after, lang, hidden=frozenset() if gm else npcs)
+                if lang != table or gm
+                else public
+            )
             edited = await self._edit_tracker(
                 interaction, tracker["message"], clicked, parts, own, lang
             )
@@ -349,7 +356,7 @@ class Combat(commands.Cog):
             raise StaleAction()
         loaded = replace(loaded, token=token)
         values = values_of(interaction)
-        if code in ("slsicht", "wer", "atk", "ziel") or (code == "waffe" and len(args) >= 5):
+        if code in ("slsicht", "wer", "npc", "atk", "ziel") or (code == "waffe" and len(args) >= 5):
             await self._menu(interaction, campaign, loaded, code, args, values)
         elif code == "kwatk" and len(args) >= 5:
             weapon = _plain_weapon(loaded.state, fighter_id, args[5] if len(args) > 5 else "")
@@ -369,7 +376,8 @@ class Combat(commands.Cog):
         args: list[str],
         values: list[str],
     ) -> None:
-        """The private menus: the GM view, one fighter's buttons (``wer``), the plain attack's
+        """The private menus: the GM view, one fighter's buttons (``wer``, and ``npc``: an
+        NPC's answer with its KW left, kept off the public tracker), the plain attack's
         target (``atk``) and its dice and weapon (``ziel``, ``waffe``)."""
         lang = await lang_for(interaction)
         state, user = loaded.state, interaction.user.id
@@ -381,10 +389,11 @@ class Combat(commands.Cog):
         weapon = one_number(values) if code == "waffe" else None
         fighter_id = chosen if code == "wer" else args[3]
         check_controls(campaign, state, fighter_id, user)
-        if code == "wer":
+        if code in ("wer", "npc"):  # npc: an NPC's answer with its KW, for the GM alone
             await send(interaction, ephemeral=True, **fighter_menu(loaded, fighter_id, lang))
         elif code == "atk":
-            targets = [f for f in state.fighters if f.id != fighter_id and f.conscious]
+            others = [f for f in state.fighters if f.id != fighter_id and f.conscious]
+            targets = opponents_first(state.fighter(fighter_id), others)
             if not targets:
                 raise IllegalAction("w6cog.combat.no_targets")
             menu = target_menu(loaded, fighter_id, targets, lang)
@@ -679,7 +688,11 @@ class Combat(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """Autocomplete: the combat's participants whose name or id contains ``current``."""
         state = await self.combats.state_here(interaction.channel_id or 0)
-        found = [] if state is None else fighter_matches(state, current)
+        found: list[tuple[str, str]] = []
+        if state is not None:  # an NPC's LP in words unless the GM asks
+            campaign = await campaign_here(interaction)
+            gm = campaign.is_gm(interaction.user.id)
+            found = fighter_matches(state, current, await lang_for(interaction), gm=gm)
         return [app_commands.Choice(name=n[:100], value=v) for n, v in found][:AUTOCOMPLETE_LIMIT]
 
     async def _gm_step(self, interaction: discord.Interaction[Any], verb: str) -> None:

@@ -23,6 +23,7 @@ from typing import Any
 import discord
 
 from bot import fit
+from bot.combat import fighter_label, opponents_first
 from bot.components import custom_id
 from bot.i18n import t
 from bot.narration.w6 import tc
@@ -290,6 +291,8 @@ def preview(state: CombatState, form: Form) -> int | None:
         return 0
     if "d" in FIELDS[form.technique] and form.get("d") is None:
         return None  # the distance decides the ranged Erschwernis
+    if "z" in FIELDS[form.technique] and form.get("z") is None:
+        return None  # the zone decides a called shot's Erschwernis (not "none needed")
     try:
         action = form_action(state, form, final=False)
         return None if action is None else probe_required(state, action)
@@ -430,7 +433,7 @@ def _options(
 ) -> list[tuple[str, str]]:
     """(value, label) pairs of one field's select."""
     if key == "t":
-        return _target_options(state, fighter, form)
+        return _target_options(state, fighter, form, lang)
     if key in ("w", "x"):
         return [(str(i), fighter.waffen[i].name) for i in eligible_weapons(fighter, form.technique)]
     if key == "z":
@@ -467,12 +470,17 @@ def _options(
     return _numbers(1, MAX_SUCCESSES, "successes", lang)
 
 
-def _target_options(state: CombatState, fighter: Fighter, form: Form) -> list[tuple[str, str]]:
+def _target_options(
+    state: CombatState, fighter: Fighter, form: Form, lang: str
+) -> list[tuple[str, str]]:
     found = []
-    for index, other in enumerate(state.fighters):
+    index_of = {f.id: index for index, f in enumerate(state.fighters)}
+    for other in opponents_first(fighter, list(state.fighters)):
+        index = index_of[other.id]
         if other.id == fighter.id or not other.conscious:
             continue
         if form.technique == "durchbrechen" and other.ausrichten <= 0:
             continue
-        found.append((str(index), f"{other.name} ({other.id}, LP {other.lp})"))
+        # a player's fighter sees an NPC's LP in words; an NPC's form is the GM's
+        found.append((str(index), fighter_label(other, lang, gm=fighter.owner is None)))
     return found

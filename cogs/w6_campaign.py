@@ -59,8 +59,9 @@ SECRET_KINDS = ("secret_check",)
 
 def may_see(entry: dict[str, Any], user_id: int, gm: bool) -> bool:
     """Whether ``user_id`` may read a log entry: a GM's secret check only for GMs; a roll
-    made ``privat`` only for its roller; one made ``geheim`` for its roller and the GMs."""
-    if entry["kind"] in SECRET_KINDS:
+    made ``privat`` only for its roller; one made ``geheim`` for its roller and the GMs; an
+    NPC's LP (a combat's hit on it) only for GMs, as the combat's public status."""
+    if entry["kind"] in SECRET_KINDS or (entry.get("data") or {}).get("npc"):
         return gm
     visibility = (entry.get("data") or {}).get("visibility")
     mine = entry.get("actor_id") == user_id

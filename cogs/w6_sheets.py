@@ -436,19 +436,17 @@ class W6Sheets(commands.Cog):
         sheet = load_sheet(record)
         new_lp = lp_after(sheet, kind, change)
         await self.sheets.set_lp(campaign, record, sheet, new_lp)
-        if record.owner_id is None:  # an NPC's values are the GM's: not in the players' log
-            await log(interaction, campaign, kind, name=sheet.name, event="npc")
-            await send(interaction, lp_text(kind, sheet, new_lp, lang), ephemeral=True)
-            return
+        npc = record.owner_id is None  # an NPC's LP: for the GMs only (log and answer)
         await log(
             interaction, campaign, kind, name=sheet.name, amount=abs(new_lp - sheet.lp),
-            lp=new_lp, lp_max=sheet.lp_max,
+            lp=new_lp, lp_max=sheet.lp_max, **({"npc": True} if npc else {}),
         )  # fmt: skip
         text = lp_text(kind, sheet, new_lp, lang)
         if kind == "damage" and new_lp < sheet.rlp:  # SCHADEN: a Kraft-Probe decides
-            await send(interaction, text, view=kraft_button(record, interaction.user.id, lang))
+            view = kraft_button(record, interaction.user.id, lang)
+            await send(interaction, text, view=view, ephemeral=npc)
             return
-        await send(interaction, text)
+        await send(interaction, text, ephemeral=npc)
 
     @sl.command(name=cmd("w6cog.cmd.gm.damage.name"), description=cmd("w6cog.cmd.gm.damage.desc"))
     @app_commands.rename(

@@ -15,7 +15,14 @@ from typing import Any
 
 import discord
 
-from bot.combat import Loaded, acting, decision_token, fighter_token, reflex_ready
+from bot.combat import (
+    Loaded,
+    acting,
+    decision_token,
+    fighter_label,
+    fighter_token,
+    reflex_ready,
+)
 from bot.components import custom_id
 from bot.games import engine_of, load
 from bot.i18n import t
@@ -102,11 +109,25 @@ def _select(cid: str, placeholder: str, options: list[discord.SelectOption]) -> 
     return discord.ui.Select(custom_id=cid, placeholder=placeholder[:150], options=options)
 
 
-def fighter_rows(state: CombatState, fighter_id: str, cid: Any, lang: str) -> Rows:
+NPC_PROMPT_STAGES = ("abwehr", "ansage", "rundum")  # answers whose select counts KW left
+
+
+def fighter_rows(
+    state: CombatState, fighter_id: str, cid: Any, lang: str, *, private: bool = False
+) -> Rows:
     """The buttons and selects of one fighter who must or may act now; every button names
-    the fighter."""
+    the fighter. On the public tracker (not ``private``) an NPC's answer that would show its
+    KW left (a select of 0 … KW) or its Reflexwürfel is one button that opens the GM's
+    private prompt with them (``npc``); "keine Abwehr" stays on the tracker."""
     fighter = state.fighter(fighter_id)
     name, pending = fighter.name, state.pending
+    if not private and fighter.owner is None and pending and pending.stage in NPC_PROMPT_STAGES:
+        ask = button(t(f"w6cog.btn.npc.{pending.stage}", lang, name=name),
+                     cid("npc", fighter_id), "primary")  # fmt: skip
+        if pending.stage == "abwehr":
+            return [[ask, button(t("w6cog.btn.no_defence", lang, name=name),
+                                 cid("keine", fighter_id))]]  # fmt: skip
+        return [[ask]]
 
     def named(key: str) -> str:
         return f"{name}: {t(key, lang)}"
@@ -134,6 +155,8 @@ def fighter_rows(state: CombatState, fighter_id: str, cid: Any, lang: str) -> Ro
             answers.append(on("refabw", named("w6cog.btn.reflex_defence")))
         if not kw_defence_allowed(state, fighter):  # a ranged attack only the Reflex answers
             return [answers]
+        if fighter.kw_left <= 0 and not (fighter.schild and fighter.schild.kw_bonus):
+            return [answers]  # "0 KW" would roll nothing: no select (a shield's dice would)
         return [[kw("abwehr", "w6cog.btn.defend")], answers]
     if pending.stage == "entscheidung":
         return [[on("wuerfeln", t("w6cog.btn.roll", lang, name=name), "primary"),
@@ -222,7 +245,8 @@ def fighter_menu(loaded: Loaded, fighter_id: str, lang: str) -> dict[str, Any]:
     """The buttons of one fighter chosen from the status message's select (more fighters may
     act than fit in its rows), as ``send`` arguments."""
     match = load(loaded.record)
-    rows = fighter_rows(loaded.state, fighter_id, _fighter_cid(loaded.record, match), lang)
+    cid = _fighter_cid(loaded.record, match)
+    rows = fighter_rows(loaded.state, fighter_id, cid, lang, private=True)
     name = loaded.state.fighter(fighter_id).name
     return {"content": t("w6cog.combat.more_fighters", lang, name=name), "view": make_view(rows)}
 
@@ -248,9 +272,13 @@ def technique_menu(loaded: Loaded, fighter_id: str, lang: str) -> dict[str, Any]
 def target_menu(
     loaded: Loaded, fighter_id: str, targets: list[Fighter], lang: str
 ) -> dict[str, Any]:
-    """Whom a plain attack goes at."""
+    """Whom a plain attack goes at (a player's fighter sees an NPC's LP in words; an NPC's
+    attack is the GM's)."""
+    attacker = loaded.state.fighter(fighter_id)
     options = [
-        discord.SelectOption(label=f"{f.name} ({f.id}, LP {f.lp})"[:100], value=f.id)
+        discord.SelectOption(
+            label=fighter_label(f, lang, gm=attacker.owner is None)[:100], value=f.id
+        )
         for f in targets[:MAX_SELECT]
     ]
     cid = custom_id(PREFIX, loaded.record.id, loaded.token, "ziel", fighter_id)

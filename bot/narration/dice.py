@@ -33,7 +33,7 @@ from engines.dice.w6 import (
     ProbeResult,
     parse_difficulty,
 )
-from engines.w6.sheet_io import sheet_from_stored
+from engines.w6.sheet_io import ATTRIBUTE_ALIASES, sheet_from_stored
 
 Visibility = Literal["open", "private", "secret"]
 MESSAGE_LIMIT = 2000
@@ -129,13 +129,18 @@ def _group_dice(result: DiceRoll, group: DiceGroup) -> tuple[DieView, ...]:
 def roll_image(result: DiceRoll) -> DiceImage | None:
     """The dice of a /roll with many dice, every die size in its shape, the result on top:
     successes marked, failures and dropped dice told apart, exploded dice starred, Fudge dice
-    as −/blank/+; a repeated roll one row per set (``#2 · 4d6kh3``); a summary for huge
+    as −/blank/+; a repeated roll one row per set with its result (``#2 · 4d6kh3 · Σ 13``);
+    a summary for huge
     pools (the sets of a huge repeated roll together)."""
     if not result.groups:
         return None
-    if result.sets:
+    if result.sets:  # each set's result beside its last dice (6#4d6kh3: six scores)
         rows = tuple(
-            DiceRow(f"#{index} · {group.label or group.notation}", _group_dice(one, group))
+            DiceRow(
+                f"#{index} · {group.label or group.notation}"
+                + (f" · {_roll_caption(one)}" if group is one.groups[-1] else ""),
+                _group_dice(one, group),
+            )
             for index, one in enumerate(result.sets, start=1)
             for group in one.groups
         )
@@ -634,12 +639,14 @@ def sheet_attribute(character: CharacterRecord, attribute: str) -> tuple[str, in
     """The Eigenschaft ``attribute`` (any case) of a W6 sheet (``sheet["eigenschaften"]``)."""
     values = character.sheet.get("eigenschaften")
     known = values if isinstance(values, dict) else {}
-    wanted = attribute.strip().casefold()
+    typed = attribute.strip().casefold()
+    # the English names /charakter feld takes (Dexterity → Geschick) work here too
+    wanted = {typed, ATTRIBUTE_ALIASES.get(typed, typed).casefold()}
     for name, value in known.items():
-        if str(name).casefold() == wanted and isinstance(value, int):
+        if str(name).casefold() in wanted and isinstance(value, int):
             return str(name), value
     skills = sheet_skills(character)
-    is_skill = any(name.casefold() == wanted for name in skills)
+    is_skill = any(name.casefold() == typed for name in skills)
     raise BadInput(
         "roll.probe.skill_as_attribute" if is_skill else "roll.probe.unknown_attribute",
         name=attribute.strip()[:40],

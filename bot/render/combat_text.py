@@ -16,6 +16,7 @@ from bot.render.combat import CombatImageText
 from engines.core import BadInput, Event
 from engines.w6 import CombatAction, CombatState, parse_action
 from engines.w6.actions import PAYLOAD_VERBS
+from engines.w6.engine import lp_state
 
 DESCRIPTION_LIMIT = 4000
 NAME_KEYS = ("fighter", "attacker", "target", "blocker")
@@ -84,10 +85,27 @@ def action_words(text: str, names: dict[str, str], lang: str) -> str:
     return step_words(action.verb, action_who(action, names), targets, lang)
 
 
-def narrate(events: list[Event], before: CombatState, after: CombatState, lang: str) -> list[str]:
-    """One line per event in the user's language (names instead of ids, steps in words)."""
+def npc_ids(*states: CombatState) -> frozenset[str]:
+    """The fighters without an owner (the GM's NPCs) in any of ``states``: whose values only
+    the GM's view shows."""
+    return frozenset(f.id for state in states for f in state.fighters if f.owner is None)
+
+
+def narrate(
+    events: list[Event],
+    before: CombatState,
+    after: CombatState,
+    lang: str,
+    *,
+    hidden: frozenset[str] = frozenset(),
+) -> list[str]:
+    """One line per event in the user's language (names instead of ids, steps in words).
+
+    The events of a fighter in ``hidden`` (the NPCs, for every reader but the GM) are told in
+    their ``.npc`` wording where the catalog has one: a hit without armour and LP (the LP in
+    words, as the players' status shows them), a join without AB and LP, holding without the
+    number of Handlungen."""
     names = _names(before) | _names(after)
-    npcs = _npc_ids(before) | _npc_ids(after)
     lines = []
     for event in events:
         if event.type in SILENT_EVENTS:
@@ -112,8 +130,12 @@ def narrate(events: list[Event], before: CombatState, after: CombatState, lang: 
             key = f"{key}.{event.data.get(variant)}"
         if event.data.get("dice") == [] and f"{key}.none" in catalog():
             key = f"{key}.none"  # a roll of no dice says so (not "Kraft-Probe ab: –")
-        if str(event.data.get("fighter")) in npcs and f"{key}.npc" in catalog():
-            key = f"{key}.npc"  # an NPC's LP, AB and threshold are the GM's (the board: words)
+        secret = str(event.data.get("fighter", ""))
+        if secret in hidden and f"{key}.npc" in catalog():
+            key = f"{key}.npc"
+            fighter = after.find(secret) or before.find(secret)
+            if fighter is not None:
+                params["state"] = t(f"w6cog.lp_state.{lp_state(fighter)}", lang)
         if key in catalog():
             text = tc(key, lang, **params)
         else:
@@ -126,10 +148,6 @@ def narrate(events: list[Event], before: CombatState, after: CombatState, lang: 
             )  # fmt: skip
         lines.append(text)
     return lines
-
-
-def _npc_ids(state: CombatState) -> set[str]:
-    return {f.id for f in state.fighters if f.owner is None}
 
 
 def _cap(lines: list[str], limit: int) -> str:
@@ -168,6 +186,8 @@ def log_entries(
                 continue
             lp_max = fighter.lp_max if fighter else data["lp"]
             entry = {"name": name, "amount": data["lp_verlust"], "lp": data["lp"], "lp_max": lp_max}
+            if fighter is not None and fighter.owner is None:
+                entry["npc"] = True  # an NPC's LP: for the GMs' eyes (see ``may_see``)
             entries.append((user_id, "damage", entry))
         elif event.type in CHECK_EVENTS:
             entry = {

@@ -118,7 +118,8 @@ def render_dice(image: DiceImage) -> bytes:
     """PNG of every row of dice (up to ten per line), captions above their rows, the result on
     top; a summary of bars per face for a pool of more than :data:`SUMMARY_FROM` dice."""
     rows = [_RowLayout(row, image.summarized) for row in image.rows]
-    width = max([2 * MARGIN + row.width for row in rows] + [200])
+    caption = math.ceil(font(24, "bold").getlength(image.caption[:60]))
+    width = max([2 * MARGIN + row.width for row in rows] + [200, 2 * MARGIN + caption])
     height = 2 * MARGIN - GAP + (CAPTION_HEIGHT if image.caption else 0)
     height += sum(row.height for row in rows)
     canvas = new_canvas(width, max(height, DIE + 2 * MARGIN))
@@ -140,16 +141,17 @@ class _RowLayout:
         self.row = row
         self.summarized = summarized
         self.label_height = LABEL_HEIGHT if row.label else 0
+        label = math.ceil(font(16, "bold").getlength(row.label[:60]))  # never cut off
         if summarized:
             self.faces = _face_counts(row.dice)
             self.bar = _bar_width(self.faces)
             self.stats = _stats(row.dice)
             stats_width = math.ceil(font(14).getlength(self.stats))
-            self.width = max(len(self.faces) * (self.bar + 4), stats_width)
+            self.width = max(len(self.faces) * (self.bar + 4), stats_width, label)
             self.height = self.label_height + STATS_HEIGHT + BAR_HEIGHT + 44
         else:
             lines = max(1, -(-len(row.dice) // PER_ROW))
-            self.width = max(1, min(len(row.dice), PER_ROW)) * (DIE + GAP) - GAP
+            self.width = max(max(1, min(len(row.dice), PER_ROW)) * (DIE + GAP) - GAP, label)
             self.height = self.label_height + lines * (DIE + GAP)
 
     def draw(self, draw: ImageDraw.ImageDraw, top: int) -> None:

@@ -479,15 +479,18 @@ FIELD_ALIASES = {
 ATTRIBUTE_ALIASES = {"dexterity": "Geschick", "intuition": "Intuition", "strength": "Kraft",
                      "perception": "Wahrnehmung"}  # fmt: skip
 # A body zone by the words of an armour piece's name (the zones of GEZIELTE ATTACKE), German
-# and English; a name without one of them asks for the zone.
+# and English; a name without one of them asks for the zone. The words are found anywhere
+# (German compounds: Lederhelm, Lederarmschienen) except the short ones, which must be a word
+# of their own (``Arm guards``, ``Leg guards``; not ``Lucky charm``, ``Legendary cloak``).
 ZONE_WORDS = (
     ("Kopf", ("helm", "kopf", "haube", "kappe", "head", "hood", "coif")),
-    ("Hände", ("handschuh", "hände", "haende", "hand", "glove", "gauntlet")),
-    ("Arme", ("arm", "vambrace", "bracer")),
-    ("Beine", ("bein", "stiefel", "hose", "leg", "greave", "boot")),
+    ("Hände", ("handschuh", "hände", "haende", "glove", "gauntlet")),
+    ("Arme", ("armschiene", "armschutz", "armband", "armreif", "vambrace", "bracer")),
+    ("Beine", ("bein", "stiefel", "hose", "legging", "greave", "boot")),
     ("Torso", ("brust", "torso", "harnisch", "hemd", "kürass", "wams", "weste", "chest",
                "breastplate", "cuirass", "mail", "shirt", "jerkin")),
 )  # fmt: skip
+ZONE_SHORT_WORDS = (("Hände", "hand"), ("Arme", "arm"), ("Beine", "leg"))
 ZONE_NAMES_EN = {
     "head": "Kopf",
     "torso": "Torso",
@@ -502,6 +505,9 @@ def zone_from_name(name: str) -> str | None:
     folded = name.casefold()
     for zone, words in ZONE_WORDS:
         if any(word in folded for word in words):
+            return zone
+    for zone, word in ZONE_SHORT_WORDS:
+        if re.search(rf"(?<![^\W\d_]){word}s?(?![^\W\d_])", folded):
             return zone
     return None
 

@@ -14,7 +14,7 @@ from bot.render.combat_text import narrate
 from bot.sandbox.fake_discord import FakeDiscord
 from engines.core import Event, Rng
 from engines.w6.state import CombatState
-from tests.cog.test_combat import ids_with
+from tests.cog.test_combat import ids_with, npc_prompt, tracker
 from tests.cog.test_w6 import ALICE, GM, import_sheet, start_campaign, thoin_json
 from tests.harness import assert_ephemeral, assert_public, embed_text
 
@@ -53,8 +53,9 @@ async def test_unarmed_attack_then_the_gm_takes_the_new_weapon_into_the_combat(
     (no_defence,) = ids_with(attacked, "keine")
     hit = await (await fake.click(attacked, no_defence, user=GM)).message()
     # Waffenlos 1-1: a six and a five are 2 SP, no Zusatz- or Fertigkeitsschaden.
-    # (an NPC's armour and remaining LP are the GM's: the line names the SP dealt)
-    assert t("w6cog.ev.damage.npc", "de", fighter="Ork", sp=2) in hit.text
+    # The public line keeps the NPC's armour and LP to the GM (its LP in words).
+    hurt = t("w6cog.lp_state.verletzt", "de")
+    assert t("w6cog.ev.damage.npc", "de", fighter="Ork", sp=2, state=hurt) in hit.text
 
     axe = {"feld": "waffen.Axt.basis", "wert": "2-4"}
     await (await fake.slash("charakter feld", axe, user=ALICE)).callback()
@@ -103,8 +104,8 @@ async def test_messages_name_participants_and_steps(fake: FakeDiscord, bot: Any)
     two = await (
         await fake.slash("kampf dazu", {"charakter": "Ork", "anzahl": 2}, user=GM)
     ).message()
-    for name in ("Ork", "Ork 2"):
-        assert t("w6cog.ev.joined.npc", "de", name=name) in two.text  # no NPC values
+    for name in ("Ork", "Ork 2"):  # an NPC joins without its values told
+        assert t("w6cog.ev.joined.npc", "de", name=name) in two.text
     begun = await (await fake.click(two, ids_with(two, "beginnen")[0], user=GM)).message()
     assert t("w6cog.ev.phase_started", "de", phase=1, order="Thoin, Ork, Ork 2") in begun.text
 
@@ -121,8 +122,9 @@ async def test_messages_name_participants_and_steps(fake: FakeDiscord, bot: Any)
     ).message()
     gm = fake.user(GM).mention
     assert t("w6cog.combat.ping.abwehr", "de", mention=gm, names="Ork") in attacked.text
-    (defend,) = ids_with(attacked, "abwehr")
-    answered = await (await fake.select(attacked, defend, ["3"], user=GM)).message()
+    prompt = await npc_prompt(fake, attacked)
+    (defend,) = ids_with(prompt, "abwehr")
+    answered = await tracker(fake, await fake.select(prompt, defend, ["3"], user=GM))
     assert t("w6cog.ev.defence_announced.kw", "de", fighter="Ork", kw=3) in answered.text
     assert "(kw 3)" not in answered.text
 

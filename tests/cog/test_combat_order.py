@@ -10,7 +10,7 @@ from bot.combat import active_combat, unpack
 from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord, StoredMessage
 from engines.w6 import to_act
-from tests.cog.test_combat import ids_with, set_up
+from tests.cog.test_combat import ids_with, npc_prompt, set_up
 from tests.cog.test_w6 import ALICE, GM
 from tests.harness import assert_components_valid, embed_text
 
@@ -57,8 +57,9 @@ async def test_an_npc_without_reflex_dice_is_not_offered_reflex_instead_of_defen
     attacked = await (
         await fake.slash("kampf aktion", {"notation": "@thoin angriff ork kw=4"}, user=ALICE)
     ).message()
-    assert ids_with(attacked, "abwehr")  # the Ork is asked for its defence
-    assert not [c for c in ids_with(attacked, "refabw") if c.endswith(":ork")]
+    prompt = await npc_prompt(fake, attacked)  # the Ork is asked for its defence
+    assert ids_with(prompt, "abwehr")
+    assert not [c for c in ids_with(prompt, "refabw") if c.endswith(":ork")]
     # Nor "Reflex anderer Kämpfer…" when the only fighter who could use it has no dice.
     assert status.custom_ids and ids_with(status, "rfx") == []
 

@@ -18,6 +18,8 @@ from tests.cog.test_combat import ids_with, tracker
 from tests.cog.test_w6 import ALICE, BOB, GM, import_sheet, start_campaign, thoin_json
 from tests.harness import assert_components_valid, assert_ephemeral, assert_public, embed_text
 
+UNHURT = t("w6cog.lp_state.unverletzt", "de")  # an NPC's LP in a player's target list
+
 
 def lyra_json() -> dict[str, Any]:
     """Bob's fighter: sword (sweep, series), dagger, bow; 3 Handlungen, 4 Magiewürfel, AB 7."""
@@ -136,6 +138,7 @@ async def execute(fake: FakeDiscord, form: StoredMessage, locale: str = "de") ->
 
 @pytest.mark.parametrize("locale", ["de", "en-US"])
 async def test_aimed_attack_at_the_head_by_clicks(fake: FakeDiscord, bot: Any, locale: str) -> None:
+    unhurt = t("w6cog.lp_state.unverletzt", locale[:2])
     lang = locale[:2]
     status = await set_up(fake, locale)
     assert_components_valid(status)
@@ -150,7 +153,7 @@ async def test_aimed_attack_at_the_head_by_clicks(fake: FakeDiscord, bot: Any, l
     assert t("w6cog.tech.gezielt", lang) in (form.content or "")
     assert fields(form) == ["t", "z", "w", "p"]  # two melee weapons: a weapon select
     await choose(
-        fake, form, "t", [option_values(form, field(form, "t"))["Ork (ork, LP 20)"]], locale
+        fake, form, "t", [option_values(form, field(form, "t"))[f"Ork (ork, {unhurt})"]], locale
     )
     head = t("w6cog.option.zone", lang, zone=t("w6cog.zone.kopf", lang), required=5)
     await choose(fake, form, "z", [option_values(form, field(form, "z"))[head]], locale)
@@ -163,7 +166,7 @@ async def test_aimed_attack_at_the_head_by_clicks(fake: FakeDiscord, bot: Any, l
 
     form = await open_form(fake, forced, "gezielt", locale=locale)
     await choose(
-        fake, form, "t", [option_values(form, field(form, "t"))["Ork (ork, LP 20)"]], locale
+        fake, form, "t", [option_values(form, field(form, "t"))[f"Ork (ork, {unhurt})"]], locale
     )
     await choose(fake, form, "z", [option_values(form, field(form, "z"))[head]], locale)
     missing = await (await fake.click(form, ids_with(form, "fdo")[0], user=BOB)).callback()
@@ -183,8 +186,9 @@ async def test_aimed_attack_at_the_head_by_clicks(fake: FakeDiscord, bot: Any, l
     hit = await (await fake.click(attacked, no_defence, user=GM, locale=locale)).message()
     # Schwert 1-2, 6 6 5: 2+2+1 = 5 Basisschaden + Zusatz K 3 + Fertigkeit 2 = 10, ×3 on the
     # head (no armour there, the Ork's Gesamtschutz does not count).
-    # (the public line of an NPC names the SP only; the ork is down: "sterbend" on the board)
-    assert t("w6cog.ev.damage.npc", lang, fighter="Ork", sp=30) in hit.text
+    dying = t("w6cog.lp_state.sterbend", lang)  # the public line: no armour, no LP
+    assert t("w6cog.ev.damage.npc", lang, fighter="Ork", sp=30, state=dying) in hit.text
+    assert (await state_of(fake, bot)).fighter("ork").lp == -10
 
 
 async def test_sweep_on_two_targets(fake: FakeDiscord, bot: Any) -> None:
@@ -222,7 +226,7 @@ async def test_ranged_attack_with_distance_size_and_aiming(fake: FakeDiscord, bo
     form = await open_form(fake, aimed, "fern")
     assert fields(form) == ["t", "g", "p"]  # one bow: no weapon select
     assert t("w6cog.form.aimed", "de", zielen=1) in (form.content or "")
-    await choose(fake, form, "t", [option_values(form, field(form, "t"))["Ork (ork, LP 20)"]])
+    await choose(fake, form, "t", [option_values(form, field(form, "t"))[f"Ork (ork, {UNHURT})"]])
     await choose(fake, form, "g", [option_values(form, field(form, "g"))["klein"]])
     (distance_button,) = ids_with(form, "fdst")
     opened = await fake.click(form, distance_button, user=BOB)
@@ -240,7 +244,7 @@ async def test_ranged_attack_with_distance_size_and_aiming(fake: FakeDiscord, bo
     assert fields(form) == ["t", "g"]
     assert t("w6cog.form.no_probe", "de") in (form.content or "")
     form = await open_form(fake, await force(fake, "6 5 1"), "fern")
-    await choose(fake, form, "t", [option_values(form, field(form, "t"))["Ork (ork, LP 20)"]])
+    await choose(fake, form, "t", [option_values(form, field(form, "t"))[f"Ork (ork, {UNHURT})"]])
     await choose(fake, form, "g", [option_values(form, field(form, "g"))["groß"]])
     opened = await fake.click(form, ids_with(form, "fdst")[0], user=BOB)
     await (await fake.submit_modal(opened, {"d": "8"})).callback()
@@ -281,7 +285,7 @@ async def test_attack_series_and_weapon_choice(fake: FakeDiscord, bot: Any) -> N
     await set_up(fake)
     form = await open_form(fake, await force(fake, "1 1 1"), "serie")
     assert fields(form) == ["t", "k"]  # only the sword allows a series: no weapon select
-    await choose(fake, form, "t", [option_values(form, field(form, "t"))["Ork (ork, LP 20)"]])
+    await choose(fake, form, "t", [option_values(form, field(form, "t"))[f"Ork (ork, {UNHURT})"]])
     await choose(fake, form, "k", ["3"])
     attacked = await execute(fake, form)
     assert (await state_of(fake, bot)).log[
@@ -306,7 +310,7 @@ async def test_attack_series_and_weapon_choice(fake: FakeDiscord, bot: Any) -> N
 async def test_series_continues_with_bonus_dice(fake: FakeDiscord, bot: Any) -> None:
     await set_up(fake)
     form = await open_form(fake, await force(fake, "5 5"), "serie")
-    await choose(fake, form, "t", [option_values(form, field(form, "t"))["Ork (ork, LP 20)"]])
+    await choose(fake, form, "t", [option_values(form, field(form, "t"))[f"Ork (ork, {UNHURT})"]])
     await choose(fake, form, "k", ["2"])
     attacked = await execute(fake, form)
     (no_defence,) = [c for c in ids_with(attacked, "keine") if c.endswith(":ork")]
@@ -340,7 +344,7 @@ async def test_reflex_outside_the_own_turn(fake: FakeDiscord, bot: Any) -> None:
     attack = await (
         await fake.slash("kampf angriff", {"ziel": "ork", "kw": 2}, user=BOB, locale="en-US")
     ).message()
-    assert ids_with(attack, "abwehr")
+    assert ids_with(attack, "npc")  # the Ork's defence (in the GM's prompt)
     await force(fake, "6 6 6 1")
     reflex = await (
         await fake.slash("kampf reflex", {"erfolge": 3}, user=BOB, locale="en-US")

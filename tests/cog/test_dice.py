@@ -162,8 +162,8 @@ async def test_a_repeated_roll_shows_every_set_and_one_image_row_each(
         assert custom_id_rows(message) == [[f"roll:again:o:{typed}"]]
         image = roll_image(expected)
         assert image is not None and [row.label for row in image.rows][:2] == [
-            f"#1 · {expected.sets[0].groups[0].notation}",
-            f"#2 · {expected.sets[1].groups[0].notation}",
+            f"#1 · {expected.sets[0].groups[0].notation} · Σ {expected.sets[0].total}",
+            f"#2 · {expected.sets[1].groups[0].notation} · Σ {expected.sets[1].total}",
         ]
         assert_png_attachment(message, "wuerfel.png")
     refused = await (await fake.slash("roll", {"ausdruck": "6#1000d6"})).callback()

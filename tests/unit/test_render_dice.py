@@ -140,3 +140,26 @@ def test_a_huge_repeated_roll_is_one_summary_not_a_row_of_bars_per_set() -> None
     (row,) = image.rows
     assert row.label == "20 × 4d6kh3" and len(row.dice) == 80
     assert png(image).height < 400
+
+
+def test_each_set_of_a_repeated_roll_shows_its_result_on_the_image() -> None:
+    """6#4d6kh3 rolls six ability scores: the image names each set's result beside its dice
+    (it showed only the sum of all six, 'Σ 75')."""
+    result, _ = roll_notation("6#4d6kh3", Rng(7))
+    image = roll_image(result)
+    assert image is not None and len(image.rows) == 6
+    for index, (row, one) in enumerate(zip(image.rows, result.sets, strict=True), start=1):
+        assert row.label == f"#{index} · 4d6kh3 · Σ {one.total}"
+
+
+def test_a_row_label_wider_than_its_dice_is_not_cut_off() -> None:
+    """10#1d20+5 vs 15: one d20 per row under '#10 · 1d20 · 13 ≥ 15 ✗ −2' — the picture is
+    as wide as its widest label and caption (it was as wide as one die, the label cut)."""
+    from bot.render.base import font
+    from bot.render.dice import MARGIN
+
+    result, _ = roll_notation("10#1d20+5 vs 15", Rng(7))
+    image = roll_image(result)
+    assert image is not None
+    widest = max(font(16, "bold").getlength(row.label) for row in image.rows)
+    assert png(image).width >= 2 * MARGIN + widest
