@@ -181,9 +181,6 @@ def log_entries(
         name = names.get(str(data.get("fighter")), data.get("fighter"))
         if event.type == "damage":
             fighter = state.find(str(data["fighter"]))
-            if fighter is not None and fighter.owner is None:  # players read the log
-                entries.append((user_id, "damage", {"name": name, "event": "npc"}))
-                continue
             lp_max = fighter.lp_max if fighter else data["lp"]
             entry = {"name": name, "amount": data["lp_verlust"], "lp": data["lp"], "lp_max": lp_max}
             if fighter is not None and fighter.owner is None:
