@@ -135,6 +135,7 @@ class GameInfo:
     image: str = ""  # a digest of the picture the board shows
     lang: str | None = None
     home: dict[str, Any] = field(default_factory=dict)
+    call: int | None = None  # the short message that called the person to act (one at most)
 
     def dump(self) -> dict[str, Any]:
         return {
@@ -146,6 +147,7 @@ class GameInfo:
             "image": self.image,
             "lang": self.lang,
             "home": self.home,
+            "call": self.call,
         }
 
     @classmethod
@@ -159,6 +161,7 @@ class GameInfo:
             str(data.get("image") or ""),
             data.get("lang"),
             dict(data.get("home") or {}),
+            data.get("call"),
         )
 
 
@@ -1285,7 +1288,11 @@ class GameTable:
             changed = bool(pings) and set(pings) != set(info.pings)
             new = info.board is None
             if info.board is not None and changed:
-                new = await self._scrolled(record.channel_id, info.board)
+                new = await self._scrolled(record.channel_id, info.board, info.call)
+            # An edit notifies nobody: a person whose turn it now is (and who did not just
+            # click) is called once by a short message, the game's only one (the last goes).
+            call = changed and not new and (via is None or via.user.id not in pings)
+            old_call = info.call if (call or new) else None
             digest = _digest(screen.image)
             keep = screen.keep_image or (screen.image is not None and digest == info.image)
             old, old_log = info.board, info.log
@@ -1308,8 +1315,17 @@ class GameTable:
                     new = True
             if new:
                 message = await channel.send(**send_kwargs(screen))
-                info.board, info.image = message.id, digest
+                info.board, info.image, info.call = message.id, digest, None
                 await self.save_info(record.id, info)
+            elif call and screen.content:
+                called = await channel.send(
+                    content=screen.content, allowed_mentions=pinging(*pings)
+                )
+                info.call = called.id
+                await self.save_info(record.id, info)
+        if old_call is not None:  # the call before: the person it called has acted
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old_call).delete()
         if new and old is not None:
             strip: dict[str, Any] = {"content": _summary(screen, old_log), "embed": None}
             strip["view"] = None
@@ -1323,14 +1339,15 @@ class GameTable:
         if record.status == FINISHED:
             await self._announce_end(record, screen)
 
-    async def _scrolled(self, channel_id: int, board: int) -> bool:
-        """Whether other messages came after the board ``board`` in its channel."""
+    async def _scrolled(self, channel_id: int, board: int, call: int | None = None) -> bool:
+        """Whether other messages came after the board ``board`` in its channel (the game's
+        own call to the person to act, ``call``, does not count)."""
         try:
             data = await self.bot.http.get_channel(channel_id)
         except discord.HTTPException:
             return True
         last = data.get("last_message_id")
-        return last is not None and int(last) != board
+        return last is not None and int(last) not in (board, call)
 
     async def _strip(
         self, message: discord.PartialMessage, game_id: int, strip: dict[str, Any]

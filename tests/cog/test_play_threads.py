@@ -289,3 +289,38 @@ async def test_the_archive_sweep_looks_at_a_finished_game_without_a_thread_once(
     assert game_id in await listed()
     await tbot.get_cog("Essence").table.sweep_idle(later)
     assert game_id not in await listed()  # not read again every minute
+
+
+async def test_the_person_whose_turn_it_is_is_called_once_by_one_short_message(
+    fake: FakeDiscord, tbot: Any
+) -> None:
+    """Issue 19: an edit notifies nobody, so when the person to act changes on a quiet board
+    the board is edited in place and one short message calls the new person(s); the call
+    before it goes, so the thread keeps the board and at most one call."""
+    options = {"zweiter": BOB, "dritter": CAROL}
+    invitation = await (await fake.slash("party start", options, user=ALICE)).message()
+    for user, colour in ((BOB, "blue"), (CAROL, "gold")):
+        (select,) = [s for s in invitation.selects if s["custom_id"].endswith(":inv:c")]
+        await (await fake.select(invitation, select["custom_id"], [colour], user=user)).callback()
+    thread = await fake.wait(lambda: fake.thread_of(invitation), 5, "the game's thread")
+    record = await living_in(fake, tbot, thread)
+    board = await live_board_of(fake, tbot, record.id)
+    card = load(record).state.hands[0][0]
+    typed = await fake.slash(
+        "party zug", {"notation": f"play {card}"}, user=ALICE, channel=thread.id
+    )
+    assert_ephemeral(await typed.callback())
+
+    def calls() -> list[StoredMessage]:
+        return [m for m in public(fake, thread) if not m.components and not m.embeds]
+
+    (call,) = await fake.wait(lambda: calls() or None, 5, "the call")
+    assert {str(stable_user_id(BOB)), str(stable_user_id(CAROL))} <= call.pings
+    assert [m.id for m in live_buttons(public(fake, thread))] == [board.id]  # edited in place
+    for user in (CAROL, BOB):
+        answered = await fake.slash("party zug", {"notation": "pass"}, user=user, channel=thread.id)
+        assert_ephemeral(await answered.callback())
+    # the turn went on to another person: a new call, the first one gone
+    await fake.wait(lambda: (calls() and calls()[0].id != call.id) or None, 5, "the next call")
+    assert len(calls()) == 1 and call.deleted
+    assert [m.id for m in live_buttons(public(fake, thread))] == [board.id]

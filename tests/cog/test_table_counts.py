@@ -90,10 +90,14 @@ async def test_a_game_played_by_clicks_keeps_the_channels_quiet(
 
         def check() -> None:
             assert public(parent) == [invitation]  # the invitation, edited, and nothing else
-            boards = public(thread)
+            shown = public(thread)
+            calls = [msg for msg in shown if not msg.embeds and not msg.components]
+            boards = [msg for msg in shown if msg not in calls]
             assert len(boards) == 1, [b.text[:60] for b in boards]  # one living board
             live = [msg for msg in boards if msg.components]
             assert live == boards  # the board is the live one
+            # beside it at most one short call of the person whose turn it now is
+            assert len(calls) <= 1 and all(msg.pings for msg in calls), [m.text for m in calls]
             prompts = [
                 msg
                 for msg in fake.messages.values()
