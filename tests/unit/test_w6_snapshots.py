@@ -75,3 +75,41 @@ def test_an_old_snapshot_loads_decides_and_plays_as_before(number: int) -> None:
     assert again == state
     if can_undo(state):
         assert undo(state)[0].log == state.log[:-1]
+
+
+def test_a_combat_is_stored_in_the_core_schema_with_its_fields_at_the_top() -> None:
+    state = ENGINE.state_from_json(_SNAPSHOTS[-1]["state"])
+    stored = ENGINE.state_to_json(state)
+    assert stored["schema"] == 3
+    assert stored["gm"] == state.gm and stored["phase"] == state.phase
+    assert "state" not in stored and "version" not in stored
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {"schema": 4},
+        {"schema": 0},
+        {"schema": "w6.combat", "version": 9, "state": {}},
+        {"schema": "w6.kampf", "version": 2, "state": {}},
+        {"schema": "w6.combat", "version": 2},
+        [],
+    ],
+)
+def test_a_state_of_another_schema_or_version_is_refused(stored: Any) -> None:
+    with pytest.raises(BadInput) as raised:
+        ENGINE.state_from_json(stored)
+    assert raised.value.key == "w6.combat.bad_state"
+
+
+def test_a_damaged_state_names_the_field() -> None:
+    old = json.loads(json.dumps(_SNAPSHOTS[-1]["state"]))
+    old["state"]["fighters"][0]["lp"] = "viel"
+    with pytest.raises(BadInput) as raised:
+        ENGINE.state_from_json(old)
+    assert raised.value.params == {"field": ".fighters[0].lp"}
+    new = ENGINE.state_to_json(ENGINE.state_from_json(_SNAPSHOTS[-1]["state"]))
+    new["fighters"][0]["lp"] = "viel"
+    with pytest.raises(BadInput) as raised:
+        ENGINE.state_from_json(new)
+    assert raised.value.params == {"field": ".fighters[0].lp"}
