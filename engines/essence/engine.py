@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from engines.core.codec import Codec, JsonObject, Schema, encode_object
 from engines.core.contract import Decision, DecisionKind, Event, JsonDict, Outcome, PlayerId
 from engines.core.errors import BadInput, IllegalAction
 from engines.essence import actions
@@ -30,10 +31,29 @@ from engines.essence.board import (
 )
 from engines.essence.diagnose import diagnose
 from engines.essence.resolve import resolve, step_actions
-from engines.essence.rules import open_kinds_available, play
+from engines.essence.rules import EventList, open_kinds_available, play
 
-SCHEMA = 1
+SCHEMA = 2  # 1: the position in notation, {"schema": 1, "position": ..., "last": [...]}
 _CONFIG_KEYS = {"variants", "quick"}
+
+
+def _from_v1(data: JsonObject) -> JsonObject:
+    """Schema 1 -> 2: the position was stored in its notation (RULES.md) and the last step's
+    squares by name. Raises BadInput("essence.error.bad_position")."""
+    pos = from_fen(str(data.get("position", "")))
+    last = []
+    names = data.get("last", [])
+    for name in names if isinstance(names, list) else [names]:
+        square = square_index(str(name), pos.size)
+        if square is None:
+            raise BadInput("essence.error.bad_position", reason="last", text=str(name))
+        last.append(square)
+    return encode_object(replace(pos, last=tuple(last)))
+
+
+STORED: Schema[Position] = Schema(
+    Position, SCHEMA, Codec("essence.error.bad_state"), "essence.error.bad_schema", {1: _from_v1}
+)
 
 
 class EssenceEngine:
@@ -74,7 +94,7 @@ class EssenceEngine:
         if step is None:
             key, params = diagnose(state, action)
             raise IllegalAction(key, **params)
-        raw: list[tuple[str, dict[str, Any]]] = []
+        raw: EventList = []
         new_state = play(state, step, raw)
         events = []
         for kind, data in raw:
@@ -136,24 +156,13 @@ class EssenceEngine:
         return choose_step(state, level, rng)
 
     def state_to_json(self, state: Position) -> JsonDict:
-        return {
-            "schema": SCHEMA,
-            "position": to_fen(state),
-            "last": [square_name(sq, state.size) for sq in state.last],
-        }
+        return STORED.dump(state)
 
     def state_from_json(self, data: JsonDict) -> Position:
-        """Raises BadInput for another schema version or a malformed position."""
-        if data.get("schema") != SCHEMA:
-            raise BadInput("essence.error.bad_schema", found=data.get("schema"), expected=SCHEMA)
-        pos = from_fen(str(data.get("position", "")))
-        last = []
-        for name in data.get("last", []):
-            square = square_index(str(name), pos.size)
-            if square is None:
-                raise BadInput("essence.error.bad_position", reason="last", text=str(name))
-            last.append(square)
-        return replace(pos, last=tuple(last))
+        """Raises BadInput for another schema version (``essence.error.bad_schema``) or a
+        malformed position (``essence.error.bad_state`` naming the field; a version 1 position
+        ``essence.error.bad_position``)."""
+        return STORED.load(data)
 
     def parse_position(self, text: str) -> Position:
         """A position in notation (RULES.md). Raises BadInput when malformed."""

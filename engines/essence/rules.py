@@ -35,16 +35,21 @@ from engines.essence.board import (
     TURN_LIMIT,
     VOID,
     Geometry,
+    Kind,
+    Phase,
     Position,
     geometry,
     owner_of,
     square_names,
 )
+from engines.essence.events import EventType
 
 Step = tuple[int, int, int, int, int, int]
 # Codes of motes below strength 6, per owner (for "skip growth when all own motes are 6").
 _GROWABLE = (frozenset(range(2, 12)), frozenset(range(-11, -1)))
-EventList = list[tuple[str, dict[str, Any]]]
+EventList = list[tuple[EventType, dict[str, Any]]]
+# the phases as module names: a member looked up on its enum class costs more than a global
+_GROWTH, _FIRST, _SECOND, _END = Phase.GROWTH, Phase.FIRST, Phase.SECOND, Phase.END
 
 
 def geometry_of(pos: Position) -> Geometry:
@@ -219,7 +224,7 @@ class _Board:
     def name(self, square: int) -> str:
         return self.names[square]
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: EventType, **data: Any) -> None:
         if self.events is not None:
             self.events.append((kind, data))
 
@@ -241,7 +246,7 @@ class _Board:
         keep = (code * sign) & 1 if ORIENTABLE[old] and new > 0 and ORIENTABLE[new] else 0
         self.cells[square] = _code(sign, new, keep) if new > 0 else sign
 
-    def remove(self, square: int, reason: str) -> None:
+    def remove(self, square: int, reason: EventType) -> None:
         code = self.cells[square]
         owner = owner_of(code)
         if self.events is not None:
@@ -258,7 +263,7 @@ class _Board:
         for square in squares:
             code = self.cells[square]
             if code in (1, -1):  # strength 0 is stored as ±1 until swept
-                self.remove(square, "removed")
+                self.remove(square, EventType.REMOVED)
 
 
 def play(pos: Position, step: Step, events: EventList | None = None) -> Position:
@@ -270,7 +275,7 @@ def play(pos: Position, step: Step, events: EventList | None = None) -> Position
     if kind == GROW:
         grown = board.strength(p1) + 1
         board.set_touched(p1, grown, o1)
-        board.emit("grown", square=board.name(p1), strength=grown, orientation=o1)
+        board.emit(EventType.GROWN, square=board.name(p1), strength=grown, orientation=o1)
         last = (p1,)
     elif kind == MOVE:
         last = _play_move(pos, board, p1, p2, p3, o1)
@@ -279,7 +284,7 @@ def play(pos: Position, step: Step, events: EventList | None = None) -> Position
         board.set_touched(p1, remaining, o1)
         board.cells[p2] = _code(1 if pos.side == 0 else -1, 2, o2)
         board.emit(
-            "split",
+            EventType.SPLIT,
             source=board.name(p1),
             target=board.name(p2),
             source_strength=remaining,
@@ -294,7 +299,7 @@ def play(pos: Position, step: Step, events: EventList | None = None) -> Position
         board.set_touched(p1, remaining, o1)
         board.set_touched(p2, healed, o2)
         board.emit(
-            "healed",
+            EventType.HEALED,
             source=board.name(p1),
             target=board.name(p2),
             amount=p3,
@@ -304,15 +309,17 @@ def play(pos: Position, step: Step, events: EventList | None = None) -> Position
         board.sweep([p1])
         last = (p1, p2)
     elif kind == VOID:
-        board.emit("void_shifted", source=board.name(void), target=board.name(p1))
+        board.emit(EventType.VOID_SHIFTED, source=board.name(void), target=board.name(p1))
         if board.cells[p1]:
-            board.remove(p1, "destroyed")
+            board.remove(p1, EventType.DESTROYED)
         void = p1
         last = (pos.void, p1)
     elif kind == DESTAB:
         last = _play_destab(pos, board, p1, p2, o1)
     else:
-        board.emit("summoned", square=board.name(p1), player=pos.side, void_from=board.name(void))
+        board.emit(
+            EventType.SUMMONED, square=board.name(p1), player=pos.side, void_from=board.name(void)
+        )
         board.cells[p1] = 0
         board.removed = True
         void = p1
@@ -331,7 +338,7 @@ def _play_move(
     board.cells[source] = 0
     board.set_touched(target, strength, orient)
     board.emit(
-        "moved",
+        EventType.MOVED,
         source=board.name(source),
         target=board.name(target),
         through_void=bool(passed),
@@ -350,7 +357,7 @@ def _play_destab(
     for square in near:
         board.hit(square, amount)
     board.emit(
-        "destabilized",
+        EventType.DESTABILIZED,
         source=board.name(source),
         amount=amount,
         hit=[board.name(sq) for sq in near],
@@ -359,24 +366,26 @@ def _play_destab(
     return (source, *near)
 
 
-def _advance(pos: Position, board: _Board, void: int, kind: str, last: tuple[int, ...]) -> Position:
+def _advance(
+    pos: Position, board: _Board, void: int, kind: Kind, last: tuple[int, ...]
+) -> Position:
     cells = tuple(board.cells)
     quiet = 0 if board.captured else pos.quiet
     has_a = not board.removed or max(cells) > 0
     has_b = not board.removed or min(cells) < 0
     if not (has_a and has_b):
         winner = 0 if has_a else 1
-        board.emit("game_won", player=winner, reason="eliminated")
+        board.emit(EventType.GAME_WON, player=winner, reason="eliminated")
         return Position(
-            pos.size, cells, void, winner, "end", "", pos.turn, pos.variants, quiet, last
+            pos.size, cells, void, winner, _END, None, pos.turn, pos.variants, quiet, last
         )
-    if pos.phase == "g":
+    if pos.phase == _GROWTH:
         return Position(
-            pos.size, cells, void, pos.side, "a1", "", pos.turn, pos.variants, quiet, last
+            pos.size, cells, void, pos.side, _FIRST, None, pos.turn, pos.variants, quiet, last
         )
-    if pos.phase == "a1":
+    if pos.phase == _FIRST:
         second = Position(
-            pos.size, cells, void, pos.side, "a2", kind, pos.turn, pos.variants, quiet, last
+            pos.size, cells, void, pos.side, _SECOND, kind, pos.turn, pos.variants, quiet, last
         )
         if kind != "void" or open_kinds_available(second):
             return second  # a void shift is always possible when the first action was not one
@@ -393,14 +402,14 @@ def _next_turn(
 ) -> Position:
     if quiet >= QUIET_LIMIT or pos.turn >= TURN_LIMIT:
         reason = "quiet_limit" if quiet >= QUIET_LIMIT else "turn_limit"
-        board.emit("game_drawn", reason=reason)
-        return Position(pos.size, cells, void, -1, "end", "", pos.turn, pos.variants, quiet, last)
+        board.emit(EventType.GAME_DRAWN, reason=reason)
+        return Position(pos.size, cells, void, -1, _END, None, pos.turn, pos.variants, quiet, last)
     turn = pos.turn + 1
     side = 1 - pos.side
     can_grow = turn > 2 and not _GROWABLE[side].isdisjoint(cells)
-    phase = "g" if can_grow else "a1"
-    board.emit("turn_started", player=side, turn=turn, growth=can_grow)
-    return Position(pos.size, cells, void, side, phase, "", turn, pos.variants, quiet, last)
+    phase = _GROWTH if can_grow else _FIRST
+    board.emit(EventType.TURN_STARTED, player=side, turn=turn, growth=can_grow)
+    return Position(pos.size, cells, void, side, phase, None, turn, pos.variants, quiet, last)
 
 
 def successors(pos: Position) -> list[Position]:

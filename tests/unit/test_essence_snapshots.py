@@ -61,3 +61,31 @@ def test_an_old_snapshot_loads_decides_and_plays_as_before(number: int) -> None:
     # what it is stored as now reads back exactly
     again = ENGINE.state_from_json(json.loads(json.dumps(ENGINE.state_to_json(state))))
     assert again == state
+
+
+def test_a_game_is_stored_through_the_core_codec_in_schema_2() -> None:
+    state = ENGINE.state_from_json(_SNAPSHOTS[-1]["state"])
+    stored = ENGINE.state_to_json(state)
+    assert stored["schema"] == 2
+    assert stored["cells"] == list(state.cells) and stored["phase"] == str(state.phase)
+    assert "position" not in stored
+
+
+@pytest.mark.parametrize("version", [0, 3, None, "1"])
+def test_a_state_of_an_unknown_schema_version_is_refused(version: object) -> None:
+    stored = ENGINE.state_to_json(ENGINE.state_from_json(_SNAPSHOTS[0]["state"]))
+    with pytest.raises(BadInput) as raised:
+        ENGINE.state_from_json({**stored, "schema": version})
+    assert raised.value.key == "essence.error.bad_schema"
+
+
+def test_a_damaged_state_names_the_field_and_an_old_one_the_position() -> None:
+    stored = ENGINE.state_to_json(ENGINE.state_from_json(_SNAPSHOTS[0]["state"]))
+    with pytest.raises(BadInput) as raised:
+        ENGINE.state_from_json({**stored, "variants": ["wirbel"]})
+    assert (raised.value.key, raised.value.params) == ("essence.error.bad_state",
+                                                       {"field": ".variants[0]"})  # fmt: skip
+    old = {**_SNAPSHOTS[0]["state"], "last": ["z9"]}
+    with pytest.raises(BadInput) as raised:
+        ENGINE.state_from_json(old)
+    assert raised.value.key == "essence.error.bad_position"
