@@ -44,6 +44,10 @@ class Kind(StrEnum):
     SUMMON = "summon"
 
 
+# the members as module names: looked up on their enum class they cost more than a global,
+# and the hot paths of the rules and the AI compare by identity (``pos.phase is END``)
+GROWTH, FIRST, SECOND, END = Phase
+BESTIMMT, SCHLEIFE, BESCHWOERUNG = Variant
 VARIANTS = tuple(Variant)
 VARIANT_ALIASES = {"beschwörung": "beschwoerung", "beschworung": "beschwoerung"}
 

@@ -15,6 +15,7 @@ from engines.essence.actions import Action, Destab, Grow, Heal, Move, Split, Sum
 from engines.essence.ai import choose_step
 from engines.essence.board import (
     DIRECTION_NAMES,
+    END,
     FACE_DIRECTIONS,
     ORIENTABLE,
     QUIET_LIMIT,
@@ -78,7 +79,7 @@ class EssenceEngine:
         return start_position(bool(config.get("quick", False)), normalize_variants(variants))
 
     def legal_actions(self, state: Position, player: PlayerId) -> Sequence[Action]:
-        if state.phase == "end" or player != state.side:
+        if state.phase is END or player != state.side:
             return []
         return [action for action, _step in step_actions(state)]
 
@@ -86,7 +87,7 @@ class EssenceEngine:
         self, state: Position, action: Action, player: PlayerId
     ) -> tuple[Position, list[Event]]:
         """Play one step. Raises IllegalAction with a specific ``essence.error.*`` key."""
-        if state.phase == "end":
+        if state.phase is END:
             raise IllegalAction("essence.error.game_over")
         if player != state.side:
             raise IllegalAction("essence.error.not_your_turn")
@@ -106,7 +107,7 @@ class EssenceEngine:
     def decisions(self, state: Position) -> tuple[Decision, ...]:
         """One TURN decision for the side to act; its id (turn and phase, e.g. ``12a1``)
         changes with every step."""
-        if state.phase == "end":
+        if state.phase is END:
             return ()
         return (Decision(state.side, f"{state.turn}{state.phase}", DecisionKind.TURN),)
 
@@ -118,7 +119,7 @@ class EssenceEngine:
         return view(state)
 
     def outcome(self, state: Position) -> Outcome | None:
-        if state.phase != "end":
+        if state.phase is not END:
             return None
         if state.side >= 0:
             winner, loser = frozenset({state.side}), frozenset({1 - state.side})
@@ -151,7 +152,7 @@ class EssenceEngine:
         """The AI's step (``engines.essence.ai``). Its effort is counted in positions, not
         seconds, so ``budget_s`` is not needed: every level stays well within a second or
         two. Raises BadInput for an unknown level, IllegalAction when not ``player``'s turn."""
-        if state.phase == "end" or player != state.side:
+        if state.phase is END or player != state.side:
             raise IllegalAction("essence.error.not_your_turn")
         return choose_step(state, level, rng)
 
@@ -220,7 +221,7 @@ def view(state: Position) -> JsonDict:
                 "orientation": orient if ORIENTABLE[strength] else None,
                 "directions": [DIRECTION_NAMES[d] for d in FACE_DIRECTIONS[strength][orient]],
             })  # fmt: skip
-    over = state.phase == "end"
+    over = state.phase is END
     return {
         "size": size,
         "files": "abcdefg"[:size],

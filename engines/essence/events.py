@@ -18,3 +18,21 @@ class EventType(StrEnum):
     TURN_STARTED = "turn_started"
     GAME_WON = "game_won"
     GAME_DRAWN = "game_drawn"
+
+
+# The members as module names: the rules name one on every step they play, and a member looked
+# up on its enum class costs several times a module attribute (``ev.MOVED``).
+(
+    GROWN,
+    MOVED,
+    SPLIT,
+    HEALED,
+    VOID_SHIFTED,
+    DESTABILIZED,
+    SUMMONED,
+    DESTROYED,
+    REMOVED,
+    TURN_STARTED,
+    GAME_WON,
+    GAME_DRAWN,
+) = EventType
