@@ -25,15 +25,10 @@ from engines.essence.rules import geometry_of
 
 Diagnosis = tuple[str, dict[str, Any]]
 
-_KIND = {
-    Grow: "grow", Move: "move", Split: "split", Heal: "heal",
-    VoidShift: "void", Destab: "destab", Summon: "summon",
-}  # fmt: skip
-
 
 def diagnose(pos: Position, action: Action) -> Diagnosis:
     """The error for an action that ``resolve`` did not find among the legal steps."""
-    kind = _KIND[type(action)]
+    kind = action.kind
     if pos.phase is GROWTH and kind != "grow":
         return "essence.error.growth_first", {}
     if pos.phase is not GROWTH and kind == "grow":
