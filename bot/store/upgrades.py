@@ -16,9 +16,10 @@ from typing import Any
 
 from engines.core import EngineError
 from engines.core import match as m
+from engines.w6 import state_from_json, state_to_json
 from engines.w6.codec import encode
 from engines.w6.engine import W6Combat
-from engines.w6.state import CombatState, state_from_json, state_to_json
+from engines.w6.state import CombatState
 
 COMBAT_KIND = "w6combat"
 ENGINE_KEY = "engine"  # the combat cog's old packing: {"engine": state, "charaktere": {...}}

@@ -25,10 +25,15 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 PlayerId = int  # a seat index 0..n-1
 JsonDict = dict[str, Any]
+EventName: TypeAlias = str
+"""What ``Event.type`` holds: a member of the engine's ``EventType`` StrEnum (Armageddon,
+Essence) or, for an engine not yet ported, a plain string. A StrEnum member is a ``str``: it
+compares and hashes equal to its value, formats and dumps to JSON as its value, so narration,
+i18n keys and stored logs see the plain name either way."""
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -36,14 +41,26 @@ A = TypeVar("A")
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened, for the cog to narrate. ``visible_to`` None means everyone."""
+    """Something that happened, for the cog to narrate. ``type``: an :data:`EventName`
+    (an engine's ``EventType`` member or a plain string). ``visible_to`` None means everyone."""
 
-    type: str
+    type: EventName
     data: Mapping[str, Any] = field(default_factory=dict)
     visible_to: frozenset[PlayerId] | None = None
 
     def visible_for(self, player: PlayerId | None) -> bool:
         return self.visible_to is None or (player is not None and player in self.visible_to)
+
+
+class MatchEvent(StrEnum):
+    """The events of what every match shares (``engines.core.match``): leaving and draws."""
+
+    RESIGNED = "resigned"
+    FORFEITED = "forfeited"
+    DRAW_OFFERED = "draw_offered"
+    DRAW_DECLINED = "draw_declined"
+    DRAW_ACCEPTED = "draw_accepted"
+    DRAW_AGREED = "draw_agreed"
 
 
 class DecisionKind(StrEnum):

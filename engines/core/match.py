@@ -31,6 +31,7 @@ from engines.core.contract import (
     Engine,
     Event,
     JsonDict,
+    MatchEvent,
     Outcome,
     PlayerId,
     referee_seats,
@@ -186,12 +187,16 @@ def _apply_meta(
     if verb == "draw-offer" and len(words) == 1:
         if match.draw_votes:
             raise IllegalAction("error.draw_pending")
-        return replace(match, draw_votes=(player,)), [Event("draw_offered", {"player": player})]
+        return replace(match, draw_votes=(player,)), [
+            Event(MatchEvent.DRAW_OFFERED, {"player": player})
+        ]
     if verb in ("draw-accept", "draw-decline") and len(words) == 1:
         if not match.draw_votes or player in match.draw_votes:
             raise IllegalAction("error.no_draw_offer")
         if verb == "draw-decline":
-            return replace(match, draw_votes=()), [Event("draw_declined", {"player": player})]
+            return replace(match, draw_votes=()), [
+                Event(MatchEvent.DRAW_DECLINED, {"player": player})
+            ]
         votes = (*match.draw_votes, player)
         if set(match.remaining) <= set(votes):
             remaining = frozenset(match.remaining)
@@ -201,8 +206,10 @@ def _apply_meta(
                 ranking=(remaining, *_out_ranks(match, remaining)),
                 eliminated=match.eliminated,
             )
-            return replace(match, ended=ended, draw_votes=()), [Event("draw_agreed", {})]
-        return replace(match, draw_votes=votes), [Event("draw_accepted", {"player": player})]
+            return replace(match, ended=ended, draw_votes=()), [Event(MatchEvent.DRAW_AGREED, {})]
+        return replace(match, draw_votes=votes), [
+            Event(MatchEvent.DRAW_ACCEPTED, {"player": player})
+        ]
     if verb == "forfeit" and len(words) == 2 and words[1].isdecimal():
         loser = int(words[1])
         if loser != player:  # the seat that kept the game waiting is the one that forfeits
@@ -216,7 +223,9 @@ def _eliminate(
 ) -> tuple[Match, list[Event]]:
     """``seat`` leaves: the match ends when one side (or none) remains (seats that referee
     are no side), else the engine settles the seat and the others play on."""
-    events = [Event("resigned" if reason == "resign" else "forfeited", {"player": seat})]
+    events = [
+        Event(MatchEvent.RESIGNED if reason == "resign" else MatchEvent.FORFEITED, {"player": seat})
+    ]
     out = replace(match, eliminated=(*match.eliminated, seat), draw_votes=())
     referees = referee_seats(engine, match.state)
     sides = sides_left(engine, out)

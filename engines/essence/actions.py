@@ -1,5 +1,9 @@
 """Actions as small values and their text notation (what players type in Discord).
 
+One frozen dataclass per kind of step (``Grow``, ``Move``, ... ``Summon``); its ``kind`` (a
+class attribute, not a field) is the :class:`~engines.essence.board.Kind` it plays, and the
+engine dispatches on the class, never on strings.
+
 Notation (case and extra spaces do not matter; ``/1`` or ``'`` after a square sets that
 mote's orientation to 1 after the step, the default is 0):
 
@@ -23,13 +27,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
 from engines.core.errors import BadInput
-from engines.essence.board import DIRECTION_NAMES
+from engines.essence.board import DIRECTION_NAMES, Kind
 
 
 @dataclass(frozen=True, slots=True)
 class Grow:
+    kind: ClassVar[Kind] = Kind.GROW
     square: str
     orient: int = 0
 
@@ -38,6 +44,7 @@ class Grow:
 class Move:
     """``via`` is "" for the usual way (see RULES.md) or a direction name ("w", "ne" ...)."""
 
+    kind: ClassVar[Kind] = Kind.MOVE
     source: str
     target: str
     orient: int = 0
@@ -46,6 +53,7 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Split:
+    kind: ClassVar[Kind] = Kind.SPLIT
     source: str
     target: str
     source_orient: int = 0
@@ -54,6 +62,7 @@ class Split:
 
 @dataclass(frozen=True, slots=True)
 class Heal:
+    kind: ClassVar[Kind] = Kind.HEAL
     source: str
     target: str
     amount: int
@@ -63,11 +72,13 @@ class Heal:
 
 @dataclass(frozen=True, slots=True)
 class VoidShift:
+    kind: ClassVar[Kind] = Kind.VOID
     target: str
 
 
 @dataclass(frozen=True, slots=True)
 class Destab:
+    kind: ClassVar[Kind] = Kind.DESTAB
     source: str
     amount: int
     orient: int = 0
@@ -75,21 +86,22 @@ class Destab:
 
 @dataclass(frozen=True, slots=True)
 class Summon:
+    kind: ClassVar[Kind] = Kind.SUMMON
     source: str
 
 
 Action = Grow | Move | Split | Heal | VoidShift | Destab | Summon
 
-_VERBS = {
-    "grow": "grow", "wachse": "grow", "wachsen": "grow", "wachstum": "grow",
-    "move": "move", "bewege": "move", "bewegen": "move", "zug": "move",
-    "split": "split", "teile": "split", "teilen": "split", "spalte": "split",
-    "heal": "heal", "heile": "heal", "heilen": "heal",
-    "void": "void", "leere": "void",
-    "destab": "destab", "destabilize": "destab", "destabilise": "destab",
-    "destabilisiere": "destab", "destabilisieren": "destab",
-    "summon": "summon", "beschwoere": "summon", "beschwöre": "summon",
-    "beschwoerung": "summon", "beschwörung": "summon",
+_VERBS: dict[str, Kind] = {
+    "grow": Kind.GROW, "wachse": Kind.GROW, "wachsen": Kind.GROW, "wachstum": Kind.GROW,
+    "move": Kind.MOVE, "bewege": Kind.MOVE, "bewegen": Kind.MOVE, "zug": Kind.MOVE,
+    "split": Kind.SPLIT, "teile": Kind.SPLIT, "teilen": Kind.SPLIT, "spalte": Kind.SPLIT,
+    "heal": Kind.HEAL, "heile": Kind.HEAL, "heilen": Kind.HEAL,
+    "void": Kind.VOID, "leere": Kind.VOID,
+    "destab": Kind.DESTAB, "destabilize": Kind.DESTAB, "destabilise": Kind.DESTAB,
+    "destabilisiere": Kind.DESTAB, "destabilisieren": Kind.DESTAB,
+    "summon": Kind.SUMMON, "beschwoere": Kind.SUMMON, "beschwöre": Kind.SUMMON,
+    "beschwoerung": Kind.SUMMON, "beschwörung": Kind.SUMMON,
 }  # fmt: skip
 _GERMAN_DIRECTIONS = {"no": "ne", "o": "e", "so": "se"}
 _SQUARE = re.compile(r"^([a-z])([1-9])(?:/([01])|('))?$")
@@ -134,32 +146,32 @@ def parse(text: str) -> Action:
             directions.append(_GERMAN_DIRECTIONS.get(word, word))
         else:
             raise _bad(text)
-    action = _build(verb or "move", squares, numbers, directions)
+    action = _build(verb or Kind.MOVE, squares, numbers, directions)
     if action is None:
         raise _bad(text)
     return action
 
 
 def _build(
-    verb: str, squares: list[_Square], numbers: list[int], directions: list[str]
+    verb: Kind, squares: list[_Square], numbers: list[int], directions: list[str]
 ) -> Action | None:
-    if directions and verb != "move":
+    if directions and verb is not Kind.MOVE:
         return None
     shape = (len(squares), len(numbers))
-    if verb == "grow" and shape == (1, 0):
+    if verb is Kind.GROW and shape == (1, 0):
         return Grow(squares[0].name, squares[0].orient)
-    if verb == "move" and shape == (2, 0) and len(directions) <= 1 and not squares[0].marked:
+    if verb is Kind.MOVE and shape == (2, 0) and len(directions) <= 1 and not squares[0].marked:
         return Move(squares[0].name, squares[1].name, squares[1].orient, "".join(directions))
-    if verb == "split" and shape == (2, 0):
+    if verb is Kind.SPLIT and shape == (2, 0):
         return Split(squares[0].name, squares[1].name, squares[0].orient, squares[1].orient)
-    if verb == "heal" and len(squares) == 2 and len(numbers) <= 1:
+    if verb is Kind.HEAL and len(squares) == 2 and len(numbers) <= 1:
         amount = numbers[0] if numbers else 1
         return Heal(squares[0].name, squares[1].name, amount, squares[0].orient,
                     squares[1].orient)  # fmt: skip
-    if verb == "destab" and len(squares) == 1 and len(numbers) <= 1:
+    if verb is Kind.DESTAB and len(squares) == 1 and len(numbers) <= 1:
         return Destab(squares[0].name, numbers[0] if numbers else 1, squares[0].orient)
-    if verb in ("void", "summon") and shape == (1, 0) and not squares[0].marked:
-        return VoidShift(squares[0].name) if verb == "void" else Summon(squares[0].name)
+    if verb in (Kind.VOID, Kind.SUMMON) and shape == (1, 0) and not squares[0].marked:
+        return VoidShift(squares[0].name) if verb is Kind.VOID else Summon(squares[0].name)
     return None
 
 

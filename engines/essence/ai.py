@@ -30,10 +30,14 @@ from itertools import compress
 from engines.core.errors import BadInput, IllegalAction
 from engines.essence.actions import Action
 from engines.essence.board import (
+    BESTIMMT,
     DESTAB,
+    END,
     FACE_DIRECTIONS,
+    GROWTH,
     MOVE,
     QUIET_LIMIT,
+    SECOND,
     TURN_LIMIT,
     VOID,
     Position,
@@ -94,7 +98,7 @@ def choose_step(
 def evaluate(pos: Position, player: int) -> float:
     """Static score of ``pos`` for ``player`` (higher is better): mote values, plus what the
     side to act threatens next (a mote beside the void, an enemy it can destabilize away)."""
-    if pos.phase == "end":
+    if pos.phase is END:
         if pos.side < 0:
             return 0.0
         return WIN - pos.turn if pos.side == player else -WIN + pos.turn
@@ -150,7 +154,7 @@ def hard_score(pos: Position, player: int) -> float:
     mote also costs ``CONTEMPT`` (a trade of equal motes is a gain: captures are what ends a
     game, and a side that only hoards material draws)."""
     score = evaluate(pos, player)
-    if pos.phase == "end":
+    if pos.phase is END:
         return score
     enemy_positive = player == 1
     score -= CONTEMPT * sum(1 for code in pos.cells if code and (code > 0) == enemy_positive)
@@ -161,7 +165,7 @@ def hard_score(pos: Position, player: int) -> float:
 def material(pos: Position, player: int) -> float:
     """Mote values of ``player`` minus the opponent's (a won or lost game scores +-WIN, a draw
     0): what the greedy level maximizes, without any look at threats or replies."""
-    if pos.phase == "end":
+    if pos.phase is END:
         if pos.side < 0:
             return 0.0
         return WIN - pos.turn if pos.side == player else -WIN + pos.turn
@@ -195,7 +199,7 @@ def _material_rest(
     pos: Position, turn: int, player: int, memo: dict[tuple[object, ...], float]
 ) -> float:
     """The most material ``player`` can end the turn ``turn`` with from ``pos``."""
-    if pos.phase == "end" or pos.turn != turn:
+    if pos.phase is END or pos.turn != turn:
         return material(pos, player)
     key = pos.key
     known = memo.get(key)
@@ -204,8 +208,8 @@ def _material_rest(
     # Orientations after an action only steer later moves, and moves never change material
     # (except passing the void under Bestimmt), so one orientation of each action will do;
     # after growth they steer the moves of this very turn, so all are tried.
-    exact = pos.phase == "g" or "bestimmt" in pos.variants
-    last = pos.phase == "a2" and not exact
+    exact = pos.phase is GROWTH or BESTIMMT in pos.variants
+    last = pos.phase is SECOND and not exact
     best = -2 * WIN
     group: tuple[int, ...] | None = None
     move_value: float | None = None
@@ -232,7 +236,7 @@ def _greedy_step(state: Position, rng: random.Random) -> Step:
 
     def score(step: Step) -> float:
         after = play(state, step)
-        if after.phase == "end":
+        if after.phase is END:
             return evaluate(after, player)
         return evaluate(after, player) - _cluster_penalty(after, player)
 
@@ -297,7 +301,7 @@ def _planned_step(state: Position, rng: random.Random, budget: Budget) -> Step:
     rng.shuffle(ends)
     scored = sorted(ends, key=lambda end: end[2], reverse=True)
     best_step, best_pos, _score = scored[0]
-    if best_pos.phase == "end":
+    if best_pos.phase is END:
         return best_step
     scored = _with_reach(scored, player, budget.reach_plans)
     candidates = _safe_plans(scored, player, budget, counter) or scored[: budget.reply_candidates]
@@ -317,7 +321,7 @@ def _reach(pos: Position, player: int) -> float:
     """A share of what one destabilize of ``player`` could take in its next turn (a mote
     that may grow and move first, :func:`destab_exposure` seen from the other side): the
     threats a plan leaves for the opponent to parry."""
-    if pos.phase == "end":
+    if pos.phase is END:
         return 0.0
     return REACH_WEIGHT * destab_exposure(pos, 1 - player)[1]
 
@@ -338,7 +342,7 @@ def _safe_plans(scored: list[Plan], player: int, budget: Budget, counter: Counte
     safe: list[Plan] = []
     for plan in scored:
         pos = plan[1]
-        if pos.phase == "end":
+        if pos.phase is END:
             if pos.side != 1 - player:  # a draw, or (never here) our win
                 safe.append(plan)
         elif counter.left <= 0:
@@ -368,7 +372,7 @@ def _turn_ends(state: Position, rng: random.Random, beam: int) -> dict[tuple[obj
             score = 0.0
             for step in legal_steps(pos):
                 nxt = play(pos, step)
-                over = nxt.phase == "end" or nxt.turn != state.turn
+                over = nxt.phase is END or nxt.turn != state.turn
                 found = ends if over else following
                 key = nxt.key
                 if key in found:
@@ -401,7 +405,7 @@ def _worst_reply(pos: Position, player: int, cutoff: float, limit: int) -> float
         return hard_score(reply, player)
 
     starts = [pos]
-    if pos.phase == "g":
+    if pos.phase is GROWTH:
         starts = sorted((play(pos, s) for s in legal_steps(pos)), key=score)
     worst = 2 * WIN
     budget = [limit]
@@ -429,7 +433,7 @@ def _worst_actions(
         middle = play(pos, first)
         budget[0] -= 1
         worst = min(worst, hard_score(middle, player))
-        seconds = legal_steps(middle) if middle.phase == "a2" else []
+        seconds = legal_steps(middle) if middle.phase is SECOND else []
         scored: tuple[int, ...] | None = None
         for second in seconds:
             # Steps apart only in orientations (listed together) end turns that score the

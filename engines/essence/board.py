@@ -9,15 +9,50 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 
 from engines.core.errors import BadInput
 
-VARIANTS = ("bestimmt", "schleife", "beschwoerung")
+
+class Variant(StrEnum):
+    """The optional rules a game is started with (rulebook: Varianten)."""
+
+    BESTIMMT = "bestimmt"
+    SCHLEIFE = "schleife"
+    BESCHWOERUNG = "beschwoerung"
+
+
+class Phase(StrEnum):
+    """Where a turn stands: growth, the first action, the second action, or the game is over."""
+
+    GROWTH = "g"
+    FIRST = "a1"
+    SECOND = "a2"
+    END = "end"
+
+
+class Kind(StrEnum):
+    """The kind of a step (growth or one of the actions); a step's number is its index."""
+
+    GROW = "grow"
+    MOVE = "move"
+    SPLIT = "split"
+    HEAL = "heal"
+    VOID = "void"
+    DESTAB = "destab"
+    SUMMON = "summon"
+
+
+# the members as module names: looked up on their enum class they cost more than a global,
+# and the hot paths of the rules and the AI compare by identity (``pos.phase is END``)
+GROWTH, FIRST, SECOND, END = Phase
+BESTIMMT, SCHLEIFE, BESCHWOERUNG = Variant
+VARIANTS = tuple(Variant)
 VARIANT_ALIASES = {"beschwörung": "beschwoerung", "beschworung": "beschwoerung"}
 
 GROW, MOVE, SPLIT, HEAL, VOID, DESTAB, SUMMON = range(7)
-KIND_NAMES = ("grow", "move", "split", "heal", "void", "destab", "summon")
+KIND_NAMES: tuple[Kind, ...] = tuple(Kind)
 ACTION_KINDS = KIND_NAMES[1:]
 
 DIRECTION_NAMES = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
@@ -40,7 +75,7 @@ ORIENT_OPTIONS: tuple[tuple[int, ...], ...] = tuple(
     (0, 1) if ORIENTABLE[face] else (0,) for face in range(7)
 )
 
-PHASES = ("g", "a1", "a2", "end")
+PHASES = tuple(Phase)
 QUIET_LIMIT = 30  # turn ends in a row without a capture -> draw (see RULES.md)
 TURN_LIMIT = 200  # the game is drawn when turn 200 ends (see RULES.md)
 
@@ -130,17 +165,18 @@ def orientation_of(code: int) -> int:
 @dataclass(frozen=True, slots=True)
 class Position:
     """A whole game position. ``side`` is the seat to act (in phase ``end``: the winner's seat,
-    -1 for a draw). ``used`` is "" or the first action's type. ``quiet`` counts turn ends since
-    the last capture. ``last`` holds the squares of the last step (for the renderer)."""
+    -1 for a draw). ``used`` is the first action's kind in phase ``a2`` (else None). ``quiet``
+    counts turn ends since the last capture. ``last`` holds the squares of the last step (for
+    the renderer)."""
 
     size: int
     cells: tuple[int, ...]
     void: int
     side: int
-    phase: str
-    used: str
+    phase: Phase
+    used: Kind | None
     turn: int
-    variants: tuple[str, ...]
+    variants: tuple[Variant, ...]
     quiet: int = 0
     last: tuple[int, ...] = ()
 
@@ -150,9 +186,9 @@ class Position:
         return (self.cells, self.void, self.side, self.phase, self.used, self.turn, self.quiet)
 
 
-def normalize_variants(names: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+def normalize_variants(names: list[str] | tuple[str, ...]) -> tuple[Variant, ...]:
     """Canonical order of the variant names. Raises BadInput for an unknown name."""
-    chosen = set()
+    chosen: set[str] = set()
     for raw in names:
         name = VARIANT_ALIASES.get(raw.strip().lower(), raw.strip().lower())
         if name not in VARIANTS:
@@ -161,7 +197,7 @@ def normalize_variants(names: list[str] | tuple[str, ...]) -> tuple[str, ...]:
     return tuple(v for v in VARIANTS if v in chosen)
 
 
-def start_position(quick: bool, variants: tuple[str, ...]) -> Position:
+def start_position(quick: bool, variants: tuple[Variant, ...]) -> Position:
     """The setup of the binding reading (rulebook lines 35-49)."""
     size = 5 if quick else 7
     cells = [0] * (size * size)
@@ -172,7 +208,7 @@ def start_position(quick: bool, variants: tuple[str, ...]) -> Position:
         cells[base + size // 2] = mote(owner, 1, 0)
         cells[base + size - 1] = mote(owner, 2, 1 - west_corner_orient)
     centre = (size // 2) * size + size // 2
-    return Position(size, tuple(cells), centre, 0, "a1", "", 1, variants)
+    return Position(size, tuple(cells), centre, 0, Phase.FIRST, None, 1, variants)
 
 
 _TOKEN = re.compile(r"[.x]|[AB][1-6]'?")
@@ -262,9 +298,9 @@ def from_fen(text: str) -> Position:
     quiet = _int_field(fields[6], text, "quiet") if len(fields) == 7 else 0
     if phase not in PHASES:
         raise _bad("phase", text)
-    used = "" if used_text == "-" else used_text
-    if used and used not in ACTION_KINDS:
+    if used_text != "-" and used_text not in ACTION_KINDS:
         raise _bad("used", text)
+    used = None if used_text == "-" else Kind(used_text)
     try:
         variants = () if variant_text == "-" else normalize_variants(variant_text.split(","))
     except BadInput:
@@ -283,4 +319,4 @@ def from_fen(text: str) -> Position:
     owners = {owner_of(c) for c in cells if c}
     if phase != "end" and owners != {0, 1}:
         raise _bad("motes", text)
-    return Position(size, tuple(cells), void, side, phase, used, turn, variants, quiet)
+    return Position(size, tuple(cells), void, side, Phase(phase), used, turn, variants, quiet)

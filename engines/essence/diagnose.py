@@ -10,8 +10,10 @@ from typing import Any
 
 from engines.essence.actions import Action, Destab, Grow, Heal, Move, Split, Summon, VoidShift
 from engines.essence.board import (
+    BESCHWOERUNG,
     DIRECTION_NAMES,
     FACE_DIRECTIONS,
+    GROWTH,
     Position,
     orientation_of,
     owner_of,
@@ -23,22 +25,17 @@ from engines.essence.rules import geometry_of
 
 Diagnosis = tuple[str, dict[str, Any]]
 
-_KIND = {
-    Grow: "grow", Move: "move", Split: "split", Heal: "heal",
-    VoidShift: "void", Destab: "destab", Summon: "summon",
-}  # fmt: skip
-
 
 def diagnose(pos: Position, action: Action) -> Diagnosis:
     """The error for an action that ``resolve`` did not find among the legal steps."""
-    kind = _KIND[type(action)]
-    if pos.phase == "g" and kind != "grow":
+    kind = action.kind
+    if pos.phase is GROWTH and kind != "grow":
         return "essence.error.growth_first", {}
-    if pos.phase != "g" and kind == "grow":
+    if pos.phase is not GROWTH and kind == "grow":
         return "essence.error.no_growth_now", {}
     if kind == pos.used:
         return "essence.error.same_type_twice", {"kind": kind}
-    if kind == "summon" and "beschwoerung" not in pos.variants:
+    if kind == "summon" and BESCHWOERUNG not in pos.variants:
         return "essence.error.variant_off", {"variant": "beschwoerung"}
     squares = _squares(action)
     for name in squares:

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from engines.core.codec import Codec, JsonObject, Schema, encode_object
 from engines.core.contract import Decision, DecisionKind, Event, JsonDict, Outcome, PlayerId
 from engines.core.errors import BadInput, IllegalAction
 from engines.essence import actions
@@ -14,6 +15,7 @@ from engines.essence.actions import Action, Destab, Grow, Heal, Move, Split, Sum
 from engines.essence.ai import choose_step
 from engines.essence.board import (
     DIRECTION_NAMES,
+    END,
     FACE_DIRECTIONS,
     ORIENTABLE,
     QUIET_LIMIT,
@@ -30,10 +32,29 @@ from engines.essence.board import (
 )
 from engines.essence.diagnose import diagnose
 from engines.essence.resolve import resolve, step_actions
-from engines.essence.rules import open_kinds_available, play
+from engines.essence.rules import EventList, open_kinds_available, play
 
-SCHEMA = 1
+SCHEMA = 2  # 1: the position in notation, {"schema": 1, "position": ..., "last": [...]}
 _CONFIG_KEYS = {"variants", "quick"}
+
+
+def _from_v1(data: JsonObject) -> JsonObject:
+    """Schema 1 -> 2: the position was stored in its notation (RULES.md) and the last step's
+    squares by name. Raises BadInput("essence.error.bad_position")."""
+    pos = from_fen(str(data.get("position", "")))
+    last = []
+    names = data.get("last", [])
+    for name in names if isinstance(names, list) else [names]:
+        square = square_index(str(name), pos.size)
+        if square is None:
+            raise BadInput("essence.error.bad_position", reason="last", text=str(name))
+        last.append(square)
+    return encode_object(replace(pos, last=tuple(last)))
+
+
+STORED: Schema[Position] = Schema(
+    Position, SCHEMA, Codec("essence.error.bad_state"), "essence.error.bad_schema", {1: _from_v1}
+)
 
 
 class EssenceEngine:
@@ -58,7 +79,7 @@ class EssenceEngine:
         return start_position(bool(config.get("quick", False)), normalize_variants(variants))
 
     def legal_actions(self, state: Position, player: PlayerId) -> Sequence[Action]:
-        if state.phase == "end" or player != state.side:
+        if state.phase is END or player != state.side:
             return []
         return [action for action, _step in step_actions(state)]
 
@@ -66,7 +87,7 @@ class EssenceEngine:
         self, state: Position, action: Action, player: PlayerId
     ) -> tuple[Position, list[Event]]:
         """Play one step. Raises IllegalAction with a specific ``essence.error.*`` key."""
-        if state.phase == "end":
+        if state.phase is END:
             raise IllegalAction("essence.error.game_over")
         if player != state.side:
             raise IllegalAction("essence.error.not_your_turn")
@@ -74,7 +95,7 @@ class EssenceEngine:
         if step is None:
             key, params = diagnose(state, action)
             raise IllegalAction(key, **params)
-        raw: list[tuple[str, dict[str, Any]]] = []
+        raw: EventList = []
         new_state = play(state, step, raw)
         events = []
         for kind, data in raw:
@@ -86,7 +107,7 @@ class EssenceEngine:
     def decisions(self, state: Position) -> tuple[Decision, ...]:
         """One TURN decision for the side to act; its id (turn and phase, e.g. ``12a1``)
         changes with every step."""
-        if state.phase == "end":
+        if state.phase is END:
             return ()
         return (Decision(state.side, f"{state.turn}{state.phase}", DecisionKind.TURN),)
 
@@ -98,7 +119,7 @@ class EssenceEngine:
         return view(state)
 
     def outcome(self, state: Position) -> Outcome | None:
-        if state.phase != "end":
+        if state.phase is not END:
             return None
         if state.side >= 0:
             winner, loser = frozenset({state.side}), frozenset({1 - state.side})
@@ -131,29 +152,18 @@ class EssenceEngine:
         """The AI's step (``engines.essence.ai``). Its effort is counted in positions, not
         seconds, so ``budget_s`` is not needed: every level stays well within a second or
         two. Raises BadInput for an unknown level, IllegalAction when not ``player``'s turn."""
-        if state.phase == "end" or player != state.side:
+        if state.phase is END or player != state.side:
             raise IllegalAction("essence.error.not_your_turn")
         return choose_step(state, level, rng)
 
     def state_to_json(self, state: Position) -> JsonDict:
-        return {
-            "schema": SCHEMA,
-            "position": to_fen(state),
-            "last": [square_name(sq, state.size) for sq in state.last],
-        }
+        return STORED.dump(state)
 
     def state_from_json(self, data: JsonDict) -> Position:
-        """Raises BadInput for another schema version or a malformed position."""
-        if data.get("schema") != SCHEMA:
-            raise BadInput("essence.error.bad_schema", found=data.get("schema"), expected=SCHEMA)
-        pos = from_fen(str(data.get("position", "")))
-        last = []
-        for name in data.get("last", []):
-            square = square_index(str(name), pos.size)
-            if square is None:
-                raise BadInput("essence.error.bad_position", reason="last", text=str(name))
-            last.append(square)
-        return replace(pos, last=tuple(last))
+        """Raises BadInput for another schema version (``essence.error.bad_schema``) or a
+        malformed position (``essence.error.bad_state`` naming the field; a version 1 position
+        ``essence.error.bad_position``)."""
+        return STORED.load(data)
 
     def parse_position(self, text: str) -> Position:
         """A position in notation (RULES.md). Raises BadInput when malformed."""
@@ -211,7 +221,7 @@ def view(state: Position) -> JsonDict:
                 "orientation": orient if ORIENTABLE[strength] else None,
                 "directions": [DIRECTION_NAMES[d] for d in FACE_DIRECTIONS[strength][orient]],
             })  # fmt: skip
-    over = state.phase == "end"
+    over = state.phase is END
     return {
         "size": size,
         "files": "abcdefg"[:size],

@@ -20,35 +20,45 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from engines.essence import events as ev
 from engines.essence.board import (
+    BESCHWOERUNG,
+    BESTIMMT,
     DESTAB,
+    END,
     FACE_DIRECTIONS,
+    FIRST,
     GROW,
+    GROWTH,
     HEAL,
     KIND_NAMES,
     MOVE,
     ORIENT_OPTIONS,
     ORIENTABLE,
     QUIET_LIMIT,
+    SCHLEIFE,
+    SECOND,
     SPLIT,
     SUMMON,
     TURN_LIMIT,
     VOID,
     Geometry,
+    Kind,
     Position,
     geometry,
     owner_of,
     square_names,
 )
+from engines.essence.events import EventType
 
 Step = tuple[int, int, int, int, int, int]
 # Codes of motes below strength 6, per owner (for "skip growth when all own motes are 6").
 _GROWABLE = (frozenset(range(2, 12)), frozenset(range(-11, -1)))
-EventList = list[tuple[str, dict[str, Any]]]
+EventList = list[tuple[EventType, dict[str, Any]]]
 
 
 def geometry_of(pos: Position) -> Geometry:
-    return geometry(pos.size, "schleife" in pos.variants)
+    return geometry(pos.size, SCHLEIFE in pos.variants)
 
 
 def _code(sign: int, strength: int, orient: int) -> int:
@@ -61,9 +71,9 @@ def _options(strength: int) -> tuple[int, ...]:
 
 def legal_steps(pos: Position) -> list[Step]:
     """Every legal step of the side to act (empty once the game is over)."""
-    if pos.phase == "end":
+    if pos.phase is END:
         return []
-    if pos.phase == "g":
+    if pos.phase is GROWTH:
         return list(_growth_steps(pos))
     steps: list[Step] = []
     for kind in _open_kinds(pos):
@@ -73,14 +83,14 @@ def legal_steps(pos: Position) -> list[Step]:
 
 def _open_kinds(pos: Position) -> list[int]:
     kinds = [MOVE, SPLIT, HEAL, VOID, DESTAB]
-    if "beschwoerung" in pos.variants:
+    if BESCHWOERUNG in pos.variants:
         kinds.append(SUMMON)
-    return [k for k in kinds if KIND_NAMES[k] != pos.used]
+    return [k for k in kinds if KIND_NAMES[k] is not pos.used]
 
 
 def open_kinds_available(pos: Position) -> list[str]:
     """Names of the action types that have at least one legal step now."""
-    if pos.phase in ("g", "end"):
+    if pos.phase is GROWTH or pos.phase is END:
         return []
     geo = geometry_of(pos)
     return [
@@ -108,7 +118,7 @@ def _growth_steps(pos: Position) -> Iterator[Step]:
 
 def _move_steps(pos: Position, geo: Geometry) -> Iterator[Step]:
     cells, void = pos.cells, pos.void
-    passable = "bestimmt" in pos.variants
+    passable = BESTIMMT in pos.variants
     for square, code in _own(pos):
         strength = code >> 1
         rays = geo.rays[square]
@@ -219,7 +229,7 @@ class _Board:
     def name(self, square: int) -> str:
         return self.names[square]
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: EventType, **data: Any) -> None:
         if self.events is not None:
             self.events.append((kind, data))
 
@@ -241,7 +251,7 @@ class _Board:
         keep = (code * sign) & 1 if ORIENTABLE[old] and new > 0 and ORIENTABLE[new] else 0
         self.cells[square] = _code(sign, new, keep) if new > 0 else sign
 
-    def remove(self, square: int, reason: str) -> None:
+    def remove(self, square: int, reason: EventType) -> None:
         code = self.cells[square]
         owner = owner_of(code)
         if self.events is not None:
@@ -258,7 +268,7 @@ class _Board:
         for square in squares:
             code = self.cells[square]
             if code in (1, -1):  # strength 0 is stored as ±1 until swept
-                self.remove(square, "removed")
+                self.remove(square, ev.REMOVED)
 
 
 def play(pos: Position, step: Step, events: EventList | None = None) -> Position:
@@ -270,7 +280,7 @@ def play(pos: Position, step: Step, events: EventList | None = None) -> Position
     if kind == GROW:
         grown = board.strength(p1) + 1
         board.set_touched(p1, grown, o1)
-        board.emit("grown", square=board.name(p1), strength=grown, orientation=o1)
+        board.emit(ev.GROWN, square=board.name(p1), strength=grown, orientation=o1)
         last = (p1,)
     elif kind == MOVE:
         last = _play_move(pos, board, p1, p2, p3, o1)
@@ -279,7 +289,7 @@ def play(pos: Position, step: Step, events: EventList | None = None) -> Position
         board.set_touched(p1, remaining, o1)
         board.cells[p2] = _code(1 if pos.side == 0 else -1, 2, o2)
         board.emit(
-            "split",
+            ev.SPLIT,
             source=board.name(p1),
             target=board.name(p2),
             source_strength=remaining,
@@ -294,7 +304,7 @@ def play(pos: Position, step: Step, events: EventList | None = None) -> Position
         board.set_touched(p1, remaining, o1)
         board.set_touched(p2, healed, o2)
         board.emit(
-            "healed",
+            ev.HEALED,
             source=board.name(p1),
             target=board.name(p2),
             amount=p3,
@@ -304,15 +314,15 @@ def play(pos: Position, step: Step, events: EventList | None = None) -> Position
         board.sweep([p1])
         last = (p1, p2)
     elif kind == VOID:
-        board.emit("void_shifted", source=board.name(void), target=board.name(p1))
+        board.emit(ev.VOID_SHIFTED, source=board.name(void), target=board.name(p1))
         if board.cells[p1]:
-            board.remove(p1, "destroyed")
+            board.remove(p1, ev.DESTROYED)
         void = p1
         last = (pos.void, p1)
     elif kind == DESTAB:
         last = _play_destab(pos, board, p1, p2, o1)
     else:
-        board.emit("summoned", square=board.name(p1), player=pos.side, void_from=board.name(void))
+        board.emit(ev.SUMMONED, square=board.name(p1), player=pos.side, void_from=board.name(void))
         board.cells[p1] = 0
         board.removed = True
         void = p1
@@ -331,7 +341,7 @@ def _play_move(
     board.cells[source] = 0
     board.set_touched(target, strength, orient)
     board.emit(
-        "moved",
+        ev.MOVED,
         source=board.name(source),
         target=board.name(target),
         through_void=bool(passed),
@@ -350,7 +360,7 @@ def _play_destab(
     for square in near:
         board.hit(square, amount)
     board.emit(
-        "destabilized",
+        ev.DESTABILIZED,
         source=board.name(source),
         amount=amount,
         hit=[board.name(sq) for sq in near],
@@ -359,26 +369,28 @@ def _play_destab(
     return (source, *near)
 
 
-def _advance(pos: Position, board: _Board, void: int, kind: str, last: tuple[int, ...]) -> Position:
+def _advance(
+    pos: Position, board: _Board, void: int, kind: Kind, last: tuple[int, ...]
+) -> Position:
     cells = tuple(board.cells)
     quiet = 0 if board.captured else pos.quiet
     has_a = not board.removed or max(cells) > 0
     has_b = not board.removed or min(cells) < 0
     if not (has_a and has_b):
         winner = 0 if has_a else 1
-        board.emit("game_won", player=winner, reason="eliminated")
+        board.emit(ev.GAME_WON, player=winner, reason="eliminated")
         return Position(
-            pos.size, cells, void, winner, "end", "", pos.turn, pos.variants, quiet, last
+            pos.size, cells, void, winner, END, None, pos.turn, pos.variants, quiet, last
         )
-    if pos.phase == "g":
+    if pos.phase == GROWTH:
         return Position(
-            pos.size, cells, void, pos.side, "a1", "", pos.turn, pos.variants, quiet, last
+            pos.size, cells, void, pos.side, FIRST, None, pos.turn, pos.variants, quiet, last
         )
-    if pos.phase == "a1":
+    if pos.phase == FIRST:
         second = Position(
-            pos.size, cells, void, pos.side, "a2", kind, pos.turn, pos.variants, quiet, last
+            pos.size, cells, void, pos.side, SECOND, kind, pos.turn, pos.variants, quiet, last
         )
-        if kind != "void" or open_kinds_available(second):
+        if kind is not KIND_NAMES[VOID] or open_kinds_available(second):
             return second  # a void shift is always possible when the first action was not one
     return _next_turn(pos, board, cells, void, quiet + 1, last)
 
@@ -393,14 +405,14 @@ def _next_turn(
 ) -> Position:
     if quiet >= QUIET_LIMIT or pos.turn >= TURN_LIMIT:
         reason = "quiet_limit" if quiet >= QUIET_LIMIT else "turn_limit"
-        board.emit("game_drawn", reason=reason)
-        return Position(pos.size, cells, void, -1, "end", "", pos.turn, pos.variants, quiet, last)
+        board.emit(ev.GAME_DRAWN, reason=reason)
+        return Position(pos.size, cells, void, -1, END, None, pos.turn, pos.variants, quiet, last)
     turn = pos.turn + 1
     side = 1 - pos.side
     can_grow = turn > 2 and not _GROWABLE[side].isdisjoint(cells)
-    phase = "g" if can_grow else "a1"
-    board.emit("turn_started", player=side, turn=turn, growth=can_grow)
-    return Position(pos.size, cells, void, side, phase, "", turn, pos.variants, quiet, last)
+    phase = GROWTH if can_grow else FIRST
+    board.emit(ev.TURN_STARTED, player=side, turn=turn, growth=can_grow)
+    return Position(pos.size, cells, void, side, phase, None, turn, pos.variants, quiet, last)
 
 
 def successors(pos: Position) -> list[Position]:

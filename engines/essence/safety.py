@@ -12,7 +12,7 @@ destabilize and void shift.
 
 from __future__ import annotations
 
-from engines.essence.board import DESTAB, VOID, Position
+from engines.essence.board import DESTAB, END, GROWTH, KIND_NAMES, SECOND, VOID, Position
 from engines.essence.rules import Step, geometry_of, legal_steps, play
 
 
@@ -35,7 +35,7 @@ def can_eliminate(pos: Position, counter: Counter | None = None) -> bool:
 def winning_step(pos: Position, counter: Counter | None = None) -> Step | None:
     """The first step of a way through the rest of the turn that eliminates the other side
     (None when there is none, or none found within the ``counter``'s positions)."""
-    if pos.phase == "end":
+    if pos.phase is END:
         return None
     return _search(pos, pos.side, pos.turn, set(), counter or Counter(1 << 62))
 
@@ -45,12 +45,12 @@ def _search(
 ) -> Step | None:
     if pos.turn != turn or not _within_reach(pos, attacker):
         return None
-    last = pos.phase == "a2"
+    last = pos.phase is SECOND
     group: tuple[int, ...] | None = None
     for step in legal_steps(pos):
         if last and step[0] not in (DESTAB, VOID):
             continue
-        if pos.phase != "g":  # orientations after an action steer no capture of this turn
+        if pos.phase is not GROWTH:  # orientations after an action steer no capture of this turn
             if step[:4] == group:
                 continue
             group = step[:4]
@@ -58,7 +58,7 @@ def _search(
             return None
         counter.left -= 1
         nxt = play(pos, step)
-        if nxt.phase == "end":
+        if nxt.phase is END:
             if nxt.side == attacker:
                 return step
             continue
@@ -76,9 +76,9 @@ def _within_reach(pos: Position, attacker: int) -> bool:
     size = pos.size
     victim_positive = attacker == 1
     victims = [sq for sq, code in enumerate(pos.cells) if code and (code > 0) == victim_positive]
-    void_open = pos.used != "void"
-    destab_open = pos.used != "destab"
-    if pos.phase == "a2" and not destab_open:
+    void_open = pos.used is not KIND_NAMES[VOID]
+    destab_open = pos.used is not KIND_NAMES[DESTAB]
+    if pos.phase is SECOND and not destab_open:
         return len(victims) == 1 and victims[0] in geometry_of(pos).neighbours[pos.void]
     if len(victims) > 9:
         return False

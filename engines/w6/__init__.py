@@ -9,19 +9,17 @@ Sheets: ``Sheet`` (+ ``Weapon``, ``Armour``, ``Shield``, ``Mount``), ``derive``,
 """
 
 from engines.w6.actions import CombatAction, make, parse_action
+from engines.w6.attacks import defence_required, probe_required
 from engines.w6.combat import (
     apply,
     can_undo,
-    damage_breakdown,
-    defence_required,
-    may_act_now,
-    probe_required,
     replay,
-    step,
-    to_act,
+    state_from_json,
+    state_to_json,
     undo,
-    usable_weapons,
 )
+from engines.w6.damage import damage_breakdown
+from engines.w6.gear import usable_weapons
 from engines.w6.sheet import Armour, Bonus, Derived, Mount, Sheet, Shield, Weapon, derive
 from engines.w6.sheet_io import (
     edit_many,
@@ -40,9 +38,9 @@ from engines.w6.state import (
     Settings,
     fighter_from_sheet,
     new_combat,
-    state_from_json,
-    state_to_json,
 )
+from engines.w6.steps import step
+from engines.w6.turns import may_act_now, to_act
 from engines.w6.view import (
     join_action,
     refresh_action,

@@ -39,8 +39,10 @@ from typing import Any
 from engines.core import BadInput, EngineError, Event, IllegalAction, Outcome, register
 from engines.core.contract import Decision, DecisionKind, JsonDict, PlayerId
 from engines.w6.actions import GM_VERBS, CombatAction, make, parse_action
+from engines.w6.attacks import probe_required
 from engines.w6.codec import decode, encode
-from engines.w6.combat import initial_of, probe_required, step, to_act, usable_weapons
+from engines.w6.combat import initial_of, state_from_json, state_to_json
+from engines.w6.gear import usable_weapons
 from engines.w6.state import (
     CONDITIONS,
     OPTIONAL_RULES,
@@ -51,9 +53,9 @@ from engines.w6.state import (
     Settings,
     new_combat,
     seat_of_owner,
-    state_from_json,
-    state_to_json,
 )
+from engines.w6.steps import step
+from engines.w6.turns import to_act
 from engines.w6.view import join_action, refresh_action, status_view, verbs_for
 
 CONFIG_KEYS = ("gm", "settings", "roster", "base")

@@ -8,10 +8,9 @@ answer (a defender's announcement, an attacker's choice).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
-from engines.core import BadInput, Rng
-from engines.w6.codec import decode, encode
+from engines.core import BadInput, IllegalAction, Rng
+from engines.core.codec import JsonObject
 from engines.w6.sheet import (
     Sheet,
     combat_weapons,
@@ -21,8 +20,8 @@ from engines.w6.sheet import (
     zusatzschaden,
 )
 
-STATE_SCHEMA = "w6.combat"
-STATE_VERSION = 2
+STATE_VERSION = 3  # the core Schema's version (engines/w6/combat.py stores and upgrades)
+OLD_SCHEMA = "w6.combat"  # versions 1 and 2 were wrapped: see ``unwrap``
 
 UNCONSCIOUS = "bewusstlos"
 DYING = "sterbend"
@@ -254,8 +253,6 @@ class CombatState:
         for fighter in self.fighters:
             if fighter.id == fighter_id:
                 return fighter
-        from engines.core import IllegalAction
-
         raise IllegalAction("w6.combat.no_such_fighter", fighter=fighter_id)
 
     def find(self, fighter_id: str) -> Fighter | None:
@@ -365,26 +362,21 @@ def check_fighter_id(fighter_id: str) -> None:
         raise BadInput("w6.combat.bad_id", value=fighter_id)
 
 
-def state_to_json(state: CombatState) -> dict[str, Any]:
-    """Plain JSON data; ``state_from_json`` reads it back to an equal state."""
-    data = encode(state)
-    return {"schema": STATE_SCHEMA, "version": STATE_VERSION, "state": data}
-
-
-def state_from_json(data: Any) -> CombatState:
-    """Raises BadInput("w6.combat.bad_state") for data of another schema or shape. A state of
-    schema version 1 (running combats from before seats) is carried over: see
-    ``engines.w6.combat.upgrade_v1``."""
-    if not isinstance(data, dict) or data.get("schema") != STATE_SCHEMA:
-        raise BadInput("w6.combat.bad_state", field="schema")
+def unwrap(data: object) -> object:
+    """A stored combat as the core ``Schema`` reads it: versions 1 and 2 were written as
+    ``{"schema": "w6.combat", "version": n, "state": {...}}``, version 3 on is
+    ``{"schema": n, ...fields}``. Raises BadInput("w6.combat.bad_state")."""
+    if not isinstance(data, dict) or data.get("schema") != OLD_SCHEMA:
+        return data
     body = data.get("state")
     if not isinstance(body, dict):
         raise BadInput("w6.combat.bad_state", field="state")
-    if data.get("version") == 1:
-        from engines.w6.combat import upgrade_v1
-
-        return upgrade_v1(body)
-    if data.get("version") != STATE_VERSION:
+    version = data.get("version")
+    if type(version) is not int:
         raise BadInput("w6.combat.bad_state", field="version")
-    result: CombatState = decode(CombatState, body, "")
-    return result
+    return {**body, "schema": version}
+
+
+def from_v2(body: JsonObject) -> JsonObject:
+    """Version 2 -> 3: the same fields; only the wrapper around them changed."""
+    return body

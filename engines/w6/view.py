@@ -6,19 +6,12 @@ import json
 from typing import Any
 
 from engines.w6.actions import CombatAction
+from engines.w6.attacks import can_block, defence_required, hand_free, pair
 from engines.w6.codec import encode
-from engines.w6.combat import (
-    can_block,
-    can_undo,
-    defence_required,
-    hand_free,
-    may_act_now,
-    pair,
-    to_act,
-    turn_holder,
-    usable_weapons,
-)
+from engines.w6.combat import can_undo
+from engines.w6.gear import usable_weapons
 from engines.w6.state import CombatState, Fighter
+from engines.w6.turns import may_act_now, to_act, turn_holder
 
 ACTIVE_VERBS = (
     "angriff", "fern", "rundum", "beidhaendig", "finte", "ausrichten", "durchbrechen",

@@ -118,12 +118,14 @@ def test_json_round_trip_is_exact_and_checks_the_schema() -> None:
     state = ENGINE.initial_state({"variants": ["schleife"]}, 7, 2)
     state, _events = ENGINE.apply(state, ENGINE.parse_action("move a1 c3"), 0)
     data = json.loads(json.dumps(ENGINE.state_to_json(state)))
-    assert data["last"] == ["a1", "c3"]
+    assert data["last"] == [0, 16] and data["phase"] == "a2" and data["used"] == "move"
     assert ENGINE.state_from_json(data) == state
     with pytest.raises(BadInput):
         ENGINE.state_from_json({**data, "schema": 99})
     with pytest.raises(BadInput):
         ENGINE.state_from_json({**data, "last": ["z9"]})
+    with pytest.raises(BadInput):
+        ENGINE.state_from_json({**data, "phase": "a3"})
 
 
 def test_view_has_what_a_renderer_needs() -> None:

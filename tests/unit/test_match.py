@@ -172,3 +172,30 @@ def test_the_kit_catches_a_winner_without_its_allies(monkeypatch: pytest.MonkeyP
     )
     with pytest.raises(AssertionError, match="allies"):
         check_case(KitCase("party-test", {"teams": [0, 0, 1]}, players=3, seeds=1, resign=False))
+
+
+def test_an_event_type_is_a_strenum_member_that_travels_as_its_plain_name() -> None:
+    import json
+
+    from engines.core.codec import Codec, encode
+    from engines.core.contract import Event, MatchEvent
+    from engines.essence.engine import ENGINE as ESSENCE
+    from engines.essence.events import EventType
+    from engines.w6.state import LogEntry
+
+    state = ESSENCE.initial_state({}, 0, 2)
+    _state, events = ESSENCE.apply(state, ESSENCE.parse_action("move a1 c3"), 0)
+    moved = events[0]
+    assert moved.type is EventType.MOVED and isinstance(moved.type, str)
+    assert moved.type == "moved" and {moved.type: 1}["moved"] == 1
+    assert f"essence.event.{moved.type}" == "essence.event.moved"
+    assert json.dumps({"type": moved.type}) == '{"type": "moved"}'
+    # a log that keeps event types as str stores the member as its value and reads back equal
+    entry = LogEntry(1, 0, "move a1 c3", (moved.type, "plain"))
+    stored = json.loads(json.dumps(encode(entry)))
+    assert stored["events"] == ["moved", "plain"]
+    assert Codec("x").decode(LogEntry, stored) == entry
+    # the match's own events are members too
+    match = m.start(NIM, {}, 1, 2)
+    _match, said = m.apply(NIM, match, "!resign", 0)
+    assert said == [Event(MatchEvent.RESIGNED, {"player": 0})] and said[0].type == "resigned"

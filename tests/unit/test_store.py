@@ -92,8 +92,7 @@ def old_combats() -> tuple[Any, list[tuple[int, str, str]]]:
     """Combats as the previous version stored them (channel, state JSON, status): a running
     one (schema 2 state, the cog's packing) in channel 5, a running one of schema 1 in
     channel 6 and an ended one in channel 7, all of campaign 1; and the running state."""
-    from engines.w6 import apply, join_action, make, new_combat
-    from engines.w6.state import state_to_json
+    from engines.w6 import apply, join_action, make, new_combat, state_to_json
     from tests.unit.test_w6_combat import fighter
     from tests.unit.test_w6_engine import _as_v1
 

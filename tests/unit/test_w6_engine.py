@@ -176,8 +176,9 @@ def _as_v1(
 ) -> dict[str, Any]:
     """``state`` as schema 1 stored it: undo snapshots, user ids in the log (``users``: seat
     → user), undone steps and the undos in the log."""
-    data = json.loads(json.dumps(state_to_json(state)))
-    body = data["state"]
+    stored = json.loads(json.dumps(state_to_json(state)))
+    body = {key: value for key, value in stored.items() if key != "schema"}
+    data = {"schema": "w6.combat", "version": 1, "state": body}
     for key in ("seats", "start", "roster", "base", "undone", "gone"):
         del body[key]
     if body["pending"] is not None:
@@ -186,7 +187,6 @@ def _as_v1(
     body["log"] = [entry | {"actor": users[entry["actor"]]} for entry in body["log"]] + extra
     body["step"] += len(extra)
     body["previous"] = ['{"schema":"w6.combat"}']
-    data["version"] = 1
     return data
 
 
@@ -242,7 +242,7 @@ def test_action_paths_are_distinct_and_start_with_who_acts() -> None:
 
 
 def test_a_combat_holds_a_bounded_number_of_fighters() -> None:
-    from engines.w6.combat import MAX_FIGHTERS
+    from engines.w6.state import MAX_FIGHTERS
 
     state = new_combat(GM, seed=1)
     crowd = [fighter(f"ork{i}") for i in range(MAX_FIGHTERS)]

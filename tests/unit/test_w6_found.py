@@ -16,10 +16,12 @@ from engines.w6 import (
     join_action,
     npc_from_text,
     sheet_from_json,
+    state_from_json,
+    state_to_json,
     status_view,
 )
 from engines.w6.engine import W6Combat
-from engines.w6.state import ShieldStats, state_from_json, state_to_json
+from engines.w6.state import ShieldStats
 from tests.unit.test_w6_combat import (
     GM,
     PLAYER,
@@ -203,10 +205,10 @@ def test_a_combat_stored_before_the_new_fields_reads_back() -> None:
     state = duel(waffen=blades, beidhaendig=True)
     state, _ = run(state, "wuerfel 5 5 5", "@held beidhaendig ork probe=3")
     data = json.loads(json.dumps(state_to_json(state)))
-    del data["state"]["tie_asked"]
-    del data["state"]["pending"]["weapon2"]
+    del data["tie_asked"]
+    del data["pending"]["weapon2"]
     old = state_from_json(data)
     assert old.tie_asked == () and old.pending is not None and old.pending.weapon2 == ""
-    data["state"]["surprise"] = 1
+    data["surprise"] = 1
     with pytest.raises(BadInput):
         state_from_json(data)
