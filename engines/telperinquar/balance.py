@@ -22,7 +22,8 @@ from engines.telperinquar.cards import CLASSES, Card, catalogue, hero_of, level_
 from engines.telperinquar.engine import ENGINE, hero_level
 
 HIGH_LEVEL = 8  # "level 8-10 cards": a level card that brings a hero to level 8 or more
-BUILT_SUPPORT = 29  # a built deck: hero, ten level cards and 29 support cards
+BUILT_SUPPORT = 26  # a built deck: hero, 13 level cards and 26 support cards
+BUILT_LEVELS = 13
 # the wanted number of each card type in a built deck's 29 support cards
 _WANTED = {
     "weapon": 4,
@@ -70,8 +71,8 @@ def _build_score(card: Card, cls: str, have: Counter[str]) -> float:
 
 
 def built_deck(cls: str, seed: int) -> str:
-    """A deck the bot builds for ``cls`` from the whole pool: the hero, ten level cards and
-    29 support cards it may use (two copies of a card at most), picked greedily by what the
+    """A deck the bot builds for ``cls`` from the whole pool: the hero, 13 level cards (as the starter decks) and
+    26 support cards it may use (two copies of a card at most), picked greedily by what the
     deck still lacks, the card's strength and how soon its needs are met; ties and the
     order of the pool vary with ``seed``."""
     rng = random.Random(seed)
@@ -86,7 +87,7 @@ def built_deck(cls: str, seed: int) -> str:
         best = max(options, key=lambda c: _build_score(c, cls, types) + rng.random())
         chosen[best.name] += 1
         types[best.type] += 1
-    lines = [f"1 {hero_of(cls).name}", f"10 {level_card_name(cls)}"]
+    lines = [f"1 {hero_of(cls).name}", f"{BUILT_LEVELS} {level_card_name(cls)}"]
     lines += [f"{n} {name}" for name, n in sorted(chosen.items())]
     return "\n".join(lines) + "\n"
 

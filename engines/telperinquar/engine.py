@@ -90,6 +90,11 @@ def _best(d: JsonDict, seat: int, attr: str) -> int:
     return max(int(getattr(_level_row(c, p["levels"][c]), attr)) for c in p["classes"])
 
 
+def _best_start(classes: Any) -> int:
+    """A hero's LP at the start: the level 1 row's (the best of a double class's)."""
+    return max(_level_row(c, 1).life_max for c in classes)
+
+
 def hero_level(d: JsonDict, seat: int) -> int:
     return int(max(d["players"][seat]["levels"].values()))
 
@@ -313,7 +318,7 @@ def _new_state(config: Mapping[str, Any], seed: int, players: int) -> JsonDict:
             {
                 "classes": list(classes),
                 "levels": dict.fromkeys(classes, 1),
-                "life": 20,
+                "life": _best_start(classes),
                 "actions": 0,
                 "hand": pile[:HAND],
                 "deck": pile[HAND:],
@@ -1113,6 +1118,7 @@ class Telperinquar:
             p["equip"].remove(args[0])
             # back in the hand the card is secret again: it gets a new id (charges kept)
             info = d["cards"].pop(args[0])
+            d.setdefault("retired", []).append(args[0])  # never handed out again
             info.pop("inaktion", None)
             info.pop("bearer", None)
             fresh = _fresh_id(d)
@@ -1420,10 +1426,13 @@ def _lay_on_stack(d: JsonDict, seat: int, words: list[str]) -> None:
 
 
 def _fresh_id(d: JsonDict) -> str:
+    """A new secret id: none a card has now, nor one a card had before (a retired id is in
+    the public log, so handing it to a card in a hand would tell which card it is)."""
     rng = Rng.from_json(d["rng"])
+    retired = set(d.get("retired", ()))
     while True:
         number, rng = rng.randint(10000, 99999)
-        if f"c{number}" not in d["cards"]:
+        if f"c{number}" not in d["cards"] and f"c{number}" not in retired:
             d["rng"] = rng.to_json()
             return f"c{number}"
 

@@ -48,6 +48,7 @@ def _scene(card: Card, test: Mapping[str, Any]) -> JsonDict:
     for cls in d["players"][0]["levels"]:
         d["players"][0]["levels"][cls] = 10
     d["players"][0]["life"] = 10
+    d["players"][1]["life"] = 20  # the scene's figures, whatever a level 1 hero starts with
     d["forced"] = [int(x) for x in test.get("dice", [])]
     return d
 
