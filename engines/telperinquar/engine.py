@@ -1007,7 +1007,7 @@ class Telperinquar:
     version = 1
     min_players = 2
     max_players = 4
-    bot_levels = ("random", "normal")
+    bot_levels = ("random", "normal", "hard")
 
     def initial_state(self, config: Mapping[str, Any], seed: int, players: int) -> TqState:
         if players not in (2, 4):

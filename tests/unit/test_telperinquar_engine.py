@@ -553,6 +553,59 @@ def test_bot_at_zero_life_heals_or_stops_instead_of_walking_into_a_counter() -> 
     assert pick.startswith(f"use {potion}")  # and it heals when it can
 
 
+def _hard_scene(pool: int) -> tuple[dict[str, Any], str]:
+    d = main_phase(fresh())
+    levels_to(d, 0, 3)
+    d["players"][0]["hand"] = []
+    for p in d["players"]:
+        p["row"] = []
+    dagger = give(d, 0, "Dolch", "equip")
+    d["players"][0]["actions"] = pool
+    return d, dagger
+
+
+def test_hard_bot_plays_next_attack_bonus_before_the_attack() -> None:
+    """Issue 22: "plays 'next attack +N' before attacking", and not when no attack can follow."""
+    import random as stdlib_random
+
+    d, dagger = _hard_scene(30)
+    frenzy = give(d, 0, "Kampfrausch", "field")
+    pick = str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5)))
+    assert pick == f"use {frenzy}"
+    d["players"][0]["actions"] = 3  # the Dolch's use: the bonus would leave no attack
+    pick = str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5)))
+    assert pick == f"use {dagger} h1"
+
+
+def test_hard_bot_keeps_actions_for_its_defensive_card() -> None:
+    """Issue 22: "keeps actions for its defensive cards when it holds them": with Parade in
+    play (use 1) and 3 Aktionen it does not swing the Dolch (use 3); a hero it can fell it
+    still strikes."""
+    import random as stdlib_random
+
+    d, dagger = _hard_scene(3)
+    give(d, 0, "Parade", "field")
+    pick = str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5)))
+    assert not pick.startswith(f"use {dagger}")
+    d["players"][1]["life"] = 3
+    pick = str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5)))
+    assert pick == f"use {dagger} h1"
+
+
+def test_hard_bot_does_not_read_the_hidden_hands() -> None:
+    import random as stdlib_random
+
+    d, _ = _hard_scene(30)
+    other = dict(json.loads(json.dumps(d)))
+    p = other["players"][1]
+    p["hand"], p["deck"] = p["deck"][: len(p["hand"])], p["hand"] + p["deck"][len(p["hand"]) :]
+    picks = {
+        str(ENGINE.choose_action(st(x), 0, "hard", 1.0, stdlib_random.Random(5)))
+        for x in (d, other)
+    }
+    assert len(picks) == 1
+
+
 def test_selfplay_cli_plays_to_the_end(capsys: pytest.CaptureFixture[str]) -> None:
     from engines.telperinquar.__main__ import main
 
