@@ -76,7 +76,7 @@ def test_rulebook_critical_hit_example() -> None:
     at once, 13 - 2 = 11 damage (9 left), it strikes back, and dies at the end of the turn."""
     d = main_phase(fresh())
     levels_to(d, 0, 3)
-    sword = give(d, 0, "Speer", "equip")
+    sword = give(d, 0, "Langschwert", "equip")
     golem = give(d, 1, "Steingolem", "row")
     d["forced"] = [10, 4]
     d, events = do(d, 0, f"use {sword} {golem}")
@@ -97,7 +97,7 @@ def test_rulebook_critical_hit_example() -> None:
 def test_half_damage_wounds_then_a_second_wounding_kills() -> None:
     d = main_phase(fresh())
     levels_to(d, 0, 3)
-    sword = give(d, 0, "Speer", "equip")
+    sword = give(d, 0, "Langschwert", "equip")
     golem = give(d, 1, "Steingolem", "row")
     d["forced"] = [9, 1]  # 9 + 3 - 2 = 10: exactly half, not more
     d, _ = do(d, 0, f"use {sword} {golem}")
