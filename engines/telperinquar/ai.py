@@ -137,9 +137,7 @@ def _reserve(view: dict[str, Any], player: int, cat: Catalogue) -> int:
     uses = [
         cat.cards[c["name"]].use
         for c in me.get("equip", []) + me.get("field", [])
-        if c.get("name") in cat.cards
-        and cat.cards[c["name"]].defensive
-        and not c.get("inaktion")
+        if c.get("name") in cat.cards and cat.cards[c["name"]].defensive and not c.get("inaktion")
     ]
     return max(uses, default=0)
 

@@ -71,10 +71,10 @@ def _build_score(card: Card, cls: str, have: Counter[str]) -> float:
 
 
 def built_deck(cls: str, seed: int) -> str:
-    """A deck the bot builds for ``cls`` from the whole pool: the hero, 13 level cards (as the starter decks) and
-    26 support cards it may use (two copies of a card at most), picked greedily by what the
-    deck still lacks, the card's strength and how soon its needs are met; ties and the
-    order of the pool vary with ``seed``."""
+    """A deck the bot builds for ``cls`` from the whole pool: the hero, 13 level cards (as
+    the starter decks) and 26 support cards it may use (two copies of a card at most),
+    picked greedily by what the deck still lacks, the card's strength and how soon its
+    needs are met; ties and the order of the pool vary with ``seed``."""
     rng = random.Random(seed)
     pool = [c for c in catalogue().cards.values() if _usable_by(c, cls)]
     rng.shuffle(pool)
@@ -189,9 +189,8 @@ def report(games: list[Game], title: str) -> list[str]:
             for g in mine
         )
         low, high = wilson(score, len(mine))
-        lines.append(
-            f"  {cls:<11} overall {100 * score / len(mine):5.1f}% [{100 * low:.0f}-{100 * high:.0f}]"
-        )
+        share = f"{100 * score / len(mine):5.1f}%"
+        lines.append(f"  {cls:<11} overall {share} [{100 * low:.0f}-{100 * high:.0f}]")
     played: Counter[str] = Counter()
     for g in games:
         played.update(g.played)
@@ -211,4 +210,3 @@ def main(games: int, seed: int, levels: list[str], decks: str) -> int:
         for line in report(run(games, seed, levels, kind), f"{kind} decks, {'/'.join(levels)}"):
             print(line)
     return 0
-

@@ -946,9 +946,9 @@ def _target_kind(card: Card) -> str:
         target = step.get("target")
         if step.get("do") in ("harm", "over_time") and target in ("enemy", "enemy_hero"):
             return "enemy"
-        if step.get("do") in ("ew", "disarm") and target in ("enemy_hero", None):
-            if step.get("do") == "disarm" or target == "enemy_hero":
-                return "enemy_hero"  # no attack: the Wesen do not shield their hero
+        disarm = step.get("do") == "disarm" and target in ("enemy_hero", None)
+        if disarm or (step.get("do") == "ew" and target == "enemy_hero"):
+            return "enemy_hero"  # no attack: the Wesen do not shield their hero
         if step.get("do") == "ew" and target in (None, *ENEMY_TARGETS):
             return "enemy"
         if step.get("do") in ("heal", "over_time", "harm") and target == "friend":

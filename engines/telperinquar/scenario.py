@@ -97,9 +97,7 @@ def _measure(d: JsonDict, cid: str) -> dict[str, Any]:
         "card.zone": zone,
         "card.charges": info.get("charges", 0),
         "card.inaktion": bool(info.get("inaktion", False)),
-        "h1.weapons": sum(
-            1 for c in d["players"][1]["equip"] if _kind(d, c) == "weapon"
-        ),
+        "h1.weapons": sum(1 for c in d["players"][1]["equip"] if _kind(d, c) == "weapon"),
         "h1.hand": len(d["players"][1]["hand"]),
     }
     for attr in ("kraft", "reflexe", "geist", "aura"):
