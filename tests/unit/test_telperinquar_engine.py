@@ -464,6 +464,7 @@ def test_healing_a_wesen_over_half_unwounds_it() -> None:
     d["forced"] = [4]  # 4 + 5 = 9 magical, − resistance 1 = 8: exactly half of 16, not more
     d, _ = do(d, 0, f"use {heal} {guard}")
     assert d["cards"][guard]["wounded"] is True
+    d["cards"][heal].pop("inaktion")  # a new round: healing spells are InAktion
     d["forced"] = [10]  # a critical healing un-wounds whatever the amount
     d, _ = do(d, 0, f"use {heal} {guard}")
     assert "wounded" not in d["cards"][guard]
@@ -478,7 +479,7 @@ def test_two_weapon_attack_adds_both_bonuses_and_draws_one_counter() -> None:
     d, events = do(d, 0, f"dual {a} {b} h1")
     assert d["players"][1]["life"] == 20 - (5 + 1 + 2)
     assert [e.type for e in events].count("counter") == 1
-    assert d["players"][0]["actions"] == 30 - 3 - 3  # both use costs
+    assert d["players"][0]["actions"] == 30 - 2 - 2  # both use costs
 
 
 def test_equipment_limits_follow_the_hero_card() -> None:
@@ -572,18 +573,18 @@ def test_hard_bot_plays_next_attack_bonus_before_the_attack() -> None:
     frenzy = give(d, 0, "Kampfrausch", "field")
     pick = str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5)))
     assert pick == f"use {frenzy}"
-    d["players"][0]["actions"] = 3  # the Dolch's use: the bonus would leave no attack
+    d["players"][0]["actions"] = 2  # the Dolch's use: the bonus would leave no attack
     pick = str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5)))
     assert pick == f"use {dagger} h1"
 
 
 def test_hard_bot_keeps_actions_for_its_defensive_card() -> None:
     """Issue 22: "keeps actions for its defensive cards when it holds them": with Parade in
-    play (use 1) and 3 Aktionen it does not swing the Dolch (use 3); a hero it can fell it
+    play (use 1) and 2 Aktionen it does not swing the Dolch (use 2); a hero it can fell it
     still strikes."""
     import random as stdlib_random
 
-    d, dagger = _hard_scene(3)
+    d, dagger = _hard_scene(2)
     give(d, 0, "Parade", "field")
     pick = str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5)))
     assert not pick.startswith(f"use {dagger}")
