@@ -52,18 +52,18 @@ def test_heroes_unarmed_values_are_the_rulebooks() -> None:
     }
 
 
-def test_level_tables_start_at_30_and_add_twice_the_printed_gains() -> None:
-    """House rule (RULES.md, "Level cards"): 30 LP at the start, twice the printed gain per
+def test_level_tables_start_at_40_and_add_twice_the_printed_gains() -> None:
+    """House rule (RULES.md, "Level cards"): 40 LP at the start, twice the printed gain per
     level (printed +2, +3 … +9), so heroes live long enough to grow."""
     printed = [2, 3, 4, 5, 6, 6, 7, 8, 9]
     for cls in CLASSES:
         rows = levels()[cls]
         assert [r.level for r in rows] == list(range(1, 11))
-        assert rows[0].life == rows[0].life_max == 30
+        assert rows[0].life == rows[0].life_max == 40
         assert [r.life for r in rows[1:]] == [2 * g for g in printed]
         for before, row in itertools.pairwise(rows):
             assert row.life_max == before.life_max + row.life
-        assert [r.life_max for r in rows] == [30, 34, 40, 48, 58, 70, 82, 96, 112, 130]
+        assert [r.life_max for r in rows] == [40, 44, 50, 58, 68, 80, 92, 106, 122, 140]
         assert [r.actions for r in rows] == [3, 3, 4, 5, 7, 7, 9, 9, 11, 12]
 
 

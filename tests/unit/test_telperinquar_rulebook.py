@@ -307,7 +307,7 @@ def test_the_bot_keeps_its_healing_potion_when_a_laid_card_is_no_threat() -> Non
     import random
 
     d = main_phase(fresh())
-    d["players"][1]["life"] = 30  # full life
+    d["players"][1]["life"] = 40  # full life
     give(d, 1, "Heiltrank", "equip", charges=1)
     wolf = give(d, 0, "Wolf")
     d, _ = do(d, 0, f"play {wolf}")
