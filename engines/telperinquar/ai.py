@@ -172,6 +172,18 @@ def _worth(view: dict[str, Any], player: int, cat: Catalogue) -> float:
     return total
 
 
+FOLLOW = 0  # own follow-up steps after the tried action
+
+
+def _others_pass(engine: Any, after: Any, player: int, passing: Any) -> Any:
+    for _ in range(8):  # the others' answers: taken to pass
+        asked = engine.decisions(after)
+        if not asked or asked[0].seat == player or asked[0].kind != DecisionKind.REACTION:
+            break
+        after, _ = engine.apply(after, passing, asked[0].seat)
+    return after
+
+
 def _ahead(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -> float:
     """The mean worth after ``act`` over dice samples of its own (the others pass)."""
     data = engine.state_to_json(state)
@@ -183,11 +195,18 @@ def _ahead(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -
         copy["rng"] = Rng(rng.randrange(1 << 30)).to_json()
         copy["forced"] = []
         after, _ = engine.apply(engine.state_from_json(copy), act, player)
-        for _ in range(8):  # the others' answers: taken to pass
+        after = _others_pass(engine, after, player, passing)
+        for _ in range(FOLLOW):  # its own next steps as the normal heuristic would take them
             asked = engine.decisions(after)
-            if not asked or asked[0].seat == player or asked[0].kind != DecisionKind.REACTION:
+            if not asked or asked[0].seat != player or asked[0].kind == DecisionKind.REACTION:
                 break
-            after, _ = engine.apply(after, passing, asked[0].seat)
+            legal = list(engine.legal_actions(after, player))
+            seen = engine.view_for(after, player)
+            nxt = max(legal, key=lambda a: _score(seen, player, a, cat))
+            if nxt.words[0] in ("next", "end", "go"):
+                break
+            after, _ = engine.apply(after, nxt, player)
+            after = _others_pass(engine, after, player, passing)
         total += _worth(engine.view_for(after, player), player, cat)
     return total / SAMPLES
 
