@@ -8,7 +8,9 @@ a user card file (exit 0 when sound, 1 with each mistake as ``FILE: line N: <car
 ``python -m engines.telperinquar selfplay [--mode duel|2v2|draft] --games G --seed S
 [--levels a,b]`` plays bot games with the starter decks to the end (``draft``: a pod of four
 bots drafts, builds its decks from the picks and plays two duels), prints each result and a
-summary (exit 1 on any error).
+summary (exit 1 on any error); ``python -m engines.telperinquar balance [--games N] [--seed S]
+[--levels a,b] [--decks starter|built|both]`` plays every pair of classes and reports rounds,
+levels reached, class win rates and the most and least played cards (balance.py).
 """
 
 from __future__ import annotations
@@ -64,7 +66,16 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--games", type=int, default=10)
     play.add_argument("--seed", type=int, default=1)
     play.add_argument("--levels", default="normal,normal", help="bot level per side")
+    bal = sub.add_parser("balance", help="class duels measured: rounds, levels, win rates")
+    bal.add_argument("--games", type=int, default=20, help="duels per pair of classes")
+    bal.add_argument("--seed", type=int, default=1)
+    bal.add_argument("--levels", default="normal,normal", help="bot level per side")
+    bal.add_argument("--decks", choices=("starter", "built", "both"), default="both")
     args = parser.parse_args(argv)
+    if args.command == "balance":
+        from engines.telperinquar.balance import main as balance
+
+        return balance(args.games, args.seed, args.levels.split(","), args.decks)
     if args.command == "selfplay":
         return selfplay(args.mode, args.games, args.seed, args.levels.split(","))
     try:

@@ -7,6 +7,15 @@ the target with the least life (a hero when it can, a wounded Wesen first), heal
 (first of all when its hero is at 0 LP or below, then it walks into no counter-attack),
 answers an attack with a parry, a buff or a trap (a healing answer only when hurt: every
 action, a laid card too, may be answered), and otherwise ends the phase.
+
+``hard`` looks one action ahead: it tries each legal action on a copy of the game with dice of
+its own (three samples, the game's own dice stay unseen; the others are taken to let it
+pass unanswered) and values what its own view then shows (its hero's LP against the
+enemies', Wesen, cards in play, levels, hand). On top of that it keeps the Aktionen its
+defensive cards in play need to answer in the others' turns (it spends below that reserve
+only on a blow that can fell the enemy hero), and it plays a "next attack +N" card just
+before a weapon attack it can still pay (never after its last attack, where the bonus is
+lost).
 """
 
 from __future__ import annotations
@@ -14,7 +23,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engines.core import IllegalAction
+from engines.core import IllegalAction, Rng
+from engines.core.contract import DecisionKind
 from engines.telperinquar.cards import Card, Catalogue
 from engines.telperinquar.engine import catalogue_for
 
@@ -109,6 +119,134 @@ def _expected(
     return 5.5 + int(strike.get("bonus", 0)) - reduction
 
 
+def _cost(act: Any, known: dict[str, dict[str, Any]], cat: Catalogue) -> int:
+    """The Aktionen ``act`` costs (laying: the play cost; a use: the use cost)."""
+    verb, *args = act.words
+    if verb in ("play", "hide", "arm", "move"):
+        return cat.cards[known[args[0]]["name"]].play
+    if verb == "use":
+        return cat.cards[known[args[0]]["name"]].use
+    if verb == "dual":
+        return sum(cat.cards[known[c]["name"]].use for c in args[:2])
+    return 0
+
+
+def _reserve(view: dict[str, Any], player: int, cat: Catalogue) -> int:
+    """The Aktionen the defensive cards in play need to answer once (the dearest of them)."""
+    me = view["players"][player]
+    uses = [
+        cat.cards[c["name"]].use
+        for c in me.get("equip", []) + me.get("field", [])
+        if c.get("name") in cat.cards and cat.cards[c["name"]].defensive and not c.get("inaktion")
+    ]
+    return max(uses, default=0)
+
+
+def _is_attack_buff(card: Card) -> bool:
+    return any(s.get("do") == "buff" and s.get("stat") == "bonus" for s in card.steps)
+
+
+SAMPLES = 3  # the hard bot's dice samples per action
+
+
+def _worth(view: dict[str, Any], player: int, cat: Catalogue) -> float:
+    """What ``hard`` sees in its own view: its side's LP, Wesen, cards in play, levels and
+    hand against the enemies'."""
+    players = view["players"]
+    total = 0.0
+    for p in players:
+        life = min(int(p["life"]), int(p["max_life"]))
+        score = 3.0 * life + 8.0 * max(int(v) for v in p["levels"].values())
+        for c in p.get("row", []):
+            card = cat.cards.get(str(c.get("name", "")))
+            if card is None:
+                score += 3.0  # a hidden card
+                continue
+            left = int(card.get("life", 0) or 0) - int(c.get("dmg", 0) or 0)
+            score += 4.0 + 0.8 * max(0, left) - (4.0 if c.get("wounded") else 0.0)
+        score += 2.5 * (len(p.get("equip", [])) + len(p.get("field", [])))
+        score += 1.0 * int(p.get("hand_count", 0))
+        if int(p["life"]) <= 0:
+            score -= 400.0
+        total += score if p["team"] == players[player]["team"] else -score
+    return total
+
+
+FOLLOW = 0  # own follow-up steps after the tried action
+
+
+def _others_pass(engine: Any, after: Any, player: int, passing: Any) -> Any:
+    for _ in range(8):  # the others' answers: taken to pass
+        asked = engine.decisions(after)
+        if not asked or asked[0].seat == player or asked[0].kind != DecisionKind.REACTION:
+            break
+        after, _ = engine.apply(after, passing, asked[0].seat)
+    return after
+
+
+def _ahead(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -> float:
+    """The mean worth after ``act`` over dice samples of its own (the others pass)."""
+    data = engine.state_to_json(state)
+    cat = catalogue_for(data.get("extra", ""))
+    passing = engine.parse_action("pass")
+    total = 0.0
+    for _ in range(SAMPLES):
+        copy = dict(data)
+        copy["rng"] = Rng(rng.randrange(1 << 30)).to_json()
+        copy["forced"] = []
+        after, _ = engine.apply(engine.state_from_json(copy), act, player)
+        after = _others_pass(engine, after, player, passing)
+        for _ in range(FOLLOW):  # its own next steps as the normal heuristic would take them
+            asked = engine.decisions(after)
+            if not asked or asked[0].seat != player or asked[0].kind == DecisionKind.REACTION:
+                break
+            legal = list(engine.legal_actions(after, player))
+            seen = engine.view_for(after, player)
+            nxt = max(legal, key=lambda a: _score(seen, player, a, cat))
+            if nxt.words[0] in ("next", "end", "go"):
+                break
+            after, _ = engine.apply(after, nxt, player)
+            after = _others_pass(engine, after, player, passing)
+        total += _worth(engine.view_for(after, player), player, cat)
+    return total / SAMPLES
+
+
+def _hard(
+    view: dict[str, Any], player: int, act: Any, cat: Catalogue, base: float, acts: list[Any]
+) -> float:
+    """``hard``'s own terms for ``act`` beside the look ahead (see the module's note)."""
+    verb, *args = act.words
+    if view.get("ask") is not None or verb in ("level", "go", "next", "end", "pass", "take"):
+        return 0.0
+    known = _known(view)
+    me = view["players"][player]
+    pool = int(me["actions"])
+    cost = _cost(act, known, cat)
+    weapon_attacks = [
+        a
+        for a in acts
+        if a.words[0] in ("use", "dual")
+        and len(a.words) >= 3
+        and cat.cards[known[a.words[1]]["name"]].type == "weapon"
+    ]
+    card = cat.cards[known[args[0]]["name"]] if args and args[0] in known else None
+    if verb == "use" and card is not None and _is_attack_buff(card):
+        cheapest = min((_cost(a, known, cat) for a in weapon_attacks), default=None)
+        if cheapest is None or pool - cost < cheapest:
+            return -30.0  # the bonus would be lost: no attack follows
+        return 12.0  # before the attack it helps
+    if base > 150:  # its hero falls unless healed now
+        return 0.0
+    lethal = False
+    if verb in ("use", "dual") and len(args) >= 2 and args[-1].startswith("h"):
+        enemy = view["players"][int(args[-1][1:])]
+        lethal = int(enemy["life"]) <= 8
+    reserve = _reserve(view, player, cat)
+    if reserve and pool - cost < reserve and not lethal:
+        return -15.0  # the Aktionen stay for the answer in the others' turn
+    return 0.0
+
+
 def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random) -> Any:
     actions = list(engine.legal_actions(state, player))
     if not actions:
@@ -120,6 +258,13 @@ def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random)
         return rng.choice(actions)
     view = engine.view_for(state, player)
     cat = catalogue_for(state.data.get("extra", ""))
-    scored = [(_score(view, player, a, cat) + rng.random() * 0.1, a) for a in actions]
+    scored = [(_score(view, player, a, cat), a) for a in actions]
+    if level == "hard":
+        scored = [
+            (_ahead(engine, state, player, a, rng) + _hard(view, player, a, cat, s, actions), a)
+            for s, a in scored
+            if a.words[0] not in ("swap", "fly", "take", "move") or len(actions) == 1
+        ]
+    scored = [(s + rng.random() * 0.1, a) for s, a in scored]
     best = max(s for s, _ in scored)
     return next(a for s, a in scored if s == best)

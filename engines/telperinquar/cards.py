@@ -115,6 +115,15 @@ VERBS = {
         ),
         Verb("draw", {"count": Param("int", default=1)}, "draw cards"),
         Verb(
+            "disarm",
+            {
+                "to": Param("str", default="discard", choices=("discard", "hand", "steal")),
+                "target": Param("str", default="enemy_hero", choices=("enemy_hero", "attacker")),
+            },
+            "the target hero's best weapon without a Waffenkette leaves it: to its owner's"
+            " discard pile, back to its owner's hand, or (steal) into the user's hand",
+        ),
+        Verb(
             "ew",
             {
                 "against": Param("str", required=True, choices=("highest", *ATTRIBUTES, "value")),
@@ -245,8 +254,9 @@ _COMMON = {
     "step",
     "test",
 }
-_OPTIONAL = {"chain", "abilities", "immune", "double", "attributes", "rarity"}
-_TEST_KEYS = {"hero", "enemy", "action", "target", "attack", "dice", "expect"}
+_OPTIONAL = {"chain", "abilities", "immune", "double", "attributes", "rarity", "answers"}
+ANSWERS = ("any", "lay", "attack")  # what a defensive card answers (default any)
+_TEST_KEYS = {"hero", "enemy", "action", "target", "attack", "dice", "expect", "enemy_equip"}
 
 
 def _is_int(value: Any) -> bool:
@@ -297,6 +307,8 @@ def check_card(entry: Mapping[str, Any]) -> list[Mistake]:
             bad(key, "int_for", f"an integer (needed for a {kind})", kind=str(kind))
         elif isinstance(spec, tuple) and value not in spec:
             bad(key, "choice", f"one of {_choices(spec)}", choices=_choices(spec))
+    if entry.get("answers", "any") not in ANSWERS:
+        bad("answers", "choice", f"one of {_choices(ANSWERS)}", choices=_choices(ANSWERS))
     if entry.get("rarity", "common") not in RARITIES:
         bad("rarity", "choice", f"one of {_choices(RARITIES)}", choices=_choices(RARITIES))
     unknown = sorted(set(entry) - _COMMON - _OPTIONAL - set(wanted))

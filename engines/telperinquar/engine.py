@@ -40,7 +40,7 @@ MAX_WESEN = 5
 MAX_EQUIP = 5
 _CONFIG = {"mode", "decks", "teams", "svo", "turn_limit", "round_limit", "cards", "seat_choices"}
 MAX_CARDS_TEXT = 200_000
-OFFENSIVE_VERBS = ("strike", "harm")
+OFFENSIVE_VERBS = ("strike", "harm", "disarm")
 ENEMY_TARGETS = ("enemy", "enemy_hero", "enemy_wesen")
 
 
@@ -88,6 +88,11 @@ def _level_row(cls: str, level: int) -> Level:
 def _best(d: JsonDict, seat: int, attr: str) -> int:
     p = d["players"][seat]
     return max(int(getattr(_level_row(c, p["levels"][c]), attr)) for c in p["classes"])
+
+
+def _best_start(classes: Any) -> int:
+    """A hero's LP at the start: the level 1 row's (the best of a double class's)."""
+    return max(_level_row(c, 1).life_max for c in classes)
 
 
 def hero_level(d: JsonDict, seat: int) -> int:
@@ -313,7 +318,7 @@ def _new_state(config: Mapping[str, Any], seed: int, players: int) -> JsonDict:
             {
                 "classes": list(classes),
                 "levels": dict.fromkeys(classes, 1),
-                "life": 20,
+                "life": _best_start(classes),
                 "actions": 0,
                 "hand": pile[:HAND],
                 "deck": pile[HAND:],
@@ -941,8 +946,9 @@ def _target_kind(card: Card) -> str:
         target = step.get("target")
         if step.get("do") in ("harm", "over_time") and target in ("enemy", "enemy_hero"):
             return "enemy"
-        if step.get("do") == "ew" and target == "enemy_hero":
-            return "enemy_hero"  # an EW against a hero is no attack: Wesen do not shield it
+        disarm = step.get("do") == "disarm" and target in ("enemy_hero", None)
+        if disarm or (step.get("do") == "ew" and target == "enemy_hero"):
+            return "enemy_hero"  # no attack: the Wesen do not shield their hero
         if step.get("do") == "ew" and target in (None, *ENEMY_TARGETS):
             return "enemy"
         if step.get("do") in ("heal", "over_time", "harm") and target == "friend":
@@ -968,6 +974,11 @@ def _reactions(d: JsonDict, seat: int) -> list[Act]:
             parries = what != "spell" and at_me and what in ("any", top.get("range"))
             if (what == "spell" and top.get("spell")) or parries:
                 out.append(_act("react", cid))
+            continue
+        answers = card.get("answers", "any")
+        if answers == "lay" and top.get("kind") != "lay":
+            continue
+        if answers == "attack" and top.get("range") not in ("melee", "ranged"):
             continue
         if _strike_step(card) is None and _target_kind(card) == "self":
             out.append(_act("react", cid))
@@ -1002,7 +1013,7 @@ class Telperinquar:
     version = 1
     min_players = 2
     max_players = 4
-    bot_levels = ("random", "normal")
+    bot_levels = ("random", "normal", "hard")
 
     def initial_state(self, config: Mapping[str, Any], seed: int, players: int) -> TqState:
         if players not in (2, 4):
@@ -1113,6 +1124,7 @@ class Telperinquar:
             p["equip"].remove(args[0])
             # back in the hand the card is secret again: it gets a new id (charges kept)
             info = d["cards"].pop(args[0])
+            d.setdefault("retired", []).append(args[0])  # never handed out again
             info.pop("inaktion", None)
             info.pop("bearer", None)
             fresh = _fresh_id(d)
@@ -1266,6 +1278,9 @@ class Telperinquar:
                 d["cards"][cid]["inaktion"] = True
             entry = {"seat": seat, "kind": "react", "cards": [cid], "spell": card.type == "spell"}
             entry["answers"] = len(d["stack"]) - 1
+            if any(s.get("target") == "attacker" for s in card.steps):
+                # aimed at the one whose action it answers (its attacking Wesen, else its hero)
+                entry["target"] = top.get("attacker") or f"h{top['seat']}"
         entry["text"] = " ".join([verb, *args])
         entry["asked"] = []
         d["stack"].append(entry)
@@ -1420,10 +1435,13 @@ def _lay_on_stack(d: JsonDict, seat: int, words: list[str]) -> None:
 
 
 def _fresh_id(d: JsonDict) -> str:
+    """A new secret id: none a card has now, nor one a card had before (a retired id is in
+    the public log, so handing it to a card in a hand would tell which card it is)."""
     rng = Rng.from_json(d["rng"])
+    retired = set(d.get("retired", ()))
     while True:
         number, rng = rng.randint(10000, 99999)
-        if f"c{number}" not in d["cards"]:
+        if f"c{number}" not in d["cards"] and f"c{number}" not in retired:
             d["rng"] = rng.to_json()
             return f"c{number}"
 
@@ -1479,6 +1497,9 @@ def _resolve_entry(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
     seat = entry["seat"]
     kind = entry["kind"]
     cards = entry["cards"]
+    if any(c not in d["cards"] for c in cards):  # it went back to a hand (a new secret id)
+        events.append(Event("lapsed", {"action": entry["text"]}))
+        return
     card = _card(d, cards[0])
     owner = d["cards"][cards[0]]["owner"]
     if kind == "trap":
@@ -1487,9 +1508,23 @@ def _resolve_entry(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
             p["row"].remove(cards[0])
             p["discard"].append(cards[0])
         for step in card.steps:
-            if step.get("do") == "harm" and _target_alive(d, entry["target"]):
+            if not _target_alive(d, entry["target"]):
+                break
+            if step.get("do") == "harm":
                 amount = _roll_expr(d, step["amount"])
                 _deal(d, entry["target"], amount, step.get("kind", "simple"), "", events)
+            elif step.get("do") == "over_time":
+                effect = {
+                    "effect": step["effect"],
+                    "amount": int(step["amount"]),
+                    "left": int(step["rounds"]),
+                    "target": entry["target"],
+                    "source": step.get("source", ""),
+                }
+                _resolve_over_time(d, owner, effect, events)
+                d["players"][owner]["ot"].append(effect)
+            elif step.get("do") == "disarm":
+                _disarm(d, owner, entry["target"], str(step.get("to", "discard")), events)
         return
     # the card must still be where it was used from
     p = d["players"][owner]
@@ -1553,6 +1588,10 @@ def _resolve_entry(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
         elif verb == "draw":
             for _ in range(int(step.get("count", 1))):
                 _draw(d, seat, events)
+        elif verb == "disarm":
+            goal = entry.get("target")
+            if goal and _target_alive(d, goal):
+                _disarm(d, seat, str(goal), str(step.get("to", "discard")), events)
         elif verb == "ew":
             if not _ew(d, seat, entry, step, events):
                 return  # a failed EW: the card's later steps do not happen
@@ -1561,6 +1600,40 @@ def _resolve_entry(d: JsonDict, entry: JsonDict, events: list[Event]) -> None:
             if below is not None:
                 below["cancelled"] = True
                 events.append(Event("parried", {"action": below["text"]}))
+
+
+def _disarm(d: JsonDict, seat: int, target: str, to: str, events: list[Event]) -> None:
+    """The target hero's best weapon (highest bonus) leaves it, unless every weapon it holds
+    has a Waffenkette ("kann nur durch ihren Beherrscher entfernt oder aufgenommen werden"):
+    to its owner's discard pile, back to its owner's hand, or (``steal``) into the hand of
+    ``seat``. A weapon going to a hand gets a new secret id. A Wesen is not disarmed."""
+    if not target.startswith("h"):
+        return
+    owner = int(target[1:])
+    p = d["players"][owner]
+    weapons = [c for c in hero_equip(d, owner) if _card(d, c).type == "weapon"]
+    free = [c for c in weapons if not _card(d, c).get("chain")]
+    if not free:
+        if weapons:
+            events.append(Event("chained", {"player": owner, "card": _card(d, weapons[0]).name}))
+        return
+    cid = max(free, key=lambda c: (int(_card(d, c).get("bonus", 0)), c))
+    name = _card(d, cid).name
+    p["equip"].remove(cid)
+    if to == "discard":
+        p["discard"].append(cid)
+        d["cards"][cid].pop("inaktion", None)
+    else:
+        info = d["cards"].pop(cid)
+        d.setdefault("retired", []).append(cid)
+        info.pop("inaktion", None)
+        info.pop("bearer", None)
+        keeper = seat if to == "steal" else owner
+        info["owner"] = keeper
+        fresh = _fresh_id(d)
+        d["cards"][fresh] = info
+        d["players"][keeper]["hand"].append(fresh)
+    events.append(Event("disarmed", {"player": seat, "card": name, "target": target, "to": to}))
 
 
 def ew_value(d: JsonDict, target: str, against: str, value: int = 0) -> int:

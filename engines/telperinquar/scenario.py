@@ -10,10 +10,16 @@ face down) and then, by ``action``:
 - ``react``: the enemy attacks our hero with ``attack`` (a card it holds: ``Dolch``,
   ``Kurzbogen`` or ``Feuerpfeil``) and we answer with the card;
 - ``reveal``: the enemy attacks our hero in melee with a Dolch and the trap springs;
+- ``lay``: the enemy lays ``attack`` (default ``Wolf``) in its Hauptphase and we answer the
+  laying with the card;
 - ``none``: only played.
+
+``enemy_equip`` (a list of card names) puts weapons and other equipment on the enemy hero
+first (for cards that take weapons).
 
 ``dice`` are the W10/W6/W20 results in the order they are rolled. ``expect`` maps
 ``h0.life``, ``h1.life``, ``h0.actions``, ``card.zone``, ``card.charges``, ``card.inaktion``,
+``h1.weapons`` (the weapons the enemy hero wears), ``h1.hand``,
 or a delta from before the card was played (``h0.armour+``, ``h0.resistance+``, ``h0.bonus+``,
 ``h0.<attribute>+``, ``h0.hand+``) to its value.
 """
@@ -32,6 +38,7 @@ from engines.telperinquar.engine import (
     _mods,
     armour,
     attribute,
+    catalogue_for,
     resistance,
 )
 
@@ -48,6 +55,7 @@ def _scene(card: Card, test: Mapping[str, Any]) -> JsonDict:
     for cls in d["players"][0]["levels"]:
         d["players"][0]["levels"][cls] = 10
     d["players"][0]["life"] = 10
+    d["players"][1]["life"] = 20  # the scene's figures, whatever a level 1 hero starts with
     d["forced"] = [int(x) for x in test.get("dice", [])]
     return d
 
@@ -70,6 +78,10 @@ def _pass_all(d: JsonDict, seat: int) -> JsonDict:
     return d
 
 
+def _kind(d: JsonDict, cid: str) -> str:
+    return catalogue_for(d.get("extra", "")).cards[d["cards"][cid]["name"]].type
+
+
 def _measure(d: JsonDict, cid: str) -> dict[str, Any]:
     info = d["cards"].get(cid, {})
     owner = d["players"][0]
@@ -85,6 +97,8 @@ def _measure(d: JsonDict, cid: str) -> dict[str, Any]:
         "card.zone": zone,
         "card.charges": info.get("charges", 0),
         "card.inaktion": bool(info.get("inaktion", False)),
+        "h1.weapons": sum(1 for c in d["players"][1]["equip"] if _kind(d, c) == "weapon"),
+        "h1.hand": len(d["players"][1]["hand"]),
     }
     for attr in ("kraft", "reflexe", "geist", "aura"):
         out[f"h0.{attr}"] = attribute(d, 0, attr)
@@ -98,6 +112,8 @@ def run(card: Card) -> list[str]:
     if not isinstance(test, Mapping):
         return [f"{card.name}: no [card.test]"]
     d = _scene(card, test)
+    for name in test.get("enemy_equip", []):
+        _put(d, 1, str(name), "equip")
     cid = _put(d, 0, card.name, "hand")
     before = _measure(d, cid)
     d = _act(d, 0, f"{'hide' if card.type == 'trap' else 'play'} {cid}")
@@ -114,6 +130,13 @@ def run(card: Card) -> list[str]:
         if d["ask"] != 0:
             return [f"{card.name}: not asked to answer the attack"]
         d = _pass_all(_act(d, 0, f"{'react' if action == 'react' else 'reveal'} {cid}"), 0)
+    elif action == "lay":
+        laid = _put(d, 1, str(test.get("attack", "Wolf")), "hand")
+        d["cur"] = d["order"].index(1)
+        d = _act(d, 1, f"play {laid}")
+        if d["ask"] != 0:
+            return [f"{card.name}: not asked to answer the laying"]
+        d = _pass_all(_act(d, 0, f"react {cid}"), 0)
     after = _measure(d, cid)
     wrong = []
     for key, want in dict(test.get("expect", {})).items():

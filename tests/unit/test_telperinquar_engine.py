@@ -35,12 +35,14 @@ def fresh(decks: tuple[str, ...] = ("kaempfer", "schurke"), **config: Any) -> di
 
 
 def main_phase(d: dict[str, Any], seat: int = 0, round_: int = 2) -> dict[str, Any]:
-    """Seat ``seat`` in its Hauptphase of round ``round_`` with 30 actions, nothing pending."""
+    """Seat ``seat`` in its Hauptphase of round ``round_`` with 30 actions and 20 LP (the
+    figures of these tests, whatever a hero starts with), nothing pending."""
     d["cur"] = d["order"].index(seat)
     d["round"], d["phase"], d["combat"] = round_, "main", "none"
     d["stack"], d["ask"] = [], None
     for p in d["players"]:
         p["actions"] = 30
+        p["life"] = 20
     return d
 
 
@@ -219,7 +221,7 @@ def test_level_cards_only_in_the_entry_phase_and_life_rises() -> None:
     level = give(d, seat, f"Stufenkarte {heroes()[cls].name}", level=cls)
     d, _ = do(d, seat, f"level {level}")
     p = d["players"][seat]
-    assert list(p["levels"].values()) == [2] and p["life"] == 22 and d["phase"] == "main"
+    assert list(p["levels"].values()) == [2] and p["life"] == 44 and d["phase"] == "main"
     again = give(d, seat, d["cards"][level]["name"], level=cls)
     assert f"level {again}" not in [str(a) for a in ENGINE.legal_actions(st(d), seat)]
 
@@ -274,12 +276,12 @@ def test_double_class_life_once_per_level() -> None:
     d["phase"], d["ask"] = "entry", None
     first = give(d, 0, "Stufenkarte Zauberer", level="zauberer")
     d, _ = do(d, 0, f"level {first}")
-    assert d["players"][0]["life"] == 22
+    assert d["players"][0]["life"] == 44
     d["phase"] = "entry"
     second = give(d, 0, "Stufenkarte Schurke", level="schurke")
     d, _ = do(d, 0, f"level {second}")
     assert d["players"][0]["levels"] == {"zauberer": 2, "schurke": 2}
-    assert d["players"][0]["life"] == 22  # level 2 was reached already
+    assert d["players"][0]["life"] == 44  # level 2 was reached already
 
 
 def test_two_vs_two_order_alternates_and_skips_a_fallen_hero() -> None:
@@ -288,8 +290,8 @@ def test_two_vs_two_order_alternates_and_skips_a_fallen_hero() -> None:
     order = d["order"]
     assert [d["teams"][s] for s in order] in ([0, 1, 0, 1], [1, 0, 1, 0])
     fallen = order[1]
-    d["players"][fallen]["life"] = 0
     d = main_phase(d, order[0])
+    d["players"][fallen]["life"] = 0
     d, events = do(d, order[0], "next")
     assert any(e.type == "hero_fell" for e in events)
     assert d["order"][d["cur"]] == order[2]
@@ -345,6 +347,26 @@ def test_taking_equipment_back_keeps_charges_and_a_new_secret_id() -> None:
     assert knives not in d["cards"]
     (back,) = [c for c in d["players"][0]["hand"] if d["cards"][c]["name"] == "Wurfmesser"]
     assert d["cards"][back]["charges"] == 2
+
+
+def test_a_taken_back_card_never_gets_an_id_the_log_showed_before() -> None:
+    """An id that left play by 'take' is in the public log; a card in a hand that got it
+    again would be known (a long random game gave a Langschwert in a hand the id of a card
+    the other seat had taken back)."""
+    d = main_phase(fresh(("kaempfer", "schurke")))
+    levels_to(d, 0, 10)
+    sword = give(d, 0, "Speer", "equip")
+    armour = give(d, 0, "Lederrüstung", "equip")
+    rng = d["rng"]
+    d, _ = do(d, 0, f"take {sword}")
+    (seen,) = [c for c in d["players"][0]["hand"] if d["cards"][c]["name"] == "Speer"]
+    d, _ = do(d, 0, f"play {seen}")
+    d, _ = do(d, 0, f"take {seen}")  # the log shows 'play <seen>' and 'take <seen>'
+    assert seen not in d["cards"]
+    d["rng"] = rng  # the draw that handed out <seen> comes again
+    d, _ = do(d, 0, f"take {armour}")
+    (back,) = [c for c in d["players"][0]["hand"] if d["cards"][c]["name"] == "Lederrüstung"]
+    assert back != seen
 
 
 # ---------------------------------------------------------------- one scenario per card
@@ -406,6 +428,7 @@ def test_area_effect_hits_neighbours_and_a_critical_only_the_target() -> None:
     assert d["cards"][left]["dmg"] == d["cards"][right]["dmg"] == 13  # magical: Resistenz 0
     assert d["cards"][middle]["dmg"] == 13 and "dmg" not in d["cards"][far]
     d = main_phase(d)
+    d["cards"][ball].pop("inaktion")  # a new round: attack spells are InAktion
     d["forced"] = [1]
     d, _ = do(d, 0, f"use {ball} {far}")  # a fumble: nothing for anyone
     assert d["cards"][far]["dmg"] == 0 and d["cards"][right]["dmg"] == 13
@@ -420,6 +443,7 @@ def test_immunity_double_damage_and_shadowiness() -> None:
     d["forced"] = [6]
     d, _ = do(d, 0, f"use {bolt} {fire}")
     assert d["cards"][fire]["dmg"] == 0  # immune to fire
+    d["cards"][bolt].pop("inaktion")  # a new round: attack spells are InAktion
     d["forced"] = [4]
     d, _ = do(d, 0, f"use {bolt} {ice}")
     assert d["cards"][ice]["dmg"] == (4 + 2 - 2) * 2  # resistance 2, double fire damage
@@ -440,6 +464,7 @@ def test_healing_a_wesen_over_half_unwounds_it() -> None:
     d["forced"] = [4]  # 4 + 5 = 9 magical, − resistance 1 = 8: exactly half of 16, not more
     d, _ = do(d, 0, f"use {heal} {guard}")
     assert d["cards"][guard]["wounded"] is True
+    d["cards"][heal].pop("inaktion")  # a new round: healing spells are InAktion
     d["forced"] = [10]  # a critical healing un-wounds whatever the amount
     d, _ = do(d, 0, f"use {heal} {guard}")
     assert "wounded" not in d["cards"][guard]
@@ -454,7 +479,7 @@ def test_two_weapon_attack_adds_both_bonuses_and_draws_one_counter() -> None:
     d, events = do(d, 0, f"dual {a} {b} h1")
     assert d["players"][1]["life"] == 20 - (5 + 1 + 2)
     assert [e.type for e in events].count("counter") == 1
-    assert d["players"][0]["actions"] == 30 - 2
+    assert d["players"][0]["actions"] == 30 - 2 - 2  # both use costs
 
 
 def test_equipment_limits_follow_the_hero_card() -> None:
@@ -527,6 +552,59 @@ def test_bot_at_zero_life_heals_or_stops_instead_of_walking_into_a_counter() -> 
     potion = give(d, 0, "Heiltrank", "equip")
     pick = str(ENGINE.choose_action(st(d), 0, "normal", 1.0, stdlib_random.Random(5)))
     assert pick.startswith(f"use {potion}")  # and it heals when it can
+
+
+def _hard_scene(pool: int) -> tuple[dict[str, Any], str]:
+    d = main_phase(fresh())
+    levels_to(d, 0, 3)
+    d["players"][0]["hand"] = []
+    for p in d["players"]:
+        p["row"] = []
+    dagger = give(d, 0, "Dolch", "equip")
+    d["players"][0]["actions"] = pool
+    return d, dagger
+
+
+def test_hard_bot_plays_next_attack_bonus_before_the_attack() -> None:
+    """Issue 22: "plays 'next attack +N' before attacking", and not when no attack can follow."""
+    import random as stdlib_random
+
+    d, dagger = _hard_scene(30)
+    frenzy = give(d, 0, "Kampfrausch", "field")
+    pick = str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5)))
+    assert pick == f"use {frenzy}"
+    d["players"][0]["actions"] = 2  # the Dolch's use: the bonus would leave no attack
+    pick = str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5)))
+    assert pick == f"use {dagger} h1"
+
+
+def test_hard_bot_keeps_actions_for_its_defensive_card() -> None:
+    """Issue 22: "keeps actions for its defensive cards when it holds them": with Parade in
+    play (use 1) and 2 Aktionen it does not swing the Dolch (use 2); a hero it can fell it
+    still strikes."""
+    import random as stdlib_random
+
+    d, dagger = _hard_scene(2)
+    give(d, 0, "Parade", "field")
+    pick = str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5)))
+    assert not pick.startswith(f"use {dagger}")
+    d["players"][1]["life"] = 3
+    pick = str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5)))
+    assert pick == f"use {dagger} h1"
+
+
+def test_hard_bot_does_not_read_the_hidden_hands() -> None:
+    import random as stdlib_random
+
+    d, _ = _hard_scene(30)
+    other = dict(json.loads(json.dumps(d)))
+    p = other["players"][1]
+    p["hand"], p["deck"] = p["deck"][: len(p["hand"])], p["hand"] + p["deck"][len(p["hand"]) :]
+    picks = {
+        str(ENGINE.choose_action(st(x), 0, "hard", 1.0, stdlib_random.Random(5)))
+        for x in (d, other)
+    }
+    assert len(picks) == 1
 
 
 def test_selfplay_cli_plays_to_the_end(capsys: pytest.CaptureFixture[str]) -> None:

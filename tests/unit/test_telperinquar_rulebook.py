@@ -188,6 +188,7 @@ def test_an_ew_against_the_targets_highest_attribute() -> None:
     d = pass_all(d)
     assert next(e for e in events if e.type == "ew").data["value"] == 3
     assert d["players"][1]["life"] == 20
+    d["cards"][gaze].pop("inaktion")  # a new round: attack spells are InAktion
     d["forced"] = [2, 4]  # 2 + 2 = 4 > 3; 1W6 = 4, + 2 magic damage
     d, events = do(d, 0, f"use {gaze} h1")
     d = pass_all(d)
@@ -306,6 +307,7 @@ def test_the_bot_keeps_its_healing_potion_when_a_laid_card_is_no_threat() -> Non
     import random
 
     d = main_phase(fresh())
+    d["players"][1]["life"] = 40  # full life
     give(d, 1, "Heiltrank", "equip", charges=1)
     wolf = give(d, 0, "Wolf")
     d, _ = do(d, 0, f"play {wolf}")
