@@ -1305,7 +1305,7 @@ def _card_chip(
         _shield(draw, x + 4, y + 4, 14, "#3b82c4")
         x += 14
     name = (card.name if lang == "de" else card.name_en) if card else str(entry.get("name", "?"))
-    size = _shrink(name, 12, 9, right - x - 8, "regular")
+    size = _shrink(name, 12, 8, right - x - 8, "regular")
     colour = "#ffffff" if not used else "#d0ccc4"
     _text(draw, (x + 6, y + CHIP_H / 2 + 1), name, size, colour, limit=right - x - 8)
 

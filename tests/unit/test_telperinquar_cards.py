@@ -52,18 +52,16 @@ def test_heroes_unarmed_values_are_the_rulebooks() -> None:
     }
 
 
-def test_level_tables_start_at_40_and_add_twice_the_printed_gains() -> None:
-    """House rule (RULES.md, "Level cards"): 40 LP at the start, twice the printed gain per
-    level (printed +2, +3 … +9), so heroes live long enough to grow."""
-    printed = [2, 3, 4, 5, 6, 6, 7, 8, 9]
+def test_level_tables_start_at_20_and_add_the_printed_gains() -> None:
+    """The rulebook: 20 LP at the start ("wie auf der Stufenkarte vorgegeben"), the printed
+    gain per level ("+2 / (22)"); RULES.md, "Level cards"."""
     for cls in CLASSES:
         rows = levels()[cls]
         assert [r.level for r in rows] == list(range(1, 11))
-        assert rows[0].life == rows[0].life_max == 40
-        assert [r.life for r in rows[1:]] == [2 * g for g in printed]
+        assert rows[0].life == rows[0].life_max == 20
         for before, row in itertools.pairwise(rows):
             assert row.life_max == before.life_max + row.life
-        assert [r.life_max for r in rows] == [40, 44, 50, 58, 68, 80, 92, 106, 122, 140]
+        assert [r.life_max for r in rows] == [20, 22, 25, 29, 34, 40, 46, 53, 61, 70]
         assert [r.actions for r in rows] == [3, 3, 4, 5, 7, 7, 9, 9, 11, 12]
 
 

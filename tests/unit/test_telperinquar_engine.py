@@ -221,7 +221,7 @@ def test_level_cards_only_in_the_entry_phase_and_life_rises() -> None:
     level = give(d, seat, f"Stufenkarte {heroes()[cls].name}", level=cls)
     d, _ = do(d, seat, f"level {level}")
     p = d["players"][seat]
-    assert list(p["levels"].values()) == [2] and p["life"] == 44 and d["phase"] == "main"
+    assert list(p["levels"].values()) == [2] and p["life"] == 22 and d["phase"] == "main"
     again = give(d, seat, d["cards"][level]["name"], level=cls)
     assert f"level {again}" not in [str(a) for a in ENGINE.legal_actions(st(d), seat)]
 
@@ -276,12 +276,12 @@ def test_double_class_life_once_per_level() -> None:
     d["phase"], d["ask"] = "entry", None
     first = give(d, 0, "Stufenkarte Zauberer", level="zauberer")
     d, _ = do(d, 0, f"level {first}")
-    assert d["players"][0]["life"] == 44
+    assert d["players"][0]["life"] == 22
     d["phase"] = "entry"
     second = give(d, 0, "Stufenkarte Schurke", level="schurke")
     d, _ = do(d, 0, f"level {second}")
     assert d["players"][0]["levels"] == {"zauberer": 2, "schurke": 2}
-    assert d["players"][0]["life"] == 44  # level 2 was reached already
+    assert d["players"][0]["life"] == 22  # level 2 was reached already
 
 
 def test_two_vs_two_order_alternates_and_skips_a_fallen_hero() -> None:
