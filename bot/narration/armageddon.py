@@ -22,6 +22,7 @@ from bot.play.spec import Board, BoardContext, GameSpec, Option, Steps
 from bot.render import render_async
 from bot.render.armageddon import MapText, render_map
 from engines.armageddon import ENGINE
+from engines.armageddon.actions import GERMAN
 from engines.armageddon.hexmap import DIRECTIONS, field_name
 from engines.armageddon.scenario import COLOURS, load, parse, scenario_names
 from engines.core import BadInput, Outcome
@@ -747,8 +748,9 @@ def zoom_region(
 def overrule_text(action: str, note: str) -> str:
     """The game master's overrule in notation: ``gm <what> … -- <note>``."""
     words = action.split(" -- ")[0].lower().split()
-    if words[:1] != ["gm"]:
-        words = ["gm", *words]
+    if words[:1] and GERMAN.get(words[0], words[0]) == "gm":  # `sl`, `spielleitung`: German
+        words = words[1:]
+    words = ["gm", *words]
     if len(words) < 2:  # `gm undo` is the shortest
         raise BadInput(f"{DOMAIN}.error.gm_action")
     clean = " ".join(note.split())

@@ -23,7 +23,7 @@ from bot.narration.armageddon import (
     zoom_region,
 )
 from engines.armageddon import ENGINE
-from engines.armageddon.actions import Action
+from engines.armageddon.actions import Action, parse_action
 from engines.armageddon.scenario import load
 from engines.core import BadInput
 from engines.core import match as m
@@ -174,6 +174,17 @@ def test_an_overrule_is_a_game_masters_action_with_a_note() -> None:
         overrule_text("gm", "x")
     with pytest.raises(BadInput):
         overrule_text("gm remove k7", "   ")
+
+
+def test_an_overrule_typed_with_the_german_sl_is_not_given_a_second_gm() -> None:
+    """RULES.md names `sl` (and `spielleitung`) the German `gm`: `/armageddon ueberstimmen
+    aktion:sl zurueck` was sent as `gm sl zurueck` and refused as unreadable."""
+    assert overrule_text("sl zurueck", "verklickt") == "gm zurueck -- verklickt"
+    assert overrule_text("SL versetzen k3 c3", "x") == "gm versetzen k3 c3 -- x"
+    assert overrule_text("Spielleitung entfernen k1", "x") == "gm entfernen k1 -- x"
+    assert parse_action(overrule_text("sl zurueck", "verklickt")).args == ("undo",)
+    with pytest.raises(BadInput):
+        overrule_text("sl", "x")
 
 
 def test_a_survival_throw_names_the_figure_that_throws() -> None:
