@@ -15,6 +15,7 @@ from bot.narration.armageddon import (
     Words,
     decision_text,
     event_line,
+    narrate_events,
     option_label,
     overrule_text,
     path_completions,
@@ -234,6 +235,31 @@ def test_the_game_masters_corrections_are_narrated_and_a_fallen_figure_is_named_
     assert event_line("undone", undone[0].data, Words(view, NAMES, "en"), 0).startswith(
         "↩️ The game master takes back “Step: Warrior k1 → b1” of 🟥 Alice (party 1)"
     )
+
+
+def test_a_figure_that_loses_an_attack_is_not_called_fallen_in_the_attack_line() -> None:
+    """Narration by the moment: the attack line came before the fall, yet read "Krieger k1
+    (gefallen) 2 + Wurf 2 = 4 … – Krieger k1 (gefallen) unterliegt" (seen in the playground)."""
+    text = "parteien: 2\nkarte:\nT T T\nende\nfigur: 1 krieger a1\nfigur: 2 krieger b1\n"
+    for seed in range(40):
+        state = ENGINE.initial_state({"scenario_text": text}, seed, 3)
+        state = ENGINE.apply(state, Action("start"), 0)[0]
+        while state.phase == "move":
+            state = ENGINE.apply(state, Action("end"), ENGINE.decisions(state)[0].seat)[0]
+        seat = next(d.seat for d in ENGINE.decisions(state) if d.seat != 0)
+        attacker, defender = ("k1", "k2") if seat == 1 else ("k2", "k1")
+        state, events = ENGINE.apply(
+            state, ENGINE.parse_action(f"attack {attacker} {defender}"), seat
+        )
+        if any(e.type == "removed" and e.data["figure"] == attacker for e in events):
+            break
+    else:
+        raise AssertionError("no seed where the attacker loses")
+    view = ENGINE.view_for(state, None)
+    lines = narrate_events([(seat, e) for e in events], Words(view, NAMES, "de"), lambda a, e: [])
+    fight = next(line for line in lines if line.startswith("Angriff"))
+    assert "gefallen" not in fight and f"Krieger {attacker} unterliegt" in fight
+    assert Words(view, NAMES, "de").figure(attacker) == f"Krieger {attacker} (gefallen)"
 
 
 @pytest.mark.parametrize(
