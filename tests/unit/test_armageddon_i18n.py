@@ -98,3 +98,20 @@ def test_a_forbidden_field_names_its_terrain() -> None:
     assert t("armageddon.error.forbidden_forest", "en", figure="q1", field="c1") == (
         "q1 may not enter c1: it is forest."
     )
+
+
+def test_german_texts_show_the_german_notation_words() -> None:
+    """A German table types `ende`, `fertig`, `beginnen`, `drehen` (RULES.md): the German
+    prompts named the English `end`, `done`, `start`, `face` (seen in the playground). Only
+    the notation help lists the English words, as such ("auch englisch")."""
+    from engines.armageddon.actions import GERMAN
+
+    english_only = set(GERMAN.values()) - set(GERMAN)
+    wrong = {
+        key: word
+        for key, entry in MESSAGES.items()
+        if "englisch" not in entry["de"]
+        for word in re.findall(r"`([a-z]+)`", entry["de"])
+        if word in english_only
+    }
+    assert wrong == {}
