@@ -107,11 +107,12 @@ def test_german_texts_show_the_german_notation_words() -> None:
     from engines.armageddon.actions import GERMAN
 
     english_only = set(GERMAN.values()) - set(GERMAN)
+    cog = json.loads((ROOT / "data/i18n/armageddoncog.json").read_text(encoding="utf-8"))
     wrong = {
         key: word
-        for key, entry in MESSAGES.items()
+        for key, entry in {**MESSAGES, **cog}.items()
         if "englisch" not in entry["de"]
-        for word in re.findall(r"`([a-z]+)`", entry["de"])
+        for word in re.findall(r"[`„]([a-z]+)[ `“]", entry["de"])
         if word in english_only
     }
     assert wrong == {}
