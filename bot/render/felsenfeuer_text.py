@@ -252,7 +252,7 @@ def prompt(view: Mapping[str, Any], lang: str, names: Sequence[str] | None = Non
     phase = view.get("phase")
     if phase == "action" and view.get("stone") is not None:
         return t("felsenfeuer.ask.turn", lang)
-    if phase in ("auswahl", "draft", "essence"):
+    if phase in ("auswahl", "draft", "essence", "roll"):
         return t(f"felsenfeuer.ask.{phase}", lang)
     return ""
 

@@ -170,3 +170,17 @@ def test_long_names_are_fitted_whole_not_cut(players: int, monkeypatch: pytest.M
         for name in names:
             for word in name.replace("-", " ").split():
                 assert word in words, (word, drawn)
+
+
+def test_the_random_rune_roll_asks_its_own_question() -> None:
+    """The Teil 3 scenario's roll at the start asked only "Wähle:" (seen in the playground):
+    the rolling seat reads what to do, in both languages."""
+    match = m.start(ENGINE, {"wuerfeln": "glyphen"}, 3, 2)
+    while match.state.phase != "roll":
+        decision = m.decisions(ENGINE, match)[0]
+        action = ENGINE.legal_actions(match.state, decision.seat)[0]
+        match, _ = m.apply(ENGINE, match, ENGINE.action_text(action), decision.seat)
+    seat = m.decisions(ENGINE, match)[0].seat
+    view = ENGINE.view_for(match.state, seat)
+    assert prompt(view, "de").startswith("Würfle eine deiner Handrunen auf den Tisch")
+    assert prompt(view, "en").startswith("Roll one of your hand runes onto the table")
