@@ -184,3 +184,32 @@ def test_the_random_rune_roll_asks_its_own_question() -> None:
     view = ENGINE.view_for(match.state, seat)
     assert prompt(view, "de").startswith("Würfle eine deiner Handrunen auf den Tisch")
     assert prompt(view, "en").startswith("Roll one of your hand runes onto the table")
+
+
+def test_a_weltentor_float_and_an_earthquake_read_as_sentences() -> None:
+    """Seen in the playground: "Schwebend: grün 3 von Alice über der Matrix." (no verb, and
+    the start surface is meant) and "… werden zerstört (2)." (a bare number)."""
+    match = m.start(ENGINE, {"weltentor": True}, 3, 2)
+    while True:
+        decision = m.decisions(ENGINE, match)[0]
+        acts = [a for a in ENGINE.legal_actions(match.state, decision.seat) if a.verb == "schwebe"]
+        action = acts[0] if acts else ENGINE.legal_actions(match.state, decision.seat)[0]
+        match, events = m.apply(ENGINE, match, ENGINE.action_text(action), decision.seat)
+        if acts:
+            break
+    floated = next(e for e in events if e.type == "floated")
+    view = ENGINE.view_for(match.state, None)
+    names = ["Alice", "Bob"]
+    who = names[decision.seat]
+    de = narrate("floated", floated.data, view, "de", names)
+    en = narrate("floated", floated.data, view, "en", names)
+    assert de.startswith(f"{who} lässt ") and de.endswith(" über der Startfläche schweben.")
+    assert en.startswith(f"{who} floats ") and en.endswith(" over the start surface.")
+    quake = {"pips": 1, "count": 2}
+    assert narrate("quake", quake, view, "de") == (
+        "Erdbeben! Jede ausliegende Rune mit der niedrigsten Augenzahl (1) wird zerstört – "
+        "insgesamt 2."
+    )
+    assert narrate("quake", quake, view, "en") == (
+        "Earthquake! Every rune lying out with the lowest pips (1) is destroyed – 2 in all."
+    )
