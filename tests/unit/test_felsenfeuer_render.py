@@ -205,6 +205,10 @@ def test_a_weltentor_float_and_an_earthquake_read_as_sentences() -> None:
     en = narrate("floated", floated.data, view, "en", names)
     assert de.startswith(f"{who} lässt ") and de.endswith(" über der Startfläche schweben.")
     assert en.startswith(f"{who} floats ") and en.endswith(" over the start surface.")
+    spell = {"die": floated.data["die"], "player": decision.seat, "pips": None}  # a spell's
+    assert narrate("floated", spell, view, "de", names).endswith(
+        f" von {who} schwebt jetzt über dem Duellplatz."
+    )
     quake = {"pips": 1, "count": 2}
     assert narrate("quake", quake, view, "de") == (
         "Erdbeben! Jede ausliegende Rune mit der niedrigsten Augenzahl (1) wird zerstört – "
