@@ -160,6 +160,8 @@ def narrate(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], l
         key = "rolled_rune"
     if event_type == "quake" and not data.get("count"):
         key = "quake_none"
+    if event_type == "chose" and data.get("token") in ("fertig", "ja", "nein"):  # not "wählt ja"
+        key = {"fertig": "chose_done", "ja": "chose_yes", "nein": "chose_no"}[str(data["token"])]
     if event_type == "floated" and "colour" not in data:  # a spell's, not the Weltentor start
         key = "floated_spell"
     return _k(f"event.{key}", lang, **_params(event_type, data, view, lang, names, spells))

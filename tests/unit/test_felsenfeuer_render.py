@@ -217,3 +217,18 @@ def test_a_weltentor_float_and_an_earthquake_read_as_sentences() -> None:
     assert narrate("quake", quake, view, "en") == (
         "Earthquake! Every rune lying out with the lowest pips (1) is destroyed – 2 in all."
     )
+
+
+def test_a_done_or_yes_no_answer_is_told_as_such_not_as_a_choice() -> None:
+    """Seen in the playground: "Alice wählt fertig." and "Bob chooses no."."""
+    match = m.start(ENGINE, {}, 3, 2)
+    view = ENGINE.view_for(match.state, None)
+    names = ["Alice", "Bob"]
+    said = {
+        (token, lang): narrate("chose", {"player": 0, "token": token}, view, lang, names)
+        for token in ("fertig", "ja", "nein")
+        for lang in ("de", "en")
+    }
+    assert said[("fertig", "de")] == "Alice ist mit der Wahl fertig."
+    assert said[("fertig", "en")] == "Alice is done choosing."
+    assert said[("ja", "de")] == "Alice sagt ja." and said[("nein", "en")] == "Alice says no."
