@@ -593,7 +593,9 @@ def _gm_correct(state: State, a: Action, events: list[Event]) -> State:
     if what == "add":
         party = _party_arg(state, a.args[1])
         kind, place = a.args[2], a.args[3]
-        if kind not in sc.tables.kinds or party in state.out:
+        if kind not in sc.tables.kinds:  # the scenario file's words: krieger, lanze, …
+            raise fail("bad_kind", kind=kind, kinds=", ".join(sorted(sc.tables.kinds)))
+        if party in state.out:
             raise fail("bad_party", party=a.args[1])
         if not _fits(sc, kind, place):
             raise fail("forbidden_terrain", figure=kind, field=place)

@@ -116,3 +116,9 @@ def test_german_texts_show_the_german_notation_words() -> None:
         if word in english_only
     }
     assert wrong == {}
+
+
+def test_every_english_message_begins_as_a_sentence() -> None:
+    """Six English errors began in lower case ("there is no party “1” …")."""
+    lower = [key for key, entry in MESSAGES.items() if re.match(r"[a-z]", entry["en"])]
+    assert lower == []
