@@ -197,6 +197,11 @@ def test_a_survival_throw_names_the_figure_that_throws() -> None:
     view = ENGINE.view_for(state, None)
     german = event_line("dice", throw.data, Words(view, NAMES, "de"), 1)
     assert german.startswith("Trampeln: ") and f"für Krieger {throw.data['figure']} " in german
+    # "würfelt für Krieger k23 2." read as if the 2 belonged to the name; told in its batch,
+    # the thrower is not yet "(gefallen)" when it throws
+    lines = narrate_events([(1, e) for e in events], Words(view, NAMES, "de"), lambda a, e: [])
+    said = next(line for line in lines if line.startswith("Trampeln: "))
+    assert said.endswith(f"für Krieger {throw.data['figure']} eine {throw.data['rolls'][0]}.")
     english = event_line("dice", throw.data, Words(view, NAMES, "en"), 1)
     assert f"for Warrior {throw.data['figure']}" in english
 
