@@ -907,7 +907,8 @@ class TelperinquarSpec(GameSpec):
         text = _k(
             "footer",
             ctx.lang,
-            round=f"{view['round']}/{limit}" if limit else view["round"],
+            # at the end by the limit the state already counts the next round: not "2/1"
+            round=f"{min(int(view['round']), limit)}/{limit}" if limit else view["round"],
             phase=phase,
         )
         if view.get("svo_rule"):  # the tournament rule chosen at the start
