@@ -232,3 +232,21 @@ def test_a_done_or_yes_no_answer_is_told_as_such_not_as_a_choice() -> None:
     assert said[("fertig", "de")] == "Alice ist mit der Wahl fertig."
     assert said[("fertig", "en")] == "Alice is done choosing."
     assert said[("ja", "de")] == "Alice sagt ja." and said[("nein", "en")] == "Alice says no."
+
+
+def test_a_destroyed_or_taken_die_is_told_in_a_sentence() -> None:
+    """With a bot's name the lines read "Zerstört: grün 1 von Spielleiter (normal) (in den
+    Beutel)." and "Auf die Hand von Alice: violett 1." (seen in the playground)."""
+    match = m.start(ENGINE, {}, 3, 2)
+    while match.state.phase != "action":
+        decision = m.decisions(ENGINE, match)[0]
+        action = ENGINE.legal_actions(match.state, decision.seat)[0]
+        match, _ = m.apply(ENGINE, match, ENGINE.action_text(action), decision.seat)
+    view = ENGINE.view_for(match.state, None)
+    names = ["Alice", "Spielleiter (normal)"]
+    die = next(d for d in view["dice"] if d["owner"] == 1)["id"]
+    gone = narrate("destroyed", {"die": die, "player": 1, "pips": 1}, view, "de", names)
+    assert gone.startswith("Die Rune ")
+    assert gone.endswith(" von Spielleiter (normal) wird zerstört und kommt in den Beutel.")
+    hand = narrate("taken", {"die": die, "player": 1}, view, "en", names)
+    assert hand.startswith("The rune ") and hand.endswith(" goes to Spielleiter (normal)'s hand.")
