@@ -122,3 +122,11 @@ def test_every_english_message_begins_as_a_sentence() -> None:
     """Six English errors began in lower case ("there is no party “1” …")."""
     lower = [key for key, entry in MESSAGES.items() if re.match(r"[a-z]", entry["en"])]
     assert lower == []
+
+
+def test_english_spell_names_are_names_like_the_german_ones() -> None:
+    """"Wizard z1 casts strengthen on g4" beside "zaubert Stärken auf g4": a spell's name is
+    written as a name in both languages."""
+    cog = json.loads((ROOT / "data/i18n/armageddoncog.json").read_text(encoding="utf-8"))
+    spells = {k: v["en"] for k, v in cog.items() if k.startswith("armageddoncog.spell.")}
+    assert len(spells) >= 11 and all(name[:1].isupper() for name in spells.values())
