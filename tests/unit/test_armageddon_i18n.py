@@ -125,7 +125,7 @@ def test_every_english_message_begins_as_a_sentence() -> None:
 
 
 def test_english_spell_names_are_names_like_the_german_ones() -> None:
-    """"Wizard z1 casts strengthen on g4" beside "zaubert Stärken auf g4": a spell's name is
+    """A wizard "casts strengthen on g4" beside "zaubert Stärken auf g4": a spell's name is
     written as a name in both languages."""
     cog = json.loads((ROOT / "data/i18n/armageddoncog.json").read_text(encoding="utf-8"))
     spells = {k: v["en"] for k, v in cog.items() if k.startswith("armageddoncog.spell.")}
