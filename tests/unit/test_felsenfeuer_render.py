@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from bot.i18n import catalog
-from bot.render.felsenfeuer import MAX_MATRICES, WIDTH, draw_board, render_board
+from bot.render.felsenfeuer import MAX_MATRICES, WIDTH, draw_board, render_board, title_parts
 from bot.render.felsenfeuer_text import (
     EVENT_TYPES,
     action_label,
@@ -250,3 +250,14 @@ def test_a_destroyed_or_taken_die_is_told_in_a_sentence() -> None:
     assert gone.endswith(" von Spielleiter (normal) wird zerstört und kommt in den Beutel.")
     hand = narrate("taken", {"die": die, "player": 1}, view, "en", names)
     assert hand.startswith("The rune ") and hand.endswith(" goes to Spielleiter (normal)'s hand.")
+
+
+def test_the_header_names_the_weltentor_and_the_earthquake_for_the_whole_duel() -> None:
+    """Chosen at the start, then nowhere to be seen: the board's header showed only the phase
+    and the rules (seen in the playground), so a table forgot its Erdbeben house rule."""
+    match = m.start(ENGINE, {"weltentor": True, "erdbeben": True}, 3, 2)
+    view = ENGINE.view_for(match.state, None)
+    assert title_parts(view, "de")[-2:] == ["Weltentor", "Erdbeben"]
+    assert title_parts(view, "en")[-1] == "Earthquake"
+    plain = ENGINE.view_for(m.start(ENGINE, {}, 3, 2).state, None)
+    assert "Erdbeben" not in title_parts(plain, "de")
