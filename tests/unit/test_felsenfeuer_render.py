@@ -261,3 +261,18 @@ def test_the_header_names_the_weltentor_and_the_earthquake_for_the_whole_duel() 
     assert title_parts(view, "en")[-1] == "Earthquake"
     plain = ENGINE.view_for(m.start(ENGINE, {}, 3, 2).state, None)
     assert "Erdbeben" not in title_parts(plain, "de")
+
+
+def test_the_end_line_gives_its_reason_in_parentheses_in_lower_case() -> None:
+    """ "🏆 Spielleiter (normal) wins (A spell has declared the winners)." (seen in the
+    playground): a sentence inside the end line's parentheses begins in lower case."""
+    from types import SimpleNamespace
+
+    from bot.narration.felsenfeuer import SPEC
+    from engines.core import Outcome
+
+    outcome = Outcome(frozenset({1}), "declared", (frozenset({1}), frozenset({0})), ())
+    ctx = SimpleNamespace(lang="en", names=["Alice", "Bob"])
+    assert SPEC.outcome_text(outcome, ctx).endswith("(a spell has declared the winners).")  # type: ignore[arg-type]
+    ctx = SimpleNamespace(lang="de", names=["Alice", "Bob"])
+    assert "(ein Zauber hat die Sieger bestimmt)" in SPEC.outcome_text(outcome, ctx)  # type: ignore[arg-type]
