@@ -12,7 +12,7 @@ reader's language. Seat 0 is the game master; seat ``p`` plays party ``p``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -22,9 +22,10 @@ from bot.play.spec import Board, BoardContext, GameSpec, Option, Steps
 from bot.render import render_async
 from bot.render.armageddon import MapText, render_map
 from engines.armageddon import ENGINE
+from engines.armageddon.actions import GERMAN
 from engines.armageddon.hexmap import DIRECTIONS, field_name
 from engines.armageddon.scenario import COLOURS, load, parse, scenario_names
-from engines.core import BadInput, Outcome
+from engines.core import BadInput, Event, Outcome
 from engines.core import match as m
 from engines.core.content import data_dir
 
@@ -97,6 +98,7 @@ class Words:
         }
         self.fields = {str(f["name"]): f for f in view["fields"]}
         self.colours = {int(p["seat"]): str(p["colour"]) for p in view["parties"]}
+        self.falling: set[str] = set()  # gone at the end of a batch, not yet in its line
 
     def name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < len(self.names) else "?"
@@ -135,7 +137,7 @@ class Words:
         if fig is not None and at:
             where = self.field_name(str(fig["field"]), int(fig["level"]))
             return _k("figure_at", self.lang, kind=label, id=fid, field=where)
-        if fig is None and fid in self.gone and not plain:
+        if fig is None and fid in self.gone and fid not in self.falling and not plain:
             return _k("figure_fallen", self.lang, kind=label, id=fid)
         return _k("figure", self.lang, kind=label, id=fid).strip()
 
@@ -303,6 +305,35 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
     return line[:1].upper() + line[1:]
 
 
+def narrate_events(
+    items: Sequence[tuple[int, Event]],
+    w: Words,
+    shared: Callable[[int, Event], list[str]],
+) -> list[str]:
+    """The lines of a batch of events (``shared``: the table's words for resigns, draw votes,
+    forfeits). A figure is named by the moment: one that falls later in the batch is not yet
+    "(gefallen)" in the lines before its fall (the attack it loses, for one)."""
+    lines = []
+    w.falling = {str(e.data["figure"]) for _, e in items if e.type == "removed"}
+    gone: dict[int, int] = {}  # a party leaving: its figures in one line, not one each
+    for actor, event in items:
+        if event.type == "removed" and event.data.get("why") == "left":
+            owner = int(event.data.get("player") or 0)
+            gone[owner] = gone.get(owner, 0) + 1
+            w.falling.discard(str(event.data["figure"]))
+            continue
+        if _has(f"event.{event.type}") or event.type in ("alliance", "gate", "game_over"):
+            lines.append(event_line(event.type, event.data, w, actor))
+        else:
+            lines += shared(actor, event)
+        if event.type == "removed":
+            w.falling.discard(str(event.data["figure"]))
+    w.falling = set()
+    for owner, count in gone.items():
+        lines.append(_k("event.left_figures", w.lang, name=w.party(owner), count=count))
+    return lines
+
+
 def map_text(view: Mapping[str, Any], names: Sequence[str], lang: str, game_id: int) -> MapText:
     """The words around the map: title, the round and phase, one label per party, notes."""
     w = Words(view, names, lang)
@@ -421,21 +452,10 @@ class ArmageddonSpec(GameSpec):
         return self.won_text(names, reason, ctx.lang)
 
     def narrate(self, steps: Steps, ctx: BoardContext) -> list[str]:
-        w = self.words(ctx)
-        lines = []
-        gone: dict[int, int] = {}  # a party leaving: its figures in one line, not one each
-        for actor, event in steps.items:
-            if event.type == "removed" and event.data.get("why") == "left":
-                owner = int(event.data.get("player") or 0)
-                gone[owner] = gone.get(owner, 0) + 1
-                continue
-            if _has(f"event.{event.type}") or event.type in ("alliance", "gate", "game_over"):
-                lines.append(event_line(event.type, event.data, w, actor))
-            else:  # resign, draw votes, forfeits: the shared words
-                lines += super().narrate(Steps([(actor, event)]), ctx)
-        for owner, count in gone.items():
-            lines.append(_k("event.left_figures", ctx.lang, name=w.party(owner), count=count))
-        return lines
+        shared = super().narrate
+        return narrate_events(
+            steps.items, self.words(ctx), lambda actor, event: shared(Steps([(actor, event)]), ctx)
+        )
 
     # ---------------------------------------------------------------- clicking
 
@@ -771,8 +791,9 @@ def zoom_region(
 def overrule_text(action: str, note: str) -> str:
     """The game master's overrule in notation: ``gm <what> … -- <note>``."""
     words = action.split(" -- ")[0].lower().split()
-    if words[:1] != ["gm"]:
-        words = ["gm", *words]
+    if words[:1] and GERMAN.get(words[0], words[0]) == "gm":  # `sl`, `spielleitung`: German
+        words = words[1:]
+    words = ["gm", *words]
     if len(words) < 2:  # `gm undo` is the shortest
         raise BadInput(f"{DOMAIN}.error.gm_action")
     clean = " ".join(note.split())

@@ -104,7 +104,8 @@ class FelsenfeuerSpec(GameSpec):
             return super().outcome_text(outcome, ctx)
         winners = [ctx.names[s] for s in sorted(outcome.winners)]
         who = ", ".join(winners)
-        reason = t(key, ctx.lang, players=who, winners=who).rstrip(".")  # in parentheses
+        reason = t(key, ctx.lang, players=who, winners=who).rstrip(".")  # in parentheses:
+        reason = reason[:1].lower() + reason[1:]  # "(ein Zauber hat …)", not "(Ein Zauber …)"
         if outcome.is_draw:
             return "🤝 " + self.text("status.draw", ctx.lang, reason=reason)
         return self.won_text(winners, reason, ctx.lang)

@@ -668,7 +668,7 @@ def _public(ctx: BoardContext, cid: str) -> bool:
 
 def action_words(words: Sequence[str], names: _Names, seat: int | None) -> str:
     """An action (``use c12345 h1``) as a button label, the card first in German
-    ("Kettenhemd zurück auf die Hand", "Parade anwenden")."""
+    ("Kettenhemd zurück auf die Hand nehmen", "Parade anwenden")."""
     verb, *args = words
     lang = names.lang
     if verb in ("swap", "fly") and len(args) == 2:
@@ -908,7 +908,8 @@ class TelperinquarSpec(GameSpec):
         text = _k(
             "footer",
             ctx.lang,
-            round=f"{view['round']}/{limit}" if limit else view["round"],
+            # at the end by the limit the state already counts the next round: not "2/1"
+            round=f"{min(int(view['round']), limit)}/{limit}" if limit else view["round"],
             phase=phase,
         )
         if view.get("svo_rule"):  # the tournament rule chosen at the start

@@ -256,13 +256,21 @@ def _legend(draw: ImageDraw.ImageDraw, y: float, lang: str) -> None:
     _text(draw, (x + 16, cy), _tr("legend.effect", lang), 12, PALETTE.muted)
 
 
-def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], lang: str,
-            names: Sequence[str] | None) -> None:  # fmt: skip
-    _text(draw, (MARGIN, 20), "Felsenfeuer", 22, GOLD, "bold")
+def title_parts(view: Mapping[str, Any], lang: str) -> list[str]:
+    """The header's words: phase, rules, mode and the duel options a table must keep in mind
+    all game long (Weltentor, the Erdbeben house rule)."""
     title = [_tr(f"phase.{view['phase']}", lang), _tr(f"rules.{view.get('rules', 'adept')}", lang)]
     if view.get("mode") in ("pentagramm", "gilde"):
         title.append(_tr(f"mode.{view['mode']}", lang))
-    _text(draw, (190, 20), " · ".join(title), 17, PALETTE.text, limit=WIDTH - 190 - 190)
+    title += [_tr(option, lang) for option in ("weltentor", "quake") if view.get(option)]
+    return title
+
+
+def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], lang: str,
+            names: Sequence[str] | None) -> None:  # fmt: skip
+    _text(draw, (MARGIN, 20), "Felsenfeuer", 22, GOLD, "bold")
+    _text(draw, (190, 20), " · ".join(title_parts(view, lang)), 17, PALETTE.text,
+          limit=WIDTH - 190 - 190)  # fmt: skip
     counter = _tr("phases", lang, phases=view.get("phases", 0), limit=view.get("phase_limit", 0))
     _text(draw, (WIDTH - MARGIN, 20), counter, 15, PALETTE.muted, anchor="rm")
     parts = []

@@ -160,6 +160,10 @@ def narrate(event_type: str, data: Mapping[str, Any], view: Mapping[str, Any], l
         key = "rolled_rune"
     if event_type == "quake" and not data.get("count"):
         key = "quake_none"
+    if event_type == "chose" and data.get("token") in ("fertig", "ja", "nein"):  # not "wählt ja"
+        key = {"fertig": "chose_done", "ja": "chose_yes", "nein": "chose_no"}[str(data["token"])]
+    if event_type == "floated" and "colour" not in data:  # a spell's, not the Weltentor start
+        key = "floated_spell"
     return _k(f"event.{key}", lang, **_params(event_type, data, view, lang, names, spells))
 
 
@@ -252,7 +256,7 @@ def prompt(view: Mapping[str, Any], lang: str, names: Sequence[str] | None = Non
     phase = view.get("phase")
     if phase == "action" and view.get("stone") is not None:
         return t("felsenfeuer.ask.turn", lang)
-    if phase in ("auswahl", "draft", "essence"):
+    if phase in ("auswahl", "draft", "essence", "roll"):
         return t(f"felsenfeuer.ask.{phase}", lang)
     return ""
 

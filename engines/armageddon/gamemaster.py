@@ -214,7 +214,9 @@ def _gm_correct(
     if isinstance(a, GmAdd):
         party = party_arg(state, a.party)
         kind, place = a.kind, a.place
-        if kind not in sc.tables.kinds or party in state.out:
+        if kind not in sc.tables.kinds:  # the scenario file's words: krieger, lanze, …
+            raise fail("bad_kind", kind=kind, kinds=", ".join(sorted(sc.tables.kinds)))
+        if party in state.out:
             raise fail("bad_party", party=a.party)
         if not _fits(sc, kind, place):
             raise fail("forbidden_terrain", figure=kind, field=place)

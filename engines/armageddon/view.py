@@ -11,6 +11,12 @@ from engines.armageddon.state import State
 from engines.core.contract import JsonDict
 
 
+def _shown_use(used: int, capacity: int) -> int:
+    """The room a place shows as used: the real count (over the capacity when overcrowded);
+    a large device that fills the field (99) shows as the field's whole room."""
+    return min(used, capacity or 99) if used >= 99 else used
+
+
 def view(state: State) -> JsonDict:
     """Plain data for the renderer and the cog (the same for every seat: nothing is secret)."""
     sc = state.scenario
@@ -29,7 +35,8 @@ def view(state: State) -> JsonDict:
             room.append(
                 {
                     "level": lvl,
-                    "used": min(idx.used(place), idx.capacity(place) or 99),
+                    # what stands there, 5/4 when overcrowded (a large device: its room)
+                    "used": _shown_use(idx.used(place), idx.capacity(place)),
                     "filled": idx.used(place) >= 99,
                     "capacity": idx.capacity(place),
                     "over": idx.over(place),

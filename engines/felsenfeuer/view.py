@@ -113,7 +113,7 @@ def view(state: State, player: int | None) -> JsonDict:
         "quiet_limit": s.quiet_limit, "winners": list(state.winners),
         "result": state.result or None, "supply": list(s.supply),
         "spheres": [spheres()[slug].summary() for slug in w.active_spheres()],
-        "weltentor": s.weltentor,
+        "weltentor": s.weltentor, "quake": s.quake,
     }  # fmt: skip
     if player is not None and state.phase == "auswahl" and state.auswahl[player]:
         out["own_auswahl"] = f"auswahl:{state.auswahl[player]}"

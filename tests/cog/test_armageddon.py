@@ -499,10 +499,10 @@ async def test_a_clicked_overrule_gets_a_note_and_the_game_master_takes_a_step_b
     refused = await (await fake.slash("armageddon notiz", {"text": "x"}, user=ALICE)).callback()
     assert_ephemeral(refused)
     assert refused.content == t("armageddoncog.error.gm_only", "de")
-    shown = await (
-        await fake.slash("armageddon notiz", {"text": "vom Pfeil getroffen"}, user=GRETA)
-    ).message()
-    assert "📝 Spielleitung überstimmt (gm remove k1): vom Pfeil getroffen" in embed_text(shown)
+    noted = await fake.slash("armageddon notiz", {"text": "vom Pfeil getroffen"}, user=GRETA)
+    assert_ephemeral(await noted.callback())  # typed: answered privately, the board tells it
+    line = "📝 Spielleitung überstimmt (gm remove k1): vom Pfeil getroffen"
+    await live_board_of(fake, bot, game_id, lambda board: line in embed_text(board))
     state = load(await bot.store.get_game(game_id)).state
     before = state.figures
     step = next(a for a in ENGINE.legal_actions(state, 1) if a.verb == "step")
@@ -510,12 +510,11 @@ async def test_a_clicked_overrule_gets_a_note_and_the_game_master_takes_a_step_b
         await fake.slash("armageddon zug", {"notation": ENGINE.action_text(step)}, user=ALICE)
     ).message()
     assert load(await bot.store.get_game(game_id)).state.figures != before
-    shown = await (
-        await fake.slash(
-            "armageddon ueberstimmen", {"aktion": "gm undo", "notiz": "falsch"}, user=GRETA
-        )
-    ).message()
-    assert "↩️" in embed_text(shown)
+    undone = await fake.slash(
+        "armageddon ueberstimmen", {"aktion": "gm undo", "notiz": "falsch"}, user=GRETA
+    )
+    assert_ephemeral(await undone.callback())
+    await live_board_of(fake, bot, game_id, lambda board: "↩️" in embed_text(board))
     assert load(await bot.store.get_game(game_id)).state.figures == before
     exported = await (await fake.slash("armageddon export", {}, user=GRETA)).callback()
     data = json.loads(exported.files[0].data)

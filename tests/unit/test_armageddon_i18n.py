@@ -98,3 +98,35 @@ def test_a_forbidden_field_names_its_terrain() -> None:
     assert t("armageddon.error.forbidden_forest", "en", figure="q1", field="c1") == (
         "q1 may not enter c1: it is forest."
     )
+
+
+def test_german_texts_show_the_german_notation_words() -> None:
+    """A German table types `ende`, `fertig`, `beginnen`, `drehen` (RULES.md): the German
+    prompts named the English `end`, `done`, `start`, `face` (seen in the playground). Only
+    the notation help lists the English words, as such ("auch englisch")."""
+    from engines.armageddon.actions import GERMAN
+
+    english_only = set(GERMAN.values()) - set(GERMAN)
+    cog = json.loads((ROOT / "data/i18n/armageddoncog.json").read_text(encoding="utf-8"))
+    wrong = {
+        key: word
+        for key, entry in {**MESSAGES, **cog}.items()
+        if "englisch" not in entry["de"]
+        for word in re.findall(r"[`„]([a-z]+)[ `“]", entry["de"])
+        if word in english_only
+    }
+    assert wrong == {}
+
+
+def test_every_english_message_begins_as_a_sentence() -> None:
+    """Six English errors began in lower case ("there is no party “1” …")."""
+    lower = [key for key, entry in MESSAGES.items() if re.match(r"[a-z]", entry["en"])]
+    assert lower == []
+
+
+def test_english_spell_names_are_names_like_the_german_ones() -> None:
+    """A wizard "casts strengthen on g4" beside "zaubert Stärken auf g4": a spell's name is
+    written as a name in both languages."""
+    cog = json.loads((ROOT / "data/i18n/armageddoncog.json").read_text(encoding="utf-8"))
+    spells = {k: v["en"] for k, v in cog.items() if k.startswith("armageddoncog.spell.")}
+    assert len(spells) >= 11 and all(name[:1].isupper() for name in spells.values())

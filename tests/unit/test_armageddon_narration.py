@@ -15,6 +15,7 @@ from bot.narration.armageddon import (
     Words,
     decision_text,
     event_line,
+    narrate_events,
     option_label,
     overrule_text,
     path_completions,
@@ -23,7 +24,7 @@ from bot.narration.armageddon import (
     zoom_region,
 )
 from engines.armageddon import ENGINE
-from engines.armageddon.actions import Start, Step, with_note
+from engines.armageddon.actions import Start, Step, parse_action, with_note
 from engines.armageddon.scenario import load
 from engines.core import BadInput
 from engines.core import match as m
@@ -176,6 +177,17 @@ def test_an_overrule_is_a_game_masters_action_with_a_note() -> None:
         overrule_text("gm remove k7", "   ")
 
 
+def test_an_overrule_typed_with_the_german_sl_is_not_given_a_second_gm() -> None:
+    """RULES.md names `sl` (and `spielleitung`) the German `gm`: `/armageddon ueberstimmen
+    aktion:sl zurueck` was sent as `gm sl zurueck` and refused as unreadable."""
+    assert overrule_text("sl zurueck", "verklickt") == "gm zurueck -- verklickt"
+    assert overrule_text("SL versetzen k3 c3", "x") == "gm versetzen k3 c3 -- x"
+    assert overrule_text("Spielleitung entfernen k1", "x") == "gm entfernen k1 -- x"
+    assert parse_action(overrule_text("sl zurueck", "verklickt")).args == ("undo",)
+    with pytest.raises(BadInput):
+        overrule_text("sl", "x")
+
+
 def test_a_survival_throw_names_the_figure_that_throws() -> None:
     text = "parteien: 2\nkarte:\nT T T\nende\nfigur: 1 elefant a1\nfigur: 1 krieger a1 auf 1\n"
     text += "figur: 2 krieger b1\n" * 3
@@ -185,6 +197,11 @@ def test_a_survival_throw_names_the_figure_that_throws() -> None:
     view = ENGINE.view_for(state, None)
     german = event_line("dice", throw.data, Words(view, NAMES, "de"), 1)
     assert german.startswith("Trampeln: ") and f"für Krieger {throw.data['figure']} " in german
+    # "würfelt für Krieger k23 2." read as if the 2 belonged to the name; told in its batch,
+    # the thrower is not yet "(gefallen)" when it throws
+    lines = narrate_events([(1, e) for e in events], Words(view, NAMES, "de"), lambda a, e: [])
+    said = next(line for line in lines if line.startswith("Trampeln: "))
+    assert said.endswith(f"für Krieger {throw.data['figure']} eine {throw.data['rolls'][0]}.")
     english = event_line("dice", throw.data, Words(view, NAMES, "en"), 1)
     assert f"for Warrior {throw.data['figure']}" in english
 
@@ -223,6 +240,33 @@ def test_the_game_masters_corrections_are_narrated_and_a_fallen_figure_is_named_
     assert event_line("undone", undone[0].data, Words(view, NAMES, "en"), 0).startswith(
         "↩️ The game master takes back “Step: Warrior k1 → b1” of 🟥 Alice (party 1)"
     )
+
+
+def test_a_figure_that_loses_an_attack_is_not_called_fallen_in_the_attack_line() -> None:
+    """Narration by the moment: the attack line came before the fall, yet read "Krieger k1
+    (gefallen) 2 + Wurf 2 = 4 … – Krieger k1 (gefallen) unterliegt" (seen in the playground)."""
+    text = "parteien: 2\nkarte:\nT T T\nende\nfigur: 1 krieger a1\nfigur: 2 krieger b1\n"
+    for seed in range(40):
+        state = ENGINE.initial_state({"scenario_text": text}, seed, 3)
+        state = ENGINE.apply(state, ENGINE.parse_action("start"), 0)[0]
+        while state.phase == "move":
+            state = ENGINE.apply(
+                state, ENGINE.parse_action("end"), ENGINE.decisions(state)[0].seat
+            )[0]
+        seat = next(d.seat for d in ENGINE.decisions(state) if d.seat != 0)
+        attacker, defender = ("k1", "k2") if seat == 1 else ("k2", "k1")
+        state, events = ENGINE.apply(
+            state, ENGINE.parse_action(f"attack {attacker} {defender}"), seat
+        )
+        if any(e.type == "removed" and e.data["figure"] == attacker for e in events):
+            break
+    else:
+        raise AssertionError("no seed where the attacker loses")
+    view = ENGINE.view_for(state, None)
+    lines = narrate_events([(seat, e) for e in events], Words(view, NAMES, "de"), lambda a, e: [])
+    fight = next(line for line in lines if line.startswith("Angriff"))
+    assert "gefallen" not in fight and f"Krieger {attacker} unterliegt" in fight
+    assert Words(view, NAMES, "de").figure(attacker) == f"Krieger {attacker} (gefallen)"
 
 
 @pytest.mark.parametrize(

@@ -640,6 +640,24 @@ def test_a_placement_from_the_reserve_that_overcrowds_is_the_placers_to_resolve(
     assert legal(state, 2) == {"remove k6"}
 
 
+def test_an_overcrowded_field_shows_what_stands_on_it_not_its_capacity() -> None:
+    """The map said "4/4" (in red) for five warriors on a Kleinfeld (seen in the playground
+    after the game master added a fifth): the view holds the real count, 5 of 4."""
+    state = game("figur: 1 krieger a1\n" * 4 + "figur: 2 krieger c1\n")
+    state = play(state, 0, "gm add 1 krieger a1 -- Verstärkung")
+    a1 = next(f for f in ENGINE.view_for(state, None)["fields"] if f["name"] == "a1")
+    assert (a1["room"][0]["used"], a1["room"][0]["capacity"], a1["room"][0]["over"]) == (5, 4, True)
+
+
+def test_a_game_master_adding_an_unknown_kind_is_told_the_kinds_not_a_wrong_party() -> None:
+    """`gm add 1 warrior a3` (an English game master) answered "there is no party 1"."""
+    state = game("figur: 1 krieger a1\nfigur: 2 krieger c1\n")
+    with pytest.raises(IllegalAction) as caught:
+        play(state, 0, "gm add 1 warrior a2")
+    assert caught.value.key == "armageddon.error.bad_kind"
+    assert caught.value.params["kind"] == "warrior" and "krieger" in caught.value.params["kinds"]
+
+
 def test_an_elephant_tramples_until_only_its_side_is_left_or_the_crowd_is_gone() -> None:
     body = "figur: 1 elefant a1\nfigur: 1 krieger a1 auf 1\n" + "figur: 2 krieger b1\n" * 3
     state = game(body, seed=3)

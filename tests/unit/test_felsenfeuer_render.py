@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from bot.i18n import catalog
-from bot.render.felsenfeuer import MAX_MATRICES, WIDTH, draw_board, render_board
+from bot.render.felsenfeuer import MAX_MATRICES, WIDTH, draw_board, render_board, title_parts
 from bot.render.felsenfeuer_text import (
     EVENT_TYPES,
     action_label,
@@ -170,3 +170,109 @@ def test_long_names_are_fitted_whole_not_cut(players: int, monkeypatch: pytest.M
         for name in names:
             for word in name.replace("-", " ").split():
                 assert word in words, (word, drawn)
+
+
+def test_the_random_rune_roll_asks_its_own_question() -> None:
+    """The Teil 3 scenario's roll at the start asked only "Wähle:" (seen in the playground):
+    the rolling seat reads what to do, in both languages."""
+    match = m.start(ENGINE, {"wuerfeln": "glyphen"}, 3, 2)
+    while match.state.phase != "roll":
+        decision = m.decisions(ENGINE, match)[0]
+        action = ENGINE.legal_actions(match.state, decision.seat)[0]
+        match, _ = m.apply(ENGINE, match, ENGINE.action_text(action), decision.seat)
+    seat = m.decisions(ENGINE, match)[0].seat
+    view = ENGINE.view_for(match.state, seat)
+    assert prompt(view, "de").startswith("Würfle eine deiner Handrunen auf den Tisch")
+    assert prompt(view, "en").startswith("Roll one of your hand runes onto the table")
+
+
+def test_a_weltentor_float_and_an_earthquake_read_as_sentences() -> None:
+    """Seen in the playground: "Schwebend: grün 3 von Alice über der Matrix." (no verb, and
+    the start surface is meant) and "… werden zerstört (2)." (a bare number)."""
+    match = m.start(ENGINE, {"weltentor": True}, 3, 2)
+    while True:
+        decision = m.decisions(ENGINE, match)[0]
+        acts = [a for a in ENGINE.legal_actions(match.state, decision.seat) if a.verb == "schwebe"]
+        action = acts[0] if acts else ENGINE.legal_actions(match.state, decision.seat)[0]
+        match, events = m.apply(ENGINE, match, ENGINE.action_text(action), decision.seat)
+        if acts:
+            break
+    floated = next(e for e in events if e.type == "floated")
+    view = ENGINE.view_for(match.state, None)
+    names = ["Alice", "Bob"]
+    who = names[decision.seat]
+    de = narrate("floated", floated.data, view, "de", names)
+    en = narrate("floated", floated.data, view, "en", names)
+    assert de.startswith(f"{who} lässt ") and de.endswith(" über der Startfläche schweben.")
+    assert en.startswith(f"{who} floats ") and en.endswith(" over the start surface.")
+    spell = {"die": floated.data["die"], "player": decision.seat, "pips": None}  # a spell's
+    assert narrate("floated", spell, view, "de", names).endswith(
+        f" von {who} schwebt jetzt über dem Duellplatz."
+    )
+    quake = {"pips": 1, "count": 2}
+    assert narrate("quake", quake, view, "de") == (
+        "Erdbeben! Jede ausliegende Rune mit der niedrigsten Augenzahl (1) wird zerstört – "
+        "insgesamt 2."
+    )
+    assert narrate("quake", quake, view, "en") == (
+        "Earthquake! Every rune lying out with the lowest pips (1) is destroyed – 2 in all."
+    )
+
+
+def test_a_done_or_yes_no_answer_is_told_as_such_not_as_a_choice() -> None:
+    """Seen in the playground: "Alice wählt fertig." and "Bob chooses no."."""
+    match = m.start(ENGINE, {}, 3, 2)
+    view = ENGINE.view_for(match.state, None)
+    names = ["Alice", "Bob"]
+    said = {
+        (token, lang): narrate("chose", {"player": 0, "token": token}, view, lang, names)
+        for token in ("fertig", "ja", "nein")
+        for lang in ("de", "en")
+    }
+    assert said[("fertig", "de")] == "Alice ist mit der Wahl fertig."
+    assert said[("fertig", "en")] == "Alice is done choosing."
+    assert said[("ja", "de")] == "Alice sagt ja." and said[("nein", "en")] == "Alice says no."
+
+
+def test_a_destroyed_or_taken_die_is_told_in_a_sentence() -> None:
+    """With a bot's name the lines read "Zerstört: grün 1 von Spielleiter (normal) (in den
+    Beutel)." and "Auf die Hand von Alice: violett 1." (seen in the playground)."""
+    match = m.start(ENGINE, {}, 3, 2)
+    while match.state.phase != "action":
+        decision = m.decisions(ENGINE, match)[0]
+        action = ENGINE.legal_actions(match.state, decision.seat)[0]
+        match, _ = m.apply(ENGINE, match, ENGINE.action_text(action), decision.seat)
+    view = ENGINE.view_for(match.state, None)
+    names = ["Alice", "Spielleiter (normal)"]
+    die = next(d for d in view["dice"] if d["owner"] == 1)["id"]
+    gone = narrate("destroyed", {"die": die, "player": 1, "pips": 1}, view, "de", names)
+    assert gone.startswith("Die Rune ")
+    assert gone.endswith(" von Spielleiter (normal) wird zerstört und kommt in den Beutel.")
+    hand = narrate("taken", {"die": die, "player": 1}, view, "en", names)
+    assert hand.startswith("The rune ") and hand.endswith(" goes to Spielleiter (normal)'s hand.")
+
+
+def test_the_header_names_the_weltentor_and_the_earthquake_for_the_whole_duel() -> None:
+    """Chosen at the start, then nowhere to be seen: the board's header showed only the phase
+    and the rules (seen in the playground), so a table forgot its Erdbeben house rule."""
+    match = m.start(ENGINE, {"weltentor": True, "erdbeben": True}, 3, 2)
+    view = ENGINE.view_for(match.state, None)
+    assert title_parts(view, "de")[-2:] == ["Weltentor", "Erdbeben"]
+    assert title_parts(view, "en")[-1] == "Earthquake"
+    plain = ENGINE.view_for(m.start(ENGINE, {}, 3, 2).state, None)
+    assert "Erdbeben" not in title_parts(plain, "de")
+
+
+def test_the_end_line_gives_its_reason_in_parentheses_in_lower_case() -> None:
+    """ "🏆 Spielleiter (normal) wins (A spell has declared the winners)." (seen in the
+    playground): a sentence inside the end line's parentheses begins in lower case."""
+    from types import SimpleNamespace
+
+    from bot.narration.felsenfeuer import SPEC
+    from engines.core import Outcome
+
+    outcome = Outcome(frozenset({1}), "declared", (frozenset({1}), frozenset({0})), ())
+    ctx = SimpleNamespace(lang="en", names=["Alice", "Bob"])
+    assert SPEC.outcome_text(outcome, ctx).endswith("(a spell has declared the winners).")  # type: ignore[arg-type]
+    ctx = SimpleNamespace(lang="de", names=["Alice", "Bob"])
+    assert "(ein Zauber hat die Sieger bestimmt)" in SPEC.outcome_text(outcome, ctx)  # type: ignore[arg-type]

@@ -327,12 +327,14 @@ def test_dice_are_told_as_they_were_when_the_sentence_happened() -> None:
         "chose", chose.data, ENGINE.view_for(state, None), "en", NAMES
     )
     lines = sentences(state, [*events, *more])
-    assert "Zerstört: grau 4 von Alrik (in den Beutel)." in lines
+    assert "Die Rune grau 4 von Alrik wird zerstört und kommt in den Beutel." in lines
     assert not any("wählt grau 4" in line for line in lines)  # the next sentence says it
     assert view["dice"][3]["zone"] == "matrix"
     words_ = build(["0 violett rune 1", "0 rot essence 6", "1 schwarz essence 6"])
     words_, events = cast_events(words_, "leere-worte", 0, [])
-    assert "Auf die Hand von Alrik: violett 1." in sentences(answer_rest(words_), events)
+    assert "Die Rune violett 1 kommt auf die Hand von Alrik." in sentences(
+        answer_rest(words_), events
+    )
 
 
 def test_an_essence_is_used_up_after_it_lost_its_point() -> None:

@@ -69,8 +69,17 @@ def test_the_round_limit_ends_the_game_after_its_last_round() -> None:
     assert d["turns"] == 4  # two rounds of two turns
     outcome = ENGINE.outcome(state)
     assert outcome is not None and outcome.is_draw and outcome.reason == "round_limit"
-    assert "Rundengrenze von 2 Runden" in SPEC.outcome_text(outcome, _ctx(d, "de"))
-    assert "limit of 2 rounds" in SPEC.outcome_text(outcome, _ctx(d, "en"))
+    assert "Rundengrenze ist erreicht (Runde 2 von 2 gespielt)" in SPEC.outcome_text(
+        outcome, _ctx(d, "de")
+    )
+    assert "round limit is reached (round 2 of 2 played)" in SPEC.outcome_text(
+        outcome, _ctx(d, "en")
+    )
+    # seen in the playground with `runden:1`: "die Rundengrenze von 1 Runden" and a footer
+    # "Runde 2/1" under the end (the state counts the round that was never played)
+    view = ENGINE.view_for(state, None)
+    assert SPEC.field_footer(view, _ctx(d, "de")).startswith("Runde 2/2 ")
+    assert "1 Runden" not in SPEC.outcome_text(outcome, _ctx({**d, "round_limit": 1}, "de"))
 
 
 def test_rundumschlag_hits_everything_in_the_attackers_own_drohbereich() -> None:

@@ -35,14 +35,14 @@ def names_for(d: dict[str, Any], lang: str) -> _Names:
     [
         (
             "de",
-            "Kettenhemd zurück auf die Hand",
+            "Kettenhemd zurück auf die Hand nehmen",
             "Parade anwenden",
             "Alice lässt Wolf angreifen – Ziel: ",
             "Bob antwortet mit Parade.",
         ),
         (
             "en",
-            "Take Chain Mail back to the hand",
+            "Take Chain Mail back into your hand",
             "Use Parry",
             "Alice sends Wolf to attack – target: ",
             "Bob answers with Parry.",
