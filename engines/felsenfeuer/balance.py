@@ -104,7 +104,7 @@ def tournament(sets: Sequence[tuple[str, ...]], rounds: int, level: str, seed: i
                ends: Ends | None = None) -> dict[str, tuple[float, int]]:  # fmt: skip
     """Every ordered pair of disjoint colour sets, ``rounds`` seeds each, two seats of
     ``level`` bots; each colour's score (draws count half) and duels."""
-    score: Counter[str] = Counter()
+    score: dict[str, float] = dict.fromkeys(COLOURS, 0.0)
     played: Counter[str] = Counter()
     config = {"rules": "magister", "supply": 16, "start": 0}
     for r in range(rounds):
