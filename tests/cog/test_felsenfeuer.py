@@ -224,7 +224,7 @@ async def test_the_book_lists_every_spell_by_colour_in_both_languages(
     assert all(spell.name in text for spell in spellbook().values())
     assert "Grün" in text and "Violett" in text
     english = await (await fake.slash("felsenfeuer buch", {}, user=ALICE, locale="en-US")).message()
-    assert "Green" in embed_text(english) and "62 spells" in embed_text(english)
+    assert "Green" in embed_text(english) and f"{len(spellbook())} spells" in embed_text(english)
 
 
 async def test_forged_clicks_get_a_friendly_answer_and_change_nothing(
