@@ -174,6 +174,7 @@ LANGUAGE = Language(
         "sum_pips": "dice",
         "essence_of": "players",
         "add": "value_list",
+        "min": "value_list",
     },
     extra_check=lambda part: check_values(part),
     step_params={

@@ -354,6 +354,8 @@ def value_of(ctx: Ctx, value: Any) -> int:
         return max((ctx.w.essence_points(s) for s in players_of(ctx, arg)), default=0)
     if key == "add":
         return sum(value_of(ctx, v) for v in arg)
+    if key == "min":  # "höchstens": the smallest of the values
+        return min(value_of(ctx, v) for v in arg)
     return ctx.w.essence_points(ctx.caster)  # essence
 
 
