@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -132,22 +132,21 @@ def duo() -> list[tuple[str, ...]]:
 
 
 def report(games: int, seed: int, level: str, players: Sequence[int], rounds: int,
-           duo_rounds: int) -> list[str]:  # fmt: skip
-    """The lines of the balance report."""
-    lines = [f"Felsenfeuer balance: {level} bots, magister rules, seeds from {seed}"]
+           duo_rounds: int) -> Iterator[str]:  # fmt: skip
+    """The lines of the balance report, each as soon as its duels are played."""
+    yield f"Felsenfeuer balance: {level} bots, magister rules, seeds from {seed}"
     for n in players:
         ends = Ends()
         for g in range(games):
             ends.add(play({"rules": "magister"}, n, seed + g, [level]))
-        lines.append(ends.line(f"{n} players (bots' own Auswahl)"))
+        yield ends.line(f"{n} players (bots' own Auswahl)")
     for label, sets, r in (("mono-colour", mono(), rounds), ("two-colour", duo(), duo_rounds)):
         if r <= 0:
             continue
         ends = Ends()
         shares = tournament(sets, r, level, seed, ends)
-        lines.append(ends.line(f"{label} Auswahl tournament"))
+        yield ends.line(f"{label} Auswahl tournament")
         for colour, (won, played) in shares.items():
             low, high = interval(won, played)
             rate = 100.0 * won / played if played else 0.0
-            lines.append(f"  {colour:<8} {rate:5.1f}% of {played} [{low:.0f}-{high:.0f}]")
-    return lines
+            yield f"  {colour:<8} {rate:5.1f}% of {played} [{low:.0f}-{high:.0f}]"
