@@ -193,3 +193,23 @@ def test_new_mistakes_name_the_spell_and_the_line(body: str, needle: str, line: 
     found = [e for e in errors if needle in e.message]
     assert found, [str(e) for e in errors]
     assert found[0].item == "Fehler" and found[0].line == line
+
+
+SUMS = """text_de = "Du erhältst so viele Essenzpunkte, wie die Augen deiner Glyphen und 1 zusammen über 6 liegen."
+text_en = "You gain as many essence points as the pips of your glyphs plus 1 exceed 6."
+[[spell.step]]
+text_de = "Du erhältst so viele Essenzpunkte, wie die Augen deiner Glyphen und 1 zusammen über 6 liegen."
+text_en = "You gain as many essence points as the pips of your glyphs plus 1 exceed 6."
+do = "gain_essence"
+amount = {add = [{sum_pips = {zone = "glyph", owner = "self"}}, 1, -6]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("glyphs", "essence"), [(["0 grau glyph 4", "0 rot glyph 3"], 4), (["0 grau glyph 2"], 2)]
+)
+def test_sums_and_additions_of_values(glyphs: list[str], essence: int) -> None:
+    # 4 + 3 + 1 - 6 = 2 points gained; 2 + 1 - 6 is below one: nothing is gained
+    dice = ["0 gruen rune 3", "0 gruen essence 2", "1 rot essence 6", *glyphs]
+    test = f'dice = {dice!r}\nexpect = {{"essence.0" = {essence}}}'.replace("'", '"')
+    assert _run(_spell(SUMS, test, colour="gruen")) == []
