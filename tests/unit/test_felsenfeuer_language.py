@@ -213,3 +213,19 @@ def test_sums_and_additions_of_values(glyphs: list[str], essence: int) -> None:
     dice = ["0 gruen rune 3", "0 gruen essence 2", "1 rot essence 6", *glyphs]
     test = f'dice = {dice!r}\nexpect = {{"essence.0" = {essence}}}'.replace("'", '"')
     assert _run(_spell(SUMS, test, colour="gruen")) == []
+
+
+def test_the_matrix_and_hand_choices_are_asked_and_labelled_in_both_languages() -> None:
+    from bot.i18n import t
+    from bot.render.felsenfeuer_text import option_label
+    from engines.felsenfeuer.scenario import BASE, answer, build, cast
+
+    text = _spell(MOVE_ANY, 'answers = ["d10", "m1"]\nexpect = {"d10.matrix" = 1}')
+    lines = [line.format(colour="grau", pips=3) for line in BASE]
+    state, _ = cast(build(lines, spells=text), "probe", 0, 0)
+    state = answer(state, "d10")
+    assert state.pending is not None and state.pending.prompt == "felsenfeuer.ask.matrix"
+    assert state.pending.options == ("m0", "m1")
+    assert option_label("m1", {}, "de") == "Matrix 1" and option_label("m1", {}, "en") == "matrix 1"
+    for key in ("felsenfeuer.ask.matrix", "felsenfeuer.ask.which_hand"):
+        assert t(key, "de") != t(key, "en") and key not in (t(key, "de"), t(key, "en"))
