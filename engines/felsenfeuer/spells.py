@@ -75,6 +75,12 @@ VERBS = {
             shrine_count=Param("any", default="any"),
         ),
         _targeted("set_pips", "give dice pips", value=Param("any", required=True)),
+        _verb(
+            "swap_pips",
+            "swap the pips of one die of target and one of other (essences or runes)",
+            target=_TARGET,
+            other=Param("dice", required=True, doc="the second die's selector"),
+        ),
         _targeted("raise_pips", "raise pips (not beyond 6)", amount=Param("value", default=1)),
         _targeted("lower_pips", "lower pips (not below 1)", amount=Param("value", default=1)),
         _verb(

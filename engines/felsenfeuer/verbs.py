@@ -532,6 +532,7 @@ _VALID: dict[str, Callable[[Work, Die], bool]] = {
         and not (d.zone == "hand" and d.hand == 1)
     ),
     "lay": lambda w, d: d.zone == "hand",
+    "swap_pips": lambda w, d: d.zone in _MOVABLE and d.shrine_of < 0,
 }
 
 
@@ -741,6 +742,27 @@ def _v_pips(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     return not dice, [d.id for d in dice]
 
 
+def _v_swap(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+    """ "Tausche die Augenzahl …": the caster chooses one die of ``target`` and one other die of
+    ``other``; each takes the other's pips (an essence point count is its pips)."""
+    w = ctx.w
+    valid = _VALID["swap_pips"]
+    first = pick_dice(ctx, [d for d in select(ctx, part["target"]) if valid(w, d)], "one",
+                      "caster", "felsenfeuer.ask.pips")  # fmt: skip
+    if not first:
+        return True, []
+    cands = [d for d in select(ctx, part["other"]) if valid(w, d) and d.id != first[0].id]
+    second = pick_dice(ctx, cands, "one", "caster", "felsenfeuer.ask.pips")
+    if not second:
+        return True, []
+    a, b = w.dice[first[0].id], w.dice[second[0].id]
+    w.set(replace(a, pips=b.pips))
+    w.set(replace(b, pips=a.pips))
+    for die, pips in ((a, b.pips), (b, a.pips)):
+        w.emit("pips", die=die.id, pips=pips)
+    return False, [a.id, b.id]
+
+
 def _v_counts_as(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     prop = part["property"]
     if prop == "named":  # "zählt als Fluchrune": a name other sentences select by (named = …)
@@ -900,6 +922,7 @@ _IMPL: dict[str, Callable[[Ctx, Mapping[str, Any]], tuple[bool, list[int]]]] = {
     "raise_pips": _v_pips,
     "lower_pips": _v_pips,
     "counts_as": _v_counts_as,
+    "swap_pips": _v_swap,
     "renew": _v_renew,
     "cast": _v_cast,
     "cauldron": _v_cauldron,
