@@ -182,6 +182,8 @@ def option_label(token: str, view: Mapping[str, Any], lang: str,
         return _k("option.hands", lang, first=int(token[1]) + 1, second=int(token[3]) + 1)
     if token.isdigit():
         return _k("option.pips", lang, pips=token)
+    if token.startswith("m") and token[1:].isdigit():  # a matrix (0 is the start surface)
+        return _k("option.matrix", lang, number=int(token[1:]))
     if token.startswith("p") and token[1:].isdigit():
         return seat_name(int(token[1:]), names)
     if token.startswith("d") and token[1:].isdigit():

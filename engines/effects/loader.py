@@ -192,6 +192,9 @@ def load_toml(
             else:
                 mistakes.append(LoadError(name, line, found))
         steps = entry.get("step", [])
+        if isinstance(steps, list) and language.expand_step is not None:
+            steps = [language.expand_step(s) if isinstance(s, dict) else s for s in steps]
+            entry = {**entry, "step": steps}
         if not isinstance(steps, list) or not steps:
             message = f"no steps ([[{table}.step]] tables)"
             mistakes.append(LoadError(name, line, message, "no_steps", {"table": table}))

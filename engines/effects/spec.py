@@ -14,6 +14,7 @@ from typing import Any
 # A parameter type: "int", "str", "bool", "value" (int or value expression), "dice" (a dice
 # selector), "players" (a player selector), "cond" (a condition), "list" (list of str/int).
 TYPES = ("int", "str", "bool", "value", "dice", "players", "cond", "list", "any")
+COMPARISONS = ("eq", "ne", "gt", "ge", "lt", "le")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,10 @@ class Language:
     step_keys: tuple[str, ...] = ("text_de", "text_en", "do", "if", "as", "parts", "joined")
     # the game's own checks of one instruction; each message starts with its key ("count: …")
     extra_check: Callable[[Mapping[str, Any]], list[str]] | None = None
+    # parameters of a whole sentence (repeat it, run it for each die, …), declared like a verb's
+    step_params: Mapping[str, Param] = field(default_factory=dict)
+    # a sentence written by a keyword becomes the keyword's sentence before it is checked
+    expand_step: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
 
     def check_step(self, step: Mapping[str, Any], path: str) -> list[str]:
         errors: list[str] = []
@@ -55,7 +60,9 @@ class Language:
             if not isinstance(parts, list) or not parts:
                 return [*errors, f"{path}.parts: a non-empty list of parts"]
             for key in step:
-                if key not in ("text_de", "text_en", "if", "parts", "joined"):
+                if key in self.step_params:
+                    errors += self._check_value(self.step_params[key], step[key], f"{path}.{key}")
+                elif key not in ("text_de", "text_en", "if", "parts", "joined"):
                     errors.append(f"{path}: unknown key {key!r} beside 'parts'")
             if "if" in step:
                 errors += self.check_condition(step["if"], f"{path}.if")
@@ -80,6 +87,9 @@ class Language:
         common = ("do", "if", "as") if in_part else self.step_keys
         for key, value in step.items():
             if key in common:
+                continue
+            if not in_part and key in self.step_params:
+                errors += self._check_value(self.step_params[key], value, f"{path}.{key}")
                 continue
             param = verb.params.get(key)
             if param is None:
@@ -127,7 +137,16 @@ class Language:
             kind = self.value_keys.get(key)
             if kind is None:
                 return [f"{path}: unknown value {key!r} (known: {sorted(self.value_keys)})"]
-            return self.check_dice(arg, f"{path}.{key}") if kind == "dice" else []
+            if kind == "dice":
+                return self.check_dice(arg, f"{path}.{key}")
+            if kind == "players":
+                return self.check_players(arg, f"{path}.{key}")
+            if kind == "value_list":
+                if not isinstance(arg, list) or not arg:
+                    return [f"{path}.{key}: a list of values"]
+                return [e for i, v in enumerate(arg)
+                        for e in self.check_value_expr(v, f"{path}.{key}[{i}]")]  # fmt: skip
+            return []
         return [f"{path}: an integer or a one-key value table"]
 
     def check_dice(self, value: Any, path: str) -> list[str]:
@@ -191,4 +210,18 @@ class Language:
                 errors.append(f"{path}.{key}: an integer")
             elif kind == "players":
                 errors += self.check_players(arg, f"{path}.{key}")
+            elif kind == "compare":
+                errors += self._check_compare(arg, f"{path}.{key}")
+        return errors
+
+    def _check_compare(self, value: Any, path: str) -> list[str]:
+        """``{left = value, op = "eq|ne|gt|ge|lt|le", right = value}`` ("so viele wie",
+        "mehr als", "weniger als")."""
+        if not isinstance(value, dict) or set(value) != {"left", "op", "right"}:
+            return [f"{path}: a table of left, op and right"]
+        errors = []
+        if value["op"] not in COMPARISONS:
+            errors.append(f"{path}.op: {value['op']!r} is not one of {list(COMPARISONS)}")
+        errors += self.check_value_expr(value["left"], f"{path}.left")
+        errors += self.check_value_expr(value["right"], f"{path}.right")
         return errors

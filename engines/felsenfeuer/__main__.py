@@ -8,7 +8,10 @@ own test against the merged book);
 ``python -m engines.felsenfeuer selfplay --players N [--teams 0,1,0,1] [--mode pentagramm|gilde]
 [--rules adept|magister] [--levels normal,hard] [--auswahl draft] [--weltentor] [--spells FILE]
 --games G --seed S`` plays bot games to the end (``--spells``: with a group's own spell file)
-and prints each result and a summary (exit 1 on any error).
+and prints each result and a summary (exit 1 on any error);
+``python -m engines.felsenfeuer balance [--games G] [--players 2,3] [--levels hard] [--rounds R]
+[--duo-rounds R] [--seed S]`` reports how duels end, attacks landed and colour win rates
+(engines.felsenfeuer.balance).
 """
 
 from __future__ import annotations
@@ -144,11 +147,26 @@ def main(argv: list[str]) -> int:
     selfplay.add_argument("--spells", default="")
     selfplay.add_argument("--games", type=int, default=1)
     selfplay.add_argument("--seed", type=int, default=0)
+    balance = sub.add_parser("balance")
+    balance.add_argument("--games", type=int, default=10)
+    balance.add_argument("--players", default="2,3")
+    balance.add_argument("--levels", default="hard")
+    balance.add_argument("--rounds", type=int, default=2)
+    balance.add_argument("--duo-rounds", type=int, default=1)
+    balance.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if args.command == "spells":
         return _spells(args.json)
     if args.command == "validate":
         return _validate(args.file, args.upload)
+    if args.command == "balance":
+        from engines.felsenfeuer.balance import report
+
+        players = [int(n) for n in args.players.split(",") if n]
+        for line in report(args.games, args.seed, args.levels, players, args.rounds,
+                           args.duo_rounds):  # fmt: skip
+            print(line, flush=True)
+        return 0
     return _selfplay(args)
 
 

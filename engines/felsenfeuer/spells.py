@@ -20,6 +20,7 @@ from typing import Any
 
 from engines.core.errors import BadInput
 from engines.effects import Item, Language, LoadError, Param, Verb, load_toml
+from engines.effects.loader import Mistake
 from engines.felsenfeuer.model import COLOURS
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "felsenfeuer"
@@ -57,7 +58,7 @@ VERBS = {
         _targeted(
             "move_to_matrix",
             "dice to another matrix (essences take the marker along)",
-            to=Param("str", required=True, choices=("duellplatz", "start", "marker")),
+            to=Param("str", required=True, choices=("duellplatz", "start", "marker", "choose")),
         ),
         _verb(
             "new_matrix",
@@ -74,6 +75,12 @@ VERBS = {
             shrine_count=Param("any", default="any"),
         ),
         _targeted("set_pips", "give dice pips", value=Param("any", required=True)),
+        _verb(
+            "swap_pips",
+            "swap the pips of one die of target and one of other (essences or runes)",
+            target=_TARGET,
+            other=Param("dice", required=True, doc="the second die's selector"),
+        ),
         _targeted("raise_pips", "raise pips (not beyond 6)", amount=Param("value", default=1)),
         _targeted("lower_pips", "lower pips (not below 1)", amount=Param("value", default=1)),
         _verb(
@@ -81,7 +88,7 @@ VERBS = {
             "a 'zählt als' effect for the rest of the spell",
             target=Param("dice"),
             players=Param("players"),
-            property=Param("str", required=True, choices=("colour", "pips", "nohand")),
+            property=Param("str", required=True, choices=("colour", "pips", "nohand", "named")),
             value=Param("any", default=""),
         ),
         _verb("renew", "an Erneuerung (the stone stays)"),
@@ -126,7 +133,9 @@ LANGUAGE = Language(
         "@names": "spruchrune",
         "zone": f"enum:{_ZONES}",
         "owner": f"enum:{_OWNERS}",
-        "colour": "enum:" + "|".join(COLOURS),
+        "colour": "enum:" + "|".join(COLOURS) + "|this",
+        "hand": "enum:first|second|this|other",
+        "named": "str",
         "pips": "int",
         "pips_min": "int",
         "pips_max": "int",
@@ -160,10 +169,50 @@ LANGUAGE = Language(
         "essence_at_most": "int",
         "duellplatz": "bool",
         "allies": "bool",
+        "compare": "compare",
+        "some_hand": "cond",
+        "each_colour": "cond",
     },
-    value_keys={"count": "dice", "pips_of_spruchrune": "bool", "essence": "str"},
+    value_keys={
+        "count": "dice",
+        "pips_of_spruchrune": "bool",
+        "essence": "str",
+        "sum_pips": "dice",
+        "essence_of": "players",
+        "add": "value_list",
+        "min": "value_list",
+    },
     extra_check=lambda part: check_values(part),
+    step_params={
+        "repeat": Param("value", doc="run the sentence this many times (at most 12)"),
+        "for_each": Param("dice", doc='run it once per die named now; {bound = "each"}'),
+        "choose_hand": Param("bool", doc='the caster chooses the hand hand = "this" names'),
+        "keyword": Param("str", doc="the keyword whose sentence this is (keywords/*.toml)"),
+    },
+    expand_step=lambda step: expand_keyword(step),
 )
+
+
+@cache
+def keywords() -> Mapping[str, Mapping[str, Any]]:
+    """The keywords (Schlüsselwörter) of data/felsenfeuer/keywords/*.toml by name: each the
+    sentence it abbreviates (its texts and its step)."""
+    import tomllib
+
+    found: dict[str, Mapping[str, Any]] = {}
+    for path in sorted((DATA / "keywords").glob("*.toml")):
+        for entry in tomllib.loads(path.read_text(encoding="utf-8")).get("keyword", []):
+            found[str(entry["name"])] = entry
+    return found
+
+
+def expand_keyword(step: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A sentence that names a keyword and no verb is the keyword's sentence (its condition,
+    verb and parameters); the sentence's own texts stay ("Telekinese: Falls du …")."""
+    name = step.get("keyword")
+    if not isinstance(name, str) or "do" in step or "parts" in step or name not in keywords():
+        return step
+    return {**keywords()[name]["step"], **step}
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +279,8 @@ def check_values(part: Mapping[str, Any]) -> list[str]:
         errors.append('value: must be 1..6, "choose" or a value table')
     if verb == "counts_as":
         prop = part.get("property")
+        if prop == "named" and not (isinstance(value, str) and value[:1].isupper()):
+            errors.append('value: a named property is a capitalised name ("Fluchrune")')
         if prop == "colour" and value not in (*COLOURS, "alle"):
             errors.append(f'a colour effect needs a colour or "alle", not {value!r}')
         if prop == "pips" and not (isinstance(value, int) and 1 <= value <= 6):
@@ -247,8 +298,8 @@ def check_values(part: Mapping[str, Any]) -> list[str]:
     return errors
 
 
-def _check_item(entry: Mapping[str, Any]) -> list[str]:
-    errors = [f"unknown key {k!r}" for k in entry if k not in _ITEM_KEYS]
+def _check_item(entry: Mapping[str, Any]) -> list[str | Mistake]:
+    errors: list[str | Mistake] = [f"unknown key {k!r}" for k in entry if k not in _ITEM_KEYS]
     if not isinstance(entry.get("name"), str) or not entry.get("name"):
         errors.append("needs a name")
     elif not str(entry["name"]).isprintable():  # drawn on the board: one printable line
@@ -264,6 +315,23 @@ def _check_item(entry: Mapping[str, Any]) -> list[str]:
     for key in ("text_de", "text_en"):
         if not isinstance(entry.get(key), str) or not entry.get(key):
             errors.append(f"needs {key}")
+    for number, step in enumerate(entry.get("step", []) or [], start=1):
+        name = step.get("keyword") if isinstance(step, dict) else None
+        if name is None:
+            continue
+        if name not in keywords():
+            errors.append(Mistake("keyword", "keyword", {"name": name},
+                                  f"step {number}: unknown keyword {name!r} "
+                                  f"(known: {sorted(keywords())})"))  # fmt: skip
+        elif not str(step.get("text_de", "")).startswith(f"{name}: "):
+            errors.append(
+                Mistake(
+                    "keyword",
+                    "keyword_text",
+                    {"name": name},
+                    f'step {number}: the sentence starts with "{name}: "',
+                )
+            )
     test = entry.get("test", {})
     if not isinstance(test, dict):
         errors.append("test must be a table")
@@ -322,8 +390,8 @@ _SPHERE_SELECTOR = {"zone", "colour", "pips", "frozen"}
 
 def check_sphere(entry: Mapping[str, Any]) -> list[str]:
     errors = [f"unknown key {k!r}" for k in entry if k not in _SPHERE_KEYS]
-    errors += [e for e in _check_item({**entry, "own": entry.get("own", True)})
-               if not e.startswith("unknown key")]  # fmt: skip
+    errors += [str(e) for e in _check_item({**entry, "own": entry.get("own", True)})
+               if not str(e).startswith("unknown key")]  # fmt: skip
     for number, step in enumerate(entry.get("step", []), start=1):
         if not isinstance(step, dict) or step.get("do") != "counts_as":
             errors.append(f"step {number}: a sphere's steps are counts_as effects")

@@ -35,6 +35,8 @@ class Ctx:
         self.new_mods: list[Mod] = []
         self.binds: dict[str, tuple[int, ...]] = dict(entry.bind)
         self.chooser = entry.caster
+        self.hand = 0  # the hand "this" names (some_hand, choose_hand); "other" is the other
+        self.colour = ""  # the colour "this" names (each_colour)
 
     def choose(self, seat: int, prompt: str, options: Sequence[str], forced: bool = True,
                **params: Any) -> str:  # fmt: skip
@@ -177,7 +179,11 @@ def select(ctx: Ctx, sel: Any) -> list[Die]:
             continue
         if "spruchrune" in sel and (die.id == w.spell_rune) != sel["spruchrune"]:
             continue
-        if "colour" in sel and not w.colours_of(die) & set(_as_list(sel["colour"])):
+        if "colour" in sel and not w.colours_of(die) & _colours(ctx, sel["colour"]):
+            continue
+        if "hand" in sel and not (die.zone == "hand" and die.hand == _hand(ctx, sel["hand"])):
+            continue
+        if "named" in sel and not _named(w, die, _as_list(sel["named"])):
             continue
         pips = w.pips_of(die)
         if "pips" in sel and pips not in _as_list(sel["pips"]):
@@ -196,6 +202,25 @@ def select(ctx: Ctx, sel: Any) -> list[Die]:
         best = min(values) if sel.get("lowest") else max(values)
         found = [d for d, v in zip(found, values, strict=True) if v == best]
     return found
+
+
+def _colours(ctx: Ctx, value: Any) -> set[str]:
+    return {ctx.colour if c == "this" else c for c in _as_list(value)}
+
+
+def _hand(ctx: Ctx, which: str) -> int:
+    return {"first": 0, "second": 1, "this": ctx.hand, "other": 1 - ctx.hand}[which]
+
+
+def _named(w: Work, die: Die, names: list[str]) -> bool:
+    """Whether ``die`` counts as one of ``names`` ("zählt als Fluchrune") now."""
+    return any(m.kind == "named" and die.id in m.targets and m.value in names for m in w.mods())
+
+
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b, "lt": lambda a, b: a < b, "le": lambda a, b: a <= b,
+}  # fmt: skip
 
 
 def signature(w: Work, die: Die) -> tuple[Any, ...]:
@@ -277,7 +302,41 @@ def holds(ctx: Ctx, cond: Mapping[str, Any]) -> bool:
             return False
         if key == "allies" and bool(players_of(ctx, "allies")) != arg:
             return False
+        if key == "compare" and not _COMPARE[arg["op"]](
+            value_of(ctx, arg["left"]), value_of(ctx, arg["right"])
+        ):
+            return False
+        if key == "some_hand" and not _some_hand(ctx, arg):
+            return False
+        if key == "each_colour" and not _each_colour(ctx, arg):
+            return False
     return True
+
+
+def _some_hand(ctx: Ctx, cond: Mapping[str, Any]) -> bool:
+    """Whether ``cond`` holds for one of the caster's hands ("this"; the other is "other")."""
+    before = ctx.hand
+    try:
+        for hand in (0, 1):
+            ctx.hand = hand
+            if holds(ctx, cond):
+                return True
+        return False
+    finally:
+        ctx.hand = before
+
+
+def _each_colour(ctx: Ctx, cond: Mapping[str, Any]) -> bool:
+    """Whether ``cond`` holds for every colour (``colour = "this"`` names it)."""
+    before = ctx.colour
+    try:
+        for colour in COLOURS:
+            ctx.colour = colour
+            if not holds(ctx, cond):
+                return False
+        return True
+    finally:
+        ctx.colour = before
 
 
 def value_of(ctx: Ctx, value: Any) -> int:
@@ -289,6 +348,14 @@ def value_of(ctx: Ctx, value: Any) -> int:
     if key == "pips_of_spruchrune":
         w = ctx.w
         return w.pips_of(w.dice[w.spell_rune]) if w.spell_rune >= 0 else 0
+    if key == "sum_pips":
+        return sum(ctx.w.pips_of(d) for d in select(ctx, arg))
+    if key == "essence_of":  # the most essence points among these players
+        return max((ctx.w.essence_points(s) for s in players_of(ctx, arg)), default=0)
+    if key == "add":
+        return sum(value_of(ctx, v) for v in arg)
+    if key == "min":  # "höchstens": the smallest of the values
+        return min(value_of(ctx, v) for v in arg)
     return ctx.w.essence_points(ctx.caster)  # essence
 
 
@@ -465,6 +532,7 @@ _VALID: dict[str, Callable[[Work, Die], bool]] = {
         and not (d.zone == "hand" and d.hand == 1)
     ),
     "lay": lambda w, d: d.zone == "hand",
+    "swap_pips": lambda w, d: d.zone in _MOVABLE and d.shrine_of < 0,
 }
 
 
@@ -591,10 +659,18 @@ def _place(ctx: Ctx, die: Die, matrix: int) -> None:
 def _v_move(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     w = ctx.w
     to = part["to"]
-    target = {"duellplatz": w.duellplatz(), "start": 0, "marker": w.markers[ctx.caster]}[to]
-    if target < 0:
-        return True, []
-    dice = _targets(ctx, part, "felsenfeuer.ask.move")
+    if to == "choose":  # "auf eine beliebige Matrix": the dice first, then the matrix
+        dice = _targets(ctx, part, "felsenfeuer.ask.move")
+        if not dice:
+            return True, []
+        used = sorted({0, *(d.matrix for d in w.dice if d.zone in _MOVABLE and d.matrix >= 0)})
+        target = int(ctx.choose(ctx.caster, "felsenfeuer.ask.matrix",
+                                [f"m{x}" for x in used])[1:])  # fmt: skip
+    else:
+        target = {"duellplatz": w.duellplatz(), "start": 0, "marker": w.markers[ctx.caster]}[to]
+        if target < 0:
+            return True, []
+        dice = _targets(ctx, part, "felsenfeuer.ask.move")
     for die in dice:
         _place(ctx, w.dice[die.id], target)
         w.emit("moved", die=die.id, matrix=target)
@@ -666,8 +742,33 @@ def _v_pips(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     return not dice, [d.id for d in dice]
 
 
+def _v_swap(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+    """ "Tausche die Augenzahl …": the caster chooses one die of ``target`` and one other die of
+    ``other``; each takes the other's pips (an essence point count is its pips)."""
+    w = ctx.w
+    valid = _VALID["swap_pips"]
+    first = pick_dice(ctx, [d for d in select(ctx, part["target"]) if valid(w, d)], "one",
+                      "caster", "felsenfeuer.ask.pips")  # fmt: skip
+    if not first:
+        return True, []
+    cands = [d for d in select(ctx, part["other"]) if valid(w, d) and d.id != first[0].id]
+    second = pick_dice(ctx, cands, "one", "caster", "felsenfeuer.ask.pips")
+    if not second:
+        return True, []
+    a, b = w.dice[first[0].id], w.dice[second[0].id]
+    w.set(replace(a, pips=b.pips))
+    w.set(replace(b, pips=a.pips))
+    for die, pips in ((a, b.pips), (b, a.pips)):
+        w.emit("pips", die=die.id, pips=pips)
+    return False, [a.id, b.id]
+
+
 def _v_counts_as(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     prop = part["property"]
+    if prop == "named":  # "zählt als Fluchrune": a name other sentences select by (named = …)
+        dice = select(ctx, part.get("target", {}))
+        ctx.new_mods.append(Mod("named", tuple(d.id for d in dice), str(part["value"])))
+        return not dice, [d.id for d in dice]
     if prop == "nohand":
         seats = players_of(ctx, part.get("players", "self"))
         ctx.new_mods.append(Mod("nohand", tuple(seats), ""))
@@ -821,6 +922,7 @@ _IMPL: dict[str, Callable[[Ctx, Mapping[str, Any]], tuple[bool, list[int]]]] = {
     "raise_pips": _v_pips,
     "lower_pips": _v_pips,
     "counts_as": _v_counts_as,
+    "swap_pips": _v_swap,
     "renew": _v_renew,
     "cast": _v_cast,
     "cauldron": _v_cauldron,
@@ -837,8 +939,31 @@ assert set(_IMPL) == set(VERBS), "every verb of the language has an implementati
 def run_step(ctx: Ctx, step: Mapping[str, Any]) -> bool:
     """Run one sentence; returns whether it lapsed. Raises SkipSentence when a joined sentence
     has a part without a valid target (the whole sentence lapses) or a contradiction."""
+    if step.get("choose_hand"):  # "wähle eine deiner Hände": the hand "this" names
+        w = ctx.w
+        if w.hand_count(ctx.caster, 0) and w.hand_count(ctx.caster, 1):
+            token = ctx.choose(ctx.caster, "felsenfeuer.ask.which_hand", ["h0", "h1"], False)
+            ctx.hand = int(token[1])
+        else:
+            ctx.hand = 1 if w.hand_count(ctx.caster, 1) else 0
     if "if" in step and not holds(ctx, step["if"]):
         return True
+    if "for_each" in step:  # once for each die named now, {bound = "each"} names it
+        ids = [d.id for d in select(ctx, step["for_each"])]
+        lapsed = True
+        for die in ids:
+            ctx.binds["each"] = (die,)
+            lapsed = _run_parts(ctx, step) and lapsed
+        ctx.binds.pop("each", None)
+        return lapsed
+    times = value_of(ctx, step["repeat"]) if "repeat" in step else 1
+    lapsed = True
+    for _ in range(max(0, min(times, 12))):  # "n-mal" (at most 12 times)
+        lapsed = _run_parts(ctx, step) and lapsed
+    return lapsed
+
+
+def _run_parts(ctx: Ctx, step: Mapping[str, Any]) -> bool:
     parts = step.get("parts", [step])
     joined = bool(step.get("joined", False))
     if joined and not all(possible(ctx, p) for p in parts):

@@ -55,6 +55,52 @@ def test_the_kompendium_holds_the_named_spells_and_sixty_in_all() -> None:
             assert f"{spell.keyword}: " in spell.text_de, spell.name
 
 
+COLOURS = ("gruen", "grau", "rot", "schwarz", "violett")
+
+
+def test_the_kompendium_fills_every_cell_with_a_star_and_two_magister_spells() -> None:
+    book = list(spellbook().values())
+    assert len(book) >= 120
+    for colour in COLOURS:
+        for pips in range(1, 7):
+            cell = [s for s in book if (s.colour, s.pips) == (colour, pips)]
+            assert sum(s.star for s in cell) >= 1, (colour, pips)
+            assert sum(not s.star for s in cell) >= 2, (colour, pips)
+
+
+def test_no_two_spells_share_a_text() -> None:
+    for attr in ("text_de", "text_en"):
+        texts = [getattr(s, attr) for s in spellbook().values()]
+        assert len(texts) == len(set(texts)), [t for t in texts if texts.count(t) > 1]
+
+
+def test_every_term_of_the_rules_is_used_and_walls_of_5s_can_be_broken() -> None:
+    book = list(spellbook().values())
+    parts = [p for s in book for step in s.steps for p in step.get("parts", [step])]
+    verbs = {p["do"] for p in parts}
+    assert {
+        "manifest",
+        "cauldron",
+        "second_hand",
+        "freeze",
+        "float",
+        "new_matrix",
+        "move_to_matrix",
+        "counts_as",
+        "lose_essence",
+        "gain_essence",
+        "renew",
+    } <= verbs
+    assert any(s.ritual for s in book) and any("Verbündet" in s.text_de for s in book)
+    assert {"Telekinese", "Bresche"} <= {s.keyword for s in book}
+    assert any(p.get("property") == "named" for p in parts)
+    # ways around a 5 on the Duellplatz: raise, lower, destroy, move, take to hand, "zählt als"
+    five = [s.name for s in book if "die eine 5 zeigt" in s.text_de or "zählt als" in s.text_de]
+    assert len(five) >= 12
+    for colour in COLOURS:
+        assert sum(1 for s in book if s.colour == colour and "Greife" in s.text_de) >= 8, colour
+
+
 def test_every_spell_reads_in_both_languages() -> None:
     for spell in spellbook().values():
         assert spell.text_de and spell.text_en and spell.text_de != spell.text_en
