@@ -134,6 +134,11 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _label(key: str, lang: str) -> str:
+    """A field's name in the reader's language (the catalog's ``web.field.*``)."""
+    return t(f"web.field.{key}", lang)
+
+
 def _input(name: str, value: Any, label: str, *, number: bool = False) -> str:
     size = ' class="n" inputmode="numeric"' if number else ""
     return (
@@ -166,10 +171,10 @@ def _pairs_rows(head: str, pairs: Any, lang: str, fixed: tuple[str, ...] = ()) -
     return f"<table>{head_row}{cells}</table>"
 
 
-def _entry_rows(head: str, entries: Any, keys: tuple[str, ...]) -> str:
+def _entry_rows(head: str, entries: Any, keys: tuple[str, ...], lang: str) -> str:
     items = [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
     rows = [*items, *[{} for _ in range(EXTRA_ROWS)]]
-    header = "".join(f"<th>{esc(key)}</th>" for key in keys)
+    header = "".join(f"<th>{esc(_label(key, lang))}</th>" for key in keys)
     lines = []
     for i, entry in enumerate(rows):
         cells = []
@@ -194,30 +199,38 @@ def _entry_rows(head: str, entries: Any, keys: tuple[str, ...]) -> str:
     return f"<table><tr>{header}</tr>{''.join(lines)}</table>"
 
 
-def _object_fields(head: str, value: Any, keys: tuple[str, ...]) -> str:
+def _object_fields(head: str, value: Any, keys: tuple[str, ...], lang: str) -> str:
     data = value if isinstance(value, dict) else {}
     return "".join(
-        _input(f"{head}.{key}", data.get(key), key, number=key not in TEXT_KEYS) for key in keys
+        _input(f"{head}.{key}", data.get(key), _label(key, lang), number=key not in TEXT_KEYS)
+        for key in keys
     )
 
 
 def form_fields(data: Mapping[str, Any], lang: str) -> str:
     """The editor's fieldsets for a sheet document (stored, or as submitted with a mistake)."""
-    basics = _input("name", data.get("name"), "name") + _input("rasse", data.get("rasse"), "rasse")
+    basics = _input("name", data.get("name"), _label("name", lang)) + _input(
+        "rasse", data.get("rasse"), _label("rasse", lang)
+    )
     values = "".join(
-        _input(key, data.get(key), key, number=True)
+        _input(key, data.get(key), _label(key, lang), number=True)
         for key in INT_FIELDS
         if key not in ("be_temp", "schwelle_mod")
     )
     thresholds = (
-        _input("handlungen", data.get("handlungen"), "handlungen")
-        + _input("be_temp", data.get("be_temp"), "be_temp", number=True)
-        + _input("schwelle_mod", data.get("schwelle_mod"), "schwelle_mod", number=True)
-        + _input("be_fertigkeiten", data.get("be_fertigkeiten"), "be_fertigkeiten")
+        _input("handlungen", data.get("handlungen"), _label("handlungen", lang))
+        + _input("be_temp", data.get("be_temp"), _label("be_temp", lang), number=True)
+        + _input(
+            "schwelle_mod", data.get("schwelle_mod"), _label("schwelle_mod", lang), number=True
+        )
+        + _input("be_fertigkeiten", data.get("be_fertigkeiten"), _label("be_fertigkeiten", lang))
         + f'<p class="muted">{esc(t("web.sheet.lists_hint", lang))}</p>'
     )
     fix = data.get("fix") if isinstance(data.get("fix"), dict) else {}
-    fixed = "".join(_input(f"fix.{key}", (fix or {}).get(key), key, number=True) for key in FIXABLE)
+    fixed = "".join(
+        _input(f"fix.{key}", (fix or {}).get(key), _label(key, lang), number=True)
+        for key in FIXABLE
+    )
     hint = f'<p class="muted">{esc(t("web.sheet.empty_rows", lang))}</p>'
     notes = (
         # a browser drops one newline right after the tag: the notes' own first one stays
@@ -243,19 +256,19 @@ def form_fields(data: Mapping[str, Any], lang: str) -> str:
             _fieldset(t("web.sheet.fix", lang), fixed),
             _fieldset(
                 t("web.sheet.waffen", lang),
-                _entry_rows("waffen", data.get("waffen"), WEAPON_KEYS) + hint,
+                _entry_rows("waffen", data.get("waffen"), WEAPON_KEYS, lang) + hint,
             ),
             _fieldset(
                 t("web.sheet.ruestung", lang),
-                _entry_rows("ruestung", data.get("ruestung"), ARMOUR_KEYS) + hint,
+                _entry_rows("ruestung", data.get("ruestung"), ARMOUR_KEYS, lang) + hint,
             ),
             _fieldset(
                 t("web.sheet.schild", lang),
-                _object_fields("schild", data.get("schild"), SHIELD_KEYS),
+                _object_fields("schild", data.get("schild"), SHIELD_KEYS, lang),
             ),
             _fieldset(
                 t("web.sheet.reittier", lang),
-                _object_fields("reittier", data.get("reittier"), MOUNT_KEYS),
+                _object_fields("reittier", data.get("reittier"), MOUNT_KEYS, lang),
             ),
             _fieldset(t("web.sheet.notizen", lang), notes),
         ]

@@ -239,6 +239,20 @@ async def test_a_player_is_refused_the_npc_page_the_gm_is_not(env: Env) -> None:
     assert "Grimbart" in await (await gm.get(f"/w6/c/{env.campaign.id}")).text()
 
 
+async def test_the_sheet_editor_names_its_fields_in_the_readers_language(env: Env) -> None:
+    """An English reader sees English field names (not the sheet's German JSON keys), a
+    German reader German ones; the form's field names stay what the importer reads."""
+    for lang, shown, hidden in (("en", "HP max.", "LP max."), ("de", "LP max.", "HP max.")):
+        client = await env.signed_in(ALICE, lang=lang)
+        page = await (await client.get(f"/w6/s/{env.alice_sheet.id}")).text()
+        for key in ("lp_max", "kw", "rasse", "schaden", "stabilitaet"):
+            assert f"{esc(t(f'web.field.{key}', lang))} <input" in page or (
+                f"<th>{esc(t(f'web.field.{key}', lang))}</th>" in page
+            ), (lang, key)
+        assert shown in page and hidden not in page
+        assert form_of(page, f"/w6/s/{env.alice_sheet.id}")["lp_max"]
+
+
 async def test_saving_a_field_writes_the_bots_sheet_and_the_log(env: Env) -> None:
     alice = await env.signed_in(ALICE)
     page = await (await alice.get(f"/w6/s/{env.alice_sheet.id}")).text()
