@@ -36,6 +36,8 @@ from engines.dice.notation import Notation, check_comment, check_notation, split
 
 _OPERATOR_START = re.compile(r"\s*(?:[-+*/%<>=!]|vs\.?\s*\d)", re.IGNORECASE)
 # The comparison that ends a target roll as typed: ">=15", " vs 15".
+# An advantage word stays behind the whole expression: (1W20+5)+2 vorteil, not (… vorteil)+2.
+_ADVANTAGE_TAIL = re.compile(r"\s+(?:adv|dis|vorteil|nachteil)$", re.IGNORECASE)
 _TARGET_TAIL = re.compile(r"\s*(?:\bvs\.?\s*|[<>]=?|==|!=)\s*[-−]?\d+$", re.IGNORECASE)
 _COUNT_CHANGE = re.compile(r"\s*([+-])\s*(\d{1,4})(?=\s|$)(.*)", re.DOTALL)
 _LEADING_COUNT = re.compile(r"(\d*)([dwWD])")
@@ -63,13 +65,22 @@ def expand_saved(name: str, saved: str, rest: str) -> str:
 
 
 def _with_operator(name: str, notation: Notation, rest: str) -> str:
-    wrapped = f"({notation.typed})"
+    base, advantage = _split_advantage(notation.typed)
+    wrapped = f"({base})"
     try:
         combined = check_notation(wrapped + rest)
     except BadInput as error:
         raise _shifted(error, len(wrapped), len(name)) from None
     comment = f" {combined.comment}" if combined.comment else ""
+    if advantage:
+        return f"{check_notation(combined.typed + advantage).typed} {name}{comment}"
     return f"{combined.typed} {name}{comment}"
+
+
+def _split_advantage(typed: str) -> tuple[str, str]:
+    """A saved roll's expression and its advantage word (``" vorteil"``, or "")."""
+    found = _ADVANTAGE_TAIL.search(typed)
+    return (typed, "") if found is None else (typed[: found.start()], found.group(0))
 
 
 def _with_target(name: str, notation: Notation, rest: str) -> str:
@@ -77,12 +88,13 @@ def _with_target(name: str, notation: Notation, rest: str) -> str:
     tail = _TARGET_TAIL.search(notation.typed)
     if tail is None:
         return _with_operator(name, notation, rest)
-    wrapped = f"({notation.typed[: tail.start()]})"
+    base, advantage = _split_advantage(notation.typed[: tail.start()])
+    wrapped = f"({base})"
     try:
         combined = check_notation(wrapped + rest)
     except BadInput as error:
         raise _shifted(error, len(wrapped), len(name)) from None
-    expression = f"{combined.typed}{tail.group(0)}"
+    expression = f"{combined.typed}{advantage}{tail.group(0)}"
     check_notation(expression)
     comment = f" {combined.comment}" if combined.comment else ""
     return f"{expression} {name}{comment}"

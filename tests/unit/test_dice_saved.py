@@ -130,3 +130,21 @@ def test_a_modifier_after_a_repeated_roll_applies_to_every_set() -> None:
     result, _ = roll_notation(expanded, Rng(2))
     assert [one.total for one in result.sets] == [s.groups[0].subtotal + 1 for s in result.sets]
     assert expand_saved("treffer", "2#6W10 t7", "+2") == "2#8W10 t7 treffer+2"
+
+
+@pytest.mark.parametrize(
+    ("saved", "rest", "expected"),
+    [
+        ("1W20+5 vorteil vs 15", " +2", "(1W20+5) +2 vorteil vs 15 angriff"),
+        ("1W20+5 nachteil", " -1", "(1W20+5) -1 nachteil angriff"),
+    ],
+)
+def test_a_modifier_after_an_advantage_roll_goes_before_its_advantage_word(
+    saved: str, rest: str, expected: str
+) -> None:
+    """Issue 21's left-over: ``/roll angriff +2`` on a saved ``1W20+5 vorteil vs 15`` was a
+    syntax error (the advantage word ended up inside the brackets)."""
+    expanded = expand_saved("angriff", saved, rest)
+    assert expanded == expected
+    result, _ = roll_notation(expanded, Rng(4))
+    assert result.groups[0].count == 2 and result.groups[0].operations in ("kh1", "kl1")
