@@ -23,7 +23,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.base import PALETTE, draw_text, font, palette_png
+from bot.render.base import PALETTE, draw_text, font, palette_png, text_length
 
 SCALE = 2
 HEADER = 86
@@ -576,7 +576,7 @@ def _arrow(pen: _Pen, grid: _Grid, a: str, b: str) -> None:
 
 def _width(value: str, size: float, style: str = "regular") -> float:
     """How wide ``value`` is drawn at ``size`` (1x pixels)."""
-    return font(max(6, round(size * SCALE)), style).getlength(value) / SCALE
+    return text_length(value, font(max(6, round(size * SCALE)), style)) / SCALE
 
 
 def _party_rows(text: MapText, width: int) -> list[list[tuple[int, float]]]:

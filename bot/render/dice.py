@@ -118,7 +118,7 @@ def render_dice(image: DiceImage) -> bytes:
     """PNG of every row of dice (up to ten per line), captions above their rows, the result on
     top; a summary of bars per face for a pool of more than :data:`SUMMARY_FROM` dice."""
     rows = [_RowLayout(row, image.summarized) for row in image.rows]
-    caption = math.ceil(font(24, "bold").getlength(image.caption[:60]))
+    caption = math.ceil(text_length(image.caption[:60], font(24, "bold")))
     width = max([2 * MARGIN + row.width for row in rows] + [200, 2 * MARGIN + caption])
     height = 2 * MARGIN - GAP + (CAPTION_HEIGHT if image.caption else 0)
     height += sum(row.height for row in rows)
@@ -141,12 +141,12 @@ class _RowLayout:
         self.row = row
         self.summarized = summarized
         self.label_height = LABEL_HEIGHT if row.label else 0
-        label = math.ceil(font(16, "bold").getlength(row.label[:60]))  # never cut off
+        label = math.ceil(text_length(row.label[:60], font(16, "bold")))  # never cut off
         if summarized:
             self.faces = _face_counts(row.dice)
             self.bar = _bar_width(self.faces)
             self.stats = _stats(row.dice)
-            stats_width = math.ceil(font(14).getlength(self.stats))
+            stats_width = math.ceil(text_length(self.stats, font(14)))
             self.width = max(len(self.faces) * (self.bar + 4), stats_width, label)
             self.height = self.label_height + STATS_HEIGHT + BAR_HEIGHT + 44
         else:

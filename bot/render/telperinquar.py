@@ -339,15 +339,15 @@ def _marks_line(
     for attr in ATTRIBUTES:
         if attr in card.requires:
             label = f"{_tr('attr.' + attr, lang)} {card.requires[attr]}"
-            width = font(size, "bold").getlength(label) + size
+            width = text_length(label, font(size, "bold")) + size
             items.append((width, partial(_chip_at, draw, label, size, ATTRIBUTE_COLOURS[attr])))
     if card.defensive:
         word = _tr("flag.defensive", lang)
-        width = size * 1.5 + 2 * u + font(size, "bold").getlength(word)
+        width = size * 1.5 + 2 * u + text_length(word, font(size, "bold"))
         items.append((width, partial(_defensive_at, draw, word, size, u)))
     if card.inaktion:
         label = "↺ " + _tr("flag.inaktion", lang)
-        width = font(size, "bold").getlength(label) + size
+        width = text_length(label, font(size, "bold")) + size
         items.append((width, partial(_chip_at, draw, label, size, "#8a3b3b")))
     if card.charges:
         label = (
@@ -355,7 +355,7 @@ def _marks_line(
             if charges_left is None
             else _tr("charges_left", lang, left=charges_left, count=card.charges)
         )
-        width = font(size, "bold").getlength(label) + size
+        width = text_length(label, font(size, "bold")) + size
         items.append((width, partial(_chip_at, draw, label, size, "#4a4a4a")))
     if not items:
         return 0.0

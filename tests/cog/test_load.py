@@ -12,7 +12,13 @@ from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord
 from cogs.dice import HEAVY_DICE
 from tests.cog.test_w6 import start_campaign
-from tests.harness import assert_ephemeral, assert_png_attachment, assert_public, embed_text
+from tests.harness import (
+    assert_ephemeral,
+    assert_png_attachment,
+    assert_public,
+    embed_text,
+    live_board_of,
+)
 
 DEFERRED = 5  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE ("thinking…")
 ANSWERED = 4  # CHANNEL_MESSAGE_WITH_SOURCE
@@ -197,15 +203,20 @@ async def test_a_private_hand_not_drawn_in_time_is_acknowledged_first(
 async def test_a_typed_step_whose_board_is_not_drawn_in_time_is_acknowledged_first(
     fake: FakeDiscord, bot: Any, monkeypatch: Any
 ) -> None:
-    """Issue 18: a step typed with ``zug`` is answered with the new board; when it is not
-    drawn in time, the command is acknowledged first and the board follows."""
+    """Issue 18: a step typed with ``zug`` is answered (privately; issue 19) once its board
+    is drawn; when the board is not drawn in time, the command is acknowledged first, and
+    the answer and the edited living board follow."""
     import bot.play.ui as ui
     from tests.cog.test_essence import accepted_game
 
     await accepted_game(fake)
     monkeypatch.setattr(ui, "ANSWER_BY_S", 0.0)
     typed = await fake.slash("essenz zug", {"notation": "void d5"}, user="alice")
-    assert (await typed.callback()).type == DEFERRED
-    board = await typed.message()
+    acknowledged = await typed.callback()
+    assert acknowledged.type == DEFERRED
+    assert_ephemeral(acknowledged)  # the answer to a typed step is the typist's alone
+    await typed.message()
+    game_id = (await bot.store.games_in_channel(fake.channel().id))[0].id
+    board = await live_board_of(fake, bot, game_id, lambda m: "d5" in embed_text(m))
     assert_public(board)
     assert_png_attachment(board)
