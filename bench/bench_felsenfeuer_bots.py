@@ -7,13 +7,14 @@ contract only. Figures (issue 22, "Bots that play well"), each with its 95 % Wil
 - hard vs greedy, three players: one hard seat, two greedy ones (target: at least 50 %);
 - normal vs random, two players (target: at least 90 %);
 - normal vs greedy, two players (no target; reported);
+- hard vs normal, two players (target: at least 55 %, the levels keep their order);
 - the CPU seconds of each bot step (hard and normal decisions): mean and max (target: 2 s).
 
 Seats turn with the seed (the bot sits at ``seed % players``), adept rules, a random start
 player from the seed. ``FELSENFEUER_BOT_GAMES`` sets the duels per figure (default 40); the
 seeds are fixed (``FELSENFEUER_BOT_SEED``, default 1000), so the figures reproduce.
-``python -m bench.bench_felsenfeuer_bots [hard2 hard3 normal_random normal_greedy]`` prints
-the chosen figures alone."""
+``python -m bench.bench_felsenfeuer_bots [hard2 hard3 normal_random normal_greedy
+hard_normal]`` prints the chosen figures alone."""
 
 from __future__ import annotations
 
@@ -93,6 +94,7 @@ MATCHES = {  # name: (bot, other, players, target %)
     "hard3": ("hard", "greedy", 3, 50.0),
     "normal_random": ("normal", "random", 2, 90.0),
     "normal_greedy": ("normal", "greedy", 2, None),
+    "hard_normal": ("hard", "normal", 2, 55.0),  # the levels keep their order
 }
 
 

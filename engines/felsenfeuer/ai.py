@@ -26,6 +26,7 @@ from engines.felsenfeuer.work import Work
 DIE_DECAY = 0.9  # a colour's n-th die in the Auswahl is worth its colour's value x 0.9^n
 LAY_AT_LEAST = 0.5  # essence points a glyph's best spell must be worth to be laid
 MAX_GLYPHS = 3  # own glyphs lying at once (the rest stays in hand for later)
+GLYPH_WEIGHT = 0.5  # a glyph's spell at a rollout's end counts half (it may be denied)
 
 
 def castable_spells(state: State, colour: str, pips: int) -> list[Spell]:
@@ -102,16 +103,40 @@ def evaluate(state: State, seat: int) -> float:
     return 10.0 * (own - foe) + 20.0 * alive + 0.3 * hand
 
 
+def glyph_balance(state: State, seat: int) -> float:
+    """The glyphs lying on the matrices, each worth its owner's best spell on the table as it
+    stands: ``seat``'s side's less its opponents' (per opposing side), in essence points."""
+    w = Work(state)
+    glyphs = [d for d in w.glyphs() if d.shrine_of < 0 and w.alive(d.owner)]
+    if not glyphs:
+        return 0.0
+    mine = w.team(seat)
+    probes: dict[int, StateProbe] = {}
+    own = foe = 0.0
+    for die in glyphs:
+        probe = probes.get(die.owner) or probes.setdefault(die.owner, StateProbe(state, die.owner))
+        pips = w.pips_of(die)
+        worth = max((best_worth(state, probe, c, pips) for c in w.colours_of(die)), default=0.0)
+        if w.team(die.owner) == mine:
+            own += worth
+        else:
+            foe += worth
+    sides = {w.team(s) for s in range(w.players) if w.alive(s) and w.team(s) != mine}
+    return own - foe / max(1, len(sides))
+
+
 def judge(state: State, seat: int) -> float:
     """How good ``state`` is for ``seat`` at the end of a hard rollout: ``evaluate``, in the
-    Pentagramm by what wins it (``_pentagram_value``)."""
+    Pentagramm by what wins it (``_pentagram_value``), and the glyphs lying, whose spells
+    the rollout's two spell phases did not reach (``glyph_balance``)."""
     if state.phase == "end":
         return evaluate(state, seat)
+    glyphs = 10.0 * GLYPH_WEIGHT * glyph_balance(state, seat)  # the spells still to come
     if state.settings.mode == "pentagramm":
-        return _pentagram_value(state, Work(state), seat)
+        return _pentagram_value(state, Work(state), seat) + glyphs
     if state.settings.mode == "gilde":
-        return _guild_value(state, seat)
-    return evaluate(state, seat)
+        return _guild_value(state, seat) + glyphs
+    return evaluate(state, seat) + glyphs
 
 
 def _guild_value(state: State, seat: int) -> float:
@@ -223,6 +248,8 @@ def worthy_blood(state: State, seat: int, acts: list[Act]) -> list[Act]:
 
 
 HORIZON = 2  # spell phases a rollout plays to their end
+ROLLOUTS = 1  # rollouts per candidate (their average judges it)
+BASE_BONUS = 0.5  # the heuristic's own choice wins a tie of the rollouts
 
 
 def rollout(state: State, seat: int, rng: random.Random, limit: int = 120) -> float:
@@ -254,10 +281,11 @@ def hard(state: State, seat: int, rng: random.Random) -> Act:
     if state.pending is None and Act("ende") in acts and Act("ende") not in candidates:
         candidates.append(Act("ende"))
     scored: list[tuple[float, float, Act]] = []
+    seeds = [rng.random() for _ in range(ROLLOUTS)]  # the same futures for every candidate
     for act in candidates:
         after, _ = play(state, act, seat)
-        score = rollout(after, seat, random.Random(rng.random()))
-        scored.append((score + (0.5 if act == base else 0.0), rng.random(), act))
+        score = sum(rollout(after, seat, random.Random(s)) for s in seeds) / ROLLOUTS
+        scored.append((score + (BASE_BONUS if act == base else 0.0), rng.random(), act))
     return max(scored)[2]
 
 
