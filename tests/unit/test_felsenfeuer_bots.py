@@ -190,3 +190,17 @@ def test_the_greedy_yardstick_plays_legal_moves_through_the_public_contract() ->
             match, _ = m.apply(ENGINE, match, ENGINE.action_text(action), seat)
             moves += 1
         assert moves > 10 and m.outcome(ENGINE, match) is not None
+
+
+def test_a_rollout_end_counts_the_glyphs_still_to_be_cast() -> None:
+    """Two spell phases do not reach every glyph: at a hard rollout's end a glyph of a damage
+    spell lying for seat 0 is worth its spell, the same glyph of the opponent's counts
+    against it (hard fell behind normal while these did not count)."""
+    from engines.felsenfeuer.ai import evaluate, glyph_balance, judge
+
+    base = ["0 rot essence 6", "1 rot essence 6", "0 grau rune 5", "1 grau rune 5"]
+    mine = build([*base, "0 rot glyph 6"], spells=OWN)
+    theirs = build([*base, "1 rot glyph 6"], spells=OWN)
+    assert evaluate(mine, 0) == evaluate(theirs, 0)
+    assert glyph_balance(mine, 0) >= 1.0 and glyph_balance(theirs, 0) <= -1.0
+    assert judge(mine, 0) > evaluate(mine, 0) > judge(theirs, 0)
