@@ -26,6 +26,7 @@ from engines.felsenfeuer.work import Work
 DIE_DECAY = 0.9  # a colour's n-th die in the Auswahl is worth its colour's value x 0.9^n
 LAY_AT_LEAST = 0.5  # essence points a glyph's best spell must be worth to be laid
 MAX_GLYPHS = 3  # own glyphs lying at once (the rest stays in hand for later)
+BLOOD_AT_LEAST = 0.5  # what blood magic must net for normal to work it instead of passing
 GLYPH_WEIGHT = 0.5  # a glyph's spell at a rollout's end counts half (it may be denied)
 
 
@@ -231,20 +232,29 @@ def normal(state: State, seat: int, rng: random.Random) -> Act:
         lays = ranked_lays(state, seat, acts)
         if lays:
             return lays[0]
+        blood = blood_options(state, seat, acts)
+        if blood and blood[0][0] >= BLOOD_AT_LEAST:  # better than passing: it nets something
+            return blood[0][1]
         end = Act("ende")
         return end if end in acts else rng.choice(acts)  # the Wiederholungsregel forbade it
     return _greedy(state, seat, acts, rng)
 
 
-def worthy_blood(state: State, seat: int, acts: list[Act]) -> list[Act]:
-    """Blood magic worth more than the essence points it costs, best first."""
+def blood_options(state: State, seat: int, acts: list[Act]) -> list[tuple[float, Act]]:
+    """The blood magic on offer with what it nets (its worth less the essence points it
+    costs), best first."""
     book = book_for(state.settings.spells)
     bloods = [a for a in acts if a.verb == "blut" and a.args[0] in book]
     if not bloods:
         return []
     probe = StateProbe(state, seat)
     scored = [(blood_worth(book[a.args[0]], probe), a.args[0], a) for a in bloods]
-    return [a for worth, _slug, a in sorted(scored, reverse=True) if worth > 0]
+    return [(worth, a) for worth, _slug, a in sorted(scored, reverse=True)]
+
+
+def worthy_blood(state: State, seat: int, acts: list[Act]) -> list[Act]:
+    """Blood magic worth more than the essence points it costs, best first."""
+    return [a for worth, a in blood_options(state, seat, acts) if worth > 0]
 
 
 HORIZON = 2  # spell phases a rollout plays to their end

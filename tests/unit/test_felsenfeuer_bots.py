@@ -204,3 +204,13 @@ def test_a_rollout_end_counts_the_glyphs_still_to_be_cast() -> None:
     assert evaluate(mine, 0) == evaluate(theirs, 0)
     assert glyph_balance(mine, 0) >= 1.0 and glyph_balance(theirs, 0) <= -1.0
     assert judge(mine, 0) > evaluate(mine, 0) > judge(theirs, 0)
+
+
+def test_normal_works_blood_magic_that_nets_something_instead_of_passing() -> None:
+    alone = build(["0 gruen essence 5", "1 rot essence 6", "0 gruen rune 2"], spells=OWN)
+    allied = build(["0 gruen essence 5", "1 rot essence 6", "2 rot essence 4", "0 gruen rune 2"],
+                   players=3, teams=(0, 1, 0), spells=OWN)  # fmt: skip
+    assert Act("blut", ("probeblut",)) in legal(alone, 0)
+    assert normal(alone, 0, random.Random(1)) != Act("blut", ("probeblut",))  # nets nothing
+    chosen = normal(allied, 0, random.Random(1))  # probeblut nets a point, or a better one
+    assert chosen.verb == "blut" and chosen in worthy_blood(allied, 0, legal(allied, 0))
