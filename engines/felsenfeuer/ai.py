@@ -1,11 +1,15 @@
-"""Bot players: ``random``; ``normal`` (a heuristic: glyphs for the strongest star spells,
-a rune on 5 as a ward, every choice inside a spell judged one step ahead); ``hard`` (each
-candidate (the heuristic's choice, its next best glyphs, ending the turn, blood magic; inside
-a spell a sample of the options) played out with ``normal`` for everyone to the end of the
-next two spell phases, then judged: by the essence points of each side, in the Pentagramm
-by the two seats whose fall wins it, in the Gilden-Duell the Vorsteher's weighing again).
-Effort is counted in plays, not seconds (deterministic given the rng): a hard decision takes
-well under a second, so ``budget_s`` is not needed."""
+"""Bot players: ``random``; ``normal`` (a heuristic: an Auswahl of the colours whose spells
+are worth most, glyphs for the spells worth most on the table as it stands, a rune on 5 as a
+ward, every cast offer taken for the spell worth most, every other choice inside a spell
+judged one step ahead); ``hard`` (each candidate (the heuristic's choice, its next best
+glyphs, ending the turn, blood magic worth its essence; inside a spell a sample of the
+options) played out with ``normal`` for everyone to the end of the next two spell phases,
+then judged: by the essence points of each side, in the Pentagramm by the two seats whose
+fall wins it, in the Gilden-Duell the Vorsteher's weighing again).
+
+What a spell is worth is read from its effects (``engines.felsenfeuer.ai_worth``), never
+from its name, so the bots play any spellbook. Effort is counted in plays, not seconds
+(deterministic given the rng), so ``budget_s`` is not needed."""
 
 from __future__ import annotations
 
@@ -13,27 +17,76 @@ import random
 from functools import cache
 
 from engines.core.errors import BadInput, IllegalAction
+from engines.felsenfeuer.ai_worth import Probe, StateProbe, TypicalProbe, blood_worth, spell_worth
 from engines.felsenfeuer.engine import VORSTEHER, Act, decisions_of, legal, play
-from engines.felsenfeuer.model import State
-from engines.felsenfeuer.spells import book_for
+from engines.felsenfeuer.model import COLOURS, State
+from engines.felsenfeuer.spells import Spell, book_for
 from engines.felsenfeuer.work import Work
 
-_POWER = {"attack": 2.0, "lose_essence": 3.0, "gain_essence": 2.0, "destroy": 1.5,
-          "trigger": 1.0, "cast": 2.0, "win": 5.0, "freeze": 0.5, "ban": 1.0}  # fmt: skip
+DIE_DECAY = 0.9  # a colour's n-th die in the Auswahl is worth its colour's value x 0.9^n
+LAY_AT_LEAST = 0.5  # essence points a glyph's best spell must be worth to be laid
+MAX_GLYPHS = 3  # own glyphs lying at once (the rest stays in hand for later)
+BLOOD_AT_LEAST = 0.5  # what blood magic must net for normal to work it instead of passing
+GLYPH_WEIGHT = 0.5  # a glyph's spell at a rollout's end counts half (it may be denied)
+
+
+def castable_spells(state: State, colour: str, pips: int) -> list[Spell]:
+    """The spells a glyph of this colour and pips may cast under the duel's rules."""
+    adept = state.settings.rules == "adept"
+    return [s for s in book_for(state.settings.spells).values()
+            if s.colour == colour and s.pips == pips and (s.star or not adept)]  # fmt: skip
 
 
 @cache
-def spell_power(slug: str, spells: str = "") -> float:
-    spell = book_for(spells)[slug]
-    power = 0.0
-    for step in spell.steps:
-        for part in step.get("parts", [step]):
-            base = _POWER.get(part["do"], 0.3)
-            times = part.get("times", 1)
-            amount = part.get("amount", 1)
-            likely = 0.3 if "if" in step or "if" in part else 1.0  # a condition seldom holds
-            power += base * times * (amount if isinstance(amount, int) else 1) * likely
-    return power
+def colour_values(spells: str, rules: str, players: int, allies: int) -> dict[str, float]:
+    """Each colour's worth before the duel: the mean of its three best spells' worth on a
+    typical table (every opponent behind a 5)."""
+    probe = TypicalProbe(players, allies)
+    values = {}
+    for colour in COLOURS:
+        worths = sorted((spell_worth(s, probe) for s in book_for(spells).values()
+                         if s.colour == colour and (s.star or rules != "adept")),
+                        reverse=True)  # fmt: skip
+        top = worths[:3]
+        values[colour] = sum(top) / 3 if top else 0.0
+    return values
+
+
+def _table_values(state: State, seat: int) -> dict[str, float]:
+    w = Work(state)
+    allies = sum(1 for s in range(w.players) if s != seat and w.team(s) == w.team(seat))
+    return colour_values(state.settings.spells, state.settings.rules, w.players, allies)
+
+
+def choose_auswahl(state: State, seat: int, acts: list[Act]) -> Act:
+    """Each of the eight dice to the colour whose next die is worth most (a colour's n-th
+    die counts its value x ``DIE_DECAY``^n: another colour brings other spells)."""
+    values = _table_values(state, seat)
+    counts = dict.fromkeys(COLOURS, 0)
+    for _ in range(sum(int(n) for n in acts[0].args[0].split("-"))):
+        best = max(COLOURS, key=lambda c: (values[c] * DIE_DECAY ** counts[c], -COLOURS.index(c)))
+        counts[best] += 1
+    wanted = Act("auswahl", ("-".join(str(counts[c]) for c in COLOURS),))
+    if wanted in acts:
+        return wanted
+
+    def worth(act: Act) -> float:
+        counts = act.args[0].split("-")
+        return sum(int(n) * values[c] for n, c in zip(counts, COLOURS, strict=True))
+
+    return max(acts, key=worth)  # a capped supply: the best within the shares
+
+
+def choose_essence(state: State, seat: int, acts: list[Act]) -> Act:
+    """The essence from the colour worth least: the hand keeps the dice it casts with."""
+    values = _table_values(state, seat)
+    essences = [a for a in acts if a.verb == "essenz"]
+    return min(essences, key=lambda a: (values[a.args[0]], COLOURS.index(a.args[0])))
+
+
+def best_worth(state: State, probe: Probe, colour: str, pips: int) -> float:
+    return max((spell_worth(s, probe) for s in castable_spells(state, colour, pips)),
+               default=0.0)  # fmt: skip
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -51,16 +104,40 @@ def evaluate(state: State, seat: int) -> float:
     return 10.0 * (own - foe) + 20.0 * alive + 0.3 * hand
 
 
+def glyph_balance(state: State, seat: int) -> float:
+    """The glyphs lying on the matrices, each worth its owner's best spell on the table as it
+    stands: ``seat``'s side's less its opponents' (per opposing side), in essence points."""
+    w = Work(state)
+    glyphs = [d for d in w.glyphs() if d.shrine_of < 0 and w.alive(d.owner)]
+    if not glyphs:
+        return 0.0
+    mine = w.team(seat)
+    probes: dict[int, StateProbe] = {}
+    own = foe = 0.0
+    for die in glyphs:
+        probe = probes.get(die.owner) or probes.setdefault(die.owner, StateProbe(state, die.owner))
+        pips = w.pips_of(die)
+        worth = max((best_worth(state, probe, c, pips) for c in w.colours_of(die)), default=0.0)
+        if w.team(die.owner) == mine:
+            own += worth
+        else:
+            foe += worth
+    sides = {w.team(s) for s in range(w.players) if w.alive(s) and w.team(s) != mine}
+    return own - foe / max(1, len(sides))
+
+
 def judge(state: State, seat: int) -> float:
     """How good ``state`` is for ``seat`` at the end of a hard rollout: ``evaluate``, in the
-    Pentagramm by what wins it (``_pentagram_value``)."""
+    Pentagramm by what wins it (``_pentagram_value``), and the glyphs lying, whose spells
+    the rollout's two spell phases did not reach (``glyph_balance``)."""
     if state.phase == "end":
         return evaluate(state, seat)
+    glyphs = 10.0 * GLYPH_WEIGHT * glyph_balance(state, seat)  # the spells still to come
     if state.settings.mode == "pentagramm":
-        return _pentagram_value(state, Work(state), seat)
+        return _pentagram_value(state, Work(state), seat) + glyphs
     if state.settings.mode == "gilde":
-        return _guild_value(state, seat)
-    return evaluate(state, seat)
+        return _guild_value(state, seat) + glyphs
+    return evaluate(state, seat) + glyphs
 
 
 def _guild_value(state: State, seat: int) -> float:
@@ -88,42 +165,50 @@ def _pentagram_value(state: State, w: Work, seat: int) -> float:
 
 
 def ranked_lays(state: State, seat: int, acts: list[Act]) -> list[Act]:
-    """The heuristic's glyphs, best first: a ward on 5 when unwarded, then the strongest
-    star spells (slower spells a little less); none once two own glyphs lie."""
+    """The heuristic's glyphs, best first: each by the worth of the best spell it may cast on
+    the table as it stands, a ward on 5 when unwarded counting too; none worth less than
+    ``LAY_AT_LEAST`` and none once ``MAX_GLYPHS`` own glyphs lie."""
     lays = [a for a in acts if a.verb == "lege"]
     own_glyphs = [d for d in state.dice if d.owner == seat and d.zone == "matrix" and d.glyph]
-    if not lays or len(own_glyphs) >= 2:
+    if not lays or len(own_glyphs) >= MAX_GLYPHS:
         return []
-    w = Work(state)
-    warded = any(d.owner == seat and d.zone == "matrix" and w.pips_of(d) == 5 and
-                 d.matrix == state.markers[seat] for d in state.dice)  # fmt: skip
-    book = book_for(state.settings.spells)
-    adept = state.settings.rules == "adept"
+    probe = StateProbe(state, seat)
+    worth: dict[tuple[str, int], float] = {}
     scored: list[tuple[float, int, Act]] = []
     for index, act in enumerate(lays):
         colour, pips, matrix = act.args[0], int(act.args[1]), int(act.args[2][1:])
         if matrix != state.markers[seat]:
             continue
-        spells = [s for s in book.values()
-                  if s.colour == colour and s.pips == pips and (s.star or not adept)]  # fmt: skip
-        if not spells:
-            continue
-        score = max(spell_power(s.slug, state.settings.spells) for s in spells) - 0.25 * pips
-        if pips == 5 and not warded:
-            score += 3.0
-        scored.append((score, -index, act))
+        if (colour, pips) not in worth:
+            worth[colour, pips] = best_worth(state, probe, colour, pips)
+        score = worth[colour, pips] - 0.02 * pips  # a lower glyph is cast sooner
+        if pips == 5 and not probe.own_warded:
+            score += 1.0
+        if score >= LAY_AT_LEAST:
+            scored.append((score, -index, act))
     return [act for _s, _i, act in sorted(scored, reverse=True)]
 
 
+def cast_worth(state: State, seat: int, slug: str) -> float:
+    """What casting ``slug`` now is worth to ``seat`` ("keiner": nothing)."""
+    book = book_for(state.settings.spells)
+    return spell_worth(book[slug], StateProbe(state, seat)) if slug in book else 0.0
+
+
 def _greedy(state: State, seat: int, acts: list[Act], rng: random.Random) -> Act:
+    """The option judged best one step ahead; on a cast offer, where a spell that has not
+    run yet changes nothing one step ahead, ties go to the spell worth most, and "keiner"
+    (worth nothing) only beats spells that would cost more than they bring."""
+    offer = state.pending is not None and state.pending.prompt == "felsenfeuer.ask.cast"
     scored = []
     for act in acts[:24]:
         try:
             after, _ = play(state, act, seat)
         except (IllegalAction, BadInput):
             continue
-        scored.append((evaluate(after, seat), rng.random(), act))
-    return max(scored)[2] if scored else rng.choice(acts)
+        worth = cast_worth(state, seat, act.args[0]) if offer else 0.0
+        scored.append((round(evaluate(after, seat), 6), worth, rng.random(), act))
+    return max(scored)[3] if scored else rng.choice(acts)
 
 
 def normal(state: State, seat: int, rng: random.Random) -> Act:
@@ -134,26 +219,47 @@ def normal(state: State, seat: int, rng: random.Random) -> Act:
         return acts[0]
     verb = acts[0].verb
     if verb == "auswahl":
-        prefer = [a for a in acts if a.args[0] in ("2-2-2-0-2", "0-2-3-0-3", "2-0-3-3-0")]
-        return prefer[0] if prefer else rng.choice(acts)
+        return choose_auswahl(state, seat, acts)
     if verb == "essenz":  # Weltentor: float one rune at most, the hand is what it casts with
         floats = [a for a in acts if a.verb == "schwebe"]
         floated = any(d.owner == seat and d.zone == "float" for d in state.dice)
         if floats and not floated and rng.random() < 0.3:
             return rng.choice(floats)
-        return rng.choice([a for a in acts if a.verb == "essenz"])
+        return choose_essence(state, seat, acts)
     if verb in ("draft", "wuerfle"):
         return rng.choice(acts)
     if state.phase == "action" and state.pending is None:
         lays = ranked_lays(state, seat, acts)
         if lays:
             return lays[0]
+        blood = blood_options(state, seat, acts)
+        if blood and blood[0][0] >= BLOOD_AT_LEAST:  # better than passing: it nets something
+            return blood[0][1]
         end = Act("ende")
         return end if end in acts else rng.choice(acts)  # the Wiederholungsregel forbade it
     return _greedy(state, seat, acts, rng)
 
 
+def blood_options(state: State, seat: int, acts: list[Act]) -> list[tuple[float, Act]]:
+    """The blood magic on offer with what it nets (its worth less the essence points it
+    costs), best first."""
+    book = book_for(state.settings.spells)
+    bloods = [a for a in acts if a.verb == "blut" and a.args[0] in book]
+    if not bloods:
+        return []
+    probe = StateProbe(state, seat)
+    scored = [(blood_worth(book[a.args[0]], probe), a.args[0], a) for a in bloods]
+    return [(worth, a) for worth, _slug, a in sorted(scored, reverse=True)]
+
+
+def worthy_blood(state: State, seat: int, acts: list[Act]) -> list[Act]:
+    """Blood magic worth more than the essence points it costs, best first."""
+    return [a for worth, a in blood_options(state, seat, acts) if worth > 0]
+
+
 HORIZON = 2  # spell phases a rollout plays to their end
+ROLLOUTS = 1  # rollouts per candidate (their average judges it)
+BASE_BONUS = 0.5  # the heuristic's own choice wins a tie of the rollouts
 
 
 def rollout(state: State, seat: int, rng: random.Random, limit: int = 120) -> float:
@@ -177,7 +283,7 @@ def hard(state: State, seat: int, rng: random.Random) -> Act:
     base = normal(state, seat, rng)
     if state.pending is None and state.phase == "action":
         pool = [a for a in ranked_lays(state, seat, acts) if a != base][:5]
-        pool += [a for a in acts if a.verb == "blut"][:2]
+        pool += worthy_blood(state, seat, acts)[:2]
     else:
         pool = [a for a in acts if a != base]
         rng.shuffle(pool)
@@ -185,10 +291,11 @@ def hard(state: State, seat: int, rng: random.Random) -> Act:
     if state.pending is None and Act("ende") in acts and Act("ende") not in candidates:
         candidates.append(Act("ende"))
     scored: list[tuple[float, float, Act]] = []
+    seeds = [rng.random() for _ in range(ROLLOUTS)]  # the same futures for every candidate
     for act in candidates:
         after, _ = play(state, act, seat)
-        score = rollout(after, seat, random.Random(rng.random()))
-        scored.append((score + (0.5 if act == base else 0.0), rng.random(), act))
+        score = sum(rollout(after, seat, random.Random(s)) for s in seeds) / ROLLOUTS
+        scored.append((score + (BASE_BONUS if act == base else 0.0), rng.random(), act))
     return max(scored)[2]
 
 
