@@ -1767,7 +1767,11 @@ class GameTable:
         for index, chunk in enumerate(shown):
             select: discord.ui.Select[Any] = discord.ui.Select(
                 custom_id=cid("p", encoded, page * room + index),
-                placeholder=self.spec.placeholder(path, lang)[:150],
+                placeholder=(
+                    self.text("select.step", lang)  # whole steps: no longer "which mote?"
+                    if all(o.token.startswith(WHOLE) for o in chunk)
+                    else self.spec.placeholder(path, lang)
+                )[:150],
                 options=[
                     discord.SelectOption(
                         label=o.label[:100],

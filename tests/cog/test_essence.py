@@ -484,6 +484,19 @@ async def test_a_draw_offered_on_the_own_turn_is_for_the_other_player(
     assert "your turn" not in final.content and not final.content
 
 
+async def test_a_menu_of_whole_steps_asks_for_a_step_not_a_mote(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    board = await accepted_game(fake)
+    (first,) = [s for s in board.selects if ":p::" in s["custom_id"]][:1]
+    assert first["placeholder"] == t("essenzcog.select.mote", "de")
+    picked = await fake.select(board, mote_select(board), ["d1"], user=ALICE)
+    board = await picked.message()
+    menu, _value = step_choice(board, f"{t('essence.kind.move', 'de')}: d2")
+    (steps,) = [s for s in board.selects if s["custom_id"] == menu]
+    assert steps["placeholder"] == t("play.select.step", "de")
+
+
 async def test_a_step_click_stays_good_when_only_a_draw_offer_came_between(
     fake: FakeDiscord, bot: Any
 ) -> None:
