@@ -523,7 +523,10 @@ async def test_the_duel_options_of_teil_3_are_options_of_start(fake: FakeDiscord
 async def test_typed_steps_take_the_words_the_player_sees(fake: FakeDiscord, bot: Any) -> None:
     """English verbs and colour names, German ones with or without umlauts: the notation;
     a step the game refuses says why and what may be played now."""
-    board = await (await fake.slash("felsenfeuer start", {"bot": "random"}, user=ALICE)).message()
+    # Alice begins (without startspieler the start seat is drawn by lot, and the bot's turn
+    # first would refuse her typed Auswahl)
+    options = {"bot": "random", "startspieler": 1}
+    board = await (await fake.slash("felsenfeuer start", options, user=ALICE)).message()
     game_id = game_of(board)
     typed = await fake.slash("felsenfeuer zug", {"notation": "Selection 2-2-2-1-1"}, user=ALICE)
     assert_ephemeral(await typed.callback())

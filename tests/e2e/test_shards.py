@@ -232,8 +232,12 @@ async def test_two_shard_processes_share_one_postgres_database(
             assert after - before <= 1, "one old button was applied twice"
             board0 = _boards(fake, g0.channels[2])[-1]
             if after > before:
+                # the other click was stale and never applied (above): refused privately, or,
+                # when its process still saw the board showing the step before while the
+                # winner was drawing it, answered with the board as the game now stands (the
+                # recovery of a board behind its game, issue 18)
                 refused = [r for r in replies if r.ephemeral]
-                assert len(refused) == 1, [r.data for r in replies]
+                assert len(refused) <= 1, [r.data for r in replies]
                 break
             assert not any(r.ephemeral for r in replies), [r.data for r in replies]
         assert _tokens(board0) != start, "no move was made by the doubled clicks"
