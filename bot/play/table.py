@@ -1291,7 +1291,9 @@ class GameTable:
                 new = await self._scrolled(record.channel_id, info.board, info.call)
             # An edit notifies nobody: a person whose turn it now is (and who did not just
             # click) is called once by a short message, the game's only one (the last goes).
-            call = changed and not new and (via is None or via.user.id not in pings)
+            call = bool(
+                changed and not new and screen.content and (via is None or via.user.id not in pings)
+            )
             old_call = info.call if (call or new) else None
             digest = _digest(screen.image)
             keep = screen.keep_image or (screen.image is not None and digest == info.image)
@@ -1317,7 +1319,7 @@ class GameTable:
                 message = await channel.send(**send_kwargs(screen))
                 info.board, info.image, info.call = message.id, digest, None
                 await self.save_info(record.id, info)
-            elif call and screen.content:
+            elif call:
                 called = await channel.send(
                     content=screen.content, allowed_mentions=pinging(*pings)
                 )
