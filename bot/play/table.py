@@ -1318,6 +1318,10 @@ class GameTable:
             if new:
                 message = await channel.send(**send_kwargs(screen))
                 info.board, info.image, info.call = message.id, digest, None
+                if old is None and not info.pings:  # the first board, while a bot thinks:
+                    bots = bot_seats(record)  # the host started the game and is watching
+                    people = [u for i, u in enumerate(record.players) if i not in bots]
+                    info.pings = people[:1]
                 await self.save_info(record.id, info)
             elif call:
                 called = await channel.send(

@@ -324,3 +324,19 @@ async def test_the_person_whose_turn_it_is_is_called_once_by_one_short_message(
     await fake.wait(lambda: (calls() and calls()[0].id != call.id) or None, 5, "the next call")
     assert len(calls()) == 1 and call.deleted
     assert [m.id for m in live_buttons(public(fake, thread))] == [board.id]
+
+
+async def test_a_game_the_bot_opens_calls_nobody_who_is_watching(
+    fake: FakeDiscord, tbot: Any
+) -> None:
+    """Felsenfeuer against the bot: the bot makes its Auswahl first (the board says it thinks),
+    then it is Alice's turn; she started the game a moment ago, so the board is edited and no
+    call is posted (the thread holds the board alone)."""
+    options = {"bot": "random", "startspieler": 1}
+    invitation = await (await fake.slash("felsenfeuer start", options, user=ALICE)).message()
+    thread = await fake.wait(lambda: fake.thread_of(invitation), 5, "the game's thread")
+    record = await living_in(fake, tbot, thread)
+    alice = f"<@{stable_user_id(ALICE)}>"
+    board = await live_board_of(fake, tbot, record.id, lambda m: alice in m.content)
+    await tbot.finish_interactions()
+    assert [m.id for m in public(fake, thread)] == [board.id]
