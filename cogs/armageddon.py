@@ -102,7 +102,6 @@ class Armageddon(TableCog):
         user = interaction.user
         players = [user.id] + [guest.id for guest in guests]
         names = [user.display_name] + [guest.display_name for guest in guests]
-        ENGINE.initial_state(config, 0, len(players))  # what the engine refuses: now
         await self.table.create(interaction, config, players, names, invited=True)
 
     @armageddon.command(

@@ -23,9 +23,10 @@ from bot.render import render_async
 from bot.render.armageddon import MapText, render_map
 from engines.armageddon import ENGINE
 from engines.armageddon.actions import GERMAN
+from engines.armageddon.engine import path_next, preview
 from engines.armageddon.hexmap import DIRECTIONS, field_name
 from engines.armageddon.scenario import COLOURS, load, parse, scenario_names
-from engines.core import BadInput, Event, Outcome
+from engines.core import BadInput, EngineError, Event, Outcome
 from engines.core import match as m
 from engines.core.content import data_dir
 
@@ -716,7 +717,6 @@ def scenario_summary(name: str, lang: str) -> tuple[str, str, Mapping[str, Any]]
     """A shipped scenario: its head line, its text and its starting view (for a preview)."""
     text, file = load(name)
     sc = parse(text, file)
-    state = ENGINE.initial_state({"scenario": name}, 0, sc.parties + 1)
     head = _k(
         "scenario.head",
         lang,
@@ -726,7 +726,7 @@ def scenario_summary(name: str, lang: str) -> tuple[str, str, Mapping[str, Any]]
         cols=sc.cols,
         rows=sc.rows,
     )
-    return head, text, ENGINE.view_for(state, None)
+    return head, text, preview({"scenario": name})
 
 
 def path_steps(path: str) -> list[str]:
@@ -742,23 +742,19 @@ def path_steps(path: str) -> list[str]:
 
 def path_completions(match: m.Match, seat: int, typed: str, limit: int = 25) -> list[str]:
     """Paths the seat may type now: the figures' legal steps, and after a path so far its
-    legal next fields (checked by playing the path on a copy)."""
+    legal next fields (the engine walks the path on a copy)."""
     words = typed.lower().replace(",", " ").split()
     done = words if typed.endswith(" ") else words[:-1]
     part = "" if typed.endswith(" ") or not words else words[-1]
-    state = match.state
-    if len(done) >= 2:
-        try:
-            for text in path_steps(" ".join(done)):
-                state, _events = ENGINE.apply(state, ENGINE.parse_action(text), seat)
-        except (BadInput, Exception):  # an impossible path so far: nothing to offer
-            return []
     figure = done[0] if done else ""
+    try:
+        texts = path_steps(" ".join(done)) if len(done) >= 2 else []
+        steps = path_next(match.state, seat, [ENGINE.parse_action(text) for text in texts], figure)
+    except EngineError:  # an impossible path so far: nothing to offer
+        return []
     out = []
-    for action in ENGINE.legal_actions(state, seat):
-        if action.verb != "step" or (figure and action.args[0] != figure):
-            continue
-        nxt = action.args[1] if figure else f"{action.args[0]} {action.args[1]}"
+    for step in steps:
+        nxt = step.to if figure else f"{step.figure} {step.to}"
         if nxt.startswith(part) or (not figure and part and part in nxt):
             out.append(" ".join([*done, nxt]))
     return out[:limit]

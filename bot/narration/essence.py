@@ -17,8 +17,10 @@ from bot.render import render_async
 from bot.render.essence import BoardText, Selection, render_board
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
+from engines.core.record import walk
 from engines.essence import ENGINE
 from engines.essence.actions import Action
+from engines.essence.engine import face_after
 
 LEVELS = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
@@ -225,13 +227,11 @@ class EssenceSpec(GameSpec):
     async def export_extra(self, record: Any, data: dict[str, Any], log: list[Any]) -> None:
         """Every position in notation along the way (the board is open to everyone)."""
         config = {k: v for k, v in record.config.items() if k != "ai_levels"}
-        match = m.start(ENGINE, config, record.seed, len(record.players))
-        data["start_position"] = ENGINE.position_text(match.state)
-        for entry, (seat, text) in zip(data["actions"], log, strict=True):
-            # a stored log was checked when it was written
-            match, _events = m.apply(ENGINE, match, text, seat, referee=True)
-            entry["position"] = ENGINE.position_text(match.state)
-        data["position"] = ENGINE.position_text(match.state)
+        start, steps = walk(ENGINE, config, record.seed, len(record.players), log)
+        data["start_position"] = ENGINE.position_text(start.state)
+        for entry, step in zip(data["actions"], steps, strict=True):
+            entry["position"] = ENGINE.position_text(step.match.state)
+        data["position"] = ENGINE.position_text((steps[-1].match if steps else start).state)
 
 
 SPEC = EssenceSpec()
@@ -291,17 +291,15 @@ def _void_target_label(match: m.Match, square: str, lang: str) -> str:
 def _orientation_label(
     match: m.Match, tree: ChoiceTree[Action], prefix: tuple[str, ...], lang: str
 ) -> str:
-    """Arrows of the face an orientation choice leaves (the engine plays it on a copy)."""
+    """Arrows of the face an orientation choice leaves (the engine's ``face_after``)."""
     action = next(a for p, a in tree.paths.items() if p[: len(prefix)] == prefix)
     square = _oriented_square(prefix)
-    state, _events = ENGINE.apply(match.state, action, match.state.side)
-    for cell in ENGINE.view_for(state, None)["cells"]:
-        if cell["square"] == square:
-            arrows = " ".join(ARROWS[d] for d in cell["directions"])
-            return t(
-                "essenzcog.orientation", lang, square=square, face=cell["strength"], arrows=arrows
-            )
-    return prefix[-1]
+    face = face_after(match.state, action, square)
+    if face is None:
+        return prefix[-1]
+    strength, directions = face
+    arrows = " ".join(ARROWS[d] for d in directions)
+    return t("essenzcog.orientation", lang, square=square, face=strength, arrows=arrows)
 
 
 def _oriented_square(prefix: tuple[str, ...]) -> str:

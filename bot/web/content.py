@@ -24,6 +24,7 @@ from bot.render.felsenfeuer_text import colour_name
 from bot.web.html import attr, csrf_field, esc, message, options, page, plain, upload_note
 from bot.web.server import WebError, context, form_of, html_response, user_of
 from engines.armageddon import ENGINE as ARMAGEDDON
+from engines.armageddon.engine import preview
 from engines.armageddon.scenario import load, parse, scenario_names
 from engines.core import EngineError
 from engines.felsenfeuer.model import COLOURS
@@ -150,9 +151,8 @@ async def spell_file_page(request: web.Request) -> web.Response:
 
 async def _map_png(config: dict[str, str], lang: str) -> tuple[str, bytes]:
     """The head line and the starting map of a (checked) scenario config."""
-    name, parties = arm.scenario_of(config)
-    state = ARMAGEDDON.initial_state(config, 0, parties + 1)
-    view = ARMAGEDDON.view_for(state, None)
+    name, _parties = arm.scenario_of(config)
+    view = preview(config)
     image = await arm.map_image(view, [t("armageddoncog.gm", lang)], lang, 0)
     return name, image
 
