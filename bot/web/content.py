@@ -4,7 +4,7 @@ spells marked) and a spell file checked with every mistake's line; the Armageddo
 with their map drawn, and a scenario file checked (file and line of a mistake) and previewed.
 
 The checks are the bot's own (``engines.felsenfeuer.spells.upload_problems``, what
-``/felsenfeuer zauberbuch hochladen`` runs; ``bot.narration.armageddon.scenario_config``, what
+``/felsenfeuer zauberbuch hochladen`` runs; ``bot.play.specs.armageddon.scenario_config``, what
 ``/armageddon start`` runs), so a file that passes here is taken there.
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from aiohttp import web
 
 from bot.i18n import t
-from bot.narration import armageddon as arm
 from bot.narration import felsenfeuer as ff
+from bot.play.specs import armageddon as arm
 from bot.render.base import run_heavy
 from bot.render.felsenfeuer_text import colour_name
 from bot.web.html import attr, csrf_field, esc, message, options, page, plain, upload_note
