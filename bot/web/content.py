@@ -22,7 +22,7 @@ from bot.play.specs import armageddon as arm
 from bot.render.base import run_heavy
 from bot.render.felsenfeuer_text import colour_name
 from bot.web.html import attr, csrf_field, esc, message, options, page, plain, upload_note
-from bot.web.server import WebError, context, form_of, html_response, user_of
+from bot.web.request import WebError, context, form_of, html_response, user_of
 from engines.armageddon import ENGINE as ARMAGEDDON
 from engines.armageddon.engine import preview
 from engines.armageddon.scenario import load, parse, scenario_names

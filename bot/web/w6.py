@@ -29,7 +29,7 @@ from bot.store import StaleRevision
 from bot.store.base import CampaignRecord, CharacterRecord
 from bot.web.auth import WebUser
 from bot.web.html import attr, csrf_field, esc, message, options, page, plain
-from bot.web.server import (
+from bot.web.request import (
     WebError,
     context,
     form_of,
