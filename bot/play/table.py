@@ -68,7 +68,7 @@ from bot.games import (
     lobby_of,
     reaction_limit_s,
 )
-from bot.i18n import DEFAULT_LANGUAGE, t
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
 from bot.play.spec import BoardContext, GameSpec, Option, Steps
 from bot.play.ui import (
     INDEX,
@@ -111,6 +111,7 @@ LOG_LINES = 6  # the running log on the board: its last lines
 LEGAL_LIST = 500  # characters of the legal steps a refused typed step lists
 REASON = 600  # characters of the reason it is refused
 THREADS_PREF = "guild.game_threads"  # a server's own setting (on/off), kept under its id
+GUILD_LANGUAGE_PREF = "guild.language"  # the server's game language (de/en), kept under its id
 THREAD_ARCHIVE_MINUTES = 1440  # Discord's own auto-archive after a day without messages
 THREAD_TYPES = (
     discord.ChannelType.public_thread,
@@ -297,7 +298,7 @@ class GameTable:
         humans = [p for p in players if p != self.bot_id()]
         if len(set(humans)) < len(humans):  # a game against yourself is no challenge
             raise BadInput(self.spec.key("error.self_challenge"))
-        lang = await lang_for(interaction)
+        lang = await self.server_lang(interaction.guild_id) or await lang_for(interaction)
         if not invited and not interaction.response.is_done():
             await interaction.response.defer(thinking=True)  # stored and drawn first: < 3 s
         record = await self.games.create(
@@ -400,6 +401,7 @@ class GameTable:
         what = rest[0] if rest else ""
         user = interaction.user.id
         info = self.info(record)
+        public = info.lang or lang  # the invitation speaks the game's language, not the clicker's
         two = len(record.players) == 2  # a challenge of two: declined, it is over
         if what == "1" and self.spec.personal_setup:
             await self._personal_chooser(interaction, record, lang)
@@ -419,7 +421,7 @@ class GameTable:
             record = await self.games.decline(record.id, user, close=two)
             if two:
                 name = info.names[1]
-                text = self.text("invite.declined", lang, name=name, id=record.id)
+                text = self.text("invite.declined", public, name=name, id=record.id)
                 await interaction.response.edit_message(content=text, embed=None, view=None)
                 return
         elif what == "s":
@@ -431,12 +433,12 @@ class GameTable:
                     raise
                 raise self._seats_missing(record, info, refused, lang) from None
             if len(keep) == len(record.players):
-                info = GameInfo([info.names[i] for i in keep], info.board)
+                info = GameInfo([info.names[i] for i in keep], info.board, lang=info.lang)
         elif what == "b" and rest[1:2] and rest[1].isdecimal():
             seat = int(rest[1])
             level = self.spec.default_level or _middle_level(self.spec)
             record = await self.games.fill_with_bot(record.id, user, seat, self.bot_id(), level)
-            info.names[seat] = self.spec.bot_name(self.bot_user_name(), level, lang)
+            info.names[seat] = self.spec.bot_name(self.bot_user_name(), level, public)
         elif what == "u" and rest[1:2] and rest[1].isdecimal():
             seat = int(rest[1])
             chosen = values_of(interaction)[:1]
@@ -456,7 +458,7 @@ class GameTable:
         await self.save_info(record.id, info)
         record = _with_display(record, info)
         if record.status != ACTIVE:
-            await interaction.response.edit_message(**self.invitation(record, info, lang))
+            await interaction.response.edit_message(**self.invitation(record, info, public))
             return
         invitation = interaction.message.id if interaction.message is not None else None
         await self.begin(interaction, record, lang, invitation=invitation)
@@ -518,7 +520,7 @@ class GameTable:
             if invitation:
                 message = channel.get_partial_message(invitation)
                 with contextlib.suppress(discord.NotFound):  # deleted: nothing to update
-                    await message.edit(**self.invitation(record, info, lang))
+                    await message.edit(**self.invitation(record, info, info.lang or lang))
             return
         await self.begin(interaction, record, lang, invitation=invitation or None)
 
@@ -1551,6 +1553,14 @@ class GameTable:
             info.home["archived"] = True
             await self.save_info(record.id, info)
             await self.games.mark_reminded(record)
+
+    async def server_lang(self, guild_id: int | None) -> str | None:
+        """The server's game language (``/einstellungen``), None where it has none: a new
+        game then speaks its host's."""
+        if guild_id is None:
+            return None
+        own = await self.bot.store.get_pref(guild_id, GUILD_LANGUAGE_PREF)
+        return own if own in LANGUAGES else None
 
     async def board_lang(self, record: GameRecord) -> str:
         """The language of the public board: the game's (its host's when it began)."""
