@@ -83,6 +83,7 @@ from bot.play.ui import (
     make_view,
     option_ref,
     parse_path,
+    pictured_at,
     send_kwargs,
     whole_steps,
 )
@@ -1299,6 +1300,12 @@ class GameTable:
             old_call = info.call if (call or new) else None
             digest = _digest(screen.image)
             keep = screen.keep_image or (screen.image is not None and digest == info.image)
+            if record.status == FINISHED and not keep and not new:
+                # the final picture is uploaded once, with the invitation that says who won
+                # (the thread's first message, above the board); the board shows it from there
+                url = await self._announce_end(record, screen, info)
+                if url is not None:
+                    screen, digest = pictured_at(screen, url), ""
             old, old_log = info.board, info.log
             info.board_revision = max(record.revision, info.board_revision)
             if pings:
@@ -1499,13 +1506,16 @@ class GameTable:
             return ""
         return self.text(f"home.no_thread.{reason}", lang)
 
-    async def _announce_end(self, record: GameRecord, screen: Screen) -> None:
+    async def _announce_end(
+        self, record: GameRecord, screen: Screen, info: GameInfo | None = None
+    ) -> str | None:
         """Once a game in its own thread is over: its invitation in the parent channel says
-        who won, with the final picture (once)."""
-        info = self.info(record)
+        who won, with the final picture (once). Returns the url of that picture as uploaded
+        (None: none was). ``info``: the game's, as the caller holds it (kept up to date)."""
+        info = info or self.info(record)
         home = info.home
         if home.get("thread") is None or not home.get("invitation") or home.get("over"):
-            return
+            return None
         lang = info.lang or await self.lang_of(record)
         home["over"] = True
         await self.save_info(record.id, info)
@@ -1520,7 +1530,7 @@ class GameTable:
         parent = self.bot.get_partial_messageable(home["parent"])
         file = screen.new_file()
         try:
-            await parent.get_partial_message(home["invitation"]).edit(
+            edited = await parent.get_partial_message(home["invitation"]).edit(
                 content=text[:2000],
                 embed=None,
                 view=None,
@@ -1529,6 +1539,8 @@ class GameTable:
             )
         except discord.HTTPException:
             log.info("game %s: its invitation could not say who won", record.id)
+            return None
+        return edited.attachments[0].url if file is not None and edited.attachments else None
 
     async def archive_finished(self, now: float) -> None:
         """Archive the thread of every finished game of this kind (in this process's shards)

@@ -64,6 +64,19 @@ def live_buttons(messages: list[StoredMessage]) -> list[StoredMessage]:
     return [msg for msg in messages if msg.components]
 
 
+def uploads(fake: FakeDiscord, since: int) -> int:
+    """The pictures uploaded by the requests after the first ``since``."""
+    return sum(f.filename.endswith(".png") for r in fake.requests[since:] for f in r.files)
+
+
+def shown_picture(board: StoredMessage) -> bool:
+    """Whether the board shows a picture: its own, or one uploaded with another message."""
+    url = ((board.embeds or [{}])[0].get("image") or {}).get("url", "")
+    if url.startswith("attachment://"):
+        return any(a.filename == url.removeprefix("attachment://") for a in board.attachments)
+    return "/attachments/" in url
+
+
 async def game_in_thread(fake: FakeDiscord, tbot: Any) -> tuple[int, StoredMessage, FakeChannel]:
     """Alice starts Essence against the bot in #allgemein: (game id, invitation, thread)."""
     started = await fake.slash("essenz start", {"bot": "easy", "schnell": True}, user=ALICE)
@@ -117,11 +130,14 @@ async def test_a_game_gets_its_own_thread_and_the_channel_keeps_only_its_invitat
     logged = [line for line in embed_text(board).splitlines() if line.startswith("› ")]
     assert len(set(logged)) == len(logged)  # the running log tells each step once
     # the game ends: the board offers the rematch, the invitation tells who won with the image
+    requests = len(fake.requests)
     await (await fake.slash("essenz aufgeben", user=ALICE, channel=thread.id)).callback()
-    await live_board_of(fake, tbot, game_id, lambda m: "🏆" in m.text)
+    board = await live_board_of(fake, tbot, game_id, lambda m: "🏆" in m.text)
     await fake.wait(lambda: "🏆" in invitation.content or None, 5, "the invitation says who won")
     assert f"<#{thread.id}>" in invitation.content and invitation.components == []
     assert_png_attachment(invitation)
+    assert uploads(fake, requests) == 1  # the final picture, once: the board shows it too
+    assert shown_picture(board) and not board.attachments
     assert public(fake, fake.channel()) == [invitation]
     assert live_buttons(public(fake, thread)) == [board]  # only the rematch is live
     # after the archive time the sweep archives the thread (once)
