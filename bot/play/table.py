@@ -1775,6 +1775,15 @@ class GameTable:
                 if all(step in chosen for step in steps if step[depth] == o.token)
             }
             options = wholes + [o for o in options if o.token not in covered]
+        usual, rare = self.spec.more(ctx, path, options)
+        shift, turn = 0, None  # with a rest: page 0 the usual options and "mehr", then the rest
+        if rare and page <= 0:
+            options = usual
+            label = self.text("button.more_steps", lang)
+            turn = button(label, cid("pg", encoded, 1), "secondary", "➕")
+        elif rare:
+            options, shift, page = rare, 1, page - 1
+            turn = button(self.text("button.back", lang), cid("pg", encoded, 0), "secondary", "↩")
 
         few = len(options) <= MAX_BUTTONS
         on_buttons = [o for o in options if o.select is False or (o.select is None and few)]
@@ -1785,6 +1794,8 @@ class GameTable:
             button(o.label, cid("p", encode_path(tree, (*path, o.token))), o.style, o.emoji)
             for o in on_buttons
         ]
+        if turn is not None:
+            items.append(turn)
         button_rows = [items[i : i + ROW_BUTTONS] for i in range(0, len(items), ROW_BUTTONS)]
         room = MAX_ROWS - len(button_rows) - 1
         chunks = [in_selects[i : i + SELECT_SIZE] for i in range(0, len(in_selects), SELECT_SIZE)]
@@ -1816,7 +1827,7 @@ class GameTable:
         if pages > 1:
             following = (page + 1) % pages
             label = self.text("button.more", lang, page=following + 1, pages=pages)
-            more = button(label, cid("pg", encoded, following), "secondary", "▶")
+            more = button(label, cid("pg", encoded, following + shift), "secondary", "▶")
             if len(last) < ROW_BUTTONS:
                 last.append(more)
             else:
