@@ -310,6 +310,10 @@ class GameTable:
             players=players,
             invited=invited,
         )
+        names = list(names)
+        for seat, level in config.get("ai_levels", {}).items():  # named in the game's language
+            if int(seat) < len(names):
+                names[int(seat)] = self.spec.bot_name(self.bot_user_name(), level, lang)
         info = GameInfo(names, lang=lang)
         await self.save_info(record.id, info)
         if record.status == INVITED:

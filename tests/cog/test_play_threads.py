@@ -314,6 +314,7 @@ async def test_the_servers_language_is_every_new_games_whoever_clicks(
     second = await started.message()
     thread = await fake.wait(lambda: fake.thread_of(second), 5, "the thread")
     assert thread.name.startswith(t("essenzcog.title", "de", id=record.id + 2))
+    assert t("essenzcog.choice.level.easy", "de") in thread.name  # the bot named in German too
     # someone who may not manage the server changes nothing
     real = fake_module._member_payload
 
