@@ -191,8 +191,9 @@ def _stack_lines(view: Mapping[str, Any], lang: str) -> list[tuple[str, str, str
 
 def _wrap(value: str) -> list[str]:
     """A spell's sentence (15 px) in lines of at most 740 px: the measure of the 95
-    characters it was wrapped at before, now in pixels, so no line runs off the board."""
-    return wrap_text(value, font(15), 740)
+    characters it was wrapped at before, now in pixels, so no line runs off the board. Line
+    breaks in an uploaded sentence are spaces, as before (no board grows tall by them)."""
+    return wrap_text(" ".join(value.split()), font(15), 740)
 
 
 def draw_board(
