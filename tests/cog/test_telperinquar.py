@@ -696,7 +696,7 @@ async def test_only_server_managers_or_the_owner_change_the_card_file(
 ) -> None:
     """The rule of every server content file (``bot.server_content``): Manage Server or the
     owner; in a direct message there is no server file."""
-    import bot.sandbox.fake_discord as fake_module
+    import bot.sandbox.fake_discord.model as fake_module
 
     real = fake_module._member_payload
 
