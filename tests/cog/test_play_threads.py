@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import bot.app
-import bot.sandbox.fake_discord as fake_module
+import bot.sandbox.fake_discord.model as fake_module
 from bot.games import load
 from bot.i18n import t
 from bot.play.table import GUILD_LANGUAGE_PREF, THREADS_PREF
