@@ -12,15 +12,11 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 
 from bot.sandbox import fake_limits
-
-if TYPE_CHECKING:  # the server holds exchanges; an exchange waits through its server
-    from bot.sandbox.fake_discord.base import FakeBase
-
 
 T = TypeVar("T")
 
@@ -536,12 +532,22 @@ class Reply:
         return f"<Reply {self.kind} {self.request!r}>"
 
 
+class Waiter(Protocol):
+    """What an :class:`Exchange` needs of the fake (its ``FakeBase``): waiting on a condition
+    and raising what the fake refused meanwhile. A protocol, so the values below do not
+    import the fake that holds them."""
+
+    def raise_reported_errors(self) -> None: ...
+
+    async def wait(self, check: Callable[[], T | None], timeout: float, what: str) -> T: ...
+
+
 class Exchange:
     """An interaction the fake pushed, and everything the bot answered to it, in order."""
 
     def __init__(
         self,
-        fake: FakeBase,
+        fake: Waiter,
         payload: dict[str, Any],
         user: FakeUser,
         channel: FakeChannel,
