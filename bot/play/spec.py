@@ -344,6 +344,14 @@ class GameSpec:
         them. By default none (the choices one by one)."""
         return []
 
+    def more(
+        self, ctx: BoardContext, path: tuple[str, ...], options: list[Option]
+    ) -> tuple[list[Option], list[Option]]:
+        """The ``options`` after ``path`` (whole steps included) split into the usual ones,
+        shown at once, and the rest, shown after one "mehr"/"more" click. By default all at
+        once."""
+        return options, []
+
     def step_option(
         self, ctx: BoardContext, path: tuple[str, ...], step: tuple[str, ...]
     ) -> Option:
