@@ -1,3 +1,5 @@
-"""Each game's texts beside its renderer: narration, board texts, click labels (one module per
-game, Discord-free; the game's spec for :mod:`bot.play`), and the dice cog's texts, images and
-pools (:mod:`.dice`)."""
+"""Each game's words: its events told as lines and the texts of its board from a view, in the
+reader's language (one module per game; the game's table plug-in, its ``GameSpec``, is in
+:mod:`bot.play.specs`), the W6 words (:mod:`.w6`, :mod:`.combat_text`) and the dice cog's
+texts and images (:mod:`.dice`). Felsenfeuer's and Telperinquár's modules still hold their
+specs until they move to :mod:`bot.play.specs` as well."""
