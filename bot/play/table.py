@@ -766,7 +766,8 @@ class GameTable:
                 **self.prompt(record, match, seat, lang, path, tree, page)
             )
             return
-        drawing = self.screen(record, match, lang, path=path, tree=tree, page=page)
+        public = await self.board_lang(record)  # the board's, not the clicker's language
+        drawing = self.screen(record, match, public, path=path, tree=tree, page=page)
         screen = await in_time(interaction, drawing, thinking=False)  # a slow one: deferred
         if interaction.response.is_done():
             await interaction.edit_original_response(**edit_kwargs(screen))
@@ -958,7 +959,7 @@ class GameTable:
         new_info = GameInfo([info.names[s] for s in order], lang=info.lang)
         await self.save_info(record.id, new_info)
         if record.status == INVITED:
-            await interaction.followup.send(**self.invitation(record, new_info, lang))
+            await interaction.followup.send(**self.invitation(record, new_info, info.lang or lang))
             return
         await self.open_game(interaction, _with_display(record, new_info), lang)
 
@@ -1587,8 +1588,9 @@ class GameTable:
         line), with its running log (a game from before the log: its last step replayed)."""
         record = await self.game_for(interaction, game_id, running_only=False)
         if record.status == INVITED:  # not begun: the invitation again, not a board yet
-            lang = await lang_for(interaction)
-            await send(interaction, **self.invitation(record, self.info(record), lang))
+            info = self.info(record)
+            lang = info.lang or await lang_for(interaction)  # public: the game's language
+            await send(interaction, **self.invitation(record, info, lang))
             return
         lang = await self.board_lang(record)
         elsewhere = channel_of(interaction) != record.channel_id  # asked in its parent channel

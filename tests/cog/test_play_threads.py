@@ -315,6 +315,16 @@ async def test_the_servers_language_is_every_new_games_whoever_clicks(
     thread = await fake.wait(lambda: fake.thread_of(second), 5, "the thread")
     assert thread.name.startswith(t("essenzcog.title", "de", id=record.id + 2))
     assert t("essenzcog.choice.level.easy", "de") in thread.name  # the bot named in German too
+    # Bob (English) chooses a mote on the public board: it stays German
+    board = await live_board_of(fake, tbot, record.id + 2)
+    select = board.selects[0]
+    mote = select["options"][0]["value"]
+    chosen = await fake.select(board, select["custom_id"], [mote], user=BOB, locale="en-US")
+    await chosen.callback()
+    assert board.selects and board.selects[0]["custom_id"] != select["custom_id"]  # the next
+    assert t("essenzcog.title", "de", id=record.id + 2) in embed_text(board)
+    german = {t(key, "de") for key in ("play.select.step", "essenzcog.select.option")}
+    assert board.selects[0].get("placeholder") in german
     # someone who may not manage the server changes nothing
     real = fake_module._member_payload
 
