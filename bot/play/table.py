@@ -651,7 +651,7 @@ class GameTable:
             return False
         if self.info(record).board != message.id:
             return False
-        screen = await self._behind(record, message.id, await lang_for(interaction))
+        screen = await self._behind(record, message.id, await self.board_lang(record))
         if screen is None:
             return False  # the board shows the game's open decisions: the click was only late
         await interaction.response.edit_message(**edit_kwargs(screen))
