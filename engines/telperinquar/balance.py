@@ -116,19 +116,19 @@ def play(decks: tuple[str, str], classes: tuple[str, str], seed: int, levels: li
         action = ENGINE.choose_action(state, seat, levels[seat % len(levels)], 1.0, rng)
         verb = action.words[0]
         if verb in ("play", "hide", "arm"):
-            played[str(state.data["cards"][action.words[1]]["name"])] += 1
+            played[state.cards[action.words[1]].name] += 1
         state, _ = ENGINE.apply(state, action, seat)
-        if verb == "level" and hero_level(state.data, seat) >= HIGH_LEVEL:
+        if verb == "level" and hero_level(state, seat) >= HIGH_LEVEL:
             high = True
     result = ENGINE.outcome(state)
     assert result is not None
     winner = min(result.winners) if len(result.winners) == 1 else None
-    d = state.data
+    d = state
     return Game(
         classes,
         winner,
         result.reason,
-        int(d["round"]),
+        d.round,
         (hero_level(d, 0), hero_level(d, 1)),
         high,
         played,

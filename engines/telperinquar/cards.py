@@ -17,6 +17,7 @@ from typing import Any
 
 from engines.core.content import data_dir
 from engines.effects import Item, Language, LoadError, Mistake, Param, Verb, load_toml
+from engines.telperinquar.keywords import KEYWORDS
 
 CLASSES = ("kaempfer", "schurke", "zauberer", "geistlicher")
 ATTRIBUTES = ("kraft", "reflexe", "geist", "aura")
@@ -25,15 +26,7 @@ EQUIPMENT = ("weapon", "armour", "shield", "gear", "artifact")
 SIZES = ("k", "m", "g")
 WEIGHTS = ("l", "m", "s")
 ATTACKS = ("melee", "ranged", "melee_magic", "ranged_magic")
-ABILITIES = (
-    "beidhaendigkeit",
-    "fliegen",
-    "verstecken",
-    "nebelgestalt",
-    "rundumschlag",
-    "schattenhaftigkeit",
-    "ausruestbar",
-)
+ABILITIES = tuple(KEYWORDS)  # a Wesen's keywords: engines/telperinquar/keywords.py
 RARITIES = ("common", "uncommon", "rare")
 SOURCES = ("feuer", "eis", "blitz", "gift", "heilig", "schatten")
 MAX_LEVEL = 10

@@ -31,7 +31,7 @@ from engines.telperinquar.cards import (
     draft_hero,
     level_card_name,
 )
-from engines.telperinquar.engine import catalogue_for, user_cards
+from engines.telperinquar.stats import catalogue_for, user_cards
 
 SCHEMA = 1
 ROUNDS = 3

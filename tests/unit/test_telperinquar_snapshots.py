@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from engines.core.content import data_dir
+from engines.core.errors import BadInput
 from engines.telperinquar.engine import ENGINE
 
 _GOLDEN = Path(__file__).parents[1] / "golden" / "telperinquar" / "snapshots_v1.json"
@@ -93,3 +94,35 @@ def test_an_old_snapshot_loads_decides_and_plays_as_before(number: int) -> None:
         assert json.loads(json.dumps(told)) == step["events"]
         assert _view(new, None) == step["view_sha256"]
         assert _view(new, step["seat"]) == step["mover_view_sha256"]
+
+
+def test_a_state_is_stored_in_schema_2_with_only_what_a_card_carries() -> None:
+    state = ENGINE.state_from_json(_SNAPSHOTS[-1]["state"])
+    stored = ENGINE.state_to_json(state)
+    assert stored["schema"] == 2 and "v" not in stored
+    assert stored["phase"] == str(state.phase) and stored["rng"] == [
+        state.rng.seed,
+        state.rng.counter,
+    ]
+    plain = next(info for info in stored["cards"].values() if len(info) == 2)
+    assert set(plain) == {"name", "owner"}  # a card with nothing on it stores no defaults
+
+
+@pytest.mark.parametrize("version", [0, 3, None])
+def test_a_state_of_an_unknown_schema_version_is_refused(version: object) -> None:
+    stored = ENGINE.state_to_json(ENGINE.state_from_json(_SNAPSHOTS[0]["state"]))
+    with pytest.raises(BadInput) as raised:
+        ENGINE.state_from_json({**stored, "schema": version})
+    assert raised.value.key == "tq.error.bad_state"
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_damaged_state_names_the_field(version: int) -> None:
+    stored = dict(_SNAPSHOTS[0]["state"])
+    if version == 2:
+        stored = ENGINE.state_to_json(ENGINE.state_from_json(stored))
+    stored["players"] = [stored["players"][0], {**stored["players"][1], "life": "viel"}]
+    with pytest.raises(BadInput) as raised:
+        ENGINE.state_from_json(stored)
+    assert raised.value.key == "tq.error.damaged_state"
+    assert raised.value.params == {"field": ".players[1].life"}
