@@ -320,7 +320,7 @@ def check_card(entry: Mapping[str, Any]) -> list[Mistake]:
 
 def _check_lists(entry: Mapping[str, Any], bad: Callable[..., None]) -> None:
     """Classes, abilities, immunities and attribute tables."""
-    lists = (("classes", CLASSES), ("abilities", ABILITIES), ("immune", SOURCES))
+    lists = (("classes", CLASSES), ("abilities", tuple(KEYWORDS)), ("immune", SOURCES))
     for key, allowed in (*lists, ("double", SOURCES)):
         values = entry.get(key, [])
         if not isinstance(values, list) or any(v not in allowed for v in values):
