@@ -18,6 +18,7 @@ from typing import Any
 from engines.core.content import data_dir
 from engines.effects import Item, Language, LoadError, Mistake, Param, Verb, load_toml
 from engines.telperinquar.keywords import KEYWORDS
+from engines.telperinquar.verbs import Step, compile_step
 
 CLASSES = ("kaempfer", "schurke", "zauberer", "geistlicher")
 ATTRIBUTES = ("kraft", "reflexe", "geist", "aura")
@@ -37,6 +38,13 @@ _TARGET = Param(
     default="enemy",
     choices=("enemy", "enemy_hero", "enemy_wesen", "self", "friend", "attacker"),
     doc="enemy: an enemy hero or Wesen (attack rules apply); friend: own hero or Wesen",
+)
+# damage, healing and effects over time without a target work on the user's own hero
+_OWN_TARGET = Param(
+    "str",
+    default="self",
+    choices=_TARGET.choices,
+    doc=_TARGET.doc + "; none given: the user's own hero",
 )
 
 VERBS = {
@@ -58,7 +66,7 @@ VERBS = {
             {
                 "amount": Param("value", required=True),
                 "kind": Param("str", default="simple", choices=("simple", "physical", "magical")),
-                "target": _TARGET,
+                "target": _OWN_TARGET,
                 "source": Param("str", default="", choices=("", *SOURCES)),
             },
             "damage without an attack roll",
@@ -68,7 +76,7 @@ VERBS = {
             {
                 "kind": Param("str", required=True, choices=("natural", "magical")),
                 "bonus": Param("int", default=0),
-                "target": _TARGET,
+                "target": _OWN_TARGET,
             },
             "a healing roll: W10 + bonus (critical 10 un-wounds a Wesen, 1 heals nothing)",
         ),
@@ -95,7 +103,7 @@ VERBS = {
                 "effect": Param("str", required=True, choices=("damage", "heal")),
                 "amount": Param("int", required=True),
                 "rounds": Param("int", required=True),
-                "target": _TARGET,
+                "target": _OWN_TARGET,
                 "source": Param("str", default="", choices=("", *SOURCES)),
             },
             "now and in the user's next supply phases (each resolved on its own)",
@@ -188,6 +196,7 @@ class Card:
     text_de: str
     text_en: str
     data: Mapping[str, Any]
+    effects: tuple[Step, ...] = ()  # the steps compiled (verbs.py), what the rules read
 
     @property
     def steps(self) -> list[Mapping[str, Any]]:
@@ -350,6 +359,7 @@ def _card(item: Item) -> Card:
         text_de=str(d["text_de"]),
         text_en=str(d["text_en"]),
         data=d,
+        effects=tuple(compile_step(step) for step in d.get("step", [])),
     )
 
 

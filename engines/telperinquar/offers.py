@@ -30,6 +30,7 @@ from engines.telperinquar.stats import (
     target_kind,
     wesen_stat,
 )
+from engines.telperinquar.verbs import Bonus, Cancel
 
 
 def targets(d: Board, attacker: str, rng_kind: str, seat: int) -> list[str]:
@@ -231,16 +232,16 @@ def uses(d: Board, seat: int) -> list[Act]:
             if not offence_open(d):
                 continue
             attacker = cid if card.type == "wesen" else hero_id(seat)
-            for target in targets(d, attacker, str(strike["range"]), seat):
+            for target in targets(d, attacker, strike.range, seat):
                 out.append(act("use", cid, target))
             continue
-        if any(s.get("do") == "cancel" for s in card.steps) or card.type in (
+        if any(isinstance(s, Cancel) for s in card.effects) or card.type in (
             "armour",
             "shield",
             "artifact",
         ):
             continue
-        if all(s.get("do") == "bonus" for s in card.steps):
+        if all(isinstance(s, Bonus) for s in card.effects):
             continue
         harmful = offensive(card)
         if harmful and not offence_open(d):
@@ -298,9 +299,9 @@ def reactions(d: Board, seat: int) -> list[Act]:
         card = card_of(d, cid)
         if not card.defensive or not usable(d, seat, cid):
             continue
-        cancel = next((s for s in card.steps if s.get("do") == "cancel"), None)
+        cancel = next((s for s in card.effects if isinstance(s, Cancel)), None)
         if cancel is not None:
-            what = cancel["what"]
+            what = cancel.what
             parries = what != "spell" and at_me and what in ("any", top.range or None)
             if (what == "spell" and top.spell) or parries:
                 out.append(act("react", cid))

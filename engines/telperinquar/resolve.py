@@ -4,12 +4,12 @@ effects, Rundumschlag, damage, healing, buffs, effects over time, EW, disarming,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engines.core import Event
-from engines.telperinquar.cards import ATTRIBUTES, hero_of
+from engines.telperinquar.cards import ATTRIBUTES, Card, hero_of
 from engines.telperinquar.damage import crit_wesen, deal, heal_target, reduction
 from engines.telperinquar.events import EventType as E
 from engines.telperinquar.flow import draw, resolve_over_time
@@ -27,6 +27,7 @@ from engines.telperinquar.state import (
     is_hero,
 )
 from engines.telperinquar.stats import (
+    aims_at_attacker,
     attribute,
     card_keywords,
     card_of,
@@ -43,16 +44,21 @@ from engines.telperinquar.stats import (
     target_alive,
     wesen_stat,
 )
-
-
-def roll_expr(w: Work, value: Any) -> int:
-    if isinstance(value, int):
-        return value
-    text = str(value.get("roll", "0")).upper()
-    count, _, rest = text.partition("W")
-    sides, plus, add = rest.partition("+")
-    total = sum(w.roll(int(sides)) for _ in range(int(count or 1)))
-    return total + (int(add) if plus else 0)
+from engines.telperinquar.verbs import (
+    Bonus,
+    Buff,
+    Cancel,
+    Disarm,
+    Draw,
+    Ew,
+    GainActions,
+    Harm,
+    Heal,
+    OverTimeStep,
+    Roll,
+    Step,
+    Strike,
+)
 
 
 def fresh_id(w: Work) -> str:
@@ -105,7 +111,7 @@ def declare(w: Work, seat: int, verb: str, args: list[str], events: list[Event])
         strike = strike_step(card)
         if strike is not None:
             attacker = cid if card.type == "wesen" else hero_id(seat)
-            entry = replace(entry, range=str(strike["range"]), attacker=attacker)
+            entry = replace(entry, range=strike.range, attacker=attacker)
     if offensive(card_of(w, entry.cards[0])):
         w.combat = Combat.OPEN
     elif w.combat == Combat.OPEN:
@@ -141,7 +147,7 @@ def answer(w: Work, seat: int, verb: str, args: list[str], events: list[Event]) 
             w.cards[cid] = replace(w.cards[cid], inaktion=True)
         entry = Entry(seat, EntryKind.REACT, (cid,), text, spell=card.type == "spell")
         entry = replace(entry, answers=len(w.stack) - 1)
-        if any(s.get("target") == "attacker" for s in card.steps):
+        if aims_at_attacker(card):
             # aimed at the one whose action it answers (its attacking Wesen, else its hero)
             entry = replace(entry, target=top.attacker or hero_id(top.seat))
     w.stack.append(entry)
@@ -189,9 +195,12 @@ def _resolve(w: Work, entry: Entry, events: list[Event]) -> None:
     events[start:] = [e for e in told if e.type != E.SPENT] + [e for e in told if e.type == E.SPENT]
 
 
-def _over_time(step: Mapping[str, Any], target: str) -> OverTime:
-    amount, rounds = int(step["amount"]), int(step["rounds"])
-    return OverTime(str(step["effect"]), amount, rounds, target, str(step.get("source", "")))
+def _over_time(step: OverTimeStep, target: str) -> OverTime:
+    return OverTime(step.effect, step.amount, step.rounds, target, step.source)
+
+
+def _amount(w: Work, amount: int | Roll) -> int:
+    return amount if isinstance(amount, int) else amount.throw(w.roll)
 
 
 def _spring(w: Work, entry: Entry, events: list[Event]) -> None:
@@ -203,22 +212,133 @@ def _spring(w: Work, entry: Entry, events: list[Event]) -> None:
     if cid in p.row:
         p.row.remove(cid)
         p.discard.append(cid)
-    for step in card.steps:
+    for step in card.effects:
         if not target_alive(w, entry.target):
             break
-        if step.get("do") == "harm":
-            amount = roll_expr(w, step["amount"])
-            deal(w, entry.target, amount, step.get("kind", "simple"), "", events)
-        elif step.get("do") == "over_time":
+        if isinstance(step, Harm):
+            deal(w, entry.target, _amount(w, step.amount), step.kind, "", events)
+        elif isinstance(step, OverTimeStep):
             effect = _over_time(step, entry.target)
             resolve_over_time(w, effect, events)
             w.players[owner].ot.append(effect)
-        elif step.get("do") == "disarm":
-            disarm(w, owner, entry.target, str(step.get("to", "discard")), events)
+        elif isinstance(step, Disarm):
+            disarm(w, owner, entry.target, step.to, events)
+
+
+@dataclass(slots=True)
+class _Use:
+    """A card's use being resolved: what its steps work with."""
+
+    w: Work
+    entry: Entry
+    card: Card
+    goal: str  # the target, else the user's own hero
+    events: list[Event]
+
+    @property
+    def seat(self) -> int:
+        return self.entry.seat
+
+    def lapsed(self) -> bool:
+        self.events.append(Event(E.LAPSED, {"action": self.entry.text}))
+        return False
+
+
+def _strike(u: _Use, step: Strike) -> bool:
+    w, entry, card = u.w, u.entry, u.card
+    if not entry.target or not target_alive(w, entry.target):
+        return u.lapsed()
+    bonus = step.bonus
+    if card.type == "wesen":  # a weapon the Wesen carries adds its bonus
+        bonus += wesen_stat(w, entry.cards[0], "bonus") - int(card.get("bonus", 0))
+    if is_hero(entry.attacker):
+        bonus += mods(w, u.seat, "bonus")
+        p = w.players[u.seat]
+        p.mods = [m for m in p.mods if m.until != "attack"]
+    u.entry = replace(entry, range=step.range)
+    _attack(w, u.seat, u.entry, bonus, step.kind, step.source, step.area, u.events)
+    return True
+
+
+def _harm(u: _Use, step: Harm) -> bool:
+    if target_alive(u.w, u.goal):
+        deal(u.w, u.goal, _amount(u.w, step.amount), step.kind, step.source, u.events)
+    return True
+
+
+def _heal(u: _Use, step: Heal) -> bool:
+    if target_alive(u.w, u.goal):
+        die = u.w.roll(10)
+        amount = 0 if die == 1 else die + step.bonus
+        heal_target(u.w, u.goal, amount, step.kind, die == 10, u.events)
+        u.events.append(Event(E.ROLL, {"die": die, "for": "heal"}))
+    return True
+
+
+def _buff(u: _Use, step: Buff) -> bool:
+    u.w.players[u.seat].mods.append(Mod(step.stat, step.amount, step.duration))
+    return True
+
+
+def _lasting(u: _Use, step: OverTimeStep) -> bool:
+    effect = _over_time(step, u.goal)
+    resolve_over_time(u.w, effect, u.events)
+    u.w.players[u.seat].ot.append(effect)
+    return True
+
+
+def _actions(u: _Use, step: GainActions) -> bool:
+    u.w.players[u.seat].actions += step.amount
+    return True
+
+
+def _draw(u: _Use, step: Draw) -> bool:
+    for _ in range(step.count):
+        draw(u.w, u.seat, u.events)
+    return True
+
+
+def _disarm(u: _Use, step: Disarm) -> bool:
+    target = u.entry.target
+    if target and target_alive(u.w, target):
+        disarm(u.w, u.seat, target, step.to, u.events)
+    return True
+
+
+def _cancel(u: _Use, step: Cancel) -> bool:
+    answers = u.entry.answers
+    if answers is not None:
+        below = u.w.stack[answers] = replace(u.w.stack[answers], cancelled=True)
+        u.events.append(Event(E.PARRIED, {"action": below.text}))
+    return True
+
+
+def _passive(u: _Use, step: Bonus) -> bool:
+    return True  # a passive bonus works while the card is in play (stats.py)
+
+
+def _ew_step(u: _Use, step: Ew) -> bool:
+    return _ew(u.w, u.seat, u.entry, step, u.events)  # failed: the later steps do not happen
+
+
+_Resolver = Callable[[_Use, Any], bool]
+RESOLVERS: dict[type[Step], _Resolver] = {
+    Strike: _strike,
+    Harm: _harm,
+    Heal: _heal,
+    Bonus: _passive,
+    Buff: _buff,
+    OverTimeStep: _lasting,
+    GainActions: _actions,
+    Cancel: _cancel,
+    Draw: _draw,
+    Disarm: _disarm,
+    Ew: _ew_step,
+}
+"""What each verb does when its card is used: False ends the card's steps."""
 
 
 def _resolve_entry(w: Work, entry: Entry, events: list[Event]) -> None:
-    seat = entry.seat
     cards = entry.cards
     if any(c not in w.cards for c in cards):  # it went back to a hand (a new secret id)
         events.append(Event(E.LAPSED, {"action": entry.text}))
@@ -238,58 +358,12 @@ def _resolve_entry(w: Work, entry: Entry, events: list[Event]) -> None:
         if not target_alive(w, entry.target):
             events.append(Event(E.LAPSED, {"action": entry.text}))
             return
-        _attack(w, seat, entry, entry.bonus, "physical", "", False, events)
+        _attack(w, entry.seat, entry, entry.bonus, "physical", "", False, events)
         return
-    target = entry.target
-    goal = target or hero_id(seat)
-    for step in card.steps:
-        verb = step.get("do")
-        if verb == "strike":
-            if not target or not target_alive(w, target):
-                events.append(Event(E.LAPSED, {"action": entry.text}))
-                return
-            bonus = int(step.get("bonus", 0))
-            if card.type == "wesen":  # a weapon the Wesen carries adds its bonus
-                bonus += wesen_stat(w, cards[0], "bonus") - int(card.get("bonus", 0))
-            if is_hero(entry.attacker):
-                bonus += mods(w, seat, "bonus")
-                p_seat = w.players[seat]
-                p_seat.mods = [m for m in p_seat.mods if m.until != "attack"]
-            entry = replace(entry, range=str(step["range"]))
-            area = bool(step.get("area", False))
-            kind, source = str(step["kind"]), str(step.get("source", ""))
-            _attack(w, seat, entry, bonus, kind, source, area, events)
-        elif verb == "harm":
-            if target_alive(w, goal):
-                amount = roll_expr(w, step["amount"])
-                deal(w, goal, amount, step.get("kind", "simple"), step.get("source", ""), events)
-        elif verb == "heal":
-            if target_alive(w, goal):
-                die = w.roll(10)
-                amount = 0 if die == 1 else die + int(step.get("bonus", 0))
-                heal_target(w, goal, amount, str(step["kind"]), die == 10, events)
-                events.append(Event(E.ROLL, {"die": die, "for": "heal"}))
-        elif verb == "buff":
-            until = str(step.get("duration", "turn"))
-            w.players[seat].mods.append(Mod(str(step["stat"]), int(step["amount"]), until))
-        elif verb == "over_time":
-            effect = _over_time(step, goal)
-            resolve_over_time(w, effect, events)
-            w.players[seat].ot.append(effect)
-        elif verb == "actions":
-            w.players[seat].actions += int(step["amount"])
-        elif verb == "draw":
-            for _ in range(int(step.get("count", 1))):
-                draw(w, seat, events)
-        elif verb == "disarm":
-            if target and target_alive(w, target):
-                disarm(w, seat, target, str(step.get("to", "discard")), events)
-        elif verb == "ew":
-            if not _ew(w, seat, entry, step, events):
-                return  # a failed EW: the card's later steps do not happen
-        elif verb == "cancel" and entry.answers is not None:
-            below = w.stack[entry.answers] = replace(w.stack[entry.answers], cancelled=True)
-            events.append(Event(E.PARRIED, {"action": below.text}))
+    use = _Use(w, entry, card, entry.target or hero_id(entry.seat), events)
+    for step in card.effects:
+        if not RESOLVERS[type(step)](use, step):
+            return
 
 
 def disarm(w: Work, seat: int, target: str, to: str, events: list[Event]) -> None:
@@ -336,14 +410,14 @@ def ew_value(d: Board, target: str, against: str, value: int = 0) -> int:
     return max(wesen_stat(d, target, a) for a in names)
 
 
-def _ew(w: Work, seat: int, entry: Entry, step: Mapping[str, Any], events: list[Event]) -> bool:
+def _ew(w: Work, seat: int, entry: Entry, step: Ew, events: list[Event]) -> bool:
     """An Erfolgswurf (glossary "EW") of the card's user against its target (or its own
     hero): W20 + the roller's current level, higher than the value succeeds."""
     target = entry.target or hero_id(seat)
     if not target_alive(w, target):
         events.append(Event(E.LAPSED, {"action": entry.text}))
         return False
-    value = ew_value(w, target, str(step["against"]), int(step.get("value", 0)))
+    value = ew_value(w, target, step.against, step.value)
     die = w.roll(20)
     level = hero_level(w, seat)
     success = die + level > value

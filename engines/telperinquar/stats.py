@@ -21,13 +21,13 @@ from engines.telperinquar.cards import (
 )
 from engines.telperinquar.keywords import Keyword, keywords
 from engines.telperinquar.state import Board, hero_seat, is_hero
+from engines.telperinquar.verbs import Aimed, Bonus, Disarm, Ew, Harm, Heal, OverTimeStep, Strike
 
 HAND = 7
 MAX_WESEN = 5
 MAX_EQUIP = 5
 MAX_CARDS_TEXT = 200_000
 EQUIPMENT = ("weapon", "armour", "shield", "gear", "artifact")
-OFFENSIVE_VERBS = ("strike", "harm", "disarm")
 ENEMY_TARGETS = ("enemy", "enemy_hero", "enemy_wesen")
 
 
@@ -98,9 +98,9 @@ def borne(d: Board, wesen: str) -> list[str]:
 def _bonus_sum(d: Board, cids: Iterable[str], stat: str) -> int:
     total = 0
     for cid in cids:
-        for step in card_of(d, cid).steps:
-            if step.get("do") == "bonus" and step.get("stat") == stat:
-                total += int(step["amount"])
+        for step in card_of(d, cid).effects:
+            if isinstance(step, Bonus) and step.stat == stat:
+                total += step.amount
     return total
 
 
@@ -176,35 +176,38 @@ def is_wesen(d: Board, cid: str) -> bool:
     return card_of(d, cid).type == "wesen"
 
 
-def strike_step(card: Card) -> Mapping[str, Any] | None:
-    return next((s for s in card.steps if s.get("do") == "strike"), None)
+def strike_step(card: Card) -> Strike | None:
+    return next((s for s in card.effects if isinstance(s, Strike)), None)
 
 
 def offensive(card: Card) -> bool:
     """Damage, or an EW against another player's hero or Wesen ("die ... einem anderen
     Spieler und seine Karten als Ziel haben")."""
     return any(
-        s.get("do") in OFFENSIVE_VERBS
-        or (s.get("do") == "over_time" and s.get("effect") == "damage")
-        or (s.get("do") == "ew" and s.get("target", "enemy") in ENEMY_TARGETS)
-        for s in card.steps
+        isinstance(s, Strike | Harm | Disarm)
+        or (isinstance(s, OverTimeStep) and s.effect == "damage")
+        or (isinstance(s, Ew) and s.target in ENEMY_TARGETS)
+        for s in card.effects
     )
 
 
 def target_kind(card: Card) -> str:
     """Whom a card's effect is aimed at: enemy (attack rules), enemy_hero, friend or self."""
-    for step in card.steps:
-        target = step.get("target")
-        if step.get("do") in ("harm", "over_time") and target in ("enemy", "enemy_hero"):
+    for step in card.effects:
+        if isinstance(step, Harm | OverTimeStep) and step.target in ("enemy", "enemy_hero"):
             return "enemy"
-        disarm = step.get("do") == "disarm" and target in ("enemy_hero", None)
-        if disarm or (step.get("do") == "ew" and target == "enemy_hero"):
+        if isinstance(step, Disarm | Ew) and step.target == "enemy_hero":
             return "enemy_hero"  # no attack: the Wesen do not shield their hero
-        if step.get("do") == "ew" and target in (None, *ENEMY_TARGETS):
+        if isinstance(step, Ew) and step.target in ENEMY_TARGETS:
             return "enemy"
-        if step.get("do") in ("heal", "over_time", "harm") and target == "friend":
+        if isinstance(step, Heal | OverTimeStep | Harm) and step.target == "friend":
             return "friend"
     return "self"
+
+
+def aims_at_attacker(card: Card) -> bool:
+    """Whether an answer with ``card`` is aimed at the one whose action it answers."""
+    return any(isinstance(s, Aimed) and s.target == "attacker" for s in card.effects)
 
 
 def target_alive(d: Board, target: str) -> bool:
