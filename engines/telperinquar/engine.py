@@ -18,14 +18,14 @@ contract and the routing of an action to its section.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from engines.core import BadInput, Event, IllegalAction, Outcome, register
 from engines.core.contract import Decision, DecisionKind, JsonDict, PlayerId
 from engines.telperinquar import moves
-from engines.telperinquar.actions import Act, act, parse
+from engines.telperinquar.actions import Act, Verb, act, parse
 from engines.telperinquar.ai import choose
 from engines.telperinquar.flow import end_turn, knock_out, level_cards, sides_left, supply
 from engines.telperinquar.offers import legal, targets
@@ -34,6 +34,7 @@ from engines.telperinquar.setup import new_game
 from engines.telperinquar.state import (
     Phase,
     TqState,
+    Work,
     dump,
     freeze,
     load,
@@ -79,6 +80,50 @@ def _same_level(d: TqState, action: Act, player: int) -> bool:
     if d.over or d.ask is not None or player != mover(d):
         return False
     return action.words[1] in level_cards(d, player)
+
+
+def _next(w: Work, seat: int, args: list[str], events: list[Event]) -> None:
+    if len(w.players[seat].row) >= 2:
+        w.phase = Phase.POSITION  # the Positionierungsphase: the row may be reordered
+    else:
+        end_turn(w, events)
+
+
+def _play(w: Work, seat: int, args: list[str], events: list[Event]) -> None:
+    moves.play(w, seat, args[0], False, events)
+
+
+def _hide(w: Work, seat: int, args: list[str], events: list[Event]) -> None:
+    moves.play(w, seat, args[0], True, events)
+
+
+def _use(w: Work, seat: int, args: list[str], events: list[Event]) -> None:
+    declare(w, seat, "use", args, events)
+
+
+def _dual(w: Work, seat: int, args: list[str], events: list[Event]) -> None:
+    declare(w, seat, "dual", args, events)
+
+
+Route = Callable[[Work, int, list[str], list[Event]], None]
+ROUTES: dict[Verb, Route] = {
+    Verb.GO: lambda w, seat, args, events: supply(w, events),
+    Verb.LEVEL: lambda w, seat, args, events: moves.level(w, seat, args[0], events),
+    Verb.NEXT: _next,
+    Verb.END: lambda w, seat, args, events: end_turn(w, events),
+    Verb.SWAP: lambda w, seat, args, events: moves.swap(w, seat, int(args[0]), int(args[1])),
+    Verb.PLAY: _play,
+    Verb.HIDE: _hide,
+    Verb.ARM: lambda w, seat, args, events: moves.attach(w, seat, "arm", args[0], args[1], events),
+    Verb.MOVE: lambda w, seat, args, events: moves.attach(
+        w, seat, "move", args[0], args[1], events
+    ),
+    Verb.FLY: lambda w, seat, args, events: moves.fly(w, seat, int(args[0]), int(args[1]), events),
+    Verb.TAKE: lambda w, seat, args, events: moves.take(w, seat, args[0], events),
+    Verb.USE: _use,
+    Verb.DUAL: _dual,
+}
+"""Where each of the mover's verbs goes (an answer to the stack goes to ``resolve.answer``)."""
 
 
 class Telperinquar:
@@ -132,29 +177,8 @@ class Telperinquar:
         verb, *args = action.words
         if w.ask is not None:
             answer(w, player, verb, args, events)
-        elif verb == "go":
-            supply(w, events)
-        elif verb == "level":
-            moves.level(w, player, args[0], events)
-        elif verb == "next":
-            if len(w.players[player].row) >= 2:
-                w.phase = Phase.POSITION
-            else:
-                end_turn(w, events)
-        elif verb == "end":
-            end_turn(w, events)
-        elif verb == "swap":
-            moves.swap(w, player, int(args[0]), int(args[1]))
-        elif verb in ("play", "hide"):
-            moves.play(w, player, args[0], verb == "hide", events)
-        elif verb in ("arm", "move"):
-            moves.attach(w, player, verb, args[0], args[1], events)
-        elif verb == "fly":
-            moves.fly(w, player, int(args[0]), int(args[1]), events)
-        elif verb == "take":
-            moves.take(w, player, args[0], events)
-        elif verb in ("use", "dual"):
-            declare(w, player, verb, args, events)
+        else:
+            ROUTES[Verb(verb)](w, player, args, events)
         settle(w, events)
         return freeze(w), events
 
