@@ -32,6 +32,7 @@ from engines.telperinquar.offers import legal, targets
 from engines.telperinquar.resolve import answer, declare, settle
 from engines.telperinquar.setup import new_game
 from engines.telperinquar.state import (
+    SCHEMA,
     Phase,
     TqState,
     Work,
@@ -128,7 +129,7 @@ ROUTES: dict[Verb, Route] = {
 
 class Telperinquar:
     name = "telperinquar"
-    version = 1
+    version = SCHEMA
     min_players = 2
     max_players = 4
     bot_levels = ("random", "normal", "hard")
