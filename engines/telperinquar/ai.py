@@ -29,6 +29,7 @@ from engines.core.contract import DecisionKind
 from engines.telperinquar.cards import Card, Catalogue
 from engines.telperinquar.state import hero_seat, is_hero
 from engines.telperinquar.stats import catalogue_for
+from engines.telperinquar.verbs import Buff, GainActions, Heal, Strike
 
 
 def _known(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -58,7 +59,7 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
     known = _known(view)
     card: Card = cat.cards[known[args[0]]["name"]]
     if verb == "react":  # a healing answer only when the hero needs it (any action is asked)
-        if any(s.get("do") == "heal" for s in card.steps):
+        if any(isinstance(s, Heal) for s in card.effects):
             me = view["players"][player]
             missing = int(me["max_life"]) - int(me["life"])
             return 50 if missing >= 4 or int(me["life"]) <= 0 else -1
@@ -73,8 +74,8 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
     if verb == "dual":
         return 40 if life > 0 else -10
     target = args[-1] if len(args) > 1 else None
-    strike = next((s for s in card.steps if s.get("do") == "strike"), None)
-    melee = strike is not None and strike.get("range") == "melee" and card.type != "wesen"
+    strike = next((s for s in card.effects if isinstance(s, Strike)), None)
+    melee = strike is not None and strike.range == "melee" and card.type != "wesen"
     if melee and target and life <= 0:  # the hero at 0 LP heals or stops: no counter-attack
         return -10
     if strike is not None and target:
@@ -85,7 +86,7 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
             life = int(view["players"][hero_seat(target)]["life"])
             return 30 + max(0, 40 - life) / 4
         return 25 + (5 if known.get(target, {}).get("wounded") else 0)
-    if any(s.get("do") == "heal" for s in card.steps):
+    if any(isinstance(s, Heal) for s in card.effects):
         if target and is_hero(target):
             seat = view["players"][hero_seat(target)]
             missing = int(seat["max_life"]) - int(seat["life"])
@@ -98,7 +99,7 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
         if life <= 0:  # the hero falls at the end of the turn unless healed
             return 200
         return 5 if int(me["max_life"]) - int(me["life"]) >= 6 else -1
-    if any(s.get("do") in ("buff", "actions") for s in card.steps):
+    if any(isinstance(s, Buff | GainActions) for s in card.effects):
         return 3
     return 2
 
@@ -106,19 +107,19 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
 def _expected(
     view: dict[str, Any],
     known: dict[str, dict[str, Any]],
-    strike: Any,
+    strike: Strike,
     target: str,
     cat: Catalogue,
 ) -> float:
     """The damage an average roll (5.5) of ``strike`` does to ``target`` after its Rüstung
     (physical) or Resistenz (magical), as far as the view shows them."""
-    key = "armour" if strike.get("kind") == "physical" else "resistance"
+    key = "armour" if strike.kind == "physical" else "resistance"
     if is_hero(target):
         reduction = int(view["players"][hero_seat(target)][key])
     else:
         card = cat.cards.get(str(known.get(target, {}).get("name", "")))
         reduction = int(card.get(key, 0)) if card is not None else 0
-    return 5.5 + int(strike.get("bonus", 0)) - reduction
+    return 5.5 + strike.bonus - reduction
 
 
 def _cost(act: Any, known: dict[str, dict[str, Any]], cat: Catalogue) -> int:
@@ -145,7 +146,7 @@ def _reserve(view: dict[str, Any], player: int, cat: Catalogue) -> int:
 
 
 def _is_attack_buff(card: Card) -> bool:
-    return any(s.get("do") == "buff" and s.get("stat") == "bonus" for s in card.steps)
+    return any(isinstance(s, Buff) and s.stat == "bonus" for s in card.effects)
 
 
 SAMPLES = 3  # the hard bot's dice samples per action

@@ -20,6 +20,7 @@ from itertools import combinations
 
 from engines.telperinquar.cards import CLASSES, Card, catalogue, hero_of, level_card_name
 from engines.telperinquar.engine import ENGINE, hero_level
+from engines.telperinquar.verbs import Heal
 
 HIGH_LEVEL = 8  # "level 8-10 cards": a level card that brings a hero to level 8 or more
 BUILT_SUPPORT = 26  # a built deck: hero, 13 level cards and 26 support cards
@@ -65,7 +66,7 @@ def _build_score(card: Card, cls: str, have: Counter[str]) -> float:
     value += int(card.get("bonus", 0) or 0) / 3 + int(card.get("life", 0) or 0) / 12
     value += 0.6 if card.defensive else 0.0
     value += 0.8 if cls in card.classes else 0.0
-    value += 0.5 if any(s.get("do") == "heal" for s in card.steps) else 0.0
+    value += 0.5 if any(isinstance(s, Heal) for s in card.effects) else 0.0
     value -= max(card.requires.values(), default=0) / 12  # high needs come late
     return value
 
