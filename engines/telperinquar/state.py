@@ -12,7 +12,7 @@ reads takes a :data:`Board`, either of the two.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, fields, replace
 from enum import StrEnum
 from functools import cache
 from typing import TypeAlias
@@ -307,11 +307,9 @@ def _defaults(kind: type) -> dict[str, JsonValue]:
     return {f.name: encode(f.default) for f in fields(kind) if f.default is not MISSING}
 
 
-def _sparse(value: CardInfo | Entry) -> JsonObject:
-    """A card's facts or a declaration without the fields at their defaults (most cards
-    carry nothing): smaller, and what schema 1 stored."""
-    kind: type = type(value)
-    defaults = _defaults(kind)
+def _sparse(value: Entry) -> JsonObject:
+    """A declaration without the fields at their defaults: what schema 1 stored."""
+    defaults = _defaults(Entry)
     return {
         key: item
         for key, item in encode_object(value).items()
@@ -319,9 +317,24 @@ def _sparse(value: CardInfo | Entry) -> JsonObject:
     }
 
 
+_CARD_REQUIRED = tuple(f.name for f in fields(CardInfo) if f.default is MISSING)
+_CARD_OPTIONAL = tuple((f.name, f.default) for f in fields(CardInfo) if f.default is not MISSING)
+
+
+def _card_json(info: CardInfo) -> JsonObject:
+    """A card's facts without the fields at their defaults (most cards carry nothing): its
+    fields are plain, so they are stored as they are."""
+    out: JsonObject = {name: getattr(info, name) for name in _CARD_REQUIRED}
+    for name, default in _CARD_OPTIONAL:
+        value = getattr(info, name)
+        if value != default or type(value) is not type(default):
+            out[name] = value
+    return out
+
+
 def dump(state: TqState) -> JsonObject:
-    out = STORED.dump(state)
-    out["cards"] = {cid: _sparse(info) for cid, info in state.cards.items()}
+    out = STORED.dump(replace(state, cards={}, stack=()))
+    out["cards"] = {cid: _card_json(info) for cid, info in state.cards.items()}
     stack: list[JsonValue] = [_sparse(entry) for entry in state.stack]
     out["stack"] = stack
     return out
