@@ -126,3 +126,12 @@ def test_a_damaged_state_names_the_field(version: int) -> None:
         ENGINE.state_from_json(stored)
     assert raised.value.key == "tq.error.damaged_state"
     assert raised.value.params == {"field": ".players[1].life"}
+
+
+def test_a_damaged_card_names_its_field() -> None:
+    stored = ENGINE.state_to_json(ENGINE.state_from_json(_SNAPSHOTS[5]["state"]))
+    cid = next(iter(stored["cards"]))
+    stored["cards"] = {**stored["cards"], cid: {**stored["cards"][cid], "dmg": "viel"}}
+    with pytest.raises(BadInput) as raised:
+        ENGINE.state_from_json(stored)
+    assert raised.value.params == {"field": f".cards.{cid}.dmg"}
