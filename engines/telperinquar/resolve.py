@@ -15,6 +15,7 @@ from engines.telperinquar.events import EventType as E
 from engines.telperinquar.flow import draw, resolve_over_time
 from engines.telperinquar.offers import reactions, targets
 from engines.telperinquar.state import (
+    IN_PLAY,
     Board,
     Combat,
     Entry,
@@ -25,6 +26,7 @@ from engines.telperinquar.state import (
     hero_id,
     hero_seat,
     is_hero,
+    zone_of,
 )
 from engines.telperinquar.stats import (
     aims_at_attacker,
@@ -350,7 +352,7 @@ def _resolve_entry(w: Work, entry: Entry, events: list[Event]) -> None:
     owner = w.cards[cards[0]].owner
     # the card must still be where it was used from
     p = w.players[owner]
-    if not all(c in p.equip or c in p.field or c in p.row for c in cards):
+    if not all(zone_of(p, c, IN_PLAY) for c in cards):
         events.append(Event(E.LAPSED, {"action": entry.text}))
         return
     _spend_charges(w, cards, events)

@@ -32,6 +32,7 @@ from typing import Any
 from engines.core.contract import JsonDict
 from engines.telperinquar.cards import Card
 from engines.telperinquar.engine import ENGINE
+from engines.telperinquar.state import Zone, zone_of
 from engines.telperinquar.stats import armour, attribute, catalogue_for, mods, resistance
 
 
@@ -78,7 +79,10 @@ def _measure(d: JsonDict, cid: str) -> dict[str, Any]:
     state = ENGINE.state_from_json(d)
     info = d["cards"].get(cid, {})
     owner = d["players"][0]
-    zone = next((z for z in ("hand", "equip", "field", "row", "discard") if cid in owner[z]), "")
+    where = zone_of(
+        state.players[0], cid, (Zone.HAND, Zone.EQUIP, Zone.FIELD, Zone.ROW, Zone.DISCARD)
+    )
+    zone = "" if where is None else str(where)
     out: dict[str, Any] = {
         "h0.life": owner["life"],
         "h1.life": d["players"][1]["life"],

@@ -253,6 +253,20 @@ def seats(d: Board) -> Sequence[AnySeat]:
     return d.players
 
 
+IN_PLAY = (Zone.EQUIP, Zone.FIELD, Zone.ROW)
+
+
+def cards_in(p: AnySeat, zone: Zone) -> Sequence[str]:
+    """The card ids in one of a player's zones."""
+    found: Sequence[str] = getattr(p, zone.value)
+    return found
+
+
+def zone_of(p: AnySeat, cid: str, zones: Sequence[Zone] = tuple(Zone)) -> Zone | None:
+    """Where a player's card is (of ``zones``), or None."""
+    return next((zone for zone in zones if cid in cards_in(p, zone)), None)
+
+
 def thaw(state: TqState) -> Work:
     """A working copy: the state itself is never changed."""
     s = state
