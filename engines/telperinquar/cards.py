@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any
 
@@ -197,6 +197,20 @@ class Card:
     text_en: str
     data: Mapping[str, Any]
     effects: tuple[Step, ...] = ()  # the steps compiled (verbs.py), what the rules read
+    # the type's values, read once at load (0 or "" where the type has none)
+    bonus: int = 0  # a weapon's or Wesen's attack bonus
+    life: int = 0  # a Wesen's LP
+    armour: int = 0
+    resistance: int = 0
+    attack: str = ""  # melee | ranged | melee_magic | ranged_magic
+    size: str = ""  # a weapon's: k | m | g
+    weight: str = ""  # an armour's: l | m | s
+    chain: bool = False  # a Waffenkette: cannot be disarmed
+    answers: str = "any"  # what a defensive card answers: any | lay | attack
+    abilities: tuple[str, ...] = ()  # a Wesen's keywords (keywords.py)
+    immune: tuple[str, ...] = ()  # sources that do it no harm
+    double: tuple[str, ...] = ()  # sources that do it double damage
+    attributes: Mapping[str, int] = field(default_factory=dict)  # a Wesen's printed ones
 
     @property
     def steps(self) -> list[Mapping[str, Any]]:
@@ -360,6 +374,19 @@ def _card(item: Item) -> Card:
         text_en=str(d["text_en"]),
         data=d,
         effects=tuple(compile_step(step) for step in d.get("step", [])),
+        bonus=int(d.get("bonus", 0)),
+        life=int(d.get("life", 0)),
+        armour=int(d.get("armour", 0)),
+        resistance=int(d.get("resistance", 0)),
+        attack=str(d.get("attack", "")),
+        size=str(d.get("size", "")),
+        weight=str(d.get("weight", "")),
+        chain=bool(d.get("chain", False)),
+        answers=str(d.get("answers", "any")),
+        abilities=tuple(d.get("abilities", ())),
+        immune=tuple(d.get("immune", ())),
+        double=tuple(d.get("double", ())),
+        attributes=dict(d.get("attributes", {})),
     )
 
 

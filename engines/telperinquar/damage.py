@@ -74,11 +74,11 @@ def deal(
             events.append(Event(E.DAMAGE, {"target": target, "amount": taken}))
         return taken
     card = card_of(w, target)
-    if source and source in card.get("immune", []):
+    if source and source in card.immune:
         taken = 0
     else:
         taken = max(0, amount - reduction(w, target, kind))
-        if source and source in card.get("double", []):
+        if source and source in card.double:
             taken *= 2
         for keyword in card_keywords(card):
             taken = keyword.damage_taken(taken, w.roll)
@@ -86,7 +86,7 @@ def deal(
     info = w.cards[target] = replace(info, dmg=(info.dmg or 0) + taken)
     if events is not None:
         events.append(Event(E.DAMAGE, {"target": target, "amount": taken}))
-    if (info.dmg or 0) >= int(card.get("life")):
+    if (info.dmg or 0) >= card.life:
         kill(w, target, events)
     return taken
 
@@ -125,7 +125,7 @@ def heal_target(
     healed = max(0, amount - reduction(w, target, kind))
     info = w.cards[target]
     info = replace(info, dmg=max(0, (info.dmg or 0) - healed))
-    if critical or healed * 2 > int(card.get("life")):
+    if critical or healed * 2 > card.life:
         info = replace(info, wounded=False)
     w.cards[target] = info
     if events is not None:

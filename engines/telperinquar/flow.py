@@ -93,7 +93,7 @@ def end_turn(w: Work, events: list[Event]) -> None:
             info = w.cards[cid]
             dmg = info.dmg or 0
             w.cards[cid] = info = replace(info, dmg=None)
-            if dmg * 2 > int(card.get("life")):
+            if dmg * 2 > card.life:
                 if info.wounded:  # wounded before (or by a critical hit this turn)
                     kill(w, cid, events, why="wounded_twice")
                     continue

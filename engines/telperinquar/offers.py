@@ -99,13 +99,13 @@ def equip_problem(d: Board, seat: int, card: Card, moving: str = "") -> str:
     heroes_ = [hero_of(c) for c in p.classes]
     weapons = [c for c in worn if c.type == "weapon"]
     shields = [c for c in worn if c.type == "shield"]
-    large = any(w.get("size") == "g" for w in weapons)
+    large = any(w.size == "g" for w in weapons)
     if card.type == "weapon":
-        if not any(card.get("size") in h.weapons for h in heroes_):
+        if not any(card.size in h.weapons for h in heroes_):
             return "weapon_size"
         if not weapons and not shields:
             return ""
-        if shields or len(weapons) >= 2 or card.get("size") == "g" or large:
+        if shields or len(weapons) >= 2 or card.size == "g" or large:
             return "hands_full"
         return "" if any("weapon" in h.second for h in heroes_) else "no_second_weapon"
     if card.type == "shield":
@@ -119,7 +119,7 @@ def equip_problem(d: Board, seat: int, card: Card, moving: str = "") -> str:
     if card.type == "armour":
         if any(c.type == "armour" for c in worn):
             return "armour_twice"
-        return "" if any(card.get("weight") in h.armour for h in heroes_) else "armour_weight"
+        return "" if any(card.weight in h.armour for h in heroes_) else "armour_weight"
     return ""
 
 
@@ -167,7 +167,7 @@ def wesen_equip_ok(d: Board, seat: int, card: Card, wesen: str, moving: str = ""
     carried = [card_of(d, c) for c in borne(d, wesen) if c != moving]
     if any(c.type == card.type for c in carried):
         return False
-    large = [c for c in [*carried, card] if c.type == "weapon" and c.get("size") == "g"]
+    large = [c for c in [*carried, card] if c.type == "weapon" and c.size == "g"]
     return not (large and any(c.type == "shield" for c in [*carried, card]))
 
 
@@ -262,7 +262,7 @@ def uses(d: Board, seat: int) -> list[Act]:
     weapons = [
         c
         for c in hero_equip(d, seat)
-        if card_of(d, c).type == "weapon" and card_of(d, c).get("attack") == "melee"
+        if card_of(d, c).type == "weapon" and card_of(d, c).attack == "melee"
     ]
     if len(weapons) == 2 and offence_open(d):
         a, b = weapons
@@ -306,7 +306,7 @@ def reactions(d: Board, seat: int) -> list[Act]:
             if (what == "spell" and top.spell) or parries:
                 out.append(act("react", cid))
             continue
-        answers = card.get("answers", "any")
+        answers = card.answers
         if answers == "lay" and top.kind != "lay":
             continue
         if answers == "attack" and not attack:

@@ -88,7 +88,7 @@ def declare(w: Work, seat: int, verb: str, args: list[str], events: list[Event])
     if verb == "dual":
         a, b, target = args
         p.actions -= card_of(w, a).use + card_of(w, b).use
-        bonus = int(card_of(w, a).get("bonus")) + int(card_of(w, b).get("bonus"))
+        bonus = card_of(w, a).bonus + card_of(w, b).bonus
         entry = Entry(seat, EntryKind.DUAL, (a, b), text, target=target, range="melee")
         entry = replace(entry, bonus=bonus, attacker=hero_id(seat))
     else:
@@ -252,7 +252,7 @@ def _strike(u: _Use, step: Strike) -> bool:
         return u.lapsed()
     bonus = step.bonus
     if card.type == "wesen":  # a weapon the Wesen carries adds its bonus
-        bonus += wesen_stat(w, entry.cards[0], "bonus") - int(card.get("bonus", 0))
+        bonus += wesen_stat(w, entry.cards[0], "bonus") - card.bonus
     if is_hero(entry.attacker):
         bonus += mods(w, u.seat, "bonus")
         p = w.players[u.seat]
@@ -378,13 +378,13 @@ def disarm(w: Work, seat: int, target: str, to: str, events: list[Event]) -> Non
     owner = hero_seat(target)
     p = w.players[owner]
     weapons = [c for c in hero_equip(w, owner) if card_of(w, c).type == "weapon"]
-    free = [c for c in weapons if not card_of(w, c).get("chain")]
+    free = [c for c in weapons if not card_of(w, c).chain]
     if not free:
         if weapons:
             name = card_of(w, weapons[0]).name
             events.append(Event(E.CHAINED, {"player": owner, "card": name}))
         return
-    cid = max(free, key=lambda c: (int(card_of(w, c).get("bonus", 0)), c))
+    cid = max(free, key=lambda c: (card_of(w, c).bonus, c))
     name = card_of(w, cid).name
     p.equip.remove(cid)
     if to == "discard":
@@ -456,9 +456,9 @@ def counter_strike(d: Board, defender: str, attacker: str) -> tuple[int, str] | 
         seat = hero_seat(defender)
         weapons = [card_of(d, c) for c in hero_equip(d, seat) if card_of(d, c).type == "weapon"]
         melee = [
-            (int(w.get("bonus")), "magical" if w.get("attack") == "melee_magic" else "physical")
+            (w.bonus, "magical" if w.attack == "melee_magic" else "physical")
             for w in weapons
-            if w.get("attack") in ("melee", "melee_magic")
+            if w.attack in ("melee", "melee_magic")
         ]
         if melee:
             return max(melee, key=lambda m: (m[0] - reduction(d, attacker, m[1]), m[0]))
@@ -466,9 +466,9 @@ def counter_strike(d: Board, defender: str, attacker: str) -> tuple[int, str] | 
             return None  # only ranged weapons: a pure ranged fighter
         return min(hero_of(c).unarmed for c in d.players[seat].classes), "physical"
     card = card_of(d, defender)
-    if card.get("attack") not in ("melee", "melee_magic"):
+    if card.attack not in ("melee", "melee_magic"):
         return None
-    kind = "magical" if card.get("attack") == "melee_magic" else "physical"
+    kind = "magical" if card.attack == "melee_magic" else "physical"
     strike: tuple[int, str] | None = (wesen_stat(d, defender, "bonus"), kind)
     for keyword in card_keywords(card):
         strike = keyword.counter(strike)

@@ -115,11 +115,13 @@ def wesen_stat(d: Board, wesen: str, stat: str) -> int:
     gear = borne(d, wesen)
     if stat == "bonus":
         weapons = [card_of(d, c) for c in gear if card_of(d, c).type == "weapon"]
-        return int(card.get("bonus", 0)) + sum(int(w.get("bonus", 0)) for w in weapons)
-    if stat in ("armour", "resistance"):
-        base = int(card.get(stat, 0))
+        return card.bonus + sum(w.bonus for w in weapons)
+    if stat == "armour":
+        base = card.armour
+    elif stat == "resistance":
+        base = card.resistance
     else:
-        base = int(dict(card.get("attributes", {})).get(stat, 0))
+        base = card.attributes.get(stat, 0)
     return base + _bonus_sum(d, gear, stat)
 
 
@@ -226,7 +228,7 @@ def card_name(d: Board, cid: str) -> str:
 
 
 def card_keywords(card: Card) -> tuple[Keyword, ...]:
-    return keywords(card.get("abilities", ()))
+    return keywords(card.abilities)
 
 
 def keywords_of(d: Board, cid: str) -> tuple[Keyword, ...]:
