@@ -25,7 +25,24 @@ from typing import Any
 from engines.core import BadInput, Event, IllegalAction, Outcome, register
 from engines.core.contract import Decision, DecisionKind, JsonDict, PlayerId
 from engines.telperinquar import moves
-from engines.telperinquar.actions import Act, Verb, act, parse
+from engines.telperinquar.actions import (
+    Act,
+    Arm,
+    Dual,
+    End,
+    Fly,
+    Go,
+    Hide,
+    LevelUp,
+    Move,
+    Next,
+    Play,
+    Swap,
+    Take,
+    Use,
+    act,
+    parse,
+)
 from engines.telperinquar.ai import choose
 from engines.telperinquar.flow import end_turn, knock_out, level_cards, sides_left, supply
 from engines.telperinquar.offers import legal, targets
@@ -83,48 +100,34 @@ def _same_level(d: TqState, action: Act, player: int) -> bool:
     return action.words[1] in level_cards(d, player)
 
 
-def _next(w: Work, seat: int, args: list[str], events: list[Event]) -> None:
+def _next(w: Work, seat: int, action: Next, events: list[Event]) -> None:
     if len(w.players[seat].row) >= 2:
         w.phase = Phase.POSITION  # the Positionierungsphase: the row may be reordered
     else:
         end_turn(w, events)
 
 
-def _play(w: Work, seat: int, args: list[str], events: list[Event]) -> None:
-    moves.play(w, seat, args[0], False, events)
+def _declare(w: Work, seat: int, action: Use | Dual, events: list[Event]) -> None:
+    declare(w, seat, action.verb.value, list(action.args), events)
 
 
-def _hide(w: Work, seat: int, args: list[str], events: list[Event]) -> None:
-    moves.play(w, seat, args[0], True, events)
-
-
-def _use(w: Work, seat: int, args: list[str], events: list[Event]) -> None:
-    declare(w, seat, "use", args, events)
-
-
-def _dual(w: Work, seat: int, args: list[str], events: list[Event]) -> None:
-    declare(w, seat, "dual", args, events)
-
-
-Route = Callable[[Work, int, list[str], list[Event]], None]
-ROUTES: dict[Verb, Route] = {
-    Verb.GO: lambda w, seat, args, events: supply(w, events),
-    Verb.LEVEL: lambda w, seat, args, events: moves.level(w, seat, args[0], events),
-    Verb.NEXT: _next,
-    Verb.END: lambda w, seat, args, events: end_turn(w, events),
-    Verb.SWAP: lambda w, seat, args, events: moves.swap(w, seat, int(args[0]), int(args[1])),
-    Verb.PLAY: _play,
-    Verb.HIDE: _hide,
-    Verb.ARM: lambda w, seat, args, events: moves.attach(w, seat, "arm", args[0], args[1], events),
-    Verb.MOVE: lambda w, seat, args, events: moves.attach(
-        w, seat, "move", args[0], args[1], events
-    ),
-    Verb.FLY: lambda w, seat, args, events: moves.fly(w, seat, int(args[0]), int(args[1]), events),
-    Verb.TAKE: lambda w, seat, args, events: moves.take(w, seat, args[0], events),
-    Verb.USE: _use,
-    Verb.DUAL: _dual,
+Route = Callable[[Work, int, Any, list[Event]], None]
+ROUTES: dict[type[Act], Route] = {
+    Go: lambda w, seat, a, events: supply(w, events),
+    LevelUp: lambda w, seat, a, events: moves.level(w, seat, a.card, events),
+    Next: _next,
+    End: lambda w, seat, a, events: end_turn(w, events),
+    Swap: lambda w, seat, a, events: moves.swap(w, seat, int(a.first), int(a.second)),
+    Play: lambda w, seat, a, events: moves.play(w, seat, a.card, False, events),
+    Hide: lambda w, seat, a, events: moves.play(w, seat, a.card, True, events),
+    Arm: lambda w, seat, a, events: moves.attach(w, seat, "arm", a.card, a.bearer, events),
+    Move: lambda w, seat, a, events: moves.attach(w, seat, "move", a.card, a.bearer, events),
+    Fly: lambda w, seat, a, events: moves.fly(w, seat, int(a.first), int(a.second), events),
+    Take: lambda w, seat, a, events: moves.take(w, seat, a.card, events),
+    Use: _declare,
+    Dual: _declare,
 }
-"""Where each of the mover's verbs goes (an answer to the stack goes to ``resolve.answer``)."""
+"""Where each of the mover's actions goes (an answer to the stack goes to ``resolve.answer``)."""
 
 
 class Telperinquar:
@@ -175,11 +178,10 @@ class Telperinquar:
         w = thaw(state)
         w.seq += 1
         events: list[Event] = []
-        verb, *args = action.words
         if w.ask is not None:
-            answer(w, player, verb, args, events)
+            answer(w, player, action.verb.value, list(action.args), events)
         else:
-            ROUTES[Verb(verb)](w, player, args, events)
+            ROUTES[type(action)](w, player, action, events)
         settle(w, events)
         return freeze(w), events
 
