@@ -244,12 +244,19 @@ class ServiceCore:
                 engine_of(record), match, judged, decision
             ):
                 raise StaleRevision()
+            typed_for = None
+            if decision is None and not text.startswith(m.META_PREFIX):
+                typed_for = _open_decision(engine_of(record), match, judged)
             try:  # never as the referee
                 return await self.apply_for_seat(record, acting, text, writes=writes, match=match)
             except StaleRevision:
-                # a typed step was meant for the game as the user saw it; a resign or a draw
-                # answer holds whatever happened meanwhile (the bot's move written first)
-                if decision is None and not text.startswith(m.META_PREFIX):
+                # a typed step was meant for the game as the user saw it: it stands while the
+                # decision it answers is still open (another seat answered its part of a
+                # simultaneous choice meanwhile, as the bot's Auswahl), like a click; a resign
+                # or a draw answer holds whatever happened meanwhile
+                if typed_for is not None:
+                    decision = typed_for
+                elif decision is None and not text.startswith(m.META_PREFIX):
                     raise
         raise StaleRevision()
 
@@ -357,6 +364,11 @@ class ServiceCore:
             turns.append(turn)
             record = turn.record
         return record, turns
+
+
+def _open_decision(engine: Engine[Any, Any], match: m.Match, seat: int) -> str | None:
+    """The id of ``seat``'s open decision in ``match`` (None: it has none)."""
+    return next((d.id for d in m.decisions(engine, match) if d.seat == seat), None)
 
 
 def _bot_task(record: GameRecord, match: m.Match) -> tuple[int, str | None] | None:

@@ -51,7 +51,7 @@ from engines.telperinquar.decks import (
     validate,
 )
 from engines.telperinquar.draft import sealed_deck
-from engines.telperinquar.engine import catalogue_for
+from engines.telperinquar.engine import TqState, catalogue_for
 
 LEVELS = ENGINE.bot_levels
 DEFAULT_LEVEL = "normal"
@@ -652,19 +652,19 @@ def _view_cards(view: Mapping[str, Any]) -> dict[str, str]:
 def _names_of(view: Mapping[str, Any], ctx: BoardContext) -> _Names:
     cards = _view_cards(view)
     # cards that left play this step (a fallen Wesen, a spent charge) keep their names
-    state = ctx.match.state.data["cards"]
+    state: TqState = ctx.match.state
     gone = {}
-    for cid, info in state.items():
-        if cid not in cards and not info.get("hidden") and _public(ctx, cid):
-            cards[cid] = info["name"]
-            gone[cid] = int(info["owner"])
+    for cid, info in state.cards.items():
+        if cid not in cards and not info.hidden and _public(ctx, cid):
+            cards[cid] = info.name
+            gone[cid] = info.owner
     return _Names(view, ctx.names, ctx.lang, cards, game_catalogue(ctx.record), gone)
 
 
 def _public(ctx: BoardContext, cid: str) -> bool:
     """Whether a card is out of every hand and draw pile (its name is no secret)."""
-    players = ctx.match.state.data["players"]
-    return not any(cid in p["hand"] or cid in p["deck"] for p in players)
+    state: TqState = ctx.match.state
+    return not any(cid in p.hand or cid in p.deck for p in state.players)
 
 
 def action_words(words: Sequence[str], names: _Names, seat: int | None) -> str:
@@ -988,16 +988,19 @@ class TelperinquarSpec(GameSpec):
 
     def status(self, ctx: BoardContext) -> str:
         """Who is asked: a reaction names the one seat that may answer now."""
-        state = ctx.match.state.data
-        if ctx.outcome is None and state["ask"] is not None and ctx.waiting_for:
-            return _k("status.react", ctx.lang, name=ctx.names[int(state["ask"])])
+        state: TqState = ctx.match.state
+        if ctx.outcome is None and state.ask is not None and ctx.waiting_for:
+            return _k("status.react", ctx.lang, name=ctx.names[state.ask])
         return super().status(ctx)
 
     def outcome_text(self, outcome: Outcome, ctx: BoardContext) -> str:
         if outcome.reason not in ("hero_fell", *DRAWS):
             return super().outcome_text(outcome, ctx)
         if outcome.is_draw:  # said as what happened: both heroes fell, or a limit
-            limit = ctx.match.state.data.get(outcome.reason, 0)
+            state: TqState = ctx.match.state
+            limit = {"turn_limit": state.turn_limit, "round_limit": state.round_limit}.get(
+                outcome.reason, 0
+            )
             return "🤝 " + _k(f"reason.{outcome.reason}", ctx.lang, limit=limit)
         who = ", ".join(ctx.names[s] for s in sorted(outcome.winners))
         return "🏆 " + _k("reason.hero_fell", ctx.lang, names=who)

@@ -117,7 +117,8 @@ class TableClicks(TablePrompt):
                 **self.prompt(record, match, seat, lang, path, tree, page)
             )
             return
-        drawing = self.screen(record, match, lang, path=path, tree=tree, page=page)
+        public = await self.board_lang(record)  # the board's, not the clicker's language
+        drawing = self.screen(record, match, public, path=path, tree=tree, page=page)
         screen = await in_time(interaction, drawing, thinking=False)  # a slow one: deferred
         if interaction.response.is_done():
             await interaction.edit_original_response(**edit_kwargs(screen))

@@ -62,7 +62,7 @@ class TablePrompt(TableStart):
             return False
         if self.info(record).board != message.id:
             return False
-        screen = await self._behind(record, message.id, await lang_for(interaction))
+        screen = await self._behind(record, message.id, await self.board_lang(record))
         if screen is None:
             return False  # the board shows the game's open decisions: the click was only late
         await interaction.response.edit_message(**edit_kwargs(screen))
@@ -260,7 +260,7 @@ class TablePrompt(TableStart):
         new_info = GameInfo([info.names[s] for s in order], lang=info.lang)
         await self.save_info(record.id, new_info)
         if record.status == INVITED:
-            await interaction.followup.send(**self.invitation(record, new_info, lang))
+            await interaction.followup.send(**self.invitation(record, new_info, info.lang or lang))
             return
         await self.open_game(interaction, with_display(record, new_info), lang)
 

@@ -181,9 +181,14 @@ class TableShow(TableBoard):
             old_call = info.call if (call or new) else None
             digest = image_digest(screen.image)
             keep = screen.keep_image or (screen.image is not None and digest == info.image)
-            if record.status == FINISHED and not keep and not new:
+            home = info.home
+            due = home.get("thread") and home.get("invitation") and not home.get("over")
+            if record.status == FINISHED and due and not keep and not new:
                 # the final picture is uploaded once, with the invitation that says who won
                 # (the thread's first message, above the board); the board shows it from there
+                if not responded and via is not None:  # acknowledged first: Discord's 3 s
+                    await via.response.defer()
+                    responded = True
                 url = await self._announce_end(record, screen, info)
                 if url is not None:
                     screen, digest = pictured_at(screen, url), ""

@@ -430,8 +430,9 @@ class TableStart(TableShow):
         line), with its running log (a game from before the log: its last step replayed)."""
         record = await self.game_for(interaction, game_id, running_only=False)
         if record.status == INVITED:  # not begun: the invitation again, not a board yet
-            lang = await lang_for(interaction)
-            await send(interaction, **self.invitation(record, self.info(record), lang))
+            info = self.info(record)
+            lang = info.lang or await lang_for(interaction)  # public: the game's language
+            await send(interaction, **self.invitation(record, info, lang))
             return
         lang = await self.board_lang(record)
         elsewhere = channel_of(interaction) != record.channel_id  # asked in its parent channel

@@ -48,6 +48,7 @@ from engines.telperinquar.cards import (
     level_rows,
 )
 from engines.telperinquar.decks import Problem, validate
+from engines.telperinquar.keywords import keywords
 
 CARD_W = 250  # a card's design width; every size on a card scales with its drawn width
 CARD_RATIO = 1.4
@@ -1015,7 +1016,7 @@ def _exposed(view: Mapping[str, Any], seat: int, cat: Catalogue) -> bool:
         return [(i, c) for i, c in cards if c is not None and c.type == "wesen"]
 
     def flies(card: Card) -> bool:
-        return "fliegen" in (card.get("abilities") or [])
+        return any(k.flies for k in keywords(card.get("abilities") or []))
 
     guards = face_up(seat)
     if not [c for _, c in guards if not flies(c)]:

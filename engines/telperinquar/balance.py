@@ -20,6 +20,7 @@ from itertools import combinations
 
 from engines.telperinquar.cards import CLASSES, Card, catalogue, hero_of, level_card_name
 from engines.telperinquar.engine import ENGINE, hero_level
+from engines.telperinquar.verbs import Heal
 
 HIGH_LEVEL = 8  # "level 8-10 cards": a level card that brings a hero to level 8 or more
 BUILT_SUPPORT = 26  # a built deck: hero, 13 level cards and 26 support cards
@@ -65,7 +66,7 @@ def _build_score(card: Card, cls: str, have: Counter[str]) -> float:
     value += int(card.get("bonus", 0) or 0) / 3 + int(card.get("life", 0) or 0) / 12
     value += 0.6 if card.defensive else 0.0
     value += 0.8 if cls in card.classes else 0.0
-    value += 0.5 if any(s.get("do") == "heal" for s in card.steps) else 0.0
+    value += 0.5 if any(isinstance(s, Heal) for s in card.effects) else 0.0
     value -= max(card.requires.values(), default=0) / 12  # high needs come late
     return value
 
@@ -116,19 +117,19 @@ def play(decks: tuple[str, str], classes: tuple[str, str], seed: int, levels: li
         action = ENGINE.choose_action(state, seat, levels[seat % len(levels)], 1.0, rng)
         verb = action.words[0]
         if verb in ("play", "hide", "arm"):
-            played[str(state.data["cards"][action.words[1]]["name"])] += 1
+            played[state.cards[action.words[1]].name] += 1
         state, _ = ENGINE.apply(state, action, seat)
-        if verb == "level" and hero_level(state.data, seat) >= HIGH_LEVEL:
+        if verb == "level" and hero_level(state, seat) >= HIGH_LEVEL:
             high = True
     result = ENGINE.outcome(state)
     assert result is not None
     winner = min(result.winners) if len(result.winners) == 1 else None
-    d = state.data
+    d = state
     return Game(
         classes,
         winner,
         result.reason,
-        int(d["round"]),
+        d.round,
         (hero_level(d, 0), hero_level(d, 1)),
         high,
         played,

@@ -15,6 +15,7 @@ from bot.i18n import t
 from bot.narration.essence import touched, touched_by_action
 from bot.play.spec import Steps
 from bot.play.specs.essence import _option_label, choice_tree
+from bot.play.table import GUILD_LANGUAGE_PREF
 from bot.sandbox.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from engines.core import Event
 from engines.core import match as m
@@ -362,6 +363,7 @@ async def test_a_bot_turn_left_over_by_a_restart_is_resumed(fake: FakeDiscord, b
 async def test_orientation_is_chosen_with_arrow_buttons_in_english(
     fake: FakeDiscord, bot: Any
 ) -> None:
+    await bot.store.set_pref(fake.guild.id, GUILD_LANGUAGE_PREF, "en")  # an English game
     board = await accepted_game(fake)
     picked = await fake.select(board, mote_select(board), ["a1"], user=ALICE, locale="en-US")
     board = await picked.message()

@@ -9,6 +9,7 @@ messages came), archives its thread after the end, and finds its board again aft
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -36,6 +37,8 @@ from tests.harness import (
     running_bot,
     settings_for,
 )
+from tests.party import PARTY
+from tests.table_player import Tally, play
 
 ALICE, BOB, CAROL = "alice", "bob", "carol"
 
@@ -221,6 +224,29 @@ async def test_an_invited_game_moves_into_its_thread_when_it_starts(
     assert public(fake, fake.channel()) == [invitation]
 
 
+async def test_a_game_ended_by_clicks_uploads_its_final_picture_once(
+    fake: FakeDiscord, tbot: Any
+) -> None:
+    """Played to its end by clicks: the final picture goes up once, with the invitation in
+    the parent channel (the thread's first message); the final board shows it from there
+    (or keeps its own where the last step changed nothing in it)."""
+    options = {"zweiter": BOB, "karten": 1}
+    invitation = await (await fake.slash("party start", options, user=ALICE)).message()
+    (select,) = [s for s in invitation.selects if s["custom_id"].endswith(":inv:c")]
+    await (await fake.select(invitation, select["custom_id"], ["blue"], user=BOB)).callback()
+    thread = await fake.wait(lambda: fake.thread_of(invitation), 5, "the game's thread")
+    record = await living_in(fake, tbot, thread)
+    requests, tally = len(fake.requests), Tally()
+    await play(fake, tbot, record.id, PARTY, random.Random(3), tally, 40)
+    assert (await tbot.store.get_game(record.id)).status == "finished"
+    await fake.wait(lambda: "🏆" in invitation.content or None, 5, "the invitation says who won")
+    (picture,) = invitation.attachments
+    board = await live_board_of(fake, tbot, record.id, lambda m: "🏆" in m.text)
+    assert shown_picture(board)  # its own (the last step changed nothing) or the invitation's
+    assert board.attachments or f"/{picture.id}/" in board.embeds[0]["image"]["url"]
+    assert uploads(fake, requests) <= tally.clicks  # at most one picture a click, the end too
+
+
 async def test_after_a_restart_the_board_is_found_and_edited_not_posted_again(
     fake: FakeDiscord, threaded: Any
 ) -> None:
@@ -315,6 +341,16 @@ async def test_the_servers_language_is_every_new_games_whoever_clicks(
     thread = await fake.wait(lambda: fake.thread_of(second), 5, "the thread")
     assert thread.name.startswith(t("essenzcog.title", "de", id=record.id + 2))
     assert t("essenzcog.choice.level.easy", "de") in thread.name  # the bot named in German too
+    # Bob (English) chooses a mote on the public board: it stays German
+    board = await live_board_of(fake, tbot, record.id + 2)
+    select = board.selects[0]
+    mote = select["options"][0]["value"]
+    chosen = await fake.select(board, select["custom_id"], [mote], user=BOB, locale="en-US")
+    await chosen.callback()
+    assert board.selects and board.selects[0]["custom_id"] != select["custom_id"]  # the next
+    assert t("essenzcog.title", "de", id=record.id + 2) in embed_text(board)
+    german = {t(key, "de") for key in ("play.select.step", "essenzcog.select.option")}
+    assert board.selects[0].get("placeholder") in german
     # someone who may not manage the server changes nothing
     real = fake_module._member_payload
 

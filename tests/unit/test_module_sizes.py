@@ -15,7 +15,6 @@ PENDING = {
     "bot/store/sqlite.py": "one SQL layer for both stores (issue 20)",
     "bot/narration/telperinquar.py": "Telperinquár's plug-in to bot/play/specs (issue 20)",
     "bot/render/telperinquar.py": "one text layout helper, Telperinquár's renderer split",
-    "engines/telperinquar/engine.py": "Telperinquár's port to the value model (issue 20)",
     "engines/felsenfeuer/engine.py": "Felsenfeuer's port to the value model (issue 20)",
     "engines/felsenfeuer/verbs.py": "Felsenfeuer's port to the value model (issue 20)",
 }

@@ -422,10 +422,10 @@ def test_a_hero_out_of_the_reach_of_its_wesen_shows_as_exposed() -> None:
     give(d, 1, "Wolf", "row")
     give(d, 0, "Wolf", "row")
     give(d, 0, "Wolf", "row")
-    view = ENGINE.view_for(TqState(d), None)
+    view = ENGINE.view_for(ENGINE.state_from_json(d), None)
     assert not tq._exposed(view, 1, catalogue())  # both Wolves reach the enemy Wolf
     give(d, 0, "Wolf", "row")
-    view = ENGINE.view_for(TqState(d), None)
+    view = ENGINE.view_for(ENGINE.state_from_json(d), None)
     assert tq._exposed(view, 1, catalogue())
     assert not tq._exposed(view, 0, catalogue())  # the lone Wolf reaches places 1-2
 
@@ -444,7 +444,7 @@ def test_a_laid_card_waiting_for_answers_is_said_in_words(lang: str, drawn: list
         d, _ = do(d, 0, f"{verb} {cid}")
         assert d["ask"] == 1
         drawn.clear()
-        tq.field_png(ENGINE.view_for(TqState(d), None), lang, names=NAMES[:2])
+        tq.field_png(ENGINE.view_for(ENGINE.state_from_json(d), None), lang, names=NAMES[:2])
         lines = [text for text in drawn if text.startswith("1. ")]
         if verb == "play":
             wolf = t("tqrender.stack.play", lang, player=NAMES[0], card="Wolf")

@@ -30,14 +30,14 @@ def test_the_hero_is_a_target_when_nothing_else_is_in_melee_reach() -> None:
     d = main_phase(fresh())
     wolves = [give(d, 0, "Wolf", "row") for _ in range(4)]
     enemy = give(d, 1, "Wolf", "row")
-    assert targets(d, wolves[0], "melee", 0) == [enemy]
-    assert targets(d, wolves[1], "melee", 0) == [enemy]
-    assert targets(d, wolves[2], "melee", 0) == ["h1"]
-    assert targets(d, wolves[3], "melee", 0) == ["h1"]
+    assert targets(st(d), wolves[0], "melee", 0) == [enemy]
+    assert targets(st(d), wolves[1], "melee", 0) == [enemy]
+    assert targets(st(d), wolves[2], "melee", 0) == ["h1"]
+    assert targets(st(d), wolves[3], "melee", 0) == ["h1"]
     assert f"use {wolves[3]} h1" in legal(d, 0)
     assert f"use {wolves[0]} h1" not in legal(d, 0)  # the enemy Wolf stands in its reach
     # a hero reaches every Wesen: the enemy Wolf still protects its hero against it
-    assert "h1" not in targets(d, "h0", "melee", 0)
+    assert "h1" not in targets(st(d), "h0", "melee", 0)
 
 
 def _ctx(d: dict[str, Any], lang: str) -> Any:
