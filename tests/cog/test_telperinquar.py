@@ -669,8 +669,8 @@ def test_every_event_of_bot_games_is_narrated_in_both_languages(players: int, se
     import random
     from types import SimpleNamespace
 
-    from bot.narration.telperinquar import SPEC
     from bot.play.spec import BoardContext, Steps
+    from bot.play.specs.telperinquar import SPEC
 
     match = m.start(ENGINE, {}, seed, players)
     record = SimpleNamespace(config={}, players=list(range(players)), status="active", id=1)
