@@ -115,7 +115,7 @@ class _PostgresSide:
     def __init__(self, url: str) -> None:
         from bot.store.postgres import PostgresStore
 
-        self.store = PostgresStore(url)
+        self.store = PostgresStore(url, command_timeout=None)
 
     async def open(self) -> None:
         await self.store.open()

@@ -12,6 +12,7 @@ a name or a roll. The store drops it from the text it writes instead of failing 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -34,7 +35,9 @@ from bot.store.base import (
     WebTokenRecord,
     check_character_limits,
 )
+from bot.store.batch import Batched
 from bot.store.migrations import COMBATS_TO_GAMES, PG_MIGRATIONS
+from bot.store.pgpool import Answering, Pool
 from bot.store.rows import (
     _campaign,
     _changed,
@@ -60,8 +63,45 @@ _DECK_COLUMNS = "id, owner_id, name, cards"
 _CONTENT_COLUMNS = "guild_id, kind, name, text, author_id, updated_at"
 _TOKEN_COLUMNS = "token_hash, kind, user_id, guild_id, data, expires_at"
 
+# connections, all opened at start-up (a server allows 100 by default, for every process)
+WRITE_CONNECTIONS = 5
+READ_CONNECTIONS = 3
+LOOKUP_CONNECTIONS = 2  # the batched reads every command makes first (languages, campaigns)
+CONNECT_TIMEOUT = 2.0  # seconds: a server that accepts but never answers (asyncpg waits 60)
+COMMAND_TIMEOUT = 2.0  # seconds a statement (or the wait for a pooled connection) may take
+LOCK_WAIT = "1500ms"  # lock_timeout: a row lock still held then is StoreBusy (before the above)
+
 # pg_advisory_xact_lock key: processes starting together migrate one after the other
 MIGRATION_LOCK = 0x5350_4945_4C4C  # "SPIELL"
+
+
+async def _read_prefs(
+    conn: asyncpg.Connection, keys: Sequence[tuple[int, str]]
+) -> dict[tuple[int, str], str]:
+    rows = await conn.fetch(
+        "SELECT p.user_id, p.key, p.value FROM user_prefs p"
+        " JOIN unnest($1::bigint[], $2::text[]) AS k (user_id, key) USING (user_id, key)",
+        [user for user, _ in keys],
+        [key for _, key in keys],
+    )
+    return {(row["user_id"], row["key"]): str(row["value"]) for row in rows}
+
+
+async def _read_campaigns(
+    conn: asyncpg.Connection, channels: Sequence[int]
+) -> dict[int, CampaignRecord]:
+    rows = await conn.fetch(
+        f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns"
+        " WHERE channel_id = ANY($1::bigint[]) AND status = 'active'",
+        list(channels),
+    )
+    return {row["channel_id"]: _campaign(row) for row in rows}
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """A pooled connection goes back as it is: the store keeps no session state (locks are
+    transaction-scoped, settings fixed at connect), so asyncpg's reset query (a round trip
+    on every release) is left out."""
 
 
 def _text(value: str) -> str:
@@ -89,28 +129,67 @@ def redact(url: str) -> str:
 
 class PostgresStore:
     """``Store`` on a PostgreSQL database; ``schema`` (created if missing) keeps its tables
-    apart from others on the same database (tests; several bots on one server)."""
+    apart from others on the same database (tests; several bots on one server).
+
+    Three pools, opened whole at start-up (no connection is set up while a command waits):
+    ``pool`` for writes and transactions, ``reads`` for single reads outside a transaction,
+    and a small one for what every command reads before its first answer (a user's language,
+    the channel's campaign), batched (``bot.store.batch``): a burst of game starts (each a
+    transaction of several round trips) or of their reads never makes a light command queue
+    behind it. ``command_timeout`` (seconds, None: none) bounds every statement and the wait
+    for a connection; after a timeout the store says "cannot reach the storage" at once for a
+    few seconds (``bot.store.pgpool``), so a server that stops answering costs one
+    interaction a wait, not every one. ``copy-db`` passes None (long copies); migrations
+    run on a connection of their own without it."""
 
     def __init__(
-        self, url: str, *, schema: str | None = None, min_size: int = 1, max_size: int = 10
+        self,
+        url: str,
+        *,
+        schema: str | None = None,
+        max_size: int = WRITE_CONNECTIONS,
+        read_size: int = READ_CONNECTIONS,
+        command_timeout: float | None = COMMAND_TIMEOUT,
     ) -> None:
         self.url = url
         self.schema = schema
-        self.min_size = min_size
         self.max_size = max_size
-        self._pool: asyncpg.Pool | None = None
+        self.read_size = read_size
+        self.command_timeout = command_timeout
+        self._answers = Answering()
+        self._pool: Pool | None = None
+        self._reads: Pool | None = None
+        self._lookups: Pool | None = None
+        # what every command reads before it answers, many commands' keys in one statement
+        self._prefs = Batched(lambda: self._open(self._lookups), _read_prefs)
+        self._active_campaigns = Batched(lambda: self._open(self._lookups), _read_campaigns)
 
     def __repr__(self) -> str:
         return f"PostgresStore({redact(self.url)!r}, schema={self.schema!r})"
 
     async def open(self) -> None:
         await self.migrate()
-        self._pool = await asyncpg.create_pool(
+        self._pool = await self._new_pool(self.max_size)
+        try:
+            self._reads = await self._new_pool(self.read_size)
+            self._lookups = await self._new_pool(LOOKUP_CONNECTIONS)
+        except BaseException:
+            await self.close()
+            raise
+
+    async def _new_pool(self, size: int) -> Pool:
+        pool = await asyncpg.create_pool(
             self.url,
-            min_size=self.min_size,
-            max_size=self.max_size,
+            init_size=size,  # every connection opened now, none while a command waits
+            min_size=0,  # none reopened in the background while the server is away
+            max_size=size,
+            max_inactive_connection_lifetime=0,  # kept while idle
+            timeout=CONNECT_TIMEOUT,
+            command_timeout=self.command_timeout,
             server_settings=self._server_settings(),
+            reset=_keep_session,
         )
+        return Pool(pool, self._answers)
 
     async def migrate(self, target: int = len(PG_MIGRATIONS)) -> tuple[int, int]:
         """Bring the schema to ``target``; returns (version before, version after)."""
@@ -121,30 +200,41 @@ class PostgresStore:
             await conn.close()
 
     async def _connect(self) -> asyncpg.Connection:
-        conn = await asyncpg.connect(self.url)
+        conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
         if self.schema is not None:
             await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {_ident(self.schema)}")
             await conn.execute(f"SET search_path TO {_ident(self.schema)}")
         return conn
 
     def _server_settings(self) -> dict[str, str]:
-        # a write waits at most 5 s for a row another process holds (as SQLite's busy
-        # timeout), and a process frozen inside a transaction loses it after a minute
-        settings = {"lock_timeout": "5s", "idle_in_transaction_session_timeout": "60s"}
+        # a write waits at most LOCK_WAIT for a row another process holds (as SQLite's
+        # write wait; StoreBusy, before the command timeout would call the server
+        # unreachable), and a process frozen inside a transaction loses it after a minute
+        settings = {"lock_timeout": LOCK_WAIT, "idle_in_transaction_session_timeout": "60s"}
         if self.schema is not None:
             settings["search_path"] = _ident(self.schema)
         return settings
 
     async def close(self) -> None:
-        if self._pool is not None:
-            await self._pool.close()
-            self._pool = None
+        pools = [p for p in (self._lookups, self._reads, self._pool) if p is not None]
+        self._pool = self._reads = self._lookups = None
+        await asyncio.gather(*(pool.close() for pool in pools))
+
+    @staticmethod
+    def _open(pool: Pool | None) -> Pool:
+        if pool is None:
+            raise RuntimeError("store is not open")
+        return pool
 
     @property
-    def pool(self) -> asyncpg.Pool:
-        if self._pool is None:
-            raise RuntimeError("store is not open")
-        return self._pool
+    def pool(self) -> Pool:
+        """Connections for writes and transactions."""
+        return self._open(self._pool)
+
+    @property
+    def reads(self) -> Pool:
+        """Connections for single reads outside a transaction."""
+        return self._open(self._reads)
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[asyncpg.Connection]:
@@ -159,7 +249,7 @@ class PostgresStore:
     # meta and preferences ---------------------------------------------------------------
 
     async def get_meta(self, key: str) -> str | None:
-        value = await self.pool.fetchval("SELECT value FROM meta WHERE key = $1", _text(key))
+        value = await self.reads.fetchval("SELECT value FROM meta WHERE key = $1", _text(key))
         return None if value is None else str(value)
 
     async def set_meta(self, key: str, value: str) -> None:
@@ -171,10 +261,7 @@ class PostgresStore:
         )
 
     async def get_pref(self, user_id: int, key: str) -> str | None:
-        value = await self.pool.fetchval(
-            "SELECT value FROM user_prefs WHERE user_id = $1 AND key = $2", user_id, _text(key)
-        )
-        return None if value is None else str(value)
+        return await self._prefs.get((user_id, _text(key)))
 
     async def set_pref(self, user_id: int, key: str, value: str | None) -> None:
         if value is None:
@@ -245,7 +332,7 @@ class PostgresStore:
         return _game(row)
 
     async def get_game(self, game_id: int) -> GameRecord | None:
-        row = await self.pool.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        row = await self.reads.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
         return None if row is None else _game(row)
 
     async def games_in_channel(
@@ -259,7 +346,7 @@ class PostgresStore:
         if statuses:
             params.append([_text(s) for s in statuses])
             sql += f" AND status = ANY(${len(params)}::text[])"
-        rows = await self.pool.fetch(sql + " ORDER BY id", *params)
+        rows = await self.reads.fetch(sql + " ORDER BY id", *params)
         return [_game(row) for row in rows]
 
     async def games_in_guild(
@@ -271,7 +358,7 @@ class PostgresStore:
             params.append([_text(s) for s in statuses])
             sql += f" AND status = ANY(${len(params)}::text[])"
         params.append(max(0, limit))
-        rows = await self.pool.fetch(sql + f" ORDER BY id DESC LIMIT ${len(params)}", *params)
+        rows = await self.reads.fetch(sql + f" ORDER BY id DESC LIMIT ${len(params)}", *params)
         return [_game(row) for row in rows]
 
     async def games_idle_since(
@@ -282,7 +369,7 @@ class PostgresStore:
         sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status = $2 AND updated_at < $1"
         if unreminded_only:
             sql += " AND (reminded_at IS NULL OR reminded_at < updated_at)"
-        rows = await self.pool.fetch(sql + " ORDER BY updated_at", before, status)
+        rows = await self.reads.fetch(sql + " ORDER BY updated_at", before, status)
         return [_game(row) for row in rows]
 
     async def mark_reminded(self, game_id: int) -> None:
@@ -393,7 +480,7 @@ class PostgresStore:
         )
 
     async def game_actions(self, game_id: int) -> list[tuple[int, str]]:
-        rows = await self.pool.fetch(
+        rows = await self.reads.fetch(
             "SELECT player, action FROM game_actions WHERE game_id = $1 ORDER BY seq", game_id
         )
         return [(int(r["player"]), str(r["action"])) for r in rows]
@@ -437,7 +524,7 @@ class PostgresStore:
 
     async def saved_rolls(self, scopes: list[str]) -> dict[str, str]:
         """Name → expression over ``scopes``; an earlier scope wins over a later one."""
-        rows = await self.pool.fetch(
+        rows = await self.reads.fetch(
             "SELECT scope, name, expression FROM saved_rolls WHERE scope = ANY($1::text[])"
             " ORDER BY name",
             [_text(s) for s in scopes],
@@ -498,21 +585,16 @@ class PostgresStore:
         return _campaign(row)
 
     async def get_campaign(self, campaign_id: int) -> CampaignRecord | None:
-        row = await self.pool.fetchrow(
+        row = await self.reads.fetchrow(
             f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE id = $1", campaign_id
         )
         return None if row is None else _campaign(row)
 
     async def active_campaign(self, channel_id: int) -> CampaignRecord | None:
-        row = await self.pool.fetchrow(
-            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns"
-            " WHERE channel_id = $1 AND status = 'active'",
-            channel_id,
-        )
-        return None if row is None else _campaign(row)
+        return await self._active_campaigns.get(channel_id)
 
     async def campaigns(self, guild_id: int | None) -> list[CampaignRecord]:
-        rows = await self.pool.fetch(
+        rows = await self.reads.fetch(
             f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns"
             " WHERE guild_id IS NOT DISTINCT FROM $1 ORDER BY id",
             guild_id,
@@ -557,7 +639,7 @@ class PostgresStore:
 
     async def campaign_log(self, campaign_id: int, limit: int = 50) -> list[Json]:
         """The newest ``limit`` entries, oldest first (``limit`` 0: all)."""
-        rows = await self.pool.fetch(
+        rows = await self.reads.fetch(
             "SELECT at, actor_id, kind, data FROM campaign_log WHERE campaign_id = $1"
             " ORDER BY id DESC LIMIT $2",
             campaign_id,
@@ -628,14 +710,14 @@ class PostgresStore:
         return _character(row)
 
     async def get_character(self, character_id: int) -> CharacterRecord | None:
-        row = await self.pool.fetchrow(
+        row = await self.reads.fetchrow(
             f"SELECT {_CHARACTER_COLUMNS} FROM characters WHERE id = $1", character_id
         )
         return None if row is None else _character(row)
 
     async def characters(self, campaign_id: int) -> list[CharacterRecord]:
         # COLLATE "C": the byte order SQLite's ORDER BY name gives, whatever the server's locale
-        rows = await self.pool.fetch(
+        rows = await self.reads.fetch(
             f"SELECT {_CHARACTER_COLUMNS} FROM characters WHERE campaign_id = $1"
             ' ORDER BY name COLLATE "C", id',
             campaign_id,
@@ -674,7 +756,7 @@ class PostgresStore:
 
     async def active_character(self, campaign_id: int, user_id: int) -> CharacterRecord | None:
         columns = ", ".join("c." + c.strip() for c in _CHARACTER_COLUMNS.split(","))
-        row = await self.pool.fetchrow(
+        row = await self.reads.fetchrow(
             f"SELECT {columns} FROM active_characters a"
             " JOIN characters c ON c.id = a.character_id"
             " WHERE a.campaign_id = $1 AND a.user_id = $2",
@@ -700,7 +782,7 @@ class PostgresStore:
         return _deck(row)
 
     async def get_deck(self, owner_id: int, name: str) -> DeckRecord | None:
-        row = await self.pool.fetchrow(
+        row = await self.reads.fetchrow(
             f"SELECT {_DECK_COLUMNS} FROM tq_decks WHERE owner_id = $1 AND name = $2",
             owner_id,
             _text(name),
@@ -708,7 +790,7 @@ class PostgresStore:
         return None if row is None else _deck(row)
 
     async def decks(self, owner_id: int) -> list[DeckRecord]:
-        rows = await self.pool.fetch(
+        rows = await self.reads.fetch(
             f"SELECT {_DECK_COLUMNS} FROM tq_decks WHERE owner_id = $1"
             ' ORDER BY name COLLATE "C", id',
             owner_id,
@@ -807,7 +889,7 @@ class PostgresStore:
         return bool(existed)
 
     async def get_content(self, guild_id: int, kind: str, name: str = "") -> ContentRecord | None:
-        row = await self.pool.fetchrow(
+        row = await self.reads.fetchrow(
             f"SELECT {_CONTENT_COLUMNS} FROM server_content"
             " WHERE guild_id = $1 AND kind = $2 AND name = $3",
             guild_id,
@@ -817,7 +899,7 @@ class PostgresStore:
         return None if row is None else _content(row)
 
     async def list_content(self, guild_id: int, kind: str) -> list[ContentRecord]:
-        rows = await self.pool.fetch(
+        rows = await self.reads.fetch(
             f"SELECT {_CONTENT_COLUMNS} FROM server_content"
             ' WHERE guild_id = $1 AND kind = $2 ORDER BY name COLLATE "C"',
             guild_id,
@@ -869,7 +951,7 @@ class PostgresStore:
         return record if record.expires_at > now else None
 
     async def get_web_token(self, token_hash: str, kind: str, now: float) -> WebTokenRecord | None:
-        row = await self.pool.fetchrow(
+        row = await self.reads.fetchrow(
             f"SELECT {_TOKEN_COLUMNS} FROM web_tokens"
             " WHERE token_hash = $1 AND kind = $2 AND expires_at > $3",
             _text(token_hash),

@@ -136,7 +136,7 @@ async def test_a_write_waits_only_so_long_for_a_row_another_process_holds() -> N
         await store.open()
         try:
             async with store.pool.acquire() as conn:
-                assert await conn.fetchval("SHOW lock_timeout") == "5s"
+                assert await conn.fetchval("SHOW lock_timeout") == "1500ms"
                 assert await conn.fetchval("SHOW idle_in_transaction_session_timeout") == "1min"
         finally:
             await store.close()
