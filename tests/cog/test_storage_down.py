@@ -59,15 +59,24 @@ async def every_interaction_is_answered(fake: FakeDiscord, key: str, board: Any)
     gc.collect()  # a task whose exception nobody retrieved is reported when it is collected
 
 
-async def test_a_stopped_postgres_answers_cannot_reach(fake: FakeDiscord, tmp_path: Path) -> None:
+async def postgres_goes_away(fake: FakeDiscord, folder: Path, away: str) -> None:
+    """A bot on PostgreSQL (through a relay) starts a game; then the server goes ``away``
+    ("stop" or "hang", ``PgProxy``) and every interaction is still answered."""
     async with fresh_schema("down") as schema, PgProxy() as server:
-        settings = settings_for(fake, tmp_path / "unused.sqlite", database_url=server.url(schema))
+        settings = settings_for(fake, folder / "unused.sqlite", database_url=server.url(schema))
         async with running_bot(fake, settings):
             await fake.wait_for_sync()
             started = await fake.slash("essenz start", {"gegner": BOB}, user=ALICE)
             invitation = await started.message()
-            await server.stop()  # connections closed, new ones refused
+            if away == "stop":
+                await server.stop()
+            else:
+                server.hang()
             await every_interaction_is_answered(fake, STORAGE_DOWN, invitation)
+
+
+async def test_a_stopped_postgres_answers_cannot_reach(fake: FakeDiscord, tmp_path: Path) -> None:
+    await postgres_goes_away(fake, tmp_path, "stop")  # connections closed, new ones refused
 
 
 async def test_a_postgres_that_stops_answering_is_told_not_waited_for(
@@ -76,14 +85,7 @@ async def test_a_postgres_that_stops_answering_is_told_not_waited_for(
     """A server that accepts and never answers (a frozen host): the statement under way gives
     up after the command timeout, and the interactions after it are told at once instead of
     waiting for it again (asyncpg's own default is a minute per connection)."""
-    async with fresh_schema("hang") as schema, PgProxy() as server:
-        settings = settings_for(fake, tmp_path / "unused.sqlite", database_url=server.url(schema))
-        async with running_bot(fake, settings):
-            await fake.wait_for_sync()
-            started = await fake.slash("essenz start", {"gegner": BOB}, user=ALICE)
-            invitation = await started.message()
-            server.hang()
-            await every_interaction_is_answered(fake, STORAGE_DOWN, invitation)
+    await postgres_goes_away(fake, tmp_path, "hang")
 
 
 async def test_a_read_only_sqlite_file_answers_nothing_was_changed(
