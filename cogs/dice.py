@@ -33,6 +33,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import dice_pools as pools
 from bot.app import SpielleiterBot
 from bot.i18n import DEFAULT_LANGUAGE, cmd, options, t
 from bot.limits import MAX_SAVED_ROLLS
@@ -185,7 +186,7 @@ class Dice(commands.Cog):
     ) -> str:
         if narration.leading_name(expression) is None:
             return expression
-        mine, theirs = narration.scopes(user_id, campaign)
+        mine, theirs = pools.scopes(user_id, campaign)
         saved = await self.bot.store.saved_rolls([mine] + ([theirs] if theirs else []))
         return narration.with_saved(expression, saved)
 
@@ -202,7 +203,7 @@ class Dice(commands.Cog):
         self, interaction: discord.Interaction[Any]
     ) -> tuple[dict[str, str], dict[str, str]]:
         campaign = await self._campaign(interaction)
-        mine, theirs = narration.scopes(interaction.user.id, campaign)
+        mine, theirs = pools.scopes(interaction.user.id, campaign)
         store = self.bot.store
         return await store.saved_rolls([mine]), (
             await store.saved_rolls([theirs]) if theirs else {}
@@ -304,7 +305,7 @@ class Dice(commands.Cog):
         geheim: bool = False,
     ) -> None:
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
-        source, pool = await narration.own_pool(
+        source, pool = await pools.own_pool(
             self.bot.store,
             campaign,
             interaction.user,
@@ -340,7 +341,7 @@ class Dice(commands.Cog):
         geheim: bool = False,
     ) -> None:
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
-        source, pool = await narration.own_pool(
+        source, pool = await pools.own_pool(
             self.bot.store,
             campaign,
             interaction.user,
@@ -390,7 +391,7 @@ class Dice(commands.Cog):
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
         if gegner is None and gegner_charakter is None and gegner_wert is None:
             raise BadInput("roll.contest.no_opponent")
-        find = partial(narration.find_source, self.bot.store, campaign, viewer=interaction.user.id)
+        find = partial(pools.find_source, self.bot.store, campaign, viewer=interaction.user.id)
         first = await find(interaction.user, charakter, eigenschaft, wert, fallback="")
         opponent = t("roll.contest.opponent", lang)
         attribute = gegner_eigenschaft or eigenschaft
@@ -451,7 +452,7 @@ class Dice(commands.Cog):
         if character is None:
             return []
         try:
-            return _choices(narration.name_choices(narration.sheet_skills(character), current))
+            return _choices(narration.name_choices(pools.sheet_skills(character), current))
         except BadInput:  # a stored sheet that no longer validates offers nothing
             return []
 
@@ -468,7 +469,7 @@ class Dice(commands.Cog):
         if campaign is None:
             return None
         person = user if isinstance(user, discord.abc.User) else None
-        return await narration.choice_character(
+        return await pools.choice_character(
             self.bot.store, campaign, interaction.user.id, person, character_name, opponent
         )
 
@@ -496,7 +497,7 @@ class Dice(commands.Cog):
             return []
         everyone = await self.bot.store.characters(campaign.id)
         viewer = interaction.user.id
-        return _choices(narration.character_choices(everyone, campaign, viewer, current, opponent))
+        return _choices(pools.character_choices(everyone, campaign, viewer, current, opponent))
 
     @probe_command.autocomplete("erschwernis")
     @probe_komplex.autocomplete("erschwernis")

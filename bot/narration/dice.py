@@ -1,10 +1,10 @@
 """The dice cog's Discord-free half, beside its renderer: the texts of ``/roll``, the W6 checks
 (``/probe``, ``/probe-komplex``, ``/probe-konkurrierend``) and the Telperinquár rolls in the
 reader's language, the dice images (:mod:`bot.render.dice`), what each roll shows and writes to
-the campaign log (:class:`Shown`), the names of saved rolls and their expansion, a W6 pool read
-from a character's sheet and the character it comes from (read from the store), and the
-autocomplete choices as (label, value) pairs. No Discord objects: the cog parses, calls these
-and replies (Discord's markdown is escaped here for echoed names).
+the campaign log (:class:`Shown`), the names of saved rolls and their expansion, a W6 pool's
+difficulty, and the autocomplete choices as (label, value) pairs. No Discord objects and no
+store: the cog parses, calls these (and ``bot.dice_pools`` for the character a pool comes
+from) and replies (Discord's markdown is escaped here for echoed names).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from discord.utils import escape_markdown
 
 from bot.i18n import t
 from bot.render.dice import DiceImage, DiceRow, DieView
-from bot.store.base import CampaignRecord, CharacterRecord, Store
 from engines.core import BadInput
 from engines.dice.notation import DiceGroup, DiceRoll, check_comment, check_notation
 from engines.dice.pool import SUCCESS_MIN
@@ -33,7 +32,6 @@ from engines.dice.w6 import (
     ProbeResult,
     parse_difficulty,
 )
-from engines.w6.sheet_io import ATTRIBUTE_ALIASES, sheet_from_stored
 
 Visibility = Literal["open", "private", "secret"]
 MESSAGE_LIMIT = 2000
@@ -619,7 +617,7 @@ def check_unknown_name(expression: str, word: str, saved: Mapping[str, str]) -> 
     raise BadInput("roll.saved.unknown_none", name=word[:40])
 
 
-# ---- a W6 pool from a character's sheet -------------------------------------------------
+# ---- a W6 pool's difficulty ----------------------------------------------------------------
 
 
 NUMBER = re.compile(r"[-+]?\d{1,4}")
@@ -633,60 +631,6 @@ def difficulty_of(text: str | None) -> tuple[int, Difficulty | None]:
     if NUMBER.fullmatch(cleaned):
         return abs(int(cleaned)), None
     return 0, parse_difficulty(text)
-
-
-def sheet_attribute(character: CharacterRecord, attribute: str) -> tuple[str, int]:
-    """The Eigenschaft ``attribute`` (any case) of a W6 sheet (``sheet["eigenschaften"]``)."""
-    values = character.sheet.get("eigenschaften")
-    known = values if isinstance(values, dict) else {}
-    typed = attribute.strip().casefold()
-    # the English names /charakter feld takes (Dexterity → Geschick) work here too
-    wanted = {typed, ATTRIBUTE_ALIASES.get(typed, typed).casefold()}
-    for name, value in known.items():
-        if str(name).casefold() in wanted and isinstance(value, int):
-            return str(name), value
-    skills = sheet_skills(character)
-    is_skill = any(name.casefold() == typed for name in skills)
-    raise BadInput(
-        "roll.probe.skill_as_attribute" if is_skill else "roll.probe.unknown_attribute",
-        name=attribute.strip()[:40],
-        character=character.name,
-        known=sorted(str(k) for k in known),  # a whole sheet: cut to a list with "und N weitere"
-        skills=sorted(skills),
-    )
-
-
-def sheet_skills(character: CharacterRecord) -> dict[str, int]:
-    """The Fertigkeiten of a W6 sheet. Raises BadInput (a sheet that no longer validates)."""
-    return dict(sheet_from_stored(character.sheet).fertigkeiten)
-
-
-def sheet_skill(character: CharacterRecord, skill: str) -> tuple[str, int]:
-    """The Fertigkeit ``skill`` (any case) of a W6 sheet. Raises BadInput
-    (``roll.probe.unknown_skill``, naming the character and its Fertigkeiten)."""
-    skills = sheet_skills(character)
-    wanted = skill.strip().casefold()
-    for name, value in skills.items():
-        if name.casefold() == wanted:
-            return name, value
-    raise BadInput(
-        "roll.probe.unknown_skill",
-        name=skill.strip()[:40],
-        character=character.name,
-        skills=sorted(skills),
-    )
-
-
-def limited(campaign: CampaignRecord, viewer: int, opponent: bool) -> bool:
-    """Whether ``viewer`` may roll only with their own characters (a player's own side)."""
-    return not opponent and not campaign.is_gm(viewer)
-
-
-def may_use(
-    campaign: CampaignRecord, character: CharacterRecord, viewer: int, opponent: bool
-) -> bool:
-    """The GMs use every character; a player their own, and as an opponent any character."""
-    return not limited(campaign, viewer, opponent) or character.owner_id == viewer
 
 
 def leading_name(expression: str) -> str | None:
@@ -766,7 +710,7 @@ def difficulty_choices(lang: str, current: str) -> list[tuple[str, str]]:
     return choices
 
 
-# ---- the character a pool comes from (reads the store) ----------------------------------------
+# ---- names and choices ------------------------------------------------------------------------
 
 
 class Person(Protocol):
@@ -782,138 +726,6 @@ class Person(Protocol):
 def display(user: Person) -> str:
     """A user's name as shown in a message (markdown escaped, backticks stood in for)."""
     return escape_markdown(user.display_name.replace("`", BACKTICK_STANDIN))
-
-
-async def find_source(
-    store: Store,
-    campaign: CampaignRecord | None,
-    user: Person | None,
-    character_name: str | None,
-    attribute: str | None,
-    value: int | None,
-    *,
-    fallback: str,
-    viewer: int,
-    skill: str | None = None,
-    opponent: bool = False,
-) -> Source:
-    """A pool from a plain ``value``, or from ``attribute`` (and ``skill``) of a character:
-    the one named, else the active character of ``user`` in the channel's campaign.
-
-    NPC sheets are the GM's: a player (``viewer`` not a GM) rolls only with their own
-    characters, and an NPC ``opponent`` is rolled with its values but ``hidden``."""
-    if skill and (value is not None or not attribute):
-        raise BadInput("roll.probe.skill_needs_attribute")
-    if value is not None:
-        label = character_name or (user.display_name if user else fallback)
-        return Source(label, attribute.strip() if attribute else None, value, character_name)
-    if not attribute and opponent:  # the opponent's side is missing, not mine
-        who = character_name or (display(user) if user else fallback)
-        raise BadInput("roll.contest.opponent_no_pool", name=who.strip()[:40])
-    if not attribute:
-        raise BadInput("roll.probe.no_pool")
-    if campaign is None:
-        raise BadInput("roll.probe.no_campaign")
-    character = await find_character(store, campaign, user, character_name, viewer, opponent)
-    if character.owner_id is None and not campaign.is_gm(viewer):  # an NPC opponent
-        try:
-            name, number = sheet_attribute(character, attribute)
-        except BadInput:  # its error would list the sheet's attributes and skills
-            raise BadInput(
-                "roll.contest.npc_cannot", name=character.name, attribute=attribute.strip()[:40]
-            ) from None
-        return Source(character.name, name, number, character.name, hidden=True)
-    name, number = sheet_attribute(character, attribute)
-    if not skill:
-        return Source(character.name, name, number, character.name)
-    skill_name, points = sheet_skill(character, skill)
-    return Source(character.name, name, number, character.name, skill_name, points)
-
-
-async def find_character(
-    store: Store,
-    campaign: CampaignRecord,
-    user: Person | None,
-    character_name: str | None,
-    viewer: int,
-    opponent: bool = False,
-) -> CharacterRecord:
-    """The character named, else ``user``'s active one. A player may name only their own
-    characters (an opponent: any); an NPC or another's character reads as no such name."""
-    if character_name:
-        wanted = character_name.strip().casefold()
-        for character in await store.characters(campaign.id):
-            if character.name.casefold() == wanted and may_use(
-                campaign, character, viewer, opponent
-            ):
-                return character
-        key = "roll.probe.not_yours" if limited(campaign, viewer, opponent) else None
-        raise BadInput(key or "roll.probe.unknown_character", name=character_name.strip()[:40])
-    if user is None:
-        raise BadInput("roll.contest.no_opponent")
-    active = await store.active_character(campaign.id, user.id)
-    if active is None:
-        raise BadInput("roll.probe.no_character", name=display(user))
-    return active
-
-
-async def choice_character(
-    store: Store,
-    campaign: CampaignRecord,
-    viewer: int,
-    user: Person | None,
-    character_name: str | None,
-    opponent: bool,
-) -> CharacterRecord | None:
-    """The character whose values autocomplete may offer ``viewer``: as the commands find it,
-    never an NPC's to a player (its values and names are the GM's)."""
-    found = None
-    if character_name:
-        wanted = str(character_name).strip().casefold()
-        everyone = await store.characters(campaign.id)
-        found = next(
-            (
-                c
-                for c in everyone
-                if c.name.casefold() == wanted and may_use(campaign, c, viewer, opponent)
-            ),
-            None,
-        )
-    elif user is not None:
-        found = await store.active_character(campaign.id, user.id)
-    if found is not None and found.owner_id is None and not campaign.is_gm(viewer):
-        return None
-    return found
-
-
-async def own_pool(
-    store: Store,
-    campaign: CampaignRecord | None,
-    user: Person,
-    charakter: str | None,
-    eigenschaft: str | None,
-    wert: int | None,
-    bonus: int,
-    erschwernis: str | None,
-    fertigkeit: str | None = None,
-) -> tuple[Source, Pool]:
-    """The roller's pool: Eigenschaft (sheet or value) + Fertigkeit + bonus − Erschwernis,
-    the Fertigkeit's points added as dice as ``/charakter probe`` does: one Fertigkeit point
-    adds one W6 (our reading of «Durch geeignete Fertigkeiten und Hilfsmittel kann die
-    Anzahl der Würfel … erhöht werden», which names no amount; data/w6/RULES.md)."""
-    source = await find_source(
-        store,
-        campaign,
-        user,
-        charakter,
-        eigenschaft,
-        wert,
-        fallback="",
-        viewer=user.id,
-        skill=fertigkeit,
-    )
-    penalty, difficulty = difficulty_of(erschwernis)
-    return source, Pool(source.value, bonus + source.skill_value, penalty, difficulty)
 
 
 def name_choices(values: Mapping[str, Any], current: str) -> list[tuple[str, str]]:
@@ -934,22 +746,6 @@ def saved_choices(names: Mapping[str, str], current: str) -> list[tuple[str, str
     ]
 
 
-def character_choices(
-    characters: Sequence[CharacterRecord],
-    campaign: CampaignRecord,
-    viewer: int,
-    current: str,
-    opponent: bool,
-) -> list[tuple[str, str]]:
-    """The characters ``viewer`` may roll with (or against) whose name starts like ``current``."""
-    word = current.strip().casefold()
-    return [
-        (c.name[:CHOICE_LIMIT], c.name[:CHOICE_LIMIT])
-        for c in sorted(characters, key=lambda c: c.name)
-        if c.name.casefold().startswith(word) and may_use(campaign, c, viewer, opponent)
-    ]
-
-
 def secret_header(lang: str, who: str, channel: str, campaign: str) -> str:
     """The first line of a secret roll's DM to a GM."""
     return t("roll.secret.dm_header", lang, name=who, channel=channel, campaign=plain(campaign))
@@ -960,11 +756,6 @@ def visibility_of(privat: bool, geheim: bool) -> Visibility:
     if geheim:
         return "secret"
     return "private" if privat else "open"
-
-
-def scopes(user_id: int, campaign: CampaignRecord | None) -> tuple[str, str | None]:
-    """Where saved rolls are kept: the user's scope, and the channel's campaign's if any."""
-    return f"user:{user_id}", (f"campaign:{campaign.id}" if campaign else None)
 
 
 def attack_shown(who: str, result: AttackRoll, armour: int | None, hero: bool) -> Shown:
