@@ -29,10 +29,11 @@ from bot.store.rows import _campaign
 from bot.store.sql import SqlStore
 from bot.store.sql_games import CAMPAIGN_COLUMNS, POSTGRES, combats_to_games
 
-# connections, all opened at start-up (a server allows 100 by default, for every process)
+# connections per pool (a server allows 100 by default, for every process and test together)
 WRITE_CONNECTIONS = 5
 READ_CONNECTIONS = 3
 LOOKUP_CONNECTIONS = 2  # the batched reads every command makes first (languages, campaigns)
+WARM_CONNECTIONS = 2  # of each pool opened at start-up, so a first burst finds them
 CONNECT_TIMEOUT = 2.0  # seconds: a server that accepts but never answers (asyncpg waits 60)
 COMMAND_TIMEOUT = 2.0  # seconds a statement (or the wait for a pooled connection) may take
 LOCK_WAIT = "1500ms"  # lock_timeout: a row lock still held then is StoreBusy (before the above)
@@ -122,7 +123,7 @@ class PostgresStore(SqlStore):
     (created if missing) keeps its tables apart from others on the same database (tests;
     several bots on one server).
 
-    Three pools, opened whole at start-up (no connection is set up while a command waits):
+    Three pools, each with connections opened at start-up (not while a command waits):
     ``pool`` for writes and transactions, ``reads`` for single reads outside a transaction,
     and a small one for what every command reads before its first answer (a user's language,
     the channel's campaign), batched (``bot.store.batch``): a burst of game starts (each a
@@ -173,7 +174,7 @@ class PostgresStore(SqlStore):
     async def _new_pool(self, size: int) -> Pool:
         pool = await asyncpg.create_pool(
             self.url,
-            init_size=size,  # every connection opened now, none while a command waits
+            init_size=min(size, WARM_CONNECTIONS),  # open now, not while a command waits
             min_size=0,  # none reopened in the background while the server is away
             max_size=size,
             max_inactive_connection_lifetime=0,  # kept while idle
