@@ -87,23 +87,24 @@ class SqlStore(SqlGames):
         return _campaign(row)
 
     async def get_campaign(self, campaign_id: int) -> CampaignRecord | None:
-        row = await self._one(f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE id = ?", campaign_id)
-        return None if row is None else _campaign(row)
+        return await self._found(
+            _campaign, f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE id = ?", campaign_id
+        )
 
     async def active_campaign(self, channel_id: int) -> CampaignRecord | None:
-        row = await self._one(
+        return await self._found(
+            _campaign,
             f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE channel_id = ? AND status = 'active'",
             channel_id,
         )
-        return None if row is None else _campaign(row)
 
     async def campaigns(self, guild_id: int | None) -> list[CampaignRecord]:
-        rows = await self._all(
+        return await self._listed(
+            _campaign,
             f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns"
             f" WHERE guild_id {self.dialect.same} ? ORDER BY id",
             guild_id,
         )
-        return [_campaign(row) for row in rows]
 
     async def update_campaign(
         self,
@@ -213,18 +214,17 @@ class SqlStore(SqlGames):
         return _character(row)
 
     async def get_character(self, character_id: int) -> CharacterRecord | None:
-        row = await self._one(
-            f"SELECT {CHARACTER_COLUMNS} FROM characters WHERE id = ?", character_id
+        return await self._found(
+            _character, f"SELECT {CHARACTER_COLUMNS} FROM characters WHERE id = ?", character_id
         )
-        return None if row is None else _character(row)
 
     async def characters(self, campaign_id: int) -> list[CharacterRecord]:
-        rows = await self._all(
+        return await self._listed(
+            _character,
             f"SELECT {CHARACTER_COLUMNS} FROM characters WHERE campaign_id = ?"
             f" ORDER BY name{self.dialect.bytewise}, id",
             campaign_id,
         )
-        return [_character(row) for row in rows]
 
     async def update_character(
         self, character_id: int, *, expected_revision: int, name: str, sheet: Json
@@ -258,14 +258,14 @@ class SqlStore(SqlGames):
 
     async def active_character(self, campaign_id: int, user_id: int) -> CharacterRecord | None:
         columns = ", ".join("c." + c.strip() for c in CHARACTER_COLUMNS.split(","))
-        row = await self._one(
+        return await self._found(
+            _character,
             f"SELECT {columns} FROM active_characters a"
             " JOIN characters c ON c.id = a.character_id"
             " WHERE a.campaign_id = ? AND a.user_id = ?",
             campaign_id,
             user_id,
         )
-        return None if row is None else _character(row)
 
     # Telperinquár decks ----------------------------------------------------------------------
 
@@ -286,21 +286,21 @@ class SqlStore(SqlGames):
         return _deck(row)
 
     async def get_deck(self, owner_id: int, name: str) -> DeckRecord | None:
-        row = await self._one(
+        return await self._found(
+            _deck,
             f"SELECT {DECK_COLUMNS} FROM tq_decks WHERE owner_id = ? AND name = ?",
             owner_id,
             name,
         )
-        return None if row is None else _deck(row)
 
     async def decks(self, owner_id: int) -> list[DeckRecord]:
         """The owner's decks by name."""
-        rows = await self._all(
+        return await self._listed(
+            _deck,
             f"SELECT {DECK_COLUMNS} FROM tq_decks WHERE owner_id = ?"
             f" ORDER BY name{self.dialect.bytewise}, id",
             owner_id,
         )
-        return [_deck(row) for row in rows]
 
     async def rename_deck(self, owner_id: int, name: str, new_name: str) -> DeckRecord | None:
         async with self._one_active("deck"):
@@ -398,24 +398,24 @@ class SqlStore(SqlGames):
         return False
 
     async def get_content(self, guild_id: int, kind: str, name: str = "") -> ContentRecord | None:
-        row = await self._one(
+        return await self._found(
+            _content,
             f"SELECT {CONTENT_COLUMNS} FROM server_content"
             " WHERE guild_id = ? AND kind = ? AND name = ?",
             guild_id,
             kind,
             name,
         )
-        return None if row is None else _content(row)
 
     async def list_content(self, guild_id: int, kind: str) -> list[ContentRecord]:
         """The guild's files of that kind, by name."""
-        rows = await self._all(
+        return await self._listed(
+            _content,
             f"SELECT {CONTENT_COLUMNS} FROM server_content"
             f" WHERE guild_id = ? AND kind = ? ORDER BY name{self.dialect.bytewise}",
             guild_id,
             kind,
         )
-        return [_content(row) for row in rows]
 
     async def delete_content(self, guild_id: int, kind: str, name: str = "") -> bool:
         deleted = await self._write(
@@ -463,14 +463,14 @@ class SqlStore(SqlGames):
         return record if record.expires_at > now else None
 
     async def get_web_token(self, token_hash: str, kind: str, now: float) -> WebTokenRecord | None:
-        row = await self._one(
+        return await self._found(
+            _web_token,
             f"SELECT {TOKEN_COLUMNS} FROM web_tokens"
             " WHERE token_hash = ? AND kind = ? AND expires_at > ?",
             token_hash,
             kind,
             now,
         )
-        return None if row is None else _web_token(row)
 
     async def delete_web_token(self, token_hash: str) -> bool:
         deleted = await self._write("DELETE FROM web_tokens WHERE token_hash = ?", token_hash)

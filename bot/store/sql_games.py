@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bot.store.base import AlreadyExists, GameRecord, Json, LogRow, StaleRevision
 from bot.store.rows import Row, _dump, _game, seed_columns
@@ -32,6 +32,8 @@ CHARACTER_COLUMNS = "id, campaign_id, owner_id, name, sheet, revision"
 DECK_COLUMNS = "id, owner_id, name, cards"
 CONTENT_COLUMNS = "guild_id, kind, name, text, author_id, updated_at"
 TOKEN_COLUMNS = "token_hash, kind, user_id, guild_id, data, expires_at"
+
+R = TypeVar("R")
 
 
 class Tx(Protocol):
@@ -120,6 +122,14 @@ class SqlGames:
             return await tx.one(sql, *args)
 
     # shared helpers ------------------------------------------------------------------------
+
+    async def _found(self, record: Callable[[Row], R], sql: str, *args: Any) -> R | None:
+        """The record of the row ``sql`` reads, or None."""
+        row = await self._one(sql, *args)
+        return None if row is None else record(row)
+
+    async def _listed(self, record: Callable[[Row], R], sql: str, *args: Any) -> list[R]:
+        return [record(row) for row in await self._all(sql, *args)]
 
     async def _hold(self, tx: Tx, key: str) -> None:
         """Hold ``key`` to the end of ``tx`` (PostgreSQL: other processes wait for it)."""
@@ -223,8 +233,7 @@ class SqlGames:
         return _game(row)
 
     async def get_game(self, game_id: int) -> GameRecord | None:
-        row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id)
-        return None if row is None else _game(row)
+        return await self._found(_game, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id)
 
     async def games_in_channel(
         self, channel_id: int, *, kind: str | None = None, statuses: tuple[str, ...] = ()
@@ -259,8 +268,7 @@ class SqlGames:
         sql = f"SELECT {GAME_COLUMNS} FROM games WHERE status = ? AND updated_at < ?"
         if unreminded_only:
             sql += " AND (reminded_at IS NULL OR reminded_at < updated_at)"
-        rows = await self._all(sql + " ORDER BY updated_at", status, before)
-        return [_game(row) for row in rows]
+        return await self._listed(_game, sql + " ORDER BY updated_at", status, before)
 
     async def mark_reminded(self, game_id: int) -> None:
         await self._write("UPDATE games SET reminded_at = ? WHERE id = ?", time.time(), game_id)
