@@ -303,27 +303,31 @@ class SqlStore(SqlGames):
         )
 
     async def rename_deck(self, owner_id: int, name: str, new_name: str) -> DeckRecord | None:
-        async with self._one_active("deck"):
-            row = await self._write_one(
-                "UPDATE tq_decks SET name = ?, updated_at = ? WHERE owner_id = ? AND name = ?"
-                f" RETURNING {DECK_COLUMNS}",
-                new_name,
-                time.time(),
-                owner_id,
-                name,
-            )
-        return None if row is None else _deck(row)
+        return await self._deck_as(
+            "UPDATE tq_decks SET name = ?, updated_at = ? WHERE owner_id = ? AND name = ?",
+            owner_id,
+            name,
+            new_name,
+        )
 
     async def copy_deck(self, owner_id: int, name: str, new_name: str) -> DeckRecord | None:
+        return await self._deck_as(
+            "INSERT INTO tq_decks (owner_id, name, cards, updated_at)"
+            " SELECT owner_id, ?, cards, ? FROM tq_decks WHERE owner_id = ? AND name = ?",
+            owner_id,
+            name,
+            new_name,
+        )
+
+    async def _deck_as(
+        self, sql: str, owner_id: int, name: str, new_name: str
+    ) -> DeckRecord | None:
+        """The deck ``sql`` writes under ``new_name`` (renamed or copied; parameters: the new
+        name, the time, owner and name); None when there is no such deck, AlreadyExists when
+        the owner has a deck of the new name."""
         async with self._one_active("deck"):
             row = await self._write_one(
-                "INSERT INTO tq_decks (owner_id, name, cards, updated_at)"
-                " SELECT owner_id, ?, cards, ? FROM tq_decks WHERE owner_id = ? AND name = ?"
-                f" RETURNING {DECK_COLUMNS}",
-                new_name,
-                time.time(),
-                owner_id,
-                name,
+                f"{sql} RETURNING {DECK_COLUMNS}", new_name, time.time(), owner_id, name
             )
         return None if row is None else _deck(row)
 
