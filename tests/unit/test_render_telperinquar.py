@@ -202,7 +202,14 @@ def test_the_field_of_real_games_renders_in_both_languages(mode: str) -> None:
 
 
 def test_the_field_names_round_phase_mover_and_the_declared_action(drawn: list[str]) -> None:
-    state = _state_with(lambda d: bool(d["stack"]) and d["ask"] is not None)
+    state = _state_with(
+        lambda d: (
+            bool(d["stack"])
+            and d["ask"] is not None
+            and d["stack"][0]["text"].split()[0] == "use"
+            and len(d["stack"][0]["text"].split()) == 3
+        )  # a card used on a target
+    )
     view = ENGINE.view_for(state, None)
     tq.field_png(view, "de", names=NAMES[:2])
     header = next(text for text in drawn if "Runde" in text)
