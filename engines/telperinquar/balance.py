@@ -25,22 +25,22 @@ HIGH_LEVEL = 8  # "level 8-10 cards": a level card that brings a hero to level 8
 BUILT_SUPPORT = 23  # a built deck: hero, 16 level cards and 23 support cards (as the starters)
 BUILT_LEVELS = 16
 # the wanted number of each role in a built deck's support cards: a "guard" is a Wesen that
-# does not strike (it shields the hero and draws no counter-attack), "protect" a card whose
-# passive bonus is Rüstung or Resistenz; the other roles are the card types
+# neither strikes nor heals (it shields the hero and draws no counter-attack), "protect" a
+# card whose passive bonus is Rüstung or Resistenz; the other roles are the card types
 _WANTED = {
     "weapon": 3,
     "armour": 1,
     "shield": 1,
     "gear": 2,
     "artifact": 1,
-    "wesen": 3,
-    "guard": 6,
+    "wesen": 5,
+    "guard": 4,
     "protect": 2,
     "talent": 2,
     "spell": 3,
     "trap": 1,
 }
-_COPIES = {"guard": 4}  # the most copies of a card of that role (else 2)
+_COPIES = {"protect": 1}  # the most copies of a card of a role (else 2)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -66,7 +66,7 @@ def _usable_by(card: Card, cls: str) -> bool:
 
 def _role(card: Card) -> str:
     """What a card does in a built deck: ``guard``, ``protect`` or its type."""
-    if card.type == "wesen" and not any(s.get("do") == "strike" for s in card.steps):
+    if card.type == "wesen" and not any(s.get("do") in ("strike", "heal") for s in card.steps):
         return "guard"
     if card.type in ("talent", "artifact") and any(
         s.get("do") == "bonus" and s.get("stat") in ("armour", "resistance") for s in card.steps
@@ -95,10 +95,10 @@ def _build_score(card: Card, cls: str, have: Counter[str]) -> float:
 
 def built_deck(cls: str, seed: int) -> str:
     """A deck the bot builds for ``cls`` from the whole pool: the hero, 16 level cards (as
-    the starter decks) and 23 support cards it may use (two copies of a card at most, four
-    of a guard), picked greedily by what the deck still lacks (weapons, guards, protection,
-    Wesen …), the card's strength and how soon its needs are met; ties and the order of the
-    pool vary with ``seed``."""
+    the starter decks) and 23 support cards it may use (two copies of a card at most, one of
+    a protection: stacked passive Rüstung/Resistenz walled duels up), picked greedily by what
+    the deck still lacks (weapons, guards, protection, Wesen …), the card's strength and how
+    soon its needs are met; ties and the order of the pool vary with ``seed``."""
     rng = random.Random(seed)
     pool = [c for c in catalogue().cards.values() if _usable_by(c, cls)]
     rng.shuffle(pool)
