@@ -436,7 +436,7 @@ async def test_english_readers_get_english_texts(fake: FakeDiscord, bot: Any) ->
     fixed_seed(bot, 4)
     made = await slash(fake, "deck starter", {"klasse": "kaempfer"}, locale="en")
     text = embed_text(made)
-    assert "Starter deck Fighter" in text and "Long Sword" in text and "Weapons" in text
+    assert "Starter deck Fighter" in text and "Greatsword" in text and "Weapons" in text
     card = await slash(fake, "karte", {"karte": "Parry"}, locale="en")
     assert "armour +3" in embed_text(card)
     started = await fake.slash("telperinquar start", {"deck": "Starter deck Rogue"}, locale="en")
@@ -598,14 +598,14 @@ async def test_a_servers_own_cards_are_checked_and_played(fake: FakeDiscord, bot
     await slash(fake, "deck starter", {"klasse": "schurke", "neuer_name": "Glas"})
     # removing: only the deck's cards are offered, a typo is forgiven
     typo = await fake.autocomplete(
-        "telperinquar deck entfernen", {"name": "Glas", "karte": "Dolhc"}
+        "telperinquar deck entfernen", {"name": "Glas", "karte": "Kurzbogn"}
     )
-    assert [c["value"] for c in typo][:1] == ["Dolch"]
+    assert [c["value"] for c in typo][:1] == ["Kurzbogen"]
     every = await fake.autocomplete("telperinquar deck entfernen", {"name": "Glas", "karte": ""})
     deck = await bot.store.get_deck(stable_user_id(ALICE), "Glas")
     assert {c["value"] for c in every} <= {name for name, _ in deck.cards}
     assert "Langschwert" not in {c["value"] for c in every}
-    await slash(fake, "deck entfernen", {"name": "Glas", "karte": "Dolch", "anzahl": 2})
+    await slash(fake, "deck entfernen", {"name": "Glas", "karte": "Kurzbogen", "anzahl": 2})
     added = await slash(fake, "deck hinzu", {"name": "Glas", "karte": "Glasdolch", "anzahl": 2})
     assert "✅" in added.content, added.content
     board = await (await fake.slash("telperinquar start", {"deck": "Glas"})).message()

@@ -192,7 +192,7 @@ def test_hand_png_refuses_a_view_without_the_hand() -> None:
 @pytest.mark.parametrize("mode", ["duel", "2v2"])
 def test_the_field_of_real_games_renders_in_both_languages(mode: str) -> None:
     seats = 2 if mode == "duel" else 4
-    states = [s for seed in (3, 4) for s in _bot_states(mode, seed, 300)]
+    states = [s for seed in (3, 4) for s in _bot_states(mode, seed, 600)]
     assert len(states) > 20 and ENGINE.outcome(states[-1]) is not None  # to the end
     for k, state in enumerate([*states[:: max(1, len(states) // 8)], states[-1]]):
         lang = "de" if k % 2 else "en"
@@ -203,7 +203,15 @@ def test_the_field_of_real_games_renders_in_both_languages(mode: str) -> None:
 
 
 def test_the_field_names_round_phase_mover_and_the_declared_action(drawn: list[str]) -> None:
-    state = _state_with(lambda d: bool(d["stack"]) and d["ask"] is not None)
+    state = _state_with(
+        lambda d: (
+            bool(d["stack"])
+            and d["ask"] is not None
+            and d["stack"][0]["text"].split()[0] == "use"
+            and len(d["stack"][0]["text"].split()) == 3
+            and d["stack"][0]["text"].split()[2].startswith("h")
+        )  # a card used on a hero
+    )
     view = ENGINE.view_for(state, None)
     tq.field_png(view, "de", names=NAMES[:2])
     header = next(text for text in drawn if "Runde" in text)
