@@ -113,11 +113,17 @@ def initial(config: Mapping[str, Any], seed: int, players: int) -> State:
 
 
 # --- codes --------------------------------------------------------------------------------------
+def auswahl_cap(state: State) -> int:
+    """The most dice of one colour an Auswahl may take: all of them, or with the setting
+    ``cap`` a seat's share of the colour's supply."""
+    s = state.settings
+    return min(HAND_SIZE, s.supply[0] // s.players) if s.cap else HAND_SIZE
+
+
 def auswahl_codes(state: State) -> list[str]:
     """Every Auswahl (dice per colour, 8 in all). "Keine Obergrenze" per colour (Teil 2); with
     the setting ``cap`` (a group with a physical supply) within a seat's share of it."""
-    s = state.settings
-    cap = min(HAND_SIZE, s.supply[0] // s.players) if s.cap else HAND_SIZE
+    cap = auswahl_cap(state)
     codes: list[str] = []
 
     def walk(prefix: list[int], left: int) -> None:
