@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engines.felsenfeuer.model import Entry, State
+from engines.felsenfeuer.model import Entry, EntryKind, State
 from engines.felsenfeuer.spells import Spell
 from engines.felsenfeuer.work import Work
 
@@ -90,7 +90,7 @@ class StateProbe(Probe):
         self._verbs = verbs
         self.w = Work(state)
         self.seat = seat
-        self.ctx = verbs.Ctx(self.w, Entry("spell", caster=seat))
+        self.ctx = verbs.Ctx(self.w, Entry(EntryKind.SPELL, caster=seat))
         w = self.w
         self.alive_foes = [s for s in range(w.players) if w.alive(s) and w.team(s) != w.team(seat)]
         self.opponents = len(self.alive_foes)

@@ -14,11 +14,28 @@ from engines.core.errors import BadInput, IllegalAction
 from engines.core.rng import Rng
 from engines.effects import NeedDecision
 from engines.felsenfeuer import verbs
-from engines.felsenfeuer.model import COLOURS, ROLLS, Die, Entry, Pending, Settings, State
+from engines.felsenfeuer.model import (
+    COLOURS,
+    ROLLS,
+    SCHEMA,
+    STORED,
+    Die,
+    Entry,
+    EntryKind,
+    Mode,
+    Pending,
+    Phase,
+    Result,
+    Roll,
+    Rules,
+    Settings,
+    State,
+    Way,
+    Zone,
+)
 from engines.felsenfeuer.spells import Spell, book_for, spellbook_with
 from engines.felsenfeuer.work import Work
 
-SCHEMA = 1
 HAND_SIZE = 8  # dice in an Auswahl
 _CONFIG = {"teams", "mode", "rules", "auswahl", "supply", "start", "phase_limit", "quiet_limit",
            "weltentor", "spells", "cap", "wuerfeln", "erdbeben"}  # fmt: skip
@@ -95,19 +112,19 @@ def settings_of(config: Mapping[str, Any], seed: int, players: int) -> tuple[Set
     elif not isinstance(start, int) or not 0 <= start < players:
         raise BadInput("felsenfeuer.error.bad_config", option="start")
     settings = Settings(
-        players=players, rules=rules, mode=mode, teams=teams, auswahl=auswahl,
+        players=players, rules=Rules(rules), mode=Mode(mode), teams=teams, auswahl=Way(auswahl),
         supply=(per_colour,) * len(COLOURS),
         phase_limit=_int(config, "phase_limit", 60, 1, 1000),
         quiet_limit=_int(config, "quiet_limit", 16, 1, 1000), start=start,
         weltentor=config.get("weltentor", False) is True, spells=_spells(config), cap=cap,
-        roll=roll, quake=quake,
+        roll=Roll(roll), quake=quake,
     )  # fmt: skip
     return settings, rng
 
 
 def initial(config: Mapping[str, Any], seed: int, players: int) -> State:
     settings, rng = settings_of(config, seed, players)
-    phase = "draft" if settings.auswahl == "draft" else "auswahl"
+    phase = Phase.DRAFT if settings.auswahl is Way.DRAFT else Phase.AUSWAHL
     return State(settings, phase, markers=(0,) * players, cauldrons=(-1,) * players,
                  stone=settings.start, auswahl=("",) * players, rng=rng)  # fmt: skip
 
@@ -138,10 +155,24 @@ def auswahl_codes(state: State) -> list[str]:
     return codes
 
 
+_LAST_SITUATION: tuple[State | None, str] = (None, "")  # a state is asked twice per step
+
+
 def situation(state: State) -> str:
     """The hash of everything relevant to play (the Wiederholungsregel's "identical"): not
     the counters, the RNG or the record of earlier situations; between spell phases not the
-    last Spruchrune either (it plays no part until the next trigger)."""
+    last Spruchrune either (it plays no part until the next trigger). The last state's hash
+    is remembered (a step asks for it when it checks the action and when it records it)."""
+    global _LAST_SITUATION
+    last, known = _LAST_SITUATION
+    if last is state:
+        return known
+    found = _situation(state)
+    _LAST_SITUATION = (state, found)
+    return found
+
+
+def _situation(state: State) -> str:
     tops = {d.shrine_of for d in state.dice if d.shrine_of >= 0}
     if state.stack:  # while spells run, dice are named by id (bindings, offers, effects)
         dice: Any = state.dice
@@ -174,13 +205,13 @@ def give_initiative(w: Work, seat: int) -> None:
 
 
 def start_spell_phase(w: Work) -> None:
-    w.phase = "spell"
+    w.phase = Phase.SPELL
     give_initiative(w, w.stone)
     total = sum(w.essence_points(s) for s in range(w.players))
-    w.stack = [Entry("end", die=total), Entry("phase")]
+    w.stack = [Entry(EntryKind.END, die=total), Entry(EntryKind.PHASE)]
     w.emit("spell_phase", player=w.stone)
     if w.base.settings.quake:  # the action phase ends with the Erdbeben
-        w.stack.append(Entry("quake"))
+        w.stack.append(Entry(EntryKind.QUAKE))
 
 
 QUAKE_ZONES = ("matrix", "float")  # the runes lying out (essences stand on their markers)
@@ -248,7 +279,7 @@ def _run_entry(ctx: verbs.Ctx) -> Entry | None:
             return None
         w.make_spruchrune(die.id)
         w.emit("cast", player=die.owner, spell=slug, nested=nested)
-        return Entry("spell", spell=slug, caster=die.owner)
+        return Entry(EntryKind.SPELL, spell=slug, caster=die.owner)
     if entry.kind == "blood":
         spell = book_for(w.base.settings.spells)[entry.spell]
         for _ in range(spell.pips):
@@ -265,7 +296,7 @@ def _run_entry(ctx: verbs.Ctx) -> Entry | None:
             else:
                 w.set(replace(die, pips=die.pips - 1))
         w.emit("blood_magic", player=entry.caster, spell=entry.spell)
-        return Entry("spell", spell=entry.spell, caster=entry.caster, blood=True)
+        return Entry(EntryKind.SPELL, spell=entry.spell, caster=entry.caster, blood=True)
     if entry.kind == "quake":
         quake(ctx)
         return None
@@ -274,7 +305,7 @@ def _run_entry(ctx: verbs.Ctx) -> Entry | None:
         w.stone = w.next_seat(w.stone)
         return None
     # end: the stone comes off the marker
-    w.phase = "action"
+    w.phase = Phase.ACTION
     w.passes, w.laid = 0, False
     w.phases += 1
     total = sum(w.essence_points(s) for s in range(w.players))
@@ -296,10 +327,10 @@ def judge(w: Work) -> None:
     best = max(points.values())
     top = [team for team, p in points.items() if p == best]
     w.winners = [] if len(top) > 1 else [s for s in range(w.players) if w.team(s) == top[0]]
-    w.result = "exhausted"
-    w.phase = "end"
+    w.result = Result.EXHAUSTED
+    w.phase = Phase.END
     w.stack = []
-    w.emit("game_over", winners=list(w.winners), reason="exhausted")
+    w.emit("game_over", winners=list(w.winners), reason=Result.EXHAUSTED)
 
 
 def knock_out(w: Work, seats: Sequence[int], reason: str) -> None:
@@ -309,7 +340,7 @@ def knock_out(w: Work, seats: Sequence[int], reason: str) -> None:
         w.out.append(seat)
         for die in list(w.dice):
             if die.owner == seat:
-                w.set(replace(die, zone="out", glyph=False, frozen=False, shrine_of=-1))
+                w.set(replace(die, zone=Zone.OUT, glyph=False, frozen=False, shrine_of=-1))
             elif die.shrine_of >= 0 and w.dice[die.shrine_of].owner == seat:
                 w.set(replace(die, shrine_of=-1))
         w.stack = [e for e in w.stack
@@ -324,8 +355,8 @@ def check_end(w: Work) -> None:
     if w.phase == "end":
         return
     s = w.base.settings
-    if w.result == "declared":  # a spell named the winners
-        _end(w, list(w.winners), "declared")
+    if w.result is Result.DECLARED:  # a spell named the winners
+        _end(w, list(w.winners), Result.DECLARED)
         return
     alive = [x for x in range(w.players) if w.alive(x)]
     if s.mode == "pentagramm":
@@ -333,22 +364,22 @@ def check_end(w: Work) -> None:
             if seat in w.out and (seat + 1) % 5 in w.out:
                 opposite = (seat + 3) % 5
                 if w.alive(opposite):
-                    _end(w, [opposite], "pentagramm")
+                    _end(w, [opposite], Result.PENTAGRAMM)
                     return
     if s.mode == "gilde":
         fallen = [team for team, v in VORSTEHER.items() if v in w.out]
         if fallen:
             winners = [] if len(fallen) == 2 else [x for x in range(6) if w.team(x) != fallen[0]]
-            _end(w, winners, "vorsteher")
+            _end(w, winners, Result.VORSTEHER)
             return
     sides = {w.team(x) for x in alive}
     if len(sides) <= 1:
         winners = [x for x in range(w.players) if w.team(x) in sides]
-        _end(w, winners, "eliminated" if winners else "all_out")
+        _end(w, winners, Result.ELIMINATED if winners else Result.ALL_OUT)
 
 
-def _end(w: Work, winners: list[int], reason: str) -> None:
-    w.winners, w.result, w.phase, w.stack, w.pending = winners, reason, "end", [], None
+def _end(w: Work, winners: list[int], reason: Result) -> None:
+    w.winners, w.result, w.phase, w.stack, w.pending = winners, reason, Phase.END, [], None
     w.emit("game_over", winners=winners, reason=reason)
 
 
@@ -381,14 +412,14 @@ def settle(w: Work) -> Work:
         dead = [x for x in range(w.players) if playing and w.alive(x) and w.essence_points(x) <= 0]
         if dead:
             knock_out(w, dead, "essence")
-        elif w.result == "declared":
+        elif w.result is Result.DECLARED:
             check_end(w)
         if w.no_place and not w.spell_running():  # between spells the last trigger's stands
             w.no_place = False
     w.stack = []  # runaway magic: whatever is left fizzles
     w.emit("fizzled")
     if w.phase == "spell":
-        w.phase, w.passes, w.laid = "action", 0, False
+        w.phase, w.passes, w.laid = Phase.ACTION, 0, False
     return w
 
 
@@ -487,7 +518,7 @@ def _blood_would_act(base: Work, spell: Spell, player: int) -> bool:
         w.set(
             replace(die, pips=die.pips - 1)
             if die.pips > 1
-            else replace(die, zone="bag", matrix=-1, pips=0)
+            else replace(die, zone=Zone.BAG, matrix=-1, pips=0)
         )
     return verbs.could_act(w, spell, player)
 
@@ -569,21 +600,21 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
         if len(w.dice) >= HAND_SIZE * len(alive) and all(
             sum(1 for d in w.dice if d.owner == x) >= HAND_SIZE for x in alive
         ):
-            w.phase = "essence"
+            w.phase = Phase.ESSENCE
         return _frozen(w, seen), w.events
     elif act.verb == "essenz":
         die = next(d for d in w.dice if d.owner == player and d.zone == "picked"
                    and d.colour == act.args[0])  # fmt: skip
         s = state.settings
         pips = 4 if s.mode == "gilde" and player not in VORSTEHER.values() else 6
-        w.set(replace(die, zone="essence", matrix=0, pips=pips))
+        w.set(replace(die, zone=Zone.ESSENCE, matrix=0, pips=pips))
         w.emit("essence_chosen", player=player, colour=act.args[0], pips=pips)
         _maybe_start(w)
         return _frozen(w, seen), w.events
     elif act.verb == "schwebe":  # a floating rune over the start surface (Weltentor)
         die = next(d for d in w.dice if d.owner == player and d.zone == "picked"
                    and d.colour == act.args[0])  # fmt: skip
-        w.set(replace(die, zone="float", matrix=0, pips=int(act.args[1])))
+        w.set(replace(die, zone=Zone.FLOAT, matrix=0, pips=int(act.args[1])))
         w.emit("floated", player=player, die=die.id, colour=die.colour, pips=int(act.args[1]))
         return _frozen(w, seen), w.events
     elif act.verb == "wuerfle":  # Teil 3 scenario: a hand rune rolled onto the start surface
@@ -591,7 +622,7 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
                    and d.colour == act.args[0])  # fmt: skip
         pips, rng = state.rng.randint(1, 6)
         glyph = state.settings.roll == "glyphen"
-        w.set(replace(die, zone="matrix", matrix=0, pips=pips, glyph=glyph, hand=0))
+        w.set(replace(die, zone=Zone.MATRIX, matrix=0, pips=pips, glyph=glyph, hand=0))
         w.emit("rolled", player=player, die=die.id, colour=die.colour, pips=pips, glyph=glyph)
         if roll_seat(w.freeze()) < 0:
             _maybe_start(w)
@@ -601,7 +632,7 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
         hand = 1 if len(act.args) > 3 else 0
         die = next(d for d in w.dice if d.owner == player and d.zone == "hand"
                    and d.hand == hand and d.colour == colour)  # fmt: skip
-        w.set(replace(die, zone="matrix", matrix=matrix, pips=pips, glyph=True, hand=0))
+        w.set(replace(die, zone=Zone.MATRIX, matrix=matrix, pips=pips, glyph=True, hand=0))
         w.laid = True
         w.emit("laid", player=player, die=die.id, colour=colour, pips=pips, matrix=matrix)
     elif act.verb == "ende":
@@ -613,7 +644,7 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
         else:
             w.stone = w.next_seat(player)
     elif act.verb == "blut":
-        w.stack = [Entry("next"), Entry("blood", spell=act.args[0], caster=player)]
+        w.stack = [Entry(EntryKind.NEXT), Entry(EntryKind.BLOOD, spell=act.args[0], caster=player)]
     w = settle(w)
     return _frozen(w, seen), w.events
 
@@ -627,12 +658,12 @@ def _maybe_start(w: Work) -> None:
         return
     for d in list(w.dice):
         if d.zone == "picked":
-            w.set(replace(d, zone="hand", hand=0))
+            w.set(replace(d, zone=Zone.HAND, hand=0))
     if w.base.settings.roll and w.phase != "roll":
-        w.phase = "roll"  # first three hand runes each are rolled onto the start surface
+        w.phase = Phase.ROLL  # first three hand runes each are rolled onto the start surface
         if roll_seat(w.freeze()) >= 0:
             return
-    w.phase = "action"
+    w.phase = Phase.ACTION
     w.stone = w.base.settings.start
     if not w.alive(w.stone):
         w.stone = w.next_seat(w.stone)
@@ -671,7 +702,7 @@ def _reveal(w: Work, chosen: list[str]) -> None:
         for colour, count in zip(COLOURS, code.split("-"), strict=True):
             for _ in range(int(count)):
                 w.dice.append(Die(len(w.dice), seat, colour))
-    w.phase = "essence"
+    w.phase = Phase.ESSENCE
     w.emit("auswahl_shown", auswahl=chosen)
 
 
@@ -728,7 +759,7 @@ def eliminate_seat(state: State, player: PlayerId) -> tuple[State, list[Event]]:
         w.out.append(player)
         for die in list(w.dice):
             if die.owner == player:
-                w.set(replace(die, zone="out"))
+                w.set(replace(die, zone=Zone.OUT))
         w.emit("eliminated", player=player, reason="left")
         check_end(w)
         if state.phase == "auswahl":
@@ -742,7 +773,7 @@ def eliminate_seat(state: State, player: PlayerId) -> tuple[State, list[Event]]:
             _maybe_start(w)
         elif state.phase == "draft" and all(sum(1 for d in w.dice if d.owner == x) >= HAND_SIZE
                  for x in range(w.players) if w.alive(x)):  # fmt: skip
-            w.phase = "essence"
+            w.phase = Phase.ESSENCE
         return _frozen(w, state.seen), w.events
     w.pending = None
     if w.stack:
@@ -815,16 +846,11 @@ class FelsenfeuerEngine:
         return choose(state, player, level, rng)
 
     def state_to_json(self, state: State) -> JsonDict:
-        return {"schema": SCHEMA, **state.to_json()}
+        return STORED.dump(state)
 
     def state_from_json(self, data: JsonDict) -> State:
-        if data.get("schema") != SCHEMA:
-            raise BadInput("felsenfeuer.error.bad_schema", found=data.get("schema"),
-                           expected=SCHEMA)  # fmt: skip
-        try:
-            return State.from_json(data)
-        except (KeyError, TypeError, ValueError, IndexError) as error:
-            raise BadInput("felsenfeuer.error.bad_state", reason=str(error)) from error
+        """Raises BadInput for data of an unknown schema version or of another shape."""
+        return STORED.load(data)
 
 
 ENGINE = FelsenfeuerEngine()

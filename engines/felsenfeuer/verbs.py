@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from engines.effects import Answers
-from engines.felsenfeuer.model import COLOURS, Die, Entry, Mod
+from engines.felsenfeuer.model import COLOURS, Die, Entry, EntryKind, Mod, ModKind, Result, Zone
 from engines.felsenfeuer.spells import VERBS, Spell, book_for
 from engines.felsenfeuer.work import Work
 
@@ -428,7 +428,7 @@ def to_hand(ctx: Ctx, die: Die) -> None:
         hand = int(ctx.choose(die.owner, "felsenfeuer.ask.hand", ["h0", "h1"], forced=False)[1])
     elif w.hand_count(die.owner, 1):
         hand = 1
-    relocate(ctx, die, lambda d: replace(d, zone="hand", matrix=-1, pips=0, glyph=False,
+    relocate(ctx, die, lambda d: replace(d, zone=Zone.HAND, matrix=-1, pips=0, glyph=False,
                                          frozen=False, hand=hand))  # fmt: skip
 
 
@@ -467,7 +467,7 @@ def renew(ctx: Ctx) -> None:
 
 def _to_hand_change(hand: int) -> Callable[[Die], Die]:
     def change(d: Die) -> Die:
-        return replace(d, zone="hand", matrix=-1, pips=0, glyph=False, frozen=False, hand=hand)
+        return replace(d, zone=Zone.HAND, matrix=-1, pips=0, glyph=False, frozen=False, hand=hand)
 
     return change
 
@@ -481,7 +481,7 @@ def trigger(ctx: Ctx, die: Die) -> None:
     w.make_spruchrune(die.id)
     w.emit("triggered", die=die.id, player=die.owner, colour=die.colour, pips=pips,
            matrix=die.matrix)  # fmt: skip
-    ctx.pushes.append(Entry("offer", die=die.id, caster=die.owner))
+    ctx.pushes.append(Entry(EntryKind.OFFER, die=die.id, caster=die.owner))
 
 
 def castable(w: Work, seat: int, colours: frozenset[str], pips: int, nested: bool) -> list[Spell]:
@@ -568,7 +568,7 @@ def could_act(w: Work, spell: Spell, caster: int) -> bool:
     not is neither offered nor paid for). Every sentence is looked at as it stands; one that
     can act, or whose effect cannot be judged before it runs (an effect, a renewal, a cast),
     is enough: when none can, each lapses in turn and nothing changes."""
-    ctx = Ctx(w, Entry("spell", spell=spell.slug, caster=caster))
+    ctx = Ctx(w, Entry(EntryKind.SPELL, spell=spell.slug, caster=caster))
     for step in spell.steps:
         if "if" in step and not holds(ctx, step["if"]):
             continue
@@ -616,7 +616,7 @@ def _simple(change: Callable[[Ctx, Die], Die], prompt: str, event: str) -> Calla
 
 
 def _bag(ctx: Ctx, d: Die) -> Die:
-    return replace(d, zone="bag", matrix=-1, pips=0, glyph=False, frozen=False, hand=0)
+    return replace(d, zone=Zone.BAG, matrix=-1, pips=0, glyph=False, frozen=False, hand=0)
 
 
 def destroy(ctx: Ctx, die: Die) -> None:
@@ -767,14 +767,14 @@ def _v_counts_as(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     prop = part["property"]
     if prop == "named":  # "zählt als Fluchrune": a name other sentences select by (named = …)
         dice = select(ctx, part.get("target", {}))
-        ctx.new_mods.append(Mod("named", tuple(d.id for d in dice), str(part["value"])))
+        ctx.new_mods.append(Mod(ModKind.NAMED, tuple(d.id for d in dice), str(part["value"])))
         return not dice, [d.id for d in dice]
     if prop == "nohand":
         seats = players_of(ctx, part.get("players", "self"))
-        ctx.new_mods.append(Mod("nohand", tuple(seats), ""))
+        ctx.new_mods.append(Mod(ModKind.NOHAND, tuple(seats), ""))
         return not seats, seats
     dice = select(ctx, part.get("target", {}))
-    ctx.new_mods.append(Mod(prop, tuple(d.id for d in dice), str(part.get("value", ""))))
+    ctx.new_mods.append(Mod(ModKind(prop), tuple(d.id for d in dice), str(part.get("value", ""))))
     return False, [d.id for d in dice]
 
 
@@ -793,7 +793,7 @@ def _v_cast(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     if not spells:
         return True, []
     slug = ctx.choose(ctx.caster, "felsenfeuer.ask.cast", [s.slug for s in spells])
-    ctx.pushes.append(Entry("spell", spell=slug, caster=ctx.caster))
+    ctx.pushes.append(Entry(EntryKind.SPELL, spell=slug, caster=ctx.caster))
     w.emit("cast", player=ctx.caster, spell=slug, nested=True)
     return False, []
 
@@ -863,7 +863,7 @@ def _v_win(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     w = ctx.w
     teams = {w.team(s) for s in seats}
     w.winners = [s for s in range(w.players) if w.team(s) in teams]
-    w.result = "declared"
+    w.result = Result.DECLARED
     return False, seats
 
 
@@ -880,7 +880,7 @@ def _v_lay(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
                                   [str(v) for v in range(1, 7)], forced=False))  # fmt: skip
         else:
             pips = value_of(ctx, value)
-        w.set(replace(w.dice[die.id], zone="matrix", matrix=dp, pips=pips, glyph=True, hand=0))
+        w.set(replace(w.dice[die.id], zone=Zone.MATRIX, matrix=dp, pips=pips, glyph=True, hand=0))
         w.emit("laid", die=die.id, player=die.owner, pips=pips, matrix=dp)
     return not dice, [d.id for d in dice]
 
@@ -889,7 +889,7 @@ def _v_float(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     """Runes float over the Duellplatz as it stood when the sentence began (the Spruchrune
     among them takes the Duellplatz away only from the following effects)."""
     dp = ctx.w.duellplatz()
-    run = _simple(lambda c, d: replace(d, zone="float", matrix=dp, glyph=False, frozen=False),
+    run = _simple(lambda c, d: replace(d, zone=Zone.FLOAT, matrix=dp, glyph=False, frozen=False),
                   "felsenfeuer.ask.float", "floated")  # fmt: skip
     result: tuple[bool, list[int]] = run(ctx, part)
     return result
@@ -898,7 +898,7 @@ def _v_float(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
 def _hand1(ctx: Ctx, d: Die) -> Die:
     if not ctx.w.has_hand(d.owner):
         raise SkipSentence
-    return replace(d, zone="hand", matrix=-1, pips=0, glyph=False, frozen=False, hand=1)
+    return replace(d, zone=Zone.HAND, matrix=-1, pips=0, glyph=False, frozen=False, hand=1)
 
 
 _IMPL: dict[str, Callable[[Ctx, Mapping[str, Any]], tuple[bool, list[int]]]] = {

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from engines.core.contract import Event
-from engines.felsenfeuer.model import Die, Entry, Mod, Pending, State
+from engines.felsenfeuer.model import Die, Entry, Mod, ModKind, Pending, State, Zone
 
 
 class Work:
@@ -141,11 +141,11 @@ class Work:
             for step in spheres()[slug].effects:
                 prop = str(step["property"])
                 if prop == "nohand":
-                    mods.append(Mod("nohand", tuple(range(self.players)), ""))
+                    mods.append(Mod(ModKind.NOHAND, tuple(range(self.players)), ""))
                     continue
                 sel = step.get("target", {})
                 ids = tuple(d.id for d in self.dice if _plain_match(d, sel))
-                mods.append(Mod(prop, ids, str(step.get("value", ""))))
+                mods.append(Mod(ModKind(prop), ids, str(step.get("value", ""))))
         return mods
 
     def colours_of(self, die: Die) -> frozenset[str]:
@@ -214,7 +214,7 @@ class Work:
             self.no_place = self.spell_running()
 
     def send_to_bag(self, die: Die) -> None:
-        self.set(replace(die, zone="bag", matrix=-1, pips=0, glyph=False, frozen=False,
+        self.set(replace(die, zone=Zone.BAG, matrix=-1, pips=0, glyph=False, frozen=False,
                          shrine_of=-1, hand=0))  # fmt: skip
 
     def hand_count(self, seat: int, hand: int) -> int:

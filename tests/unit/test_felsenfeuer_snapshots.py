@@ -11,7 +11,8 @@ seats out, the end), and one duel stored before the later settings existed. Each
 the stored state and what that engine said about it: the open decisions, a digest of each
 seat's legal actions and of every seat's view, the outcome and the next step taken (its
 events, the view and the decisions after it). Today's engine must read the old state and say
-the same.
+the same, and know each situation by the hash it had (the Wiederholungsregel remembers the
+situations of a duel by that hash).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import pytest
 
 from engines.core.errors import BadInput
 from engines.felsenfeuer import ENGINE
+from engines.felsenfeuer.engine import situation
 
 _GOLDEN = Path(__file__).parents[1] / "golden" / "felsenfeuer" / "snapshots_v1.json"
 _SNAPSHOTS: list[dict[str, Any]] = json.loads(_GOLDEN.read_text(encoding="utf-8"))
@@ -76,6 +78,8 @@ def test_an_old_snapshot_loads_decides_and_plays_as_before(number: int) -> None:
         assert _view(new, None) == step["view_sha256"]
         after = [[d.seat, d.id, str(d.kind), d.prompt] for d in ENGINE.decisions(new)]
         assert after == step["decisions"]
+    # the Wiederholungsregel knows the situation by the hash the old engine gave it
+    assert situation(state) == golden["situation"]
     # and what it is stored as now reads back exactly
     again = ENGINE.state_from_json(json.loads(json.dumps(ENGINE.state_to_json(state))))
     assert again == state
