@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from engines.core.contract import Decision, DecisionKind, Event, JsonDict, Outcome, PlayerId
@@ -14,6 +14,20 @@ from engines.core.errors import BadInput, IllegalAction
 from engines.core.rng import Rng
 from engines.effects import NeedDecision
 from engines.felsenfeuer import verbs
+from engines.felsenfeuer.actions import (
+    Action,
+    Auswahl,
+    Blut,
+    Draft,
+    Ende,
+    Essenz,
+    Lege,
+    Schwebe,
+    Wahl,
+    Wuerfle,
+    action_text,
+    parse,
+)
 from engines.felsenfeuer.model import (
     COLOURS,
     ROLLS,
@@ -41,15 +55,6 @@ _CONFIG = {"teams", "mode", "rules", "auswahl", "supply", "start", "phase_limit"
            "weltentor", "spells", "cap", "wuerfeln", "erdbeben"}  # fmt: skip
 VORSTEHER = {0: 1, 1: 4}  # Gilden-Duell: the Vorsteher of each team (seats 0-2 and 3-5)
 MAX_UNITS = 5000  # resolution units in one apply before the remaining magic fizzles
-
-
-@dataclass(frozen=True, slots=True)
-class Act:
-    """An action: ``verb`` and its words. auswahl 2-2-4-0-0 | draft rot | essenz rot |
-    lege rot 3 m0 [h1] | ende | blut <spell> | wahl <token>."""
-
-    verb: str
-    args: tuple[str, ...] = ()
 
 
 def _int(config: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
@@ -138,15 +143,20 @@ def auswahl_cap(state: State) -> int:
 
 
 def auswahl_codes(state: State) -> list[str]:
+    """Every Auswahl written ``2-2-4-0-0`` (``auswahl_counts``)."""
+    return ["-".join(str(n) for n in counts) for counts in auswahl_counts(state)]
+
+
+def auswahl_counts(state: State) -> list[tuple[int, ...]]:
     """Every Auswahl (dice per colour, 8 in all). "Keine Obergrenze" per colour (Teil 2); with
     the setting ``cap`` (a group with a physical supply) within a seat's share of it."""
     cap = auswahl_cap(state)
-    codes: list[str] = []
+    codes: list[tuple[int, ...]] = []
 
     def walk(prefix: list[int], left: int) -> None:
         if len(prefix) == len(COLOURS) - 1:
             if left <= cap:
-                codes.append("-".join(str(c) for c in [*prefix, left]))
+                codes.append((*prefix, left))
             return
         for count in range(min(cap, left), -1, -1):
             walk([*prefix, count], left - count)
@@ -434,17 +444,17 @@ def _matrices_of(state: State, seat: int) -> list[int]:
                    if d.owner == seat and d.zone in ("matrix", "essence")})  # fmt: skip
 
 
-def raw_actions(state: State, player: PlayerId) -> list[Act]:
+def raw_actions(state: State, player: PlayerId) -> list[Action]:
     if state.phase == "end" or player in state.out:
         return []
     if state.pending is not None:
         if player != state.pending.seat:
             return []
-        return [Act("wahl", (o,)) for o in state.pending.options]
+        return [Wahl(o) for o in state.pending.options]
     if state.phase == "auswahl":
         if state.auswahl[player]:
             return []
-        return [Act("auswahl", (c,)) for c in auswahl_codes(state)]
+        return [Auswahl(c) for c in auswahl_counts(state)]
     seat = current_setup_seat(state)
     if state.phase == "draft":
         if player != seat:
@@ -452,34 +462,33 @@ def raw_actions(state: State, player: PlayerId) -> list[Act]:
         taken = {c: 0 for c in COLOURS}
         for d in state.dice:
             taken[d.colour] += 1
-        return [Act("draft", (c,)) for i, c in enumerate(COLOURS)
+        return [Draft(c) for i, c in enumerate(COLOURS)
                 if taken[c] < state.settings.supply[i]]  # fmt: skip
     if state.phase == "essence":
         if player != seat:
             return []
         picked = [d for d in state.dice if d.owner == player and d.zone == "picked"]
         have = {d.colour for d in picked}
-        options = [Act("essenz", (c,)) for c in COLOURS if c in have]
+        options: list[Action] = [Essenz(c) for c in COLOURS if c in have]
         chosen = sum(1 for d in state.dice if d.owner == player and d.zone == "essence")
         if state.settings.weltentor and len(picked) > 2 - chosen:  # Weltentor rule 3
-            options += [Act("schwebe", (c, str(p))) for c in COLOURS if c in have
+            options += [Schwebe(c, p) for c in COLOURS if c in have
                         for p in range(1, 7)]  # fmt: skip
         return options
     if state.phase == "roll":
         if player != roll_seat(state):
             return []
-        return [Act("wuerfle", (c,)) for c in _hand_colours(state, player, 0)]
+        return [Wuerfle(c) for c in _hand_colours(state, player, 0)]
     if state.phase != "action" or state.stack or player != state.stone:
         return []
-    acts: list[Act] = []
+    acts: list[Action] = []
     matrices = _matrices_of(state, player)
     for hand in (0, 1):
         for colour in _hand_colours(state, player, hand):
             for pips in range(1, 7):
                 for m in matrices:
-                    extra = ("h1",) if hand else ()
-                    acts.append(Act("lege", (colour, str(pips), f"m{m}", *extra)))
-    acts.append(Act("ende"))
+                    acts.append(Lege(colour, pips, m, hand))
+    acts.append(Ende())
     if state.settings.rules == "magister":
         base: Work | None = None
         for spell in book_for(state.settings.spells).values():
@@ -491,7 +500,7 @@ def raw_actions(state: State, player: PlayerId) -> list[Act]:
                 continue
             base = base or Work(state)
             if _blood_would_act(base, spell, player):
-                acts.append(Act("blut", (spell.slug,)))
+                acts.append(Blut(spell.slug))
     return acts
 
 
@@ -535,7 +544,7 @@ def current_setup_seat(state: State) -> int:
     return next(s for s, c in counts.items() if c == low)
 
 
-def legal(state: State, player: PlayerId) -> list[Act]:
+def legal(state: State, player: PlayerId) -> list[Action]:
     acts = raw_actions(state, player)
     if len(acts) > 1 and state.phase in ("action", "spell") and state.seen:
         last = dict(state.seen).get(situation(state))
@@ -545,24 +554,7 @@ def legal(state: State, player: PlayerId) -> list[Act]:
     return acts
 
 
-def action_text(act: Act) -> str:
-    return " ".join((act.verb, *act.args))
-
-
-_ARITY = {"auswahl": (1,), "draft": (1,), "essenz": (1,), "schwebe": (2,), "lege": (3, 4),
-          "ende": (0,), "blut": (1,), "wahl": (1,), "wuerfle": (1,)}  # fmt: skip
-
-
-def parse(text: str) -> Act:
-    """The action written as ``text``. Raises BadInput when it cannot be read (an unknown verb
-    or the wrong number of words); whether it is legal is ``play``'s question."""
-    words = text.split()
-    if not words or words[0] not in _ARITY or len(words) - 1 not in _ARITY[words[0]]:
-        raise BadInput("felsenfeuer.error.bad_notation", text=text)
-    return Act(words[0], tuple(words[1:]))
-
-
-def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
+def play(state: State, act: Action, player: PlayerId) -> tuple[State, list[Event]]:
     if state.phase == "end":
         raise IllegalAction("felsenfeuer.error.game_over")
     if act not in legal(state, player):
@@ -573,11 +565,11 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
         key = situation(state)
         text = action_text(act)
         seen = (*tuple((k, v) for k, v in state.seen if k != key), (key, text))
-    if act.verb == "wahl":
+    if isinstance(act, Wahl):
         top = w.stack[-1]
-        w.stack[-1] = replace(top, answers=(*top.answers, act.args[0]))
+        w.stack[-1] = replace(top, answers=(*top.answers, act.token))
         w.pending = None
-        token = act.args[0]
+        token = act.token
         prompt = state.pending.prompt if state.pending is not None else ""
         if token[:1] == "d" and token[1:].isdigit() and int(token[1:]) < len(w.dice):
             die = w.dice[int(token[1:])]  # as it lies when chosen (the spell may change it)
@@ -585,41 +577,41 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
                    zone=die.zone, matrix=die.matrix, glyph=die.glyph, prompt=prompt)  # fmt: skip
         else:
             w.emit("chose", player=player, token=token, prompt=prompt)
-    elif act.verb == "auswahl":
+    elif isinstance(act, Auswahl):
         chosen = list(state.auswahl)
-        chosen[player] = act.args[0]
+        chosen[player] = act.code
         w.emit("auswahl_chosen", player=player)
         if all(chosen[x] for x in range(w.players) if w.alive(x)):
             _reveal(w, chosen)
             chosen = [""] * len(chosen)
         return _frozen(w, seen, auswahl=tuple(chosen)), w.events
-    elif act.verb == "draft":
-        w.dice.append(Die(len(w.dice), player, act.args[0]))
-        w.emit("drafted", player=player, colour=act.args[0])
+    elif isinstance(act, Draft):
+        w.dice.append(Die(len(w.dice), player, act.colour))
+        w.emit("drafted", player=player, colour=act.colour)
         alive = [x for x in range(w.players) if w.alive(x)]
         if len(w.dice) >= HAND_SIZE * len(alive) and all(
             sum(1 for d in w.dice if d.owner == x) >= HAND_SIZE for x in alive
         ):
             w.phase = Phase.ESSENCE
         return _frozen(w, seen), w.events
-    elif act.verb == "essenz":
+    elif isinstance(act, Essenz):
         die = next(d for d in w.dice if d.owner == player and d.zone == "picked"
-                   and d.colour == act.args[0])  # fmt: skip
+                   and d.colour == act.colour)  # fmt: skip
         s = state.settings
         pips = 4 if s.mode == "gilde" and player not in VORSTEHER.values() else 6
         w.set(replace(die, zone=Zone.ESSENCE, matrix=0, pips=pips))
-        w.emit("essence_chosen", player=player, colour=act.args[0], pips=pips)
+        w.emit("essence_chosen", player=player, colour=act.colour, pips=pips)
         _maybe_start(w)
         return _frozen(w, seen), w.events
-    elif act.verb == "schwebe":  # a floating rune over the start surface (Weltentor)
+    elif isinstance(act, Schwebe):  # a floating rune over the start surface (Weltentor)
         die = next(d for d in w.dice if d.owner == player and d.zone == "picked"
-                   and d.colour == act.args[0])  # fmt: skip
-        w.set(replace(die, zone=Zone.FLOAT, matrix=0, pips=int(act.args[1])))
-        w.emit("floated", player=player, die=die.id, colour=die.colour, pips=int(act.args[1]))
+                   and d.colour == act.colour)  # fmt: skip
+        w.set(replace(die, zone=Zone.FLOAT, matrix=0, pips=act.pips))
+        w.emit("floated", player=player, die=die.id, colour=die.colour, pips=act.pips)
         return _frozen(w, seen), w.events
-    elif act.verb == "wuerfle":  # Teil 3 scenario: a hand rune rolled onto the start surface
+    elif isinstance(act, Wuerfle):  # Teil 3 scenario: a hand rune rolled onto the start surface
         die = next(d for d in w.dice if d.owner == player and d.zone == "hand"
-                   and d.colour == act.args[0])  # fmt: skip
+                   and d.colour == act.colour)  # fmt: skip
         pips, rng = state.rng.randint(1, 6)
         glyph = state.settings.roll == "glyphen"
         w.set(replace(die, zone=Zone.MATRIX, matrix=0, pips=pips, glyph=glyph, hand=0))
@@ -627,15 +619,14 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
         if roll_seat(w.freeze()) < 0:
             _maybe_start(w)
         return _frozen(w, seen, rng=rng), w.events
-    elif act.verb == "lege":
-        colour, pips, matrix = act.args[0], int(act.args[1]), int(act.args[2][1:])
-        hand = 1 if len(act.args) > 3 else 0
+    elif isinstance(act, Lege):
+        colour, pips, matrix, hand = act.colour, act.pips, act.matrix, act.hand
         die = next(d for d in w.dice if d.owner == player and d.zone == "hand"
                    and d.hand == hand and d.colour == colour)  # fmt: skip
         w.set(replace(die, zone=Zone.MATRIX, matrix=matrix, pips=pips, glyph=True, hand=0))
         w.laid = True
         w.emit("laid", player=player, die=die.id, colour=colour, pips=pips, matrix=matrix)
-    elif act.verb == "ende":
+    elif isinstance(act, Ende):
         w.passes = 0 if w.laid else w.passes + 1
         w.emit("turn_ended", player=player, passed=not w.laid)
         w.laid = False
@@ -643,8 +634,8 @@ def play(state: State, act: Act, player: PlayerId) -> tuple[State, list[Event]]:
             start_spell_phase(w)
         else:
             w.stone = w.next_seat(player)
-    elif act.verb == "blut":
-        w.stack = [Entry(EntryKind.NEXT), Entry(EntryKind.BLOOD, spell=act.args[0], caster=player)]
+    elif isinstance(act, Blut):
+        w.stack = [Entry(EntryKind.NEXT), Entry(EntryKind.BLOOD, spell=act.spell, caster=player)]
     w = settle(w)
     return _frozen(w, seen), w.events
 
@@ -706,7 +697,7 @@ def _reveal(w: Work, chosen: list[str]) -> None:
     w.emit("auswahl_shown", auswahl=chosen)
 
 
-def _why(state: State, act: Act, player: PlayerId) -> str:
+def _why(state: State, act: Action, player: PlayerId) -> str:
     if player in state.out:
         return "felsenfeuer.error.out"
     if not raw_actions(state, player):
@@ -800,10 +791,10 @@ class FelsenfeuerEngine:
     def decisions(self, state: State) -> tuple[Decision, ...]:
         return decisions_of(state)
 
-    def legal_actions(self, state: State, player: PlayerId) -> Sequence[Act]:
+    def legal_actions(self, state: State, player: PlayerId) -> Sequence[Action]:
         return legal(state, player)
 
-    def apply(self, state: State, action: Act, player: PlayerId) -> tuple[State, list[Event]]:
+    def apply(self, state: State, action: Action, player: PlayerId) -> tuple[State, list[Event]]:
         return play(state, action, player)
 
     def eliminate(self, state: State, player: PlayerId) -> tuple[State, list[Event]]:
@@ -823,24 +814,23 @@ class FelsenfeuerEngine:
         return set()
 
     def action_visible_to(
-        self, state: State, action: Act, player: PlayerId
+        self, state: State, action: Action, player: PlayerId
     ) -> frozenset[int] | None:
-        return frozenset({player}) if action.verb == "auswahl" else None
+        return frozenset({player}) if isinstance(action, Auswahl) else None
 
-    def parse_action(self, text: str) -> Act:
+    def parse_action(self, text: str) -> Action:
         return parse(text)
 
-    def action_text(self, action: Act) -> str:
+    def action_text(self, action: Action) -> str:
         return action_text(action)
 
-    def action_path(self, action: Act) -> tuple[str, ...]:
-        if action.verb == "auswahl":
-            return ("auswahl", *[f"{c}{n}" for c, n in zip(COLOURS, action.args[0].split("-"),
-                                                           strict=True)])  # fmt: skip
+    def action_path(self, action: Action) -> tuple[str, ...]:
+        if isinstance(action, Auswahl):
+            return ("auswahl", *[f"{c}{n}" for c, n in zip(COLOURS, action.counts, strict=True)])
         return (action.verb, *action.args)
 
     def choose_action(self, state: State, player: PlayerId, level: str, budget_s: float,
-                      rng: random.Random) -> Act:  # fmt: skip
+                      rng: random.Random) -> Action:  # fmt: skip
         from engines.felsenfeuer.ai import choose
 
         return choose(state, player, level, rng)

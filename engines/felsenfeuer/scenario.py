@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from engines.felsenfeuer.engine import ENGINE, Act, settle
+from engines.felsenfeuer.actions import Wahl
+from engines.felsenfeuer.engine import ENGINE, settle
 from engines.felsenfeuer.model import (
     Die,
     Entry,
@@ -81,7 +82,7 @@ def answer(state: State, token: str) -> State:
         raise ValueError(f"no open decision for the answer {token!r}")
     if token not in state.pending.options:
         raise ValueError(f"{token!r} is not one of {list(state.pending.options)}")
-    state, _ = ENGINE.apply(state, Act("wahl", (token,)), state.pending.seat)
+    state, _ = ENGINE.apply(state, Wahl(token), state.pending.seat)
     return state
 
 
