@@ -504,21 +504,10 @@ def raw_actions(state: State, player: PlayerId) -> list[Action]:
     return acts
 
 
-_READS: dict[int, tuple[Spell, bool]] = {}  # id -> (the spell, kept alive; the answer)
-
-
-def _reads_essences(spell: Spell) -> bool:
-    """Whether a spell's sentences look at essences (paying for it changes them)."""
-    known = _READS.get(id(spell))
-    if known is None or known[0] is not spell:
-        known = _READS[id(spell)] = (spell, "essence" in repr(spell.steps))
-    return known[1]
-
-
 def _blood_would_act(base: Work, spell: Spell, player: int) -> bool:
     """Whether the blood spell, once paid for, would do anything (else it is not offered:
     paying essence for a spell whose every sentence lapses helps nobody)."""
-    if not _reads_essences(spell):
+    if not spell.reads_essences:
         return verbs.could_act(base, spell, player)
     w = base.copy()
     for _ in range(spell.pips):  # pay as the blood entry does, from the first essence offered

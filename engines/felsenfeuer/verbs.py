@@ -12,6 +12,22 @@ from typing import Any
 
 from engines.effects import Answers
 from engines.felsenfeuer.model import COLOURS, Die, Entry, EntryKind, Mod, ModKind, Result, Zone
+from engines.felsenfeuer.sentences import (
+    Attack,
+    Cauldron,
+    GainEssence,
+    Instruction,
+    LoseEssence,
+    LowerPips,
+    Manifest,
+    NewMatrix,
+    RaisePips,
+    Sentence,
+    SetCaster,
+    SwapPips,
+    Targeted,
+    Win,
+)
 from engines.felsenfeuer.spells import VERBS, Spell, book_for
 from engines.felsenfeuer.work import Work
 
@@ -496,14 +512,14 @@ def castable(w: Work, seat: int, colours: frozenset[str], pips: int, nested: boo
 
 
 # --- verbs -------------------------------------------------------------------------------------
-def _candidates(ctx: Ctx, part: Mapping[str, Any]) -> list[Die]:
+def _candidates(ctx: Ctx, part: Targeted | SwapPips) -> list[Die]:
     """The dice a targeted verb could change now (Visir-Regel: only valid targets)."""
-    verb = part["do"]
+    verb = part.do
     w = ctx.w
-    dice = select(ctx, part["target"])
+    dice = select(ctx, part.target)
     ok = _VALID.get(verb)
-    if verb in ("raise_pips", "lower_pips"):
-        amount = value_of(ctx, part.get("amount", 1))
+    if isinstance(part, RaisePips | LowerPips):
+        amount = value_of(ctx, part.amount)
         sign = 1 if verb == "raise_pips" else -1
         return [d for d in dice if d.shrine_of < 0 and d.zone in ("matrix", "float", "essence")
                 and 1 <= w.pips_of(d) + sign * amount <= 6]  # fmt: skip
@@ -536,29 +552,28 @@ _VALID: dict[str, Callable[[Work, Die], bool]] = {
 }
 
 
-def possible(ctx: Ctx, part: Mapping[str, Any]) -> bool:
+def possible(ctx: Ctx, part: Instruction) -> bool:
     """Whether an instruction has a valid target now (checked for joined sentences)."""
-    verb = part["do"]
-    if "target" in part and verb not in ("counts_as", "new_matrix", "manifest"):
+    if isinstance(part, Targeted | SwapPips):
         return bool(_candidates(ctx, part))
-    if verb in ("new_matrix", "manifest"):
-        return bool(select(ctx, part["target"]))
-    if verb == "attack":
-        return bool(players_of(ctx, part.get("players", "opponents"))) and ctx.w.duellplatz() >= 0
-    if verb == "gain_essence":  # an essence at 6 cannot be raised (Visir-Regel)
-        seats = players_of(ctx, part.get("players", "self"))
+    if isinstance(part, NewMatrix | Manifest):
+        return bool(select(ctx, part.target))
+    if isinstance(part, Attack):
+        return bool(players_of(ctx, part.players)) and ctx.w.duellplatz() >= 0
+    if isinstance(part, GainEssence):  # an essence at 6 cannot be raised (Visir-Regel)
+        seats = players_of(ctx, part.players)
         return any(d.owner in seats and d.zone == "essence" and d.pips < 6 for d in ctx.w.dice)
-    if verb in ("lose_essence", "cauldron", "set_caster", "win"):
-        return bool(players_of(ctx, part.get("players", "opponents")))
+    if isinstance(part, LoseEssence | Cauldron | SetCaster | Win):
+        return bool(players_of(ctx, part.players))
     return True
 
 
-def _does_something(ctx: Ctx, part: Mapping[str, Any]) -> bool:
+def _does_something(ctx: Ctx, part: Instruction) -> bool:
     """Whether an instruction would change anything now: ``possible``, and an attack reaches
     a player whose essences lie on the Duellplatz."""
-    if part["do"] == "attack":
+    if isinstance(part, Attack):
         dp = ctx.w.duellplatz()
-        seats = players_of(ctx, part.get("players", "opponents"))
+        seats = players_of(ctx, part.players)
         return dp >= 0 and any(ctx.w.markers[s] == dp for s in seats)
     return possible(ctx, part)
 
@@ -570,32 +585,27 @@ def could_act(w: Work, spell: Spell, caster: int) -> bool:
     is enough: when none can, each lapses in turn and nothing changes."""
     ctx = Ctx(w, Entry(EntryKind.SPELL, spell=spell.slug, caster=caster))
     for step in spell.steps:
-        if "if" in step and not holds(ctx, step["if"]):
+        if step.when is not None and not holds(ctx, step.when):
             continue
-        parts = step.get("parts", [step])
-        parts = [
-            p for p in parts if not ("if" in p and "parts" in step and not holds(ctx, p["if"]))
-        ]
-        if step.get("joined") and not all(possible(ctx, p) for p in parts):
+        parts = [p for p in step.parts if p.when is None or holds(ctx, p.when)]
+        if step.joined and not all(possible(ctx, p) for p in parts):
             continue
         if any(_does_something(ctx, p) for p in parts):
             return True
     return False
 
 
-def _targets(ctx: Ctx, part: Mapping[str, Any], prompt: str) -> list[Die]:
+def _targets(ctx: Ctx, part: Targeted, prompt: str) -> list[Die]:
     cands = _candidates(ctx, part)
-    return pick_dice(ctx, cands, part.get("count", "all"), part.get("chooser", "caster"), prompt)
+    return pick_dice(ctx, cands, part.count, part.chooser, prompt)
 
 
-def run_verb(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def run_verb(ctx: Ctx, part: Instruction) -> tuple[bool, list[int]]:
     """Run one instruction; returns (lapsed, the dice or seats it affected)."""
-    verb = part["do"]
-    impl = _IMPL[verb]
-    return impl(ctx, part)
+    return _IMPL[part.do](ctx, part)
 
 
-def _v_trigger(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def _v_trigger(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
     dice = _targets(ctx, part, "felsenfeuer.ask.trigger")
     for die in dice:
         trigger(ctx, ctx.w.dice[die.id])
@@ -603,7 +613,7 @@ def _v_trigger(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
 
 
 def _simple(change: Callable[[Ctx, Die], Die], prompt: str, event: str) -> Callable[..., Any]:
-    def run(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+    def run(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
         dice = _targets(ctx, part, prompt)
         for die in dice:  # chosen together, changed together (simultaneous change)
             current = ctx.w.dice[die.id]
@@ -628,14 +638,14 @@ def destroy(ctx: Ctx, die: Die) -> None:
     ctx.w.emit("destroyed", die=die.id, player=die.owner, pips=ctx.w.pips_of(die) or None)
 
 
-def _v_destroy(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def _v_destroy(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
     dice = _targets(ctx, part, "felsenfeuer.ask.destroy")
     for die in dice:
         destroy(ctx, die)
     return not dice, [d.id for d in dice]
 
 
-def _v_take(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def _v_take(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
     dice = _targets(ctx, part, "felsenfeuer.ask.take")
     for die in dice:
         before = ctx.w.pips_of(ctx.w.dice[die.id]) or None
@@ -656,9 +666,9 @@ def _place(ctx: Ctx, die: Die, matrix: int) -> None:
     relocate(ctx, die, lambda d: replace(d, matrix=matrix))
 
 
-def _v_move(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def _v_move(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
     w = ctx.w
-    to = part["to"]
+    to = part.to
     if to == "choose":  # "auf eine beliebige Matrix": the dice first, then the matrix
         dice = _targets(ctx, part, "felsenfeuer.ask.move")
         if not dice:
@@ -677,16 +687,16 @@ def _v_move(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     return not dice, [d.id for d in dice]
 
 
-def _v_new_matrix(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def _v_new_matrix(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
     w = ctx.w
-    base = [d for d in select(ctx, part["target"]) if d.shrine_of < 0 and d.zone in _MOVABLE]
+    base = [d for d in select(ctx, part.target) if d.shrine_of < 0 and d.zone in _MOVABLE]
     if not base:
         return True, []
     extra: list[Die] = []
-    if "extra" in part:
-        cands = [d for d in select(ctx, part["extra"])
+    if part.extra is not None:
+        cands = [d for d in select(ctx, part.extra)
                  if d not in base and d.shrine_of < 0 and d.zone in _MOVABLE]  # fmt: skip
-        extra = pick_dice(ctx, cands, part.get("extra_count", "any"), "caster",
+        extra = pick_dice(ctx, cands, part.extra_count, "caster",
                           "felsenfeuer.ask.move")  # fmt: skip
     matrix = w.matrices
     w.matrices += 1
@@ -697,18 +707,18 @@ def _v_new_matrix(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     return False, [d.id for d in base + extra]
 
 
-def _v_manifest(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def _v_manifest(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
     w = ctx.w
-    tops = [d for d in select(ctx, part["target"])
+    tops = [d for d in select(ctx, part.target)
             if d.zone == "matrix" and d.shrine_of < 0 and not w.temple_members(d.id)]  # fmt: skip
     top_list = pick_dice(ctx, tops, "one", "caster", "felsenfeuer.ask.temple_rune")
     if not top_list:
         return True, []
     top = top_list[0]
-    cands = [d for d in select(ctx, part["shrines"])
+    cands = [d for d in select(ctx, part.shrines)
              if d.zone == "matrix" and d.id != top.id and d.shrine_of < 0
              and not w.temple_members(d.id)]  # fmt: skip
-    count = part.get("shrine_count", "any")
+    count = part.shrine_count
     shrines = pick_dice(ctx, cands, count, "caster", "felsenfeuer.ask.shrine")[:4]
     if not shrines:
         return True, []
@@ -722,36 +732,36 @@ def _v_manifest(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     return False, [top.id, *[s.id for s in shrines]]
 
 
-def _v_pips(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def _v_pips(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
     w = ctx.w
-    verb = part["do"]
+    verb = part.do
     dice = _targets(ctx, part, "felsenfeuer.ask.pips")
     for die in dice:
         current = w.dice[die.id]
         if verb == "set_pips":
-            value = part["value"]
+            value = part.value
             if value == "choose":
                 value = int(ctx.choose(ctx.caster, "felsenfeuer.ask.value",
                                        [str(v) for v in range(1, 7)], forced=False))  # fmt: skip
             new = int(value_of(ctx, value))
         else:
             sign = 1 if verb == "raise_pips" else -1
-            new = current.pips + sign * value_of(ctx, part.get("amount", 1))
+            new = current.pips + sign * value_of(ctx, part.amount)
         w.set(replace(current, pips=max(1, min(6, new))))
         w.emit("pips", die=die.id, pips=max(1, min(6, new)))
     return not dice, [d.id for d in dice]
 
 
-def _v_swap(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def _v_swap(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
     """ "Tausche die Augenzahl …": the caster chooses one die of ``target`` and one other die of
     ``other``; each takes the other's pips (an essence point count is its pips)."""
     w = ctx.w
     valid = _VALID["swap_pips"]
-    first = pick_dice(ctx, [d for d in select(ctx, part["target"]) if valid(w, d)], "one",
+    first = pick_dice(ctx, [d for d in select(ctx, part.target) if valid(w, d)], "one",
                       "caster", "felsenfeuer.ask.pips")  # fmt: skip
     if not first:
         return True, []
-    cands = [d for d in select(ctx, part["other"]) if valid(w, d) and d.id != first[0].id]
+    cands = [d for d in select(ctx, part.other) if valid(w, d) and d.id != first[0].id]
     second = pick_dice(ctx, cands, "one", "caster", "felsenfeuer.ask.pips")
     if not second:
         return True, []
@@ -763,31 +773,32 @@ def _v_swap(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     return False, [a.id, b.id]
 
 
-def _v_counts_as(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
-    prop = part["property"]
+def _v_counts_as(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
+    prop = part.property
+    target = part.target if part.target is not None else {}  # no target: the matrices' dice
     if prop == "named":  # "zählt als Fluchrune": a name other sentences select by (named = …)
-        dice = select(ctx, part.get("target", {}))
-        ctx.new_mods.append(Mod(ModKind.NAMED, tuple(d.id for d in dice), str(part["value"])))
+        dice = select(ctx, target)
+        ctx.new_mods.append(Mod(ModKind.NAMED, tuple(d.id for d in dice), str(part.value)))
         return not dice, [d.id for d in dice]
     if prop == "nohand":
-        seats = players_of(ctx, part.get("players", "self"))
+        seats = players_of(ctx, part.players)
         ctx.new_mods.append(Mod(ModKind.NOHAND, tuple(seats), ""))
         return not seats, seats
-    dice = select(ctx, part.get("target", {}))
-    ctx.new_mods.append(Mod(ModKind(prop), tuple(d.id for d in dice), str(part.get("value", ""))))
+    dice = select(ctx, target)
+    ctx.new_mods.append(Mod(ModKind(prop), tuple(d.id for d in dice), str(part.value)))
     return False, [d.id for d in dice]
 
 
-def _v_renew(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def _v_renew(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
     renew(ctx)
     return False, []
 
 
-def _v_cast(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def _v_cast(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
     w = ctx.w
-    colour = part.get("colour", "")
+    colour = part.colour
     colours = frozenset(_as_list(colour)) if colour else frozenset(COLOURS)
-    pips = int(part.get("pips", 0))
+    pips = int(part.pips)
     spells = [s for p in ([pips] if pips else range(1, 7))
               for s in castable(w, ctx.caster, colours, p, nested=True)]  # fmt: skip
     if not spells:
@@ -798,10 +809,10 @@ def _v_cast(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     return False, []
 
 
-def _v_cauldron(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def _v_cauldron(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
     w = ctx.w
     dp = w.duellplatz()
-    seats = pick_players(ctx, part.get("players", "self"), part.get("pick", "all"))
+    seats = pick_players(ctx, part.players, part.pick)
     if dp < 0 or not seats:
         return True, []
     for seat in seats:
@@ -810,28 +821,28 @@ def _v_cauldron(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     return False, seats
 
 
-def _v_attack(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
-    seats = pick_players(ctx, part.get("players", "opponents"), part.get("pick", "all"))
+def _v_attack(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
+    seats = pick_players(ctx, part.players, part.pick)
     if ctx.w.duellplatz() < 0 or not seats:
         return True, []
-    for _ in range(int(part.get("times", 1))):
+    for _ in range(int(part.times)):
         for seat in seats:
             attack(ctx, seat)
     return False, seats
 
 
-def _v_lose(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
-    seats = pick_players(ctx, part.get("players", "opponents"), part.get("pick", "all"))
-    amount = value_of(ctx, part.get("amount", 1))
+def _v_lose(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
+    seats = pick_players(ctx, part.players, part.pick)
+    amount = value_of(ctx, part.amount)
     for seat in seats:
         lose_essence(ctx, seat, amount)
     return not seats, seats
 
 
-def _v_gain(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def _v_gain(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
     w = ctx.w
-    seats = pick_players(ctx, part.get("players", "self"), part.get("pick", "all"))
-    amount = value_of(ctx, part.get("amount", 1))
+    seats = pick_players(ctx, part.players, part.pick)
+    amount = value_of(ctx, part.amount)
     gained = []
     for seat in seats:
         for _ in range(amount):
@@ -847,8 +858,8 @@ def _v_gain(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     return not gained, gained
 
 
-def _v_set_caster(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
-    seats = players_of(ctx, part["players"])
+def _v_set_caster(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
+    seats = players_of(ctx, part.players)
     if not seats:
         return True, []
     ctx.caster = seats[0]
@@ -856,8 +867,8 @@ def _v_set_caster(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     return False, seats[:1]
 
 
-def _v_win(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
-    seats = players_of(ctx, part["players"])
+def _v_win(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
+    seats = players_of(ctx, part.players)
     if not seats:
         return True, []
     w = ctx.w
@@ -867,14 +878,14 @@ def _v_win(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     return False, seats
 
 
-def _v_lay(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def _v_lay(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
     w = ctx.w
     dp = w.duellplatz()
     if dp < 0:
         return True, []
     dice = _targets(ctx, part, "felsenfeuer.ask.lay")
     for die in dice:
-        value = part.get("value", "choose")
+        value = part.value
         if value == "choose":
             pips = int(ctx.choose(die.owner, "felsenfeuer.ask.value",
                                   [str(v) for v in range(1, 7)], forced=False))  # fmt: skip
@@ -885,7 +896,7 @@ def _v_lay(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
     return not dice, [d.id for d in dice]
 
 
-def _v_float(ctx: Ctx, part: Mapping[str, Any]) -> tuple[bool, list[int]]:
+def _v_float(ctx: Ctx, part: Any) -> tuple[bool, list[int]]:
     """Runes float over the Duellplatz as it stood when the sentence began (the Spruchrune
     among them takes the Duellplatz away only from the following effects)."""
     dp = ctx.w.duellplatz()
@@ -901,7 +912,7 @@ def _hand1(ctx: Ctx, d: Die) -> Die:
     return replace(d, zone=Zone.HAND, matrix=-1, pips=0, glyph=False, frozen=False, hand=1)
 
 
-_IMPL: dict[str, Callable[[Ctx, Mapping[str, Any]], tuple[bool, list[int]]]] = {
+_IMPL: dict[str, Callable[[Ctx, Any], tuple[bool, list[int]]]] = {
     "trigger": _v_trigger,
     "ban": _simple(
         lambda c, d: replace(d, glyph=False, frozen=False), "felsenfeuer.ask.ban", "banned"
@@ -936,46 +947,46 @@ _IMPL: dict[str, Callable[[Ctx, Mapping[str, Any]], tuple[bool, list[int]]]] = {
 assert set(_IMPL) == set(VERBS), "every verb of the language has an implementation"
 
 
-def run_step(ctx: Ctx, step: Mapping[str, Any]) -> bool:
+def run_step(ctx: Ctx, step: Sentence) -> bool:
     """Run one sentence; returns whether it lapsed. Raises SkipSentence when a joined sentence
     has a part without a valid target (the whole sentence lapses) or a contradiction."""
-    if step.get("choose_hand"):  # "wähle eine deiner Hände": the hand "this" names
+    if step.choose_hand:  # "wähle eine deiner Hände": the hand "this" names
         w = ctx.w
         if w.hand_count(ctx.caster, 0) and w.hand_count(ctx.caster, 1):
             token = ctx.choose(ctx.caster, "felsenfeuer.ask.which_hand", ["h0", "h1"], False)
             ctx.hand = int(token[1])
         else:
             ctx.hand = 1 if w.hand_count(ctx.caster, 1) else 0
-    if "if" in step and not holds(ctx, step["if"]):
+    if step.when is not None and not holds(ctx, step.when):
         return True
-    if "for_each" in step:  # once for each die named now, {bound = "each"} names it
-        ids = [d.id for d in select(ctx, step["for_each"])]
+    if step.for_each is not None:  # once for each die named now, {bound = "each"} names it
+        ids = [d.id for d in select(ctx, step.for_each)]
         lapsed = True
         for die in ids:
             ctx.binds["each"] = (die,)
             lapsed = _run_parts(ctx, step) and lapsed
         ctx.binds.pop("each", None)
         return lapsed
-    times = value_of(ctx, step["repeat"]) if "repeat" in step else 1
+    times = value_of(ctx, step.repeat) if step.repeat is not None else 1
     lapsed = True
     for _ in range(max(0, min(times, 12))):  # "n-mal" (at most 12 times)
         lapsed = _run_parts(ctx, step) and lapsed
     return lapsed
 
 
-def _run_parts(ctx: Ctx, step: Mapping[str, Any]) -> bool:
-    parts = step.get("parts", [step])
-    joined = bool(step.get("joined", False))
+def _run_parts(ctx: Ctx, step: Sentence) -> bool:
+    parts = step.parts
+    joined = step.joined
     if joined and not all(possible(ctx, p) for p in parts):
         raise SkipSentence
     lapsed_all = True
     for part in parts:
-        if "if" in part and "parts" in step and not holds(ctx, part["if"]):
+        if part.when is not None and not holds(ctx, part.when):
             continue
         lapsed, affected = run_verb(ctx, part)
         if lapsed and joined:
             raise SkipSentence
         lapsed_all = lapsed_all and lapsed
-        if "as" in part:
-            ctx.binds[part["as"]] = tuple(affected)
+        if part.name:
+            ctx.binds[part.name] = tuple(affected)
     return lapsed_all

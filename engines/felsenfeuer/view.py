@@ -87,8 +87,8 @@ def view(state: State, player: int | None) -> JsonDict:
             spell = book[e.spell]
             item.update(spell=spell.slug, name=spell.name, step=e.step)
             if e.kind == "spell" and e.step < len(spell.steps):
-                item.update(text_de=spell.steps[e.step]["text_de"],
-                            text_en=spell.steps[e.step]["text_en"])  # fmt: skip
+                item.update(text_de=spell.steps[e.step].text_de,
+                            text_en=spell.steps[e.step].text_en)  # fmt: skip
         if e.kind == "offer":
             item["die"] = e.die
         stack.append(item)

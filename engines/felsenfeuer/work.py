@@ -138,14 +138,13 @@ class Work:
 
         mods = []
         for slug in self.active_spheres():
-            for step in spheres()[slug].effects:
-                prop = str(step["property"])
-                if prop == "nohand":
+            for effect in spheres()[slug].effects:
+                if effect.property == "nohand":
                     mods.append(Mod(ModKind.NOHAND, tuple(range(self.players)), ""))
                     continue
-                sel = step.get("target", {})
+                sel = effect.target if effect.target is not None else {}
                 ids = tuple(d.id for d in self.dice if _plain_match(d, sel))
-                mods.append(Mod(ModKind(prop), ids, str(step.get("value", ""))))
+                mods.append(Mod(ModKind(effect.property), ids, str(effect.value)))
         return mods
 
     def colours_of(self, die: Die) -> frozenset[str]:

@@ -19,7 +19,8 @@ from engines.felsenfeuer.actions import Blut, Ende, Lege, Schwebe
 from engines.felsenfeuer.engine import ENGINE, knock_out, legal, situation
 from engines.felsenfeuer.model import Die, Entry, State
 from engines.felsenfeuer.scenario import BASE, answer, answer_rest, build, cast, run_spell_test
-from engines.felsenfeuer.spells import load_text, spellbook
+from engines.felsenfeuer.sentences import sentence
+from engines.felsenfeuer.spells import VERBS, load_text, spellbook
 from engines.felsenfeuer.work import Work
 
 
@@ -126,13 +127,13 @@ def test_kevin_visir_a_joined_sentence_lapses_whole() -> None:
     w.spell_rune = 4
     ctx = verbs.Ctx(w, Entry("spell", caster=0))
     with pytest.raises(verbs.SkipSentence):
-        verbs.run_step(ctx, step)
+        verbs.run_step(ctx, sentence(step, VERBS))
     # with a green rune to reactivate, the sentence runs whole
     state = duel(["0 rot essence 6", "1 rot essence 6", "0 gruen rune 2", "0 rot rune 3"])
     w = Work(state)
     w.spell_rune = 3
     ctx = verbs.Ctx(w, Entry("spell", caster=0))
-    assert verbs.run_step(ctx, step) is False
+    assert verbs.run_step(ctx, sentence(step, VERBS)) is False
     assert w.dice[2].glyph and w.dice[1].pips == 5
 
 
@@ -207,7 +208,7 @@ def test_temple_rule_simultaneous_destruction_spares_the_shrines() -> None:
         w.spell_rune = 2
         w.stack = [Entry("spell", caster=0, answers=(along,))]
         ctx = verbs.Ctx(w, w.stack[0])
-        verbs.run_step(ctx, step)
+        verbs.run_step(ctx, sentence(step, VERBS))
         assert [w.dice[i].zone for i in (3, 6)] == ["bag", "bag"]
         assert [w.dice[i].zone for i in (4, 5)] == [shrines, shrines]
         assert all(w.dice[i].shrine_of == -1 for i in (4, 5))
@@ -226,7 +227,7 @@ def test_manifest_builds_a_temple_and_shrines_keep_their_pips() -> None:
     ctx = verbs.Ctx(w, Entry("spell", caster=1))
     step = {"text_de": "…", "text_en": "…", "do": "raise_pips",
             "target": {"zone": "matrix", "owner": "any"}}  # fmt: skip
-    verbs.run_step(ctx, step)
+    verbs.run_step(ctx, sentence(step, VERBS))
     assert w.dice[4].pips == 3  # shrines' pips change only by the temple rule
 
 
@@ -284,7 +285,7 @@ def test_nested_spell_sees_counts_as_and_the_interrupted_spell_resumes() -> None
     frame = Entry("spell", caster=0, mods=(verbs.Mod("nohand", (0,), ""),))
     w.stack = [frame]
     with pytest.raises(verbs.SkipSentence):
-        verbs.run_step(verbs.Ctx(w, frame), step)
+        verbs.run_step(verbs.Ctx(w, frame), sentence(step, VERBS))
 
 
 def test_blood_magic_pays_essence_of_the_spell_colour_and_keeps_the_initiative() -> None:

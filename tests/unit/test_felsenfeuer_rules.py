@@ -122,10 +122,10 @@ def test_the_steps_are_the_sentences_of_the_text_in_their_order(slug: str) -> No
         text = getattr(spell, f"text_{lang}")
         for meta in getattr(spell, f"meta_{lang}"):
             text = text.replace(meta, "").strip()
-        carried = any("keyword" in step for step in spell.steps)  # "Telekinese: Falls …"
+        carried = any(step.keyword for step in spell.steps)  # "Telekinese: Falls …"
         if spell.keyword and not carried:  # "Schwebe: …" (in English the translation)
             text = text.split(": ", 1)[1]
-        assert " ".join(step[f"text_{lang}"] for step in spell.steps) == text
+        assert " ".join(getattr(step, f"text_{lang}") for step in spell.steps) == text
 
 
 def test_zwiegriff_attacks_then_takes_the_spruchrune_to_the_second_hand() -> None:
