@@ -1,7 +1,7 @@
 """``/kampf``: the W6 combat tracker of a channel (one at a time). The cog parses, calls
 ``bot.combat.CombatService`` (the combat as a game of ``bot.games.GameService``: seats, stale
-clicks, the writes) and replies with the narration (``bot.render.combat_text``) and a fresh
-status with its buttons (``bot.narration.combat``: what ``view_for(None)`` shows, no NPC
+clicks, the writes) and replies with the narration (``bot.narration.combat_text``) and a fresh
+status with its buttons (``bot.play.specs.w6``: what ``view_for(None)`` shows, no NPC
 values; the GM sees them with "GM view"), whose buttons belong to whoever must act now.
 Buttons of the old format (``kampf:…``) are answered as stale.
 """
@@ -43,7 +43,15 @@ from bot.combat import (
 from bot.components import modal_fields, values_of
 from bot.games import GameService, engine_of
 from bot.i18n import cmd, language_of, options, t
-from bot.narration.combat import (
+from bot.narration.combat_text import _cap, narrate, npc_ids
+from bot.narration.combat_tracker import (
+    decision_key,
+    digest,
+    fresh_pings,
+    phase_summaries,
+    running_log,
+)
+from bot.play.specs.w6 import (
     distance_modal,
     fighter_menu,
     gm_embed,
@@ -53,15 +61,7 @@ from bot.narration.combat import (
     technique_menu,
     tracker_parts,
 )
-from bot.narration.combat_tracker import (
-    decision_key,
-    digest,
-    fresh_pings,
-    phase_summaries,
-    running_log,
-)
 from bot.play.ui import in_time
-from bot.render.combat_text import _cap, narrate, npc_ids
 from bot.replies import LANGUAGE_PREF, fit_reply, lang_for, pinging, send
 from bot.sheets import require_edit
 from bot.store.base import CampaignRecord, GameRecord

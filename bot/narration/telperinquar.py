@@ -22,6 +22,7 @@ from typing import Any
 
 from bot.i18n import catalog, t
 from bot.play.spec import BoardContext, GameSpec, Option, Steps
+from bot.play.ui import WHOLE, whole_steps
 from bot.render import render_async
 from bot.render.telperinquar import deck_png, field_png, hand_png, named_card_png
 from bot.store import AlreadyExists, DeckRecord
@@ -1066,9 +1067,9 @@ class TelperinquarSpec(GameSpec):
     def shortcuts(
         self, ctx: BoardContext, path: tuple[str, ...], steps: Sequence[tuple[str, ...]]
     ) -> list[int]:
-        """The usual steps as direct choices, one click each: every step when they are few,
-        else the phase's own (go on, end the phase, pass) and the plays and attacks, the first
-        of them; the rest stays behind the verbs (more)."""
+        """The steps as direct choices, one click each: every step when they are few, else
+        the phase's own (go on, end the phase, pass) and the usual ones (plays, attacks,
+        reactions), the first of them; the rest stays behind their verbs."""
         if path:
             return []
         if len(steps) <= DIRECT_STEPS:
@@ -1077,16 +1078,44 @@ class TelperinquarSpec(GameSpec):
         usual += [i for i, step in enumerate(steps) if step[0] in USUAL_VERBS]
         return usual[:DIRECT_STEPS]
 
+    def more(
+        self, ctx: BoardContext, path: tuple[str, ...], options: list[Option]
+    ) -> tuple[list[Option], list[Option]]:
+        """At the first choice: the usual steps (plays, attacks, reactions, going on or ending
+        the phase) at once, the rare ones (laying face down, back to the hand, swapping,
+        equipping) behind "mehr" — each still one click there when offered whole."""
+        if path or ctx.tree is None:
+            return options, []
+        steps = whole_steps(ctx.tree, path)
+
+        def rare(option: Option) -> bool:
+            token = option.token
+            whole = token.startswith(WHOLE) and token[1:].isdecimal()
+            verb = steps[int(token[1:])][0] if whole and int(token[1:]) < len(steps) else token
+            return verb in RARE_VERBS
+
+        usual = [o for o in options if not rare(o)]
+        rest = [o for o in options if rare(o)]
+        return (usual, rest) if usual and rest else (options, [])
+
     def step_option(
         self, ctx: BoardContext, path: tuple[str, ...], step: tuple[str, ...]
     ) -> Option:
-        """A whole step in words ("Tempelwächter ausspielen", "Angreifen: …")."""
+        """A whole step in words ("Tempelwächter ausspielen", "Angreifen: …"); going on or
+        ending the phase always a button of its own, however many steps there are."""
         view = ENGINE.view_for(ctx.match.state, ctx.seat)
         names = _names_of(view, ctx)
         verb = step[0]
-        style = "secondary" if verb in PHASE_VERBS else "primary"
+        phase = verb in PHASE_VERBS
         label = action_words(step, names, ctx.seat)
-        return Option(step[-1], label, emoji=_VERB_ICONS.get(verb), style=style)
+        style = "secondary" if phase else "primary"
+        return Option(
+            step[-1],
+            label,
+            emoji=_VERB_ICONS.get(verb),
+            style=style,
+            select=False if phase else None,
+        )
 
     def placeholder(self, path: tuple[str, ...], lang: str) -> str:
         if path and path[0] in ("use", "dual", "arm", "move") and len(path) >= 2:
@@ -1116,7 +1145,9 @@ class TelperinquarSpec(GameSpec):
 
 
 DIRECT_STEPS = 20  # at most this many steps offered whole at once
-USUAL_VERBS = ("play", "use", "dual", "react", "take", "level")  # played whole, one click
+# the usual steps, offered whole at once; the rare ones (RARE_VERBS) behind "mehr"
+USUAL_VERBS = ("play", "use", "dual", "react", "reveal", "intercept", "level")
+RARE_VERBS = ("hide", "take", "swap", "fly", "arm", "move")
 
 
 _VERB_ICONS = {

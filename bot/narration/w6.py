@@ -1,10 +1,11 @@
-"""The words of the W6 campaign, sheets and combat that the cogs and the renderers share: the
+"""The words of the W6 campaign, sheets and combat that the cogs and the plug-ins share: the
 W6 embed colour, a combat step in words, a campaign-log entry as a line (rolls, checks,
-combat steps and rule changes from the data stored with it; an unreadable one noted), the
-sheet embed, and the count-aware texts (``tc``: a message whose count is 1 uses its singular
-variant ``<key>.one``, "1 Erfolg", "1 success"). No commands and no store: ``cogs.w6*`` and
-``cogs.combat*`` reply with these; ``bot.render.sheet_text``, ``bot.render.combat_text`` and
-``bot.narration.combat`` build on them."""
+combat steps and rule changes from the data stored with it; an unreadable one noted), a
+sheet's PM and threshold as shown, and the count-aware texts (``tc``: a message whose count
+is 1 uses its singular variant ``<key>.one``, "1 Erfolg", "1 success"). Pure functions: no
+Discord, no commands, no store. ``cogs.w6*`` and ``cogs.combat*`` reply with these;
+``bot.narration.combat_text``, ``bot.play.specs.w6`` (a combat's status, buttons and menus)
+and ``bot.play.specs.w6_sheet`` (the sheet's embed, view and buttons) build on them."""
 
 from __future__ import annotations
 
@@ -12,18 +13,13 @@ import datetime as dt
 import logging
 from typing import Any
 
-import discord
-
-from bot import fit
 from bot.i18n import catalog, t
-from bot.store.base import CharacterRecord
 from engines.core import BadInput
 from engines.w6.actions import parse_action
-from engines.w6.sheet import PM_REQUIRED, Derived, Sheet, derive
+from engines.w6.sheet import PM_REQUIRED, Derived, Sheet
 from engines.w6.state import OPTIONAL_RULES
 
-EMBED_COLOUR = discord.Colour(0xB5651D)
-FIELD_LIMIT = 1024
+EMBED_COLOUR = 0xB5651D  # W6's embeds (a campaign, a sheet, a combat status)
 CONTEST_SIDES = 2
 COMBAT_CHECKS = ("probe", "reflex", "kraft_check", "spell")  # ``what`` of combat "check" entries
 
@@ -198,7 +194,7 @@ def _rule_params(stored: str, lang: str) -> dict[str, Any]:
     return {"rule": name, "state": t("w6cog.on" if value == "True" else "w6cog.off", lang)}
 
 
-# ----------------------------------------------------------------------------- sheet embed
+# ----------------------------------------------------------------------------- sheet values
 
 
 def pm_in_order(sheet: Sheet) -> tuple[tuple[str, int], ...]:
@@ -213,95 +209,3 @@ def schwelle_text(sheet: Sheet, derived: Derived) -> str:
     threshold (the rule does not apply to it, see data/w6/RULES.md)."""
     exempt = sheet.pm_value("K") + sheet.pm_value("G") == 0 and derived.schwelle == 0
     return "–" if exempt else str(derived.schwelle)
-
-
-def _pairs_text(pairs: tuple[tuple[str, int], ...], lang: str) -> str:
-    """``Name Wert, …`` within one embed field ("und N weitere" when there are too many)."""
-    return fit.join_limited((f"{name} {value}" for name, value in pairs), FIELD_LIMIT, lang) or "–"
-
-
-def _text_field(embed: discord.Embed, lang: str, key: str, *, inline: bool, **params: Any) -> None:
-    """A field titled ``key`` whose text is ``key + "_text"`` filled with ``params``."""
-    embed.add_field(name=t(key, lang), value=t(f"{key}_text", lang, **params), inline=inline)
-
-
-def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Embed:
-    """The sheet as an embed: entered values, then the derived values marked as derived."""
-    derived = derive(sheet)
-    owner = t("w6cog.sheet.npc", lang) if record.owner_id is None else f"<@{record.owner_id}>"
-    embed = discord.Embed(
-        title=sheet.name,
-        description=t(
-            "w6cog.sheet.header", lang, rasse=sheet.rasse or "–", owner=owner, id=record.id
-        ),
-        colour=EMBED_COLOUR,
-    )
-    embed.add_field(
-        name=t("w6cog.sheet.pm", lang), value=_pairs_text(pm_in_order(sheet), lang), inline=True
-    )
-    _text_field(
-        embed,
-        lang,
-        "w6cog.sheet.values",
-        inline=True,
-        lp=sheet.lp,
-        lp_max=sheet.lp_max,
-        rlp=sheet.rlp,
-        kw=sheet.kw,
-        reflex=sheet.reflex,
-        magie=sheet.magie,
-        ab=sheet.ab,
-        erfahrung=sheet.erfahrung,
-        faktor=sheet.faktor,
-    )
-    for key, pairs in (
-        ("eigenschaften", sheet.eigenschaften),
-        ("fertigkeiten", sheet.fertigkeiten),
-    ):
-        embed.add_field(
-            name=t(f"w6cog.sheet.{key}", lang), value=_pairs_text(pairs, lang), inline=False
-        )
-    weapons = [
-        t(
-            "w6cog.sheet.weapon_line",
-            lang,
-            name=w.name,
-            basis=f"{w.basisschaden[0]}-{w.basisschaden[1]}",
-            zusatz=w.zusatzschaden,
-            fert=w.fertigkeitsschaden,
-        )
-        for w in derived.waffen
-    ]
-    embed.add_field(
-        name=t("w6cog.sheet.waffen", lang),
-        value=fit.join_limited(weapons, FIELD_LIMIT, lang, sep="\n") or "–",
-        inline=False,
-    )
-    armour = [f"{a.name} ({a.zone}, RS {a.rs}, BE {a.be})" for a in sheet.ruestung]
-    if sheet.schild is not None:
-        armour.append(f"{sheet.schild.name} (KW +{sheet.schild.kw_bonus})")
-    embed.add_field(
-        name=t("w6cog.sheet.ruestung", lang),
-        value=fit.join_limited(armour, FIELD_LIMIT, lang) or "–",
-        inline=False,
-    )
-    _text_field(
-        embed,
-        lang,
-        "w6cog.sheet.derived",
-        inline=False,
-        gs=derived.gesamtschutz,
-        be=derived.behinderung_kw,
-        kw=derived.kw_effektiv,
-        reflex=derived.reflex_effektiv,
-        handlungen=derived.handlungen,
-        schwelle=schwelle_text(sheet, derived),
-        kraft=derived.kraft,
-    )
-    if sheet.notizen:
-        embed.add_field(
-            name=t("w6cog.sheet.notizen", lang),
-            value=fit.shorten(sheet.notizen, FIELD_LIMIT, lang),
-            inline=False,
-        )
-    return fit.fit_embed(embed, lang)  # many long lists together: over 6,000 characters

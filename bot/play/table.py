@@ -68,7 +68,7 @@ from bot.games import (
     lobby_of,
     reaction_limit_s,
 )
-from bot.i18n import DEFAULT_LANGUAGE, t
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
 from bot.play.spec import BoardContext, GameSpec, Option, Steps
 from bot.play.ui import (
     INDEX,
@@ -83,6 +83,7 @@ from bot.play.ui import (
     make_view,
     option_ref,
     parse_path,
+    pictured_at,
     send_kwargs,
     whole_steps,
 )
@@ -111,6 +112,7 @@ LOG_LINES = 6  # the running log on the board: its last lines
 LEGAL_LIST = 500  # characters of the legal steps a refused typed step lists
 REASON = 600  # characters of the reason it is refused
 THREADS_PREF = "guild.game_threads"  # a server's own setting (on/off), kept under its id
+GUILD_LANGUAGE_PREF = "guild.language"  # the server's game language (de/en), kept under its id
 THREAD_ARCHIVE_MINUTES = 1440  # Discord's own auto-archive after a day without messages
 THREAD_TYPES = (
     discord.ChannelType.public_thread,
@@ -297,7 +299,7 @@ class GameTable:
         humans = [p for p in players if p != self.bot_id()]
         if len(set(humans)) < len(humans):  # a game against yourself is no challenge
             raise BadInput(self.spec.key("error.self_challenge"))
-        lang = await lang_for(interaction)
+        lang = await self.server_lang(interaction.guild_id) or await lang_for(interaction)
         if not invited and not interaction.response.is_done():
             await interaction.response.defer(thinking=True)  # stored and drawn first: < 3 s
         record = await self.games.create(
@@ -308,6 +310,10 @@ class GameTable:
             players=players,
             invited=invited,
         )
+        names = list(names)
+        for seat, level in config.get("ai_levels", {}).items():  # named in the game's language
+            if int(seat) < len(names):
+                names[int(seat)] = self.spec.bot_name(self.bot_user_name(), level, lang)
         info = GameInfo(names, lang=lang)
         await self.save_info(record.id, info)
         if record.status == INVITED:
@@ -400,6 +406,7 @@ class GameTable:
         what = rest[0] if rest else ""
         user = interaction.user.id
         info = self.info(record)
+        public = info.lang or lang  # the invitation speaks the game's language, not the clicker's
         two = len(record.players) == 2  # a challenge of two: declined, it is over
         if what == "1" and self.spec.personal_setup:
             await self._personal_chooser(interaction, record, lang)
@@ -419,7 +426,7 @@ class GameTable:
             record = await self.games.decline(record.id, user, close=two)
             if two:
                 name = info.names[1]
-                text = self.text("invite.declined", lang, name=name, id=record.id)
+                text = self.text("invite.declined", public, name=name, id=record.id)
                 await interaction.response.edit_message(content=text, embed=None, view=None)
                 return
         elif what == "s":
@@ -431,12 +438,12 @@ class GameTable:
                     raise
                 raise self._seats_missing(record, info, refused, lang) from None
             if len(keep) == len(record.players):
-                info = GameInfo([info.names[i] for i in keep], info.board)
+                info = GameInfo([info.names[i] for i in keep], info.board, lang=info.lang)
         elif what == "b" and rest[1:2] and rest[1].isdecimal():
             seat = int(rest[1])
             level = self.spec.default_level or _middle_level(self.spec)
             record = await self.games.fill_with_bot(record.id, user, seat, self.bot_id(), level)
-            info.names[seat] = self.spec.bot_name(self.bot_user_name(), level, lang)
+            info.names[seat] = self.spec.bot_name(self.bot_user_name(), level, public)
         elif what == "u" and rest[1:2] and rest[1].isdecimal():
             seat = int(rest[1])
             chosen = values_of(interaction)[:1]
@@ -456,7 +463,7 @@ class GameTable:
         await self.save_info(record.id, info)
         record = _with_display(record, info)
         if record.status != ACTIVE:
-            await interaction.response.edit_message(**self.invitation(record, info, lang))
+            await interaction.response.edit_message(**self.invitation(record, info, public))
             return
         invitation = interaction.message.id if interaction.message is not None else None
         await self.begin(interaction, record, lang, invitation=invitation)
@@ -518,7 +525,7 @@ class GameTable:
             if invitation:
                 message = channel.get_partial_message(invitation)
                 with contextlib.suppress(discord.NotFound):  # deleted: nothing to update
-                    await message.edit(**self.invitation(record, info, lang))
+                    await message.edit(**self.invitation(record, info, info.lang or lang))
             return
         await self.begin(interaction, record, lang, invitation=invitation or None)
 
@@ -1297,6 +1304,12 @@ class GameTable:
             old_call = info.call if (call or new) else None
             digest = _digest(screen.image)
             keep = screen.keep_image or (screen.image is not None and digest == info.image)
+            if record.status == FINISHED and not keep and not new:
+                # the final picture is uploaded once, with the invitation that says who won
+                # (the thread's first message, above the board); the board shows it from there
+                url = await self._announce_end(record, screen, info)
+                if url is not None:
+                    screen, digest = pictured_at(screen, url), ""
             old, old_log = info.board, info.log
             info.board_revision = max(record.revision, info.board_revision)
             if pings:
@@ -1497,13 +1510,16 @@ class GameTable:
             return ""
         return self.text(f"home.no_thread.{reason}", lang)
 
-    async def _announce_end(self, record: GameRecord, screen: Screen) -> None:
+    async def _announce_end(
+        self, record: GameRecord, screen: Screen, info: GameInfo | None = None
+    ) -> str | None:
         """Once a game in its own thread is over: its invitation in the parent channel says
-        who won, with the final picture (once)."""
-        info = self.info(record)
+        who won, with the final picture (once). Returns the url of that picture as uploaded
+        (None: none was). ``info``: the game's, as the caller holds it (kept up to date)."""
+        info = info or self.info(record)
         home = info.home
         if home.get("thread") is None or not home.get("invitation") or home.get("over"):
-            return
+            return None
         lang = info.lang or await self.lang_of(record)
         home["over"] = True
         await self.save_info(record.id, info)
@@ -1518,7 +1534,7 @@ class GameTable:
         parent = self.bot.get_partial_messageable(home["parent"])
         file = screen.new_file()
         try:
-            await parent.get_partial_message(home["invitation"]).edit(
+            edited = await parent.get_partial_message(home["invitation"]).edit(
                 content=text[:2000],
                 embed=None,
                 view=None,
@@ -1527,6 +1543,8 @@ class GameTable:
             )
         except discord.HTTPException:
             log.info("game %s: its invitation could not say who won", record.id)
+            return None
+        return edited.attachments[0].url if file is not None and edited.attachments else None
 
     async def archive_finished(self, now: float) -> None:
         """Archive the thread of every finished game of this kind (in this process's shards)
@@ -1551,6 +1569,14 @@ class GameTable:
             info.home["archived"] = True
             await self.save_info(record.id, info)
             await self.games.mark_reminded(record)
+
+    async def server_lang(self, guild_id: int | None) -> str | None:
+        """The server's game language (``/einstellungen``), None where it has none: a new
+        game then speaks its host's."""
+        if guild_id is None:
+            return None
+        own = await self.bot.store.get_pref(guild_id, GUILD_LANGUAGE_PREF)
+        return own if own in LANGUAGES else None
 
     async def board_lang(self, record: GameRecord) -> str:
         """The language of the public board: the game's (its host's when it began)."""
@@ -1753,6 +1779,15 @@ class GameTable:
                 if all(step in chosen for step in steps if step[depth] == o.token)
             }
             options = wholes + [o for o in options if o.token not in covered]
+        usual, rare = self.spec.more(ctx, path, options)
+        shift, turn = 0, None  # with a rest: page 0 the usual options and "mehr", then the rest
+        if rare and page <= 0:
+            options = usual
+            label = self.text("button.more_steps", lang)
+            turn = button(label, cid("pg", encoded, 1), "secondary", "➕")
+        elif rare:
+            options, shift, page = rare, 1, page - 1
+            turn = button(self.text("button.back", lang), cid("pg", encoded, 0), "secondary", "↩")
 
         few = len(options) <= MAX_BUTTONS
         on_buttons = [o for o in options if o.select is False or (o.select is None and few)]
@@ -1763,6 +1798,8 @@ class GameTable:
             button(o.label, cid("p", encode_path(tree, (*path, o.token))), o.style, o.emoji)
             for o in on_buttons
         ]
+        if turn is not None:
+            items.append(turn)
         button_rows = [items[i : i + ROW_BUTTONS] for i in range(0, len(items), ROW_BUTTONS)]
         room = MAX_ROWS - len(button_rows) - 1
         chunks = [in_selects[i : i + SELECT_SIZE] for i in range(0, len(in_selects), SELECT_SIZE)]
@@ -1794,7 +1831,7 @@ class GameTable:
         if pages > 1:
             following = (page + 1) % pages
             label = self.text("button.more", lang, page=following + 1, pages=pages)
-            more = button(label, cid("pg", encoded, following), "secondary", "▶")
+            more = button(label, cid("pg", encoded, following + shift), "secondary", "▶")
             if len(last) < ROW_BUTTONS:
                 last.append(more)
             else:

@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 
 import bot.render.telperinquar as tq
 from bot.i18n import catalog, t
+from bot.render.base import fit_block, wrap_text
 from engines.telperinquar.cards import (
     ABILITIES,
     ATTACKS,
@@ -147,13 +148,13 @@ def test_card_words_follow_the_language(drawn: list[str]) -> None:
 
 def test_long_words_are_split_with_a_hyphen_and_long_texts_shrink() -> None:
     face = tq.font(12)
-    lines = tq.wrap("Ein Donaudampfschifffahrtsgesellschaftskapitän kommt", face, 80)
+    lines = wrap_text("Ein Donaudampfschifffahrtsgesellschaftskapitän kommt", face, 80)
     assert all(face.getlength(line) <= 80 for line in lines)
     assert lines[0] == "Ein" and lines[1].endswith("-") and len(lines) >= 4
     rebuilt = " ".join(lines).replace("- ", "")
     assert rebuilt == "Ein Donaudampfschifffahrtsgesellschaftskapitän kommt"
-    short_size, _ = tq.fit_block("Kurz.", 200, 100, 16, 8)
-    long_size, long_lines = tq.fit_block("Wort " * 300, 200, 100, 16, 8)
+    short_size, _ = fit_block("Kurz.", 200, 100, 16, 8)
+    long_size, long_lines = fit_block("Wort " * 300, 200, 100, 16, 8)
     assert short_size == 16 and long_size < short_size
     assert long_lines[-1].endswith("…")  # too long even at the smallest size: marked
 
