@@ -30,8 +30,8 @@ from engines.felsenfeuer.spells import (
     book_for,
     load_text,
     spellbook,
-    spellbook_with,
 )
+from engines.felsenfeuer.uploads import spellbook_with
 
 LEVELS = ENGINE.bot_levels
 DEFAULT_LEVEL = "normal"

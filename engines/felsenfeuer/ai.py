@@ -19,9 +19,10 @@ from functools import cache
 from engines.core.errors import BadInput, IllegalAction
 from engines.felsenfeuer.actions import Action, Auswahl, Ende
 from engines.felsenfeuer.ai_worth import Probe, StateProbe, TypicalProbe, blood_worth, spell_worth
-from engines.felsenfeuer.engine import VORSTEHER, decisions_of, legal, play
+from engines.felsenfeuer.codes import VORSTEHER
 from engines.felsenfeuer.model import COLOURS, State
 from engines.felsenfeuer.spells import Spell, book_for
+from engines.felsenfeuer.turns import decisions_of, legal, play
 from engines.felsenfeuer.work import Work
 
 DIE_DECAY = 0.9  # a colour's n-th die in the Auswahl is worth its colour's value x 0.9^n

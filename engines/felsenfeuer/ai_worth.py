@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engines.felsenfeuer import selectors
+from engines.felsenfeuer.context import Ctx
 from engines.felsenfeuer.model import Entry, EntryKind, State
 from engines.felsenfeuer.sentences import (
     Attack,
@@ -102,12 +104,9 @@ class StateProbe(Probe):
     """The duel as it stands, for ``seat`` casting now (the engine's own selectors)."""
 
     def __init__(self, state: State, seat: int) -> None:
-        from engines.felsenfeuer import verbs
-
-        self._verbs = verbs
         self.w = Work(state)
         self.seat = seat
-        self.ctx = verbs.Ctx(self.w, Entry(EntryKind.SPELL, caster=seat))
+        self.ctx = Ctx(self.w, Entry(EntryKind.SPELL, caster=seat))
         w = self.w
         self.alive_foes = [s for s in range(w.players) if w.alive(s) and w.team(s) != w.team(seat)]
         self.opponents = len(self.alive_foes)
@@ -128,14 +127,14 @@ class StateProbe(Probe):
 
     def foes(self, which: str) -> list[int]:
         try:
-            seats = self._verbs.players_of(self.ctx, which)
+            seats = selectors.players_of(self.ctx, which)
         except (ValueError, KeyError):
             return []
         return [s for s in seats if s in self.alive_foes]
 
     def players(self, which: str) -> list[int]:
         try:
-            return list(self._verbs.players_of(self.ctx, which))
+            return list(selectors.players_of(self.ctx, which))
         except (ValueError, KeyError):
             return []
 
@@ -145,7 +144,7 @@ class StateProbe(Probe):
     def targets(self, selector: Any) -> list[Target]:
         w = self.w
         try:
-            dice = self._verbs.select(self.ctx, selector)
+            dice = selectors.select(self.ctx, selector)
         except (KeyError, TypeError, ValueError, IndexError):
             return []
         out = []
@@ -159,7 +158,7 @@ class StateProbe(Probe):
 
     def holds(self, condition: Mapping[str, Any]) -> float:
         try:
-            return 1.0 if self._verbs.holds(self.ctx, condition) else 0.0
+            return 1.0 if selectors.holds(self.ctx, condition) else 0.0
         except (KeyError, TypeError, ValueError, IndexError):
             return LIKELY
 

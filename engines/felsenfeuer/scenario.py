@@ -8,7 +8,6 @@ from dataclasses import replace
 from typing import Any
 
 from engines.felsenfeuer.actions import Wahl
-from engines.felsenfeuer.engine import ENGINE, settle
 from engines.felsenfeuer.model import (
     Die,
     Entry,
@@ -20,7 +19,9 @@ from engines.felsenfeuer.model import (
     State,
     Zone,
 )
+from engines.felsenfeuer.resolution import settle
 from engines.felsenfeuer.spells import Spell
+from engines.felsenfeuer.turns import play
 from engines.felsenfeuer.work import Work
 
 # The scenario a spell test starts from unless it brings its own dice: die 0 is the
@@ -82,7 +83,7 @@ def answer(state: State, token: str) -> State:
         raise ValueError(f"no open decision for the answer {token!r}")
     if token not in state.pending.options:
         raise ValueError(f"{token!r} is not one of {list(state.pending.options)}")
-    state, _ = ENGINE.apply(state, Wahl(token), state.pending.seat)
+    state, _ = play(state, Wahl(token), state.pending.seat)
     return state
 
 

@@ -10,7 +10,7 @@ Visir-Regel). The verbs and selectors are listed in ``LANGUAGE`` (and in RULES.m
 
 from __future__ import annotations
 
-import re
+import tomllib
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,7 +18,6 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from engines.core.errors import BadInput
 from engines.effects import Item, Language, LoadError, Param, Verb, load_toml
 from engines.effects.loader import Mistake
 from engines.felsenfeuer.model import COLOURS
@@ -203,8 +202,6 @@ LANGUAGE = Language(
 def keywords() -> Mapping[str, Mapping[str, Any]]:
     """The keywords (Schlüsselwörter) of data/felsenfeuer/keywords/*.toml by name: each the
     sentence it abbreviates (its texts and its step)."""
-    import tomllib
-
     found: dict[str, Mapping[str, Any]] = {}
     for path in sorted((DATA / "keywords").glob("*.toml")):
         for entry in tomllib.loads(path.read_text(encoding="utf-8")).get("keyword", []):
@@ -487,7 +484,7 @@ MAX_EXTRA_BYTES = 128_000  # an uploaded spell file at most (the whole shipped b
 MAX_EXTRA_SPELLS = 200
 
 
-def _extra_problems(extra_toml: str) -> tuple[list[Spell], list[str]]:
+def extra_problems(extra_toml: str) -> tuple[list[Spell], list[str]]:
     """The spells of an uploaded file and its mistakes (each ``line N: Name: message``)."""
     size = len(extra_toml.encode("utf-8"))
     if size > MAX_EXTRA_BYTES:
@@ -505,7 +502,7 @@ def _extra_problems(extra_toml: str) -> tuple[list[Spell], list[str]]:
 def merged(extra_toml: str) -> Spellbook:
     """The shipped spellbook with an uploaded file's spells added or put in place of the
     shipped spell of the same name (loader checks only; ValueError on a mistake)."""
-    spells, problems = _extra_problems(extra_toml)
+    spells, problems = extra_problems(extra_toml)
     if problems:
         raise ValueError("; ".join(problems))
     book = dict(spellbook())
@@ -517,40 +514,3 @@ def merged(extra_toml: str) -> Spellbook:
 def book_for(extra_toml: str) -> Spellbook:
     """The spellbook a duel plays with (its config's ``spells``: an uploaded file or "")."""
     return merged(extra_toml) if extra_toml else spellbook()
-
-
-@lru_cache(maxsize=32)
-def upload_problems(extra_toml: str) -> tuple[str, ...]:
-    """Every mistake of an uploaded spell file (``line N: Spell: what``), its spells' own tests
-    run against the merged book; remembered per text, as every duel of a server starts (and
-    every check of its config runs) with the same file."""
-    spells, problems = _extra_problems(extra_toml)
-    if not problems:
-        from engines.felsenfeuer.scenario import run_spell_test  # the engine needs this module
-
-        book = merged(extra_toml)
-        for spell in spells:
-            try:
-                problems += [f"line {spell.line}: {p}" for p in run_spell_test(
-                    book[spell.slug], extra_toml)]  # fmt: skip
-            except Exception as error:  # a test that cannot run is a mistake of the file
-                problems.append(f"line {spell.line}: {spell.name}: its test fails: {error}")
-    return tuple(problems)
-
-
-def spellbook_with(extra_toml: str) -> Spellbook:
-    """Validate an uploaded spell file exactly like the shipped ones and return the merged
-    spellbook: the loader's checks (every mistake with its line and spell), a size limit, and
-    every uploaded spell's own ``[spell.test]`` run against the merged book. Raises BadInput
-    (``felsenfeuer.error.spellbook_line``: the first problem's line and text, how many there
-    are; ``felsenfeuer.error.spellbook`` for a problem of no line) and changes
-    nothing on any mistake."""
-    problems = upload_problems(extra_toml)
-    if problems:
-        at = re.match(r"line (\d+): (.*)", problems[0], re.DOTALL)
-        if at and int(at.group(1)) > 0:  # the line is said in the reader's language
-            raise BadInput("felsenfeuer.error.spellbook_line", line=int(at.group(1)),
-                           problem=at.group(2), count=len(problems))  # fmt: skip
-        raise BadInput("felsenfeuer.error.spellbook", problem=problems[0],
-                       count=len(problems))  # fmt: skip
-    return merged(extra_toml)

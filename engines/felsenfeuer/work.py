@@ -6,7 +6,9 @@ from dataclasses import replace
 from typing import Any
 
 from engines.core.contract import Event
+from engines.felsenfeuer.events import EventType
 from engines.felsenfeuer.model import Die, Entry, Mod, ModKind, Pending, State, Zone
+from engines.felsenfeuer.spells import spheres
 
 
 class Work:
@@ -80,7 +82,7 @@ class Work:
             phases=self.phases, quiet=self.quiet,
         )  # fmt: skip
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: EventType, **data: Any) -> None:
         """An event; one about a die says its pips as they count at this moment (``pips``,
         None: it has none), so a sentence reads the die as it was then, not at the batch's
         end."""
@@ -126,16 +128,12 @@ class Work:
 
     def active_spheres(self) -> list[str]:
         """The spheres in force: a rune of their colour and pips floats (Weltentor)."""
-        from engines.felsenfeuer.spells import spheres
-
         floating = {(d.colour, d.pips) for d in self.dice if d.zone == "float"}
         return [slug for slug, s in spheres().items() if (s.colour, s.pips) in floating]
 
     def sphere_mods(self) -> list[Mod]:
         """The "zählt als" effects of the spheres in force; their dice are named by the
         dice's own properties (never by another effect)."""
-        from engines.felsenfeuer.spells import spheres
-
         mods = []
         for slug in self.active_spheres():
             for effect in spheres()[slug].effects:

@@ -12,13 +12,8 @@ import pytest
 from engines.core.errors import BadInput
 from engines.felsenfeuer.engine import ENGINE, settings_of
 from engines.felsenfeuer.scenario import answer_rest, build, cast
-from engines.felsenfeuer.spells import (
-    MAX_EXTRA_BYTES,
-    book_for,
-    merged,
-    spellbook,
-    spellbook_with,
-)
+from engines.felsenfeuer.spells import MAX_EXTRA_BYTES, book_for, merged, spellbook
+from engines.felsenfeuer.uploads import spellbook_with
 
 # Teil 2 of the rulebook lists the blood-magic spells of the Kompendium Arkanum by name.
 BLOOD = {

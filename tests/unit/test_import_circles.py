@@ -125,7 +125,6 @@ PACKAGES = sorted(
 )
 # Their engines are being ported on other branches (issue 20); the circles go with the port.
 PENDING = {
-    "felsenfeuer": "engine -> ai, spells <-> scenario and work -> spells inside functions",
     "telperinquar": "engine -> draft and engine -> ai inside functions",
 }
 
