@@ -40,6 +40,15 @@ def _view(state: Any, seat: int | None) -> str:
     return _digest(json.dumps(ENGINE.view_for(state, seat), sort_keys=True, ensure_ascii=False))
 
 
+def _plain(value: Any) -> bool:
+    """Plain JSON data: no subclass of str (an enum member) anywhere."""
+    if isinstance(value, dict):
+        return all(type(k) is str and _plain(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return all(_plain(v) for v in value)
+    return type(value) in (str, int, float, bool, type(None))
+
+
 def test_the_golden_file_covers_the_old_format() -> None:
     assert len(_SNAPSHOTS) >= 40
     states = [s["state"] for s in _SNAPSHOTS]
@@ -67,6 +76,7 @@ def test_an_old_snapshot_loads_decides_and_plays_as_before(number: int) -> None:
         assert (len(texts), _digest("\n".join(texts))) == (count, digest), seat
     for seat, digest in golden["view_sha256"].items():
         assert _view(state, None if int(seat) < 0 else int(seat)) == digest, seat
+    assert _plain(ENGINE.view_for(state, None))  # a view travels to the render processes
     outcome = ENGINE.outcome(state)
     assert (None if outcome is None else [sorted(outcome.winners), outcome.reason]) == golden[
         "outcome"
