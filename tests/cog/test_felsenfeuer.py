@@ -28,6 +28,7 @@ from tests.harness import (
     embed_text,
     ever_shown,
 )
+from tests.table_player import settled
 
 ALICE, BOB, CAROL, DAVE = "alice", "bob", "carol", "dave"
 
@@ -528,6 +529,9 @@ async def test_typed_steps_take_the_words_the_player_sees(fake: FakeDiscord, bot
     options = {"bot": "random", "startspieler": 1}
     board = await (await fake.slash("felsenfeuer start", options, user=ALICE)).message()
     game_id = game_of(board)
+    # the bot makes its sealed Auswahl at the same time: a typed step read before the bot's
+    # write and written after it is stale, so Alice types once the bot is done
+    await settled(fake, bot, game_id)
     typed = await fake.slash("felsenfeuer zug", {"notation": "Selection 2-2-2-1-1"}, user=ALICE)
     assert_ephemeral(await typed.callback())
     assert (0, "auswahl 2-2-2-1-1") in await bot.store.game_actions(game_id)
