@@ -115,6 +115,7 @@ async def running_bot(fake: FakeDiscord, settings: Any) -> AsyncIterator[Any]:
     from bot.app import create_bot
 
     bot = create_bot(settings)
+    fake.in_process_work = bot.finish_interactions  # settle waits on the bot, not on time
     async with running_client(fake, bot, settings.token or "fake-token") as client:
         yield client
 

@@ -189,7 +189,7 @@ async def test_a_private_hand_not_drawn_in_time_is_acknowledged_first(
 
     started = await fake.slash("telperinquar start", {"bot": "random"}, user="alice")
     board = await started.message()
-    await started.settle()
+    await bot.finish_interactions()  # the bot's first move (the start seat is drawn by lot)
     board = fake.messages[board.id]
     hand = next(c for c in board.custom_ids if c.split(":")[3] in ("o", "v"))
     monkeypatch.setattr(ui, "ANSWER_BY_S", 0.0)

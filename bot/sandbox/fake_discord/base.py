@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from aiohttp import web
@@ -60,6 +60,9 @@ class FakeBase:
         # ``report_refusals`` each is also reported as a bot error, so the test fails.
         self.refused: list[PayloadRefused] = []
         self.report_refusals = report_refusals
+        # What an in-process bot is still doing for its interactions (a test harness sets it
+        # to the bot's ``finish_interactions``): ``Exchange.settle`` waits for it, not for time
+        self.in_process_work: Callable[[], Awaitable[None]] | None = None
         # Interactions answered after ``callback_deadline`` seconds (refused as Discord does,
         # and reported like a refused body): the interaction and how late its answer was.
         self.callback_deadline = CALLBACK_DEADLINE
@@ -127,6 +130,12 @@ class FakeBase:
             self.errors_raised = True
             first = self.errors[0]
             raise BotFailed(f"the bot reported {len(self.errors)} error(s): {first!r}") from first
+
+    async def settle_work(self) -> None:
+        """Wait until an in-process bot has handled every interaction it has begun (nothing
+        to wait for when the bot runs elsewhere)."""
+        if self.in_process_work is not None:
+            await self.in_process_work()
 
     async def wait(self, check: Callable[[], T | None], timeout: float, what: str) -> T:
         """Wait until ``check()`` returns something other than ``None`` and return it."""

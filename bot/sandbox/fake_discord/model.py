@@ -539,6 +539,8 @@ class Waiter(Protocol):
 
     def raise_reported_errors(self) -> None: ...
 
+    async def settle_work(self) -> None: ...
+
     async def wait(self, check: Callable[[], T | None], timeout: float, what: str) -> T: ...
 
 
@@ -638,11 +640,13 @@ class Exchange:
         return reply.data
 
     async def settle(self, quiet: float = 0.1, timeout: float = DEFAULT_TIMEOUT) -> list[Reply]:
-        """Wait for the callback, then until no reply came for ``quiet`` seconds."""
+        """Wait for the callback, then until the bot (when it runs in this process) has
+        handled its interactions and no reply came for ``quiet`` seconds."""
         await self.callback(timeout)
         seen = -1
         while seen != len(self.replies):
             seen = len(self.replies)
+            await self.fake.settle_work()  # an in-process bot: until its handlers are done
             await asyncio.sleep(quiet)
         self.fake.raise_reported_errors()
         return list(self.replies)
