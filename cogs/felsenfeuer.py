@@ -3,7 +3,7 @@
 Table of contents: each command and click goes to the shared game table (``bot.play``), which
 invites the seats, applies every decision through the game service (revision-guarded, judged
 per decision, several seats in any order), opens each seat's decision privately, shows the
-board the game's spec words and draws (``bot.narration.felsenfeuer``) and lets the bots answer.
+board the game's spec words and draws (``bot.play.specs.felsenfeuer``) and lets the bots answer.
 ``zauber`` and ``buch`` read the Kompendium.
 """
 
@@ -20,30 +20,32 @@ from bot.app import SpielleiterBot
 from bot.components import custom_id, values_of
 from bot.i18n import cmd, options, t
 from bot.narration.felsenfeuer import (
-    AUSWAHL,
-    DEFAULT_LEVEL,
-    LEVELS,
-    MODES,
-    ROLLS,
-    RULES,
     SERVER_MARK,
-    SPEC,
     SPELLS_KIND,
-    auswahl_of_slots,
     book_sections,
-    custom_auswahl,
-    duel_options,
     find_spell,
     read_spell_file,
     server_book_lines,
     server_slugs,
-    slot_options,
     spell_choices,
     spell_text,
     template_file,
 )
 from bot.play.commands import TableCog, add_table_commands
 from bot.play.spec import Steps
+from bot.play.specs.felsenfeuer import (
+    AUSWAHL,
+    DEFAULT_LEVEL,
+    LEVELS,
+    MODES,
+    ROLLS,
+    RULES,
+    SPEC,
+    auswahl_of_slots,
+    custom_auswahl,
+    duel_options,
+    slot_options,
+)
 from bot.play.table import GameTable, distinct_names
 from bot.play.ui import MAX_ROWS
 from bot.render import run_heavy

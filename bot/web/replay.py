@@ -37,8 +37,7 @@ _MENTION = re.compile(r"<@!?(\d+)>")
 @cache
 def specs() -> dict[str, GameSpec]:
     """Every table game's spec by engine name (the games a replay can show)."""
-    from bot.narration import felsenfeuer
-    from bot.play.specs import armageddon, essence, telperinquar, telperinquar_draft
+    from bot.play.specs import armageddon, essence, felsenfeuer, telperinquar, telperinquar_draft
 
     found = (armageddon.SPEC, essence.SPEC, felsenfeuer.SPEC, telperinquar.SPEC)
     return {spec.kind: spec for spec in (*found, telperinquar_draft.SPEC)}

@@ -598,7 +598,7 @@ async def test_any_auswahl_is_one_custom_select_and_a_wrong_one_says_why(
 def test_the_custom_auswahl_respects_the_cap_of_a_physical_supply() -> None:
     """With the setting ``cap`` (each seat its share of a colour) every slot is one die and
     exactly 8 are ticked; more of a colour than the share is refused with the reason."""
-    from bot.narration.felsenfeuer import auswahl_of_slots, custom_auswahl
+    from bot.play.specs.felsenfeuer import auswahl_of_slots, custom_auswahl
     from engines.core import BadInput
 
     state = ENGINE.initial_state({"cap": True, "start": 0}, 1, 2)
@@ -623,7 +623,7 @@ def test_the_custom_auswahl_respects_the_cap_of_a_physical_supply() -> None:
 
 
 def test_the_words_of_both_languages_read_as_notation() -> None:
-    from bot.narration.felsenfeuer import SPEC
+    from bot.play.specs.felsenfeuer import SPEC
 
     assert SPEC.read_typed("place green 2 m0") == "lege gruen 2 m0"
     assert SPEC.read_typed("Lege Grün 2 m0") == SPEC.read_typed("lege gruen 2 m0")

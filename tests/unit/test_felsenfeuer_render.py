@@ -268,7 +268,7 @@ def test_the_end_line_gives_its_reason_in_parentheses_in_lower_case() -> None:
     playground): a sentence inside the end line's parentheses begins in lower case."""
     from types import SimpleNamespace
 
-    from bot.narration.felsenfeuer import SPEC
+    from bot.play.specs.felsenfeuer import SPEC
     from engines.core import Outcome
 
     outcome = Outcome(frozenset({1}), "declared", (frozenset({1}), frozenset({0})), ())

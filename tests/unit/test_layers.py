@@ -69,8 +69,9 @@ def test_the_renderers_import_neither_narration_nor_the_store() -> None:
     assert not wrong, "\n".join(wrong)
 
 
-# The narration modules brought to the house so far (Felsenfeuer, Telperinquár: to come) and
-# what they never import: words only; the dice's texts escape Discord's markdown (discord.utils).
+# The narration modules brought to the house and what they never import: words only; the
+# dice's texts escape Discord's markdown (discord.utils); Telperinquár's still reads and writes
+# decks (a deck service is to come), so only the table plug-ins are kept out of it.
 WORDS_ONLY = ("discord", "bot.store", "bot.play.specs", "bot.games")
 PURE_NARRATION = {
     "armageddon": WORDS_ONLY,
@@ -79,6 +80,8 @@ PURE_NARRATION = {
     "combat_text": WORDS_ONLY,
     "combat_tracker": WORDS_ONLY,
     "dice": ("bot.store", "bot.play.specs", "bot.games"),
+    "felsenfeuer": WORDS_ONLY,
+    "telperinquar": ("discord", "bot.play.specs", "bot.games"),
 }
 
 
