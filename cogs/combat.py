@@ -46,7 +46,7 @@ from bot.i18n import cmd, language_of, options, t
 from bot.narration.combat import (
     distance_modal,
     fighter_menu,
-    gm_embed,
+    gm_view,
     image_file,
     kw_menu,
     target_menu,
@@ -383,7 +383,7 @@ class Combat(commands.Cog):
         state, user = loaded.state, interaction.user.id
         if code == "slsicht":
             require_gm(campaign, user)
-            await send(interaction, embed=gm_embed(loaded, lang), ephemeral=True)
+            await send(interaction, ephemeral=True, **gm_view(loaded, lang))
             return
         chosen = one_value(values) if code in ("wer", "ziel") else ""
         weapon = one_number(values) if code == "waffe" else None

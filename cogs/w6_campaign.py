@@ -25,7 +25,7 @@ from bot.limits import (
     MAX_IMPORT_BYTES,
     MAX_LOG_ENTRIES_IMPORT,
 )
-from bot.narration.w6 import EMBED_COLOUR, entry_line
+from bot.narration.w6 import COMBAT_CHECKS, EMBED_COLOUR, entry_line
 from bot.replies import lang_for, pinging, send
 from bot.store.base import AlreadyExists, CampaignRecord
 from cogs.w6 import (
@@ -57,12 +57,20 @@ DESCRIPTION_LIMIT = 4000
 SECRET_KINDS = ("secret_check",)
 
 
-def may_see(entry: dict[str, Any], user_id: int, gm: bool) -> bool:
+def may_see(
+    entry: dict[str, Any], user_id: int, gm: bool, players: frozenset[str] | None = None
+) -> bool:
     """Whether ``user_id`` may read a log entry: a GM's secret check only for GMs; a roll
     made ``privat`` only for its roller; one made ``geheim`` for its roller and the GMs; an
-    NPC's LP (a combat's hit on it) only for GMs, as the combat's public status."""
-    if entry["kind"] in SECRET_KINDS or (entry.get("data") or {}).get("npc"):
+    NPC's LP (a combat's hit on it) and its combat rolls only for GMs, as the combat's public
+    status. Entries written before NPC entries were marked: an LP change or a combat roll
+    naming none of ``players`` (the casefolded names of the players' characters) is taken
+    for an NPC's."""
+    data = entry.get("data") or {}
+    if entry["kind"] in SECRET_KINDS or data.get("npc"):
         return gm
+    if not gm and players is not None and _unmarked_npc(entry["kind"], data, players):
+        return False
     visibility = (entry.get("data") or {}).get("visibility")
     mine = entry.get("actor_id") == user_id
     if visibility == "private":
@@ -72,11 +80,23 @@ def may_see(entry: dict[str, Any], user_id: int, gm: bool) -> bool:
     return True
 
 
-def _may_see(entry: Any, user_id: int, gm: bool) -> bool:
+LP_KINDS = ("damage", "heal", "rest")
+
+
+def _unmarked_npc(kind: str, data: dict[str, Any], players: frozenset[str]) -> bool:
+    """An entry with an NPC's values from before they were marked ``npc``: LP, or a combat
+    roll's successes, of a name that is no player's character."""
+    values = (kind in LP_KINDS and "lp" in data) or (
+        kind == "check" and data.get("what") in COMBAT_CHECKS
+    )
+    return values and str(data.get("name", "")).strip().casefold() not in players
+
+
+def _may_see(entry: Any, user_id: int, gm: bool, players: frozenset[str] | None = None) -> bool:
     """``may_see``, and an entry too broken to tell shown (as a note, see ``entry_line``)
     only to the GMs."""
     try:
-        return may_see(entry, user_id, gm)
+        return may_see(entry, user_id, gm, players)
     except Exception:  # a stored entry of any shape must not break the log
         return gm
 
@@ -460,7 +480,9 @@ class W6Campaign(commands.Cog):
         campaign = await campaign_here(interaction)
         gm = campaign.is_gm(interaction.user.id)
         entries = await self.bot.store.campaign_log(campaign.id, limit=0 if datei else 500)
-        visible = [e for e in entries if _may_see(e, interaction.user.id, gm)]
+        characters = await self.bot.store.characters(campaign.id)
+        players = frozenset(c.name.strip().casefold() for c in characters if c.owner_id)
+        visible = [e for e in entries if _may_see(e, interaction.user.id, gm, players)]
         if datei:
             body = json.dumps(visible, ensure_ascii=False, indent=2).encode()
             file = discord.File(io.BytesIO(body), filename="kampagne-log.json")
