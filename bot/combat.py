@@ -35,6 +35,7 @@ from engines.w6 import (
     set_field,
     sheet_to_json,
     to_act,
+    usable_weapons,
     verbs_for,
 )
 from engines.w6.actions import PAYLOAD_VERBS
@@ -275,6 +276,51 @@ def opponents_first(attacker: Fighter, fighters: list[Fighter]) -> list[Fighter]
     NPC, the NPCs for a player's), each side in join order — a select holds 25, and a big
     fight's last joiner must not fall off every menu."""
     return sorted(fighters, key=lambda f: (f.owner is None) == (attacker.owner is None))
+
+
+# ----------------------------------------------------------------------------- attacks
+
+MAX_TARGETS = {"rundum": 6, "beidhaendig": 2}  # targets a technique's form may name
+# the weapon technique a form's weapon must carry (Waffentabelle: "Techniken")
+WEAPON_TECHNIQUE = {
+    "zweihaendig": "zweihaendig",
+    "serie": "angriffsserie",
+    "rundum": "rundumschlag",
+    "ausrichten": "ausrichten",
+}
+
+
+def eligible_weapons(fighter: Fighter, technique: str) -> list[int]:
+    """Positions (in ``fighter.waffen``) of the weapons that can carry the technique."""
+    usable = {w.name for w in usable_weapons(fighter)}
+    needed = WEAPON_TECHNIQUE.get(technique)
+    return [
+        i
+        for i, w in enumerate(fighter.waffen)
+        if w.name in usable
+        and w.fernkampf == (technique == "fern")
+        and (needed is None or needed in w.techniken)
+    ]
+
+
+def attack_targets(state: CombatState, fighter_id: str) -> list[Fighter]:
+    """Whom a plain attack of ``fighter_id`` may go at: every other conscious participant,
+    the other side first."""
+    others = [f for f in state.fighters if f.id != fighter_id and f.conscious]
+    return opponents_first(state.fighter(fighter_id), others)
+
+
+def plain_weapon(state: CombatState, fighter_id: str, chosen: str) -> str | None:
+    """The weapon of a plain attack: the one chosen (by position), else the first usable melee
+    weapon (the engine's default is the first weapon, which may be a bow).
+    Raises BadInput("w6cog.combat.bad_choice")."""
+    fighter = state.fighter(fighter_id)
+    weapons = eligible_weapons(fighter, "angriff")
+    if chosen:
+        if not chosen.isdecimal() or int(chosen) not in weapons:
+            raise BadInput("w6cog.combat.bad_choice")
+        return fighter.waffen[int(chosen)].name
+    return fighter.waffen[weapons[0]].name if weapons else None
 
 
 def fighter_matches(

@@ -20,10 +20,12 @@ from bot.app import SpielleiterBot
 from bot.combat import (
     CombatService,
     Loaded,
+    attack_targets,
     button_action,
     check_controls,
     check_form,
     copy_name,
+    eligible_weapons,
     fighter_matches,
     fighter_ref,
     joining,
@@ -32,8 +34,8 @@ from bot.combat import (
     notation_with_mention,
     one_number,
     one_value,
-    opponents_first,
     own_fighter,
+    plain_weapon,
     reflex_candidates,
     still_open,
     to_answer,
@@ -72,7 +74,6 @@ from cogs.combat_forms import (
     choice_value,
     decode_form,
     distance_value,
-    eligible_weapons,
     fighter_at,
     form_action,
     form_message,
@@ -356,10 +357,12 @@ class Combat(commands.Cog):
             raise StaleAction()
         loaded = replace(loaded, token=token)
         values = values_of(interaction)
-        if code in ("slsicht", "wer", "npc", "atk", "ziel") or (code == "waffe" and len(args) >= 5):
+        if code in ("slsicht", "wer", "npc", "atk", "ziel", "zatk") or (
+            code == "waffe" and len(args) >= 5
+        ):
             await self._menu(interaction, campaign, loaded, code, args, values)
         elif code == "kwatk" and len(args) >= 5:
-            weapon = _plain_weapon(loaded.state, fighter_id, args[5] if len(args) > 5 else "")
+            weapon = plain_weapon(loaded.state, fighter_id, args[5] if len(args) > 5 else "")
             action = make("angriff", fighter_id, (args[4],), kw=one_number(values), waffe=weapon)
             await self.step(interaction, campaign, loaded, action)
         elif code in FORM_CODES:
@@ -378,31 +381,36 @@ class Combat(commands.Cog):
     ) -> None:
         """The private menus: the GM view, one fighter's buttons (``wer``, and ``npc``: an
         NPC's answer with its KW left, kept off the public tracker), the plain attack's
-        target (``atk``) and its dice and weapon (``ziel``, ``waffe``)."""
+        target (``atk``) and its dice and weapon (``ziel``, ``waffe``; ``zatk``: the target
+        chosen on the tracker itself, so a plain attack is two clicks: target, dice)."""
         lang = await lang_for(interaction)
         state, user = loaded.state, interaction.user.id
         if code == "slsicht":
             require_gm(campaign, user)
             await send(interaction, ephemeral=True, **gm_view(loaded, lang))
             return
-        chosen = one_value(values) if code in ("wer", "ziel") else ""
+        chosen = one_value(values) if code in ("wer", "ziel", "zatk") else ""
         weapon = one_number(values) if code == "waffe" else None
         fighter_id = chosen if code == "wer" else args[3]
         check_controls(campaign, state, fighter_id, user)
         if code in ("wer", "npc"):  # npc: an NPC's answer with its KW, for the GM alone
             await send(interaction, ephemeral=True, **fighter_menu(loaded, fighter_id, lang))
         elif code == "atk":
-            others = [f for f in state.fighters if f.id != fighter_id and f.conscious]
-            targets = opponents_first(state.fighter(fighter_id), others)
+            targets = attack_targets(state, fighter_id)
             if not targets:
                 raise IllegalAction("w6cog.combat.no_targets")
             menu = target_menu(loaded, fighter_id, targets, lang)
             await send(interaction, ephemeral=True, **menu)
         else:
-            target = chosen if code == "ziel" else args[4]
+            target = chosen if code in ("ziel", "zatk") else args[4]
+            if code == "zatk" and target not in {f.id for f in attack_targets(state, fighter_id)}:
+                raise BadInput("w6cog.combat.bad_choice")
             weapons = eligible_weapons(state.fighter(fighter_id), "angriff")
             menu = kw_menu(loaded, fighter_id, target, weapons, weapon, lang)
-            await interaction.response.edit_message(**menu)
+            if code == "zatk":  # chosen on the public tracker: the dice in a private prompt
+                await send(interaction, ephemeral=True, **menu)
+            else:
+                await interaction.response.edit_message(**menu)
 
     # -- technique forms ----------------------------------------------------------------------
 
@@ -724,19 +732,6 @@ class Combat(commands.Cog):
     )
     async def ende(self, interaction: discord.Interaction[Any]) -> None:
         await self._gm_step(interaction, "ende")
-
-
-def _plain_weapon(state: CombatState, fighter_id: str, chosen: str) -> str | None:
-    """The weapon of a plain attack: the one chosen (by position), else the first usable melee
-    weapon (the engine's default is the first weapon, which may be a bow).
-    Raises BadInput("w6cog.combat.bad_choice")."""
-    fighter = state.fighter(fighter_id)
-    weapons = eligible_weapons(fighter, "angriff")
-    if chosen:
-        if not chosen.isdecimal() or int(chosen) not in weapons:
-            raise BadInput("w6cog.combat.bad_choice")
-        return fighter.waffen[int(chosen)].name
-    return fighter.waffen[weapons[0]].name if weapons else None
 
 
 def _with_choice(state: CombatState, form: Form, key: str, values: list[str]) -> Form:

@@ -18,6 +18,7 @@ import discord
 from bot.combat import (
     Loaded,
     acting,
+    attack_targets,
     decision_token,
     fighter_label,
     fighter_token,
@@ -160,7 +161,17 @@ def fighter_rows(
 
     reflex_dice = fighter.reflex > 0 and not fighter.reflex_used
     if pending is None:
-        row = [on("atk", t("w6cog.btn.attack", lang, name=name), "danger")]
+        # the plain attack's target is chosen right here (the dice follow privately): two
+        # clicks; a player's view of an NPC target names its LP in words
+        targets = attack_targets(state, fighter_id)
+        gm = private and fighter.owner is None
+        options = [
+            discord.SelectOption(label=fighter_label(f, lang, gm=gm)[:100], value=f.id)
+            for f in targets[:MAX_SELECT]
+        ]
+        attack = t("w6cog.btn.attack", lang, name=name)
+        rows: Rows = [[_select(cid("zatk", fighter_id), attack, options)]] if options else []
+        row = [] if options else [on("atk", attack, "danger")]
         if technique_options(state, fighter_id):
             row.append(on("tech", named("w6cog.btn.technique"), "primary"))
         if state.current == fighter_id:  # only the fighter whose turn it is holds (weiter)
@@ -169,7 +180,7 @@ def fighter_rows(
         if reflex_dice and (private or fighter.owner is not None):
             # an NPC's Reflexwürfel are the GM's: its reflex is in the GM view, not public
             row.append(on("reflex", named("w6cog.btn.reflex")))
-        return [row]
+        return [*rows, row]
     if pending.stage == "abwehr":
         answers = [on("keine", t("w6cog.btn.no_defence", lang, name=name))]
         if reflex_dice:
@@ -215,7 +226,7 @@ def status_components(record: GameRecord, lang: str) -> discord.ui.View:
         return make_view([])
     cid = _fighter_cid(record, match)
     pending = state.pending
-    need = STAGE_ROWS.get(pending.stage, 1) if pending else 1
+    need = STAGE_ROWS.get(pending.stage, 1) if pending else 2  # a turn: targets, buttons
     now = acting(state)
     room = MAX_ROWS - 1  # the last row is the GM's
     shown = now if len(now) * need <= room else now[: (room - 1) // need]

@@ -46,9 +46,8 @@ async def test_an_npc_holding_is_told_without_its_handlungen(fake: FakeDiscord, 
 async def test_a_players_target_lists_name_an_npcs_lp_in_words(fake: FakeDiscord, bot: Any) -> None:
     status = await techniques_set_up(fake)
     unhurt = t("w6cog.lp_state.unverletzt", "de")
-    # the plain attack's target menu
-    menu = await (await fake.click(status, mine(status, "atk"), user=BOB)).message()
-    labels = [o["label"] for o in menu.selects[0]["options"]]
+    # the plain attack's targets on the public tracker
+    labels = [o["label"] for o in status.component(mine(status, "zatk"))["options"]]
     assert f"Ork (ork, {unhurt})" in labels and "Thoin (thoin, LP 30)" in labels
     assert not any("LP 20" in label for label in labels)
     # a technique's form

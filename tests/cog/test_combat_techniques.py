@@ -295,9 +295,7 @@ async def test_attack_series_and_weapon_choice(fake: FakeDiscord, bot: Any) -> N
     missed = await (await fake.click(attacked, no_defence, user=GM)).message()
     assert t("w6cog.ev.attack_failed", "de", fighter="Lyra") in missed.text
     # A failed roll ends the series; the next plain attack picks its weapon.
-    chooser = await (await fake.click(missed, mine(missed, "atk"), user=BOB)).message()
-    (target,) = ids_with(chooser, "ziel")
-    await (await fake.select(chooser, target, ["ork2"], user=BOB)).callback()
+    chooser = await (await fake.select(missed, mine(missed, "zatk"), ["ork2"], user=BOB)).message()
     (weapon,) = ids_with(chooser, "waffe")
     assert list(option_values(chooser, weapon)) == ["Schwert", "Dolch"]  # melee only
     await (await fake.select(chooser, weapon, ["1"], user=BOB)).callback()
