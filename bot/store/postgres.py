@@ -643,21 +643,31 @@ class PostgresStore:
         return [_character(row) for row in rows]
 
     async def update_character(
-        self, character_id: int, *, expected_revision: int, name: str, sheet: Json
+        self,
+        character_id: int,
+        *,
+        expected_revision: int,
+        name: str,
+        sheet: Json,
+        log: Sequence[tuple[int | None, str, Json]] = (),
     ) -> CharacterRecord:
         """Raises StaleRevision when the sheet changed since it was read."""
-        row = await self.pool.fetchrow(
-            "UPDATE characters SET name = $1, sheet = $2, revision = revision + 1,"
-            f" updated_at = $3 WHERE id = $4 AND revision = $5 RETURNING {_CHARACTER_COLUMNS}",
-            _text(name),
-            _dump(sheet),
-            time.time(),
-            character_id,
-            expected_revision,
-        )
-        if row is None:
-            raise StaleRevision()
-        return _character(row)
+        now = time.time()
+        async with self._transaction() as conn:
+            row = await conn.fetchrow(
+                "UPDATE characters SET name = $1, sheet = $2, revision = revision + 1,"
+                f" updated_at = $3 WHERE id = $4 AND revision = $5 RETURNING {_CHARACTER_COLUMNS}",
+                _text(name),
+                _dump(sheet),
+                now,
+                character_id,
+                expected_revision,
+            )
+            if row is None:
+                raise StaleRevision()
+            record = _character(row)
+            await _insert_log(conn, record.campaign_id, now, log)
+        return record
 
     async def delete_character(self, character_id: int) -> None:
         await self.pool.execute("DELETE FROM characters WHERE id = $1", character_id)

@@ -659,17 +659,29 @@ class SqliteStore:
         return [_character(row) for row in rows]
 
     async def update_character(
-        self, character_id: int, *, expected_revision: int, name: str, sheet: Json
+        self,
+        character_id: int,
+        *,
+        expected_revision: int,
+        name: str,
+        sheet: Json,
+        log: Sequence[tuple[int | None, str, Json]] = (),
     ) -> CharacterRecord:
         """Raises StaleRevision when the sheet changed since it was read."""
+        now = time.time()
         async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE characters SET name = ?, sheet = ?, revision = revision + 1,"
                 " updated_at = ? WHERE id = ? AND revision = ?",
-                (name, _dump(sheet), time.time(), character_id, expected_revision),
+                (name, _dump(sheet), now, character_id, expected_revision),
             )
             if cursor.rowcount != 1:
                 raise StaleRevision()
+            await db.executemany(
+                "INSERT INTO campaign_log (campaign_id, at, actor_id, kind, data)"
+                " SELECT campaign_id, ?, ?, ?, ? FROM characters WHERE id = ?",
+                [(now, actor, kind, _dump(data), character_id) for actor, kind, data in log],
+            )
         record = await self.get_character(character_id)
         assert record is not None
         return record
