@@ -21,8 +21,10 @@ from typing import Any
 from bot.games import ACTIVE, GameService, StepWrites, Turn, engine_of, load
 from bot.i18n import t
 from bot.render.combat_text import log_entries
+from bot.replies import LANGUAGE_PREF
 from bot.store import LogRow, Store
-from bot.store.base import AlreadyExists, CampaignRecord, GameRecord
+from bot.store.base import AlreadyExists, CampaignRecord, CharacterRecord
+from bot.store.base import GameRecord as GameRecord  # the record a cog reads
 from engines.core import BadInput, Event, IllegalAction, StaleAction, registry
 from engines.core import match as m
 from engines.w6 import (
@@ -38,7 +40,8 @@ from engines.w6 import (
     usable_weapons,
     verbs_for,
 )
-from engines.w6.actions import PAYLOAD_VERBS
+from engines.w6.actions import PAYLOAD_VERBS as PAYLOAD_VERBS  # the cog's rules too
+from engines.w6.actions import SET_FIELDS as SET_FIELDS
 from engines.w6.codec import encode
 from engines.w6.engine import lp_state
 from engines.w6.sheet_io import sheet_from_stored
@@ -63,6 +66,11 @@ class Loaded:
     def campaign_id(self) -> int | None:
         campaign = self.record.display.get("campaign")
         return campaign if isinstance(campaign, int) else None
+
+
+def public_rows(record: GameRecord, state: CombatState) -> dict[str, dict[str, Any]]:
+    """The fighters' rows of what everyone sees (``view_for(None)``: no NPC values), by id."""
+    return {row["id"]: row for row in engine_of(record).view_for(state, None)["fighters"]}
 
 
 def unpack(record: GameRecord) -> Loaded:
@@ -454,6 +462,18 @@ class CombatService:
     def __init__(self, store: Store, games: GameService | None = None) -> None:
         self.store = store
         self.games = games or GameService(store)
+
+    async def set_display(self, game_id: int, display: dict[str, Any]) -> None:
+        """The tracker's display data (its message, log, pings) stored with the combat."""
+        await self.store.set_game_display(game_id, display)
+
+    async def chosen_language(self, user_id: int) -> str | None:
+        """The language a user chose (``/sprache``), None when they chose none."""
+        return await self.store.get_pref(user_id, LANGUAGE_PREF)
+
+    async def character(self, character_id: int) -> CharacterRecord | None:
+        """A participant's character (its current sheet, for ``/kampf aktualisieren``)."""
+        return await self.store.get_character(character_id)
 
     async def running(self, channel_id: int) -> Loaded:
         """The channel's combat. Raises IllegalAction("w6cog.combat.none")."""
