@@ -31,8 +31,8 @@ from bot.combat import (
 )
 from bot.components import custom_id
 from bot.i18n import t
-from bot.narration.w6 import tc
 from bot.play.ui import button, make_view
+from bot.render.w6_words import tc
 from engines.core import BadInput, EngineError
 from engines.w6 import CombatAction, CombatState, make, probe_required
 from engines.w6.state import Fighter, WeaponStats

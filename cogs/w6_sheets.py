@@ -15,13 +15,12 @@ from discord.ext import commands
 from bot.app import SpielleiterBot
 from bot.components import modal_fields
 from bot.i18n import cmd, t
-from bot.narration.w6 import sheet_embed
+from bot.narration.w6 import check_text, sheet_embed
 from bot.render.sheet_text import (
     BUTTON_PREFIX,
     IMAGE_NAME,
     MODAL_PREFIX,
     character_list,
-    check_text,
     creation_modal,
     delete_confirm,
     field_set,

@@ -27,11 +27,12 @@ from bot.combat import (
 from bot.components import custom_id
 from bot.games import engine_of, load
 from bot.i18n import t
-from bot.narration.w6 import EMBED_COLOUR, tc
+from bot.narration.w6 import EMBED_COLOUR
 from bot.play.ui import MAX_ROWS, button, make_view
 from bot.render import render_async
 from bot.render.combat import render_combat
 from bot.render.combat_text import image_text, status_text
+from bot.render.w6_words import tc
 from bot.store.base import GameRecord
 from engines.core import BadInput
 from engines.core import match as m

@@ -15,11 +15,14 @@ from typing import Any
 import discord
 
 from bot import fit
-from bot.i18n import catalog, t
+from bot.i18n import t
+from bot.narration.dice import Source, probe_text
+from bot.render.w6_words import pm_in_order, schwelle_text, step_words
 from bot.store.base import CharacterRecord
 from engines.core import BadInput
+from engines.dice.w6 import ProbeResult
 from engines.w6.actions import parse_action
-from engines.w6.sheet import PM_REQUIRED, Derived, Sheet, derive
+from engines.w6.sheet import Sheet, derive
 from engines.w6.state import OPTIONAL_RULES
 
 EMBED_COLOUR = discord.Colour(0xB5651D)
@@ -29,49 +32,7 @@ COMBAT_CHECKS = ("probe", "reflex", "kraft_check", "spell")  # ``what`` of comba
 
 logger = logging.getLogger(__name__)
 
-# The message keys that put a noun right after a count, and the parameter holding that count.
-COUNTED = {
-    "w6cog.ev.attack_roll": "successes",
-    "w6cog.ev.follow_up": "successes",
-    "w6cog.ev.feint": "successes",
-    "w6cog.ev.aligned": "successes",
-    "w6cog.ev.shield_wall": "successes",
-    "w6cog.ev.aimed": "handlungen",
-    "w6cog.ev.attack_dice_announced": "kw",
-    "w6cog.ev.kw_returned": "kw",
-    "w6cog.ev.combat_started": "fighters",
-    "w6cog.ev.defence_shield": "kw",
-    "w6cog.ev.defence_announced.kw": "kw",
-    "w6cog.combat.kw_option": "kw",
-    "w6cog.combat.pending.entscheidung": "successes",
-    "w6cog.option.kw": "n",
-    "w6cog.option.successes": "n",
-    "w6cog.option.zone": "required",
-}
-
-
-def counted_key(key: str, params: dict[str, Any]) -> str:
-    """``key``, or its singular variant when the count it names is 1."""
-    param = COUNTED.get(key)
-    if param is not None and params.get(param) == 1 and f"{key}.one" in catalog():
-        return f"{key}.one"
-    return key
-
-
-def tc(key: str, lang: str, **params: Any) -> str:
-    """``t`` with the singular variant chosen by the count (see ``COUNTED``)."""
-    return t(counted_key(key, params), lang, **params)
-
-
 # ----------------------------------------------------------------------------- log
-
-
-def step_words(verb: str, who: str, targets: list[str], lang: str) -> str:
-    """A combat step in words: ``Angriff: Thoin → Ork`` (``w6cog.verb.<verb>``)."""
-    key = f"w6cog.verb.{verb}"
-    label = t(key, lang) if key in catalog() else verb
-    text = f"{label}: {who}" if who else label
-    return f"{text} → {', '.join(targets)}" if targets else text
 
 
 def combat_log_words(data: dict[str, Any], lang: str) -> str:
@@ -201,20 +162,6 @@ def _rule_params(stored: str, lang: str) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- sheet embed
 
 
-def pm_in_order(sheet: Sheet) -> tuple[tuple[str, int], ...]:
-    """The PM as the Charakterdokument lists them (K, G, M, B, then any others): the store
-    keeps JSON objects with sorted keys."""
-    rank = {name: index for index, name in enumerate(PM_REQUIRED)}
-    return tuple(sorted(sheet.pm, key=lambda pair: (rank.get(pair[0], len(rank)), pair[0])))
-
-
-def schwelle_text(sheet: Sheet, derived: Derived) -> str:
-    """The heavy-hit threshold, or ``–`` for a sheet without K and G and without a fixed
-    threshold (the rule does not apply to it, see data/w6/RULES.md)."""
-    exempt = sheet.pm_value("K") + sheet.pm_value("G") == 0 and derived.schwelle == 0
-    return "–" if exempt else str(derived.schwelle)
-
-
 def _pairs_text(pairs: tuple[tuple[str, int], ...], lang: str) -> str:
     """``Name Wert, …`` within one embed field ("und N weitere" when there are too many)."""
     return fit.join_limited((f"{name} {value}" for name, value in pairs), FIELD_LIMIT, lang) or "–"
@@ -305,3 +252,13 @@ def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Emb
             inline=False,
         )
     return fit.fit_embed(embed, lang)  # many long lists together: over 6,000 characters
+
+
+def check_text(name: str, trait: str, skill: str | None, result: ProbeResult, lang: str) -> str:
+    """The check in the words and layout of ``/probe`` (header, pool, dice, verdict)."""
+    source = Source(name, trait, result.spec.pool.base)
+    text = probe_text(lang, discord.utils.escape_markdown(name), source, result)
+    if skill is None:
+        return text
+    header, _, rest = text.partition("\n")
+    return f"{header} + **{skill} {result.spec.pool.bonus}**\n{rest}"

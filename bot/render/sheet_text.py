@@ -6,21 +6,36 @@ edit changed, a check's text, the character list, the LP change and the buttons 
 from __future__ import annotations
 
 import io
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import discord
 
 from bot import fit
 from bot.components import custom_id
 from bot.i18n import t
-from bot.narration.dice import Source, probe_text
-from bot.narration.w6 import pm_in_order, schwelle_text
 from bot.play.ui import button, make_view
 from bot.render.base import render_async
 from bot.render.sheet import Row, Section, SheetView, render_sheet
-from bot.store.base import CharacterRecord
-from engines.dice.w6 import ProbeResult
+from bot.render.w6_words import pm_in_order, schwelle_text
 from engines.w6.sheet import Sheet, derive
+
+
+class CharacterRecord(Protocol):
+    """What these texts read of a stored character (``bot.store.CharacterRecord``)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def owner_id(self) -> int | None: ...
+
+    @property
+    def revision(self) -> int: ...
+
 
 IMAGE_NAME = "charakter"
 MODAL_PREFIX = "w6neu"
@@ -170,7 +185,7 @@ def json_file(text: str, name: str) -> discord.File:
 
 
 def character_list(
-    records: list[CharacterRecord], active: CharacterRecord | None, gm: bool, lang: str
+    records: Sequence[CharacterRecord], active: CharacterRecord | None, gm: bool, lang: str
 ) -> str:
     """The campaign's characters, the user's active one starred (NPCs for the GM only)."""
     lines = []
@@ -210,13 +225,3 @@ def kraft_result(name: str, dice: tuple[int, ...], required: int, lang: str) -> 
     faces = " ".join(str(d) for d in dice) or "–"
     return t(key, lang, name=name, count=len(dice), dice=faces, successes=successes,
              required=required)  # fmt: skip
-
-
-def check_text(name: str, trait: str, skill: str | None, result: ProbeResult, lang: str) -> str:
-    """The check in the words and layout of ``/probe`` (header, pool, dice, verdict)."""
-    source = Source(name, trait, result.spec.pool.base)
-    text = probe_text(lang, discord.utils.escape_markdown(name), source, result)
-    if skill is None:
-        return text
-    header, _, rest = text.partition("\n")
-    return f"{header} + **{skill} {result.spec.pool.bonus}**\n{rest}"

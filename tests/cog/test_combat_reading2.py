@@ -223,7 +223,7 @@ async def test_a_campaign_import_keeps_each_players_active_character(
 
 def test_wording_of_issue_21() -> None:
     from bot.i18n import t
-    from bot.narration.w6 import tc
+    from bot.render.w6_words import tc
     from engines.w6.state import Fighter
 
     assert tc("w6cog.ev.combat_started", "de", fighters=1) == ("⚔ Der Kampf beginnt mit 1 Kämpfer.")
