@@ -34,24 +34,32 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import SpielleiterBot
-from bot.i18n import DEFAULT_LANGUAGE, cmd, options, t
+from bot.i18n import cmd, options, t
 from bot.limits import MAX_SAVED_ROLLS
 from bot.narration import dice as narration
 from bot.render import render_async, render_heavy, run_heavy
 from bot.render.dice import DiceImage, render_dice
-from bot.replies import LANGUAGE_PREF, lang_for, send
-from bot.store.base import CampaignRecord, CharacterRecord
+from bot.replies import lang_for, send
+from bot.services.dice import (
+    CampaignRecord,
+    CharacterRecord,
+    DiceService,
+    character_choices,
+    sheet_skills,
+)
 from engines.core import BadInput, IllegalAction, Rng
-from engines.dice.notation import check_notation, roll_notation
-from engines.dice.telperinquar import attack_roll, erfolgswurf
-from engines.dice.w6 import (
+from engines.dice import (
     ContestSide,
     Pool,
     ProbeSpec,
+    attack_roll,
+    check_notation,
+    erfolgswurf,
     komplexe_probe,
     konkurrierende_probe,
     parse_komplex,
     probe,
+    roll_notation,
 )
 
 log = logging.getLogger("spielleiter.dice")
@@ -125,6 +133,7 @@ class Dice(commands.Cog):
 
     def __init__(self, bot: SpielleiterBot) -> None:
         self.bot = bot
+        self.dice = DiceService(bot.store)
         self.new_rng: Callable[[], Rng] = bot.chance.rng
 
     async def cog_load(self) -> None:
@@ -186,7 +195,7 @@ class Dice(commands.Cog):
         if narration.leading_name(expression) is None:
             return expression
         mine, theirs = narration.scopes(user_id, campaign)
-        saved = await self.bot.store.saved_rolls([mine] + ([theirs] if theirs else []))
+        saved = await self.dice.saved([mine] + ([theirs] if theirs else []))
         return narration.with_saved(expression, saved)
 
     async def expression_choices(
@@ -203,10 +212,7 @@ class Dice(commands.Cog):
     ) -> tuple[dict[str, str], dict[str, str]]:
         campaign = await self._campaign(interaction)
         mine, theirs = narration.scopes(interaction.user.id, campaign)
-        store = self.bot.store
-        return await store.saved_rolls([mine]), (
-            await store.saved_rolls([theirs]) if theirs else {}
-        )
+        return await self.dice.saved([mine]), (await self.dice.saved([theirs]) if theirs else {})
 
     # ---- /würfel speichern | löschen | liste -------------------------------------------------
 
@@ -226,12 +232,7 @@ class Dice(commands.Cog):
         expression = " ".join(ausdruck.split())
         check_notation(expression)
         scope = await self._writable_scope(interaction, kampagne)
-        old = (await self.bot.store.saved_rolls([scope])).get(key)
-        saved = await self.bot.store.save_roll(
-            scope, key, expression, interaction.user.id, limit=MAX_SAVED
-        )
-        if not saved:  # counted inside the write, so concurrent saves cannot pass the limit
-            raise BadInput("roll.saved.too_many", limit=MAX_SAVED)
+        old = await self.dice.save(scope, key, expression, interaction.user.id, MAX_SAVED)
         text = narration.saved_text(lang, key, expression, old, campaign_wide=kampagne)
         await send(interaction, text, ephemeral=True)
 
@@ -243,9 +244,9 @@ class Dice(commands.Cog):
         lang = await lang_for(interaction)
         key = name.strip().lower()
         scope = await self._writable_scope(interaction, kampagne)
-        deleted = await self.bot.store.delete_roll(scope, key)
+        deleted = await self.dice.delete(scope, key)
         if not deleted:
-            nearest = narration.nearest_names(key, await self.bot.store.saved_rolls([scope]))
+            nearest = narration.nearest_names(key, await self.dice.saved([scope]))
             if nearest:
                 raise BadInput(
                     "roll.saved.not_found_near", name=narration.plain(key[:40]), nearest=nearest
@@ -304,8 +305,7 @@ class Dice(commands.Cog):
         geheim: bool = False,
     ) -> None:
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
-        source, pool = await narration.own_pool(
-            self.bot.store,
+        source, pool = await self.dice.own_pool(
             campaign,
             interaction.user,
             charakter,
@@ -340,8 +340,7 @@ class Dice(commands.Cog):
         geheim: bool = False,
     ) -> None:
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
-        source, pool = await narration.own_pool(
-            self.bot.store,
+        source, pool = await self.dice.own_pool(
             campaign,
             interaction.user,
             charakter,
@@ -390,7 +389,7 @@ class Dice(commands.Cog):
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
         if gegner is None and gegner_charakter is None and gegner_wert is None:
             raise BadInput("roll.contest.no_opponent")
-        find = partial(narration.find_source, self.bot.store, campaign, viewer=interaction.user.id)
+        find = partial(self.dice.find_source, campaign, viewer=interaction.user.id)
         first = await find(interaction.user, charakter, eigenschaft, wert, fallback="")
         opponent = t("roll.contest.opponent", lang)
         attribute = gegner_eigenschaft or eigenschaft
@@ -451,7 +450,7 @@ class Dice(commands.Cog):
         if character is None:
             return []
         try:
-            return _choices(narration.name_choices(narration.sheet_skills(character), current))
+            return _choices(narration.name_choices(sheet_skills(character), current))
         except BadInput:  # a stored sheet that no longer validates offers nothing
             return []
 
@@ -468,8 +467,8 @@ class Dice(commands.Cog):
         if campaign is None:
             return None
         person = user if isinstance(user, discord.abc.User) else None
-        return await narration.choice_character(
-            self.bot.store, campaign, interaction.user.id, person, character_name, opponent
+        return await self.dice.choice_character(
+            campaign, interaction.user.id, person, character_name, opponent
         )
 
     @probe_command.autocomplete("charakter")
@@ -494,9 +493,9 @@ class Dice(commands.Cog):
         campaign = await self._campaign(interaction)
         if campaign is None:
             return []
-        everyone = await self.bot.store.characters(campaign.id)
+        everyone = await self.dice.characters(campaign)
         viewer = interaction.user.id
-        return _choices(narration.character_choices(everyone, campaign, viewer, current, opponent))
+        return _choices(character_choices(everyone, campaign, viewer, current, opponent))
 
     @probe_command.autocomplete("erschwernis")
     @probe_komplex.autocomplete("erschwernis")
@@ -572,9 +571,7 @@ class Dice(commands.Cog):
         return lang, campaign
 
     async def _campaign(self, interaction: discord.Interaction[Any]) -> CampaignRecord | None:
-        if interaction.channel_id is None:
-            return None
-        return await self.bot.store.active_campaign(interaction.channel_id)
+        return await self.dice.campaign_in(interaction.channel_id)
 
     @staticmethod
     def _check_secret(visibility: Visibility, campaign: CampaignRecord | None) -> None:
@@ -584,8 +581,7 @@ class Dice(commands.Cog):
     async def _log(
         self, campaign: CampaignRecord | None, user_id: int, kind: str, data: dict[str, Any]
     ) -> None:
-        if campaign is not None:
-            await self.bot.store.add_log(campaign.id, user_id, kind, data)
+        await self.dice.log(campaign, user_id, kind, data)
 
     @staticmethod
     async def _defer(interaction: discord.Interaction[Any], visibility: Visibility) -> None:
@@ -666,7 +662,7 @@ class Dice(commands.Cog):
         shown: narration.Shown,
         png: bytes | None,
     ) -> bool:
-        lang = await self.bot.store.get_pref(user_id, LANGUAGE_PREF) or DEFAULT_LANGUAGE
+        lang = await self.dice.language(user_id)
         who, channel = narration.display(interaction.user), f"<#{interaction.channel_id}>"
         header = narration.secret_header(lang, who, channel, campaign.name)
         extras: dict[str, Any] = {}

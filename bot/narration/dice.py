@@ -19,7 +19,7 @@ from discord.utils import escape_markdown
 
 from bot.i18n import t
 from bot.render.dice import DiceImage, DiceRow, DieView
-from bot.store.base import CampaignRecord, CharacterRecord, Store
+from bot.store.base import CampaignRecord
 from engines.core import BadInput
 from engines.dice.notation import DiceGroup, DiceRoll, check_comment, check_notation
 from engines.dice.pool import SUCCESS_MIN
@@ -33,7 +33,6 @@ from engines.dice.w6 import (
     ProbeResult,
     parse_difficulty,
 )
-from engines.w6.sheet_io import ATTRIBUTE_ALIASES, sheet_from_stored
 
 Visibility = Literal["open", "private", "secret"]
 MESSAGE_LIMIT = 2000
@@ -635,60 +634,6 @@ def difficulty_of(text: str | None) -> tuple[int, Difficulty | None]:
     return 0, parse_difficulty(text)
 
 
-def sheet_attribute(character: CharacterRecord, attribute: str) -> tuple[str, int]:
-    """The Eigenschaft ``attribute`` (any case) of a W6 sheet (``sheet["eigenschaften"]``)."""
-    values = character.sheet.get("eigenschaften")
-    known = values if isinstance(values, dict) else {}
-    typed = attribute.strip().casefold()
-    # the English names /charakter feld takes (Dexterity → Geschick) work here too
-    wanted = {typed, ATTRIBUTE_ALIASES.get(typed, typed).casefold()}
-    for name, value in known.items():
-        if str(name).casefold() in wanted and isinstance(value, int):
-            return str(name), value
-    skills = sheet_skills(character)
-    is_skill = any(name.casefold() == typed for name in skills)
-    raise BadInput(
-        "roll.probe.skill_as_attribute" if is_skill else "roll.probe.unknown_attribute",
-        name=attribute.strip()[:40],
-        character=character.name,
-        known=sorted(str(k) for k in known),  # a whole sheet: cut to a list with "und N weitere"
-        skills=sorted(skills),
-    )
-
-
-def sheet_skills(character: CharacterRecord) -> dict[str, int]:
-    """The Fertigkeiten of a W6 sheet. Raises BadInput (a sheet that no longer validates)."""
-    return dict(sheet_from_stored(character.sheet).fertigkeiten)
-
-
-def sheet_skill(character: CharacterRecord, skill: str) -> tuple[str, int]:
-    """The Fertigkeit ``skill`` (any case) of a W6 sheet. Raises BadInput
-    (``roll.probe.unknown_skill``, naming the character and its Fertigkeiten)."""
-    skills = sheet_skills(character)
-    wanted = skill.strip().casefold()
-    for name, value in skills.items():
-        if name.casefold() == wanted:
-            return name, value
-    raise BadInput(
-        "roll.probe.unknown_skill",
-        name=skill.strip()[:40],
-        character=character.name,
-        skills=sorted(skills),
-    )
-
-
-def limited(campaign: CampaignRecord, viewer: int, opponent: bool) -> bool:
-    """Whether ``viewer`` may roll only with their own characters (a player's own side)."""
-    return not opponent and not campaign.is_gm(viewer)
-
-
-def may_use(
-    campaign: CampaignRecord, character: CharacterRecord, viewer: int, opponent: bool
-) -> bool:
-    """The GMs use every character; a player their own, and as an opponent any character."""
-    return not limited(campaign, viewer, opponent) or character.owner_id == viewer
-
-
 def leading_name(expression: str) -> str | None:
     """The word an expression starts with if it may be a saved roll's name (not notation)."""
     match = LEADING_WORD.fullmatch(expression)
@@ -784,138 +729,6 @@ def display(user: Person) -> str:
     return escape_markdown(user.display_name.replace("`", BACKTICK_STANDIN))
 
 
-async def find_source(
-    store: Store,
-    campaign: CampaignRecord | None,
-    user: Person | None,
-    character_name: str | None,
-    attribute: str | None,
-    value: int | None,
-    *,
-    fallback: str,
-    viewer: int,
-    skill: str | None = None,
-    opponent: bool = False,
-) -> Source:
-    """A pool from a plain ``value``, or from ``attribute`` (and ``skill``) of a character:
-    the one named, else the active character of ``user`` in the channel's campaign.
-
-    NPC sheets are the GM's: a player (``viewer`` not a GM) rolls only with their own
-    characters, and an NPC ``opponent`` is rolled with its values but ``hidden``."""
-    if skill and (value is not None or not attribute):
-        raise BadInput("roll.probe.skill_needs_attribute")
-    if value is not None:
-        label = character_name or (user.display_name if user else fallback)
-        return Source(label, attribute.strip() if attribute else None, value, character_name)
-    if not attribute and opponent:  # the opponent's side is missing, not mine
-        who = character_name or (display(user) if user else fallback)
-        raise BadInput("roll.contest.opponent_no_pool", name=who.strip()[:40])
-    if not attribute:
-        raise BadInput("roll.probe.no_pool")
-    if campaign is None:
-        raise BadInput("roll.probe.no_campaign")
-    character = await find_character(store, campaign, user, character_name, viewer, opponent)
-    if character.owner_id is None and not campaign.is_gm(viewer):  # an NPC opponent
-        try:
-            name, number = sheet_attribute(character, attribute)
-        except BadInput:  # its error would list the sheet's attributes and skills
-            raise BadInput(
-                "roll.contest.npc_cannot", name=character.name, attribute=attribute.strip()[:40]
-            ) from None
-        return Source(character.name, name, number, character.name, hidden=True)
-    name, number = sheet_attribute(character, attribute)
-    if not skill:
-        return Source(character.name, name, number, character.name)
-    skill_name, points = sheet_skill(character, skill)
-    return Source(character.name, name, number, character.name, skill_name, points)
-
-
-async def find_character(
-    store: Store,
-    campaign: CampaignRecord,
-    user: Person | None,
-    character_name: str | None,
-    viewer: int,
-    opponent: bool = False,
-) -> CharacterRecord:
-    """The character named, else ``user``'s active one. A player may name only their own
-    characters (an opponent: any); an NPC or another's character reads as no such name."""
-    if character_name:
-        wanted = character_name.strip().casefold()
-        for character in await store.characters(campaign.id):
-            if character.name.casefold() == wanted and may_use(
-                campaign, character, viewer, opponent
-            ):
-                return character
-        key = "roll.probe.not_yours" if limited(campaign, viewer, opponent) else None
-        raise BadInput(key or "roll.probe.unknown_character", name=character_name.strip()[:40])
-    if user is None:
-        raise BadInput("roll.contest.no_opponent")
-    active = await store.active_character(campaign.id, user.id)
-    if active is None:
-        raise BadInput("roll.probe.no_character", name=display(user))
-    return active
-
-
-async def choice_character(
-    store: Store,
-    campaign: CampaignRecord,
-    viewer: int,
-    user: Person | None,
-    character_name: str | None,
-    opponent: bool,
-) -> CharacterRecord | None:
-    """The character whose values autocomplete may offer ``viewer``: as the commands find it,
-    never an NPC's to a player (its values and names are the GM's)."""
-    found = None
-    if character_name:
-        wanted = str(character_name).strip().casefold()
-        everyone = await store.characters(campaign.id)
-        found = next(
-            (
-                c
-                for c in everyone
-                if c.name.casefold() == wanted and may_use(campaign, c, viewer, opponent)
-            ),
-            None,
-        )
-    elif user is not None:
-        found = await store.active_character(campaign.id, user.id)
-    if found is not None and found.owner_id is None and not campaign.is_gm(viewer):
-        return None
-    return found
-
-
-async def own_pool(
-    store: Store,
-    campaign: CampaignRecord | None,
-    user: Person,
-    charakter: str | None,
-    eigenschaft: str | None,
-    wert: int | None,
-    bonus: int,
-    erschwernis: str | None,
-    fertigkeit: str | None = None,
-) -> tuple[Source, Pool]:
-    """The roller's pool: Eigenschaft (sheet or value) + Fertigkeit + bonus − Erschwernis,
-    the Fertigkeit's points added as dice as ``/charakter probe`` does: one Fertigkeit point
-    adds one W6 (our reading of «Durch geeignete Fertigkeiten und Hilfsmittel kann die
-    Anzahl der Würfel … erhöht werden», which names no amount; data/w6/RULES.md)."""
-    source = await find_source(
-        store,
-        campaign,
-        user,
-        charakter,
-        eigenschaft,
-        wert,
-        fallback="",
-        viewer=user.id,
-        skill=fertigkeit,
-    )
-    penalty, difficulty = difficulty_of(erschwernis)
-    return source, Pool(source.value, bonus + source.skill_value, penalty, difficulty)
-
-
 def name_choices(values: Mapping[str, Any], current: str) -> list[tuple[str, str]]:
     """``Name (value)`` choices for the names starting with ``current`` (any case)."""
     word = current.strip().casefold()
@@ -931,22 +744,6 @@ def saved_choices(names: Mapping[str, str], current: str) -> list[tuple[str, str
     word = current.strip().lower()
     return [
         (f"{n} — {e}"[:CHOICE_LIMIT], n) for n, e in sorted(names.items()) if n.startswith(word)
-    ]
-
-
-def character_choices(
-    characters: Sequence[CharacterRecord],
-    campaign: CampaignRecord,
-    viewer: int,
-    current: str,
-    opponent: bool,
-) -> list[tuple[str, str]]:
-    """The characters ``viewer`` may roll with (or against) whose name starts like ``current``."""
-    word = current.strip().casefold()
-    return [
-        (c.name[:CHOICE_LIMIT], c.name[:CHOICE_LIMIT])
-        for c in sorted(characters, key=lambda c: c.name)
-        if c.name.casefold().startswith(word) and may_use(campaign, c, viewer, opponent)
     ]
 
 
