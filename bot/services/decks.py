@@ -24,8 +24,9 @@ from bot.narration.telperinquar import (
     read_list,
     resolve_card,
 )
-from bot.store import AlreadyExists, DeckRecord, GameRecord, Store
-from bot.telperinquar_draft import SavedDeck, save_draft_decks
+from bot.store import AlreadyExists, DeckRecord, Store
+from bot.store import GameRecord as GameRecord  # the record a cog reads
+from bot.telperinquar_draft import SavedDeck, save_draft_decks, saved_draft_decks
 from engines.core import BadInput
 from engines.core import match as m
 from engines.telperinquar.cards import CLASSES, Catalogue, catalogue
@@ -60,6 +61,10 @@ class DeckService:
 
     async def delete_cards(self, guild_id: int) -> bool:
         return await self.store.delete_content(guild_id, CARDS_KIND)
+
+    async def draft_decks(self, record: GameRecord, match: m.Match, bot_id: int) -> list[SavedDeck]:
+        """The decks a finished draft has saved so far (read only)."""
+        return await saved_draft_decks(self.store, record, match, bot_id)
 
     async def save_draft(self, record: GameRecord, match: m.Match, bot_id: int) -> list[SavedDeck]:
         """The decks a finished booster draft leaves each person (see ``save_draft_decks``)."""
