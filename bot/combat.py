@@ -46,6 +46,9 @@ from engines.w6.codec import encode
 from engines.w6.engine import lp_state
 from engines.w6.sheet_io import sheet_from_stored
 from engines.w6.state import OPTIONAL_RULES, Fighter, seat_of_owner
+from engines.w6.state import WeaponStats as WeaponStats  # what the forms read of a weapon
+from engines.w6.tables import sizes as sizes  # the Waffentabelle's sizes and zones
+from engines.w6.tables import zones as zones
 
 KIND = "w6combat"
 TOKEN = re.compile(r"(\d+)([a-z][0-9a-z]*)")

@@ -32,6 +32,7 @@ from engines.w6.sheet_io import (
     sheet_from_stored,
     sheet_to_json,
 )
+from engines.w6.sheet_io import MAX_SHEET_BYTES as MAX_SHEET_BYTES  # an upload's cap, for the cog
 from engines.w6.tables import technique
 
 TEXT_FIELDS = ("name", "rasse", "notizen", "handlungen", "be_fertigkeiten")

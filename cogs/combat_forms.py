@@ -25,18 +25,19 @@ import discord
 from bot import fit
 from bot.combat import (
     MAX_TARGETS,
+    WeaponStats,
     eligible_weapons,
     fighter_label,
     opponents_first,
+    sizes,
+    zones,
 )
 from bot.components import custom_id
 from bot.i18n import t
 from bot.play.ui import button, make_view
 from bot.render.w6_words import tc
 from engines.core import BadInput, EngineError
-from engines.w6 import CombatAction, CombatState, make, probe_required
-from engines.w6.state import Fighter, WeaponStats
-from engines.w6.tables import sizes, zones
+from engines.w6 import CombatAction, CombatState, Fighter, make, probe_required
 
 PREFIX = "kf"
 MAX_OPTIONS = 25

@@ -33,10 +33,8 @@ from bot.play.table import distinct_names
 from bot.play.ui import button, make_view
 from bot.replies import lang_for, send
 from bot.server_content import managed_guild
-from bot.services.decks import DeckService
+from bot.services.decks import CLASSES, DeckService
 from engines.core import BadInput, IllegalAction
-from engines.telperinquar.cards import CLASSES
-from engines.telperinquar.engine import catalogue_for
 
 MODAL_PREFIX = "tqdeck"
 CARDS_PREFIX = "tqcards"  # the confirmation of deleting the server's card file
@@ -110,7 +108,7 @@ class Telperinquar(TableCog):
     ) -> None:
         lang = await lang_for(interaction)
         cards = await self.decks.server_cards(interaction.guild_id)
-        own = await self.decks.seat_deck(interaction.user.id, deck, catalogue_for(cards))
+        own = await self.decks.seat_deck(interaction.user.id, deck, self.decks.catalogue_of(cards))
         four = modus == "2v2" or partner is not None or gegner2 is not None
         guests = [gegner, partner, gegner2] if four else [gegner]
         seats = tq.Seats(self.table.bot_id(), bot or DEFAULT_LEVEL, cards=cards)

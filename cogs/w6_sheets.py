@@ -34,6 +34,7 @@ from bot.replies import lang_for, send
 from bot.services.campaigns import CampaignRecord, CharacterRecord
 from bot.sheets import (
     DIFFICULTIES,
+    MAX_SHEET_BYTES,
     Sheets,
     blank_sheet,
     field_paths,
@@ -56,13 +57,7 @@ from cogs.w6 import (
 )
 from engines.core import BadInput, IllegalAction
 from engines.core.content import data_dir
-from engines.w6.sheet_io import (
-    MAX_SHEET_BYTES,
-    npc_from_text,
-    set_field,
-    sheet_from_text,
-    sheet_to_text,
-)
+from engines.w6 import npc_from_text, set_field, sheet_from_text, sheet_to_text
 
 TEMPLATE_FILE = data_dir("w6") / "vorlage.json"  # documented in data/w6/SHEET.md
 

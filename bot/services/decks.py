@@ -29,10 +29,12 @@ from bot.store import GameRecord as GameRecord  # the record a cog reads
 from bot.telperinquar_draft import SavedDeck, save_draft_decks, saved_draft_decks
 from engines.core import BadInput
 from engines.core import match as m
-from engines.telperinquar.cards import CLASSES, Catalogue, catalogue
+from engines.telperinquar.cards import CLASSES as CLASSES  # the classes a command offers
+from engines.telperinquar.cards import Catalogue, catalogue
 from engines.telperinquar.decks import validate
+from engines.telperinquar.engine import catalogue_for
 
-__all__ = ["CARDS_KIND", "DeckService", "SavedDeck"]
+__all__ = ["CARDS_KIND", "CLASSES", "DeckService", "GameRecord", "SavedDeck"]
 
 
 class DeckService:
@@ -40,6 +42,11 @@ class DeckService:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+
+    @staticmethod
+    def catalogue_of(cards: str) -> Catalogue:
+        """The catalogue a game with the server's card file ``cards`` plays with."""
+        return catalogue_for(cards)
 
     async def decks(self, owner: int) -> list[DeckRecord]:
         return await self.store.decks(owner)
