@@ -199,6 +199,11 @@ def lp_after(sheet: Sheet, kind: str, change: int) -> int:
     return max(-999, new_lp)
 
 
+def _sheet_entry(event: str, name: str, npc: bool) -> dict[str, Any]:
+    """A sheet's log entry; an NPC's is marked (that it exists is the GMs' to know)."""
+    return {"event": event, "name": name, **({"npc": True} if npc else {})}
+
+
 class Sheets:
     """The store writes of sheets."""
 
@@ -222,6 +227,13 @@ class Sheets:
             sheet=sheet_to_json(sheet),
             log=log,
         )
+
+    async def edit(
+        self, campaign: CampaignRecord, record: CharacterRecord, sheet: Sheet, field: str, user: int
+    ) -> CharacterRecord:
+        """A field edited, with its log entry (an NPC's marked) in the same transaction."""
+        entry = _sheet_entry("edited", sheet.name, record.owner_id is None) | {"field": field}
+        return await self.save(campaign, record, sheet, [(user, "sheet", entry)])
 
     async def change_lp(
         self, campaign: CampaignRecord, record: CharacterRecord, kind: str, change: int, user: int
@@ -260,9 +272,8 @@ class Sheets:
     async def delete(self, campaign: CampaignRecord, record: CharacterRecord, user: int) -> None:
         """A character deleted, and the log says so."""
         await self.store.delete_character(record.id)
-        await self.store.add_log(
-            campaign.id, user, "sheet", {"event": "deleted", "name": record.name}
-        )
+        entry = _sheet_entry("deleted", record.name, record.owner_id is None)
+        await self.store.add_log(campaign.id, user, "sheet", entry)
 
     async def require_free_name(
         self, campaign: CampaignRecord, name: str, keep: int | None
@@ -290,7 +301,7 @@ class Sheets:
                 name=sheet.name,
                 sheet=sheet_to_json(sheet),
                 activate=True,
-                log=[(user, "sheet", {"event": "created", "name": sheet.name})],
+                log=[(user, "sheet", _sheet_entry("created", sheet.name, owner_id is None))],
                 max_in_campaign=MAX_CHARACTERS_PER_CAMPAIGN,
                 max_per_owner=MAX_CHARACTERS_PER_PLAYER,
             )

@@ -157,8 +157,7 @@ class W6Sheets(commands.Cog):
         campaign, record = await self._editable(interaction, charakter)
         before = load_sheet(record)
         sheet = set_field(before, feld, wert)
-        record = await self.sheets.save(campaign, record, sheet)
-        await log(interaction, campaign, "sheet", event="edited", name=sheet.name, field=feld)
+        record = await self.sheets.edit(campaign, record, sheet, feld, interaction.user.id)
         # a sheet is built field by field: each answer is the editor's alone, with what changed
         # (the field and the values derived from it); the whole sheet on a button
         answer = field_set(record, before, sheet, feld, wert, interaction.user.id, lang)

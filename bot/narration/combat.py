@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.combat import (
+    GameRecord,
     Loaded,
     acting,
     attack_targets,
@@ -33,7 +34,6 @@ from bot.render import render_async
 from bot.render.combat import render_combat
 from bot.render.combat_text import image_text, status_text
 from bot.render.w6_words import tc
-from bot.store.base import GameRecord
 from engines.core import BadInput
 from engines.core import match as m
 from engines.w6 import CombatState, technique_options, verbs_for

@@ -19,7 +19,6 @@ from discord.utils import escape_markdown
 
 from bot.i18n import t
 from bot.render.dice import DiceImage, DiceRow, DieView
-from bot.store.base import CampaignRecord
 from engines.core import BadInput
 from engines.dice.notation import DiceGroup, DiceRoll, check_comment, check_notation
 from engines.dice.pool import SUCCESS_MIN
@@ -759,7 +758,14 @@ def visibility_of(privat: bool, geheim: bool) -> Visibility:
     return "private" if privat else "open"
 
 
-def scopes(user_id: int, campaign: CampaignRecord | None) -> tuple[str, str | None]:
+class Campaign(Protocol):
+    """What saved rolls' scopes read of a campaign (``bot.store.CampaignRecord``)."""
+
+    @property
+    def id(self) -> int: ...
+
+
+def scopes(user_id: int, campaign: Campaign | None) -> tuple[str, str | None]:
     """Where saved rolls are kept: the user's scope, and the channel's campaign's if any."""
     return f"user:{user_id}", (f"campaign:{campaign.id}" if campaign else None)
 

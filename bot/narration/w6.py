@@ -17,8 +17,8 @@ import discord
 from bot import fit
 from bot.i18n import t
 from bot.narration.dice import Source, probe_text
+from bot.render.sheet_text import CharacterRecord
 from bot.render.w6_words import pm_in_order, schwelle_text, step_words
-from bot.store.base import CharacterRecord
 from engines.core import BadInput
 from engines.dice.w6 import ProbeResult
 from engines.w6.actions import parse_action

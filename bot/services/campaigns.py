@@ -100,10 +100,13 @@ LP_KINDS = ("damage", "heal", "rest")
 
 
 def _unmarked_npc(kind: str, data: dict[str, Any], players: frozenset[str]) -> bool:
-    """An entry with an NPC's values from before they were marked ``npc``: LP, or a combat
-    roll's successes, of a name that is no player's character."""
-    values = (kind in LP_KINDS and "lp" in data) or (
-        kind == "check" and data.get("what") in COMBAT_CHECKS
+    """An entry with an NPC's values from before they were marked ``npc``: LP, a combat
+    roll's successes, or a sheet made, edited or deleted, of a name that is no player's
+    character."""
+    values = (
+        (kind in LP_KINDS and "lp" in data)
+        or (kind == "check" and data.get("what") in COMBAT_CHECKS)
+        or (kind == "sheet" and data.get("event") in ("created", "edited", "deleted"))
     )
     return values and str(data.get("name", "")).strip().casefold() not in players
 

@@ -185,3 +185,20 @@ async def test_old_log_entries_with_an_npcs_lp_are_kept_from_players(
     assert b'"lp": 18' not in as_file.attachments[0].data
     gm = await (await fake.slash("kampagne log", user=GM)).message()
     assert lost in gm.text
+
+
+async def test_an_npcs_sheet_is_not_told_in_the_players_log(fake: FakeDiscord, bot: Any) -> None:
+    """'@gm legt Ork an' told the players an NPC exists (and an edit its field): an NPC's
+    sheet entries are the GMs', also older unmarked ones."""
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5"}, user=GM)).callback()
+    edit = {"charakter": "Ork", "feld": "kw", "wert": "9"}
+    await (await fake.slash("charakter feld", edit, user=GM)).callback()
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    await bot.store.add_log(campaign.id, 1, "sheet", {"event": "created", "name": "Troll"})
+    player = await (await fake.slash("kampagne log", user=ALICE)).message()
+    assert "Thoin" in player.text
+    assert "Ork" not in player.text and "Troll" not in player.text
+    gm = await (await fake.slash("kampagne log", user=GM)).message()
+    assert t("w6cog.log.sheet.created", "de", name="Ork") in gm.text and "`kw`" in gm.text
