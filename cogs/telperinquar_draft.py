@@ -113,11 +113,14 @@ def _draft_over(table: GameTable, match: m.Match) -> bool:
 
 
 def _with_closing(screen: Screen, saved: Sequence[SavedDeck], lang: str) -> None:
-    """The board's text with the saved decks and how to play them (once)."""
-    lines = SPEC.closing_lines(saved, lang)
+    """The board's text with the saved decks it does not name yet and how to play them."""
     text = screen.embed.description or ""
-    if not lines or lines[1] in text:
+    missing = [deck for deck in saved if SPEC.closing_lines([deck], lang)[1] not in text]
+    if not missing:
         return
+    lines = SPEC.closing_lines(missing, lang)
+    if lines[-1] in text:  # how to play is said already
+        lines = lines[:-1]
     screen.embed.description = shorten("\n".join([text, *lines]), EMBED_DESCRIPTION, lang)
 
 
