@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # (module, imported module) → why it is still allowed
@@ -107,3 +109,32 @@ def test_renderers_import_neither_narration_nor_the_store() -> None:
     found = violations("bot/render", render_breaks)
     assert found - set(RENDER_ALLOWED_FOR_NOW) == set(), "a renderer draws a view"
     assert set(RENDER_ALLOWED_FOR_NOW) - found == set(), "fixed: take it off the list"
+
+
+async def test_an_lp_change_and_its_log_entry_are_one_write(tmp_path: Path) -> None:
+    """``Sheets.change_lp``: the sheet and its entry (an NPC's marked) both, or — a sheet
+    changed since it was read — neither."""
+    from bot.sheets import Sheets
+    from bot.store import SqliteStore, StaleRevision
+    from engines.w6 import npc_from_text
+
+    store = SqliteStore(tmp_path / "lp.db")
+    await store.open()
+    try:
+        campaign = await store.create_campaign(
+            guild_id=1, channel_id=2, name="Mine", gm_id=3, settings={}
+        )
+        sheets = Sheets(store)
+        ork = await sheets.create(campaign, npc_from_text("Ork lp=20 kw=8 ab=5"), None, 3)
+        before, lp = await sheets.change_lp(campaign, ork, "damage", -5, 3)
+        assert (before.lp, lp) == (20, 15)
+        (entry,) = [e for e in await store.campaign_log(campaign.id) if e["kind"] == "damage"]
+        assert entry["data"] == {"name": "Ork", "amount": 5, "lp": 15, "lp_max": 20, "npc": True}
+        with pytest.raises(StaleRevision):  # ``ork`` as read before is stale now
+            await sheets.change_lp(campaign, ork, "damage", -5, 3)
+        kinds = [e["kind"] for e in await store.campaign_log(campaign.id)]
+        assert kinds.count("damage") == 1
+        stored = await store.get_character(ork.id)
+        assert stored is not None and stored.sheet["lp"] == 15
+    finally:
+        await store.close()
