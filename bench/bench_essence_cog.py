@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from bench.common import Figure, bot_on_fake_discord, latency_figures, time_ms
-from bot.narration.essence import choice_tree
+from bot.play.specs.essence import choice_tree
 from bot.play.ui import whole_steps
 from bot.render.essence import BoardText, render_board
 from engines.essence import ENGINE

@@ -223,7 +223,7 @@ async def _form_redraws(fake: FakeDiscord, bot: Any) -> list[float]:
 
 
 def _render_samples() -> list[float]:
-    from bot.render.sheet_text import sheet_view
+    from bot.play.specs.w6_sheet import sheet_view
     from bot.store.base import CharacterRecord
     from engines.w6 import sheet_from_json
 

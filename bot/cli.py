@@ -11,6 +11,7 @@ import discord
 
 from bot.settings import Settings, SettingsError
 from bot.store import StoreUnavailable
+from bot.store.base import DB_UNUSABLE
 
 NO_TOKEN = """\
 Kein DISCORD_TOKEN gesetzt. / No DISCORD_TOKEN set.
@@ -23,9 +24,6 @@ open "Bot", press "Reset Token", and put the token into a file .env beside you:
 To try the bot without Discord right now:
     spielleiter play
 """
-
-
-DB_UNUSABLE = "Die Datenbank ist nicht nutzbar / the database cannot be used: {error}"
 
 
 class RedactToken(logging.Filter):

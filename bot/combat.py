@@ -20,7 +20,7 @@ from typing import Any
 
 from bot.games import ACTIVE, GameService, StepWrites, Turn, engine_of, load
 from bot.i18n import t
-from bot.render.combat_text import log_entries
+from bot.narration.combat_text import log_entries
 from bot.replies import LANGUAGE_PREF
 from bot.store import LogRow, Store
 from bot.store.base import AlreadyExists, CampaignRecord, CharacterRecord

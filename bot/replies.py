@@ -11,18 +11,23 @@ import io
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 
 from bot import fit
 from bot.i18n import language_of, t
-from bot.store.base import storage_failure
+from bot.store.base import Store, storage_failure
 from engines.core import EngineError
 
-if TYPE_CHECKING:
-    from bot.app import SpielleiterBot
+
+class StoreClient(Protocol):
+    """The client as the replies use it: its store (the bot's ``SpielleiterBot``; the type
+    named so that the replies, imported by the application, do not import it back)."""
+
+    store: Store
+
 
 log = logging.getLogger("spielleiter.errors")
 LANGUAGE_PREF = "language"
@@ -37,7 +42,7 @@ LANGUAGE_SECONDS = 60.0
 async def lang_for(interaction: discord.Interaction[Any]) -> str:
     """The user's chosen language (``/sprache``), else the one of their Discord client (also
     when the database cannot be read: the answer must not wait for it)."""
-    client: SpielleiterBot = interaction.client
+    client: StoreClient = interaction.client
     known: dict[int, tuple[str | None, float]] | None = getattr(client, "languages", None)
     user = interaction.user.id
     now = time.monotonic()

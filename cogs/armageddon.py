@@ -3,7 +3,7 @@
 Table of contents: the game master starts a game with a shipped scenario or an uploaded file
 (validated, mistakes named by line) and invites one person per party; the shared game table
 (``bot.play``) runs invitations, every click of every seat's decision, the board with its map
-each step and the records. The spec words and draws it all (``bot.narration.armageddon``).
+each step and the records. The spec words and draws it all (``bot.play.specs.armageddon``).
 ``weg`` moves one figure over several fields, ``ueberstimmen`` is the game master's overrule
 with a note for the log (``gm undo`` takes back the last movement, ``gm move``/``add``/
 ``restore`` correct the position), ``notiz`` adds a note to an overrule just clicked,
@@ -22,8 +22,9 @@ from discord import app_commands
 from bot.app import SpielleiterBot
 from bot.games import load
 from bot.i18n import cmd, options, t
-from bot.narration.armageddon import (
-    GM,
+from bot.narration.armageddon import GM
+from bot.play.commands import TableCog, add_table_commands, offer_games
+from bot.play.specs.armageddon import (
     MAX_UPLOAD,
     SPEC,
     map_image,
@@ -37,7 +38,6 @@ from bot.narration.armageddon import (
     scenario_summary,
     zoom_region,
 )
-from bot.play.commands import TableCog, add_table_commands, offer_games
 from bot.replies import lang_for, send
 from engines.armageddon import ENGINE
 from engines.core import BadInput
@@ -102,7 +102,6 @@ class Armageddon(TableCog):
         user = interaction.user
         players = [user.id] + [guest.id for guest in guests]
         names = [user.display_name] + [guest.display_name for guest in guests]
-        ENGINE.initial_state(config, 0, len(players))  # what the engine refuses: now
         await self.table.create(interaction, config, players, names, invited=True)
 
     @armageddon.command(

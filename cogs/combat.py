@@ -1,7 +1,7 @@
 """``/kampf``: the W6 combat tracker of a channel (one at a time). The cog parses, calls
 ``bot.combat.CombatService`` (the combat as a game of ``bot.games.GameService``: seats, stale
-clicks, the writes) and replies with the narration (``bot.render.combat_text``) and a fresh
-status with its buttons (``bot.narration.combat``: what ``view_for(None)`` shows, no NPC
+clicks, the writes) and replies with the narration (``bot.narration.combat_text``) and a fresh
+status with its buttons (``bot.play.specs.w6``: what ``view_for(None)`` shows, no NPC
 values; the GM sees them with "GM view"), whose buttons belong to whoever must act now.
 Buttons of the old format (``kampf:…``) are answered as stale.
 """
@@ -44,7 +44,7 @@ from bot.combat import (
 from bot.components import modal_fields, values_of
 from bot.games import GameService
 from bot.i18n import cmd, options, t
-from bot.narration.combat import (
+from bot.play.specs.w6 import (
     distance_modal,
     fighter_menu,
     gm_view,

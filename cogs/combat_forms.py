@@ -34,8 +34,8 @@ from bot.combat import (
 )
 from bot.components import custom_id
 from bot.i18n import t
+from bot.narration.w6 import tc
 from bot.play.ui import button, make_view
-from bot.render.w6_words import tc
 from engines.core import BadInput, EngineError
 from engines.w6 import CombatAction, CombatState, Fighter, make, probe_required
 

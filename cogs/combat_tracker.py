@@ -1,8 +1,8 @@
 """The living tracker of ``/kampf`` (issue #19): one message per combat, edited in place by
 every step, with a short running log, pings for whoever must answer now and one summary line
 at a phase's end. ``cogs.combat`` parses and calls ``bot.combat.CombatService``; this posts
-what a step did (the words and parts are ``bot.narration.combat``'s and
-``bot.render.combat_text``'s)."""
+what a step did (the parts are ``bot.play.specs.w6``'s, the words
+``bot.narration.combat_text``'s)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import discord
 
 from bot.combat import CombatService, GameRecord, public_rows, to_answer, unpack
 from bot.i18n import language_of, t
-from bot.narration.combat import image_file, tracker_parts
+from bot.narration.combat_text import _cap, narrate, npc_ids
 from bot.narration.combat_tracker import (
     decision_key,
     digest,
@@ -21,8 +21,8 @@ from bot.narration.combat_tracker import (
     phase_summaries,
     running_log,
 )
+from bot.play.specs.w6 import image_file, tracker_parts
 from bot.play.ui import in_time
-from bot.render.combat_text import _cap, narrate, npc_ids
 from bot.replies import fit_reply, pinging
 from bot.services.campaigns import CampaignRecord
 from engines.core import Event

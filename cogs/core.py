@@ -1,5 +1,6 @@
 """``/hilfe`` (every command, in the user's language), ``/sprache`` (language preference) and
-``/einstellungen`` (a server's own settings: whether games get a thread of their own)."""
+``/einstellungen`` (a server's own settings: whether games get a thread of their own, and the
+language their public boards speak)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from discord.ext import commands
 from bot.app import SpielleiterBot
 from bot.components import custom_id, values_of
 from bot.i18n import cmd, language_of, options, t
-from bot.play.table import THREADS_PREF
+from bot.play.table import GUILD_LANGUAGE_PREF, THREADS_PREF
 from bot.play.ui import make_view
 from bot.replies import LANGUAGE_PREF, lang_for, remember_language, send
 from bot.server_content import managed_guild
@@ -128,34 +129,54 @@ class Core(commands.Cog):
     @app_commands.command(
         name=cmd("core.cmd.settings.name"), description=cmd("core.cmd.settings.desc")
     )
-    @options("core.opt", threads="threads")
+    @options("core.opt", threads="threads", sprache="game_language")
     @app_commands.choices(
         threads=[
             app_commands.Choice(name=cmd(f"core.choice.threads.{value}"), value=value)
             for value in ("on", "off", "default")
-        ]
+        ],
+        sprache=[
+            app_commands.Choice(name=cmd(f"core.choice.game_language.{value}"), value=value)
+            for value in ("de", "en", "host")
+        ],
     )
     async def einstellungen(
-        self, interaction: discord.Interaction[Any], threads: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        threads: str | None = None,
+        sprache: str | None = None,
     ) -> None:
-        """Shown to anyone on the server; changed only by whoever may manage it."""
+        """Shown to anyone on the server; changed only by whoever may manage it. The game
+        language is what the public board of a game started from now on speaks (the host's
+        where none is set); private prompts follow each reader."""
         lang = await lang_for(interaction)
-        if threads is None:
+        if threads is None and sprache is None:
             if interaction.guild_id is None:
                 await send(interaction, t("core.error.server_only", lang), ephemeral=True)
                 return
             state = await self._threads_state(interaction.guild_id)
-            text = t("core.settings.shown", lang, state=t(f"core.settings.state.{state}", lang))
+            spoken = await self.bot.store.get_pref(interaction.guild_id, GUILD_LANGUAGE_PREF)
+            text = t(
+                "core.settings.shown",
+                lang,
+                state=t(f"core.settings.state.{state}", lang),
+                language=t(f"core.choice.game_language.{spoken or 'host'}", lang),
+            )
             await send(interaction, text, ephemeral=True)
             return
         guild_id = managed_guild(interaction, "core")
-        await self.bot.store.set_pref(
-            guild_id, THREADS_PREF, None if threads == "default" else threads
-        )
-        state = t(f"core.settings.state.{await self._threads_state(guild_id)}", lang)
-        await send(
-            interaction, t(f"core.settings.threads.{threads}", lang, state=state), ephemeral=True
-        )
+        lines = []
+        if threads is not None:
+            await self.bot.store.set_pref(
+                guild_id, THREADS_PREF, None if threads == "default" else threads
+            )
+            state = t(f"core.settings.state.{await self._threads_state(guild_id)}", lang)
+            lines.append(t(f"core.settings.threads.{threads}", lang, state=state))
+        if sprache is not None:
+            chosen = None if sprache == "host" else sprache
+            await self.bot.store.set_pref(guild_id, GUILD_LANGUAGE_PREF, chosen)
+            lines.append(t(f"core.settings.language.{sprache}", lang))
+        await send(interaction, "\n".join(lines), ephemeral=True)
 
     async def _threads_state(self, guild_id: int) -> str:
         own = await self.bot.store.get_pref(guild_id, THREADS_PREF)

@@ -45,6 +45,7 @@ from bot.services.dice import (
     CharacterRecord,
     DiceService,
     character_choices,
+    scopes,
     sheet_skills,
 )
 from engines.core import BadInput, IllegalAction, Rng
@@ -194,7 +195,7 @@ class Dice(commands.Cog):
     ) -> str:
         if narration.leading_name(expression) is None:
             return expression
-        mine, theirs = narration.scopes(user_id, campaign)
+        mine, theirs = scopes(user_id, campaign)
         saved = await self.dice.saved([mine] + ([theirs] if theirs else []))
         return narration.with_saved(expression, saved)
 
@@ -211,7 +212,7 @@ class Dice(commands.Cog):
         self, interaction: discord.Interaction[Any]
     ) -> tuple[dict[str, str], dict[str, str]]:
         campaign = await self._campaign(interaction)
-        mine, theirs = narration.scopes(interaction.user.id, campaign)
+        mine, theirs = scopes(interaction.user.id, campaign)
         return await self.dice.saved([mine]), (await self.dice.saved([theirs]) if theirs else {})
 
     # ---- /würfel speichern | löschen | liste -------------------------------------------------

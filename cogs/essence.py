@@ -2,7 +2,7 @@
 
 Table of contents: each command and click goes to the shared game table (``bot.play``), which
 applies it through the game service (revision-guarded, judged per decision), shows the board
-the game's spec words and draws (``bot.narration.essence``), and lets the bot answer. Clicking
+the game's spec words and draws (``bot.play.specs.essence``), and lets the bot answer. Clicking
 builds one step choice by choice (mote → action type → target / amount / orientation) from the
 engine's legal actions; typing takes the step in notation.
 """
@@ -17,8 +17,8 @@ from discord import app_commands
 from bot.app import SpielleiterBot
 from bot.games import load
 from bot.i18n import cmd, options, t
-from bot.narration.essence import DEFAULT_LEVEL, LEVELS, SPEC, position_text
 from bot.play.commands import TableCog, add_table_commands, offer_games
+from bot.play.specs.essence import DEFAULT_LEVEL, LEVELS, SPEC, position_text
 from bot.replies import lang_for, send
 from engines.core import BadInput
 

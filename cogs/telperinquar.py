@@ -3,7 +3,7 @@
 Table of contents: the game commands go to the shared game table (``bot.play``), which invites
 the seats (each picks one of their own decks when accepting), applies every decision through
 the game service, opens each seat's decision privately with its hand, shows the field the
-spec words and draws (``bot.narration.telperinquar``) and lets the bots answer. ``deck …``
+spec words and draws (``bot.play.specs.telperinquar``) and lets the bots answer. ``deck …``
 keeps a user's decks (store: ``tq_decks``), ``karten …`` a server's own card file (store:
 server content ``telperinquar.cards``). The dice rolls stay ``/telperinquar-wurf`` (cogs/dice.py).
 
@@ -27,8 +27,8 @@ from bot.games import GameService, load
 from bot.i18n import cmd, options, t
 from bot.limits import MAX_CONTENT_BYTES
 from bot.narration import telperinquar as tq
-from bot.narration.telperinquar import DEFAULT_LEVEL, LEVELS, SPEC
 from bot.play.commands import TableCog, add_table_commands, offer_games
+from bot.play.specs.telperinquar import DEFAULT_LEVEL, LEVELS, SPEC
 from bot.play.table import distinct_names
 from bot.play.ui import button, make_view
 from bot.replies import lang_for, send

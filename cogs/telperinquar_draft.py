@@ -6,7 +6,7 @@ name, costs and text), applies the picks through the game service and lets the b
 draft's table adds two things: every open pick gets its button (up to eight seats pick at
 once), and when the draft ends each person's suggested 40-card deck is saved in their deck
 store (``bot.telperinquar_draft``) and shown with how to play the matches
-(``bot.narration.telperinquar_draft``).
+(``bot.play.specs.telperinquar_draft``).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from bot.components import custom_id
 from bot.fit import EMBED_DESCRIPTION, shorten
 from bot.games import ACTIVE, load
 from bot.i18n import cmd, options
-from bot.narration.telperinquar_draft import DEFAULT_LEVEL, LEVELS, SPEC
 from bot.play.commands import TableCog, add_table_commands
+from bot.play.specs.telperinquar_draft import DEFAULT_LEVEL, LEVELS, SPEC
 from bot.play.table import ROW_BUTTONS, GameTable
 from bot.play.ui import Screen, button, make_view
 from bot.replies import lang_for

@@ -1,7 +1,7 @@
 """``/charakter`` (sheets per campaign and owner: create, import, edit fields, show as embed and
 image, choose the active one, export, checks) and ``/sl`` (the GM's tools: quick NPCs, damage,
 healing, rest, secret checks). The store writes and the sheet logic are ``bot.sheets``, the
-words, image and buttons ``bot.render.sheet_text``."""
+words, image and buttons ``bot.play.specs.w6_sheet``."""
 
 from __future__ import annotations
 
@@ -15,12 +15,12 @@ from discord.ext import commands
 from bot.app import SpielleiterBot
 from bot.components import modal_fields
 from bot.i18n import cmd, t
-from bot.narration.w6 import check_text, sheet_embed
-from bot.render.sheet_text import (
+from bot.play.specs.w6_sheet import (
     BUTTON_PREFIX,
     IMAGE_NAME,
     MODAL_PREFIX,
     character_list,
+    check_text,
     creation_modal,
     delete_confirm,
     field_set,
@@ -28,6 +28,7 @@ from bot.render.sheet_text import (
     kraft_button,
     kraft_result,
     lp_text,
+    sheet_embed,
     sheet_image,
 )
 from bot.replies import lang_for, send

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import os
 import secrets
+import urllib.parse
 from collections.abc import AsyncIterator
 
 import pytest
@@ -72,3 +73,64 @@ async def fresh_schema(prefix: str = "t") -> AsyncIterator[str]:
             await asyncio.wait_for(conn.execute(f'DROP SCHEMA "{name}" CASCADE'), 30)
         finally:
             await conn.close()
+
+
+class PgProxy:
+    """A TCP relay to the test server that can make the server go away: ``hang()`` (every
+    connection, old and new, is accepted and never answered: a frozen host) or ``stop()``
+    (connections closed, new ones refused: a stopped server)."""
+
+    def __init__(self) -> None:
+        parts = urllib.parse.urlsplit(PG_URL)
+        self.upstream = (parts.hostname or "127.0.0.1", parts.port or 5432)
+        self.live = asyncio.Event()
+        self.live.set()
+        self.port = 0
+        self._server: asyncio.Server | None = None
+        self._writers: list[asyncio.StreamWriter] = []
+        self._pumps: set[asyncio.Task[None]] = set()
+
+    def url(self, schema: str) -> str:
+        """``schema_url(schema)`` through the relay."""
+        parts = urllib.parse.urlsplit(schema_url(schema))
+        return parts._replace(netloc=f"127.0.0.1:{self.port}").geturl()
+
+    async def __aenter__(self) -> PgProxy:
+        self._server = await asyncio.start_server(self._client, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    def hang(self) -> None:
+        self.live.clear()
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+            self._server = None
+        for pump in list(self._pumps):
+            pump.cancel()
+        for writer in self._writers:
+            writer.close()
+        self._writers.clear()
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.append(writer)
+        if not self.live.is_set():
+            return  # accepted, never answered
+        up_reader, up_writer = await asyncio.open_connection(*self.upstream)
+        self._writers.append(up_writer)
+        for source, target in ((reader, up_writer), (up_reader, writer)):
+            pump = asyncio.create_task(self._pump(source, target))
+            self._pumps.add(pump)
+            pump.add_done_callback(self._pumps.discard)
+
+    async def _pump(self, source: asyncio.StreamReader, target: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError):
+            while data := await source.read(65536):
+                await self.live.wait()
+                target.write(data)
+        target.close()

@@ -1,32 +1,22 @@
-"""Armageddon's spec for the shared game table (``bot.play``): the map image
-(``bot.render.armageddon``) with the reader's words, the round, phase and whose turn it is,
-the narration of every engine event, the labels of every click (figures with their field,
-fields with their room used and capacity, parties in their colours) and the typing helpers of
-``/armageddon``: a scenario from a shipped name or an uploaded file, whole paths of one figure
-and zoomed regions of the map.
-
-Discord-free: plain data (the engine's views, events and legal actions) and texts in the
-reader's language. Seat 0 is the game master; seat ``p`` plays party ``p``.
+"""Armageddon's words: the reader's names of figures, fields, parties, spells and verbs
+(``Words``), every engine event told as a line, the round line and the words on the map
+(``map_text`` for ``bot.render.armageddon``). Pure functions of views and events, in the
+reader's language; the game's table plug-in is ``bot.play.specs.armageddon``. Seat 0 is the
+game master; seat ``p`` plays party ``p``.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from bot.i18n import catalog, t
-from bot.play.spec import Board, BoardContext, GameSpec, Option, Steps
-from bot.render import render_async
-from bot.render.armageddon import MapText, render_map
-from engines.armageddon import ENGINE
-from engines.armageddon.actions import GERMAN
-from engines.armageddon.hexmap import DIRECTIONS, field_name
-from engines.armageddon.scenario import COLOURS, load, parse, scenario_names
-from engines.core import BadInput, Event, Outcome
-from engines.core import match as m
+from bot.render.armageddon import MapText
+from engines.armageddon.hexmap import DIRECTIONS
+from engines.armageddon.scenario import COLOURS
+from engines.core import Event
 from engines.core.content import data_dir
 
 DOMAIN = "armageddoncog"
@@ -44,16 +34,6 @@ COLOUR_ICONS = {
 }
 TERRAIN_KEYS = {"~": "water"}
 TERRAIN_CODES = ("T", "H", "B", "W", "S", "~")  # in the order of the map's colours
-MAX_UPLOAD = 64_000  # bytes of a scenario file (the largest map, 40×40, is far below)
-ZOOM_RADIUS = 3
-PARTY_ARGS = {  # the places of a party number in a click path: verb -> argument positions
-    "place": (1,),
-    "colour": (1,),
-    "ally": (1, 2),
-    "give": (2,),
-    "lend": (2,),
-    "permit": (2,),
-}
 FIGURE_KEYS = (
     "figure",
     "wizard",
@@ -68,11 +48,11 @@ FIGURE_KEYS = (
 PARTY_KEYS = ("to", "starter", "claimer")
 
 
-def _k(key: str, lang: str, **params: Any) -> str:
+def phrase(key: str, lang: str, **params: Any) -> str:
     return t(f"{DOMAIN}.{key}", lang, **params)
 
 
-def _has(key: str) -> bool:
+def has_phrase(key: str) -> bool:
     return f"{DOMAIN}.{key}" in catalog()
 
 
@@ -105,9 +85,9 @@ class Words:
 
     def party(self, seat: int) -> str:
         if seat == GM:
-            return f"{GM_ICON} {_k('gm', self.lang)}"
+            return f"{GM_ICON} {phrase('gm', self.lang)}"
         icon = COLOUR_ICONS.get(self.colours.get(seat, ""), "⚔️")
-        return _k("party", self.lang, icon=icon, name=self.name(seat), party=seat)
+        return phrase("party", self.lang, icon=icon, name=self.name(seat), party=seat)
 
     def allied(self, p: int, q: int) -> bool:
         return [min(p, q), max(p, q)] in [list(x) for x in self.view.get("alliances", [])]
@@ -115,7 +95,7 @@ class Words:
     def alliance_option(self, p: int, q: int) -> str:
         """An ally click's label: whether it makes or breaks the alliance of ``p`` and ``q``."""
         key = "ally.break" if self.allied(p, q) else "ally.make"
-        return _k(key, self.lang, a=self.party(p), b=self.party(q))
+        return phrase(key, self.lang, a=self.party(p), b=self.party(q))
 
     def alliances(self) -> str:
         """The current alliances in one line (the scenario's and the game master's)."""
@@ -123,10 +103,12 @@ class Words:
             f"{self.party(int(p))} + {self.party(int(q))}"
             for p, q in self.view.get("alliances", [])
         ]
-        return _k("ally.current", self.lang, pairs="; ".join(pairs) or _k("ally.none", self.lang))
+        return phrase(
+            "ally.current", self.lang, pairs="; ".join(pairs) or phrase("ally.none", self.lang)
+        )
 
     def kind(self, kind: str) -> str:
-        return _k(f"kind.{kind}", self.lang) if _has(f"kind.{kind}") else kind
+        return phrase(f"kind.{kind}", self.lang) if has_phrase(f"kind.{kind}") else kind
 
     def figure(self, fid: str, *, at: bool = False, plain: bool = False) -> str:
         """A figure by its kind and id (``at``: with its field); one no longer on the board
@@ -136,10 +118,10 @@ class Words:
         label = self.kind(kind) if kind else ""
         if fig is not None and at:
             where = self.field_name(str(fig["field"]), int(fig["level"]))
-            return _k("figure_at", self.lang, kind=label, id=fid, field=where)
+            return phrase("figure_at", self.lang, kind=label, id=fid, field=where)
         if fig is None and fid in self.gone and fid not in self.falling and not plain:
-            return _k("figure_fallen", self.lang, kind=label, id=fid)
-        return _k("figure", self.lang, kind=label, id=fid).strip()
+            return phrase("figure_fallen", self.lang, kind=label, id=fid)
+        return phrase("figure", self.lang, kind=label, id=fid).strip()
 
     def fallen(self, fid: str) -> str:
         """A fallen figure with the place it fell on (the game master brings it back)."""
@@ -148,13 +130,13 @@ class Words:
             return self.figure(fid)
         where = self.field_name(str(gone["field"]), int(gone["level"]))
         label = self.kind(str(gone["kind"]))
-        return _k("figure_fallen_at", self.lang, kind=label, id=fid, field=where)
+        return phrase("figure_fallen_at", self.lang, kind=label, id=fid, field=where)
 
     def terrain(self, code: str) -> str:
-        return _k(f"terrain.{TERRAIN_KEYS.get(code, code)}", self.lang)
+        return phrase(f"terrain.{TERRAIN_KEYS.get(code, code)}", self.lang)
 
     def field_name(self, name: str, level: int = 0) -> str:
-        return _k("level", self.lang, field=name, level=level) if level else name
+        return phrase("level", self.lang, field=name, level=level) if level else name
 
     def field(self, name: str) -> str:
         """A field with its terrain and its room (used/capacity in Raumeinheiten)."""
@@ -164,15 +146,15 @@ class Words:
         room = entry["room"][0]
         terrain = self.terrain(str(entry["terrain"]))
         if room["filled"]:
-            return _k("field_full", self.lang, field=name, terrain=terrain)
+            return phrase("field_full", self.lang, field=name, terrain=terrain)
         used, capacity = room["used"], room["capacity"]
-        return _k("field", self.lang, field=name, terrain=terrain, used=used, capacity=capacity)
+        return phrase("field", self.lang, field=name, terrain=terrain, used=used, capacity=capacity)
 
     def place(self, place: str) -> str:
         """``f:c4:0`` (a field's level), ``c:e3:sattel`` (a carrier's place), ``h:c4``."""
         parts = place.split(":")
         if parts[0] == "c" and len(parts) == 3:
-            return _k(
+            return phrase(
                 "seat_place", self.lang, place=self.slot(parts[2]), figure=self.figure(parts[1])
             )
         if parts[0] == "f" and len(parts) == 3 and parts[2].isdecimal():
@@ -180,21 +162,21 @@ class Words:
         return parts[-1] if parts[0] == "h" else place
 
     def slot(self, slot: str) -> str:
-        return _k(f"slot.{slot}", self.lang) if _has(f"slot.{slot}") else slot
+        return phrase(f"slot.{slot}", self.lang) if has_phrase(f"slot.{slot}") else slot
 
     def direction(self, d: str) -> str:
-        return _k(f"dir.{d}", self.lang) if d in DIRECTIONS else d
+        return phrase(f"dir.{d}", self.lang) if d in DIRECTIONS else d
 
     def edge(self, token: str | Sequence[str]) -> str:
         if not isinstance(token, str):  # a pair of fields
             return "–".join(str(x) for x in token)
         fld, _sep, d = token.partition("/")
         if d in DIRECTIONS:
-            return _k("edge", self.lang, field=fld, direction=self.direction(d))
+            return phrase("edge", self.lang, field=fld, direction=self.direction(d))
         if d.isdecimal():
             return self.field_name(fld, int(d))
-        if _has(f"slot.{d}"):  # a siege tower's floor (a spell's target)
-            return _k("siege_floor", self.lang, field=fld, place=self.slot(d))
+        if has_phrase(f"slot.{d}"):  # a siege tower's floor (a spell's target)
+            return phrase("siege_floor", self.lang, field=fld, place=self.slot(d))
         return token
 
     def stellung(self, name: str) -> str:
@@ -202,10 +184,10 @@ class Words:
         return self.stellungen.get(name, name)
 
     def colour(self, colour: str) -> str:
-        return _k(f"colour.{colour}", self.lang) if colour in COLOURS else colour
+        return phrase(f"colour.{colour}", self.lang) if colour in COLOURS else colour
 
     def spell(self, spell: str) -> str:
-        return _k(f"spell.{spell}", self.lang) if _has(f"spell.{spell}") else spell
+        return phrase(f"spell.{spell}", self.lang) if has_phrase(f"spell.{spell}") else spell
 
     def target(self, token: str) -> str:
         """A figure, a field (with a level or an edge) or what else a target is."""
@@ -219,18 +201,18 @@ class Words:
     def action(self, text: str) -> str:
         """A party's action in words (``step k1 b1`` → ``Schritt: Krieger k1 → b1``)."""
         verb, *args = text.split(" -- ")[0].split()
-        label = _k(f"verb.{verb}", self.lang) if _has(f"verb.{verb}") else verb
+        label = phrase(f"verb.{verb}", self.lang) if has_phrase(f"verb.{verb}") else verb
         if not args:
             return label
 
-        def word(token: str) -> str:
+        def term(token: str) -> str:
             if verb == "face" and token in DIRECTIONS:
                 return self.direction(token)
-            if verb == "mount" and _has(f"slot.{token}"):
+            if verb == "mount" and has_phrase(f"slot.{token}"):
                 return self.slot(token)
             return " + ".join(self.target(part) for part in token.split("+"))
 
-        rest = " → ".join(word(a) for a in args[1:])
+        rest = " → ".join(term(a) for a in args[1:])
         return f"{label}: {self.target(args[0])}" + (f" → {rest}" if rest else "")
 
     def scores(self) -> str:
@@ -255,11 +237,11 @@ def _param(key: str, value: Any, w: Words) -> Any:
         "place": lambda: w.place(str(value)),
         "edge": lambda: w.edge(value),
         "rolls": lambda: ", ".join(str(x) for x in value),
-        "why": lambda: _k(f"why.{value}", w.lang) if _has(f"why.{value}") else str(value),
+        "why": lambda: phrase(f"why.{value}", w.lang) if has_phrase(f"why.{value}") else str(value),
         "spell": lambda: w.spell(str(value)),
         "facing": lambda: w.direction(str(value)),
         "stellung": lambda: w.stellung(str(value)),
-        "double": lambda: _k(f"double.{value}", w.lang),
+        "double": lambda: phrase(f"double.{value}", w.lang),
         "colour": lambda: w.colour(str(value)),
     }
     return words[key]() if key in words else value
@@ -276,7 +258,7 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
         params["a_value"], params["d_value"] = values
         params["a_roll"], params["d_roll"] = rolls
         result = "tie" if totals[0] == totals[1] else "won" if totals[0] > totals[1] else "lost"
-        params["result"] = _k(f"fight.{result}", w.lang, attacker=params["attacker"],
+        params["result"] = phrase(f"fight.{result}", w.lang, attacker=params["attacker"],
                               defender=params["defender"])  # fmt: skip
     if kind in ("set_over", "gm_moved"):
         params["to"] = w.field_name(str(data["to"]), int(data.get("level") or 0))
@@ -301,7 +283,7 @@ def event_line(kind: str, data: Mapping[str, Any], w: Words, actor: int) -> str:
         "mounted": "mounted.double" if data.get("double") else "mounted",
         "dismounted": "dismounted.double" if data.get("double") else "dismounted",
     }.get(kind, kind)
-    line = _k(f"event.{key}", w.lang, **params)
+    line = phrase(f"event.{key}", w.lang, **params)
     return line[:1].upper() + line[1:]
 
 
@@ -322,7 +304,7 @@ def narrate_events(
             gone[owner] = gone.get(owner, 0) + 1
             w.falling.discard(str(event.data["figure"]))
             continue
-        if _has(f"event.{event.type}") or event.type in ("alliance", "gate", "game_over"):
+        if has_phrase(f"event.{event.type}") or event.type in ("alliance", "gate", "game_over"):
             lines.append(event_line(event.type, event.data, w, actor))
         else:
             lines += shared(actor, event)
@@ -330,7 +312,7 @@ def narrate_events(
             w.falling.discard(str(event.data["figure"]))
     w.falling = set()
     for owner, count in gone.items():
-        lines.append(_k("event.left_figures", w.lang, name=w.party(owner), count=count))
+        lines.append(phrase("event.left_figures", w.lang, name=w.party(owner), count=count))
     return lines
 
 
@@ -339,7 +321,7 @@ def map_text(view: Mapping[str, Any], names: Sequence[str], lang: str, game_id: 
     w = Words(view, names, lang)
     preview = not game_id  # a scenario shown before any game: no number, no players yet
     parties = tuple(
-        _k(
+        phrase(
             "map.party_preview" if preview else "map.party",
             lang,
             party=p["seat"],
@@ -353,473 +335,21 @@ def map_text(view: Mapping[str, Any], names: Sequence[str], lang: str, game_id: 
     notes = []
     if view.get("crowds"):
         places = ", ".join(w.place(str(c["place"])) for c in view["crowds"])
-        notes.append(_k("map.crowded", lang, places=places))
+        notes.append(phrase("map.crowded", lang, places=places))
     hungry = [w.stellung(str(st["name"])) for st in view.get("stellungen", []) if st["hunger"]]
     if hungry:
-        notes.append(_k("map.hunger", lang, names=", ".join(hungry)))
+        notes.append(phrase("map.hunger", lang, names=", ".join(hungry)))
     if view.get("pending"):
-        notes.append(_k("map.pending", lang, target=w.target(str(view["pending"]["target"]))))
-    title = _k(
+        notes.append(phrase("map.pending", lang, target=w.target(str(view["pending"]["target"]))))
+    title = phrase(
         "map.title_preview" if preview else "map.title", lang, scenario=view["scenario"], id=game_id
     )
-    legend = _k("map.legend", lang)
+    legend = phrase("map.legend", lang)
     terrain = tuple(w.terrain(code) for code in TERRAIN_CODES)
     terrain = tuple(name[:1].upper() + name[1:] for name in terrain)
     return MapText(title, round_line(view, lang), parties, " · ".join(notes), legend, terrain)
 
 
 def round_line(view: Mapping[str, Any], lang: str) -> str:
-    phase = _k(f"phase.{view['phase']}", lang)
-    return _k("status.round", lang, round=view["round"], rounds=view["rounds"], phase=phase)
-
-
-# ------------------------------------------------------------------------ the spec
-
-
-class ArmageddonSpec(GameSpec):
-    kind = "armageddon"
-    prefix = "armag"
-    texts = DOMAIN
-    continue_prompt = True  # a turn is many steps: the private prompt goes on after each
-    neutral_seats = frozenset({GM})  # the game master referees: no draw offer, no resign
-    _last_view: tuple[Any, Mapping[str, Any]] | None = None
-
-    def seat_label(self, seat: int) -> str:
-        return GM_ICON if seat == GM else f"⚔️ {seat}"
-
-    def rematch_order(self, clicker: int, seats: int) -> list[int]:
-        """A rematch keeps every seat: the game master leads again (and hosts), the parties
-        keep theirs, whoever clicked."""
-        return list(range(seats))
-
-    def public_view(self, state: Any) -> Mapping[str, Any]:
-        """The spectator's view of ``state``, built once per state (a board asks often)."""
-        cached = self._last_view
-        if cached is not None and cached[0] is state:
-            return cached[1]
-        view = ENGINE.view_for(state, None)
-        self._last_view = (state, view)
-        return view
-
-    def words(self, ctx: BoardContext) -> Words:
-        return Words(self.public_view(ctx.match.state), ctx.names, ctx.lang)
-
-    async def board(self, ctx: BoardContext) -> Board:
-        board = await super().board(ctx)
-        board.footer = _k("footer", ctx.lang) if ctx.outcome is None else ""
-        colour = self.words(ctx).colours.get(ctx.match.state.active, "")
-        board.colour = _HEX.get(colour)
-        return board
-
-    async def render(self, view: Mapping[str, Any], ctx: BoardContext) -> bytes | None:
-        text = map_text(view, ctx.names, ctx.lang, ctx.record.id)
-        return await render_async(render_map, view, text)
-
-    def players_line(self, ctx: BoardContext) -> str:
-        w = self.words(ctx)
-        parts = []
-        for seat, player in enumerate(ctx.record.players):
-            gone = " ✖" if seat in ctx.match.eliminated else ""
-            icon = GM_ICON if seat == GM else COLOUR_ICONS.get(w.colours.get(seat, ""), "⚔️")
-            parts.append(f"{icon} {seat or ''} <@{player}>{gone}".replace("  ", " "))
-        return "  ·  ".join(parts)
-
-    def status(self, ctx: BoardContext) -> str:
-        outcome = ctx.outcome
-        if outcome is not None:
-            return self.outcome_text(outcome, ctx)
-        view = self.public_view(ctx.match.state)
-        w = Words(view, ctx.names, ctx.lang)
-        waiting = [d for d in m.decisions(ENGINE, ctx.match) if d.waits]
-        head = round_line(view, ctx.lang)
-        if not waiting:
-            return head
-        who = ", ".join(w.party(d.seat) for d in waiting)
-        lines = [f"{head} · {_k('status.to_act', ctx.lang, names=who)}"]
-        lines.append(decision_text(waiting[0].prompt, waiting[0].params, w))
-        if view["phase"] != "setup" and GM not in ctx.match.eliminated:
-            lines.append(_k("status.gm_open", ctx.lang))
-        return "\n".join(lines)
-
-    def outcome_text(self, outcome: Outcome, ctx: BoardContext) -> str:
-        w = self.words(ctx)
-        if not _has(f"reason.{outcome.reason}"):  # draw agreed, resign, forfeit: shared words
-            return super().outcome_text(outcome, ctx)
-        reason = _k(f"reason.{outcome.reason}", ctx.lang, scores=w.scores())
-        if outcome.is_draw:
-            return "🤝 " + self.text("status.draw", ctx.lang, reason=reason)
-        names = [w.party(s) for s in sorted(outcome.winners) if s != GM]
-        return self.won_text(names, reason, ctx.lang)
-
-    def narrate(self, steps: Steps, ctx: BoardContext) -> list[str]:
-        shared = super().narrate
-        return narrate_events(
-            steps.items, self.words(ctx), lambda actor, event: shared(Steps([(actor, event)]), ctx)
-        )
-
-    # ---------------------------------------------------------------- clicking
-
-    def prompt(self, ctx: BoardContext) -> str:
-        w = self.words(ctx)
-        mine = [d for d in m.decisions(ENGINE, ctx.match) if d.seat == ctx.seat]
-        question = decision_text(mine[0].prompt, mine[0].params, w) if mine else ""
-        lines = [question]
-        if ctx.seat == GM and ctx.match.state.phase != "setup":
-            lines.append(_k("gm_hint", ctx.lang))
-        path, tree = ctx.path, ctx.tree
-        if path and tree is not None:
-            chosen = " · ".join(option_label(tok, path[:i], w) for i, tok in enumerate(path))
-            step = step_of(path, tree.options(path), w)
-            lines.append(f"{chosen} → {_k(f'step.{step}', ctx.lang)}")
-        return "\n".join(line for line in lines if line)
-
-    def options(self, ctx: BoardContext, path: tuple[str, ...], tokens: list[str]) -> list[Option]:
-        w = self.words(ctx)
-        out = []
-        if tokens and _role(tokens[0], path, w) == "spell":  # alphabetical by what is shown
-            tokens = sorted(tokens, key=lambda tok: option_label(tok, path, w).casefold())
-        for token in tokens:
-            label = option_label(token, path, w)
-            if token == "ally" and not path and ctx.tree is not None:
-                label = _only_alliance(ctx.tree, w) or label
-            emoji = _option_emoji(token, path, w)
-            style = (
-                "primary" if not path and token not in ("end", "done", "refuse") else "secondary"
-            )
-            out.append(Option(token, label, emoji=emoji, style=style))
-        return out
-
-    def placeholder(self, path: tuple[str, ...], lang: str) -> str:
-        return self.text("select.option", lang)
-
-    def shortcuts(
-        self, ctx: BoardContext, path: tuple[str, ...], steps: Sequence[tuple[str, ...]]
-    ) -> list[int]:
-        """A step is one pick of figure and field (once "step" is chosen; in the set-up a
-        figure's kind and field once its party is); ending the phase, the attacks, a party's
-        colour and the start are direct choices beside the verbs."""
-        if path[:1] in (("step",), ("place",)) and len(steps) <= WHOLE_STEPS:
-            return list(range(len(steps)))  # a figure and its field (set up: kind and field)
-        if not path:
-            direct = [i for i, step in enumerate(steps) if step[0] in DIRECT_VERBS]
-            return direct if len(direct) <= DIRECT_MAX else []
-        return []
-
-    def step_option(
-        self, ctx: BoardContext, path: tuple[str, ...], step: tuple[str, ...]
-    ) -> Option:
-        option = super().step_option(ctx, path, step)
-        if step[0] in ("end", "done", "start"):
-            return replace(option, style="secondary", select=False)
-        return replace(option, select=True)
-
-    # ---------------------------------------------------------------- listing and records
-
-    def list_line(self, record: Any, match: m.Match | None, names: list[str], lang: str) -> str:
-        line = super().list_line(record, match, names, lang)
-        if match is None:
-            return line
-        view = self.public_view(match.state)
-        return f"{line} · {_k('list.extra', lang, scenario=view['scenario'], round=view['round'])}"
-
-    async def export_extra(self, record: Any, data: dict[str, Any], log: list[Any]) -> None:
-        """The game master's notes beside the log (they are also in the logged actions)."""
-        notes = []
-        last = ""  # a note typed afterwards (`gm note`) belongs to the last overrule
-        for seat, text in log:
-            action, sep, note = str(text).partition(" -- ")
-            if seat != GM:
-                continue
-            if action == "gm note":
-                action = last or action
-            else:
-                last = action
-            if sep:
-                notes.append({"action": action, "note": note})
-        data["gm_notes"] = notes
-
-
-SPEC = ArmageddonSpec()
-WHOLE_STEPS = 75  # a figure's step as one pick of figure and field up to this many (3 menus)
-DIRECT_VERBS = ("end", "done", "attack", "start", "colour")  # offered whole beside the verbs
-DIRECT_MAX = 25
-_HEX = {
-    "rot": 0xD62728,
-    "blau": 0x0072B2,
-    "gruen": 0x009E73,
-    "gelb": 0xF0E442,
-    "lila": 0xCC79A7,
-    "orange": 0xFF9F1C,
-    "weiss": 0xF5F5F5,
-    "schwarz": 0x303030,
-}
-
-
-def decision_text(prompt: str, params: Mapping[str, Any], w: Words) -> str:
-    """The engine's question of a decision, its parameters in words."""
-    words: dict[str, Any] = dict(params)
-    if "place" in words:
-        words["place"] = w.place(str(words["place"]))
-    if "claimer" in words:
-        words["claimer"] = w.party(int(words["claimer"]))
-    if "target" in words:
-        words["target"] = w.target(str(words["target"]))
-    if prompt == "armageddon.prompt.setup":
-        return _k("status.setup", w.lang) + "\n" + w.alliances()
-    return t(prompt, w.lang, **words)
-
-
-def _role(token: str, path: Sequence[str], w: Words) -> str:
-    """What ``token`` names after ``path``: verb, gm, party, colour, kind, spell, direction,
-    slot, figure, field, edge or other."""
-    if not path:
-        return "verb"
-    verb, depth = path[0], len(path)
-    if verb == "gm" and depth == 1:
-        return "gm"
-    if verb == "gm" and path[1] == "add" and depth in (2, 3):
-        return "party" if depth == 2 else "kind"
-    if verb == "gm" and path[1] == "restore" and depth == 2:
-        return "fallen"
-    if depth in PARTY_ARGS.get(verb, ()) or (
-        verb == "gm" and path[1:2] == ("owner",) and depth == 3
-    ):
-        return "party"
-    if verb == "colour" and depth == 2:
-        return "colour"
-    if verb == "place" and depth == 2:
-        return "kind"
-    if verb == "cast" and depth == 2:
-        return "spell"
-    if verb == "face" and depth == 2:
-        return "direction"
-    if verb == "mount" and depth == 3:
-        return "slot"
-    if verb == "siege" and depth == 1:
-        return "stellung"
-    if token in w.figures:
-        return "figure"
-    if token in w.fields:
-        return "field"
-    if "/" in token:
-        return "edge"
-    return "other"
-
-
-def option_label(token: str, path: Sequence[str], w: Words) -> str:
-    """The label of one click option."""
-    role = _role(token, path, w)
-    lang = w.lang
-    if role == "verb":
-        return _k(f"verb.{token}", lang) if _has(f"verb.{token}") else token
-    if role == "gm":
-        return _k(f"gm.{token}", lang) if _has(f"gm.{token}") else token
-    if role == "party" and token.isdecimal() and path[:1] == ("ally",) and len(path) == 2:
-        return w.alliance_option(int(path[1]), int(token))
-    if role == "party" and token.isdecimal():
-        return w.party(int(token))
-    labels = {
-        "colour": w.colour,
-        "kind": w.kind,
-        "spell": w.spell,
-        "direction": w.direction,
-        "slot": w.slot,
-        "edge": w.edge,
-        "field": w.field,
-        "stellung": w.stellung,
-    }
-    if role == "figure":
-        return w.figure(token, at=True)
-    if role == "fallen":
-        return w.fallen(token)
-    if role in labels:
-        label = str(labels[role](token))
-        return label[:1].upper() + label[1:] if role == "spell" else label
-    return token
-
-
-def _only_alliance(tree: Any, w: Words) -> str:
-    """The label of the one alliance click left (the table takes a single choice at once,
-    so the button must say what it does), else ''."""
-    firsts = tree.options(("ally",))
-    seconds = tree.options(("ally", firsts[0])) if len(firsts) == 1 else []
-    return w.alliance_option(int(firsts[0]), int(seconds[0])) if len(seconds) == 1 else ""
-
-
-def _option_emoji(token: str, path: Sequence[str], w: Words) -> str | None:
-    role = _role(token, path, w)
-    if role == "party" and token.isdecimal():
-        return COLOUR_ICONS.get(w.colours.get(int(token), ""))
-    if role == "colour":
-        return COLOUR_ICONS.get(token)
-    if role == "figure":
-        owner = int(w.figures[token]["owner"])
-        return COLOUR_ICONS.get(w.colours.get(owner, ""))
-    return None
-
-
-def step_of(path: Sequence[str], options: Sequence[str], w: Words) -> str:
-    """What the next click chooses (a key of ``step.*``)."""
-    if not options:
-        return "other"
-    role = _role(options[0], path, w)
-    if role in ("field", "edge") and path[:1] == ("cast",):
-        return "target"  # a spell's target, not where to go
-    return role if _has(f"step.{role}") else "other"
-
-
-# ------------------------------------------------------------------------ typing
-
-
-def scenario_config(name: str | None, upload: tuple[str, bytes] | None) -> dict[str, Any]:
-    """The engine config of a shipped scenario (``name``) or an uploaded file (name, bytes),
-    validated: BadInput with the file and line of a mistake, in the reader's language."""
-    if name and upload:
-        raise BadInput(f"{DOMAIN}.error.two_sources")
-    if upload is None:
-        load(name or "scharmuetzel")  # an unknown name: BadInput naming the shipped ones
-        return {"scenario": name or "scharmuetzel"}
-    file, raw = upload
-    file = file[:60] or "szenario.txt"
-    if len(raw) > MAX_UPLOAD:
-        raise BadInput(f"{DOMAIN}.error.too_big", max=MAX_UPLOAD // 1000)
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise BadInput(f"{DOMAIN}.error.not_text", file=file) from None
-    parse(text, file)
-    return {"scenario_text": text, "file": file}
-
-
-def scenario_of(config: Mapping[str, Any]) -> tuple[str, int]:
-    """The name and number of parties of a config's scenario (already validated)."""
-    if "scenario_text" in config:
-        sc = parse(str(config["scenario_text"]), str(config.get("file", "szenario")))
-    else:
-        sc = parse(*load(str(config["scenario"])))
-    return sc.name, sc.parties
-
-
-def scenario_choices(current: str) -> list[tuple[str, str]]:
-    """(label, name) of the shipped scenarios matching what was typed."""
-    typed = current.strip().casefold()
-    out = []
-    for name in scenario_names():
-        sc = parse(*load(name))
-        label = f"{sc.name} ({sc.parties}, {sc.cols}×{sc.rows})"
-        if typed in label.casefold() or typed in name:
-            out.append((label, name))
-    return out
-
-
-def scenario_summary(name: str, lang: str) -> tuple[str, str, Mapping[str, Any]]:
-    """A shipped scenario: its head line, its text and its starting view (for a preview)."""
-    text, file = load(name)
-    sc = parse(text, file)
-    state = ENGINE.initial_state({"scenario": name}, 0, sc.parties + 1)
-    head = _k(
-        "scenario.head",
-        lang,
-        name=sc.name,
-        parties=sc.parties,
-        rounds=sc.rounds,
-        cols=sc.cols,
-        rows=sc.rows,
-    )
-    return head, text, ENGINE.view_for(state, None)
-
-
-def path_steps(path: str) -> list[str]:
-    """``k3 c4 d4`` → ``step k3 c4``, ``step k3 d4`` (one figure over several fields)."""
-    words = path.lower().replace(",", " ").replace("→", " ").split()
-    if words[:1] in (["step"], ["schritt"]):
-        words = words[1:]
-    if len(words) < 2:
-        raise BadInput(f"{DOMAIN}.error.bad_path")
-    figure = words[0]
-    return [f"step {figure} {field}" for field in words[1:]]
-
-
-def path_completions(match: m.Match, seat: int, typed: str, limit: int = 25) -> list[str]:
-    """Paths the seat may type now: the figures' legal steps, and after a path so far its
-    legal next fields (checked by playing the path on a copy)."""
-    words = typed.lower().replace(",", " ").split()
-    done = words if typed.endswith(" ") else words[:-1]
-    part = "" if typed.endswith(" ") or not words else words[-1]
-    state = match.state
-    if len(done) >= 2:
-        try:
-            for text in path_steps(" ".join(done)):
-                state, _events = ENGINE.apply(state, ENGINE.parse_action(text), seat)
-        except (BadInput, Exception):  # an impossible path so far: nothing to offer
-            return []
-    figure = done[0] if done else ""
-    out = []
-    for action in ENGINE.legal_actions(state, seat):
-        if action.verb != "step" or (figure and action.args[0] != figure):
-            continue
-        nxt = action.args[1] if figure else f"{action.args[0]} {action.args[1]}"
-        if nxt.startswith(part) or (not figure and part and part in nxt):
-            out.append(" ".join([*done, nxt]))
-    return out[:limit]
-
-
-def zoom_region(
-    view: Mapping[str, Any], region: str | None, centre: str | None, radius: int | None
-) -> tuple[str, str] | None:
-    """The two corner fields of a zoom (None: the whole map). Raises BadInput for fields not
-    on the map."""
-    fields = {str(f["name"]): (int(f["col"]), int(f["row"])) for f in view["fields"]}
-    if region:
-        corners = region.lower().replace(",", " ").replace("-", " ").split()
-        if len(corners) != 2 or not all(c in fields for c in corners):
-            raise BadInput(f"{DOMAIN}.error.bad_region", region=region[:40])
-        return corners[0], corners[1]
-    if centre:
-        name = centre.strip().lower()
-        if name not in fields:
-            raise BadInput(f"{DOMAIN}.error.bad_region", region=centre[:40])
-        col, row = fields[name]
-        r = ZOOM_RADIUS if radius is None else radius
-        cols, rows = int(view["size"][0]), int(view["size"][1])
-        a = field_name(max(0, col - r), max(0, row - r))
-        b = field_name(min(cols - 1, col + r), min(rows - 1, row + r))
-        return a, b
-    return None
-
-
-def overrule_text(action: str, note: str) -> str:
-    """The game master's overrule in notation: ``gm <what> … -- <note>``."""
-    words = action.split(" -- ")[0].lower().split()
-    if words[:1] and GERMAN.get(words[0], words[0]) == "gm":  # `sl`, `spielleitung`: German
-        words = words[1:]
-    words = ["gm", *words]
-    if len(words) < 2:  # `gm undo` is the shortest
-        raise BadInput(f"{DOMAIN}.error.gm_action")
-    clean = " ".join(note.split())
-    if not clean:
-        raise BadInput(f"{DOMAIN}.error.no_note")
-    return f"{' '.join(words)} -- {clean}"
-
-
-def note_text(note: str) -> str:
-    """A note to the game master's last overrule, in notation: ``gm note -- <note>``."""
-    clean = " ".join(note.split())
-    if not clean:
-        raise BadInput(f"{DOMAIN}.error.no_note")
-    return f"gm note -- {clean}"
-
-
-async def map_image(
-    view: Mapping[str, Any],
-    names: Sequence[str],
-    lang: str,
-    game_id: int,
-    region: tuple[str, str] | None = None,
-) -> bytes:
-    """The map of a game, whole or zoomed into ``region`` (rendered off the event loop)."""
-    text = map_text(view, names, lang, game_id)
-    if region is not None:
-        zoom = _k("map.zoom", lang, a=region[0], b=region[1])
-        text = replace(text, title=f"{text.title} · {zoom}")
-    return await render_async(render_map, view, text, region)
+    phase = phrase(f"phase.{view['phase']}", lang)
+    return phrase("status.round", lang, round=view["round"], rounds=view["rounds"], phase=phase)

@@ -13,7 +13,7 @@ import hashlib
 from typing import Any
 
 from bot.i18n import t
-from bot.render.w6_words import tc
+from bot.narration.w6 import tc
 from engines.core import Event
 from engines.w6 import CombatState
 

@@ -1,10 +1,10 @@
 """The dice cog's Discord-free half, beside its renderer: the texts of ``/roll``, the W6 checks
 (``/probe``, ``/probe-komplex``, ``/probe-konkurrierend``) and the Telperinquár rolls in the
 reader's language, the dice images (:mod:`bot.render.dice`), what each roll shows and writes to
-the campaign log (:class:`Shown`), the names of saved rolls and their expansion, a W6 pool read
-from a character's sheet and the character it comes from (read from the store), and the
-autocomplete choices as (label, value) pairs. No Discord objects: the cog parses, calls these
-and replies (Discord's markdown is escaped here for echoed names).
+the campaign log (:class:`Shown`), the names of saved rolls and their expansion, a W6 pool's
+difficulty, and the autocomplete choices as (label, value) pairs. No Discord objects and no
+store: the cog parses, calls these (and ``bot.services.dice`` for the character a pool comes
+from) and replies (Discord's markdown is escaped here for echoed names).
 """
 
 from __future__ import annotations
@@ -617,7 +617,7 @@ def check_unknown_name(expression: str, word: str, saved: Mapping[str, str]) -> 
     raise BadInput("roll.saved.unknown_none", name=word[:40])
 
 
-# ---- a W6 pool from a character's sheet -------------------------------------------------
+# ---- a W6 pool's difficulty ----------------------------------------------------------------
 
 
 NUMBER = re.compile(r"[-+]?\d{1,4}")
@@ -710,7 +710,7 @@ def difficulty_choices(lang: str, current: str) -> list[tuple[str, str]]:
     return choices
 
 
-# ---- the character a pool comes from (reads the store) ----------------------------------------
+# ---- names and choices ------------------------------------------------------------------------
 
 
 class Person(Protocol):
@@ -756,18 +756,6 @@ def visibility_of(privat: bool, geheim: bool) -> Visibility:
     if geheim:
         return "secret"
     return "private" if privat else "open"
-
-
-class Campaign(Protocol):
-    """What saved rolls' scopes read of a campaign (``bot.store.CampaignRecord``)."""
-
-    @property
-    def id(self) -> int: ...
-
-
-def scopes(user_id: int, campaign: Campaign | None) -> tuple[str, str | None]:
-    """Where saved rolls are kept: the user's scope, and the channel's campaign's if any."""
-    return f"user:{user_id}", (f"campaign:{campaign.id}" if campaign else None)
 
 
 def attack_shown(who: str, result: AttackRoll, armour: int | None, hero: bool) -> Shown:

@@ -1,33 +1,27 @@
-"""Telperinquár's spec for the shared game table (``bot.play``) and the words of its decks.
-
-The table gets: the field as an image (``bot.render.telperinquar``) and as short lines, the
-narration of every engine event, the prompts and click labels (hand cards numbered as on the
-hand image, targets by name and owner), the seat's hand privately (an image and a numbered
-list), and each person's own decks as their choice when they accept an invitation.
-The deck texts (``/telperinquar deck …``): names in the reader's language, validation
-reasons, the embed's lines. Discord-free: plain data and texts in the reader's language.
+"""Telperinquár's words: card, class and kind names in the reader's language, the steps told
+as sentences (who did what to whom, by name and owner), life and the reasons of a refusal,
+and the words of its decks (``/telperinquar deck …``: names, validation reasons, the embed's
+lines, the card file's mistakes) with the deck reads and writes they need (a deck service is
+still to come, issue 20). Discord-free: plain data and texts in the reader's language. The
+game's table plug-in is ``bot.play.specs.telperinquar``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import difflib
-import json
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from bot.i18n import catalog, t
-from bot.play.spec import BoardContext, GameSpec, Option, Steps
+from bot.play.spec import BoardContext
 from bot.render import render_async
-from bot.render.telperinquar import deck_png, field_png, hand_png, named_card_png
+from bot.render.telperinquar import deck_png, named_card_png
 from bot.store import DeckRecord
-from engines.core import BadInput, Outcome
+from engines.core import BadInput
 from engines.effects import LoadError
-from engines.telperinquar import ENGINE
 from engines.telperinquar.cards import (
     CLASSES,
     DRAFT,
@@ -50,14 +44,11 @@ from engines.telperinquar.decks import (
     validate,
 )
 from engines.telperinquar.draft import sealed_deck
-from engines.telperinquar.engine import catalogue_for
+from engines.telperinquar.engine import TqState, catalogue_for
 
-LEVELS = ENGINE.bot_levels
-DEFAULT_LEVEL = "normal"
 MAX_DECK_NAME = 40
 MAX_IMPORT_BYTES = 64 * 1024
 AUTOCOMPLETE = 25
-HAND_CACHE = 64  # hand images kept (the same hand is shown in every prompt of a turn)
 CARDS_KIND = "telperinquar.cards"  # a server's own card file (server content)
 GOOD, BAD = 0x2E9E5B, 0xC2410C
 STARTER = "*"  # a starter deck's value in the deck choice of /telperinquar start
@@ -77,7 +68,7 @@ TYPE_ICONS = {
 }
 
 
-def _k(key: str, lang: str, **params: Any) -> str:
+def phrase(key: str, lang: str, **params: Any) -> str:
     return t(f"tqcog.{key}", lang, **params)
 
 
@@ -184,7 +175,7 @@ def read_list(text: str, lang: str, cat: Catalogue | None = None) -> tuple[DeckL
     deck = parse_list(text, cat)
     reasons = [problem_text(p, lang) for p in deck.problems]
     if not deck.entries and not reasons:
-        reasons.append(_k("deck.import_empty", lang))
+        reasons.append(phrase("deck.import_empty", lang))
     return deck, reasons
 
 
@@ -206,12 +197,12 @@ def deck_summary(
     fields = []
     for kind in ("hero", "level", *sorted(k for k in groups if k not in ("hero", "level"))):
         if kind in groups:
-            title = f"{TYPE_ICONS.get(kind, '')} {_k(f'kind.{kind}', lang)}".strip()
+            title = f"{TYPE_ICONS.get(kind, '')} {phrase(f'kind.{kind}', lang)}".strip()
             fields.append((title, _cut("\n".join(groups[kind]))))
     legal, verdict = check_text(deck, lang, cat)
-    fields.append((_k("deck.verdict", lang), _cut(verdict)))
-    title = _k("deck.title", lang, name=deck.name, count=deck.size)
-    return title, fields, _k("deck.footer", lang), legal
+    fields.append((phrase("deck.verdict", lang), _cut(verdict)))
+    title = phrase("deck.title", lang, name=deck.name, count=deck.size)
+    return title, fields, phrase("deck.footer", lang), legal
 
 
 def check_text(deck: DeckRecord, lang: str, cat: Catalogue | None = None) -> tuple[bool, str]:
@@ -227,15 +218,15 @@ def verdict_line(deck: DeckRecord, lang: str, cat: Catalogue | None = None) -> s
     """One line: legal, or the first reason and how many more."""
     info = validate(dict(deck.cards), cat or catalogue())
     if info.legal:
-        return "✅ " + _k("deck.ready", lang, count=deck.size)
+        return "✅ " + phrase("deck.ready", lang, count=deck.size)
     first = problem_text(info.problems[0], lang)
     more = len(info.problems) - 1
-    return "❌ " + first + (" " + _k("deck.more", lang, count=more) if more else "")
+    return "❌ " + first + (" " + phrase("deck.more", lang, count=more) if more else "")
 
 
 def deck_lines(decks: Sequence[DeckRecord], lang: str, cat: Catalogue | None = None) -> list[str]:
     if not decks:
-        return [_k("deck.none", lang)]
+        return [phrase("deck.none", lang)]
     cat = cat or catalogue()
     lines = []
     for deck in decks:
@@ -277,7 +268,7 @@ def _cut(text: str, limit: int = 1024) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _starter_named(text: str) -> str | None:
+def starter_named(text: str) -> str | None:
     """The class whose starter deck (or class) is named ``text`` in either language."""
     folded = text.strip().casefold()
     for cls in CLASSES:
@@ -312,15 +303,15 @@ _STEP_PATTERNS = (
 
 def load_error_text(error: LoadError, lang: str) -> str:
     """One card-file mistake in the reader's language: its line, its card, what is wrong."""
-    where = _k("load.line", lang, line=error.line) if error.line else ""
-    item = "" if error.item == "(file)" else _k("load.item", lang, name=error.item)
+    where = phrase("load.line", lang, line=error.line) if error.line else ""
+    item = "" if error.item == "(file)" else phrase("load.item", lang, name=error.item)
     if error.code == "step":
         what = _step_text(error.message, int(error.params.get("step", 0)), lang)
     elif error.code:
         params = {k: ", ".join(v) if isinstance(v, list) else v for k, v in error.params.items()}
-        what = _k(f"load.{error.code}", lang, **params)
+        what = phrase(f"load.{error.code}", lang, **params)
     else:
-        what = _k("load.other", lang, detail=error.message)
+        what = phrase("load.other", lang, detail=error.message)
     return f"{where}{item}{what}"
 
 
@@ -336,8 +327,8 @@ def _step_text(message: str, number: int, lang: str) -> str:
                 found["choices"] = ", ".join(
                     f"`{c.strip().strip(chr(39))}`" for c in found["choices"].split(",")
                 )
-            return _k(f"load.step.{code}", lang, step=number, field=key, **found)
-    return _k("load.step.value", lang, step=number, field=key or "do")
+            return phrase(f"load.step.{code}", lang, step=number, field=key, **found)
+    return phrase("load.step.value", lang, step=number, field=key or "do")
 
 
 def check_card_file(text: str, lang: str) -> tuple[list[Card], list[str]]:
@@ -345,9 +336,9 @@ def check_card_file(text: str, lang: str) -> tuple[list[Card], list[str]]:
     already)."""
     cards, errors = load_cards_text(text)
     mistakes = [load_error_text(error, lang) for error in errors]
-    mistakes += [_k("cards.clash", lang, name=name) for name in check_extra(cards)]
+    mistakes += [phrase("cards.clash", lang, name=name) for name in check_extra(cards)]
     if not cards and not mistakes:
-        mistakes.append(_k("cards.empty", lang))
+        mistakes.append(phrase("cards.empty", lang))
     return cards, mistakes
 
 
@@ -361,17 +352,21 @@ def card_text(name: str, lang: str, cat: Catalogue) -> tuple[str, str]:
         if kind == "hero":
             hero = hero_of(cls)
             return f"{TYPE_ICONS['hero']} {shown}", hero.text_de if lang == "de" else hero.text_en
-        return f"{TYPE_ICONS['level']} {shown}", _k("card.level", lang, cls=class_name(cls, lang))
+        return f"{TYPE_ICONS['level']} {shown}", phrase(
+            "card.level", lang, cls=class_name(cls, lang)
+        )
     lines = [f"*{t(f'tqrender.type.{card.type}', lang)}*"]  # one card: "Waffe", not "Waffen"
-    lines.append(_k("card.costs", lang, play=card.play, use=card.use))
+    lines.append(phrase("card.costs", lang, play=card.play, use=card.use))
     if card.requires:
-        needs = ", ".join(f"{_k(f'attr.{a}', lang)} {v}" for a, v in card.requires.items())
-        lines.append(_k("card.requires", lang, needs=needs))
+        needs = ", ".join(f"{phrase(f'attr.{a}', lang)} {v}" for a, v in card.requires.items())
+        lines.append(phrase("card.requires", lang, needs=needs))
     if card.classes:
         lines.append(", ".join(class_name(c, lang) for c in card.classes))
-    marks = [_k(f"card.{flag}", lang) for flag in ("defensive", "inaktion") if getattr(card, flag)]
+    marks = [
+        phrase(f"card.{flag}", lang) for flag in ("defensive", "inaktion") if getattr(card, flag)
+    ]
     if card.charges:
-        marks.append(_k("card.charges", lang, count=card.charges))
+        marks.append(phrase("card.charges", lang, count=card.charges))
     if marks:
         lines.append(" · ".join(marks))
     lines += ["", card.text_de if lang == "de" else card.text_en]
@@ -463,17 +458,17 @@ def game_catalogue(record: Any) -> Catalogue:
 def choice_label(choice: Any, lang: str) -> str:
     """A seat's deck by name: a chosen deck's first line, or a class's starter deck."""
     if isinstance(choice, str) and choice in CLASSES:
-        return _k("deck.starter", lang, cls=class_name(choice, lang))
+        return phrase("deck.starter", lang, cls=class_name(choice, lang))
     if isinstance(choice, str) and choice.startswith("# "):
         return choice.splitlines()[0][2:]
     return "?"
 
 
-# ---------------------------------------------------------------------- the game
+# ---------------------------------------------------------------------- the game's words
 
 
 @dataclass
-class _Names:
+class Names:
     """Who and what the ids of a view name, in the reader's language."""
 
     view: Mapping[str, Any]
@@ -490,11 +485,11 @@ class _Names:
     def hero(self, seat: int) -> str:
         classes = self.view["players"][seat]["classes"]
         hero = "/".join(class_name(c, self.lang) for c in classes)
-        return _k("hero_of", self.lang, hero=hero, name=self.player(seat))
+        return phrase("hero_of", self.lang, hero=hero, name=self.player(seat))
 
     def card(self, cid: str) -> str:
         name = self.cards.get(cid)
-        return card_name(name, self.lang, self.cat) if name else _k("hidden_card", self.lang)
+        return card_name(name, self.lang, self.cat) if name else phrase("hidden_card", self.lang)
 
     def target(self, token: str) -> str:
         if token.startswith("h") and token[1:].isdecimal():
@@ -502,7 +497,7 @@ class _Names:
         owner = self.owner(token)
         if owner is None:
             return self.card(token)
-        return _k("card_of", self.lang, card=self.card(token), name=self.player(owner))
+        return phrase("card_of", self.lang, card=self.card(token), name=self.player(owner))
 
     def owner(self, cid: str) -> int | None:
         for seat, p in enumerate(self.view["players"]):
@@ -518,7 +513,7 @@ class _Names:
         return next((i + 1 for i, c in enumerate(hand) if c["id"] == cid), None)
 
 
-def _view_cards(view: Mapping[str, Any]) -> dict[str, str]:
+def view_cards(view: Mapping[str, Any]) -> dict[str, str]:
     """Card id → German name of every card the view names."""
     cards: dict[str, str] = {}
     for p in view["players"]:
@@ -529,70 +524,70 @@ def _view_cards(view: Mapping[str, Any]) -> dict[str, str]:
     return cards
 
 
-def _names_of(view: Mapping[str, Any], ctx: BoardContext) -> _Names:
-    cards = _view_cards(view)
+def names_of(view: Mapping[str, Any], ctx: BoardContext) -> Names:
+    cards = view_cards(view)
     # cards that left play this step (a fallen Wesen, a spent charge) keep their names
-    state = ctx.match.state.data["cards"]
+    state: TqState = ctx.match.state
     gone = {}
-    for cid, info in state.items():
-        if cid not in cards and not info.get("hidden") and _public(ctx, cid):
-            cards[cid] = info["name"]
-            gone[cid] = int(info["owner"])
-    return _Names(view, ctx.names, ctx.lang, cards, game_catalogue(ctx.record), gone)
+    for cid, info in state.cards.items():
+        if cid not in cards and not info.hidden and _public(ctx, cid):
+            cards[cid] = info.name
+            gone[cid] = info.owner
+    return Names(view, ctx.names, ctx.lang, cards, game_catalogue(ctx.record), gone)
 
 
 def _public(ctx: BoardContext, cid: str) -> bool:
     """Whether a card is out of every hand and draw pile (its name is no secret)."""
-    players = ctx.match.state.data["players"]
-    return not any(cid in p["hand"] or cid in p["deck"] for p in players)
+    state: TqState = ctx.match.state
+    return not any(cid in p.hand or cid in p.deck for p in state.players)
 
 
-def action_words(words: Sequence[str], names: _Names, seat: int | None) -> str:
+def action_words(words: Sequence[str], names: Names, seat: int | None) -> str:
     """An action (``use c12345 h1``) as a button label, the card first in German
     ("Kettenhemd zurück auf die Hand nehmen", "Parade anwenden")."""
     verb, *args = words
     lang = names.lang
     if verb in ("swap", "fly") and len(args) == 2:
-        where = _k("positions", lang, a=int(args[0]) + 1, b=int(args[1]) + 1)
-        return f"{_k(f'verb.{verb}', lang)} {where}"
+        where = phrase("positions", lang, a=int(args[0]) + 1, b=int(args[1]) + 1)
+        return f"{phrase(f'verb.{verb}', lang)} {where}"
     if verb == "dual" and len(args) == 3:
         a, b = names.card(args[0]), names.card(args[1])
-        return _k("act.dual", lang, a=a, b=b, target=names.target(args[2]))
+        return phrase("act.dual", lang, a=a, b=b, target=names.target(args[2]))
     if not args or f"tqcog.act.{verb}" not in catalog():
-        return _k(f"verb.{verb}", lang) if f"tqcog.verb.{verb}" in catalog() else verb
+        return phrase(f"verb.{verb}", lang) if f"tqcog.verb.{verb}" in catalog() else verb
     number = names.hand_number(args[0], seat)
     card = names.card(args[0])
     card = f"{number} · {card}" if number else card
     if len(args) > 1:
-        return _k(f"act.{verb}.to", lang, card=card, target=names.target(args[1]))
-    return _k(f"act.{verb}", lang, card=card)
+        return phrase(f"act.{verb}.to", lang, card=card, target=names.target(args[1]))
+    return phrase(f"act.{verb}", lang, card=card)
 
 
-def action_sentence(words: Sequence[str], names: _Names, seat: int) -> str:
+def action_sentence(words: Sequence[str], names: Names, seat: int) -> str:
     """A declared action told as a sentence: who attacks whom with what, who answers how."""
     verb, *args = words
     lang, name = names.lang, names.player(seat)
     if verb == "dual" and len(args) == 3:
         a, b = names.card(args[0]), names.card(args[1])
-        return _k("said.dual", lang, name=name, a=a, b=b, target=names.target(args[2]))
+        return phrase("said.dual", lang, name=name, a=a, b=b, target=names.target(args[2]))
     if not args:
-        return _k("event.declared", lang, name=name, action=action_words(words, names, seat))
+        return phrase("event.declared", lang, name=name, action=action_words(words, names, seat))
     card = names.card(args[0])
     kind = _card_kind(args[0], names)
     if verb == "use" and len(args) > 1:
         form = kind if kind in ("wesen", "weapon", "spell") else "other"
-        return _k(f"said.use.{form}", lang, name=name, card=card, target=names.target(args[1]))
+        return phrase(f"said.use.{form}", lang, name=name, card=card, target=names.target(args[1]))
     if verb == "use":
         effect = _effect(args[0], names)
         if not effect:
-            return _k("said.use.plain", lang, name=name, card=card)
-        return _k("said.use.self", lang, name=name, card=card, effect=effect)
+            return phrase("said.use.plain", lang, name=name, card=card)
+        return phrase("said.use.self", lang, name=name, card=card, effect=effect)
     if verb == "react":
-        return _k("said.react", lang, name=name, card=card)
-    return _k("event.declared", lang, name=name, action=action_words(words, names, seat))
+        return phrase("said.react", lang, name=name, card=card)
+    return phrase("event.declared", lang, name=name, action=action_words(words, names, seat))
 
 
-def action_object(words: Sequence[str], names: _Names) -> str:
+def action_object(words: Sequence[str], names: Names) -> str:
     """What an action is about, for "… wird abgewehrt" and the reaction question."""
     verb, *args = words
     if verb == "dual" and len(args) == 3:
@@ -600,17 +595,17 @@ def action_object(words: Sequence[str], names: _Names) -> str:
     if len(args) > 1 and verb in ("use", "arm", "move"):
         return f"{names.card(args[0])} → {names.target(args[1])}"
     if verb == "play" and args:  # laying a card may be answered too
-        return _k("object.play", names.lang, card=names.card(args[0]))
+        return phrase("object.play", names.lang, card=names.card(args[0]))
     return names.card(args[0]) if args else action_words(words, names, None)
 
 
-def _card_kind(cid: str, names: _Names) -> str:
+def _card_kind(cid: str, names: Names) -> str:
     name = names.cards.get(cid)
     card = names.cat.support(name) if name else None
     return card.type if card is not None else ""
 
 
-def _effect(cid: str, names: _Names) -> str:
+def _effect(cid: str, names: Names) -> str:
     """What the card does, as its steps say it (impersonal: "Nächster Angriff +2."; the card
     text addresses its owner, "deines Helden", and the log speaks of the players in the third
     person), shortened at a word."""
@@ -636,10 +631,10 @@ def why_text(why: Mapping[str, Any], lang: str) -> str:
     """Why a hand card cannot be played now, short ("braucht Kraft 3 (du: 2)")."""
     params = {k: v for k, v in why.items() if k != "key"}
     if "attr" in params:
-        params["attr"] = _k(f"attr.{params['attr']}", lang)
+        params["attr"] = phrase(f"attr.{params['attr']}", lang)
     if "classes" in params:
         params["classes"] = ", ".join(class_name(c, lang) for c in params["classes"])
-    return _k(f"why.{why['key']}", lang, **params)
+    return phrase(f"why.{why['key']}", lang, **params)
 
 
 def life_text(life: int, maximum: int, out: bool, lang: str) -> str:
@@ -647,407 +642,4 @@ def life_text(life: int, maximum: int, out: bool, lang: str) -> str:
     healed above 0) shows 0 and the healing it needs."""
     if life > 0 or out:
         return f"{max(life, 0)}/{maximum}"
-    return _k("life_down", lang, max=maximum, need=1 - life)
-
-
-TEAM_ICONS = ("🟧", "🔵")
-DRAWS = (
-    "both_fell",
-    "round_limit",
-    "turn_limit",
-)  # the engine's reasons of a draw  # bot/render/telperinquar.py TEAM_COLOURS
-
-
-class TelperinquarSpec(GameSpec):
-    kind = "telperinquar"
-    prefix = "tq"
-    texts = "tqcog"
-    private_view = True  # the hand
-    personal_setup = True  # each seat plays one of its own decks
-    continue_prompt = True  # a turn is many steps: the hand stays open between them
-    picture_per_turn = True  # the field's lines tell each step; the picture when it passes
-    bot_levels = LEVELS
-    default_level = DEFAULT_LEVEL
-
-    def seat_label(self, seat: int) -> str:
-        """The side's colour of the images (orange, blue: 2 vs 2 plays seats 1+3 against
-        2+4), not one colour per seat."""
-        return f"{TEAM_ICONS[seat % 2]} {seat + 1}"
-
-    # ---------------------------------------------------------------- setup
-
-    async def setup_choices_for(
-        self, store: Any, record: Any, user_id: int, lang: str
-    ) -> list[tuple[str, str]]:
-        """The person's decks that are legal with the game's cards, then the starter decks."""
-        cat = game_catalogue(record)
-        own = [
-            (f"d{deck.id}", f"{deck.name} ({deck.size})")
-            for deck in await store.decks(user_id)
-            if deck_is_legal(deck, cat)
-        ]
-        starters = [(cls, choice_label(cls, lang)) for cls in CLASSES]
-        return own[: AUTOCOMPLETE - len(starters)] + starters  # one select holds 25
-
-    async def setup_value(self, store: Any, record: Any, user_id: int, value: str) -> Any:
-        if value in CLASSES:
-            return value
-        for deck in await store.decks(user_id):
-            if f"d{deck.id}" == value:
-                return deck_choice(deck, game_catalogue(record))
-        raise BadInput("tqcog.error.bad_choice")
-
-    def choice_label(self, choice: Any, lang: str) -> str:
-        return choice_label(choice, lang)
-
-    # ---------------------------------------------------------------- the board
-
-    async def render(self, view: Mapping[str, Any], ctx: BoardContext) -> bytes | None:
-        cat = game_catalogue(ctx.record)
-        return await render_async(field_png, view, ctx.lang, names=list(ctx.names), catalogue=cat)
-
-    async def private_image(self, view: Mapping[str, Any], ctx: BoardContext) -> bytes | None:
-        """The seat's hand, numbered as its play buttons."""
-        if ctx.seat is None or not view["players"][ctx.seat].get("hand"):
-            return None
-        return await self._hand(view, ctx.seat, ctx)
-
-    def _hand(self, view: Mapping[str, Any], seat: int, ctx: BoardContext) -> asyncio.Task[bytes]:
-        """The hand image being drawn or drawn already: a turn's prompts show the same hand
-        again and again (the card faces themselves are kept by the renderer)."""
-        own = ctx.record.config.get("cards", "")
-        key = json.dumps([view["players"][seat], seat, ctx.lang, own], sort_keys=True)
-        task = _HANDS.get(key)
-        stale = task is not None and task.get_loop() is not asyncio.get_running_loop()
-        if task is None or stale or (task.done() and task.exception() is not None):
-            cat = game_catalogue(ctx.record)
-            task = asyncio.ensure_future(
-                render_async(hand_png, view, seat, ctx.lang, catalogue=cat)
-            )
-            task.add_done_callback(_retrieved)  # a failed warm-up is raised where awaited
-            _HANDS[key] = task
-            while len(_HANDS) > HAND_CACHE:
-                _HANDS.pop(next(iter(_HANDS)))
-        return task
-
-    async def board(self, ctx: BoardContext) -> Any:
-        board = await super().board(ctx)
-        view = ENGINE.view_for(ctx.match.state, None)
-        board.footer = self.field_footer(view, ctx)
-        board.lines[1:1] = self.field_lines(view, ctx)
-        return board
-
-    def field_lines(self, view: Mapping[str, Any], ctx: BoardContext) -> list[str]:
-        """Each hero in one line, and the Wesen rows, for a reader without the image."""
-        names = _names_of(view, ctx)
-        lines = []
-        if len(view["players"]) > 2:  # 2 vs 2: who plays with whom
-            sides = [
-                " + ".join(
-                    f"{self.seat_label(s).split()[0]} {names.player(s)}"
-                    for s, p in enumerate(view["players"])
-                    if p["team"] == team
-                )
-                for team in (0, 1)
-            ]
-            lines.append(_k("teams", ctx.lang, a=sides[0], b=sides[1]))
-        for seat, p in enumerate(view["players"]):
-            levels = "/".join(str(v) for v in p["levels"].values())
-            status = _k(
-                "seat_line",
-                ctx.lang,
-                icon=self.seat_label(seat).split()[0],
-                hero=names.hero(seat),
-                level=levels,
-                life=life_text(int(p["life"]), int(p["max_life"]), bool(p["out"]), ctx.lang),
-                actions=p["actions"],
-                hand=p["hand_count"],
-                deck=p["deck_count"],
-            )
-            lines.append(("✖ " if p["out"] else "") + status)
-            row = [self._row_card(c, names) for c in p["row"]]
-            gear = [names.card(c["id"]) for c in p["equip"] + p["field"]]
-            if row:
-                lines.append("  " + _k("row", ctx.lang, cards=" · ".join(row)))
-            if gear:
-                lines.append("  " + _k("gear", ctx.lang, cards=", ".join(gear)))
-        return lines
-
-    def _row_card(self, card: Mapping[str, Any], names: _Names) -> str:
-        if card.get("hidden") and "name" not in card:
-            return "🂠"
-        text = names.card(card["id"])
-        if card.get("wounded"):
-            text += " 🩸"
-        if card.get("inaktion"):
-            text += " ⏸"
-        return text
-
-    def field_footer(self, view: Mapping[str, Any], ctx: BoardContext) -> str:
-        phase = _k(f"phase.{view['phase']}", ctx.lang)
-        limit = int(view.get("round_limit") or 0)
-        text = _k(
-            "footer",
-            ctx.lang,
-            # at the end by the limit the state already counts the next round: not "2/1"
-            round=f"{min(int(view['round']), limit)}/{limit}" if limit else view["round"],
-            phase=phase,
-        )
-        if view.get("svo_rule"):  # the tournament rule chosen at the start
-            text = _k("footer_svo", ctx.lang, footer=text)
-        return text
-
-    def narrate(self, steps: Steps, ctx: BoardContext) -> list[str]:
-        view = ENGINE.view_for(ctx.match.state, None)
-        names = _names_of(view, ctx)
-        lines: list[str] = []
-        for actor, event in _roll_first(steps.items):
-            key = f"tqcog.event.{event.type}"
-            if key not in catalog():  # resign, draw votes, forfeits: the shared words
-                lines += super().narrate(Steps([(actor, event)]), ctx)
-                continue
-            lines.append(self._event(event.type, dict(event.data), actor, names))
-        hurt = {
-            int(str(e.data["target"])[1:])
-            for _, e in steps.items
-            if e.type in ("damage", "counter") and str(e.data.get("target", "")).startswith("h")
-        }
-        for seat in sorted(hurt):
-            p = view["players"][seat]
-            if int(p["life"]) <= 0 and not p["out"]:
-                lines.append(
-                    _k("event.hero_down", ctx.lang, hero=names.hero(seat), need=1 - int(p["life"]))
-                )
-        return _squeeze(lines)
-
-    def _event(self, kind: str, data: dict[str, Any], actor: int, names: _Names) -> str:
-        lang = names.lang
-        params: dict[str, Any] = {"name": names.player(data.get("player", actor))}
-        if "card" in data:
-            shown = data.get("name") if kind == "played" else data["card"]
-            params["card"] = card_name(str(shown), lang) if shown else ""
-        if kind == "played" and "name" not in data:
-            kind = "played_hidden"
-        if "target" in data or "bearer" in data:
-            params["target"] = names.target(str(data.get("target", data.get("bearer"))))
-        if kind == "flew":
-            params["a"], params["b"] = (int(x) + 1 for x in data["places"])
-        if kind == "declared":
-            words = str(data["action"]).split()
-            return action_sentence(words, names, int(data.get("player", actor)))
-        if "action" in data:
-            params["action"] = action_object(str(data["action"]).split(), names)
-        if kind == "level_up":
-            params["cls"] = class_name(str(data["class"]), lang)
-        if kind == "roll" and data.get("for") == "heal":
-            kind = "roll_heal"
-        for key in ("die", "bonus", "amount", "level", "damage"):
-            if key in data:
-                params[key] = data[key]
-        if "bonus" in params:
-            params["bonus"] = f"{int(params['bonus']):+d}"
-        if kind in ("damage", "healed") and data.get("amount") == 0:
-            kind += "_none"
-        if kind in ("wesen_died", "wesen_wounded"):  # named as everywhere: "Wolf (Alice)"
-            params["card"] = _k("card_of", lang, card=params["card"], name=params["name"])
-        if kind in ("wesen_died", "wesen_wounded") and data.get("why"):
-            kind += f".{data['why']}"
-        if kind == "ew":  # W20 + level against the value: higher succeeds
-            params["total"] = int(data["die"]) + int(data["level"])
-            params["value"] = data["value"]
-            kind += "" if data.get("success") else "_failed"
-        if kind == "no_counter":
-            kind += f".{data.get('why', 'ranged')}"
-        if kind in ("roll", "counter") and int(data["die"]) == 1:
-            kind += "_fumble"
-        if kind in ("roll", "counter"):
-            die = int(data["die"])
-            params["total"] = die + int(data["bonus"]) if die != 1 else 0
-            params["mark"] = " 💥" if die == 10 else " 💨" if die == 1 else ""
-        return _k(f"event.{kind}", lang, **params)
-
-    def status(self, ctx: BoardContext) -> str:
-        """Who is asked: a reaction names the one seat that may answer now."""
-        state = ctx.match.state.data
-        if ctx.outcome is None and state["ask"] is not None and ctx.waiting_for:
-            return _k("status.react", ctx.lang, name=ctx.names[int(state["ask"])])
-        return super().status(ctx)
-
-    def outcome_text(self, outcome: Outcome, ctx: BoardContext) -> str:
-        if outcome.reason not in ("hero_fell", *DRAWS):
-            return super().outcome_text(outcome, ctx)
-        if outcome.is_draw:  # said as what happened: both heroes fell, or a limit
-            limit = ctx.match.state.data.get(outcome.reason, 0)
-            return "🤝 " + _k(f"reason.{outcome.reason}", ctx.lang, limit=limit)
-        who = ", ".join(ctx.names[s] for s in sorted(outcome.winners))
-        return "🏆 " + _k("reason.hero_fell", ctx.lang, names=who)
-
-    def private_text(self, view: Mapping[str, Any], lang: str) -> str:
-        me = next((p for p in view["players"] if "hand" in p), None)
-        if me is None:
-            return ""
-        hand = [f"**{i}** {card_name(c['name'], lang)}" for i, c in enumerate(me["hand"], 1)]
-        text = _k("hand", lang, cards=" · ".join(hand) or "–", actions=me["actions"])
-        blocked = [
-            f"{card_name(c['name'], lang)}: {why_text(c['why'], lang)}"
-            for c in me["hand"]
-            if c.get("why")
-        ]
-        if blocked:
-            text += "\n" + _k("blocked", lang, cards=" · ".join(blocked))
-        return text
-
-    # ---------------------------------------------------------------- clicking
-
-    def prompt(self, ctx: BoardContext) -> str:
-        view = ENGINE.view_for(ctx.match.state, ctx.seat)
-        names = _names_of(view, ctx)
-        if view["ask"] is not None and view["stack"]:
-            top = view["stack"][-1].split()
-            question = _k("prompt.react", ctx.lang, action=action_object(top, names))
-        else:
-            question = _k(f"prompt.{view['phase']}", ctx.lang)
-        if ctx.path:
-            question += " — " + action_words(ctx.path, names, ctx.seat)
-        return question
-
-    def options(self, ctx: BoardContext, path: tuple[str, ...], tokens: list[str]) -> list[Option]:
-        view = ENGINE.view_for(ctx.match.state, ctx.seat)
-        names = _names_of(view, ctx)
-        tree = ctx.tree
-        out = []
-        for token in tokens:
-            if not path:
-                whole = [a for p, a in tree.paths.items() if p[:1] == (token,)] if tree else []
-                named = len(whole) == 1
-                if named:
-                    label = action_words(whole[0].words, names, ctx.seat)
-                else:
-                    label = _k(f"verb.{token}", ctx.lang) if token.isalpha() else token
-                style = "secondary" if token in PHASE_VERBS else "primary"
-                emoji = _VERB_ICONS.get(token)
-                out.append(Option(token, label, style=style, emoji=emoji, whole=named))
-                continue
-            out.append(Option(token, self._token_label(token, path, names, ctx.seat)))
-        return out
-
-    def _token_label(
-        self, token: str, path: tuple[str, ...], names: _Names, seat: int | None
-    ) -> str:
-        verb = path[0]
-        if verb in ("swap", "fly"):
-            return _k("position", names.lang, n=int(token) + 1) if token.isdecimal() else token
-        last = len(path) == (3 if verb == "dual" else 2)
-        if last and verb in ("use", "dual", "arm", "move"):
-            return names.target(token)
-        number = names.hand_number(token, seat)
-        card = names.card(token)
-        return f"{number} · {card}" if number else card
-
-    def shortcuts(
-        self, ctx: BoardContext, path: tuple[str, ...], steps: Sequence[tuple[str, ...]]
-    ) -> list[int]:
-        """The usual steps as direct choices, one click each: every step when they are few,
-        else the phase's own (go on, end the phase, pass) and the plays and attacks, the first
-        of them; the rest stays behind the verbs (more)."""
-        if path:
-            return []
-        if len(steps) <= DIRECT_STEPS:
-            return list(range(len(steps)))
-        usual = [i for i, step in enumerate(steps) if step[0] in PHASE_VERBS]
-        usual += [i for i, step in enumerate(steps) if step[0] in USUAL_VERBS]
-        return usual[:DIRECT_STEPS]
-
-    def step_option(
-        self, ctx: BoardContext, path: tuple[str, ...], step: tuple[str, ...]
-    ) -> Option:
-        """A whole step in words ("Tempelwächter ausspielen", "Angreifen: …")."""
-        view = ENGINE.view_for(ctx.match.state, ctx.seat)
-        names = _names_of(view, ctx)
-        verb = step[0]
-        style = "secondary" if verb in PHASE_VERBS else "primary"
-        label = action_words(step, names, ctx.seat)
-        return Option(step[-1], label, emoji=_VERB_ICONS.get(verb), style=style)
-
-    def placeholder(self, path: tuple[str, ...], lang: str) -> str:
-        if path and path[0] in ("use", "dual", "arm", "move") and len(path) >= 2:
-            return _k("select.target", lang)
-        return _k("select.card", lang)
-
-    def action_choices(
-        self, record: Any, match: Any, seat: int, names: list[str], lang: str, typed: str
-    ) -> list[tuple[str, str]]:
-        """(words, notation) of the seat's legal actions whose words or notation contain
-        what was typed (``/telperinquar zug``)."""
-        view = ENGINE.view_for(match.state, seat)
-        ctx_names = _Names(view, names, lang, _view_cards(view), game_catalogue(record))
-        typed = " ".join(typed.casefold().split())
-        out = []
-        for action in ENGINE.legal_actions(match.state, seat):
-            text = ENGINE.action_text(action)
-            label = f"{action_words(action.words, ctx_names, seat)} · {text}"
-            if typed in label.casefold():
-                out.append((label, text))
-        return out[:AUTOCOMPLETE]
-
-    def list_line(self, record: Any, match: Any, names: list[str], lang: str) -> str:
-        line = super().list_line(record, match, names, lang)
-        mode = "2v2" if len(record.players) == 4 else "duel"
-        return f"{line} · {_k(f'mode.{mode}', lang)}"
-
-
-DIRECT_STEPS = 20  # at most this many steps offered whole at once
-USUAL_VERBS = ("play", "use", "dual", "react", "take", "level")  # played whole, one click
-
-
-_VERB_ICONS = {
-    "go": "▶",
-    "next": "⏭",
-    "end": "⏹",
-    "pass": "🤚",
-    "level": "📈",
-    "play": "🃏",
-    "hide": "🂠",
-    "use": "⚔️",
-    "dual": "⚔️",
-    "take": "↩",
-    "react": "🛡️",
-    "reveal": "👁",
-    "intercept": "🛡️",
-    "swap": "🔁",
-    "fly": "🔁",
-    "arm": "🛡️",
-    "move": "🔀",
-}
-
-
-def _retrieved(task: asyncio.Task[bytes]) -> None:
-    if not task.cancelled():
-        task.exception()
-
-
-def _roll_first(items: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
-    """The events in reading order: a healing roll before the healing it decided (the
-    engine reports the healing first)."""
-    out = list(items)
-    for i in range(len(out) - 1):
-        first, second = out[i][1], out[i + 1][1]
-        if first.type == "healed" and second.type == "roll" and second.data.get("for") == "heal":
-            out[i], out[i + 1] = out[i + 1], out[i]
-    return out
-
-
-def _squeeze(lines: list[str]) -> list[str]:
-    """Runs of the same line (a hero drawing several cards) said once with a count."""
-    out: list[str] = []
-    counts: Counter[int] = Counter()
-    for line in lines:
-        if out and out[-1] == line:
-            counts[len(out) - 1] += 1
-            continue
-        out.append(line)
-    return [f"{line} ×{counts[i] + 1}" if counts[i] else line for i, line in enumerate(out)]
-
-
-_HANDS: dict[str, asyncio.Task[bytes]] = {}  # the seat's own view and language → its hand
-SPEC = TelperinquarSpec()
+    return phrase("life_down", lang, max=maximum, need=1 - life)

@@ -1,10 +1,11 @@
-"""The words of the W6 campaign, sheets and combat that the cogs and the renderers share: the
+"""The words of the W6 campaign, sheets and combat that the cogs and the plug-ins share: the
 W6 embed colour, a combat step in words, a campaign-log entry as a line (rolls, checks,
-combat steps and rule changes from the data stored with it; an unreadable one noted), the
-sheet embed, and the count-aware texts (``tc``: a message whose count is 1 uses its singular
-variant ``<key>.one``, "1 Erfolg", "1 success"). No commands and no store: ``cogs.w6*`` and
-``cogs.combat*`` reply with these; ``bot.render.sheet_text``, ``bot.render.combat_text`` and
-``bot.narration.combat`` build on them."""
+combat steps and rule changes from the data stored with it; an unreadable one noted), a
+sheet's PM and threshold as shown, and the count-aware texts (``tc``: a message whose count
+is 1 uses its singular variant ``<key>.one``, "1 Erfolg", "1 success"). Pure functions: no
+Discord, no commands, no store. ``cogs.w6*`` and ``cogs.combat*`` reply with these;
+``bot.narration.combat_text``, ``bot.play.specs.w6`` (a combat's status, buttons and menus)
+and ``bot.play.specs.w6_sheet`` (the sheet's embed, view and buttons) build on them."""
 
 from __future__ import annotations
 
@@ -12,27 +13,61 @@ import datetime as dt
 import logging
 from typing import Any
 
-import discord
-
-from bot import fit
-from bot.i18n import t
-from bot.narration.dice import Source, probe_text
-from bot.render.sheet_text import CharacterRecord
-from bot.render.w6_words import pm_in_order, schwelle_text, step_words
+from bot.i18n import catalog, t
 from engines.core import BadInput
-from engines.dice.w6 import ProbeResult
 from engines.w6.actions import parse_action
-from engines.w6.sheet import Sheet, derive
+from engines.w6.sheet import PM_REQUIRED, Derived, Sheet
 from engines.w6.state import OPTIONAL_RULES
 
-EMBED_COLOUR = discord.Colour(0xB5651D)
-FIELD_LIMIT = 1024
+EMBED_COLOUR = 0xB5651D  # W6's embeds (a campaign, a sheet, a combat status)
 CONTEST_SIDES = 2
 COMBAT_CHECKS = ("probe", "reflex", "kraft_check", "spell")  # ``what`` of combat "check" entries
 
 logger = logging.getLogger(__name__)
 
+# The message keys that put a noun right after a count, and the parameter holding that count.
+COUNTED = {
+    "w6cog.ev.attack_roll": "successes",
+    "w6cog.ev.follow_up": "successes",
+    "w6cog.ev.feint": "successes",
+    "w6cog.ev.aligned": "successes",
+    "w6cog.ev.shield_wall": "successes",
+    "w6cog.ev.aimed": "handlungen",
+    "w6cog.ev.attack_dice_announced": "kw",
+    "w6cog.ev.kw_returned": "kw",
+    "w6cog.ev.combat_started": "fighters",
+    "w6cog.ev.defence_shield": "kw",
+    "w6cog.ev.defence_announced.kw": "kw",
+    "w6cog.combat.kw_option": "kw",
+    "w6cog.combat.pending.entscheidung": "successes",
+    "w6cog.option.kw": "n",
+    "w6cog.option.successes": "n",
+    "w6cog.option.zone": "required",
+}
+
+
+def counted_key(key: str, params: dict[str, Any]) -> str:
+    """``key``, or its singular variant when the count it names is 1."""
+    param = COUNTED.get(key)
+    if param is not None and params.get(param) == 1 and f"{key}.one" in catalog():
+        return f"{key}.one"
+    return key
+
+
+def tc(key: str, lang: str, **params: Any) -> str:
+    """``t`` with the singular variant chosen by the count (see ``COUNTED``)."""
+    return t(counted_key(key, params), lang, **params)
+
+
 # ----------------------------------------------------------------------------- log
+
+
+def step_words(verb: str, who: str, targets: list[str], lang: str) -> str:
+    """A combat step in words: ``Angriff: Thoin → Ork`` (``w6cog.verb.<verb>``)."""
+    key = f"w6cog.verb.{verb}"
+    label = t(key, lang) if key in catalog() else verb
+    text = f"{label}: {who}" if who else label
+    return f"{text} → {', '.join(targets)}" if targets else text
 
 
 def combat_log_words(data: dict[str, Any], lang: str) -> str:
@@ -159,106 +194,18 @@ def _rule_params(stored: str, lang: str) -> dict[str, Any]:
     return {"rule": name, "state": t("w6cog.on" if value == "True" else "w6cog.off", lang)}
 
 
-# ----------------------------------------------------------------------------- sheet embed
+# ----------------------------------------------------------------------------- sheet values
 
 
-def _pairs_text(pairs: tuple[tuple[str, int], ...], lang: str) -> str:
-    """``Name Wert, …`` within one embed field ("und N weitere" when there are too many)."""
-    return fit.join_limited((f"{name} {value}" for name, value in pairs), FIELD_LIMIT, lang) or "–"
+def pm_in_order(sheet: Sheet) -> tuple[tuple[str, int], ...]:
+    """The PM as the Charakterdokument lists them (K, G, M, B, then any others): the store
+    keeps JSON objects with sorted keys."""
+    rank = {name: index for index, name in enumerate(PM_REQUIRED)}
+    return tuple(sorted(sheet.pm, key=lambda pair: (rank.get(pair[0], len(rank)), pair[0])))
 
 
-def _text_field(embed: discord.Embed, lang: str, key: str, *, inline: bool, **params: Any) -> None:
-    """A field titled ``key`` whose text is ``key + "_text"`` filled with ``params``."""
-    embed.add_field(name=t(key, lang), value=t(f"{key}_text", lang, **params), inline=inline)
-
-
-def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Embed:
-    """The sheet as an embed: entered values, then the derived values marked as derived."""
-    derived = derive(sheet)
-    owner = t("w6cog.sheet.npc", lang) if record.owner_id is None else f"<@{record.owner_id}>"
-    embed = discord.Embed(
-        title=sheet.name,
-        description=t(
-            "w6cog.sheet.header", lang, rasse=sheet.rasse or "–", owner=owner, id=record.id
-        ),
-        colour=EMBED_COLOUR,
-    )
-    embed.add_field(
-        name=t("w6cog.sheet.pm", lang), value=_pairs_text(pm_in_order(sheet), lang), inline=True
-    )
-    _text_field(
-        embed,
-        lang,
-        "w6cog.sheet.values",
-        inline=True,
-        lp=sheet.lp,
-        lp_max=sheet.lp_max,
-        rlp=sheet.rlp,
-        kw=sheet.kw,
-        reflex=sheet.reflex,
-        magie=sheet.magie,
-        ab=sheet.ab,
-        erfahrung=sheet.erfahrung,
-        faktor=sheet.faktor,
-    )
-    for key, pairs in (
-        ("eigenschaften", sheet.eigenschaften),
-        ("fertigkeiten", sheet.fertigkeiten),
-    ):
-        embed.add_field(
-            name=t(f"w6cog.sheet.{key}", lang), value=_pairs_text(pairs, lang), inline=False
-        )
-    weapons = [
-        t(
-            "w6cog.sheet.weapon_line",
-            lang,
-            name=w.name,
-            basis=f"{w.basisschaden[0]}-{w.basisschaden[1]}",
-            zusatz=w.zusatzschaden,
-            fert=w.fertigkeitsschaden,
-        )
-        for w in derived.waffen
-    ]
-    embed.add_field(
-        name=t("w6cog.sheet.waffen", lang),
-        value=fit.join_limited(weapons, FIELD_LIMIT, lang, sep="\n") or "–",
-        inline=False,
-    )
-    armour = [f"{a.name} ({a.zone}, RS {a.rs}, BE {a.be})" for a in sheet.ruestung]
-    if sheet.schild is not None:
-        armour.append(f"{sheet.schild.name} (KW +{sheet.schild.kw_bonus})")
-    embed.add_field(
-        name=t("w6cog.sheet.ruestung", lang),
-        value=fit.join_limited(armour, FIELD_LIMIT, lang) or "–",
-        inline=False,
-    )
-    _text_field(
-        embed,
-        lang,
-        "w6cog.sheet.derived",
-        inline=False,
-        gs=derived.gesamtschutz,
-        be=derived.behinderung_kw,
-        kw=derived.kw_effektiv,
-        reflex=derived.reflex_effektiv,
-        handlungen=derived.handlungen,
-        schwelle=schwelle_text(sheet, derived),
-        kraft=derived.kraft,
-    )
-    if sheet.notizen:
-        embed.add_field(
-            name=t("w6cog.sheet.notizen", lang),
-            value=fit.shorten(sheet.notizen, FIELD_LIMIT, lang),
-            inline=False,
-        )
-    return fit.fit_embed(embed, lang)  # many long lists together: over 6,000 characters
-
-
-def check_text(name: str, trait: str, skill: str | None, result: ProbeResult, lang: str) -> str:
-    """The check in the words and layout of ``/probe`` (header, pool, dice, verdict)."""
-    source = Source(name, trait, result.spec.pool.base)
-    text = probe_text(lang, discord.utils.escape_markdown(name), source, result)
-    if skill is None:
-        return text
-    header, _, rest = text.partition("\n")
-    return f"{header} + **{skill} {result.spec.pool.bonus}**\n{rest}"
+def schwelle_text(sheet: Sheet, derived: Derived) -> str:
+    """The heavy-hit threshold, or ``–`` for a sheet without K and G and without a fixed
+    threshold (the rule does not apply to it, see data/w6/RULES.md)."""
+    exempt = sheet.pm_value("K") + sheet.pm_value("G") == 0 and derived.schwelle == 0
+    return "–" if exempt else str(derived.schwelle)

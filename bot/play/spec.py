@@ -23,7 +23,6 @@ from engines.core import Event, Outcome, registry
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
 from engines.core.contract import DecisionKind, Engine
-from engines.core.errors import EngineError
 
 SEAT_ICONS = ("🟧", "🔵", "🟩", "🟪", "🟨", "🟥")
 UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
@@ -209,16 +208,7 @@ class GameSpec:
             for k, v in record.config.items()
             if k not in SERVICE_KEYS and k != "seat_choices"  # the choices of seats yet to say
         }
-        for seats in range(engine.min_players, len(record.players)):
-            trial = dict(config)
-            if isinstance(trial.get("teams"), list):
-                trial["teams"] = trial["teams"][:seats]
-            try:
-                m.start(engine, trial, record.seed, seats)
-            except EngineError:
-                continue
-            return True
-        return False
+        return m.starts_with_fewer(engine, config, record.seed, len(record.players))
 
     def invitation_text(self, record: Any, names: list[str], lang: str) -> str | None:
         """The invitation's own wording (None: the shared one listing every seat)."""
@@ -353,6 +343,14 @@ class GameSpec:
         in ``steps``. When they are every step, the choices one by one are not offered beside
         them. By default none (the choices one by one)."""
         return []
+
+    def more(
+        self, ctx: BoardContext, path: tuple[str, ...], options: list[Option]
+    ) -> tuple[list[Option], list[Option]]:
+        """The ``options`` after ``path`` (whole steps included) split into the usual ones,
+        shown at once, and the rest, shown after one "mehr"/"more" click. By default all at
+        once."""
+        return options, []
 
     def step_option(
         self, ctx: BoardContext, path: tuple[str, ...], step: tuple[str, ...]

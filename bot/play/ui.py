@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import Awaitable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import discord
@@ -43,6 +43,14 @@ class Screen:
         if self.image is None:
             return self.file
         return discord.File(io.BytesIO(self.image), filename=self.filename)
+
+
+def pictured_at(screen: Screen, url: str) -> Screen:
+    """``screen`` showing a picture already uploaded with another message (at ``url``)
+    instead of uploading it again: its embed names the url, it carries no file."""
+    embed = screen.embed.copy()
+    embed.set_image(url=url)
+    return replace(screen, embed=embed, file=None, image=None)
 
 
 def parse_path(text: str) -> tuple[str, ...]:

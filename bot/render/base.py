@@ -141,30 +141,102 @@ def drawable(text: str, style: str = "regular") -> str:
     return re.sub(r" {2,}", " ", kept).strip()
 
 
+# ---- text layout: the one place renderers shorten, shrink and wrap text ---------------------
+#
+# ``ellipsize`` cuts one line, ``fitting_size`` shrinks it, ``wrap_text`` breaks a text into
+# lines; ``fit_text`` (a name: as few lines as can be, each as large as can be) and ``fit_block``
+# (a paragraph: the largest size at which it fits a box) put them together. Everything is
+# measured with ``text_length``, as ``draw_text`` draws it.
+
+ELLIPSIS = "…"
+# a word, or the part of one up to and with a hyphen inside it ("Maximilian-" of
+# "Maximilian-Alexander"): where a line may break
+_WORD_PARTS = re.compile(r"\S+?-(?=\S)|\S+")
+
+
 def line_step(size: int) -> int:
-    """The distance between two lines of text at ``size`` pixels."""
+    """The distance between two lines of a short text (a name) at ``size`` pixels."""
     return size + max(2, size // 5)
 
 
-def _wrap_to(text: str, face: ImageFont.FreeTypeFont, width: float) -> list[str]:
-    """``text`` broken into lines of at most ``width`` pixels: at spaces and after hyphens,
-    inside a word only when the word alone is wider than a line."""
-    lines: list[str] = []
-    line = ""
-    for word in re.findall(r"\S+?-(?=\S)|\S+", text):
-        joined = f"{line} {word}" if line and not line.endswith("-") else line + word
-        if text_length(joined, face) <= width:
-            line = joined
-            continue
-        if line:
-            lines.append(line)
-        line = ""
-        for ch in word:  # a word wider than the line is split where it must be
-            if line and text_length(line + ch, face) > width:
-                lines.append(line)
-                line = ""
-            line += ch
-    return [*lines, line] if line else lines or [""]
+def block_leading(size: int) -> float:
+    """The distance between two lines of a paragraph (a card's rules text) at ``size``."""
+    return size * 1.22
+
+
+def ellipsize(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
+    """``text`` cut with an ellipsis to ``width`` pixels in ``face`` (unchanged when it
+    fits; no space left before the ellipsis): the one way renderers shorten a line."""
+    if text_length(text, face) <= width:
+        return text
+    while text and text_length(text + ELLIPSIS, face) > width:
+        text = text[:-1]
+    return text.rstrip() + ELLIPSIS
+
+
+def fitting_size(
+    text: str, width: float, largest: int, smallest: int, style: str = "regular", *, scale: int = 1
+) -> int:
+    """The largest size from ``largest`` down to ``smallest`` at which ``text`` is no wider
+    than ``width`` (``smallest`` when none is). A renderer that draws ``scale`` times larger
+    and scales down (supersampling) passes ``scale``: measured at ``size * scale``."""
+    size = largest
+    while size > smallest and text_length(text, font(size * scale, style)) > width * scale:
+        size -= 1
+    return size
+
+
+def _split_word(word: str, face: ImageFont.FreeTypeFont, width: float) -> list[str]:
+    """A word wider than a line, in pieces that end with a hyphen (never a silent cut)."""
+    pieces: list[str] = []
+    while text_length(word, face) > width and len(word) > 1:
+        cut = len(word) - 1
+        while cut > 1 and text_length(word[:cut] + "-", face) > width:
+            cut -= 1
+        pieces.append(word[:cut] + "-")
+        word = word[cut:]
+    return [*pieces, word]
+
+
+def _wrapped(text: str, face: ImageFont.FreeTypeFont, width: float) -> list[tuple[str, int]]:
+    """The lines of ``wrap_text``, each with where it starts in ``text``."""
+    lines: list[tuple[str, int]] = []
+    offset = 0
+    for paragraph in text.split("\n"):
+        line, start, end = "", offset, offset
+        for part in _WORD_PARTS.finditer(paragraph):
+            word = part.group()
+            at = offset + part.start()
+            spaced = bool(line) and part.start() + offset > end  # a space before this word
+            joined = f"{line} {word}" if spaced else line + word
+            end = offset + part.end()
+            if text_length(joined, face) <= width:
+                line, start = joined, start if line else at
+                continue
+            if line:
+                lines.append((line, start))
+            *whole, line = _split_word(word, face, width)
+            for piece in whole:
+                lines.append((piece, at))
+                at += len(piece) - 1  # the hyphen added is not in the text
+            start = at
+        lines.append((line, start))
+        offset += len(paragraph) + 1
+    return lines
+
+
+def wrap_text(
+    text: str, face: ImageFont.FreeTypeFont, width: float, *, lines: int = 0
+) -> list[str]:
+    """``text`` in lines no wider than ``width`` pixels in ``face``: broken at spaces and
+    after a hyphen inside a word, a word wider than a line split into pieces ending with a
+    hyphen, a new line at each line break of ``text``. With ``lines``, at most that many:
+    the last holds the rest of the text however wide it is (for ``ellipsize``)."""
+    wrapped = _wrapped(text, face, width)
+    if lines and len(wrapped) > lines:
+        rest = text[wrapped[lines - 1][1] :].replace("\n", " ").strip()
+        return [line for line, _ in wrapped[: lines - 1]] + [rest]
+    return [line for line, _ in wrapped]
 
 
 def fit_text(
@@ -185,22 +257,39 @@ def fit_text(
     apart) stay within it. Returns the lines and the size to draw them at."""
     text = drawable(clean_text(text), style)
     smallest = min(size, min_size or size)
-    for each in range(size, smallest - 1, -1):
-        if text_length(text, font(each, style)) <= width:
-            return [text], each
+    one = fitting_size(text, width, size, smallest, style)
+    if text_length(text, font(one, style)) <= width:
+        return [text], one
     for count in range(2, lines + 1):  # as few lines as can be, each as large as can be
         for each in range(size, smallest - 1, -1):
             if height and count * line_step(each) > height and each > smallest:
                 continue
-            wrapped = _wrap_to(text, font(each, style), width)
+            wrapped = wrap_text(text, font(each, style), width)
             if len(wrapped) <= count:
                 return wrapped, each
     face = font(smallest, style)
-    kept = _wrap_to(text, face, width)[:lines]
-    last = kept[-1]
-    while last and text_length(last + "…", face) > width:
-        last = last[:-1]
-    return [*kept[:-1], last.rstrip() + "…"], smallest
+    kept = wrap_text(text, face, width)[:lines]
+    return [*kept[:-1], ellipsize(kept[-1] + ELLIPSIS, face, width)], smallest
+
+
+def fit_block(
+    text: str, width: float, height: float, largest: int, smallest: int, style: str = "regular"
+) -> tuple[int, list[str]]:
+    """A paragraph in a box: the largest size (``largest`` … ``smallest``) at which ``text``
+    wrapped to ``width`` fits ``height`` (lines ``block_leading`` apart), with its lines. At
+    the smallest size a text still too long ends its last line with "…"."""
+    size = max(smallest, largest)
+    while True:
+        face = font(size, style)
+        lines = wrap_text(text, face, width)
+        room = max(1, int(height // block_leading(size)))
+        if len(lines) <= room:
+            return size, lines
+        if size <= smallest:
+            kept = lines[:room]
+            kept[-1] = ellipsize(kept[-1] + " " + ELLIPSIS, face, width)
+            return size, kept
+        size -= 1
 
 
 @dataclass(frozen=True)

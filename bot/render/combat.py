@@ -15,7 +15,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from bot.render.base import PALETTE, draw_text, font, new_canvas, png_bytes, text_length
+from bot.render.base import PALETTE, draw_text, ellipsize, font, new_canvas, png_bytes
 
 WIDTH = 960
 HEADER = 64
@@ -76,11 +76,11 @@ def _row(
     colour = DOWN_COLOUR if down else PALETTE.text
     mark = "✖" if down else ("▶" if row["is_turn"] else ("✋" if row["may_act"] else "•"))
     draw_text(draw, (MARGIN, top + 6), mark, font(20, "bold"), colour)
-    name = _fit(str(row["name"]), NAME_W - 52, 22)
+    name = ellipsize(str(row["name"]), font(22, "bold"), NAME_W - 52)
     draw_text(draw, (MARGIN + 30, top + 4), name, font(22, "bold"), colour)
     conditions = text.conditions.get(str(row["id"]), "")
     if conditions:
-        small = _fit(conditions, NAME_W - 52, 15)
+        small = ellipsize(conditions, font(15), NAME_W - 52)
         draw_text(draw, (MARGIN + 30, top + 31), small, font(15), PALETTE.failure if down
                   else PALETTE.muted)  # fmt: skip
     left = NAME_W + MARGIN
@@ -91,7 +91,9 @@ def _row(
         share = max(0, min(10, int(row.get("lp_bar", 0)))) / 10
         label = text.lp_words.get(str(row["id"]), "")
     _bar(draw, left, top + 8, share, down)
-    draw_text(draw, (left + 6, top + 31), _fit(label, BAR_W, 15), font(15), PALETTE.muted)
+    small_face = font(15)
+    draw_text(draw, (left + 6, top + 31), ellipsize(label, small_face, BAR_W), small_face,
+              PALETTE.muted)  # fmt: skip
     if "kw_left" in row:
         kw = f"{row['kw_left']}/{row['kw_phase']}"
         draw_text(draw, (COLUMN_KW, top + 10), kw, font(22), colour)
@@ -125,13 +127,3 @@ def _pips(draw: ImageDraw.ImageDraw, left: int, top: int, now: int, most: int, d
         filled = i < now and not down
         draw.ellipse((x, top, x + 16, top + 16), fill=PALETTE.player_b if filled else None,
                      outline=PALETTE.muted, width=2)  # fmt: skip
-
-
-def _fit(value: str, width: int, size: int) -> str:
-    """``value`` cut with an ellipsis to ``width`` pixels at ``size`` (bold for names)."""
-    face = font(size, "bold")
-    if text_length(value, face) <= width:
-        return value
-    while value and text_length(value + "…", face) > width:
-        value = value[:-1]
-    return value + "…"

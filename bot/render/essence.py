@@ -18,7 +18,16 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.base import PALETTE, clean_text, draw_text, font, palette_png, text_length
+from bot.render.base import (
+    PALETTE,
+    clean_text,
+    draw_text,
+    ellipsize,
+    fitting_size,
+    font,
+    palette_png,
+    wrap_text,
+)
 
 SCALE = 2
 BOARD_PX = 588  # the board's side at 1x, whatever its size (7x7 or 5x5)
@@ -201,31 +210,8 @@ class _Pen:
     ) -> None:
         face = font(size * SCALE, style)
         if max_width is not None:
-            value = _fit(clean_text(value), face, max_width * SCALE)
+            value = ellipsize(clean_text(value), face, max_width * SCALE)
         draw_text(self.draw, (at[0] * SCALE, at[1] * SCALE), value, face, fill, anchor=anchor)
-
-
-def _fit(value: str, face: Any, limit: float) -> str:
-    if text_length(value, face) <= limit:
-        return value
-    while value and text_length(value + "…", face) > limit:
-        value = value[:-1]
-    return value + "…"
-
-
-def _wrap(value: str, face: Any, limit: float, lines: int) -> list[str]:
-    """``value`` broken at spaces into at most ``lines`` lines of ``limit`` width (the last
-    one is cut with "…" by the pen if it is still too long)."""
-    words = value.split(" ")
-    result: list[str] = []
-    while words and len(result) < lines - 1:
-        line = words.pop(0)
-        while words and text_length(f"{line} {words[0]}", face) <= limit:
-            line += " " + words.pop(0)
-        result.append(line)
-    if words:
-        result.append(" ".join(words))
-    return result
 
 
 @dataclass(frozen=True)
@@ -367,22 +353,16 @@ def _header(pen: _Pen, text: BoardText, width: float) -> None:
             "bold" if active else "regular",
             right - left - 64,
         )
-        size = _fitting_size(name, style, room, 19, 14)
+        size = fitting_size(name, room, 19, 14, style, scale=SCALE)
         pen.text((left + 54, icon[1]), name, size, COLOURS.text, style, "lm", room)
-
-
-def _fitting_size(value: str, style: str, limit: float, largest: int, smallest: int) -> int:
-    """The largest font size from ``largest`` down to ``smallest`` at which ``value`` fits."""
-    for size in range(largest, smallest, -1):
-        if text_length(value, font(size * SCALE, style)) <= limit * SCALE:
-            return size
-    return smallest
 
 
 def _footer(pen: _Pen, text: BoardText, width: float, top: float) -> None:
     """The status (on two lines when it is long and there is no detail), detail, variants."""
     limit = width - 2 * MARGIN
-    status = _wrap(text.status, font(19 * SCALE, "bold"), limit * SCALE, 1 if text.detail else 2)
+    status = wrap_text(
+        text.status, font(19 * SCALE, "bold"), limit * SCALE, lines=1 if text.detail else 2
+    )
     for index, line in enumerate(status):
         pen.text((MARGIN, top + 2 + 26 * index), line, 19, COLOURS.text, "bold", "lt", limit)
     pen.text((MARGIN, top + 32), text.detail, 15, COLOURS.text, "regular", "lt", limit)

@@ -16,14 +16,22 @@ a seat holds at most its eight dice.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.i18n import t
-from bot.render.base import PALETTE, draw_text, fit_text, font, line_step, palette_png, text_length
+from bot.render.base import (
+    PALETTE,
+    draw_text,
+    fit_text,
+    font,
+    line_step,
+    palette_png,
+    text_length,
+    wrap_text,
+)
 
 WIDTH = 1000
 MARGIN = 16
@@ -181,8 +189,11 @@ def _stack_lines(view: Mapping[str, Any], lang: str) -> list[tuple[str, str, str
     return lines[-6:]
 
 
-def _wrap(value: str, width: int) -> list[str]:
-    return textwrap.wrap(value, width=width) or [""]
+def _wrap(value: str) -> list[str]:
+    """A spell's sentence (15 px) in lines of at most 740 px: the measure of the 95
+    characters it was wrapped at before, now in pixels, so no line runs off the board. Line
+    breaks in an uploaded sentence are spaces, as before (no board grows tall by them)."""
+    return wrap_text(" ".join(value.split()), font(15), 740)
 
 
 def draw_board(
@@ -191,7 +202,7 @@ def draw_board(
     seats = view["seats"]
     shown, hidden = _shown_matrices(view)
     stack = _stack_lines(view, lang)
-    stack_rows = sum(len(_wrap(text, 95)) for kind, text, _ in stack if kind == "sentence")
+    stack_rows = sum(len(_wrap(text)) for kind, text, _ in stack if kind == "sentence")
     stack_rows += sum(1 for kind, _, _ in stack if kind == "spell")
     decision = view.get("decision")
     spheres = view.get("spheres") or []
@@ -214,7 +225,7 @@ def draw_board(
             _text(draw, (MARGIN, y + 10), text, 16, colour, "bold")
             y += 22
         else:
-            for line in _wrap(text, 95):
+            for line in _wrap(text):
                 _text(draw, (MARGIN + 18, y + 10), line, 15, colour)
                 y += 22
     if decision:

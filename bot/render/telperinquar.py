@@ -24,7 +24,18 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import t
-from bot.render.base import PALETTE, draw_text, font, palette_png, text_length
+from bot.render.base import (
+    PALETTE,
+    block_leading,
+    draw_text,
+    ellipsize,
+    fit_block,
+    fitting_size,
+    font,
+    palette_png,
+    text_length,
+    wrap_text,
+)
 from engines.telperinquar.cards import (
     ATTRIBUTES,
     DRAFT,
@@ -37,6 +48,7 @@ from engines.telperinquar.cards import (
     level_rows,
 )
 from engines.telperinquar.decks import Problem, validate
+from engines.telperinquar.keywords import keywords
 
 CARD_W = 250  # a card's design width; every size on a card scales with its drawn width
 CARD_RATIO = 1.4
@@ -93,15 +105,6 @@ def _png(image: Image.Image) -> bytes:
 # ------------------------------------------------------------------ text
 
 
-def _fit(value: str, face: ImageFont.FreeTypeFont, limit: float) -> str:
-    """``value`` cut with an ellipsis to ``limit`` pixels (unchanged when it fits)."""
-    if text_length(value, face) <= limit:
-        return value
-    while value and text_length(value + "…", face) > limit:
-        value = value[:-1]
-    return value.rstrip() + "…"
-
-
 def _text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -115,70 +118,9 @@ def _text(
     """Draw one line (cut with an ellipsis beyond ``limit``); returns its width."""
     face = font(max(6, size), style)
     if limit:
-        value = _fit(value, face, limit)
+        value = ellipsize(value, face, limit)
     draw_text(draw, xy, value, face, fill, anchor=anchor)
     return float(text_length(value, face))
-
-
-def _shrink(value: str, largest: int, smallest: int, limit: float, style: str = "bold") -> int:
-    """The largest size from ``largest`` down to ``smallest`` at which ``value`` fits."""
-    size = largest
-    while size > smallest and text_length(value, font(size, style)) > limit:
-        size -= 1
-    return size
-
-
-def _split_word(word: str, face: ImageFont.FreeTypeFont, width: float) -> list[str]:
-    """A word wider than a line, in pieces that end with a hyphen (never a silent cut)."""
-    pieces: list[str] = []
-    while text_length(word, face) > width and len(word) > 1:
-        cut = len(word) - 1
-        while cut > 1 and text_length(word[:cut] + "-", face) > width:
-            cut -= 1
-        pieces.append(word[:cut] + "-")
-        word = word[cut:]
-    return [*pieces, word]
-
-
-def wrap(value: str, face: ImageFont.FreeTypeFont, width: float) -> list[str]:
-    """``value`` in lines no wider than ``width`` pixels, broken between words."""
-    lines: list[str] = []
-    for paragraph in value.split("\n"):
-        line = ""
-        for word in paragraph.split():
-            candidate = f"{line} {word}" if line else word
-            if text_length(candidate, face) <= width:
-                line = candidate
-                continue
-            if line:
-                lines.append(line)
-            *whole, line = _split_word(word, face, width)
-            lines += whole
-        lines.append(line)
-    return lines
-
-
-def fit_block(
-    value: str, width: float, height: float, largest: int, smallest: int
-) -> tuple[int, list[str]]:
-    """The largest font size (``largest`` … ``smallest``) at which ``value`` fits the box, with
-    its lines. At the smallest size a text still too long ends its last line with "…"."""
-    size = max(smallest, largest)
-    while True:
-        face = font(size)
-        lines = wrap(value, face, width)
-        room = max(1, int(height // _leading(size)))
-        if len(lines) <= room:
-            return size, lines
-        if size <= smallest:
-            kept = lines[:room]
-            kept[-1] = _fit(kept[-1] + " …", face, width)
-            return size, kept
-        size -= 1
-
-
-def _leading(size: int) -> float:
-    return size * 1.22
 
 
 # ------------------------------------------------------------------ cards
@@ -263,7 +205,7 @@ def _name_bar(
         draw_text(draw, (x1 - 4 * u - width / 2, y0 + 16 * u), cost, face, GOLD, anchor="mm")
         right = x1 - width - 10 * u
     room = right - x0 - 8 * u
-    size = _shrink(name, round(17 * u), round(10 * u), room)
+    size = fitting_size(name, room, round(17 * u), round(10 * u), "bold")
     _text(draw, (x0 + 8 * u, y0 + 16 * u), name, size, "#ffffff", "bold", limit=room)
     return y0 + 32 * u
 
@@ -456,7 +398,7 @@ def _rules_text(
     )
     face = font(size)
     for k, line in enumerate(lines):
-        draw_text(draw, (x0 + 4 * u, y0 + 6 * u + k * _leading(size)), line, face, INK)
+        draw_text(draw, (x0 + 4 * u, y0 + 6 * u + k * block_leading(size)), line, face, INK)
 
 
 def draw_card(
@@ -513,8 +455,8 @@ def _rules_fit(
 
 def _legend_height(lines: Sequence[str], width: float, u: float) -> float:
     size = max(8, round(10 * u))
-    rows = sum(len(wrap(line, font(size), width - 8 * u)) for line in lines)
-    return rows * _leading(size) + 8 * u
+    rows = sum(len(wrap_text(line, font(size), width - 8 * u)) for line in lines)
+    return rows * block_leading(size) + 8 * u
 
 
 def _legend(card: Card, lang: str) -> list[str]:
@@ -540,12 +482,12 @@ def _legend_block(
     x0, x1, bottom = box
     size = max(8, round(10 * u))
     face = font(size)
-    wrapped = [row for line in lines for row in wrap(line, face, x1 - x0 - 8 * u)]
+    wrapped = [row for line in lines for row in wrap_text(line, face, x1 - x0 - 8 * u)]
     height = _legend_height(lines, x1 - x0, u)
     top = bottom - height
     draw.line([(x0 + 10 * u, top), (x1 - 10 * u, top)], fill="#c4b48f", width=max(1, round(u)))
     for k, row in enumerate(wrapped):
-        draw_text(draw, (x0 + 4 * u, top + 5 * u + k * _leading(size)), row, face, INK_SOFT)
+        draw_text(draw, (x0 + 4 * u, top + 5 * u + k * block_leading(size)), row, face, INK_SOFT)
     return height
 
 
@@ -604,7 +546,7 @@ def draw_level_card(
     table_y = top + 28 * u
     for c, head in enumerate(heads):
         room = unit * weights[c] + 2 * u
-        cell = _shrink(head, size, max(6, size - 3), room)
+        cell = fitting_size(head, room, size, max(6, size - 3), "bold")
         _text(draw, (centres[c], table_y + row_h / 2), head, cell, INK, "bold", "mm", room)
     for r, row in enumerate(level_rows(cls)):
         ry = table_y + row_h * (r + 1)
@@ -621,7 +563,7 @@ def draw_level_card(
         ]
         for c, value in enumerate(values):
             room = unit * weights[c] + 2 * u
-            cell = _shrink(str(value), size, max(6, size - 3), room, "regular")
+            cell = fitting_size(str(value), room, size, max(6, size - 3), "regular")
             _text(
                 draw, (centres[c], ry + row_h / 2), str(value), cell, INK, anchor="mm", limit=room
             )
@@ -1074,7 +1016,7 @@ def _exposed(view: Mapping[str, Any], seat: int, cat: Catalogue) -> bool:
         return [(i, c) for i, c in cards if c is not None and c.type == "wesen"]
 
     def flies(card: Card) -> bool:
-        return "fliegen" in (card.get("abilities") or [])
+        return any(k.flies for k in keywords(card.get("abilities") or []))
 
     guards = face_up(seat)
     if not [c for _, c in guards if not flies(c)]:
@@ -1114,12 +1056,13 @@ def _hero_box(
     name_x = x + 14 + 26 * len(classes)
     name = _seat_name(seat, names)
     room = x + HERO_W - name_x - 8
-    _text(draw, (name_x, y + 22), name, _shrink(name, 18, 13, room), colour, "bold", limit=room)
+    size = fitting_size(name, room, 18, 13, "bold")
+    _text(draw, (name_x, y + 22), name, size, colour, "bold", limit=room)
     lv = p.get("levels") or {}
     cls_line = " / ".join(
         f"{_hero_name(c, lang)} {_tr('level', lang, level=lv.get(c, 1))}" for c in classes
     )
-    size = _shrink(cls_line, 14, 10, HERO_W - 20, "regular")
+    size = fitting_size(cls_line, HERO_W - 20, 14, 10, "regular")
     _text(draw, (x + 10, y + 48), cls_line, size, PALETTE.text, limit=HERO_W - 20)
     _life_bar(
         draw,
@@ -1305,7 +1248,7 @@ def _card_chip(
         _shield(draw, x + 4, y + 4, 14, "#3b82c4")
         x += 14
     name = (card.name if lang == "de" else card.name_en) if card else str(entry.get("name", "?"))
-    size = _shrink(name, 12, 8, right - x - 8, "regular")
+    size = fitting_size(name, right - x - 8, 12, 8, "regular")
     colour = "#ffffff" if not used else "#d0ccc4"
     _text(draw, (x + 6, y + CHIP_H / 2 + 1), name, size, colour, limit=right - x - 8)
 
@@ -1420,7 +1363,7 @@ def _wesen_card(
     _text(draw, (x0 + 8, y0 + 13), str(place + 1), 13, GOLD, "bold")
     name = card.name if lang == "de" else card.name_en
     room = x1 - x0 - (44 if used else 28)  # the InAktion mark keeps its own corner
-    size = _shrink(name, 13, 10, room)
+    size = fitting_size(name, room, 13, 10, "bold")
     _text(draw, (x0 + 22, y0 + 13), name, size, "#ffffff", "bold", limit=room)
     if card.type == "wesen":
         _wesen_values(draw, inner, place, entry, card, view, lang)
@@ -1448,7 +1391,7 @@ def _wesen_values(
     x += _text(draw, (x, y0 + 12), f"♥ {life}", 14, INK, "bold") + 6
     if dmg:
         label = _tr("damage", lang, amount=dmg)
-        size = _shrink(label, 12, 9, x1 - x - 3)
+        size = fitting_size(label, x1 - x - 3, 12, 9, "bold")
         _text(draw, (x, y0 + 12), label, size, RED, "bold", limit=x1 - x - 3)
     attack = f"{int(card.get('bonus')):+d} {_tr('attack_short.' + str(card.get('attack')), lang)}"
     _text(draw, (x0 + 4, y0 + 32), attack, 13, INK, "bold", limit=x1 - x0 - 8)
@@ -1464,7 +1407,7 @@ def _wesen_values(
     abilities = [_tr(f"ability.{a}", lang) for a in card.get("abilities") or []]
     line_y = y0 + 70
     for ability in abilities[:2]:
-        size = _shrink(ability, 11, 9, x1 - x0 - 8)
+        size = fitting_size(ability, x1 - x0 - 8, 11, 9, "bold")
         _text(draw, (x0 + 4, line_y), ability, size, "#2f4f7f", "bold", limit=x1 - x0 - 8)
         line_y += 15
     if len(abilities) > 2:
@@ -1770,10 +1713,8 @@ __all__ = [
     "draw_card",
     "draw_field",
     "field_png",
-    "fit_block",
     "hand_png",
     "hero_card_png",
     "level_card_png",
     "named_card_png",
-    "wrap",
 ]

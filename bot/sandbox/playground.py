@@ -34,7 +34,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.cli import DB_UNUSABLE
 from bot.sandbox.fake_discord import (
     BUTTON,
     CALLBACK_MODAL,
@@ -48,6 +47,7 @@ from bot.sandbox.fake_discord import (
     StoredMessage,
 )
 from bot.store import StoreUnavailable
+from bot.store.base import DB_UNUSABLE
 
 ONLY_YOU = "(nur für dich / only you)"
 ANSWER_TIMEOUT = 15.0

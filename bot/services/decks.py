@@ -14,15 +14,15 @@ from bot.narration.telperinquar import (
     MAX_DECK_NAME,
     STARTER,
     TYPE_ICONS,
-    _k,
-    _starter_named,
     card_name,
     deck_choice,
     deck_is_legal,
     deck_name,
     file_catalogue,
+    phrase,
     read_list,
     resolve_card,
+    starter_named,
 )
 from bot.store import AlreadyExists, DeckRecord, Store
 from bot.store import GameRecord as GameRecord  # the record a cog reads
@@ -136,7 +136,7 @@ class DeckService:
             raise BadInput("tq.deck.not_found", name=name[:MAX_DECK_NAME])
         count = dict(changed.cards).get(german, 0)
         shown = card_name(german, lang, cat)
-        text = _k("deck.changed", lang, card=shown, count=count, deck=deck.name)
+        text = phrase("deck.changed", lang, card=shown, count=count, deck=deck.name)
         return changed, text
 
     async def seat_deck(self, owner: int, value: str | None, cat: Catalogue) -> str:
@@ -145,7 +145,7 @@ class DeckService:
         if value and value.startswith(STARTER) and value[1:] in CLASSES:
             return value[1:]
         if value:
-            starter_class = _starter_named(value)
+            starter_class = starter_named(value)
             if starter_class and await self.store.get_deck(owner, value) is None:
                 return starter_class  # a starter deck typed by its name
             deck = await self.find_deck(owner, value)

@@ -90,6 +90,11 @@ def character_choices(
     ]
 
 
+def scopes(user_id: int, campaign: CampaignRecord | None) -> tuple[str, str | None]:
+    """Where saved rolls are kept: the user's scope, and the channel's campaign's if any."""
+    return f"user:{user_id}", (f"campaign:{campaign.id}" if campaign else None)
+
+
 class DiceService:
     """The store behind the dice commands."""
 

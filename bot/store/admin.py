@@ -103,19 +103,17 @@ class _SqliteSide:
         return int((await self._fetch(f"SELECT COUNT(*) FROM {table}"))[0][0])
 
     async def write(self, data: list[tuple[str, list[str], Rows]]) -> None:
-        async with self.store._transaction() as db:
+        async with self.store._transaction() as tx:
             for table, columns, rows in data:
                 marks = ", ".join("?" * len(columns))
-                await db.executemany(
-                    f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows
-                )
+                await tx.many(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
 
 
 class _PostgresSide:
     def __init__(self, url: str) -> None:
         from bot.store.postgres import PostgresStore
 
-        self.store = PostgresStore(url)
+        self.store = PostgresStore(url, command_timeout=None)
 
     async def open(self) -> None:
         await self.store.open()
@@ -163,7 +161,7 @@ class _PostgresSide:
 
     async def write(self, data: list[tuple[str, list[str], Rows]]) -> None:
         typed = [(t, c, rows, await self._types(t)) for t, c, rows in data]
-        async with self.store._transaction() as conn:
+        async with self.store.transaction() as conn:
             for table, columns, rows, types in typed:
                 casts = [_caster(types[c]) for c in columns]
                 records = [

@@ -63,6 +63,8 @@ def check_character_limits(
 
 STORAGE_DOWN = "error.storage_down"
 STORAGE_FULL = "error.storage_full"
+# a database that cannot be opened, said in one line at start-up (``spielleiter run`` and ``play``)
+DB_UNUSABLE = "Die Datenbank ist nicht nutzbar / the database cannot be used: {error}"
 _FULL_WORDS = ("readonly", "read-only", "disk is full", "no space")
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from engines.core import EngineError
 from engines.core import match as m
+from engines.core.record import replay
 from engines.w6 import state_from_json, state_to_json
 from engines.w6.codec import encode
 from engines.w6.engine import W6Combat
@@ -60,10 +61,8 @@ def combat_to_game(raw: dict[str, Any], campaign_id: int | None, status: str) ->
     config = combat_config(state)
     initial = engine.initial_state(config, state.rng.seed, 1)
     actions = [(entry.actor, entry.action) for entry in state.log[len(initial.log) :]]
-    match = m.start(engine, config, state.rng.seed, 1)
     try:
-        for seat, text in actions:
-            match, _events = m.apply(engine, match, text, seat, referee=True)
+        match = replay(engine, config, state.rng.seed, 1, actions)
         replays = replace(match.state, undone=state.undone) == state
     except EngineError:  # a log that does not replay is carried over as a base
         replays = False

@@ -4,7 +4,7 @@ spells marked) and a spell file checked with every mistake's line; the Armageddo
 with their map drawn, and a scenario file checked (file and line of a mistake) and previewed.
 
 The checks are the bot's own (``engines.felsenfeuer.spells.upload_problems``, what
-``/felsenfeuer zauberbuch hochladen`` runs; ``bot.narration.armageddon.scenario_config``, what
+``/felsenfeuer zauberbuch hochladen`` runs; ``bot.play.specs.armageddon.scenario_config``, what
 ``/armageddon start`` runs), so a file that passes here is taken there.
 """
 
@@ -17,13 +17,14 @@ from collections.abc import Mapping
 from aiohttp import web
 
 from bot.i18n import t
-from bot.narration import armageddon as arm
 from bot.narration import felsenfeuer as ff
+from bot.play.specs import armageddon as arm
 from bot.render.base import run_heavy
 from bot.render.felsenfeuer_text import colour_name
 from bot.web.html import attr, csrf_field, esc, message, options, page, plain, upload_note
-from bot.web.server import WebError, context, form_of, html_response, user_of
+from bot.web.request import WebError, context, form_of, html_response, user_of
 from engines.armageddon import ENGINE as ARMAGEDDON
+from engines.armageddon.engine import preview
 from engines.armageddon.scenario import load, parse, scenario_names
 from engines.core import EngineError
 from engines.felsenfeuer.model import COLOURS
@@ -150,9 +151,8 @@ async def spell_file_page(request: web.Request) -> web.Response:
 
 async def _map_png(config: dict[str, str], lang: str) -> tuple[str, bytes]:
     """The head line and the starting map of a (checked) scenario config."""
-    name, parties = arm.scenario_of(config)
-    state = ARMAGEDDON.initial_state(config, 0, parties + 1)
-    view = ARMAGEDDON.view_for(state, None)
+    name, _parties = arm.scenario_of(config)
+    view = preview(config)
     image = await arm.map_image(view, [t("armageddoncog.gm", lang)], lang, 0)
     return name, image
 

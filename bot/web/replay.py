@@ -1,5 +1,5 @@
 """Replays of the table games: a stored game's action log replayed step by step
-(``engines.core.match``, as ``engines.core.record`` does), each step drawn and narrated by the
+(``engines.core.record.walk``), each step drawn and narrated by the
 game's own spec (``GameSpec.board``: the public board, never a secret), and an animated GIF of
 the whole game for the companion and for ``/… replay`` in Discord.
 
@@ -24,7 +24,7 @@ from bot.play.spec import BoardContext, GameSpec, Steps
 from bot.store.base import GameRecord
 from engines.core import Event, IllegalAction
 from engines.core import match as m
-from engines.core.contract import SecretActions
+from engines.core.record import walk
 
 GIF_SECONDS = 6.0  # the whole replay, whatever its length
 GIF_MAX_BYTES = 8 * 1024 * 1024
@@ -37,7 +37,8 @@ _MENTION = re.compile(r"<@!?(\d+)>")
 @cache
 def specs() -> dict[str, GameSpec]:
     """Every table game's spec by engine name (the games a replay can show)."""
-    from bot.narration import armageddon, essence, felsenfeuer, telperinquar, telperinquar_draft
+    from bot.narration import felsenfeuer
+    from bot.play.specs import armageddon, essence, telperinquar, telperinquar_draft
 
     found = (armageddon.SPEC, essence.SPEC, felsenfeuer.SPEC, telperinquar.SPEC)
     return {spec.kind: spec for spec in (*found, telperinquar_draft.SPEC)}
@@ -90,20 +91,13 @@ def build(record: GameRecord, log: Sequence[tuple[int, str]], seat: int | None) 
     spec = specs()[record.kind]
     engine = engine_of(record)
     config = {k: v for k, v in record.config.items() if k not in SERVICE_KEYS}
-    match = m.start(engine, config, record.seed, len(record.players))
+    reader = None if record.status == FINISHED else () if seat is None else (seat,)
+    start, walked = walk(engine, config, record.seed, len(record.players), log, reader)
     names = list(record.display.get("names") or [])
     if len(names) != len(record.players):
         names = [spec.seat_label(s) for s in range(len(record.players))]
-    replay = Replay(record, spec, seat, names, match)
-    hidden = record.status != FINISHED and isinstance(engine, SecretActions)
-    for actor, text in log:
-        visible = True
-        if hidden and not text.startswith(m.META_PREFIX):
-            assert isinstance(engine, SecretActions)
-            seen = engine.action_visible_to(match.state, engine.parse_action(text), actor)
-            visible = seen is None or seat in seen
-        match, events = m.apply(engine, match, text, actor, referee=True)
-        replay.steps.append(Step(actor, text if visible else None, match, list(events)))
+    replay = Replay(record, spec, seat, names, start)
+    replay.steps += [Step(w.seat, w.action, w.match, list(w.events)) for w in walked]
     return replay
 
 

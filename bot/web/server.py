@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
@@ -23,8 +22,22 @@ from aiohttp import web
 from bot.i18n import t
 from bot.settings import Settings
 from bot.store import Store
-from bot.web.auth import SESSION_HOURS, WebAuth, WebUser, well_formed
+from bot.web import content, games, telperinquar, w6
+from bot.web.auth import SESSION_HOURS, WebAuth, well_formed
 from bot.web.html import CSS, attr, esc, message, page
+from bot.web.request import (
+    CONTEXT,
+    USER,
+    WebContext,
+    WebError,
+    context,
+    form_of,
+    html_response,
+    lang_of,
+    redirect,
+    signed_in,
+    user_of,
+)
 from engines.core import EngineError
 
 log = logging.getLogger("spielleiter.web")
@@ -41,80 +54,6 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "same-origin",  # a sign-in link never leaves as a referrer
     "Cache-Control": "no-store",
 }
-
-
-class WebError(Exception):
-    """A request refused with a message from the catalog and an HTTP status."""
-
-    def __init__(self, status: int, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.status = status
-        self.key = key
-        self.params = params
-
-
-def not_found() -> WebError:
-    """Missing, or another server's: the same answer, so nothing leaks across servers."""
-    return WebError(404, "web.error.not_found")
-
-
-@dataclass
-class WebContext:
-    """What the pages use: the store, the settings and the sign-in service."""
-
-    store: Store
-    settings: Settings
-    auth: WebAuth
-    extras: dict[str, Any] = field(default_factory=dict)
-
-
-CONTEXT = web.AppKey("context", WebContext)
-USER: web.RequestKey[WebUser | None] = web.RequestKey("user")
-
-
-def context(request: web.Request) -> WebContext:
-    return request.app[CONTEXT]
-
-
-def signed_in(request: web.Request) -> WebUser | None:
-    """The signed-in user, or None."""
-    value = request.get(USER)
-    return value if isinstance(value, WebUser) else None
-
-
-def user_of(request: web.Request) -> WebUser:
-    """The signed-in user; raises WebError 401 when nobody is."""
-    user = signed_in(request)
-    if user is None:
-        raise WebError(401, "web.error.signed_out")
-    return user
-
-
-def lang_of(request: web.Request) -> str:
-    user = signed_in(request)
-    if user is not None:
-        return user.lang
-    accepted = request.headers.get("Accept-Language", "").strip().lower()
-    return "en" if accepted.startswith("en") else "de"
-
-
-def html_response(text: str, status: int = 200) -> web.Response:
-    return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
-
-
-async def form_of(request: web.Request) -> dict[str, str]:
-    """The posted form as text fields (files and repeated names: the first text value)."""
-    posted = await request.post()
-    fields: dict[str, str] = {}
-    for key, value in posted.items():
-        if isinstance(value, str) and key not in fields:
-            fields[key] = value
-    return fields
-
-
-def redirect(location: str) -> web.Response:
-    """See other (after a form): the browser asks for ``location`` with a GET."""
-    return web.Response(status=303, headers={"Location": location})
 
 
 def secure_cookies(settings: Settings) -> bool:
@@ -245,8 +184,6 @@ async def sign_out(request: web.Request) -> web.StreamResponse:
 
 def create_app(ctx: WebContext) -> web.Application:
     """The companion's application: sign-in and every page."""
-    from bot.web import content, games, telperinquar, w6
-
     app = web.Application(middlewares=[guard], client_max_size=MAX_BODY)
     app[CONTEXT] = ctx
     app.router.add_get("/static/web.css", css)

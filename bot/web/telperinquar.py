@@ -25,7 +25,7 @@ from bot.services.decks import DeckService
 from bot.store.base import DeckRecord
 from bot.web.auth import WebUser
 from bot.web.html import attr, csrf_field, esc, message, options, page, plain, upload_note
-from bot.web.server import WebError, context, form_of, html_response, redirect, user_of
+from bot.web.request import WebError, context, form_of, html_response, redirect, user_of
 from engines.core import EngineError
 from engines.telperinquar.cards import (
     ATTRIBUTES,

@@ -20,16 +20,16 @@ from typing import Any
 from aiohttp import web
 
 from bot.i18n import t
-from bot.narration.w6 import entry_line, sheet_embed
+from bot.narration.w6 import entry_line
+from bot.play.specs.w6_sheet import sheet_embed, sheet_view
 from bot.render.base import render_async
 from bot.render.sheet import render_sheet
-from bot.render.sheet_text import sheet_view
 from bot.sheets import Sheets, may_edit
 from bot.store import StaleRevision
 from bot.store.base import CampaignRecord, CharacterRecord
 from bot.web.auth import WebUser
 from bot.web.html import attr, csrf_field, esc, message, options, page, plain
-from bot.web.server import (
+from bot.web.request import (
     WebError,
     context,
     form_of,

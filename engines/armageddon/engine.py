@@ -31,6 +31,7 @@ from engines.armageddon.actions import (
     Refuse,
     Remove,
     SetupAction,
+    Step,
     action_path,
     action_text,
     parse_action,
@@ -40,7 +41,7 @@ from engines.armageddon.flow import advance, normalize, scores
 from engines.armageddon.gamemaster import apply_gm, gm_actions, keep_undo
 from engines.armageddon.movement import apply_move, move_actions
 from engines.armageddon.rules import fail, index
-from engines.armageddon.scenario import load
+from engines.armageddon.scenario import load, parse
 from engines.armageddon.setup_phase import apply_setup, new_state, setup_actions, start_play
 from engines.armageddon.state import GM, SCHEMA, Phase, State, from_json, to_json
 from engines.armageddon.view import view
@@ -63,10 +64,7 @@ class ArmageddonEngine:
         unknown = set(config) - _CONFIG
         if unknown:
             raise BadInput("armageddon.error.bad_config", option=sorted(unknown)[0])
-        if "scenario_text" in config:
-            text, file = str(config["scenario_text"]), str(config.get("file", "szenario"))
-        else:
-            text, file = load(str(config.get("scenario", "scharmuetzel")))
+        text, file = scenario_text(config)
         rounds = config.get("rounds")
         if rounds is not None and (not isinstance(rounds, int) or not 1 <= rounds <= 99):
             raise BadInput("armageddon.error.bad_config", option="rounds")
@@ -309,3 +307,30 @@ def _resolve_first(state: State) -> EngineError:
 
 
 ENGINE = ArmageddonEngine()
+
+
+# ------------------------------------------------------------------ for a reader before a step
+
+
+def scenario_text(config: Mapping[str, Any]) -> tuple[str, str]:
+    """The scenario text and its file name of a config (a shipped one's or an upload)."""
+    if "scenario_text" in config:
+        return str(config["scenario_text"]), str(config.get("file", "szenario"))
+    return load(str(config.get("scenario", "scharmuetzel")))
+
+
+def preview(config: Mapping[str, Any]) -> JsonDict:
+    """The starting map of a scenario config as a spectator sees it, before any game (every
+    party seated, seed 0). Raises BadInput for a config the engine refuses."""
+    parties = parse(*scenario_text(config)).parties
+    return ENGINE.view_for(ENGINE.initial_state(config, 0, parties + 1), None)
+
+
+def path_next(state: State, seat: int, path: Sequence[Action], figure: str = "") -> list[Step]:
+    """The legal steps of ``figure`` (empty: of every figure) after ``path`` (the steps typed
+    so far, played on a copy), for completing a path being typed. Raises the engine's error
+    for a path that cannot be walked."""
+    for action in path:
+        state, _events = ENGINE.apply(state, action, seat)
+    steps = [a for a in ENGINE.legal_actions(state, seat) if isinstance(a, Step)]
+    return [s for s in steps if s.figure == figure] if figure else steps

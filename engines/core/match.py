@@ -37,7 +37,7 @@ from engines.core.contract import (
     referee_seats,
     seat_count,
 )
-from engines.core.errors import BadInput, IllegalAction
+from engines.core.errors import BadInput, EngineError, IllegalAction
 
 META_PREFIX = "!"
 PLAYER_META_VERBS = frozenset({"resign", "draw-offer", "draw-accept", "draw-decline"})
@@ -90,6 +90,24 @@ def start(engine: Engine[Any, Any], config: Mapping[str, Any], seed: int, player
         raise BadInput("error.player_count", min=engine.min_players, max=engine.max_players)
     teams = teams_of(config, players)
     return Match(engine.name, players, engine.initial_state(config, seed, players), teams=teams)
+
+
+def starts_with_fewer(
+    engine: Engine[Any, Any], config: Mapping[str, Any], seed: int, players: int
+) -> bool:
+    """Whether the engine takes ``config`` with fewer than ``players`` seats (at least its
+    ``min_players``; the first seats' teams kept): an invitation whose host may start before
+    every seat has answered."""
+    for seats in range(engine.min_players, players):
+        trial = dict(config)
+        if isinstance(trial.get("teams"), list):
+            trial["teams"] = trial["teams"][:seats]
+        try:
+            start(engine, trial, seed, seats)
+        except EngineError:
+            continue
+        return True
+    return False
 
 
 def outcome(engine: Engine[Any, Any], match: Match) -> Outcome | None:

@@ -52,7 +52,8 @@ Errors (``BadInput.key`` and its params):
     ``dice.count_needs_one_group``; ``dice.fudge_operations`` (operation).
 
 Result types (frozen): :class:`DiceRoll` with :class:`DiceGroup` per dice term and
-:class:`DieResult` per die; see their docstrings for every field.
+:class:`DieResult` per die (defined in :mod:`engines.dice.results`, the Markdown breakdown in
+:mod:`engines.dice.breakdown`); see their docstrings for every field.
 """
 
 from __future__ import annotations
@@ -60,12 +61,11 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
-import operator
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import d20
 import d20.diceast as d20_ast
@@ -73,6 +73,40 @@ import d20.expression as d20_expression
 import lark.exceptions
 
 from engines.core import BadInput, Rng
+from engines.dice.breakdown import (
+    _breakdown,
+    _groups,
+)
+from engines.dice.results import (
+    _COMPARISONS,
+    DiceGroup,
+    DiceRoll,
+    DieResult,
+    Mode,
+    Notation,
+    _is_success,
+    _margin,
+    _meets,
+    _Parsed,
+)
+
+__all__ = [
+    "BREAKDOWN_LIMIT",
+    "MAX_DICE",
+    "MAX_INPUT_CHARS",
+    "MAX_NESTING",
+    "MAX_REPEAT",
+    "MAX_SIDES",
+    "DiceGroup",
+    "DiceRoll",
+    "DieResult",
+    "Mode",
+    "Notation",
+    "check_comment",
+    "check_notation",
+    "roll_notation",
+    "split_repeat",
+]
 
 MAX_INPUT_CHARS = 200
 MAX_DICE = 1000  # d20's own per-roll cap (RollContext), rerolls and explosions included
@@ -81,16 +115,7 @@ MAX_NESTING = 10  # parentheses/sets inside each other
 MAX_REPEAT = 20  # sets of a repeated roll (6#4d6kh3)
 BREAKDOWN_LIMIT = 1500  # characters of Markdown; leaves room in a 2000-char Discord message
 
-Mode = Literal["sum", "successes", "target"]
 
-_COMPARISONS: dict[str, Callable[[int, int], bool]] = {
-    ">=": operator.ge,
-    ">": operator.gt,
-    "<=": operator.le,
-    "<": operator.lt,
-    "==": operator.eq,
-    "!=": operator.ne,
-}
 # A "W"/"w"/"D" directly before a die size, not inside a word: 3W6, w20, (2W6), 1W%.
 _DIE_LETTER = re.compile(r"(?<![^\W\d_])[wWD](?=\d|%)")
 # Every die letter of an expression (d20's own "d" too), in the order d20 reads the dice, and
@@ -151,158 +176,6 @@ _ADVANTAGE_KEEP = {"adv": "kh1", "vorteil": "kh1", "dis": "kl1", "nachteil": "kl
 _D20_TERM = re.compile(r"(?<!\w)1?([dwWD])20(?![\d%a-zA-Z])")
 # Dice Maiden's exploding dice: ``3d6!`` (not the comparison ``!=``).
 _EXPLODE_BANG = re.compile(r"(?<![^\W\d_])(\d*[dwWD](\d+))!(?!=)")
-_SYMBOLS = {">=": "≥", "<=": "≤", "!=": "≠", "==": "=", ">": ">", "<": "<"}
-_MARKDOWN_SPECIAL = re.compile(r"([\\*_~`|>])")
-
-
-@dataclass(frozen=True, slots=True)
-class DieResult:
-    """One die as rolled.
-
-    ``value``: the face that counts (after rerolls and ``mi``/``ma``); ``natural``: the face
-    actually rolled before ``mi``/``ma`` forced it; ``rerolled``: earlier faces thrown away by
-    ``rr``/``ro``, oldest first; ``kept``: False when ``k``/``p`` dropped it; ``exploded``: it
-    triggered an extra die (``e``/``ra``); ``crit``/``fumble``: natural maximum / natural 1
-    (never for ``d%`` or Fudge dice); ``success``: in success mode whether it counts, else
-    ``None``; ``failure``: with a failure count (``6d10 t7 f1``) whether it takes a success
-    away, else ``None``. A Fudge die (``dF``) has ``value`` and ``natural`` -1, 0 or +1.
-    """
-
-    value: int
-    natural: int
-    rerolled: tuple[int, ...]
-    kept: bool
-    exploded: bool
-    crit: bool
-    fumble: bool
-    success: bool | None
-    failure: bool | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DiceGroup:
-    """One dice term such as ``4d6kh3``.
-
-    ``notation``: the term as d20 writes it; ``count``/``sides``: N and S (``d%`` has
-    ``sides=100``, ``percentile=True`` and faces 0, 10, …, 90); ``operations``: e.g. ``"kh3"``;
-    ``label``: its ``[annotation]`` without brackets or ``None``; ``dice``: every die including
-    those added by explosions; ``kept``: False when an enclosing set operation dropped the
-    whole group; ``subtotal``: sum of its kept dice; ``fudge``: Fudge/Fate dice (``4dF``,
-    ``sides=3``, faces -1, 0, +1, written ``−``, ``0``, ``+``).
-    """
-
-    notation: str
-    count: int
-    sides: int
-    percentile: bool
-    operations: str
-    label: str | None
-    dice: tuple[DieResult, ...]
-    kept: bool
-    fudge: bool = False
-
-    @property
-    def subtotal(self) -> int:
-        return sum(d.value for d in self.dice if d.kept)
-
-
-@dataclass(frozen=True, slots=True)
-class Notation:
-    """A parsed, validated expression (no dice rolled yet).
-
-    ``text``: the input with whitespace collapsed; ``typed``: its expression part as typed
-    (the user's ``W`` kept, no comment: ``"8W6>=5"``); ``expression``: normalized d20 form
-    (``"4d6kh3 + 2"``, ``"8d6 >= 5"``); ``comment``: the trailing text exactly as typed, or
-    ``None``; ``labels``: every ``[annotation]`` without
-    brackets, in order; ``mode``: ``"sum"``, ``"successes"`` or ``"target"``;
-    ``success_rule``: e.g. ``">= 5"`` in success and target mode, else ``None``;
-    ``dice_count``: dice before rerolls/explosions (all sets of a repeated roll);
-    ``failure_rule``: Dice Maiden's failure count (``f1``: ``"<= 1"``) in success mode, else
-    ``None``; ``versus``: the target was given as ``vs N`` (a hit or a miss); ``repeat``: how
-    many times the expression is rolled (``6#4d6kh3``: 6; ``expression`` is one set).
-    """
-
-    text: str
-    typed: str
-    expression: str
-    comment: str | None
-    labels: tuple[str, ...]
-    mode: Mode
-    success_rule: str | None
-    dice_count: int
-    failure_rule: str | None = None
-    versus: bool = False
-    repeat: int = 1
-
-
-@dataclass(frozen=True, slots=True)
-class DiceRoll:
-    """The result of :func:`roll_notation`.
-
-    ``total``: the sum (d20 semantics: a fractional result is truncated toward zero) or, in
-    success mode, the number of successes; ``successes``: same number in success mode, else
-    ``None``; ``target_met``: in target mode whether the total meets the target, else
-    ``None``; ``groups``: one :class:`DiceGroup` per dice term, left to right; ``breakdown``:
-    ready Markdown in d20 style (``4d6kh3 (**6**, 3, ~~1~~, 5) + 2 = `16```; dropped dice
-    struck through; natural max/1 bold in sum mode, successes bold in success mode, which ends
-    ``= `3` ✓``), at most ``BREAKDOWN_LIMIT`` characters; ``hidden_dice``: dice left out of the
-    breakdown to keep it short (shown there as ``… +N``); ``crit``/``fumble``: d20's rule, a
-    natural 20 / 1 when the leftmost term keeps exactly one d20; ``rolls``: dice thrown
-    including rerolls and explosions. ``notation`` holds expression, comment, labels and mode.
-    The comment and labels are raw user text: escape them before display.
-
-    ``failures``: with a failure count (``6d10 t7 f1``) the dice that take a success away,
-    ``total`` then being successes minus failures, else ``None``. ``margin``: in target mode
-    how far the total is past the target on the side that succeeds (``1d20+5 vs 15`` rolling
-    17: +2; ``2d6+1<=8`` rolling 10: -2), else ``None``.
-
-    A repeated roll (``6#4d6kh3``) has ``sets``, each set's own roll (with ``repeat`` 1);
-    ``total`` is the sum of their totals, or in target mode how many sets met the target;
-    ``groups`` are every set's groups in order; ``breakdown`` has one line per set
-    (``#1: 4d6kh3 (…) = `13```); ``crit``/``fumble`` are False; ``rolls`` counts all sets.
-    """
-
-    notation: Notation
-    total: int
-    successes: int | None
-    groups: tuple[DiceGroup, ...]
-    breakdown: str
-    hidden_dice: int
-    crit: bool
-    fumble: bool
-    rolls: int
-    target_met: bool | None = None
-    failures: int | None = None
-    margin: int | None = None
-    sets: tuple[DiceRoll, ...] = ()
-
-    @property
-    def expression(self) -> str:
-        return self.notation.expression
-
-    @property
-    def comment(self) -> str | None:
-        return self.notation.comment
-
-    @property
-    def labels(self) -> tuple[str, ...]:
-        return self.notation.labels
-
-    @property
-    def mode(self) -> Mode:
-        return self.notation.mode
-
-
-@dataclass(frozen=True, slots=True)
-class _Parsed:
-    tree: Any  # d20.diceast.Expression
-    notation: Notation
-    success: tuple[str, int] | None
-    letters: tuple[str, ...]  # the die letter as typed, one per dice term in reading order
-    target: tuple[str, int] | None = None
-    failure: tuple[str, int] | None = None  # Dice Maiden's f1: ("<=", 1), success mode only
-    fudge: tuple[bool, ...] = ()  # per dice term in reading order: typed as dF
-    one: Notation | None = None  # a repeated roll's single set (notation is the whole)
 
 
 _ROLL_LOCK = threading.Lock()
@@ -700,15 +573,6 @@ def _whole_number(node: Any) -> int | None:
     return sign * int(node.value)
 
 
-def _meets(target: tuple[str, int], total: int) -> bool:
-    return _COMPARISONS[target[0]](total, target[1])
-
-
-def _margin(target: tuple[str, int], total: int) -> int:
-    """How far ``total`` is past the target on the side that succeeds (negative: short)."""
-    return target[1] - total if target[0] in ("<", "<=") else total - target[1]
-
-
 def _labels(tree: Any) -> Iterator[str]:
     for node in _ast_nodes(tree):
         if isinstance(node, d20_ast.AnnotatedNumber):
@@ -797,224 +661,3 @@ def _fudge_dice(expr: Any, fudge: tuple[bool, ...]) -> frozenset[int]:
     if not any(fudge):
         return frozenset()
     return frozenset(id(n) for n, f in zip(_dice_nodes(expr), fudge, strict=False) if f)
-
-
-# ---- structured result ------------------------------------------------------------------
-
-_FUDGE_FACES = {1: "−", 2: "0", 3: "+"}
-
-
-def _is_success(success: tuple[str, int] | None, value: int) -> bool:
-    return success is not None and _COMPARISONS[success[0]](value, success[1])
-
-
-def _groups(expr: Any, parsed: _Parsed, fudge: frozenset[int]) -> Iterator[DiceGroup]:
-    stack: list[tuple[Any, bool]] = [(expr, True)]
-    letter = iter(parsed.letters)
-    while stack:
-        node, counted = stack.pop()
-        counted = counted and bool(node.kept)
-        if isinstance(node, d20_expression.Dice):
-            yield _group(node, counted, parsed, next(letter, "d"), id(node) in fudge)
-        else:
-            stack.extend((child, counted) for child in reversed(node.children))
-
-
-def _group(node: Any, counted: bool, parsed: _Parsed, letter: str, fudge: bool) -> DiceGroup:
-    percentile = node.size == "%"
-    sides = 100 if percentile else int(node.size)
-    dice = tuple(_die(die, sides, percentile, parsed, fudge) for die in node.values)
-    annotation = node.annotation
-    size = "F" if fudge else node.size
-    return DiceGroup(
-        notation=f"{node.num}{letter}{size}{_ops(node.operations)}",
-        count=int(node.num),
-        sides=sides,
-        percentile=percentile,
-        operations=_ops(node.operations),
-        label=annotation.strip()[1:-1].strip() if annotation else None,
-        dice=dice,
-        kept=counted,
-        fudge=fudge,
-    )
-
-
-def _die(die: Any, sides: int, percentile: bool, parsed: _Parsed, fudge: bool) -> DieResult:
-    literals = die.values
-    last = literals[-1]
-    natural = int(last.values[0])
-    value = int(last.values[-1])
-    kept = bool(die.kept)
-    single = len(literals) == 1  # no reroll: the common case, kept cheap for 1000-die rolls
-    success, failure = parsed.success, parsed.failure
-    plain = not (percentile or fudge)
-    return DieResult(
-        value=value - 2 if fudge else value,
-        natural=natural - 2 if fudge else natural,
-        rerolled=() if single else tuple(int(v.values[0]) for v in literals[:-1]),
-        kept=kept,
-        exploded=bool(last.exploded) if single else any(v.exploded for v in literals),
-        crit=plain and natural == sides,
-        fumble=plain and natural == 1,
-        success=(kept and _is_success(success, value)) if success else None,
-        failure=(kept and _is_success(failure, value)) if failure else None,
-    )
-
-
-def _ops(operations: Any) -> str:
-    return "".join(str(op) for op in operations)
-
-
-# ---- Markdown breakdown -----------------------------------------------------------------
-
-
-def _signed(number: int) -> str:
-    return f"+{number}" if number >= 0 else f"−{-number}"
-
-
-def _suffix(parsed: _Parsed, counts: tuple[int, int | None, int | None]) -> str:
-    """What follows the dice: the total, successes (and failures), or the target's verdict."""
-    total, successes, failures = counts
-    if parsed.success is not None:
-        if failures is None:
-            return f" = `{total}` ✓"
-        return f" = {successes} ✓ − {failures} ✗ = `{total}`"
-    if parsed.target is not None:
-        mark = "✓" if _meets(parsed.target, total) else "✗"
-        op, number = parsed.target
-        rule = f"vs {number}" if parsed.notation.versus else f"{_SYMBOLS[op]} {number}"
-        return f" = `{total}` ({rule}) {mark} {_signed(_margin(parsed.target, total))}"
-    return f" = `{total}`"
-
-
-def _breakdown(
-    expr: Any,
-    parsed: _Parsed,
-    counts: tuple[int, int | None, int | None],
-    fudge: frozenset[int],
-    limit: int,
-) -> tuple[str, int]:
-    """d20-style Markdown, showing fewer dice per group until it fits ``limit``; each dice
-    term written with the die letter the user typed. A target comparison shows the total,
-    then the target, ✓ or ✗ and the margin."""
-    suffix = _suffix(parsed, counts)
-    root = expr.roll.left if parsed.target is not None else expr.roll
-    budget = limit // 3  # a die takes at least 3 characters ("1, "): no more can fit
-    while True:
-        writer = _MarkdownWriter(parsed, budget, fudge)
-        text = writer.write(root) + suffix
-        if len(text) <= limit:
-            return text, writer.hidden
-        if budget == 0:
-            return text[: max(0, limit - len(suffix) - 1)] + "…" + suffix, writer.hidden
-        shown = writer.shown
-        budget = min(shown - 1, int(shown * limit / len(text) * 0.9))
-
-
-def _escape_markdown(text: str) -> str:
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
-
-
-class _MarkdownWriter:
-    """Mirrors d20's MarkdownStringifier, with success (bold) and failure (underlined)
-    marking, Fudge faces, and a budget of dice shown."""
-
-    def __init__(self, parsed: _Parsed, budget: int, fudge: frozenset[int]) -> None:
-        self.success = parsed.success
-        self.failure = parsed.failure
-        self.fudge = fudge
-        self.budget = budget
-        self.letters = iter(parsed.letters)
-        self.hidden = 0
-        self.shown = 0
-        self.in_dropped = False
-        self._handlers: dict[type, Callable[[Any], str]] = {
-            d20_expression.Dice: self._dice,
-            d20_expression.Die: self._die,
-            d20_expression.Set: self._set,
-            d20_expression.Parenthetical: self._parenthetical,
-            d20_expression.BinOp: self._binop,
-            d20_expression.UnOp: self._unop,
-            d20_expression.Literal: self._literal,
-        }
-
-    def write(self, node: Any) -> str:
-        if not node.kept and not self.in_dropped:
-            self.in_dropped = True
-            inside = self._annotated(node)
-            self.in_dropped = False
-            return f"~~{inside}~~"
-        return self._annotated(node)
-
-    def _annotated(self, node: Any) -> str:
-        inside = self._node(node)
-        if node.annotation:
-            return f"{inside} {_escape_markdown(node.annotation)}"
-        return inside
-
-    def _node(self, node: Any) -> str:
-        handler = self._handlers.get(type(node))
-        return handler(node) if handler else str(node)
-
-    def _set(self, node: Any) -> str:
-        inner = ", ".join(self.write(v) for v in node.values)
-        comma = "," if len(node.values) == 1 else ""
-        return f"({inner}{comma}){_ops(node.operations)}"
-
-    def _parenthetical(self, node: Any) -> str:
-        inner = node.value
-        if isinstance(inner, d20_expression.BinOp) and id(inner.left) in self.fudge:
-            return self._fudge_dice(inner.left)  # (Nd3 - 2N) is shown as the Fudge dice
-        return f"({self.write(node.value)}){_ops(node.operations)}"
-
-    def _binop(self, node: Any) -> str:
-        return f"{self.write(node.left)} {node.op} {self.write(node.right)}"
-
-    def _unop(self, node: Any) -> str:
-        return f"{node.op}{self.write(node.value)}"
-
-    def _shown_values(self, node: Any) -> tuple[list[Any], str]:
-        """The dice of ``node`` within the budget, and the ``… +N`` for the rest."""
-        values = list(node.values)
-        shown = values[: max(0, self.budget)]
-        self.shown += len(shown)
-        self.budget -= len(shown)
-        if len(shown) == len(values):
-            return shown, ""
-        self.hidden += len(values) - len(shown)
-        return shown, f"… +{len(values) - len(shown)}"
-
-    def _dice(self, node: Any) -> str:
-        shown, rest = self._shown_values(node)
-        faces = [self.write(die) for die in shown] + ([rest] if rest else [])
-        letter = next(self.letters, "d")
-        return f"{node.num}{letter}{node.size}{_ops(node.operations)} ({', '.join(faces)})"
-
-    def _fudge_dice(self, node: Any) -> str:
-        shown, rest = self._shown_values(node)
-        faces = [_FUDGE_FACES[int(die.total)] for die in shown] + ([rest] if rest else [])
-        return f"{node.num}{next(self.letters, 'd')}F ({', '.join(faces)})"
-
-    def _die(self, die: Any) -> str:
-        if len(die.values) == 1:  # fast path: one plain roll (most dice)
-            literal = die.values[0]
-            if literal.kept and len(literal.values) == 1 and not literal.exploded:
-                return self._marked(die, literal, str(literal.values[0]))
-        return ", ".join(self._marked(die, lit, self.write(lit)) for lit in die.values)
-
-    def _marked(self, die: Any, literal: Any, text: str) -> str:
-        if self.success is None:
-            crit = literal.number == 1 or literal.number == die.size
-            return f"**{text}**" if crit else text
-        if literal is not die.values[-1] or not die.kept:
-            return text
-        if _is_success(self.success, literal.number):
-            return f"**{text}**"
-        if _is_success(self.failure, literal.number):
-            return f"__{text}__"
-        return text
-
-    @staticmethod
-    def _literal(node: Any) -> str:
-        history = " → ".join(str(v) for v in node.values)
-        return f"{history}!" if node.exploded else history

@@ -246,3 +246,14 @@ def view(state: Position) -> JsonDict:
 
 
 ENGINE = EssenceEngine()
+
+
+def face_after(state: Position, action: Action, square: str) -> tuple[int, list[str]] | None:
+    """The face (strength) and the directions of the mote on ``square`` once the side to
+    move plays ``action`` (played on a copy): what an orientation would leave, for a label
+    before it is chosen. None: no mote there then."""
+    after, _events = ENGINE.apply(state, action, state.side)
+    for cell in view(after)["cells"]:
+        if cell["square"] == square:
+            return int(cell["strength"]), list(cell["directions"])
+    return None

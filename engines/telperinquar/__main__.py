@@ -24,6 +24,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from engines.telperinquar.balance import main as balance
 from engines.telperinquar.cards import (
     CLASSES,
     Card,
@@ -73,8 +74,6 @@ def main(argv: list[str] | None = None) -> int:
     bal.add_argument("--decks", choices=("starter", "built", "both"), default="both")
     args = parser.parse_args(argv)
     if args.command == "balance":
-        from engines.telperinquar.balance import main as balance
-
         return balance(args.games, args.seed, args.levels.split(","), args.decks)
     if args.command == "selfplay":
         return selfplay(args.mode, args.games, args.seed, args.levels.split(","))
@@ -134,11 +133,11 @@ def play_game(
     steps = 0
     while ENGINE.outcome(state) is None:
         (decision,) = ENGINE.decisions(state)
-        level = levels[state.data["teams"][decision.seat] % len(levels)]
+        level = levels[state.teams[decision.seat] % len(levels)]
         action = ENGINE.choose_action(state, decision.seat, level, 1.0, rng)
         state, _ = ENGINE.apply(state, action, decision.seat)
         steps += 1
-    return ENGINE.outcome(state), steps, int(state.data["round"])
+    return ENGINE.outcome(state), steps, state.round
 
 
 def selfplay(mode: str, games: int, seed: int, levels: list[str]) -> int:

@@ -21,12 +21,15 @@ lost).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from engines.core import IllegalAction, Rng
 from engines.core.contract import DecisionKind
 from engines.telperinquar.cards import Card, Catalogue
-from engines.telperinquar.engine import catalogue_for
+from engines.telperinquar.state import hero_seat, is_hero
+from engines.telperinquar.stats import catalogue_for
+from engines.telperinquar.verbs import Buff, GainActions, Heal, Strike
 
 
 def _known(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -56,7 +59,7 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
     known = _known(view)
     card: Card = cat.cards[known[args[0]]["name"]]
     if verb == "react":  # a healing answer only when the hero needs it (any action is asked)
-        if any(s.get("do") == "heal" for s in card.steps):
+        if any(isinstance(s, Heal) for s in card.effects):
             me = view["players"][player]
             missing = int(me["max_life"]) - int(me["life"])
             return 50 if missing >= 4 or int(me["life"]) <= 0 else -1
@@ -71,21 +74,21 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
     if verb == "dual":
         return 40 if life > 0 else -10
     target = args[-1] if len(args) > 1 else None
-    strike = next((s for s in card.steps if s.get("do") == "strike"), None)
-    melee = strike is not None and strike.get("range") == "melee" and card.type != "wesen"
+    strike = next((s for s in card.effects if isinstance(s, Strike)), None)
+    melee = strike is not None and strike.range == "melee" and card.type != "wesen"
     if melee and target and life <= 0:  # the hero at 0 LP heals or stops: no counter-attack
         return -10
     if strike is not None and target:
         expected = _expected(view, known, strike, target, cat)
         if expected < 4:  # armour or resistance eats most of the blow: play cards first
             return 1 + max(0.0, expected)
-        if target.startswith("h"):
-            life = int(view["players"][int(target[1:])]["life"])
+        if is_hero(target):
+            life = int(view["players"][hero_seat(target)]["life"])
             return 30 + max(0, 40 - life) / 4
         return 25 + (5 if known.get(target, {}).get("wounded") else 0)
-    if any(s.get("do") == "heal" for s in card.steps):
-        if target and target.startswith("h"):
-            seat = view["players"][int(target[1:])]
+    if any(isinstance(s, Heal) for s in card.effects):
+        if target and is_hero(target):
+            seat = view["players"][hero_seat(target)]
             missing = int(seat["max_life"]) - int(seat["life"])
             if int(seat["life"]) <= 0 and target == f"h{player}":
                 return 200
@@ -96,7 +99,7 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
         if life <= 0:  # the hero falls at the end of the turn unless healed
             return 200
         return 5 if int(me["max_life"]) - int(me["life"]) >= 6 else -1
-    if any(s.get("do") in ("buff", "actions") for s in card.steps):
+    if any(isinstance(s, Buff | GainActions) for s in card.effects):
         return 3
     return 2
 
@@ -104,19 +107,19 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
 def _expected(
     view: dict[str, Any],
     known: dict[str, dict[str, Any]],
-    strike: Any,
+    strike: Strike,
     target: str,
     cat: Catalogue,
 ) -> float:
     """The damage an average roll (5.5) of ``strike`` does to ``target`` after its Rüstung
     (physical) or Resistenz (magical), as far as the view shows them."""
-    key = "armour" if strike.get("kind") == "physical" else "resistance"
-    if target.startswith("h"):
-        reduction = int(view["players"][int(target[1:])][key])
+    key = "armour" if strike.kind == "physical" else "resistance"
+    if is_hero(target):
+        reduction = int(view["players"][hero_seat(target)][key])
     else:
         card = cat.cards.get(str(known.get(target, {}).get("name", "")))
         reduction = int(card.get(key, 0)) if card is not None else 0
-    return 5.5 + int(strike.get("bonus", 0)) - reduction
+    return 5.5 + strike.bonus - reduction
 
 
 def _cost(act: Any, known: dict[str, dict[str, Any]], cat: Catalogue) -> int:
@@ -143,7 +146,7 @@ def _reserve(view: dict[str, Any], player: int, cat: Catalogue) -> int:
 
 
 def _is_attack_buff(card: Card) -> bool:
-    return any(s.get("do") == "buff" and s.get("stat") == "bonus" for s in card.steps)
+    return any(isinstance(s, Buff) and s.stat == "bonus" for s in card.effects)
 
 
 SAMPLES = 3  # the hard bot's dice samples per action
@@ -186,15 +189,12 @@ def _others_pass(engine: Any, after: Any, player: int, passing: Any) -> Any:
 
 def _ahead(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -> float:
     """The mean worth after ``act`` over dice samples of its own (the others pass)."""
-    data = engine.state_to_json(state)
-    cat = catalogue_for(data.get("extra", ""))
+    cat = catalogue_for(state.extra)
     passing = engine.parse_action("pass")
     total = 0.0
     for _ in range(SAMPLES):
-        copy = dict(data)
-        copy["rng"] = Rng(rng.randrange(1 << 30)).to_json()
-        copy["forced"] = []
-        after, _ = engine.apply(engine.state_from_json(copy), act, player)
+        own = replace(state, rng=Rng(rng.randrange(1 << 30)), forced=())
+        after, _ = engine.apply(own, act, player)
         after = _others_pass(engine, after, player, passing)
         for _ in range(FOLLOW):  # its own next steps as the normal heuristic would take them
             asked = engine.decisions(after)
@@ -238,8 +238,8 @@ def _hard(
     if base > 150:  # its hero falls unless healed now
         return 0.0
     lethal = False
-    if verb in ("use", "dual") and len(args) >= 2 and args[-1].startswith("h"):
-        enemy = view["players"][int(args[-1][1:])]
+    if verb in ("use", "dual") and len(args) >= 2 and is_hero(args[-1]):
+        enemy = view["players"][hero_seat(args[-1])]
         lethal = int(enemy["life"]) <= 8
     reserve = _reserve(view, player, cat)
     if reserve and pool - cost < reserve and not lethal:
@@ -257,7 +257,7 @@ def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random)
             return rng.choice(moving)
         return rng.choice(actions)
     view = engine.view_for(state, player)
-    cat = catalogue_for(state.data.get("extra", ""))
+    cat = catalogue_for(state.extra)
     scored = [(_score(view, player, a, cat), a) for a in actions]
     if level == "hard":
         scored = [

@@ -20,22 +20,28 @@ from itertools import combinations
 
 from engines.telperinquar.cards import CLASSES, Card, catalogue, hero_of, level_card_name
 from engines.telperinquar.engine import ENGINE, hero_level
+from engines.telperinquar.verbs import Heal
 
 HIGH_LEVEL = 8  # "level 8-10 cards": a level card that brings a hero to level 8 or more
-BUILT_SUPPORT = 26  # a built deck: hero, 13 level cards and 26 support cards
-BUILT_LEVELS = 13
-# the wanted number of each card type in a built deck's 29 support cards
+BUILT_SUPPORT = 23  # a built deck: hero, 16 level cards and 23 support cards (as the starters)
+BUILT_LEVELS = 16
+# the wanted number of each role in a built deck's support cards: a "guard" is a Wesen that
+# neither strikes nor heals (it shields the hero and draws no counter-attack), "protect" a
+# card whose passive bonus is Rüstung or Resistenz; the other roles are the card types
 _WANTED = {
-    "weapon": 4,
-    "armour": 2,
+    "weapon": 3,
+    "armour": 1,
     "shield": 1,
-    "gear": 3,
+    "gear": 2,
     "artifact": 1,
-    "wesen": 7,
-    "talent": 4,
-    "spell": 5,
-    "trap": 2,
+    "wesen": 5,
+    "guard": 4,
+    "protect": 2,
+    "talent": 2,
+    "spell": 3,
+    "trap": 1,
 }
+_COPIES = {"protect": 1}  # the most copies of a card of a role (else 2)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -59,34 +65,53 @@ def _usable_by(card: Card, cls: str) -> bool:
     return not (card.type == "shield" and "shield" not in hero.second)
 
 
+def _role(card: Card) -> str:
+    """What a card does in a built deck: ``guard``, ``protect`` or its type."""
+    if card.type == "wesen" and not any(s.get("do") in ("strike", "heal") for s in card.steps):
+        return "guard"
+    if card.type in ("talent", "artifact") and any(
+        s.get("do") == "bonus" and s.get("stat") in ("armour", "resistance") for s in card.steps
+    ):
+        return "protect"
+    return card.type
+
+
 def _build_score(card: Card, cls: str, have: Counter[str]) -> float:
-    wanted = _WANTED.get(card.type, 1)
-    value = 2.0 if have[card.type] < wanted else -1.0 - 0.4 * (have[card.type] - wanted)
+    role = _role(card)
+    wanted = _WANTED.get(role, 1)
+    value = 2.0 if have[role] < wanted else -1.0 - 0.4 * (have[role] - wanted)
     value += int(card.get("bonus", 0) or 0) / 3 + int(card.get("life", 0) or 0) / 12
+    value += (int(card.get("armour", 0) or 0) + int(card.get("resistance", 0) or 0)) / 4
+    value += sum(
+        int(s.get("amount", 0)) / 2
+        for s in card.steps
+        if s.get("do") == "bonus" and s.get("stat") in ("armour", "resistance")
+    )
     value += 0.6 if card.defensive else 0.0
     value += 0.8 if cls in card.classes else 0.0
-    value += 0.5 if any(s.get("do") == "heal" for s in card.steps) else 0.0
+    value += 0.5 if any(isinstance(s, Heal) for s in card.effects) else 0.0
     value -= max(card.requires.values(), default=0) / 12  # high needs come late
     return value
 
 
 def built_deck(cls: str, seed: int) -> str:
-    """A deck the bot builds for ``cls`` from the whole pool: the hero, 13 level cards (as
-    the starter decks) and 26 support cards it may use (two copies of a card at most),
-    picked greedily by what the deck still lacks, the card's strength and how soon its
-    needs are met; ties and the order of the pool vary with ``seed``."""
+    """A deck the bot builds for ``cls`` from the whole pool: the hero, 16 level cards (as
+    the starter decks) and 23 support cards it may use (two copies of a card at most, one of
+    a protection: stacked passive Rüstung/Resistenz walled duels up), picked greedily by what
+    the deck still lacks (weapons, guards, protection, Wesen …), the card's strength and how
+    soon its needs are met; ties and the order of the pool vary with ``seed``."""
     rng = random.Random(seed)
     pool = [c for c in catalogue().cards.values() if _usable_by(c, cls)]
     rng.shuffle(pool)
     chosen: Counter[str] = Counter()
     types: Counter[str] = Counter()
     while sum(chosen.values()) < BUILT_SUPPORT:
-        options = [c for c in pool if chosen[c.name] < 2]
+        options = [c for c in pool if chosen[c.name] < _COPIES.get(_role(c), 2)]
         if not options:
             break
         best = max(options, key=lambda c: _build_score(c, cls, types) + rng.random())
         chosen[best.name] += 1
-        types[best.type] += 1
+        types[_role(best)] += 1
     lines = [f"1 {hero_of(cls).name}", f"{BUILT_LEVELS} {level_card_name(cls)}"]
     lines += [f"{n} {name}" for name, n in sorted(chosen.items())]
     return "\n".join(lines) + "\n"
@@ -116,19 +141,19 @@ def play(decks: tuple[str, str], classes: tuple[str, str], seed: int, levels: li
         action = ENGINE.choose_action(state, seat, levels[seat % len(levels)], 1.0, rng)
         verb = action.words[0]
         if verb in ("play", "hide", "arm"):
-            played[str(state.data["cards"][action.words[1]]["name"])] += 1
+            played[state.cards[action.words[1]].name] += 1
         state, _ = ENGINE.apply(state, action, seat)
-        if verb == "level" and hero_level(state.data, seat) >= HIGH_LEVEL:
+        if verb == "level" and hero_level(state, seat) >= HIGH_LEVEL:
             high = True
     result = ENGINE.outcome(state)
     assert result is not None
     winner = min(result.winners) if len(result.winners) == 1 else None
-    d = state.data
+    d = state
     return Game(
         classes,
         winner,
         result.reason,
-        int(d["round"]),
+        d.round,
         (hero_level(d, 0), hero_level(d, 1)),
         high,
         played,

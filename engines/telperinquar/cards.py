@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any
 
 from engines.core.content import data_dir
 from engines.effects import Item, Language, LoadError, Mistake, Param, Verb, load_toml
+from engines.telperinquar.keywords import KEYWORDS
+from engines.telperinquar.verbs import Step, compile_step
 
 CLASSES = ("kaempfer", "schurke", "zauberer", "geistlicher")
 ATTRIBUTES = ("kraft", "reflexe", "geist", "aura")
@@ -25,15 +27,7 @@ EQUIPMENT = ("weapon", "armour", "shield", "gear", "artifact")
 SIZES = ("k", "m", "g")
 WEIGHTS = ("l", "m", "s")
 ATTACKS = ("melee", "ranged", "melee_magic", "ranged_magic")
-ABILITIES = (
-    "beidhaendigkeit",
-    "fliegen",
-    "verstecken",
-    "nebelgestalt",
-    "rundumschlag",
-    "schattenhaftigkeit",
-    "ausruestbar",
-)
+ABILITIES = tuple(KEYWORDS)  # a Wesen's keywords: engines/telperinquar/keywords.py
 RARITIES = ("common", "uncommon", "rare")
 SOURCES = ("feuer", "eis", "blitz", "gift", "heilig", "schatten")
 MAX_LEVEL = 10
@@ -44,6 +38,13 @@ _TARGET = Param(
     default="enemy",
     choices=("enemy", "enemy_hero", "enemy_wesen", "self", "friend", "attacker"),
     doc="enemy: an enemy hero or Wesen (attack rules apply); friend: own hero or Wesen",
+)
+# damage, healing and effects over time without a target work on the user's own hero
+_OWN_TARGET = Param(
+    "str",
+    default="self",
+    choices=_TARGET.choices,
+    doc=_TARGET.doc + "; none given: the user's own hero",
 )
 
 VERBS = {
@@ -65,7 +66,7 @@ VERBS = {
             {
                 "amount": Param("value", required=True),
                 "kind": Param("str", default="simple", choices=("simple", "physical", "magical")),
-                "target": _TARGET,
+                "target": _OWN_TARGET,
                 "source": Param("str", default="", choices=("", *SOURCES)),
             },
             "damage without an attack roll",
@@ -75,7 +76,7 @@ VERBS = {
             {
                 "kind": Param("str", required=True, choices=("natural", "magical")),
                 "bonus": Param("int", default=0),
-                "target": _TARGET,
+                "target": _OWN_TARGET,
             },
             "a healing roll: W10 + bonus (critical 10 un-wounds a Wesen, 1 heals nothing)",
         ),
@@ -102,7 +103,7 @@ VERBS = {
                 "effect": Param("str", required=True, choices=("damage", "heal")),
                 "amount": Param("int", required=True),
                 "rounds": Param("int", required=True),
-                "target": _TARGET,
+                "target": _OWN_TARGET,
                 "source": Param("str", default="", choices=("", *SOURCES)),
             },
             "now and in the user's next supply phases (each resolved on its own)",
@@ -195,6 +196,21 @@ class Card:
     text_de: str
     text_en: str
     data: Mapping[str, Any]
+    effects: tuple[Step, ...] = ()  # the steps compiled (verbs.py), what the rules read
+    # the type's values, read once at load (0 or "" where the type has none)
+    bonus: int = 0  # a weapon's or Wesen's attack bonus
+    life: int = 0  # a Wesen's LP
+    armour: int = 0
+    resistance: int = 0
+    attack: str = ""  # melee | ranged | melee_magic | ranged_magic
+    size: str = ""  # a weapon's: k | m | g
+    weight: str = ""  # an armour's: l | m | s
+    chain: bool = False  # a Waffenkette: cannot be disarmed
+    answers: str = "any"  # what a defensive card answers: any | lay | attack
+    abilities: tuple[str, ...] = ()  # a Wesen's keywords (keywords.py)
+    immune: tuple[str, ...] = ()  # sources that do it no harm
+    double: tuple[str, ...] = ()  # sources that do it double damage
+    attributes: Mapping[str, int] = field(default_factory=dict)  # a Wesen's printed ones
 
     @property
     def steps(self) -> list[Mapping[str, Any]]:
@@ -327,7 +343,7 @@ def check_card(entry: Mapping[str, Any]) -> list[Mistake]:
 
 def _check_lists(entry: Mapping[str, Any], bad: Callable[..., None]) -> None:
     """Classes, abilities, immunities and attribute tables."""
-    lists = (("classes", CLASSES), ("abilities", ABILITIES), ("immune", SOURCES))
+    lists = (("classes", CLASSES), ("abilities", tuple(KEYWORDS)), ("immune", SOURCES))
     for key, allowed in (*lists, ("double", SOURCES)):
         values = entry.get(key, [])
         if not isinstance(values, list) or any(v not in allowed for v in values):
@@ -357,6 +373,20 @@ def _card(item: Item) -> Card:
         text_de=str(d["text_de"]),
         text_en=str(d["text_en"]),
         data=d,
+        effects=tuple(compile_step(step) for step in d.get("step", [])),
+        bonus=int(d.get("bonus", 0)),
+        life=int(d.get("life", 0)),
+        armour=int(d.get("armour", 0)),
+        resistance=int(d.get("resistance", 0)),
+        attack=str(d.get("attack", "")),
+        size=str(d.get("size", "")),
+        weight=str(d.get("weight", "")),
+        chain=bool(d.get("chain", False)),
+        answers=str(d.get("answers", "any")),
+        abilities=tuple(d.get("abilities", ())),
+        immune=tuple(d.get("immune", ())),
+        double=tuple(d.get("double", ())),
+        attributes=dict(d.get("attributes", {})),
     )
 
 

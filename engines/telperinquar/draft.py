@@ -14,14 +14,15 @@ person of two still gets a deck.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from engines.core import BadInput, Event, IllegalAction, Outcome, Rng, register
+from engines.core.codec import Codec, JsonObject, Schema
 from engines.core.contract import Decision, DecisionKind, JsonDict, PlayerId
 from engines.telperinquar.cards import (
     DRAFT,
@@ -31,9 +32,9 @@ from engines.telperinquar.cards import (
     draft_hero,
     level_card_name,
 )
-from engines.telperinquar.engine import catalogue_for, user_cards
+from engines.telperinquar.stats import catalogue_for, user_cards
 
-SCHEMA = 1
+SCHEMA = 2  # 1: the state as one JSON object {"v": 1, ...} (read as schema 1)
 ROUNDS = 3
 BOOSTER = 10
 DECK_SIZE = 40
@@ -61,15 +62,84 @@ class Pick:
         return f"pick {self.card}"
 
 
-@dataclass(frozen=True)
-class DraftState:
-    data: JsonDict
+class DraftEvent(StrEnum):
+    PICKED = "picked"
+    LEFT = "left"
+    PASSED = "passed"  # the boosters went on to the next seat
+    NEW_ROUND = "new_round"
+    DRAFT_OVER = "draft_over"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, DraftState) and self.data == other.data
+
+@dataclass(frozen=True, slots=True)
+class DraftState:
+    """A draft: the boosters each seat holds now (card ids), what each picked, who picked
+    this time round and who left; card ids map to card names."""
+
+    seats: int
+    size: int  # cards per booster
+    rounds: int
+    round: int
+    pick: int
+    cards: dict[str, str]
+    packs: tuple[tuple[str, ...], ...]
+    picks: tuple[tuple[str, ...], ...]
+    done: tuple[bool, ...]
+    out: tuple[bool, ...]
+    over: bool
+    rng: Rng
+    extra: str = ""  # a group's own card file
 
     def __hash__(self) -> int:
-        return hash(repr(self.data))
+        return hash((self.round, self.pick, self.done, self.out, self.rng))
+
+    @property
+    def data(self) -> JsonObject:
+        """The state as stored: plain data for tests and exports."""
+        return STORED.dump(self)
+
+
+@dataclass(slots=True)
+class _Work:
+    """A draft's working copy during one step."""
+
+    seats: int
+    size: int
+    rounds: int
+    round: int
+    pick: int
+    cards: dict[str, str]
+    packs: list[list[str]]
+    picks: list[list[str]]
+    done: list[bool]
+    out: list[bool]
+    over: bool
+    rng: Rng
+    extra: str
+
+    @classmethod
+    def of(cls, s: DraftState) -> _Work:
+        return cls(
+            s.seats, s.size, s.rounds, s.round, s.pick, dict(s.cards),
+            [list(p) for p in s.packs], [list(p) for p in s.picks], list(s.done), list(s.out),
+            s.over, s.rng, s.extra,
+        )  # fmt: skip
+
+    def freeze(self) -> DraftState:
+        return DraftState(
+            self.seats, self.size, self.rounds, self.round, self.pick, dict(self.cards),
+            tuple(map(tuple, self.packs)), tuple(map(tuple, self.picks)), tuple(self.done),
+            tuple(self.out), self.over, self.rng, self.extra,
+        )  # fmt: skip
+
+
+def _upgrade_v1(body: JsonObject) -> JsonObject:
+    """Schema 1 held the same fields; only its version key was ``v``."""
+    return {key: value for key, value in body.items() if key != "v"}
+
+
+STORED = Schema(
+    DraftState, SCHEMA, Codec("tq.error.damaged_state"), "tq.error.bad_state", {1: _upgrade_v1}
+)
 
 
 # ------------------------------------------------------------------ boosters
@@ -90,12 +160,13 @@ def _pool(cat: Catalogue) -> dict[str, list[str]]:
     return {r: sorted(names) for r, names in pool.items()}
 
 
-def _booster(d: JsonDict, rng: Rng) -> tuple[list[str], Rng]:
-    """A new booster of card ids (a rarity with too few cards is filled from the commons)."""
-    pool = _pool(catalogue_for(d.get("extra", "")))
+def _booster(size: int, extra: str, cards: dict[str, str], rng: Rng) -> tuple[list[str], Rng]:
+    """A new booster of card ids, added to ``cards`` (a rarity with too few cards is filled
+    from the commons)."""
+    pool = _pool(catalogue_for(extra))
     names: list[str] = []
     short = 0
-    for rarity, count in spread(int(d["size"])).items():
+    for rarity, count in spread(size).items():
         chosen, rng = rng.shuffle(list(pool[rarity]))
         names += chosen[:count]
         short += max(0, count - len(chosen))
@@ -106,21 +177,21 @@ def _booster(d: JsonDict, rng: Rng) -> tuple[list[str], Rng]:
         while True:
             number, rng = rng.randint(100000, 999999)
             cid = f"k{number}"
-            if cid not in d["cards"]:
+            if cid not in cards:
                 break
-        d["cards"][cid] = name
+        cards[cid] = name
         ids.append(cid)
     return ids, rng
 
 
-def _open_boosters(d: JsonDict) -> None:
-    rng = Rng.from_json(d["rng"])
+def _open_boosters(d: _Work) -> None:
+    rng = d.rng
     packs = []
-    for _ in range(d["seats"]):
-        ids, rng = _booster(d, rng)
+    for _ in range(d.seats):
+        ids, rng = _booster(d.size, d.extra, d.cards, rng)
         packs.append(ids)
-    d["packs"] = packs
-    d["rng"] = rng.to_json()
+    d.packs = packs
+    d.rng = rng
 
 
 # ------------------------------------------------------------------ the bot's judgement
@@ -176,12 +247,12 @@ def sealed_deck(seed: int, extra: str = "", boosters: int = ROUNDS, size: int = 
     ``boosters`` boosters of ``size`` cards (the draft's rarities, the game's own cards with
     ``extra``), keeps every card and builds its deck as a drafter's (:func:`build_draft_deck`),
     under the first line ``# Draft``."""
-    d: JsonDict = {"size": size, "extra": extra, "cards": {}}
+    cards: dict[str, str] = {}
     rng = Rng(seed)
     picks: list[str] = []
     for _ in range(boosters):
-        ids, rng = _booster(d, rng)
-        picks += [str(d["cards"][cid]) for cid in ids]
+        ids, rng = _booster(size, extra, cards, rng)
+        picks += [cards[cid] for cid in ids]
     return "# Draft\n" + build_draft_deck(picks, catalogue_for(extra))
 
 
@@ -190,7 +261,7 @@ def sealed_deck(seed: int, extra: str = "", boosters: int = ROUNDS, size: int = 
 
 class TqDraft:
     name = "telperinquar-draft"
-    version = 1
+    version = SCHEMA
     min_players = 2
     max_players = 8
     bot_levels = ("random", "normal")
@@ -210,103 +281,99 @@ class TqDraft:
         if not isinstance(rounds, int) or not 1 <= rounds <= ROUNDS:
             raise BadInput("tq.error.bad_config", option="rounds")
         extra = user_cards(config)
-        d: JsonDict = {
-            "v": SCHEMA,
-            "seats": players,
-            "size": size,
-            "rounds": rounds,
-            "round": 0,
-            "pick": 0,
-            "cards": {},
-            "packs": [],
-            "picks": [[] for _ in range(players)],
-            "done": [False] * players,
-            "out": [False] * players,
-            "over": False,
-            "rng": Rng(seed).to_json(),
-        }
-        if extra:
-            d["extra"] = extra
+        d = _Work(
+            seats=players,
+            size=size,
+            rounds=rounds,
+            round=0,
+            pick=0,
+            cards={},
+            packs=[],
+            picks=[[] for _ in range(players)],
+            done=[False] * players,
+            out=[False] * players,
+            over=False,
+            rng=Rng(seed),
+            extra=extra,
+        )
         _open_boosters(d)
-        return DraftState(d)
+        return d.freeze()
 
     def decisions(self, state: DraftState) -> tuple[Decision, ...]:
-        d = state.data
-        if d["over"]:
+        d = state
+        if d.over:
             return ()
         return tuple(
             Decision(
                 seat,
-                f"k{d['round']}.{d['pick']}.{seat}",
+                f"k{d.round}.{d.pick}.{seat}",
                 DecisionKind.SEALED,
                 "tqdraft.prompt.pick",
-                {"round": d["round"] + 1, "pick": d["pick"] + 1},
+                {"round": d.round + 1, "pick": d.pick + 1},
             )
-            for seat in range(d["seats"])
-            if not d["done"][seat] and not d["out"][seat]
+            for seat in range(d.seats)
+            if not d.done[seat] and not d.out[seat]
         )
 
     def legal_actions(self, state: DraftState, player: PlayerId) -> Sequence[Pick]:
-        d = state.data
-        if d["over"] or d["done"][player] or d["out"][player]:
+        d = state
+        if d.over or d.done[player] or d.out[player]:
             return []
-        return [Pick(cid) for cid in d["packs"][player]]
+        return [Pick(cid) for cid in d.packs[player]]
 
     def apply(
         self, state: DraftState, action: Pick, player: PlayerId
     ) -> tuple[DraftState, list[Event]]:
         if action not in self.legal_actions(state, player):
-            if state.data["over"]:
+            if state.over:
                 raise IllegalAction("error.game_over")
             raise IllegalAction("tqdraft.error.not_in_booster")
-        d = copy.deepcopy(state.data)
+        d = _Work.of(state)
         events = [_take(d, player, action.card)]
         _advance(d, events)
-        return DraftState(d), events
+        return d.freeze(), events
 
     def eliminate(self, state: DraftState, player: PlayerId) -> tuple[DraftState, list[Event]]:
-        d = copy.deepcopy(state.data)
-        if d["over"] or d["out"][player]:
+        if state.over or state.out[player]:
             raise IllegalAction("error.game_over")
-        d["out"][player] = True
-        events = [Event("left", {"player": player})]
+        d = _Work.of(state)
+        d.out[player] = True
+        events = [Event(DraftEvent.LEFT, {"player": player})]
         _advance(d, events)
-        return DraftState(d), events
+        return d.freeze(), events
 
     def view_for(self, state: DraftState, player: PlayerId | None) -> JsonDict:
-        d = state.data
+        d = state
         view: JsonDict = {
-            "round": d["round"] + 1,
-            "rounds": d["rounds"],
-            "pick": d["pick"] + 1,
-            "booster": d["size"],
-            "direction": "left" if d["round"] % 2 == 0 else "right",
-            "over": d["over"],
+            "round": d.round + 1,
+            "rounds": d.rounds,
+            "pick": d.pick + 1,
+            "booster": d.size,
+            "direction": "left" if d.round % 2 == 0 else "right",
+            "over": d.over,
             "seats": [
                 {
-                    "picks": len(d["picks"][s]),
-                    "picked": d["done"][s],
-                    "booster": len(d["packs"][s]) if d["packs"] else 0,
-                    "out": d["out"][s],
+                    "picks": len(d.picks[s]),
+                    "picked": d.done[s],
+                    "booster": len(d.packs[s]) if d.packs else 0,
+                    "out": d.out[s],
                 }
-                for s in range(d["seats"])
+                for s in range(d.seats)
             ],
         }
         if player is not None:
-            view["pack"] = [{"id": c, "name": d["cards"][c]} for c in d["packs"][player]]
-            view["picks"] = [d["cards"][c] for c in d["picks"][player]]
+            view["pack"] = [{"id": c, "name": d.cards[c]} for c in d.packs[player]]
+            view["picks"] = [d.cards[c] for c in d.picks[player]]
         return view
 
     def outcome(self, state: DraftState) -> Outcome | None:
-        d = state.data
-        if not d["over"]:
+        if not state.over:
             return None
-        out = tuple(s for s in range(d["seats"]) if d["out"][s])
+        out = tuple(s for s in range(state.seats) if state.out[s])
         return Outcome(frozenset(), "drafted", (), out)
 
     def secrets_of(self, state: DraftState, player: PlayerId) -> set[str]:
-        d = state.data
-        return set(d["picks"][player]) | set(d["packs"][player] if d["packs"] else [])
+        return set(state.picks[player]) | set(state.packs[player] if state.packs else [])
 
     def action_visible_to(
         self, state: DraftState, action: Pick, player: PlayerId
@@ -326,12 +393,12 @@ class TqDraft:
         return (action.card,)
 
     def state_to_json(self, state: DraftState) -> JsonDict:
-        return copy.deepcopy(state.data)
+        return STORED.dump(state)
 
     def state_from_json(self, data: JsonDict) -> DraftState:
-        if data.get("v") != SCHEMA:
-            raise BadInput("tq.error.bad_state")
-        return DraftState(copy.deepcopy(data))
+        if "schema" not in data and "v" in data:
+            data = {"schema": data["v"], **data}  # schema 1 named its version "v"
+        return STORED.load(data)
 
     def choose_action(
         self, state: DraftState, player: PlayerId, level: str, budget_s: float, rng: random.Random
@@ -343,51 +410,51 @@ class TqDraft:
             return rng.choice(actions)
         view = self.view_for(state, player)
         names = [c["name"] for c in view["pack"]]
-        cat = catalogue_for(state.data.get("extra", ""))
+        cat = catalogue_for(state.extra)
         return actions[bot_pick(names, view["picks"], cat)]
 
 
-def _take(d: JsonDict, seat: int, cid: str) -> Event:
-    d["packs"][seat].remove(cid)
-    d["picks"][seat].append(cid)
-    d["done"][seat] = True
-    return Event("picked", {"player": seat, "card": d["cards"][cid]}, frozenset({seat}))
+def _take(d: _Work, seat: int, cid: str) -> Event:
+    d.packs[seat].remove(cid)
+    d.picks[seat].append(cid)
+    d.done[seat] = True
+    return Event(DraftEvent.PICKED, {"player": seat, "card": d.cards[cid]}, frozenset({seat}))
 
 
-def _advance(d: JsonDict, events: list[Event]) -> None:
+def _advance(d: _Work, events: list[Event]) -> None:
     """When every remaining seat has picked: the heuristic picks for seats that left, the
     boosters pass on (left in odd rounds, right in even ones), a new round opens new
     boosters, and after the last round the draft is over."""
-    if not all(d["done"][s] or d["out"][s] for s in range(d["seats"])):
+    if not all(d.done[s] or d.out[s] for s in range(d.seats)):
         return
-    cat = catalogue_for(d.get("extra", ""))
-    for seat in range(d["seats"]):
-        if d["out"][seat] and not d["done"][seat] and d["packs"][seat]:
-            names = [d["cards"][c] for c in d["packs"][seat]]
-            picked = [d["cards"][c] for c in d["picks"][seat]]
-            _take(d, seat, d["packs"][seat][bot_pick(names, picked, cat)])
-    n = d["seats"]
-    step = 1 if d["round"] % 2 == 0 else -1
-    d["packs"] = [d["packs"][(s - step) % n] for s in range(n)]
-    d["done"] = [False] * n
-    d["pick"] += 1
-    if d["packs"][0]:
-        events.append(Event("passed", {"round": d["round"] + 1, "pick": d["pick"] + 1}))
+    cat = catalogue_for(d.extra)
+    for seat in range(d.seats):
+        if d.out[seat] and not d.done[seat] and d.packs[seat]:
+            names = [d.cards[c] for c in d.packs[seat]]
+            picked = [d.cards[c] for c in d.picks[seat]]
+            _take(d, seat, d.packs[seat][bot_pick(names, picked, cat)])
+    n = d.seats
+    step = 1 if d.round % 2 == 0 else -1
+    d.packs = [d.packs[(s - step) % n] for s in range(n)]
+    d.done = [False] * n
+    d.pick += 1
+    if d.packs[0]:
+        events.append(Event(DraftEvent.PASSED, {"round": d.round + 1, "pick": d.pick + 1}))
         return
-    d["round"] += 1
-    d["pick"] = 0
-    if d["round"] >= d["rounds"]:
-        d["over"] = True
-        d["packs"] = [[] for _ in range(n)]
-        events.append(Event("draft_over", {}))
+    d.round += 1
+    d.pick = 0
+    if d.round >= d.rounds:
+        d.over = True
+        d.packs = [[] for _ in range(n)]
+        events.append(Event(DraftEvent.DRAFT_OVER, {}))
         return
     _open_boosters(d)
-    events.append(Event("new_round", {"round": d["round"] + 1}))
+    events.append(Event(DraftEvent.NEW_ROUND, {"round": d.round + 1}))
 
 
 def picks_of(state: DraftState, seat: PlayerId) -> list[str]:
     """The card names ``seat`` picked, in the order picked."""
-    return [state.data["cards"][c] for c in state.data["picks"][seat]]
+    return [state.cards[c] for c in state.picks[seat]]
 
 
 DRAFT_ENGINE = TqDraft()

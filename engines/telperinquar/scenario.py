@@ -26,28 +26,21 @@ or a delta from before the card was played (``h0.armour+``, ``h0.resistance+``, 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
 from engines.core.contract import JsonDict
 from engines.telperinquar.cards import Card
-from engines.telperinquar.engine import (
-    ENGINE,
-    TqState,
-    _mods,
-    armour,
-    attribute,
-    catalogue_for,
-    resistance,
-)
+from engines.telperinquar.engine import ENGINE
+from engines.telperinquar.state import Zone, zone_of
+from engines.telperinquar.stats import armour, attribute, catalogue_for, mods, resistance
 
 
 def _scene(card: Card, test: Mapping[str, Any]) -> JsonDict:
     hero = str(test.get("hero") or (card.classes[0] if card.classes else "kaempfer"))
     enemy = str(test.get("enemy", "kaempfer"))
     state = ENGINE.initial_state({"decks": [hero, enemy]}, 1, 2)
-    d = copy.deepcopy(state.data)
+    d = ENGINE.state_to_json(state)
     d["cur"] = d["order"].index(0)
     d["round"], d["phase"], d["combat"], d["stack"], d["ask"] = 2, "main", "none", [], None
     for p in d["players"]:
@@ -68,8 +61,8 @@ def _put(d: JsonDict, seat: int, name: str, zone: str) -> str:
 
 
 def _act(d: JsonDict, seat: int, text: str) -> JsonDict:
-    state, _ = ENGINE.apply(TqState(d), ENGINE.parse_action(text), seat)
-    return copy.deepcopy(state.data)
+    state, _ = ENGINE.apply(ENGINE.state_from_json(d), ENGINE.parse_action(text), seat)
+    return ENGINE.state_to_json(state)
 
 
 def _pass_all(d: JsonDict, seat: int) -> JsonDict:
@@ -83,16 +76,20 @@ def _kind(d: JsonDict, cid: str) -> str:
 
 
 def _measure(d: JsonDict, cid: str) -> dict[str, Any]:
+    state = ENGINE.state_from_json(d)
     info = d["cards"].get(cid, {})
     owner = d["players"][0]
-    zone = next((z for z in ("hand", "equip", "field", "row", "discard") if cid in owner[z]), "")
+    where = zone_of(
+        state.players[0], cid, (Zone.HAND, Zone.EQUIP, Zone.FIELD, Zone.ROW, Zone.DISCARD)
+    )
+    zone = "" if where is None else str(where)
     out: dict[str, Any] = {
         "h0.life": owner["life"],
         "h1.life": d["players"][1]["life"],
         "h0.actions": owner["actions"],
-        "h0.armour": armour(d, 0),
-        "h0.resistance": resistance(d, 0),
-        "h0.bonus": _mods(d, 0, "bonus"),
+        "h0.armour": armour(state, 0),
+        "h0.resistance": resistance(state, 0),
+        "h0.bonus": mods(state, 0, "bonus"),
         "h0.hand": len(owner["hand"]),
         "card.zone": zone,
         "card.charges": info.get("charges", 0),
@@ -101,7 +98,7 @@ def _measure(d: JsonDict, cid: str) -> dict[str, Any]:
         "h1.hand": len(d["players"][1]["hand"]),
     }
     for attr in ("kraft", "reflexe", "geist", "aura"):
-        out[f"h0.{attr}"] = attribute(d, 0, attr)
+        out[f"h0.{attr}"] = attribute(state, 0, attr)
     return out
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from bot.combat import active_combat, unpack
 from bot.i18n import catalog, t
-from bot.render.combat_text import narrate
-from bot.render.w6_words import COUNTED, tc
+from bot.narration.combat_text import narrate
+from bot.narration.w6 import COUNTED, tc
 from bot.sandbox.fake_discord import FakeDiscord
 from engines.core import Event, Rng
 from engines.w6.state import CombatState

@@ -25,7 +25,7 @@ async def test_a_seeded_bot_seeds_the_combat_dice(fake: FakeDiscord, bot: Any) -
 
 
 def _codes(state: Any, fighter_id: str) -> list[str]:
-    from bot.narration.combat import fighter_rows
+    from bot.play.specs.w6 import fighter_rows
 
     def cid(code: str, fighter: str, *extra: object) -> str:
         return f"kf:1:t:{code}:{fighter}"
@@ -59,7 +59,7 @@ def test_no_kw_defence_is_offered_against_a_shot_only_the_reflex_answers() -> No
 
 
 def _told(state: Any, texts: tuple[str, ...], lang: str) -> str:
-    from bot.render.combat_text import narrate
+    from bot.narration.combat_text import narrate
     from tests.unit.test_w6_combat import act
 
     lines = []
@@ -223,7 +223,7 @@ async def test_a_campaign_import_keeps_each_players_active_character(
 
 def test_wording_of_issue_21() -> None:
     from bot.i18n import t
-    from bot.render.w6_words import tc
+    from bot.narration.w6 import tc
     from engines.w6.state import Fighter
 
     assert tc("w6cog.ev.combat_started", "de", fighters=1) == ("⚔ Der Kampf beginnt mit 1 Kämpfer.")

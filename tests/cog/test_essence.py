@@ -12,8 +12,10 @@ from typing import Any
 
 from bot.games import GameService, Turn, load
 from bot.i18n import t
-from bot.narration.essence import _option_label, _touched, _touched_by_action, choice_tree
+from bot.narration.essence import touched, touched_by_action
 from bot.play.spec import Steps
+from bot.play.specs.essence import _option_label, choice_tree
+from bot.play.table import GUILD_LANGUAGE_PREF
 from bot.sandbox.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
 from engines.core import Event
 from engines.core import match as m
@@ -361,6 +363,7 @@ async def test_a_bot_turn_left_over_by_a_restart_is_resumed(fake: FakeDiscord, b
 async def test_orientation_is_chosen_with_arrow_buttons_in_english(
     fake: FakeDiscord, bot: Any
 ) -> None:
+    await bot.store.set_pref(fake.guild.id, GUILD_LANGUAGE_PREF, "en")  # an English game
     board = await accepted_game(fake)
     picked = await fake.select(board, mote_select(board), ["a1"], user=ALICE, locale="en-US")
     board = await picked.message()
@@ -423,8 +426,8 @@ def test_the_board_marks_the_whole_answer_of_the_last_player() -> None:
         (1, Event("destabilized", {"source": "f6", "amount": 1, "hit": ["e7", "g7"]})),
         (1, Event("removed", {"square": "e7", "strength": 0})),
     ]
-    assert _touched(steps) == ["d4", "e4", "f6", "e7", "g7"]
-    assert _touched(Steps()) == []
+    assert touched(steps) == ["d4", "e4", "f6", "e7", "g7"]
+    assert touched(Steps()) == []
 
 
 def test_void_targets_say_whose_mote_the_void_would_swallow() -> None:
@@ -587,8 +590,8 @@ def test_the_board_numbers_each_action_of_the_last_answer() -> None:
         (1, [Event("destabilized", {"source": "f6", "amount": 1, "hit": ["e7"]})]),
     ]:
         steps.add(Turn(None, None, events, actor))  # type: ignore[arg-type]
-    assert _touched_by_action(steps) == [["d4", "e4"], ["f6", "e7"]]
-    assert _touched(steps) == ["d4", "e4", "f6", "e7"]
+    assert touched_by_action(steps) == [["d4", "e4"], ["f6", "e7"]]
+    assert touched(steps) == ["d4", "e4", "f6", "e7"]
 
 
 async def test_one_running_game_needs_no_number_beside_an_open_invitation(

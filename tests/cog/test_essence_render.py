@@ -6,12 +6,11 @@ import io
 
 from PIL import Image
 
-from bot.render.base import font
+from bot.render.base import fitting_size, font, wrap_text
 from bot.render.essence import (
+    SCALE,
     BoardText,
     Selection,
-    _fitting_size,
-    _wrap,
     draw_board,
     render_board,
 )
@@ -73,12 +72,12 @@ def test_selection_marks_targets() -> None:
 def test_a_long_status_wraps_and_a_long_name_shrinks() -> None:
     status = "Spielleiter (normal) gewinnt – alle gegnerischen Motes sind vom Brett"
     face = font(38, "bold")
-    lines = _wrap(status, face, 1176, 2)
+    lines = wrap_text(status, face, 1176, lines=2)
     assert len(lines) == 2 and " ".join(lines) == status
     assert all(face.getlength(line) <= 1176 for line in lines)
-    assert _wrap(status, face, 1176, 1) == [status]  # one line: the pen cuts it with "…"
-    assert _fitting_size("★ Spielleiter (normal)", "bold", 230, 19, 14) < 19
-    assert _fitting_size("Alice", "bold", 230, 19, 14) == 19
+    assert wrap_text(status, face, 1176, lines=1) == [status]  # one line: the pen cuts it with "…"
+    assert fitting_size("★ Spielleiter (normal)", 230, 19, 14, "bold", scale=SCALE) < 19
+    assert fitting_size("Alice", 230, 19, 14, "bold", scale=SCALE) == 19
 
 
 def test_each_action_of_the_last_turn_is_numbered() -> None:

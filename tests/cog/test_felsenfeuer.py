@@ -391,7 +391,7 @@ async def test_a_bad_spell_file_names_its_line_in_the_readers_language_and_chang
 async def test_only_server_managers_or_the_owner_change_the_spellbook(
     fake: FakeDiscord, bot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.sandbox.fake_discord as fake_module
+    import bot.sandbox.fake_discord.model as fake_module
 
     real = fake_module._member_payload
 

@@ -9,6 +9,7 @@ messages came), archives its thread after the end, and finds its board again aft
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -17,9 +18,10 @@ from typing import Any
 import pytest
 
 import bot.app
+import bot.sandbox.fake_discord.model as fake_module
 from bot.games import load
 from bot.i18n import t
-from bot.play.table import THREADS_PREF
+from bot.play.table import GUILD_LANGUAGE_PREF, THREADS_PREF
 from bot.sandbox.fake_discord import (
     CREATE_PUBLIC_THREADS,
     FakeChannel,
@@ -35,6 +37,8 @@ from tests.harness import (
     running_bot,
     settings_for,
 )
+from tests.party import PARTY
+from tests.table_player import Tally, play
 
 ALICE, BOB, CAROL = "alice", "bob", "carol"
 
@@ -61,6 +65,19 @@ def public(fake: FakeDiscord, channel: FakeChannel | int | str) -> list[StoredMe
 
 def live_buttons(messages: list[StoredMessage]) -> list[StoredMessage]:
     return [msg for msg in messages if msg.components]
+
+
+def uploads(fake: FakeDiscord, since: int) -> int:
+    """The pictures uploaded by the requests after the first ``since``."""
+    return sum(f.filename.endswith(".png") for r in fake.requests[since:] for f in r.files)
+
+
+def shown_picture(board: StoredMessage) -> bool:
+    """Whether the board shows a picture: its own, or one uploaded with another message."""
+    url = ((board.embeds or [{}])[0].get("image") or {}).get("url", "")
+    if url.startswith("attachment://"):
+        return any(a.filename == url.removeprefix("attachment://") for a in board.attachments)
+    return "/attachments/" in url
 
 
 async def game_in_thread(fake: FakeDiscord, tbot: Any) -> tuple[int, StoredMessage, FakeChannel]:
@@ -116,11 +133,14 @@ async def test_a_game_gets_its_own_thread_and_the_channel_keeps_only_its_invitat
     logged = [line for line in embed_text(board).splitlines() if line.startswith("› ")]
     assert len(set(logged)) == len(logged)  # the running log tells each step once
     # the game ends: the board offers the rematch, the invitation tells who won with the image
+    requests = len(fake.requests)
     await (await fake.slash("essenz aufgeben", user=ALICE, channel=thread.id)).callback()
-    await live_board_of(fake, tbot, game_id, lambda m: "🏆" in m.text)
+    board = await live_board_of(fake, tbot, game_id, lambda m: "🏆" in m.text)
     await fake.wait(lambda: "🏆" in invitation.content or None, 5, "the invitation says who won")
     assert f"<#{thread.id}>" in invitation.content and invitation.components == []
     assert_png_attachment(invitation)
+    assert uploads(fake, requests) == 1  # the final picture, once: the board shows it too
+    assert shown_picture(board) and not board.attachments
     assert public(fake, fake.channel()) == [invitation]
     assert live_buttons(public(fake, thread)) == [board]  # only the rematch is live
     # after the archive time the sweep archives the thread (once)
@@ -204,6 +224,29 @@ async def test_an_invited_game_moves_into_its_thread_when_it_starts(
     assert public(fake, fake.channel()) == [invitation]
 
 
+async def test_a_game_ended_by_clicks_uploads_its_final_picture_once(
+    fake: FakeDiscord, tbot: Any
+) -> None:
+    """Played to its end by clicks: the final picture goes up once, with the invitation in
+    the parent channel (the thread's first message); the final board shows it from there
+    (or keeps its own where the last step changed nothing in it)."""
+    options = {"zweiter": BOB, "karten": 1}
+    invitation = await (await fake.slash("party start", options, user=ALICE)).message()
+    (select,) = [s for s in invitation.selects if s["custom_id"].endswith(":inv:c")]
+    await (await fake.select(invitation, select["custom_id"], ["blue"], user=BOB)).callback()
+    thread = await fake.wait(lambda: fake.thread_of(invitation), 5, "the game's thread")
+    record = await living_in(fake, tbot, thread)
+    requests, tally = len(fake.requests), Tally()
+    await play(fake, tbot, record.id, PARTY, random.Random(3), tally, 40)
+    assert (await tbot.store.get_game(record.id)).status == "finished"
+    await fake.wait(lambda: "🏆" in invitation.content or None, 5, "the invitation says who won")
+    (picture,) = invitation.attachments
+    board = await live_board_of(fake, tbot, record.id, lambda m: "🏆" in m.text)
+    assert shown_picture(board)  # its own (the last step changed nothing) or the invitation's
+    assert board.attachments or f"/{picture.id}/" in board.embeds[0]["image"]["url"]
+    assert uploads(fake, requests) <= tally.clicks  # at most one picture a click, the end too
+
+
 async def test_after_a_restart_the_board_is_found_and_edited_not_posted_again(
     fake: FakeDiscord, threaded: Any
 ) -> None:
@@ -225,7 +268,9 @@ async def test_after_a_restart_the_board_is_found_and_edited_not_posted_again(
 async def test_the_server_setting_is_chosen_with_a_command(fake: FakeDiscord, tbot: Any) -> None:
     shown = await (await fake.slash("einstellungen", user=ALICE)).callback()
     assert_ephemeral(shown)
-    assert shown.content == t("core.settings.shown", "de", state=t("core.settings.state.on", "de"))
+    host = t("core.choice.game_language.host", "de")
+    state = t("core.settings.state.on", "de")
+    assert shown.content == t("core.settings.shown", "de", state=state, language=host)
     off = await (await fake.slash("einstellungen", {"threads": "off"}, user=ALICE)).callback()
     assert off.content == t("core.settings.threads.off", "de")
     board = await (
@@ -244,6 +289,85 @@ async def test_the_server_setting_is_chosen_with_a_command(fake: FakeDiscord, tb
     ).callback()
     assert_ephemeral(in_dm)
     assert in_dm.content == t("core.error.server_only", "de")
+
+
+async def test_the_servers_language_is_every_new_games_whoever_clicks(
+    fake: FakeDiscord, tbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A manager sets the game language: the public invitation, thread and board of a game
+    started later speak it, though its host and those who click read another; private answers
+    follow each reader; the host's language again after the reset; others may not change it."""
+    chosen = await (await fake.slash("einstellungen", {"sprache": "en"}, user=ALICE)).callback()
+    assert_ephemeral(chosen)
+    assert chosen.content == t("core.settings.language.en", "de")  # Alice reads German
+    assert await tbot.store.get_pref(fake.guild.id, GUILD_LANGUAGE_PREF) == "en"
+    shown = await (await fake.slash("einstellungen", user=BOB, locale="en-US")).callback()
+    english = t("core.choice.game_language.en", "en")
+    on = t("core.settings.state.on", "en")
+    assert shown.content == t("core.settings.shown", "en", state=on, language=english)
+    # Alice (German) invites Bob and Carol (German too): everything public is English
+    options = {"zweiter": BOB, "dritter": CAROL}
+    invitation = await (await fake.slash("party start", options, user=ALICE)).message()
+    assert "invites you to" in invitation.content
+    for user, colour in ((BOB, "blue"), (CAROL, "gold")):
+        (select,) = [s for s in invitation.selects if s["custom_id"].endswith(":inv:c")]
+        await (await fake.select(invitation, select["custom_id"], [colour], user=user)).callback()
+        if user == BOB:  # the invitation, edited by a German click, still English
+            assert "invites you to" in invitation.content
+    thread = await fake.wait(lambda: fake.thread_of(invitation), 5, "the game's thread")
+    record = await living_in(fake, tbot, thread)
+    assert thread.name.startswith(t("play.title", "en", id=record.id))
+    board = await live_board_of(fake, tbot, record.id)
+    assert t("play.title", "en", id=record.id) in board.text
+    # a private answer speaks its reader's language: Bob's typed step out of turn, German
+    typed = await fake.slash("party zug", {"notation": "pass"}, user=BOB, channel=thread.id)
+    refused = await typed.callback()
+    assert_ephemeral(refused)
+    assert refused.content == t("play.error.not_your_turn", "de")
+    # back to the host's language: Bob (English) resets; Alice's next game is German
+    reset = await fake.slash("einstellungen", {"sprache": "host"}, user=BOB, locale="en-US")
+    assert (await reset.callback()).content == t("core.settings.language.host", "en")
+    assert await tbot.store.get_pref(fake.guild.id, GUILD_LANGUAGE_PREF) is None
+    started = await fake.slash("essenz start", {"bot": "easy", "schnell": True}, user=ALICE)
+    first = await started.message()
+    german = await fake.wait(lambda: fake.thread_of(first), 5, "the thread")
+    assert german.name.startswith(t("essenzcog.title", "de", id=record.id + 1))
+    # German for the server: Bob's (English) game speaks German
+    await (await fake.slash("einstellungen", {"sprache": "de"}, user=ALICE)).callback()
+    started = await fake.slash(
+        "essenz start", {"bot": "easy", "schnell": True}, user=BOB, locale="en-US"
+    )
+    second = await started.message()
+    thread = await fake.wait(lambda: fake.thread_of(second), 5, "the thread")
+    assert thread.name.startswith(t("essenzcog.title", "de", id=record.id + 2))
+    assert t("essenzcog.choice.level.easy", "de") in thread.name  # the bot named in German too
+    # Bob (English) chooses a mote on the public board: it stays German
+    board = await live_board_of(fake, tbot, record.id + 2)
+    select = board.selects[0]
+    mote = select["options"][0]["value"]
+    chosen = await fake.select(board, select["custom_id"], [mote], user=BOB, locale="en-US")
+    await chosen.callback()
+    assert board.selects and board.selects[0]["custom_id"] != select["custom_id"]  # the next
+    assert t("essenzcog.title", "de", id=record.id + 2) in embed_text(board)
+    german = {t(key, "de") for key in ("play.select.step", "essenzcog.select.option")}
+    assert board.selects[0].get("placeholder") in german
+    # someone who may not manage the server changes nothing
+    real = fake_module._member_payload
+
+    def without_rights(user: Any, **kwargs: Any) -> dict[str, Any]:
+        member = real(user, **kwargs)
+        if user.name == CAROL:
+            member["permissions"] = str(1 << 11)  # send messages, no Manage Server
+        return member
+
+    monkeypatch.setattr(fake_module, "_member_payload", without_rights)
+    for locale, lang in (("de", "de"), ("en-US", "en")):
+        refused = await (
+            await fake.slash("einstellungen", {"sprache": "en"}, user=CAROL, locale=locale)
+        ).callback()
+        assert_ephemeral(refused)
+        assert refused.content == t("core.error.not_manager", lang)
+    assert await tbot.store.get_pref(fake.guild.id, GUILD_LANGUAGE_PREF) == "de"
 
 
 async def test_a_game_in_a_thread_is_named_by_number_in_its_parent_channel(

@@ -22,7 +22,7 @@ from bot.store import SqliteStore
 from bot.store.base import STORAGE_DOWN, STORAGE_FULL, storage_failure
 from tests.cog.test_essence import ALICE, BOB
 from tests.harness import assert_ephemeral, running_bot, settings_for
-from tests.pg import PG_URL, fresh_schema, schema_url
+from tests.pg import PgProxy, fresh_schema
 
 LOCALES = (("de", "de"), ("en-US", "en"))
 # commands that read or write before they answer (a write, a read, a game, a campaign)
@@ -59,20 +59,33 @@ async def every_interaction_is_answered(fake: FakeDiscord, key: str, board: Any)
     gc.collect()  # a task whose exception nobody retrieved is reported when it is collected
 
 
-async def test_postgres_on_a_wrong_port_answers_cannot_reach(
-    fake: FakeDiscord, tmp_path: Path
-) -> None:
-    async with fresh_schema("down") as schema:
-        settings = settings_for(fake, tmp_path / "unused.sqlite", database_url=schema_url(schema))
-        async with running_bot(fake, settings) as bot:
+async def postgres_goes_away(fake: FakeDiscord, folder: Path, away: str) -> None:
+    """A bot on PostgreSQL (through a relay) starts a game; then the server goes ``away``
+    ("stop" or "hang", ``PgProxy``) and every interaction is still answered."""
+    async with fresh_schema("down") as schema, PgProxy() as server:
+        settings = settings_for(fake, folder / "unused.sqlite", database_url=server.url(schema))
+        async with running_bot(fake, settings):
             await fake.wait_for_sync()
             started = await fake.slash("essenz start", {"gegner": BOB}, user=ALICE)
             invitation = await started.message()
-            # the server goes away: every new connection is refused
-            await bot.store.pool.close()
-            wrong = PG_URL.replace(":5432", ":9") if ":5432" in PG_URL else PG_URL + ":9"
-            bot.store._pool = await asyncpg.create_pool(wrong, min_size=0, max_size=2)
+            if away == "stop":
+                await server.stop()
+            else:
+                server.hang()
             await every_interaction_is_answered(fake, STORAGE_DOWN, invitation)
+
+
+async def test_a_stopped_postgres_answers_cannot_reach(fake: FakeDiscord, tmp_path: Path) -> None:
+    await postgres_goes_away(fake, tmp_path, "stop")  # connections closed, new ones refused
+
+
+async def test_a_postgres_that_stops_answering_is_told_not_waited_for(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A server that accepts and never answers (a frozen host): the statement under way gives
+    up after the command timeout, and the interactions after it are told at once instead of
+    waiting for it again (asyncpg's own default is a minute per connection)."""
+    await postgres_goes_away(fake, tmp_path, "hang")
 
 
 async def test_a_read_only_sqlite_file_answers_nothing_was_changed(

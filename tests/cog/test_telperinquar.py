@@ -436,7 +436,7 @@ async def test_english_readers_get_english_texts(fake: FakeDiscord, bot: Any) ->
     fixed_seed(bot, 4)
     made = await slash(fake, "deck starter", {"klasse": "kaempfer"}, locale="en")
     text = embed_text(made)
-    assert "Starter deck Fighter" in text and "Long Sword" in text and "Weapons" in text
+    assert "Starter deck Fighter" in text and "Greatsword" in text and "Weapons" in text
     card = await slash(fake, "karte", {"karte": "Parry"}, locale="en")
     assert "armour +3" in embed_text(card)
     started = await fake.slash("telperinquar start", {"deck": "Starter deck Rogue"}, locale="en")
@@ -460,6 +460,70 @@ async def test_english_readers_get_english_texts(fake: FakeDiscord, bot: Any) ->
     labels = [b.get("label") for b in prompt.buttons]
     english = ("Go on", "End the phase", "Play", "Level up", "End the turn", "Use", "Lay")
     assert labels and all(str(label).startswith(english) for label in labels), labels
+
+
+RARE = ("hide", "take", "swap", "fly", "arm", "move")
+PHASE = ("go", "next", "end", "pass")
+
+
+def offered_verbs(prompt: StoredMessage, tree: ChoiceTree[Any]) -> list[str]:
+    """The verb of every step choice on a prompt (a step offered whole: its own verb)."""
+    paths = [path_of(b["custom_id"]) for b in prompt.buttons if ":p:" in b["custom_id"]]
+    for select in prompt.selects:
+        root = tuple(token for token in path_of(select["custom_id"]) if token)
+        paths += [(*root, option["value"]) for option in select["options"]]
+    return [whole_path(tree, path)[0] for path in paths]
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("de", "de"), ("en-US", "en")])
+async def test_the_usual_steps_come_at_once_and_the_rare_ones_after_more(
+    fake: FakeDiscord, bot: Any, locale: str, lang: str
+) -> None:
+    """A prompt offers the usual steps (playing a card, attacking, going on, ending the
+    phase) at once, one click each, and the rare ones (back to the hand, laying face down,
+    swapping) behind one "Mehr"/"More" button, one click each there too."""
+    fixed_seed(bot, 1)
+    options = {"deck": "*kaempfer", "bot": "random"}
+    game_id = game_of(
+        await (await fake.slash("telperinquar start", options, locale=locale)).message()
+    )
+    more, back = t("play.button.more_steps", lang), t("play.button.back", lang)
+    for _decision in range(30):
+        found = await open_decision(fake, bot, game_id, 0)
+        assert found is not None, "the game ended before a rare step was offered"
+        board, opener, _ = found
+        prompt = await (await fake.click(board, opener, user=ALICE, locale=locale)).message()
+        record = await bot.store.get_game(game_id)
+        tree = ChoiceTree(ENGINE, ENGINE.legal_actions(load(record).state, 0))
+        verbs = {action.words[0] for action in tree.paths.values()}
+        labels = [b.get("label") for b in prompt.buttons]
+        if not verbs & set(RARE) or verbs <= set(RARE):
+            assert more not in labels  # nothing to put behind it
+            steps = {
+                whole_path(tree, path_of(b["custom_id"]))[0]: b["custom_id"]
+                for b in prompt.buttons
+                if ":p:" in b["custom_id"]
+            }
+            on = steps.get("play") or next(steps[verb] for verb in PHASE if verb in steps)
+            await (await fake.click(prompt, on, user=ALICE, locale=locale)).callback()
+            continue
+        usual = offered_verbs(prompt, tree)
+        assert usual and not set(usual) & set(RARE) and set(PHASE) & set(usual)
+        (button,) = [b for b in prompt.buttons if b.get("label") == more]
+        opened = await fake.click(prompt, button["custom_id"], user=ALICE, locale=locale)
+        assert (await opened.callback()).type == 7  # the prompt itself, edited in place
+        rest = await opened.message()
+        assert rest.id == prompt.id and back in [b.get("label") for b in rest.buttons]
+        rare = offered_verbs(rest, tree)
+        assert rare and set(rare) <= set(RARE)
+        assert len(rare) + len(usual) == len(tree.paths)  # every step whole, none dropped
+        before = len(await bot.store.game_actions(game_id))
+        first = next(b["custom_id"] for b in rest.buttons if ":p:" in b["custom_id"])
+        await (await fake.click(rest, first, user=ALICE, locale=locale)).callback()
+        actions = await bot.store.game_actions(game_id)
+        assert len(actions) == before + 1 and actions[-1][1].split()[0] in RARE
+        return
+    raise AssertionError("no decision offered a rare step")
 
 
 @pytest.mark.parametrize("locale", ["de", "en"])
@@ -534,14 +598,14 @@ async def test_a_servers_own_cards_are_checked_and_played(fake: FakeDiscord, bot
     await slash(fake, "deck starter", {"klasse": "schurke", "neuer_name": "Glas"})
     # removing: only the deck's cards are offered, a typo is forgiven
     typo = await fake.autocomplete(
-        "telperinquar deck entfernen", {"name": "Glas", "karte": "Dolhc"}
+        "telperinquar deck entfernen", {"name": "Glas", "karte": "Kurzbogn"}
     )
-    assert [c["value"] for c in typo][:1] == ["Dolch"]
+    assert [c["value"] for c in typo][:1] == ["Kurzbogen"]
     every = await fake.autocomplete("telperinquar deck entfernen", {"name": "Glas", "karte": ""})
     deck = await bot.store.get_deck(stable_user_id(ALICE), "Glas")
     assert {c["value"] for c in every} <= {name for name, _ in deck.cards}
     assert "Langschwert" not in {c["value"] for c in every}
-    await slash(fake, "deck entfernen", {"name": "Glas", "karte": "Dolch", "anzahl": 2})
+    await slash(fake, "deck entfernen", {"name": "Glas", "karte": "Kurzbogen", "anzahl": 2})
     added = await slash(fake, "deck hinzu", {"name": "Glas", "karte": "Glasdolch", "anzahl": 2})
     assert "✅" in added.content, added.content
     board = await (await fake.slash("telperinquar start", {"deck": "Glas"})).message()
@@ -605,8 +669,8 @@ def test_every_event_of_bot_games_is_narrated_in_both_languages(players: int, se
     import random
     from types import SimpleNamespace
 
-    from bot.narration.telperinquar import SPEC
     from bot.play.spec import BoardContext, Steps
+    from bot.play.specs.telperinquar import SPEC
 
     match = m.start(ENGINE, {}, seed, players)
     record = SimpleNamespace(config={}, players=list(range(players)), status="active", id=1)
@@ -632,7 +696,7 @@ async def test_only_server_managers_or_the_owner_change_the_card_file(
 ) -> None:
     """The rule of every server content file (``bot.server_content``): Manage Server or the
     owner; in a direct message there is no server file."""
-    import bot.sandbox.fake_discord as fake_module
+    import bot.sandbox.fake_discord.model as fake_module
 
     real = fake_module._member_payload
 

@@ -552,7 +552,7 @@ async def test_delete_asks_first_and_an_old_confirm_is_kind(fake: FakeDiscord, b
 async def test_template_file_imports_cleanly_and_is_documented(fake: FakeDiscord, bot: Any) -> None:
     """Issue 10: players guessed the sheet format. ``/charakter vorlage`` sends a filled
     example (weapons, armour, shield) that imports as it is; SHEET.md names every field."""
-    from bot.render.sheet_text import sheet_view
+    from bot.play.specs.w6_sheet import sheet_view
     from cogs.w6_sheets import TEMPLATE_FILE
     from engines.w6.sheet_io import ARMOUR_KEYS, SHIELD_KEYS, TOP_KEYS, WEAPON_KEYS
 

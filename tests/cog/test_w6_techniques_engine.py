@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.combat import copy_name
-from bot.render.combat_text import log_entries
+from bot.narration.combat_text import log_entries
 from engines.core import BadInput, IllegalAction
 from engines.w6 import make, probe_required, technique_options, usable_weapons, verbs_for
 from engines.w6.state import ShieldStats

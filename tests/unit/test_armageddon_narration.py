@@ -1,4 +1,5 @@
-"""Armageddon's words for Discord (``bot.narration.armageddon``): every event random games
+"""Armageddon's words (``bot.narration.armageddon``) and its table plug-in
+(``bot.play.specs.armageddon``): every event random games
 produce is narrated in German and English from the catalog, every click option of every seat
 gets a label, and the typing helpers (paths, zoomed regions, scenario files) read what a
 person types and refuse the rest with a clear message."""
@@ -11,11 +12,9 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
-from bot.narration.armageddon import (
-    Words,
+from bot.narration.armageddon import Words, event_line, narrate_events
+from bot.play.specs.armageddon import (
     decision_text,
-    event_line,
-    narrate_events,
     option_label,
     overrule_text,
     path_completions,

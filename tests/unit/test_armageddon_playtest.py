@@ -63,7 +63,7 @@ def test_the_game_master_may_overrule_while_a_placement_error_is_resolved() -> N
 def test_every_generic_end_reason_is_worded_without_a_missing_key(
     reason: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from bot.narration.armageddon import SPEC
+    from bot.play.specs.armageddon import SPEC
 
     state = game("figur: 1 krieger a1\nfigur: 2 krieger c1\n")
     outcome = Outcome(frozenset() if reason == "draw_agreed" else frozenset({1}), reason)
@@ -110,8 +110,8 @@ def test_a_fight_line_says_value_roll_total_on_each_side_and_who_falls(
 
 
 def test_a_resigning_party_s_figures_leave_in_one_line() -> None:
-    from bot.narration.armageddon import SPEC
     from bot.play.spec import Steps
+    from bot.play.specs.armageddon import SPEC
 
     state = game("figur: 1 krieger a1\n" * 3 + "figur: 2 krieger c1\nfigur: 2 krieger c1\n")
     state, evs = ENGINE.eliminate(state, 1)
@@ -123,7 +123,8 @@ def test_a_resigning_party_s_figures_leave_in_one_line() -> None:
 
 
 def test_the_alliance_menu_says_whether_a_click_makes_or_breaks_one() -> None:
-    from bot.narration.armageddon import Words, decision_text, option_label
+    from bot.narration.armageddon import Words
+    from bot.play.specs.armageddon import decision_text, option_label
 
     body = "figur: 1 krieger a1\nfigur: 2 krieger b1\nfigur: 3 krieger c1\n"
     state = game(body, parties=3, start=False)
@@ -245,7 +246,8 @@ def test_an_animal_is_taken_by_the_rein_or_let_go_once_a_round() -> None:
 
 
 def test_a_scenario_preview_has_no_game_number_and_names_parties_by_number_and_colour() -> None:
-    from bot.narration.armageddon import map_text, scenario_summary
+    from bot.narration.armageddon import map_text
+    from bot.play.specs.armageddon import scenario_summary
 
     for lang, party in (("de", "Partei 1 (rot)"), ("en", "Party 1 (red)")):
         _head, _text, view = scenario_summary("scharmuetzel", lang)
@@ -255,7 +257,8 @@ def test_a_scenario_preview_has_no_game_number_and_names_parties_by_number_and_c
 
 
 def test_spell_buttons_are_capitalised_in_alphabetical_order_and_ask_for_a_target() -> None:
-    from bot.narration.armageddon import SPEC, Words, step_of
+    from bot.narration.armageddon import Words
+    from bot.play.specs.armageddon import SPEC, step_of
 
     state = game("figur: 1 zauberer a1\nfigur: 2 krieger c1\n")
     spells = ["staerken", "laehmen", "schutz", "beschleunigen", "versetzen"]
@@ -270,7 +273,7 @@ def test_spell_buttons_are_capitalised_in_alphabetical_order_and_ask_for_a_targe
 
 
 def test_when_one_alliance_click_is_left_the_button_says_what_it_does() -> None:
-    from bot.narration.armageddon import SPEC
+    from bot.play.specs.armageddon import SPEC
     from engines.core.choices import ChoiceTree
 
     body = "figur: 1 krieger a1\nfigur: 2 krieger b1\nfigur: 3 krieger c1\nbuendnis: 1 3\n"

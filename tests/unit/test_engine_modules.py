@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ENGINES = ("armageddon", "essence", "w6")
+ENGINES = ("armageddon", "essence", "w6", "telperinquar")
 
 
 def _modules(engine: str) -> dict[str, Path]:
@@ -82,7 +82,7 @@ def test_the_modules_import_each_other_without_a_circle(engine: str) -> None:
 
 
 def test_each_engine_keeps_its_layers() -> None:
-    armageddon, essence, w6 = (_graph(engine) for engine in ENGINES)
+    armageddon, essence, w6, telperinquar = (_graph(engine) for engine in ENGINES)
     assert armageddon["engine"] >= {
         "setup_phase", "movement", "acting", "gamemaster", "flow", "view"
     }  # fmt: skip
@@ -90,3 +90,5 @@ def test_each_engine_keeps_its_layers() -> None:
     assert "engine" not in set().union(*(essence[n] for n in essence if n != "__main__"))
     assert w6["steps"] >= {"commands", "probes", "attacks", "turns"}
     assert w6["combat"] >= {"steps"}
+    assert telperinquar["engine"] >= {"state", "flow", "offers", "resolve", "moves", "setup"}
+    assert "engine" not in set().union(*(telperinquar[n] for n in ("state", "stats", "resolve")))

@@ -422,7 +422,7 @@ async def test_game_seeds_are_128_secret_bits_and_reproducible_when_seeded(
 async def test_a_typed_resign_holds_when_another_write_came_first(service: GameService) -> None:
     """Issue 18: ``aufgeben`` typed while the bot's move was being written was refused as
     "take the newest message"; a resign (or a draw answer) is retried on the game as it is
-    now, a typed step is not (it was meant for the game as the user saw it)."""
+    now."""
     game = await service.create(
         "nim-test", {"heap": 9}, channel_id=9, guild_id=None, players=[ALICE, BOB], invited=False
     )
@@ -436,11 +436,44 @@ async def test_a_typed_resign_holds_when_another_write_came_first(service: GameS
         return await real(*args, **kwargs)
 
     service.store.update_game = lost_once  # type: ignore[method-assign]
-    with pytest.raises(StaleRevision):
-        await service.act(game.id, ALICE, "1")
-    raced.clear()
     turn = await service.act(game.id, ALICE, "!resign")
     assert turn.record.status == FINISHED and raced == [1]
+
+
+async def test_a_typed_step_stands_while_its_decision_is_open(service: GameService) -> None:
+    """A typed step whose write lost to another seat's (the bot's half of a simultaneous
+    choice: a Felsenfeuer Auswahl typed while the bot chose its own was refused as "take the
+    newest message") is retried while the decision it answers is still open, as a click is;
+    once that decision was answered meanwhile (the same step sent twice), it is stale."""
+    game = await service.create(
+        "nim-test", {"heap": 9}, channel_id=9, guild_id=None, players=[ALICE, BOB], invited=False
+    )
+    real = service.store.update_game
+    raced: list[str] = []
+
+    async def lost_once(*args: Any, **kwargs: Any) -> GameRecord:
+        if not raced:  # another write wins the first time, leaving Alice's decision open
+            raced.append("other")
+            raise StaleRevision()
+        return await real(*args, **kwargs)
+
+    service.store.update_game = lost_once  # type: ignore[method-assign]
+    turn = await service.act(game.id, ALICE, "1")
+    assert raced == ["other"] and turn.actor == 0
+    assert [text for _, text in await service.store.game_actions(game.id)] == ["1"]
+
+    async def answered_meanwhile(*args: Any, **kwargs: Any) -> GameRecord:
+        if len(raced) == 1:  # Bob's own step, sent from elsewhere, is written first
+            raced.append("bob")
+            await service.act(game.id, BOB, "2")
+            raise StaleRevision()
+        return await real(*args, **kwargs)
+
+    service.store.update_game = answered_meanwhile  # type: ignore[method-assign]
+    record = await service.get(game.id)
+    with pytest.raises(StaleRevision):
+        await service.act(game.id, BOB, "1", record=record)
+    assert [text for _, text in await service.store.game_actions(game.id)] == ["1", "2"]
 
 
 async def test_bot_seats_play_the_same_from_the_same_seed(service: GameService) -> None:

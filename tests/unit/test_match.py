@@ -9,6 +9,7 @@ import pytest
 
 from engines.core import BadInput, IllegalAction, Outcome
 from engines.core import match as m
+from engines.core.record import replay, walk
 from tests.kit import KitCase, check_case
 from tests.nim import NIM
 from tests.party import PARTY
@@ -199,3 +200,30 @@ def test_an_event_type_is_a_strenum_member_that_travels_as_its_plain_name() -> N
     match = m.start(NIM, {}, 1, 2)
     _match, said = m.apply(NIM, match, "!resign", 0)
     assert said == [Event(MatchEvent.RESIGNED, {"player": 0})] and said[0].type == "resigned"
+
+
+def test_a_walk_through_a_log_redacts_exactly_what_the_reader_may_not_read() -> None:
+    """``record.walk``: the one replay the bot reads a log through (export, the web replay,
+    Essence's positions): every step's match as a replay to it gives, an ``add`` (secret to
+    its seat) readable only by that seat, everything readable without a reader."""
+    match = m.start(PARTY, {}, 5, 3)
+    log: list[tuple[int, str]] = []
+    for _step in range(5):
+        decision = m.decisions(PARTY, match)[0]
+        actions = PARTY.legal_actions(match.state, decision.seat)
+        action = next((a for a in actions if a.verb == "add"), actions[0])
+        log.append((decision.seat, PARTY.action_text(action)))
+        match, _events = m.apply(PARTY, match, log[-1][1], decision.seat)
+    start, everything = walk(PARTY, {}, 5, 3, log)
+    assert start == m.start(PARTY, {}, 5, 3)
+    assert [step.action for step in everything] == [text for _seat, text in log]
+    for index, step in enumerate(everything):
+        assert step.match == replay(PARTY, {}, 5, 3, log[: index + 1])
+    added = [(seat, text) for seat, text in log if text.startswith("add")]
+    assert added, "the log has a secret step to hide"
+    _start, seen = walk(PARTY, {}, 5, 3, log, reader=(added[0][0],))
+    _start, spectator = walk(PARTY, {}, 5, 3, log, reader=())
+    assert added[0][1] in [step.action for step in seen]
+    assert [step.action for step in spectator] == [
+        None if text.startswith("add") else text for _seat, text in log
+    ]

@@ -124,6 +124,42 @@ def test_fit_text_shrinks_then_wraps_and_cuts_only_as_a_last_resort() -> None:
     assert len(tall) * line_step(size) <= 40 and "…" not in "".join(tall)
 
 
+def test_one_ellipsis_one_shrink_one_wrap_for_every_renderer() -> None:
+    """The text layout every renderer uses (issue 20): a line cut with an ellipsis and no
+    space before it, the largest size that fits (also for a supersampling renderer), lines
+    broken at spaces and after a word's own hyphen (a hyphen before a space keeps its space),
+    a new line at a line break, and at most ``lines`` lines with the rest on the last."""
+    from pathlib import Path
+
+    import bot.render
+    from bot.render.base import ellipsize, fitting_size, text_length, wrap_text
+
+    face = font(15)
+    assert ellipsize("Alrik", face, 200) == "Alrik"
+    room = text_length("Eleonora von …", face) + 0.5
+    cut = ellipsize("Eleonora von Sternenfall", face, room)
+    assert cut == "Eleonora von…" and text_length(cut, face) <= room
+    wide = text_length("Alice", font(19 * 2, "bold"))
+    assert fitting_size("Alice", wide / 2, 19, 14, "bold", scale=2) == 19
+    assert fitting_size("Alice", wide / 2 - 1, 19, 14, "bold", scale=2) < 19
+    assert fitting_size("Alice", 1, 19, 14) == 14  # nothing fits: the smallest
+    one_line = text_length("Nord- und Südwind", face) + 1
+    assert wrap_text("Nord- und Südwind", face, one_line) == ["Nord- und Südwind"]
+    narrow = text_length("Maximilian-", face) + 1
+    assert wrap_text("Maximilian-Alexander", face, narrow) == ["Maximilian-", "Alexander"]
+    assert wrap_text("eins\n\nzwei", face, 200) == ["eins", "", "zwei"]
+    status = "Alice gewinnt, alle Motes von Bob sind vom Brett"
+    two = wrap_text(status, face, text_length("Alice gewinnt,", face) + 1, lines=2)
+    assert two == ["Alice gewinnt,", "alle Motes von Bob sind vom Brett"]
+    assert wrap_text(status, face, 10, lines=1) == [status]
+    # no renderer keeps a wrap, shrink or ellipsis loop of its own
+    folder = Path(bot.render.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        if path.name != "base.py":
+            source = path.read_text(encoding="utf-8")
+            assert "textwrap" not in source and '+ "…", ' not in source, path.name
+
+
 def test_fit_text_leaves_out_what_the_font_cannot_draw() -> None:
     from bot.render.base import drawable, fit_text
 

@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 
 import bot.render.telperinquar as tq
 from bot.i18n import catalog, t
+from bot.render.base import fit_block, wrap_text
 from engines.telperinquar.cards import (
     ABILITIES,
     ATTACKS,
@@ -147,13 +148,13 @@ def test_card_words_follow_the_language(drawn: list[str]) -> None:
 
 def test_long_words_are_split_with_a_hyphen_and_long_texts_shrink() -> None:
     face = tq.font(12)
-    lines = tq.wrap("Ein Donaudampfschifffahrtsgesellschaftskapitän kommt", face, 80)
+    lines = wrap_text("Ein Donaudampfschifffahrtsgesellschaftskapitän kommt", face, 80)
     assert all(face.getlength(line) <= 80 for line in lines)
     assert lines[0] == "Ein" and lines[1].endswith("-") and len(lines) >= 4
     rebuilt = " ".join(lines).replace("- ", "")
     assert rebuilt == "Ein Donaudampfschifffahrtsgesellschaftskapitän kommt"
-    short_size, _ = tq.fit_block("Kurz.", 200, 100, 16, 8)
-    long_size, long_lines = tq.fit_block("Wort " * 300, 200, 100, 16, 8)
+    short_size, _ = fit_block("Kurz.", 200, 100, 16, 8)
+    long_size, long_lines = fit_block("Wort " * 300, 200, 100, 16, 8)
     assert short_size == 16 and long_size < short_size
     assert long_lines[-1].endswith("…")  # too long even at the smallest size: marked
 
@@ -191,7 +192,7 @@ def test_hand_png_refuses_a_view_without_the_hand() -> None:
 @pytest.mark.parametrize("mode", ["duel", "2v2"])
 def test_the_field_of_real_games_renders_in_both_languages(mode: str) -> None:
     seats = 2 if mode == "duel" else 4
-    states = [s for seed in (3, 4) for s in _bot_states(mode, seed, 300)]
+    states = [s for seed in (3, 4) for s in _bot_states(mode, seed, 600)]
     assert len(states) > 20 and ENGINE.outcome(states[-1]) is not None  # to the end
     for k, state in enumerate([*states[:: max(1, len(states) // 8)], states[-1]]):
         lang = "de" if k % 2 else "en"
@@ -202,7 +203,15 @@ def test_the_field_of_real_games_renders_in_both_languages(mode: str) -> None:
 
 
 def test_the_field_names_round_phase_mover_and_the_declared_action(drawn: list[str]) -> None:
-    state = _state_with(lambda d: bool(d["stack"]) and d["ask"] is not None)
+    state = _state_with(
+        lambda d: (
+            bool(d["stack"])
+            and d["ask"] is not None
+            and d["stack"][0]["text"].split()[0] == "use"
+            and len(d["stack"][0]["text"].split()) == 3
+            and d["stack"][0]["text"].split()[2].startswith("h")
+        )  # a card used on a hero
+    )
     view = ENGINE.view_for(state, None)
     tq.field_png(view, "de", names=NAMES[:2])
     header = next(text for text in drawn if "Runde" in text)
@@ -421,10 +430,10 @@ def test_a_hero_out_of_the_reach_of_its_wesen_shows_as_exposed() -> None:
     give(d, 1, "Wolf", "row")
     give(d, 0, "Wolf", "row")
     give(d, 0, "Wolf", "row")
-    view = ENGINE.view_for(TqState(d), None)
+    view = ENGINE.view_for(ENGINE.state_from_json(d), None)
     assert not tq._exposed(view, 1, catalogue())  # both Wolves reach the enemy Wolf
     give(d, 0, "Wolf", "row")
-    view = ENGINE.view_for(TqState(d), None)
+    view = ENGINE.view_for(ENGINE.state_from_json(d), None)
     assert tq._exposed(view, 1, catalogue())
     assert not tq._exposed(view, 0, catalogue())  # the lone Wolf reaches places 1-2
 
@@ -443,7 +452,7 @@ def test_a_laid_card_waiting_for_answers_is_said_in_words(lang: str, drawn: list
         d, _ = do(d, 0, f"{verb} {cid}")
         assert d["ask"] == 1
         drawn.clear()
-        tq.field_png(ENGINE.view_for(TqState(d), None), lang, names=NAMES[:2])
+        tq.field_png(ENGINE.view_for(ENGINE.state_from_json(d), None), lang, names=NAMES[:2])
         lines = [text for text in drawn if text.startswith("1. ")]
         if verb == "play":
             wolf = t("tqrender.stack.play", lang, player=NAMES[0], card="Wolf")

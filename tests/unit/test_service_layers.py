@@ -1,8 +1,8 @@
 """Cogs parse, call a service and reply (issue #20): no cog imports the store or an engine's
 internals (only ``engines.core``, the contract every game shares, and an engine package's own
-public names, ``engines.w6``, ``engines.dice`` …); no renderer imports narration or the store
-(a renderer draws a view). Every import is seen, also one inside a function or under
-``TYPE_CHECKING``.
+public names, ``engines.w6``, ``engines.dice`` …). Every import is seen, also one inside a
+function or under ``TYPE_CHECKING``. (That a renderer imports neither narration nor the store is
+``tests/unit/test_layers.py``'s.)
 
 What still breaks a rule outside this change is listed below as allowed for now, naming the
 module and whose it is; the list may only shrink (a listed import that is gone fails too, so
@@ -23,7 +23,6 @@ COG_ALLOWED_FOR_NOW: dict[tuple[str, str], str] = {
     ("cogs/felsenfeuer.py", "engines.felsenfeuer.engine"): "Felsenfeuer's cog: settings_of",
     ("cogs/felsenfeuer.py", "engines.felsenfeuer.spells"): "Felsenfeuer's cog: its spell book",
 }
-RENDER_ALLOWED_FOR_NOW: dict[tuple[str, str], str] = {}
 
 
 def imports_of(path: Path) -> set[str]:
@@ -62,10 +61,6 @@ def cog_breaks(module: str) -> bool:
     return _is(module, "bot.store") or engine_internal(module)
 
 
-def render_breaks(module: str) -> bool:
-    return _is(module, "bot.store") or _is(module, "bot.narration")
-
-
 def violations(folder: str, breaks: object) -> set[tuple[str, str]]:
     assert callable(breaks)
     found = set()
@@ -96,19 +91,12 @@ def test_the_walk_sees_every_kind_of_import(tmp_path: Path) -> None:
     assert not any(name.endswith(".Fighter") for name in found)  # a name, not a module
     assert cog_breaks("bot.store.base") and cog_breaks("engines.w6.state")
     assert not cog_breaks("engines.w6") and not cog_breaks("engines.core.match")
-    assert render_breaks("bot.narration.w6") and not render_breaks("bot.render.base")
 
 
 def test_cogs_import_neither_the_store_nor_engine_internals() -> None:
     found = violations("cogs", cog_breaks)
     assert found - set(COG_ALLOWED_FOR_NOW) == set(), "a cog calls a service instead"
     assert set(COG_ALLOWED_FOR_NOW) - found == set(), "fixed: take it off the list"
-
-
-def test_renderers_import_neither_narration_nor_the_store() -> None:
-    found = violations("bot/render", render_breaks)
-    assert found - set(RENDER_ALLOWED_FOR_NOW) == set(), "a renderer draws a view"
-    assert set(RENDER_ALLOWED_FOR_NOW) - found == set(), "fixed: take it off the list"
 
 
 async def test_an_lp_change_and_its_log_entry_are_one_write(tmp_path: Path) -> None:

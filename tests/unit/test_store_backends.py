@@ -136,7 +136,7 @@ async def test_a_write_waits_only_so_long_for_a_row_another_process_holds() -> N
         await store.open()
         try:
             async with store.pool.acquire() as conn:
-                assert await conn.fetchval("SHOW lock_timeout") == "5s"
+                assert await conn.fetchval("SHOW lock_timeout") == "1500ms"
                 assert await conn.fetchval("SHOW idle_in_transaction_session_timeout") == "1min"
         finally:
             await store.close()
@@ -174,3 +174,16 @@ async def test_postgres_moves_stored_combats_to_games() -> None:
                 assert await conn.fetchval("SELECT to_regclass('combats')") is None
         finally:
             await store.close()
+
+
+def test_the_backends_hold_no_queries_of_their_own() -> None:
+    """One SQL layer (``bot/store/sql_games.py``, ``sql.py``) for both backends: a backend
+    module runs statements and says its dialect; it queries no table of the store itself
+    (PostgreSQL's batched first reads aside). Sizes: ``test_module_sizes.py``."""
+    import bot.store
+
+    folder = Path(bot.store.__file__).parent
+    for backend in ("sqlite.py", "postgres.py"):
+        text = (folder / backend).read_text(encoding="utf-8")
+        for table in ("games", "saved_rolls", "characters", "tq_decks", "web_tokens"):
+            assert f"FROM {table} " not in text and f"INTO {table} " not in text, (backend, table)

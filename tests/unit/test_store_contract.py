@@ -152,6 +152,28 @@ async def test_preferences_and_meta(store: Store) -> None:
     assert await store.get_meta("k") == "v"
 
 
+async def test_many_reads_at_once_each_get_their_own_row(store: Store) -> None:
+    """What every command reads first (a language, a channel's campaign), asked by many at
+    once (PostgreSQL reads them together in one statement): each gets its own answer."""
+    for user in range(0, 40, 2):
+        await store.set_pref(user, "language", f"l{user}")
+    await store.set_pref(3, "other", "x")
+    campaigns = {
+        channel: await store.create_campaign(
+            guild_id=1, channel_id=channel, name=f"c{channel}", gm_id=42, settings={}
+        )
+        for channel in (101, 103)
+    }
+    languages = await asyncio.gather(*(store.get_pref(u, "language") for u in [*range(40), 0]))
+    assert languages == [f"l{u}" if u % 2 == 0 else None for u in [*range(40), 0]]
+    assert await asyncio.gather(store.get_pref(3, "other"), store.get_pref(3, "language")) == [
+        "x",
+        None,
+    ]
+    found = await asyncio.gather(*(store.active_campaign(c) for c in range(100, 105)))
+    assert found == [None, campaigns[101], None, campaigns[103], None]
+
+
 async def test_saved_rolls_user_scope_wins(store: Store) -> None:
     await store.save_roll("campaign:1", "feuerball", "8d6", 5)
     await store.save_roll("campaign:1", "heilung", "2d4+2", 5)

@@ -3,6 +3,8 @@ RULES.md ("Balance"), measured with bigger runs."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from engines.telperinquar.balance import built_deck, report, run, wilson
@@ -38,3 +40,24 @@ def test_the_report_tells_rounds_levels_win_rates_and_cards() -> None:
     assert [g.rounds for g in run(1, 5, ["normal", "normal"], "starter")] == [
         g.rounds for g in games
     ]  # the same seed plays the same duels
+
+
+@pytest.mark.parametrize("cls", CLASSES)
+def test_a_built_deck_holds_guards_protection_and_16_level_cards(cls: str) -> None:
+    """Decks the bot builds (issue 22) are made like the starter decks: 16 level cards, Wesen
+    that shield the hero without striking and passive protection (one copy of each)."""
+    from engines.telperinquar.balance import _role
+    from engines.telperinquar.cards import level_card_name
+
+    counts = parse_list(built_deck(cls, 3)).counts()
+    cat = catalogue()
+    assert counts[level_card_name(cls)] == 16
+    roles = Counter[str]()
+    for name, n in counts.items():
+        card = cat.support(name)
+        if card is not None:
+            roles[_role(card)] += n
+    assert roles["guard"] >= 3 and roles["protect"] >= 1 and roles["weapon"] >= 1
+    assert sum(roles.values()) == 23
+    assert _role(cat.cards["Leibwache"]) == "guard" and _role(cat.cards["Wolf"]) == "wesen"
+    assert _role(cat.cards["Abhärtung"]) == "protect"

@@ -92,7 +92,7 @@ def test_export_then_import_is_the_same_deck() -> None:
     cat = catalogue()
     deck = starter("zauberer")
     text = export_list(deck.entries, cat)
-    assert text.splitlines()[:2] == ["1 Zauberer", "13 Stufenkarte Zauberer"]
+    assert text.splitlines()[:2] == ["1 Zauberer", "16 Stufenkarte Zauberer"]
     assert parse_list(text).counts() == deck.counts()
 
 

@@ -236,7 +236,7 @@ def test_pick_texts_are_cut_at_a_word_and_the_booster_is_shown_whole() -> None:
     import asyncio
     from types import SimpleNamespace
 
-    from bot.narration.telperinquar_draft import DraftSpec, card_line, deck_text
+    from bot.play.specs.telperinquar_draft import DraftSpec, card_line, deck_text
 
     spec = DraftSpec()
     long_cards = [c for c in catalogue().cards.values() if len(card_line(c, "de")) > 100]

@@ -84,7 +84,7 @@ def test_rulebook_critical_hit_example() -> None:
     assert d["cards"][golem]["dmg"] == 11
     counter = next(e for e in events if e.type == "counter")
     assert counter.data == {"die": 4, "bonus": 3, "target": "h0"}
-    assert d["players"][0]["life"] == 20 - (4 + 3 - armour(d, 0))
+    assert d["players"][0]["life"] == 20 - (4 + 3 - armour(st(d), 0))
     wounded = next(e for e in events if e.type == "wesen_wounded")
     assert wounded.data["why"] == "critical"  # told at once, not only at its death
     assert not any(e.type == "wesen_died" for e in events)  # 11 of 20: alive until the end
@@ -149,22 +149,22 @@ def test_fumble_deals_nothing_and_crit_ignores_hero_armour() -> None:
     assert d["players"][1]["life"] == 30
     d["forced"] = [10, 1]
     d, _ = do(d, 0, f"use {sword} h1")
-    assert armour(d, 1) == 2  # Schurke level 5: Rüstung 1, leather +1; a critical ignores it
+    assert armour(st(d), 1) == 2  # Schurke level 5: Rüstung 1, leather +1; a critical ignores it
     assert d["players"][1]["life"] == 30 - 11
 
 
 def test_hero_is_protected_by_its_wesen_and_flying_and_mist_rules() -> None:
     d = main_phase(fresh())
     wolf = give(d, 1, "Wolf", "row")
-    assert targets(d, "h0", "melee", 0) == [wolf]
+    assert targets(st(d), "h0", "melee", 0) == [wolf]
     d["players"][1]["row"] = []
     hawk = give(d, 1, "Falke", "row")
-    assert targets(d, "h0", "melee", 0) == ["h1"]  # the flying Wesen cannot be hit in melee
-    assert set(targets(d, "h0", "ranged", 0)) == {hawk}
+    assert targets(st(d), "h0", "melee", 0) == ["h1"]  # the flying Wesen cannot be hit in melee
+    assert set(targets(st(d), "h0", "ranged", 0)) == {hawk}
     d["players"][1]["row"] = []
     wisp = give(d, 1, "Irrlicht", "row")
-    assert targets(d, "h0", "ranged", 0) == ["h1"]  # mist form: no ranged target
-    assert wisp not in targets(d, "h0", "ranged", 0)
+    assert targets(st(d), "h0", "ranged", 0) == ["h1"]  # mist form: no ranged target
+    assert wisp not in targets(st(d), "h0", "ranged", 0)
 
 
 def test_no_offensive_action_in_the_first_round() -> None:

@@ -43,7 +43,7 @@ def test_arm_a_wesen_pays_the_play_cost_and_adds_the_weapon_bonus() -> None:
     d, _ = do(d, 0, f"arm {sword} {squire}")
     assert d["players"][0]["actions"] == 27  # the Langschwert's play cost 3
     assert d["cards"][sword]["bearer"] == squire and sword in d["players"][0]["equip"]
-    assert wesen_stat(d, squire, "bonus") == 1 + 3
+    assert wesen_stat(st(d), squire, "bonus") == 1 + 3
     # the hero does not swing the Wesen's sword, the Wesen strikes with +1 +3
     assert not any(a.startswith(f"use {sword}") for a in legal(d, 0))
     d["forced"] = [5, 1]  # 5 + 4 = 9 against the unarmoured level-1 hero; its counter fumbles
@@ -68,10 +68,10 @@ def test_an_armed_wesen_counter_attacks_with_its_weapon() -> None:
 def test_carried_armour_protects_the_wesen_not_the_hero() -> None:
     d, squire = armed_scene()
     mail = give(d, 0, "Kettenhemd")
-    before = armour(d, 0)
+    before = armour(st(d), 0)
     d, _ = do(d, 0, f"arm {mail} {squire}")
-    assert armour(d, 0) == before
-    assert wesen_stat(d, squire, "armour") == 2  # Kettenhemd: Rüstung +2
+    assert armour(st(d), 0) == before
+    assert wesen_stat(st(d), squire, "armour") == 2  # Kettenhemd: Rüstung +2
 
 
 def test_only_an_equippable_wesen_carries_free_equipment_it_can_lift() -> None:
@@ -255,9 +255,9 @@ def test_the_draft_hero_follows_the_draft_table() -> None:
     state = ENGINE.initial_state({"decks": [DRAFT_DECK, DRAFT_DECK]}, 5, 2)
     d = main_phase(ENGINE.state_to_json(state))
     assert d["players"][0]["classes"] == ["draft"]
-    assert armour(d, 0) == 0 and attribute(d, 0, "kraft") == 3 and max_life(d, 0) == 20
+    assert armour(st(d), 0) == 0 and attribute(st(d), 0, "kraft") == 3 and max_life(st(d), 0) == 20
     levels_to(d, 0, 4)
-    assert attribute(d, 0, "aura") == 12 and max_life(d, 0) == 29
+    assert attribute(st(d), 0, "aura") == 12 and max_life(st(d), 0) == 29
     assert [lv.life_max for lv in draft_levels()] == [20, 22, 25, 29, 34, 40, 47, 55, 64, 74]
     # class restrictions ignored: a Kämpfer's large weapon and heavy armour
     levels_to(d, 0, 5)

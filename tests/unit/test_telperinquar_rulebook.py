@@ -8,7 +8,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from bot.narration.telperinquar import SPEC
+from bot.play.specs.telperinquar import SPEC
 from engines.telperinquar.engine import ENGINE, targets
 from tests.unit.test_telperinquar_engine import do, fresh, give, levels_to, main_phase, st
 
@@ -30,14 +30,14 @@ def test_the_hero_is_a_target_when_nothing_else_is_in_melee_reach() -> None:
     d = main_phase(fresh())
     wolves = [give(d, 0, "Wolf", "row") for _ in range(4)]
     enemy = give(d, 1, "Wolf", "row")
-    assert targets(d, wolves[0], "melee", 0) == [enemy]
-    assert targets(d, wolves[1], "melee", 0) == [enemy]
-    assert targets(d, wolves[2], "melee", 0) == ["h1"]
-    assert targets(d, wolves[3], "melee", 0) == ["h1"]
+    assert targets(st(d), wolves[0], "melee", 0) == [enemy]
+    assert targets(st(d), wolves[1], "melee", 0) == [enemy]
+    assert targets(st(d), wolves[2], "melee", 0) == ["h1"]
+    assert targets(st(d), wolves[3], "melee", 0) == ["h1"]
     assert f"use {wolves[3]} h1" in legal(d, 0)
     assert f"use {wolves[0]} h1" not in legal(d, 0)  # the enemy Wolf stands in its reach
     # a hero reaches every Wesen: the enemy Wolf still protects its hero against it
-    assert "h1" not in targets(d, "h0", "melee", 0)
+    assert "h1" not in targets(st(d), "h0", "melee", 0)
 
 
 def _ctx(d: dict[str, Any], lang: str) -> Any:
@@ -273,7 +273,7 @@ def test_the_public_log_speaks_of_the_players_in_the_third_person() -> None:
     the button to answer with a card says "anwenden" (the card is used, not laid)."""
     import re
 
-    from bot.narration.telperinquar import _Names, _view_cards, action_sentence, action_words
+    from bot.narration.telperinquar import Names, action_sentence, action_words, view_cards
     from engines.telperinquar.cards import builtin_cards, catalogue
 
     d = main_phase(fresh())
@@ -282,7 +282,7 @@ def test_the_public_log_speaks_of_the_players_in_the_third_person() -> None:
     second = re.compile(r"\b(du|dein\w*|dich|dir|you|your)\b", re.IGNORECASE)
     for lang in ("de", "en"):
         view = ENGINE.view_for(st(d), None)
-        names = _Names(view, ["Alice", "Bob"], lang, _view_cards(view), catalogue())
+        names = Names(view, ["Alice", "Bob"], lang, view_cards(view), catalogue())
         said = action_sentence(["use", rage], names, 0)
         assert said in ("Alice setzt Kampfrausch ein: Nächster Angriff +2.",
                         "Alice uses Battle Frenzy: Next attack +2.")  # fmt: skip
@@ -344,7 +344,7 @@ def test_langfinger_rolls_against_an_enemy_hero_only() -> None:
 
 
 def test_the_question_about_a_laid_card_says_it_is_being_laid() -> None:
-    from bot.narration.telperinquar import _Names, _view_cards, action_object
+    from bot.narration.telperinquar import Names, action_object, view_cards
     from engines.telperinquar.cards import catalogue
 
     d = main_phase(fresh())
@@ -354,7 +354,7 @@ def test_the_question_about_a_laid_card_says_it_is_being_laid() -> None:
     said = {}
     for lang in ("de", "en"):
         view = ENGINE.view_for(st(d), None)
-        names = _Names(view, ["Alice", "Bob"], lang, _view_cards(view), catalogue())
+        names = Names(view, ["Alice", "Bob"], lang, view_cards(view), catalogue())
         said[lang] = (
             action_object(["play", wolf], names),
             action_object(["arm", sword, squire], names),

@@ -8,26 +8,26 @@ from typing import Any
 import pytest
 
 from bot.narration.telperinquar import (
-    TelperinquarSpec,
-    _Names,
-    _view_cards,
+    Names,
     action_object,
     action_sentence,
     action_words,
     card_text,
     life_text,
     shorten,
+    view_cards,
 )
+from bot.play.specs.telperinquar import TelperinquarSpec
 from bot.render.telperinquar import ATTRIBUTE_COLOURS
 from engines.telperinquar.cards import catalogue
 from engines.telperinquar.engine import ENGINE
 from tests.unit.test_telperinquar_engine import fresh, give, levels_to, main_phase, st
 
 
-def names_for(d: dict[str, Any], lang: str) -> _Names:
+def names_for(d: dict[str, Any], lang: str) -> Names:
     view = ENGINE.view_for(st(d), None)
-    cards = _view_cards(view) | {c: i["name"] for c, i in d["cards"].items()}
-    return _Names(view, ["Alice", "Bob"], lang, cards, catalogue())
+    cards = view_cards(view) | {c: i["name"] for c, i in d["cards"].items()}
+    return Names(view, ["Alice", "Bob"], lang, cards, catalogue())
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from bot.i18n import catalog, t
-from bot.render.w6_words import tc
+from bot.narration.w6 import tc
 
 
 def test_no_w6_text_writes_a_plural_in_brackets() -> None:

@@ -1,6 +1,6 @@
 """The messages of ``/kampf``: the status (embed, image and the buttons of whoever must act
 now), the private menus (one fighter's buttons, techniques, targets, attack dice) and the
-distance modal. The words live in ``bot.render.combat_text``; who may click and which
+distance modal. The words live in ``bot.narration.combat_text``; who may click and which
 decision a button answers in ``bot.combat``.
 
 Buttons use ``kf:<game>:<token>:<code>:<fighter>[:<target>]`` (the token: see
@@ -16,7 +16,6 @@ from typing import Any
 import discord
 
 from bot.combat import (
-    GameRecord,
     Loaded,
     acting,
     attack_targets,
@@ -28,12 +27,12 @@ from bot.combat import (
 from bot.components import custom_id
 from bot.games import engine_of, load
 from bot.i18n import t
-from bot.narration.w6 import EMBED_COLOUR
+from bot.narration.combat_text import image_text, status_text
+from bot.narration.w6 import EMBED_COLOUR, tc
 from bot.play.ui import MAX_ROWS, button, make_view
 from bot.render import render_async
 from bot.render.combat import render_combat
-from bot.render.combat_text import image_text, status_text
-from bot.render.w6_words import tc
+from bot.store.base import GameRecord
 from engines.core import BadInput
 from engines.core import match as m
 from engines.w6 import CombatState, technique_options, verbs_for

@@ -1,43 +1,30 @@
-"""The words and components of ``/charakter`` and ``/sl`` beside the sheet renderer
-(``bot.render.sheet``): the :class:`SheetView` it draws, the image, the creation form, what an
-edit changed, a check's text, the character list, the LP change and the buttons answered by
-``cogs.w6_sheets``' router."""
+"""The W6 sheets' plug-in for ``/charakter`` and ``/sl`` (not a table game): the sheet's
+embed, the :class:`SheetView` the sheet renderer (``bot.render.sheet``) draws, the image, the
+creation form, what an edit changed, a check's text, the character list, the LP change and
+the buttons answered by ``cogs.w6_sheets``' router. The words are ``bot.narration.w6``'s."""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
 from bot import fit
 from bot.components import custom_id
 from bot.i18n import t
+from bot.narration.dice import Source, probe_text
+from bot.narration.w6 import EMBED_COLOUR, pm_in_order, schwelle_text
 from bot.play.ui import button, make_view
 from bot.render.base import render_async
 from bot.render.sheet import Row, Section, SheetView, render_sheet
-from bot.render.w6_words import pm_in_order, schwelle_text
+from bot.store.base import CharacterRecord
+from engines.dice.w6 import ProbeResult
 from engines.w6.sheet import Sheet, derive
 
-
-class CharacterRecord(Protocol):
-    """What these texts read of a stored character (``bot.store.CharacterRecord``)."""
-
-    @property
-    def id(self) -> int: ...
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def owner_id(self) -> int | None: ...
-
-    @property
-    def revision(self) -> int: ...
-
-
 IMAGE_NAME = "charakter"
+FIELD_LIMIT = 1024  # characters of an embed field
 MODAL_PREFIX = "w6neu"
 BUTTON_PREFIX = (
     "w6bogen"  # w6bogen:<zeigen/loeschen/abbrechen>:<character>:<asker>[:rev:name digest]
@@ -225,3 +212,105 @@ def kraft_result(name: str, dice: tuple[int, ...], required: int, lang: str) -> 
     faces = " ".join(str(d) for d in dice) or "–"
     return t(key, lang, name=name, count=len(dice), dice=faces, successes=successes,
              required=required)  # fmt: skip
+
+
+def check_text(name: str, trait: str, skill: str | None, result: ProbeResult, lang: str) -> str:
+    """The check in the words and layout of ``/probe`` (header, pool, dice, verdict)."""
+    source = Source(name, trait, result.spec.pool.base)
+    text = probe_text(lang, discord.utils.escape_markdown(name), source, result)
+    if skill is None:
+        return text
+    header, _, rest = text.partition("\n")
+    return f"{header} + **{skill} {result.spec.pool.bonus}**\n{rest}"
+
+
+def _pairs_text(pairs: tuple[tuple[str, int], ...], lang: str) -> str:
+    """``Name Wert, …`` within one embed field ("und N weitere" when there are too many)."""
+    return fit.join_limited((f"{name} {value}" for name, value in pairs), FIELD_LIMIT, lang) or "–"
+
+
+def _text_field(embed: discord.Embed, lang: str, key: str, *, inline: bool, **params: Any) -> None:
+    """A field titled ``key`` whose text is ``key + "_text"`` filled with ``params``."""
+    embed.add_field(name=t(key, lang), value=t(f"{key}_text", lang, **params), inline=inline)
+
+
+def sheet_embed(record: CharacterRecord, sheet: Sheet, lang: str) -> discord.Embed:
+    """The sheet as an embed: entered values, then the derived values marked as derived."""
+    derived = derive(sheet)
+    owner = t("w6cog.sheet.npc", lang) if record.owner_id is None else f"<@{record.owner_id}>"
+    embed = discord.Embed(
+        title=sheet.name,
+        description=t(
+            "w6cog.sheet.header", lang, rasse=sheet.rasse or "–", owner=owner, id=record.id
+        ),
+        colour=EMBED_COLOUR,
+    )
+    embed.add_field(
+        name=t("w6cog.sheet.pm", lang), value=_pairs_text(pm_in_order(sheet), lang), inline=True
+    )
+    _text_field(
+        embed,
+        lang,
+        "w6cog.sheet.values",
+        inline=True,
+        lp=sheet.lp,
+        lp_max=sheet.lp_max,
+        rlp=sheet.rlp,
+        kw=sheet.kw,
+        reflex=sheet.reflex,
+        magie=sheet.magie,
+        ab=sheet.ab,
+        erfahrung=sheet.erfahrung,
+        faktor=sheet.faktor,
+    )
+    for key, pairs in (
+        ("eigenschaften", sheet.eigenschaften),
+        ("fertigkeiten", sheet.fertigkeiten),
+    ):
+        embed.add_field(
+            name=t(f"w6cog.sheet.{key}", lang), value=_pairs_text(pairs, lang), inline=False
+        )
+    weapons = [
+        t(
+            "w6cog.sheet.weapon_line",
+            lang,
+            name=w.name,
+            basis=f"{w.basisschaden[0]}-{w.basisschaden[1]}",
+            zusatz=w.zusatzschaden,
+            fert=w.fertigkeitsschaden,
+        )
+        for w in derived.waffen
+    ]
+    embed.add_field(
+        name=t("w6cog.sheet.waffen", lang),
+        value=fit.join_limited(weapons, FIELD_LIMIT, lang, sep="\n") or "–",
+        inline=False,
+    )
+    armour = [f"{a.name} ({a.zone}, RS {a.rs}, BE {a.be})" for a in sheet.ruestung]
+    if sheet.schild is not None:
+        armour.append(f"{sheet.schild.name} (KW +{sheet.schild.kw_bonus})")
+    embed.add_field(
+        name=t("w6cog.sheet.ruestung", lang),
+        value=fit.join_limited(armour, FIELD_LIMIT, lang) or "–",
+        inline=False,
+    )
+    _text_field(
+        embed,
+        lang,
+        "w6cog.sheet.derived",
+        inline=False,
+        gs=derived.gesamtschutz,
+        be=derived.behinderung_kw,
+        kw=derived.kw_effektiv,
+        reflex=derived.reflex_effektiv,
+        handlungen=derived.handlungen,
+        schwelle=schwelle_text(sheet, derived),
+        kraft=derived.kraft,
+    )
+    if sheet.notizen:
+        embed.add_field(
+            name=t("w6cog.sheet.notizen", lang),
+            value=fit.shorten(sheet.notizen, FIELD_LIMIT, lang),
+            inline=False,
+        )
+    return fit.fit_embed(embed, lang)  # many long lists together: over 6,000 characters

@@ -2,7 +2,8 @@
 (each seat's number of picks and whether it has picked this time, never which card), the
 reader's booster and picks in a private prompt, the pick select with each card's name, costs
 and text in the reader's language, the narration, and the closing message with every
-person's saved deck as the plain text list. Discord-free: plain data and texts.
+person's saved deck as the plain text list (the draft's few words of its own are here; the
+card words are ``bot.narration.telperinquar``'s). Discord-free: plain data and texts.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ from typing import Any
 
 from bot import fit
 from bot.i18n import catalog, t
+from bot.narration.w6 import step_words, tc
 from bot.render.combat import CombatImageText
-from bot.render.w6_words import step_words, tc
 from engines.core import BadInput, Event
 from engines.w6 import CombatAction, CombatState, parse_action
 from engines.w6.actions import PAYLOAD_VERBS
