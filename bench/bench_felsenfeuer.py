@@ -23,8 +23,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 from bench.common import Figure, percentile
 from engines.core import match as m
+from engines.felsenfeuer.actions import Auswahl
 from engines.felsenfeuer.ai import choose
-from engines.felsenfeuer.engine import ENGINE, Act
+from engines.felsenfeuer.engine import ENGINE
 from engines.felsenfeuer.model import COLOURS
 from engines.felsenfeuer.work import Work
 
@@ -53,7 +54,7 @@ def _colour_duel(args: tuple[str, str, int]) -> list[int]:
     match = m.start(ENGINE, {"rules": "magister", "supply": 16, "start": 0}, seed, 2)
     for seat, colour in ((0, a), (1, b)):
         counts = "-".join("8" if c == colour else "0" for c in COLOURS)
-        match, _ = m.apply(ENGINE, match, ENGINE.action_text(Act("auswahl", (counts,))), seat)
+        match, _ = m.apply(ENGINE, match, ENGINE.action_text(Auswahl.of(counts)), seat)
     rng = random.Random(seed)
     while (result := m.outcome(ENGINE, match)) is None:
         seat = m.decisions(ENGINE, match)[0].seat

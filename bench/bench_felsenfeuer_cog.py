@@ -7,7 +7,7 @@ shared machine stretches), the CPU milliseconds the process spent on each (the b
 fake Discord run in this one process, so the fake's own work is in them too).
 
 The clicks are those a player makes: the "decide" button on the board (the private prompt
-opens), then each choice of the step (the sealed Auswahl colour by colour, a glyph's colour,
+opens), then each choice of the step (the sealed Auswahl as a common split, a glyph's colour,
 pips and matrix, a spell, a target …), chosen by a seeded random player."""
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.app import SpielleiterBot
+from bot.components import custom_id, values_of
 from bot.i18n import cmd, options, t
 from bot.narration.felsenfeuer import (
     AUSWAHL,
@@ -28,23 +29,31 @@ from bot.narration.felsenfeuer import (
     SERVER_MARK,
     SPEC,
     SPELLS_KIND,
+    auswahl_of_slots,
     book_sections,
+    custom_auswahl,
     duel_options,
     find_spell,
     read_spell_file,
     server_book_lines,
     server_slugs,
+    slot_options,
     spell_choices,
     spell_text,
     template_file,
 )
 from bot.play.commands import TableCog, add_table_commands
-from bot.play.table import distinct_names
+from bot.play.spec import Steps
+from bot.play.table import GameTable, distinct_names
+from bot.play.ui import MAX_ROWS
 from bot.render import run_heavy
 from bot.replies import lang_for, send
 from bot.server_content import managed_guild
-from bot.store import ContentRecord
+from bot.store import ContentRecord, GameRecord
 from engines.core import BadInput
+from engines.core import match as m
+from engines.core.choices import ChoiceTree
+from engines.core.contract import Decision
 from engines.felsenfeuer.engine import settings_of
 from engines.felsenfeuer.spells import MAX_EXTRA_BYTES, book_for
 
@@ -58,12 +67,84 @@ def _teams(text: str | None) -> list[int]:
         raise BadInput("felsenfeuercog.error.bad_teams") from None
 
 
+class FelsenfeuerTable(GameTable):
+    """The shared table with the Auswahl's custom select: beside the short list of common
+    splits, one multi-select of die slots names any other split in one click (op ``a``)."""
+
+    def choice_rows(
+        self,
+        record: GameRecord,
+        match: m.Match,
+        seat: int,
+        decision: Decision,
+        lang: str,
+        path: tuple[str, ...],
+        tree: ChoiceTree[Any],
+        page: int,
+        *,
+        meta: bool,
+    ) -> list[list[discord.ui.Item[Any]]]:
+        rows = super().choice_rows(record, match, seat, decision, lang, path, tree, page, meta=meta)
+        menu = custom_auswahl(match.state) if path == ("auswahl",) else None
+        if menu is None or tree.action(path) is not None or len(rows) >= MAX_ROWS:
+            return rows
+        key = "auswahl.custom" if menu.exact else "auswahl.custom_bundles"
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=custom_id(self.spec.prefix, record.id, decision.id, "a"),
+            placeholder=self.text(key, lang, size=menu.size)[:150],
+            min_values=menu.min_values,
+            max_values=menu.max_values,
+            options=[
+                discord.SelectOption(
+                    label=o.label, value=o.token, description=o.description, emoji=o.emoji
+                )
+                for o in slot_options(menu, lang)
+            ],
+        )
+        at = next(
+            (i for i, row in enumerate(rows) if not isinstance(row[0], discord.ui.Select)),
+            len(rows),
+        )
+        return [*rows[:at], [select], *rows[at:]]
+
+    async def _on_component(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        token: str,
+        op: str,
+        rest: list[str],
+    ) -> None:
+        if op != "a":
+            await super()._on_component(interaction, game_id, token, op, rest)
+            return
+        record = await self.games.get(game_id)
+        if record.kind != self.spec.kind or rest:
+            raise BadInput(self.spec.key("error.bad_choice"))
+        at = self._decision(record, interaction.user.id, token)
+        menu = custom_auswahl(at.match.state)
+        if menu is None:
+            raise BadInput(self.spec.key("error.bad_choice"))
+        text = auswahl_of_slots(menu, values_of(interaction))
+        engine = self.spec.engine
+        legal = engine.legal_actions(at.match.state, at.seat)
+        action = next((a for a in legal if engine.action_text(a) == text), None)
+        if action is None:  # no Auswahl open for the seat (answered meanwhile)
+            raise BadInput(self.spec.key("error.bad_choice"))
+        turn = await self.games.click(at, interaction.user.id, token, action)
+        steps = Steps()
+        steps.add(turn)
+        await self._answer(interaction, turn, steps)
+
+
 class Felsenfeuer(TableCog):
     felsenfeuer = app_commands.Group(
         name=cmd("felsenfeuercog.cmd.group.name"), description=cmd("felsenfeuercog.cmd.group.desc")
     )
 
     spec = SPEC
+    table_class = FelsenfeuerTable
+    table: FelsenfeuerTable
 
     # ---------------------------------------------------------------------- commands
 

@@ -1,14 +1,15 @@
 """Felsenfeuer's spec for the shared game table (``bot.play``): the board image
 (``bot.render.felsenfeuer``), the narration, prompts and option labels
 (``bot.render.felsenfeuer_text``), the words of each click step (glyph colour → pips →
-matrix; the sealed Auswahl colour by colour), the reader's secret Auswahl, and the spellbook
-texts of ``/felsenfeuer zauber`` and ``/felsenfeuer buch``.
+matrix; the sealed Auswahl as a common split or one custom select of die slots), the reader's
+secret Auswahl, and the spellbook texts of ``/felsenfeuer zauber`` and ``/felsenfeuer buch``.
 Discord-free: plain data and texts in the reader's language.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -21,6 +22,7 @@ from engines.core import BadInput, Outcome
 from engines.core import match as m
 from engines.core.content import data_dir
 from engines.felsenfeuer import ENGINE
+from engines.felsenfeuer.engine import HAND_SIZE, auswahl_cap
 from engines.felsenfeuer.model import COLOURS
 from engines.felsenfeuer.spells import (
     MAX_EXTRA_BYTES,
@@ -28,8 +30,8 @@ from engines.felsenfeuer.spells import (
     book_for,
     load_text,
     spellbook,
-    spellbook_with,
 )
+from engines.felsenfeuer.uploads import spellbook_with
 
 LEVELS = ENGINE.bot_levels
 DEFAULT_LEVEL = "normal"
@@ -134,6 +136,8 @@ class FelsenfeuerSpec(GameSpec):
         return f"{question} — {chosen} → {_k(f'step.{step}', ctx.lang)}"
 
     def options(self, ctx: BoardContext, path: tuple[str, ...], tokens: list[str]) -> list[Option]:
+        if path == ("auswahl",):  # any other split: the one custom select beside the list
+            return []  # (``FelsenfeuerTable``), not colour by colour
         view = self.seat_view(ctx)
         tree = ctx.tree
         book = book_for(_spells(ctx.record))
@@ -179,8 +183,8 @@ class FelsenfeuerSpec(GameSpec):
         self, ctx: BoardContext, path: tuple[str, ...], steps: Sequence[tuple[str, ...]]
     ) -> list[int]:
         """A turn's every step whole (a glyph as one pick of rune and pips, passing one
-        button); the sealed Auswahl as a short list of common splits beside the colours one
-        by one (for any other split)."""
+        button); the sealed Auswahl as a short list of common splits (any other split is
+        the one custom select the table adds, ``custom_auswahl``)."""
         if path == ("auswahl",):
             return common_splits(steps)
         if not path and len(steps) <= WHOLE_STEPS and all(s[0] != "auswahl" for s in steps):
@@ -258,6 +262,98 @@ def common_splits(steps: Sequence[tuple[str, ...]]) -> list[int]:
     return [*ordered[: COMMON_SPLITS - half], *ordered[-half:]]
 
 
+# ------------------------------------------------------------------- the custom Auswahl
+SLOT_MARKS = "①②③④⑤⑥⑦⑧"
+MENU_SIZE = 25  # options of one select
+BUNDLE = 4  # without a cap per colour: four single slots and one of four dice per colour
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One option of the custom Auswahl: ``count`` dice of ``colour`` (a die slot, or the
+    bundle of four where a colour may take more than fits one menu)."""
+
+    value: str
+    colour: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CustomAuswahl:
+    """The one select of any split: a multi-select of die slots, the count of a colour
+    being how many of its dice were ticked. ``exact``: each slot one die, so exactly
+    ``size`` ticks (Discord counts them); otherwise (no cap: up to 8 of a colour, more than
+    one menu holds) four single slots and a bundle of four per colour, the total checked
+    when it comes in."""
+
+    slots: tuple[Slot, ...]
+    size: int
+    cap: int
+    exact: bool
+
+    @property
+    def min_values(self) -> int:
+        return self.size if self.exact else -(-self.size // BUNDLE)
+
+    @property
+    def max_values(self) -> int:
+        return self.size if self.exact else min(self.size, len(self.slots))
+
+
+def custom_auswahl(state: Any) -> CustomAuswahl | None:
+    """The custom Auswahl's select for a duel (None where no split can be made)."""
+    cap = auswahl_cap(state)
+    if cap * len(COLOURS) < HAND_SIZE:
+        return None
+    if cap * len(COLOURS) <= MENU_SIZE:
+        slots = [Slot(f"{c}.{k}", c, 1) for c in COLOURS for k in range(1, cap + 1)]
+        return CustomAuswahl(tuple(slots), HAND_SIZE, cap, True)
+    slots = [
+        slot
+        for c in COLOURS
+        for slot in (
+            *(Slot(f"{c}.{k}", c, 1) for k in range(1, BUNDLE + 1)),
+            Slot(f"{c}.x{BUNDLE}", c, BUNDLE),
+        )
+    ]
+    return CustomAuswahl(tuple(slots), HAND_SIZE, cap, False)
+
+
+def slot_options(menu: CustomAuswahl, lang: str) -> list[Option]:
+    """The select's options: "🟥 Rot ②", and where bundles are, "🟥 Rot ×4"."""
+    out = []
+    for slot in menu.slots:
+        name = words.colour_name(slot.colour, lang).capitalize()
+        if slot.count == 1:
+            number = int(slot.value.rsplit(".", 1)[1])
+            out.append(Option(slot.value, f"{name} {SLOT_MARKS[number - 1]}",
+                              emoji=COLOUR_ICONS[slot.colour]))  # fmt: skip
+        else:
+            out.append(Option(slot.value, f"{name} ×{slot.count}",
+                              _k("auswahl.bundle", lang, count=slot.count),
+                              emoji=COLOUR_ICONS[slot.colour]))  # fmt: skip
+    return out
+
+
+def auswahl_of_slots(menu: CustomAuswahl, values: Sequence[str]) -> str:
+    """The Auswahl (``auswahl 2-2-2-1-1``) the ticked slots name. Raises BadInput saying why
+    when they name none: an unknown or repeated slot, not exactly the Auswahl's dice, or more
+    of one colour than the cap."""
+    by_value = {slot.value: slot for slot in menu.slots}
+    if len(set(values)) != len(values) or any(v not in by_value for v in values):
+        raise BadInput("play.error.bad_choice")
+    counts = dict.fromkeys(COLOURS, 0)
+    for value in values:
+        counts[by_value[value].colour] += by_value[value].count
+    total = sum(counts.values())
+    if total != menu.size:
+        raise BadInput("felsenfeuercog.error.auswahl_size", size=menu.size, count=total)
+    over = [c for c in COLOURS if counts[c] > menu.cap]
+    if over:
+        raise BadInput("felsenfeuercog.error.auswahl_cap", cap=menu.cap, count=counts[over[0]])
+    return "auswahl " + "-".join(str(counts[c]) for c in COLOURS)
+
+
 def _about(text: str, limit: int = 100) -> str:
     """``text`` for a select option's description (at most ``limit`` characters)."""
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
@@ -311,6 +407,8 @@ def _step_of(path: Sequence[str], options: Sequence[str]) -> str | None:
         return None
     first = options[0]
     if path[0] == "auswahl":
+        if len(path) == 1:
+            return "auswahl"  # a common split, or the custom select
         colour = _colour_of(first)
         return f"count_{colour}" if colour else None
     if path[0] == "blut" and len(path) == 1:

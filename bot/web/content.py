@@ -3,7 +3,7 @@ the Felsenfeuer spellbook by colour and pips with search in both languages (the 
 spells marked) and a spell file checked with every mistake's line; the Armageddon scenarios
 with their map drawn, and a scenario file checked (file and line of a mistake) and previewed.
 
-The checks are the bot's own (``engines.felsenfeuer.spells.upload_problems``, what
+The checks are the bot's own (``engines.felsenfeuer.uploads.upload_problems``, what
 ``/felsenfeuer zauberbuch hochladen`` runs; ``bot.play.specs.armageddon.scenario_config``, what
 ``/armageddon start`` runs), so a file that passes here is taken there.
 """
@@ -28,7 +28,8 @@ from engines.armageddon.engine import preview
 from engines.armageddon.scenario import load, parse, scenario_names
 from engines.core import EngineError
 from engines.felsenfeuer.model import COLOURS
-from engines.felsenfeuer.spells import MAX_EXTRA_BYTES, Spell, book_for, upload_problems
+from engines.felsenfeuer.spells import MAX_EXTRA_BYTES, Spell, book_for
+from engines.felsenfeuer.uploads import upload_problems
 
 _LINE = re.compile(r"line (\d+): (.*)", re.DOTALL)
 

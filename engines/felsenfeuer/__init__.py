@@ -6,7 +6,8 @@ sealed|draft, ``supply`` (dice per colour; default 8 per base game, one per two 
 ``start`` (a seat or "random"), ``phase_limit`` / ``quiet_limit`` (the end of a stalled duel),
 ``weltentor`` (floating runes may be laid while choosing essences; spheres are always in force).
 
-**Actions** (``Act``, notation in words): ``auswahl 2-2-4-0-0`` (dice per colour grün, grau,
+**Actions** (``engines.felsenfeuer.actions``: one frozen dataclass per verb, notation in
+words): ``auswahl 2-2-4-0-0`` (dice per colour grün, grau,
 rot, schwarz, violett; sealed), ``draft rot``, ``essenz rot``, ``schwebe rot 3`` (Weltentor:
 a floating rune over the start surface), ``lege rot 3 m0`` (``h1``: from
 the second hand), ``ende`` (end the turn; without a glyph it is a pass), ``blut <spell>``
@@ -23,8 +24,35 @@ eliminated, game_over, ...).
 """
 
 from engines.core.contract import register
-from engines.felsenfeuer.engine import ENGINE, Act, FelsenfeuerEngine
+from engines.felsenfeuer.actions import (
+    Action,
+    Auswahl,
+    Blut,
+    Draft,
+    Ende,
+    Essenz,
+    Lege,
+    Schwebe,
+    Verb,
+    Wahl,
+    Wuerfle,
+)
+from engines.felsenfeuer.engine import ENGINE, FelsenfeuerEngine
 
 register(ENGINE)
 
-__all__ = ["ENGINE", "Act", "FelsenfeuerEngine"]
+__all__ = [
+    "ENGINE",
+    "Action",
+    "Auswahl",
+    "Blut",
+    "Draft",
+    "Ende",
+    "Essenz",
+    "FelsenfeuerEngine",
+    "Lege",
+    "Schwebe",
+    "Verb",
+    "Wahl",
+    "Wuerfle",
+]

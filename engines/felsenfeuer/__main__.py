@@ -29,14 +29,10 @@ from engines.core import match as m
 from engines.core.errors import BadInput
 from engines.effects import load_toml
 from engines.felsenfeuer.ai import choose
+from engines.felsenfeuer.balance import report
 from engines.felsenfeuer.engine import ENGINE
-from engines.felsenfeuer.spells import (
-    LANGUAGE,
-    check_sphere,
-    load_file,
-    spellbook,
-    spellbook_with,
-)
+from engines.felsenfeuer.spells import LANGUAGE, check_sphere, load_file, spellbook
+from engines.felsenfeuer.uploads import spellbook_with
 
 
 def _spells(as_json: bool) -> int:
@@ -160,8 +156,6 @@ def main(argv: list[str]) -> int:
     if args.command == "validate":
         return _validate(args.file, args.upload)
     if args.command == "balance":
-        from engines.felsenfeuer.balance import report
-
         players = [int(n) for n in args.players.split(",") if n]
         for line in report(args.games, args.seed, args.levels, players, args.rounds,
                            args.duo_rounds):  # fmt: skip

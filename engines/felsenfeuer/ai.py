@@ -17,10 +17,12 @@ import random
 from functools import cache
 
 from engines.core.errors import BadInput, IllegalAction
+from engines.felsenfeuer.actions import Action, Auswahl, Ende
 from engines.felsenfeuer.ai_worth import Probe, StateProbe, TypicalProbe, blood_worth, spell_worth
-from engines.felsenfeuer.engine import VORSTEHER, Act, decisions_of, legal, play
+from engines.felsenfeuer.codes import VORSTEHER
 from engines.felsenfeuer.model import COLOURS, State
 from engines.felsenfeuer.spells import Spell, book_for
+from engines.felsenfeuer.turns import decisions_of, legal, play
 from engines.felsenfeuer.work import Work
 
 DIE_DECAY = 0.9  # a colour's n-th die in the Auswahl is worth its colour's value x 0.9^n
@@ -58,7 +60,7 @@ def _table_values(state: State, seat: int) -> dict[str, float]:
     return colour_values(state.settings.spells, state.settings.rules, w.players, allies)
 
 
-def choose_auswahl(state: State, seat: int, acts: list[Act]) -> Act:
+def choose_auswahl(state: State, seat: int, acts: list[Action]) -> Action:
     """Each of the eight dice to the colour whose next die is worth most (a colour's n-th
     die counts its value x ``DIE_DECAY``^n: another colour brings other spells)."""
     values = _table_values(state, seat)
@@ -66,18 +68,18 @@ def choose_auswahl(state: State, seat: int, acts: list[Act]) -> Act:
     for _ in range(sum(int(n) for n in acts[0].args[0].split("-"))):
         best = max(COLOURS, key=lambda c: (values[c] * DIE_DECAY ** counts[c], -COLOURS.index(c)))
         counts[best] += 1
-    wanted = Act("auswahl", ("-".join(str(counts[c]) for c in COLOURS),))
+    wanted = Auswahl(tuple(counts[c] for c in COLOURS))
     if wanted in acts:
         return wanted
 
-    def worth(act: Act) -> float:
+    def worth(act: Action) -> float:
         counts = act.args[0].split("-")
         return sum(int(n) * values[c] for n, c in zip(counts, COLOURS, strict=True))
 
     return max(acts, key=worth)  # a capped supply: the best within the shares
 
 
-def choose_essence(state: State, seat: int, acts: list[Act]) -> Act:
+def choose_essence(state: State, seat: int, acts: list[Action]) -> Action:
     """The essence from the colour worth least: the hand keeps the dice it casts with."""
     values = _table_values(state, seat)
     essences = [a for a in acts if a.verb == "essenz"]
@@ -164,7 +166,7 @@ def _pentagram_value(state: State, w: Work, seat: int) -> float:
     return 10.0 * points[seat] - 6.0 * target - 3.0 * rest + 25.0 * fallen + 0.3 * hand
 
 
-def ranked_lays(state: State, seat: int, acts: list[Act]) -> list[Act]:
+def ranked_lays(state: State, seat: int, acts: list[Action]) -> list[Action]:
     """The heuristic's glyphs, best first: each by the worth of the best spell it may cast on
     the table as it stands, a ward on 5 when unwarded counting too; none worth less than
     ``LAY_AT_LEAST`` and none once ``MAX_GLYPHS`` own glyphs lie."""
@@ -174,7 +176,7 @@ def ranked_lays(state: State, seat: int, acts: list[Act]) -> list[Act]:
         return []
     probe = StateProbe(state, seat)
     worth: dict[tuple[str, int], float] = {}
-    scored: list[tuple[float, int, Act]] = []
+    scored: list[tuple[float, int, Action]] = []
     for index, act in enumerate(lays):
         colour, pips, matrix = act.args[0], int(act.args[1]), int(act.args[2][1:])
         if matrix != state.markers[seat]:
@@ -195,7 +197,7 @@ def cast_worth(state: State, seat: int, slug: str) -> float:
     return spell_worth(book[slug], StateProbe(state, seat)) if slug in book else 0.0
 
 
-def _greedy(state: State, seat: int, acts: list[Act], rng: random.Random) -> Act:
+def _greedy(state: State, seat: int, acts: list[Action], rng: random.Random) -> Action:
     """The option judged best one step ahead; on a cast offer, where a spell that has not
     run yet changes nothing one step ahead, ties go to the spell worth most, and "keiner"
     (worth nothing) only beats spells that would cost more than they bring."""
@@ -211,7 +213,7 @@ def _greedy(state: State, seat: int, acts: list[Act], rng: random.Random) -> Act
     return max(scored)[3] if scored else rng.choice(acts)
 
 
-def normal(state: State, seat: int, rng: random.Random) -> Act:
+def normal(state: State, seat: int, rng: random.Random) -> Action:
     acts = legal(state, seat)
     if not acts:
         raise IllegalAction("felsenfeuer.error.not_your_turn")
@@ -235,12 +237,12 @@ def normal(state: State, seat: int, rng: random.Random) -> Act:
         blood = blood_options(state, seat, acts)
         if blood and blood[0][0] >= BLOOD_AT_LEAST:  # better than passing: it nets something
             return blood[0][1]
-        end = Act("ende")
+        end = Ende()
         return end if end in acts else rng.choice(acts)  # the Wiederholungsregel forbade it
     return _greedy(state, seat, acts, rng)
 
 
-def blood_options(state: State, seat: int, acts: list[Act]) -> list[tuple[float, Act]]:
+def blood_options(state: State, seat: int, acts: list[Action]) -> list[tuple[float, Action]]:
     """The blood magic on offer with what it nets (its worth less the essence points it
     costs), best first."""
     book = book_for(state.settings.spells)
@@ -252,7 +254,7 @@ def blood_options(state: State, seat: int, acts: list[Act]) -> list[tuple[float,
     return [(worth, a) for worth, _slug, a in sorted(scored, reverse=True)]
 
 
-def worthy_blood(state: State, seat: int, acts: list[Act]) -> list[Act]:
+def worthy_blood(state: State, seat: int, acts: list[Action]) -> list[Action]:
     """Blood magic worth more than the essence points it costs, best first."""
     return [a for worth, a in blood_options(state, seat, acts) if worth > 0]
 
@@ -276,7 +278,7 @@ def rollout(state: State, seat: int, rng: random.Random, limit: int = 120) -> fl
     return judge(state, seat)
 
 
-def hard(state: State, seat: int, rng: random.Random) -> Act:
+def hard(state: State, seat: int, rng: random.Random) -> Action:
     acts = legal(state, seat)
     if len(acts) <= 1 or acts[0].verb in ("auswahl", "essenz", "draft", "wuerfle"):
         return normal(state, seat, rng)
@@ -288,9 +290,9 @@ def hard(state: State, seat: int, rng: random.Random) -> Act:
         pool = [a for a in acts if a != base]
         rng.shuffle(pool)
     candidates = [base, *pool[:7]]
-    if state.pending is None and Act("ende") in acts and Act("ende") not in candidates:
-        candidates.append(Act("ende"))
-    scored: list[tuple[float, float, Act]] = []
+    if state.pending is None and Ende() in acts and Ende() not in candidates:
+        candidates.append(Ende())
+    scored: list[tuple[float, float, Action]] = []
     seeds = [rng.random() for _ in range(ROLLOUTS)]  # the same futures for every candidate
     for act in candidates:
         after, _ = play(state, act, seat)
@@ -299,7 +301,7 @@ def hard(state: State, seat: int, rng: random.Random) -> Act:
     return max(scored)[2]
 
 
-def choose(state: State, seat: int, level: str, rng: random.Random) -> Act:
+def choose(state: State, seat: int, level: str, rng: random.Random) -> Action:
     if level == "random":
         acts = legal(state, seat)
         if not acts:

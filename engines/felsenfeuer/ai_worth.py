@@ -22,7 +22,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engines.felsenfeuer.model import Entry, State
+from engines.felsenfeuer import selectors
+from engines.felsenfeuer.context import Ctx
+from engines.felsenfeuer.model import Entry, EntryKind, State
+from engines.felsenfeuer.sentences import (
+    Attack,
+    Cast,
+    CountsAs,
+    GainEssence,
+    Instruction,
+    Lay,
+    LoseEssence,
+    LowerPips,
+    Manifest,
+    NewMatrix,
+    RaisePips,
+    SetPips,
+    SwapPips,
+    Targeted,
+    Win,
+)
 from engines.felsenfeuer.spells import Spell
 from engines.felsenfeuer.work import Work
 
@@ -85,12 +104,9 @@ class StateProbe(Probe):
     """The duel as it stands, for ``seat`` casting now (the engine's own selectors)."""
 
     def __init__(self, state: State, seat: int) -> None:
-        from engines.felsenfeuer import verbs
-
-        self._verbs = verbs
         self.w = Work(state)
         self.seat = seat
-        self.ctx = verbs.Ctx(self.w, Entry("spell", caster=seat))
+        self.ctx = Ctx(self.w, Entry(EntryKind.SPELL, caster=seat))
         w = self.w
         self.alive_foes = [s for s in range(w.players) if w.alive(s) and w.team(s) != w.team(seat)]
         self.opponents = len(self.alive_foes)
@@ -111,14 +127,14 @@ class StateProbe(Probe):
 
     def foes(self, which: str) -> list[int]:
         try:
-            seats = self._verbs.players_of(self.ctx, which)
+            seats = selectors.players_of(self.ctx, which)
         except (ValueError, KeyError):
             return []
         return [s for s in seats if s in self.alive_foes]
 
     def players(self, which: str) -> list[int]:
         try:
-            return list(self._verbs.players_of(self.ctx, which))
+            return list(selectors.players_of(self.ctx, which))
         except (ValueError, KeyError):
             return []
 
@@ -128,7 +144,7 @@ class StateProbe(Probe):
     def targets(self, selector: Any) -> list[Target]:
         w = self.w
         try:
-            dice = self._verbs.select(self.ctx, selector)
+            dice = selectors.select(self.ctx, selector)
         except (KeyError, TypeError, ValueError, IndexError):
             return []
         out = []
@@ -142,7 +158,7 @@ class StateProbe(Probe):
 
     def holds(self, condition: Mapping[str, Any]) -> float:
         try:
-            return 1.0 if self._verbs.holds(self.ctx, condition) else 0.0
+            return 1.0 if selectors.holds(self.ctx, condition) else 0.0
         except (KeyError, TypeError, ValueError, IndexError):
             return LIKELY
 
@@ -237,6 +253,11 @@ def _number(value: Any, default: int = 1) -> int:
     return 2 if isinstance(value, Mapping) else default  # a count or the like: a guess
 
 
+def _amount(part: Instruction) -> Any:
+    """The amount a pips-raising instruction names."""
+    return part.amount if isinstance(part, RaisePips | LowerPips) else 1
+
+
 def _picked(targets: list[Target], count: Any, chooser: str) -> int:
     """How many of the targets an instruction reaches (the caster picks the best ones)."""
     if count == "all" or (count == "any" and chooser == "caster"):
@@ -265,27 +286,27 @@ class _Run:
             return len(seats)
         return sum(1 for s in seats if not self.wards.get(s))
 
-    def part(self, part: Mapping[str, Any]) -> float:
-        do = str(part.get("do", ""))
+    def part(self, part: Instruction) -> float:
+        do = part.do
         probe = self.probe
-        if do == "attack":
-            pick = part.get("pick", "all")
-            seats = probe.foes(str(part.get("players", "opponents")))
-            times = _number(part.get("times", 1))
+        if isinstance(part, Attack):
+            pick = part.pick
+            seats = probe.foes(part.players)
+            times = _number(part.times)
             open_ = self.open_foes(seats)
             if pick != "all":  # the caster picks an unwarded one when there is one
                 return times * (1.0 if open_ else ATTACK_WARDED * min(1, len(seats)))
             return times * (open_ + ATTACK_WARDED * (len(seats) - open_))
-        if do == "lose_essence":
-            which = str(part.get("players", "opponents"))
-            amount = _number(part.get("amount", 1))
+        if isinstance(part, LoseEssence):
+            which = part.players
+            amount = _number(part.amount)
             seats = probe.foes(which)
-            reach = len(seats) if part.get("pick", "all") == "all" else min(1, len(seats))
+            reach = len(seats) if part.pick == "all" else min(1, len(seats))
             own = -amount if which in ("self", "all", "team") else 0.0
             return amount * reach + own
-        if do == "gain_essence":
-            which = str(part.get("players", "self"))
-            amount = _number(part.get("amount", 1))
+        if isinstance(part, GainEssence):
+            which = part.players
+            amount = _number(part.amount)
             value = 0.0
             if which in ("self", "team", "all"):
                 value += min(amount, self.room)
@@ -294,21 +315,21 @@ class _Run:
                 value += 0.9 * amount * probe.allies
             foes = len(probe.foes(which))
             return value - amount * foes
-        if do == "win":
-            return WIN if probe.players(str(part.get("players", "self"))) else 0.0
-        if do == "cast" or do == "lay":
+        if isinstance(part, Win):
+            return WIN if probe.players(part.players) else 0.0
+        if isinstance(part, Cast | Lay):
             return EXTRA_SPELL
-        if do == "counts_as":
+        if isinstance(part, CountsAs):
             return self._counts_as(part)
-        if "target" in part:
+        if isinstance(part, Targeted | NewMatrix | Manifest | SwapPips):
             return self._dice(do, part)
         return 0.1  # renewals, cauldrons, new verbs: little either way
 
-    def _counts_as(self, part: Mapping[str, Any]) -> float:
-        if str(part.get("property")) != "pips":
+    def _counts_as(self, part: CountsAs) -> float:
+        if part.property != "pips":
             return 0.1
-        value = str(part.get("value", ""))
-        targets = self.probe.targets(part.get("target", {})) if "target" in part else []
+        value = str(part.value)
+        targets = self.probe.targets(part.target) if part.target is not None else []
         if any(t.foe and t.ward for t in targets) and value != "5":
             self.pips_counted_as = value  # the opponents' 5s count as something else
             return 0.2
@@ -317,14 +338,15 @@ class _Run:
             return WARD_MADE
         return 0.1
 
-    def _dice(self, do: str, part: Mapping[str, Any]) -> float:
-        targets = self.probe.targets(part["target"])
+    def _dice(self, do: str, part: Targeted | NewMatrix | Manifest | SwapPips) -> float:
+        targets = self.probe.targets(part.target)
         if not targets:
             return 0.0
         foes = [t for t in targets if t.foe]
         own = [t for t in targets if t.own]
-        count = part.get("count", "all")
-        chooser = str(part.get("chooser", "caster"))
+        count, chooser = (
+            (part.count, part.chooser) if isinstance(part, Targeted) else ("all", "caster")
+        )
         value = 0.0
         if foes:
             n = _picked(foes, count, chooser)
@@ -339,13 +361,13 @@ class _Run:
                 if (
                     t.ward
                     and do in _TAKES_AWAY
-                    and not (do == "set_pips" and _number(part.get("value"), 0) == 5)
+                    and not (isinstance(part, SetPips) and _number(part.value, 0) == 5)
                 ):
                     for wards in self.wards.values():
                         wards.discard(t.id)
                     value += 0.2
                 if t.zone == "essence" and do in ("destroy", "lower_pips", "take_to_hand"):
-                    value += t.pips if do != "lower_pips" else _number(part.get("amount", 1))
+                    value += t.pips if not isinstance(part, LowerPips) else _number(part.amount)
             return value
         for t in own[: _picked(own, count, chooser)]:
             value += self._own_gain(do, part, t)
@@ -356,11 +378,11 @@ class _Run:
             return float(t.pips)
         return 1.0 if t.glyph else (WARD_MADE if t.ward else 0.1)
 
-    def _own_gain(self, do: str, part: Mapping[str, Any], t: Target) -> float:
+    def _own_gain(self, do: str, part: Instruction, t: Target) -> float:
         if do in ("trigger", "reactivate") and t.zone == "matrix":
             return EXTRA_SPELL if (do == "trigger") == t.glyph else 0.0
         if do in ("raise_pips", "set_pips") and not self.own_warded and t.zone == "matrix":
-            amount = _number(part.get("value" if do == "set_pips" else "amount", 1))
+            amount = _number(part.value if isinstance(part, SetPips) else _amount(part))
             if (do == "set_pips" and amount == 5) or (do == "raise_pips" and t.pips + amount == 5):
                 self.own_warded = True
                 return WARD_MADE
@@ -381,12 +403,11 @@ def spell_worth(spell: Spell, probe: Probe) -> float:
     run = _Run(probe)
     value = 0.0
     for step in spell.steps:
-        chance = probe.holds(step["if"]) if "if" in step else 1.0
+        chance = probe.holds(step.when) if step.when is not None else 1.0
         if chance <= 0.0:
             continue
-        parts = step.get("parts", [step])
-        for part in parts:
-            inner = probe.holds(part["if"]) if "if" in part and "parts" in step else 1.0
+        for part in step.parts:
+            inner = probe.holds(part.when) if part.when is not None else 1.0
             value += chance * inner * run.part(part)
     return value
 

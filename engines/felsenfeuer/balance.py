@@ -17,8 +17,9 @@ from itertools import combinations
 from typing import Any
 
 from engines.core import match as m
+from engines.felsenfeuer.actions import Auswahl
 from engines.felsenfeuer.ai import choose
-from engines.felsenfeuer.engine import ENGINE, Act
+from engines.felsenfeuer.engine import ENGINE
 from engines.felsenfeuer.model import COLOURS
 
 RULEBOOK_ENDS = ("eliminated", "declared", "pentagramm", "vorsteher", "all_out")
@@ -40,7 +41,7 @@ def play(config: dict[str, Any], players: int, seed: int, levels: Sequence[str],
     """One bot duel to its end; ``auswahl``: each seat's dice as ``g-gr-r-s-v`` counts."""
     match = m.start(ENGINE, config, seed, players)
     for seat, counts in enumerate(auswahl):
-        match, _ = m.apply(ENGINE, match, ENGINE.action_text(Act("auswahl", (counts,))), seat)
+        match, _ = m.apply(ENGINE, match, ENGINE.action_text(Auswahl.of(counts)), seat)
     rng = random.Random(seed)
     attacks: Counter[str] = Counter()
     for _ in range(20_000):

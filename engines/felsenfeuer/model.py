@@ -1,16 +1,107 @@
-"""The state of a Felsenfeuer duel as plain values (frozen, JSON round trip exact)."""
+"""The state of a Felsenfeuer duel as plain values: frozen dataclasses, StrEnums for the
+closed vocabularies (zones, phases, stack entries, modifiers, rules, modes, results), stored
+through the core codec (``engines.core.codec``) with a schema version (``STORED``).
+
+Schema 1 (before the value model) stored dice, modifiers and the open decision as positional
+lists and the settings without the options added later; ``_from_v1`` reads it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 
+from engines.core.codec import Codec, JsonObject, JsonValue, Schema
 from engines.core.rng import Rng
 
-COLOURS = ("gruen", "grau", "rot", "schwarz", "violett")
-ZONES = ("hand", "bag", "essence", "matrix", "float", "out", "picked")
-PHASES = ("auswahl", "draft", "essence", "roll", "action", "spell", "end")
-ROLLS = ("", "glyphen", "runen")  # Teil 3 scenario: three hand runes rolled at the start
+COLOURS = ("gruen", "grau", "rot", "schwarz", "violett")  # the spell files name them
+
+
+class Word(StrEnum):
+    """A closed vocabulary's word: a ``str`` that reads back as its plain text (``repr`` as
+    the string's), so the situation hash of the Wiederholungsregel, taken over the values'
+    ``repr``, stays what duels stored before the port remember."""
+
+    __repr__ = str.__repr__
+
+
+class Zone(Word):
+    HAND = "hand"
+    BAG = "bag"
+    ESSENCE = "essence"
+    MATRIX = "matrix"
+    FLOAT = "float"
+    OUT = "out"
+    PICKED = "picked"
+
+
+class Phase(Word):
+    AUSWAHL = "auswahl"
+    DRAFT = "draft"
+    ESSENCE = "essence"
+    ROLL = "roll"
+    ACTION = "action"
+    SPELL = "spell"
+    END = "end"
+
+
+class EntryKind(Word):
+    SPELL = "spell"  # a running spell
+    PHASE = "phase"  # trigger the lowest glyph or renew
+    OFFER = "offer"  # the owner of a triggered glyph may cast
+    BLOOD = "blood"  # a seat pays for a blood spell
+    END = "end"  # the stone comes off the marker
+    QUAKE = "quake"  # the house event Erdbeben
+    NEXT = "next"  # a blood spell ended its caster's turn
+
+
+class ModKind(Word):
+    COLOUR = "colour"
+    PIPS = "pips"
+    NOHAND = "nohand"
+    NAMED = "named"
+
+
+class Rules(Word):
+    ADEPT = "adept"
+    MAGISTER = "magister"
+
+
+class Mode(Word):
+    NORMAL = ""
+    PENTAGRAMM = "pentagramm"
+    GILDE = "gilde"
+
+
+class Way(Word):
+    """How the dice are chosen: the secret Auswahl or the Würfeldraft (Teil 3)."""
+
+    SEALED = "sealed"
+    DRAFT = "draft"
+
+
+class Roll(Word):
+    """Teil 3 scenario: three hand runes rolled at the start (as glyphs or not)."""
+
+    NONE = ""
+    GLYPHEN = "glyphen"
+    RUNEN = "runen"
+
+
+class Result(Word):
+    """Why the duel ended ("": it runs)."""
+
+    NONE = ""
+    DECLARED = "declared"
+    EXHAUSTED = "exhausted"
+    ELIMINATED = "eliminated"
+    ALL_OUT = "all_out"
+    PENTAGRAMM = "pentagramm"
+    VORSTEHER = "vorsteher"
+
+
+ZONES = tuple(Zone)
+PHASES = tuple(Phase)
+ROLLS = tuple(Roll)
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +115,7 @@ class Die:
     id: int
     owner: int
     colour: str
-    zone: str = "picked"
+    zone: Zone = Zone.PICKED
     matrix: int = -1
     pips: int = 0
     hand: int = 0
@@ -32,43 +123,27 @@ class Die:
     frozen: bool = False
     shrine_of: int = -1
 
-    def to_json(self) -> list[Any]:
-        return [self.id, self.owner, self.colour, self.zone, self.matrix, self.pips, self.hand,
-                int(self.glyph), int(self.frozen), self.shrine_of]  # fmt: skip
-
-    @staticmethod
-    def from_json(data: list[Any]) -> Die:
-        ints = [int(x) for x in (data[0], data[1], data[4], data[5], data[6], data[9])]
-        return Die(ints[0], ints[1], str(data[2]), str(data[3]), ints[2], ints[3], ints[4],
-                   bool(data[7]), bool(data[8]), ints[5])  # fmt: skip
-
 
 @dataclass(frozen=True, slots=True)
 class Mod:
-    """A "zählt als" effect of a running spell: ``kind`` colour|pips|nohand, ``dice`` (or
-    seats for nohand), ``value``."""
+    """A "zählt als" effect of a running spell: ``kind``, the ``targets`` (dice, or seats for
+    nohand), ``value`` (a colour, pips, a name)."""
 
-    kind: str
+    kind: ModKind
     targets: tuple[int, ...]
     value: str
-
-    def to_json(self) -> list[Any]:
-        return [self.kind, list(self.targets), self.value]
-
-    @staticmethod
-    def from_json(data: list[Any]) -> Mod:
-        return Mod(str(data[0]), tuple(int(x) for x in data[1]), str(data[2]))
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One entry of the resolution stack. ``kind``: ``spell`` (a running spell: ``spell``,
-    ``caster``, next ``step``, ``bind``ings, ``mods``, ``blood``), ``phase`` (trigger the
-    lowest glyph or renew), ``offer`` (the owner of glyph ``die`` may cast), ``blood`` (seat
-    ``caster`` pays for blood spell ``spell``), ``end`` (the stone comes off the marker).
-    ``answers``: the answers given so far to the current step (it re-runs with them)."""
+    """One entry of the resolution stack (``kind``): a running spell (``spell``, ``caster``,
+    next ``step``, ``bind``ings, ``mods``, ``blood``), a phase, an offer (the owner of glyph
+    ``die`` may cast), blood (seat ``caster`` pays for blood spell ``spell``), the end (the
+    stone comes off the marker; ``die`` holds the essence points at the phase's start), the
+    Erdbeben, the next turn. ``answers``: the answers given so far to the current step (it
+    re-runs with them)."""
 
-    kind: str
+    kind: EntryKind
     spell: str = ""
     caster: int = -1
     step: int = 0
@@ -77,22 +152,6 @@ class Entry:
     mods: tuple[Mod, ...] = ()
     blood: bool = False
     die: int = -1
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind, "spell": self.spell, "caster": self.caster, "step": self.step,
-            "answers": list(self.answers), "bind": [[n, list(v)] for n, v in self.bind],
-            "mods": [m.to_json() for m in self.mods], "blood": self.blood, "die": self.die,
-        }  # fmt: skip
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> Entry:
-        return Entry(
-            str(data["kind"]), str(data["spell"]), int(data["caster"]), int(data["step"]),
-            tuple(str(a) for a in data["answers"]),
-            tuple((str(n), tuple(int(x) for x in v)) for n, v in data["bind"]),
-            tuple(Mod.from_json(m) for m in data["mods"]), bool(data["blood"]), int(data["die"]),
-        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,22 +163,14 @@ class Pending:
     options: tuple[str, ...]
     params: tuple[tuple[str, str], ...] = ()
 
-    def to_json(self) -> list[Any]:
-        return [self.seat, self.prompt, list(self.options), [list(p) for p in self.params]]
-
-    @staticmethod
-    def from_json(data: list[Any]) -> Pending:
-        return Pending(int(data[0]), str(data[1]), tuple(str(o) for o in data[2]),
-                       tuple((str(k), str(v)) for k, v in data[3]))  # fmt: skip
-
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     players: int
-    rules: str = "adept"  # adept | magister
-    mode: str = ""  # "" | pentagramm | gilde
+    rules: Rules = Rules.ADEPT
+    mode: Mode = Mode.NORMAL
     teams: tuple[int, ...] = ()
-    auswahl: str = "sealed"  # sealed | draft
+    auswahl: Way = Way.SEALED
     supply: tuple[int, ...] = ()  # dice per colour
     phase_limit: int = 60  # spell phases (and renewals) before the duel is judged
     quiet_limit: int = 16  # phases in a row without essence lost before it is judged
@@ -127,34 +178,14 @@ class Settings:
     weltentor: bool = False  # floating runes may be laid while choosing essences
     spells: str = ""  # a group's own spell file (TOML) merged into the shipped spellbook
     cap: bool = False  # sealed Auswahl: each seat takes at most its share of each colour
-    roll: str = ""  # "glyphen" | "runen": each seat rolls three hand runes at the start
+    roll: Roll = Roll.NONE  # each seat rolls three hand runes at the start
     quake: bool = False  # house event "Erdbeben" at the end of every action phase
-
-    def to_json(self) -> dict[str, Any]:
-        return {"players": self.players, "rules": self.rules, "mode": self.mode,
-                "teams": list(self.teams), "auswahl": self.auswahl, "supply": list(self.supply),
-                "phase_limit": self.phase_limit, "quiet_limit": self.quiet_limit,
-                "start": self.start, "weltentor": self.weltentor, "cap": self.cap,
-                "roll": self.roll, "quake": self.quake,
-                **({"spells": self.spells} if self.spells else {})}  # fmt: skip
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> Settings:
-        # a duel saved before ``cap`` was a setting played with the cap
-        return Settings(int(data["players"]), str(data["rules"]), str(data["mode"]),
-                        tuple(int(t) for t in data["teams"]), str(data["auswahl"]),
-                        tuple(int(s) for s in data["supply"]), int(data["phase_limit"]),
-                        int(data["quiet_limit"]), int(data["start"]),
-                        bool(data.get("weltentor", False)),
-                        str(data.get("spells", "")),
-                        bool(data.get("cap", True)), str(data.get("roll", "")),
-                        bool(data.get("quake", False)))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
 class State:
     settings: Settings
-    phase: str
+    phase: Phase
     dice: tuple[Die, ...] = ()
     markers: tuple[int, ...] = ()  # the matrix of each seat's essence marker
     cauldrons: tuple[int, ...] = ()  # the matrix a seat's bag lies on as a cauldron, or -1
@@ -169,7 +200,7 @@ class State:
     draft_turn: int = 0
     out: tuple[int, ...] = ()  # eliminated seats in order
     winners: tuple[int, ...] = ()
-    result: str = ""  # reason once ended
+    result: Result = Result.NONE  # reason once ended
     serial: int = 0  # actions applied (decision ids)
     phases: int = 0  # spell phases and renewals so far
     quiet: int = 0  # phases in a row without essence lost
@@ -178,37 +209,75 @@ class State:
     place: int = 0  # the Duellplatz of the last trigger (the start surface before the first)
     no_place: bool = False  # the Spruchrune left the matrices during the running spells
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "settings": self.settings.to_json(), "phase": self.phase,
-            "dice": [d.to_json() for d in self.dice], "markers": list(self.markers),
-            "cauldrons": list(self.cauldrons), "matrices": self.matrices, "stone": self.stone,
-            "passes": self.passes, "laid": self.laid, "spell_rune": self.spell_rune,
-            "place": self.place, "no_place": self.no_place,
-            "stack": [e.to_json() for e in self.stack],
-            "pending": None if self.pending is None else self.pending.to_json(),
-            "auswahl": list(self.auswahl), "draft_turn": self.draft_turn, "out": list(self.out),
-            "winners": list(self.winners), "result": self.result, "serial": self.serial,
-            "phases": self.phases, "quiet": self.quiet,
-            "seen": [list(s) for s in self.seen], "rng": self.rng.to_json(),
-        }  # fmt: skip
 
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> State:
-        pending = data["pending"]
-        return State(
-            Settings.from_json(data["settings"]), str(data["phase"]),
-            tuple(Die.from_json(d) for d in data["dice"]), tuple(int(m) for m in data["markers"]),
-            tuple(int(c) for c in data["cauldrons"]), int(data["matrices"]), int(data["stone"]),
-            int(data["passes"]), bool(data["laid"]), int(data["spell_rune"]),
-            tuple(Entry.from_json(e) for e in data["stack"]),
-            None if pending is None else Pending.from_json(pending),
-            tuple(str(a) for a in data["auswahl"]), int(data["draft_turn"]),
-            tuple(int(s) for s in data["out"]), tuple(int(s) for s in data["winners"]),
-            str(data["result"]), int(data["serial"]), int(data["phases"]), int(data["quiet"]),
-            tuple((str(a), str(b)) for a, b in data["seen"]), Rng.from_json(data["rng"]),
-            place=int(data.get("place", 0)), no_place=bool(data.get("no_place", False)),
-        )  # fmt: skip
+# --- storage ------------------------------------------------------------------------------------
+SCHEMA = 2
+_CODEC = Codec("felsenfeuer.error.bad_state")
+_DIE_FIELDS = tuple(f.name for f in fields(Die))
+_MOD_FIELDS = tuple(f.name for f in fields(Mod))
+_PENDING_FIELDS = tuple(f.name for f in fields(Pending))
+_FLAGS = ("glyph", "frozen")  # stored as 0/1 in schema 1
 
 
-__all__ = ["COLOURS", "Die", "Entry", "Mod", "Pending", "Settings", "State", "replace"]
+def _die_from_v1(item: JsonValue) -> JsonValue:
+    if not isinstance(item, list) or len(item) != len(_DIE_FIELDS):
+        return item  # the codec refuses it with the field's path
+    die: JsonObject = dict(zip(_DIE_FIELDS, item, strict=True))
+    for flag in _FLAGS:
+        if type(die[flag]) is int:
+            die[flag] = bool(die[flag])
+    return die
+
+
+def _entry_from_v1(item: JsonValue) -> JsonValue:
+    if not isinstance(item, dict) or not isinstance(item.get("mods"), list):
+        return item
+    mods = item["mods"]
+    assert isinstance(mods, list)
+    return {**item, "mods": [dict(zip(_MOD_FIELDS, m, strict=True))
+                             if isinstance(m, list) and len(m) == len(_MOD_FIELDS) else m
+                             for m in mods]}  # fmt: skip
+
+
+def _from_v1(data: JsonObject) -> JsonObject:
+    """Schema 1 -> 2: dice, modifiers and the open decision were positional lists (a die's
+    flags 0/1); a duel saved before ``cap`` was a setting played with the cap."""
+    out = dict(data)
+    dice = out.get("dice")
+    if isinstance(dice, list):
+        out["dice"] = [_die_from_v1(d) for d in dice]
+    stack = out.get("stack")
+    if isinstance(stack, list):
+        out["stack"] = [_entry_from_v1(e) for e in stack]
+    pending = out.get("pending")
+    if isinstance(pending, list) and len(pending) == len(_PENDING_FIELDS):
+        out["pending"] = dict(zip(_PENDING_FIELDS, pending, strict=True))
+    settings = out.get("settings")
+    if isinstance(settings, dict) and "cap" not in settings:
+        out["settings"] = {**settings, "cap": True}
+    return out
+
+
+STORED: Schema[State] = Schema(State, SCHEMA, _CODEC, "felsenfeuer.error.bad_schema", {1: _from_v1})
+
+
+__all__ = [
+    "COLOURS",
+    "STORED",
+    "Die",
+    "Entry",
+    "EntryKind",
+    "Mod",
+    "ModKind",
+    "Mode",
+    "Pending",
+    "Phase",
+    "Result",
+    "Roll",
+    "Rules",
+    "Settings",
+    "State",
+    "Way",
+    "Zone",
+    "replace",
+]

@@ -7,9 +7,21 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from engines.felsenfeuer.engine import ENGINE, Act, settle
-from engines.felsenfeuer.model import Die, Entry, Settings, State
+from engines.felsenfeuer.actions import Wahl
+from engines.felsenfeuer.model import (
+    Die,
+    Entry,
+    EntryKind,
+    Mode,
+    Phase,
+    Rules,
+    Settings,
+    State,
+    Zone,
+)
+from engines.felsenfeuer.resolution import settle
 from engines.felsenfeuer.spells import Spell
+from engines.felsenfeuer.turns import play
 from engines.felsenfeuer.work import Work
 
 # The scenario a spell test starts from unless it brings its own dice: die 0 is the
@@ -34,20 +46,22 @@ def build(lines: Sequence[str], players: int = 2, *, stone: int = 0, rules: str 
         pips = int(words[3]) if len(words) > 3 else 0
         matrix = int(words[4]) if len(words) > 4 else 0
         if where == "essence":
-            die = Die(index, seat, colour, "essence", 0, pips)
+            die = Die(index, seat, colour, Zone.ESSENCE, 0, pips)
         elif where in ("hand", "hand1"):
-            die = Die(index, seat, colour, "hand", hand=1 if where == "hand1" else 0)
+            die = Die(index, seat, colour, Zone.HAND, hand=1 if where == "hand1" else 0)
         elif where == "bag":
-            die = Die(index, seat, colour, "bag")
+            die = Die(index, seat, colour, Zone.BAG)
         elif where in ("glyph", "frozen", "rune", "float"):
-            zone = "float" if where == "float" else "matrix"
+            zone = Zone.FLOAT if where == "float" else Zone.MATRIX
             die = Die(index, seat, colour, zone, matrix, pips, glyph=where in ("glyph", "frozen"),
                       frozen=where == "frozen")  # fmt: skip
         else:
             raise ValueError(f"unknown place {where!r} in {line!r}")
         dice.append(die)
-    settings = Settings(players, rules, mode, teams, supply=(8,) * 5, start=stone, spells=spells)
-    return State(settings, "action", dice=tuple(dice), markers=(0,) * players,
+    settings = Settings(
+        players, Rules(rules), Mode(mode), teams, supply=(8,) * 5, start=stone, spells=spells
+    )
+    return State(settings, Phase.ACTION, dice=tuple(dice), markers=(0,) * players,
                  cauldrons=(-1,) * players, stone=stone, auswahl=("",) * players,
                  matrices=1 + max((d.matrix for d in dice), default=0))  # fmt: skip
 
@@ -55,11 +69,11 @@ def build(lines: Sequence[str], players: int = 2, *, stone: int = 0, rules: str 
 def cast(state: State, slug: str, caster: int, rune: int) -> tuple[State, list[str]]:
     """``caster`` casts ``slug`` in a spell phase, Spruchrune ``rune`` (triggered already)."""
     w = Work(state)
-    w.phase = "spell"
+    w.phase = Phase.SPELL
     if rune >= 0:
         w.make_spruchrune(rune)
     total = sum(w.essence_points(s) for s in range(w.players))
-    w.stack = [Entry("end", die=total), Entry("spell", spell=slug, caster=caster)]
+    w.stack = [Entry(EntryKind.END, die=total), Entry(EntryKind.SPELL, spell=slug, caster=caster)]
     w = settle(w)
     return w.freeze(), [e.type for e in w.events]
 
@@ -69,7 +83,7 @@ def answer(state: State, token: str) -> State:
         raise ValueError(f"no open decision for the answer {token!r}")
     if token not in state.pending.options:
         raise ValueError(f"{token!r} is not one of {list(state.pending.options)}")
-    state, _ = ENGINE.apply(state, Act("wahl", (token,)), state.pending.seat)
+    state, _ = play(state, Wahl(token), state.pending.seat)
     return state
 
 

@@ -10,7 +10,7 @@ Visir-Regel). The verbs and selectors are listed in ``LANGUAGE`` (and in RULES.m
 
 from __future__ import annotations
 
-import re
+import tomllib
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,10 +18,10 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from engines.core.errors import BadInput
 from engines.effects import Item, Language, LoadError, Param, Verb, load_toml
 from engines.effects.loader import Mistake
 from engines.felsenfeuer.model import COLOURS
+from engines.felsenfeuer.sentences import CountsAs, Sentence, sentence
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "felsenfeuer"
 
@@ -65,7 +65,7 @@ VERBS = {
             "dice to a new, empty matrix",
             target=_TARGET,
             extra=Param("dice"),
-            extra_count=_COUNT,
+            extra_count=Param("any", default="any", doc=_COUNT.doc),
         ),
         _verb(
             "manifest",
@@ -87,7 +87,7 @@ VERBS = {
             "counts_as",
             "a 'zählt als' effect for the rest of the spell",
             target=Param("dice"),
-            players=Param("players"),
+            players=Param("players", default="self", doc="whose hands do not count (nohand)"),
             property=Param("str", required=True, choices=("colour", "pips", "nohand", "named")),
             value=Param("any", default=""),
         ),
@@ -101,7 +101,12 @@ VERBS = {
             pips=Param("any", default=0),
         ),
         _targeted("float", "runes float over the Duellplatz"),
-        _verb("cauldron", "bags onto the Duellplatz as cauldrons", players=_PLAYERS, pick=_PICK),
+        _verb(
+            "cauldron",
+            "bags onto the Duellplatz as cauldrons",
+            players=Param("players", default="self"),
+            pick=_PICK,
+        ),
         _targeted("second_hand", "runes onto their owners' second hands"),
         _verb(
             "attack", "attack players", players=_PLAYERS, pick=_PICK, times=Param("int", default=1)
@@ -197,8 +202,6 @@ LANGUAGE = Language(
 def keywords() -> Mapping[str, Mapping[str, Any]]:
     """The keywords (Schlüsselwörter) of data/felsenfeuer/keywords/*.toml by name: each the
     sentence it abbreviates (its texts and its step)."""
-    import tomllib
-
     found: dict[str, Mapping[str, Any]] = {}
     for path in sorted((DATA / "keywords").glob("*.toml")):
         for entry in tomllib.loads(path.read_text(encoding="utf-8")).get("keyword", []):
@@ -229,11 +232,12 @@ class Spell:
     text_en: str
     meta_de: tuple[str, ...]
     meta_en: tuple[str, ...]
-    steps: tuple[Mapping[str, Any], ...]
+    steps: tuple[Sentence, ...]  # compiled at load (``engines.felsenfeuer.sentences``)
     own: bool  # the project's own text (not from the rulebook)
     source: str
     line: int
     test: Mapping[str, Any]  # the spell's own scenario ([spell.test]), may be empty
+    reads_essences: bool = False  # its sentences look at essences (paying for it changes them)
 
     def summary(self) -> dict[str, Any]:
         return {"name": self.name, "slug": self.slug, "colour": self.colour, "pips": self.pips,
@@ -342,6 +346,25 @@ def _check_item(entry: Mapping[str, Any]) -> list[str | Mistake]:
     return errors
 
 
+def _compiled(item: Item, step_key: str = "step") -> tuple[Sentence, ...]:
+    """The item's sentences compiled (ValueError naming the line of the step that fails)."""
+    steps = list(item.data[step_key])
+    out = []
+    for number, step in enumerate(steps):
+        try:
+            out.append(sentence(step, VERBS))
+        except ValueError as error:
+            line = item.step_lines[number] if number < len(item.step_lines) else item.line
+            raise _Uncompiled(line, f"step {number + 1}: {error}") from None
+    return tuple(out)
+
+
+class _Uncompiled(ValueError):
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line, self.message = line, message
+
+
 def _to_spell(item: Item, source: str) -> Spell:
     d = item.data
     return Spell(
@@ -350,14 +373,21 @@ def _to_spell(item: Item, source: str) -> Spell:
         ritual=bool(d.get("ritual", False)), keyword=str(d.get("keyword", "")),
         text_de=str(d["text_de"]), text_en=str(d["text_en"]),
         meta_de=tuple(d.get("meta_de", [])), meta_en=tuple(d.get("meta_en", [])),
-        steps=tuple(d["step"]), own=bool(d.get("own", True)), source=source, line=item.line,
-        test=dict(d.get("test", {})),
+        steps=_compiled(item), own=bool(d.get("own", True)), source=source, line=item.line,
+        test=dict(d.get("test", {})), reads_essences="essence" in repr(tuple(d["step"])),
     )  # fmt: skip
 
 
 def load_text(text: str, source: str = "<text>") -> tuple[list[Spell], list[LoadError]]:
+    """The spells of ``text`` and every mistake (each with its item and line)."""
     items, errors = load_toml(text, LANGUAGE, table="spell", check_item=_check_item)
-    return [_to_spell(item, source) for item in items], errors
+    spells = []
+    for item in items:
+        try:
+            spells.append(_to_spell(item, source))
+        except _Uncompiled as error:
+            errors.append(LoadError(item.name, error.line, error.message, "step"))
+    return spells, errors
 
 
 def load_file(path: Path) -> tuple[list[Spell], list[LoadError]]:
@@ -375,7 +405,7 @@ class Sphere:
     pips: int
     text_de: str
     text_en: str
-    effects: tuple[Mapping[str, Any], ...]
+    effects: tuple[CountsAs, ...]
     own: bool
     line: int
 
@@ -415,9 +445,15 @@ def spheres() -> Mapping[str, Sphere]:
         problems += [f"{path.name}: {e}" for e in errors]
         for item in items:
             d = item.data
+            try:
+                effects = tuple(p for s in _compiled(item) for p in s.parts
+                                if isinstance(p, CountsAs))  # fmt: skip
+            except _Uncompiled as error:
+                problems.append(f"{path.name}: line {error.line}: {item.name}: {error.message}")
+                continue
             sphere = Sphere(str(d["name"]), slug_of(str(d["name"])), str(d["colour"]),
                             int(d["pips"]), str(d["text_de"]), str(d["text_en"]),
-                            tuple(d["step"]), bool(d.get("own", True)), item.line)  # fmt: skip
+                            effects, bool(d.get("own", True)), item.line)  # fmt: skip
             found[sphere.slug] = sphere
     if problems:
         raise ValueError("; ".join(problems))
@@ -448,7 +484,7 @@ MAX_EXTRA_BYTES = 128_000  # an uploaded spell file at most (the whole shipped b
 MAX_EXTRA_SPELLS = 200
 
 
-def _extra_problems(extra_toml: str) -> tuple[list[Spell], list[str]]:
+def extra_problems(extra_toml: str) -> tuple[list[Spell], list[str]]:
     """The spells of an uploaded file and its mistakes (each ``line N: Name: message``)."""
     size = len(extra_toml.encode("utf-8"))
     if size > MAX_EXTRA_BYTES:
@@ -466,7 +502,7 @@ def _extra_problems(extra_toml: str) -> tuple[list[Spell], list[str]]:
 def merged(extra_toml: str) -> Spellbook:
     """The shipped spellbook with an uploaded file's spells added or put in place of the
     shipped spell of the same name (loader checks only; ValueError on a mistake)."""
-    spells, problems = _extra_problems(extra_toml)
+    spells, problems = extra_problems(extra_toml)
     if problems:
         raise ValueError("; ".join(problems))
     book = dict(spellbook())
@@ -478,40 +514,3 @@ def merged(extra_toml: str) -> Spellbook:
 def book_for(extra_toml: str) -> Spellbook:
     """The spellbook a duel plays with (its config's ``spells``: an uploaded file or "")."""
     return merged(extra_toml) if extra_toml else spellbook()
-
-
-@lru_cache(maxsize=32)
-def upload_problems(extra_toml: str) -> tuple[str, ...]:
-    """Every mistake of an uploaded spell file (``line N: Spell: what``), its spells' own tests
-    run against the merged book; remembered per text, as every duel of a server starts (and
-    every check of its config runs) with the same file."""
-    spells, problems = _extra_problems(extra_toml)
-    if not problems:
-        from engines.felsenfeuer.scenario import run_spell_test  # the engine needs this module
-
-        book = merged(extra_toml)
-        for spell in spells:
-            try:
-                problems += [f"line {spell.line}: {p}" for p in run_spell_test(
-                    book[spell.slug], extra_toml)]  # fmt: skip
-            except Exception as error:  # a test that cannot run is a mistake of the file
-                problems.append(f"line {spell.line}: {spell.name}: its test fails: {error}")
-    return tuple(problems)
-
-
-def spellbook_with(extra_toml: str) -> Spellbook:
-    """Validate an uploaded spell file exactly like the shipped ones and return the merged
-    spellbook: the loader's checks (every mistake with its line and spell), a size limit, and
-    every uploaded spell's own ``[spell.test]`` run against the merged book. Raises BadInput
-    (``felsenfeuer.error.spellbook_line``: the first problem's line and text, how many there
-    are; ``felsenfeuer.error.spellbook`` for a problem of no line) and changes
-    nothing on any mistake."""
-    problems = upload_problems(extra_toml)
-    if problems:
-        at = re.match(r"line (\d+): (.*)", problems[0], re.DOTALL)
-        if at and int(at.group(1)) > 0:  # the line is said in the reader's language
-            raise BadInput("felsenfeuer.error.spellbook_line", line=int(at.group(1)),
-                           problem=at.group(2), count=len(problems))  # fmt: skip
-        raise BadInput("felsenfeuer.error.spellbook", problem=problems[0],
-                       count=len(problems))  # fmt: skip
-    return merged(extra_toml)

@@ -1,4 +1,5 @@
-"""What a seat may see: plain data for the board renderer and the narrator.
+"""What a seat may see: plain data for the board renderer and the narrator (the words of the
+model's vocabularies as plain strings: a view travels to the render processes).
 
 Shape (every die id is an index into ``dice``)::
 
@@ -34,7 +35,7 @@ VORSTEHER = (1, 4)
 
 
 def _die(w: Work, d: Die) -> dict[str, Any]:
-    return {"id": d.id, "owner": d.owner, "colour": d.colour, "zone": d.zone,
+    return {"id": d.id, "owner": d.owner, "colour": d.colour, "zone": str(d.zone),
             "matrix": d.matrix if d.zone in ("matrix", "essence", "float") else None,
             "pips": w.pips_of(d) if d.zone in ("matrix", "essence", "float") else None,
             "base_pips": d.pips if d.zone in ("matrix", "essence", "float") else None,
@@ -82,13 +83,13 @@ def view(state: State, player: int | None) -> JsonDict:
         })  # fmt: skip
     stack = []
     for e in state.stack:
-        item: dict[str, Any] = {"kind": e.kind, "caster": e.caster, "blood": e.blood}
+        item: dict[str, Any] = {"kind": str(e.kind), "caster": e.caster, "blood": e.blood}
         if e.kind in ("spell", "blood"):
             spell = book[e.spell]
             item.update(spell=spell.slug, name=spell.name, step=e.step)
             if e.kind == "spell" and e.step < len(spell.steps):
-                item.update(text_de=spell.steps[e.step]["text_de"],
-                            text_en=spell.steps[e.step]["text_en"])  # fmt: skip
+                item.update(text_de=spell.steps[e.step].text_de,
+                            text_en=spell.steps[e.step].text_en)  # fmt: skip
         if e.kind == "offer":
             item["die"] = e.die
         stack.append(item)
@@ -100,7 +101,8 @@ def view(state: State, player: int | None) -> JsonDict:
         if p.prompt == "felsenfeuer.ask.cast":  # what the caster may choose from, to read
             pending["spells"] = [book[o].summary() for o in p.options if o in book]
     out: JsonDict = {
-        "phase": state.phase, "rules": s.rules, "mode": s.mode, "players": s.players,
+        "phase": str(state.phase), "rules": str(s.rules), "mode": str(s.mode),
+        "players": s.players,
         "teams": list(s.teams), "start": s.start, "stone": state.stone,
         "stone_on_marker": state.phase == "spell",
         "initiative": state.stone if state.phase in ("spell", "action") else None,
@@ -111,7 +113,7 @@ def view(state: State, player: int | None) -> JsonDict:
         "dice": [_die(w, d) for d in state.dice], "stack": stack, "decision": pending,
         "phases": state.phases, "phase_limit": s.phase_limit, "quiet": state.quiet,
         "quiet_limit": s.quiet_limit, "winners": list(state.winners),
-        "result": state.result or None, "supply": list(s.supply),
+        "result": str(state.result) or None, "supply": list(s.supply),
         "spheres": [spheres()[slug].summary() for slug in w.active_spheres()],
         "weltentor": s.weltentor, "quake": s.quake,
     }  # fmt: skip

@@ -6,7 +6,9 @@ from dataclasses import replace
 from typing import Any
 
 from engines.core.contract import Event
-from engines.felsenfeuer.model import Die, Entry, Mod, Pending, State
+from engines.felsenfeuer.events import EventType
+from engines.felsenfeuer.model import Die, Entry, Mod, ModKind, Pending, State, Zone
+from engines.felsenfeuer.spells import spheres
 
 
 class Work:
@@ -80,7 +82,7 @@ class Work:
             phases=self.phases, quiet=self.quiet,
         )  # fmt: skip
 
-    def emit(self, kind: str, **data: Any) -> None:
+    def emit(self, kind: EventType, **data: Any) -> None:
         """An event; one about a die says its pips as they count at this moment (``pips``,
         None: it has none), so a sentence reads the die as it was then, not at the batch's
         end."""
@@ -126,26 +128,21 @@ class Work:
 
     def active_spheres(self) -> list[str]:
         """The spheres in force: a rune of their colour and pips floats (Weltentor)."""
-        from engines.felsenfeuer.spells import spheres
-
         floating = {(d.colour, d.pips) for d in self.dice if d.zone == "float"}
         return [slug for slug, s in spheres().items() if (s.colour, s.pips) in floating]
 
     def sphere_mods(self) -> list[Mod]:
         """The "zählt als" effects of the spheres in force; their dice are named by the
         dice's own properties (never by another effect)."""
-        from engines.felsenfeuer.spells import spheres
-
         mods = []
         for slug in self.active_spheres():
-            for step in spheres()[slug].effects:
-                prop = str(step["property"])
-                if prop == "nohand":
-                    mods.append(Mod("nohand", tuple(range(self.players)), ""))
+            for effect in spheres()[slug].effects:
+                if effect.property == "nohand":
+                    mods.append(Mod(ModKind.NOHAND, tuple(range(self.players)), ""))
                     continue
-                sel = step.get("target", {})
+                sel = effect.target if effect.target is not None else {}
                 ids = tuple(d.id for d in self.dice if _plain_match(d, sel))
-                mods.append(Mod(prop, ids, str(step.get("value", ""))))
+                mods.append(Mod(ModKind(effect.property), ids, str(effect.value)))
         return mods
 
     def colours_of(self, die: Die) -> frozenset[str]:
@@ -214,7 +211,7 @@ class Work:
             self.no_place = self.spell_running()
 
     def send_to_bag(self, die: Die) -> None:
-        self.set(replace(die, zone="bag", matrix=-1, pips=0, glyph=False, frozen=False,
+        self.set(replace(die, zone=Zone.BAG, matrix=-1, pips=0, glyph=False, frozen=False,
                          shrine_of=-1, hand=0))  # fmt: skip
 
     def hand_count(self, seat: int, hand: int) -> int:

@@ -1,7 +1,7 @@
 """``/felsenfeuer`` through the fake Discord: a duel against the bot clicked step by step
-(the sealed Auswahl colour by colour, glyphs by colour, pips and matrix, every choice of the
-spell phase), an invitation of three seats with a bot seat, the Kompendium in German and
-English, and forged clicks that change nothing."""
+(the sealed Auswahl as a common split or one custom select, glyphs by colour, pips and matrix,
+every choice of the spell phase), an invitation of three seats with a bot seat, the Kompendium
+in German and English, and forged clicks that change nothing."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from tests.harness import (
     embed_text,
     ever_shown,
 )
+from tests.table_player import settled
 
 ALICE, BOB, CAROL, DAVE = "alice", "bob", "carol", "dave"
 
@@ -127,11 +128,11 @@ async def test_a_duel_against_the_bot_is_clicked_step_by_step(fake: FakeDiscord,
         prompts += await click_through(fake, await opened.message(), ALICE, rng)
     actions = await bot.store.game_actions(game_id)
     alices = [text for seat, text in actions if seat == 0]
-    assert alices[0].startswith("auswahl ")  # the sealed choice, clicked colour by colour
+    assert alices[0].startswith("auswahl ")  # the sealed choice, one of the common splits
     assert any(text.startswith("essenz ") for text in alices)
     assert any(text.startswith(("lege ", "ende")) for text in alices)
     assert any(seat == 1 for seat, _ in actions)  # the bot answered
-    assert any("Grün: wie viele Würfel?" in p for p in prompts)
+    assert any("eine übliche Aufteilung oder im Menü darunter deine eigene" in p for p in prompts)
     # Sentences name each seat whole (only the image cuts a long name to fit).
     bot_name = "Spielleiter (zufällig)"
     said = t("felsenfeuer.event.auswahl_chosen", "de", player=bot_name)
@@ -171,7 +172,7 @@ async def test_three_seats_with_a_bot_seat_start_when_the_guest_accepts(
     opened = await fake.click(board, bobs, user=BOB, locale="en-US")
     await opened.callback()
     prompt = await opened.message()
-    assert "Green: how many dice?" in prompt.content
+    assert "a common split, or your own in the menu below" in prompt.content
     await click_through(fake, prompt, BOB, random.Random(3))
     private = await fake.click(
         board, button_for(board, t("felsenfeuercog.button.private", "de")), user=BOB
@@ -485,7 +486,7 @@ async def test_a_pentagramm_of_five_is_clicked_in_english(fake: FakeDiscord, bot
     record = await GameService(bot.store).get(game_id)
     assert record.config["mode"] == "pentagramm" and len(record.players) == 5
     prompts = await play_alice(fake, bot, game_id, 9, seed=8, locale="en-US")
-    assert any("Green: how many dice?" in p for p in prompts)
+    assert any("a common split, or your own in the menu below" in p for p in prompts)
     assert not any("Wähle" in p or "welche" in p for p in prompts)
     actions = await bot.store.game_actions(game_id)
     assert {seat for seat, _ in actions} == {0, 1, 2, 3, 4}
@@ -528,6 +529,9 @@ async def test_typed_steps_take_the_words_the_player_sees(fake: FakeDiscord, bot
     options = {"bot": "random", "startspieler": 1}
     board = await (await fake.slash("felsenfeuer start", options, user=ALICE)).message()
     game_id = game_of(board)
+    # the bot makes its sealed Auswahl at the same time: a typed step read before the bot's
+    # write and written after it is stale, so Alice types once the bot is done
+    await settled(fake, bot, game_id)
     typed = await fake.slash("felsenfeuer zug", {"notation": "Selection 2-2-2-1-1"}, user=ALICE)
     assert_ephemeral(await typed.callback())
     assert (0, "auswahl 2-2-2-1-1") in await bot.store.game_actions(game_id)
@@ -545,6 +549,77 @@ async def test_typed_steps_take_the_words_the_player_sees(fake: FakeDiscord, bot
         chosen = await fake.slash("felsenfeuer zug", {"notation": "essenz Grün"}, user=ALICE)
         assert_ephemeral(await chosen.callback())
         assert (0, "essenz gruen") in await bot.store.game_actions(game_id)
+
+
+async def test_any_auswahl_is_one_custom_select_and_a_wrong_one_says_why(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Beside the common splits one multi-select names any split: a colour counts the dice
+    ticked of it (without a cap up to 8 of a colour: four single dice and a bundle of four
+    per colour, 25 options). Ticks that are not 8 dice are refused privately, in the
+    clicker's language, and change nothing; then the right ticks are the Auswahl."""
+    options = {"bot": "random", "startspieler": 1}  # the start seat is drawn by lot
+    board = await (await fake.slash("felsenfeuer start", options, user=ALICE)).message()
+    game_id = game_of(board)
+    found = await open_decision(fake, bot, game_id, 0)
+    assert found is not None
+    board, opener = found
+    opened = await fake.click(board, opener, user=ALICE)
+    await opened.callback()
+    prompt = await opened.message()
+    assert_components_valid(prompt)
+    custom = [s for s in prompt.selects if s["custom_id"].endswith(":a")]
+    assert len(custom) == 1
+    menu = custom[0]
+    assert len(menu["options"]) == 25
+    assert (menu["min_values"], menu["max_values"]) == (2, 8)
+    labels = [o["label"] for o in menu["options"]]
+    assert labels[:5] == ["Grün ①", "Grün ②", "Grün ③", "Grün ④", "Grün ×4"]
+    commons = [s for s in prompt.selects if ":p:" in s["custom_id"]]
+    assert len(commons) == 1 and all(o["value"].startswith("=") for o in commons[0]["options"])
+    before = await bot.store.game_actions(game_id)
+    for ticks, locale, said in (
+        (["Grün ①", "Rot ×4"], "de", "genau 8 Würfel; angekreuzt hast du 5"),
+        (["Grün ①", "Rot ×4", "Rot ①", "Rot ②", "Grau ①", "Grau ②"], "en-US", "you ticked 9"),
+    ):
+        refused = await (
+            await fake.select(prompt, menu["custom_id"], ticks, user=ALICE, locale=locale)
+        ).callback()
+        assert_ephemeral(refused)
+        assert said in (refused.content or ""), refused.content
+    assert await bot.store.game_actions(game_id) == before
+    # 3 grün, 0 grau, 5 rot (four and one), 0 schwarz, 0 violett: no common split
+    ticks = ["Grün ①", "Grün ②", "Grün ③", "Rot ×4", "Rot ①"]
+    taken = await fake.select(prompt, menu["custom_id"], ticks, user=ALICE)
+    assert (await taken.callback()).type == 7
+    assert (0, "auswahl 3-0-5-0-0") in await bot.store.game_actions(game_id)
+
+
+def test_the_custom_auswahl_respects_the_cap_of_a_physical_supply() -> None:
+    """With the setting ``cap`` (each seat its share of a colour) every slot is one die and
+    exactly 8 are ticked; more of a colour than the share is refused with the reason."""
+    from bot.narration.felsenfeuer import auswahl_of_slots, custom_auswahl
+    from engines.core import BadInput
+
+    state = ENGINE.initial_state({"cap": True, "start": 0}, 1, 2)
+    menu = custom_auswahl(state)
+    assert menu is not None and menu.exact and menu.cap == 4
+    assert (menu.min_values, menu.max_values, len(menu.slots)) == (8, 8, 20)
+    code = auswahl_of_slots(menu, ["gruen.1", "gruen.2", "rot.1", "rot.2", "rot.3", "rot.4",
+                                   "violett.3", "schwarz.1"])  # fmt: skip
+    assert code == "auswahl 2-0-4-1-1"
+    assert code in {ENGINE.action_text(a) for a in ENGINE.legal_actions(state, 0)}
+    open_ = custom_auswahl(ENGINE.initial_state({"start": 0}, 1, 2))
+    assert open_ is not None and not open_.exact
+    with pytest.raises(BadInput) as refused:  # 6 red without the cap is fine, with it not
+        auswahl_of_slots(menu, ["rot.1", "rot.2", "rot.3", "rot.4", "rot.4", "gruen.1"])
+    assert refused.value.key == "play.error.bad_choice"  # a slot twice: a forged pick
+    six = ["rot.x4", "rot.1", "rot.2", "gruen.1", "grau.1"]
+    assert auswahl_of_slots(open_, six) == "auswahl 1-1-6-0-0"
+    forged = menu.__class__(open_.slots, menu.size, menu.cap, False)
+    with pytest.raises(BadInput) as refused:
+        auswahl_of_slots(forged, six)
+    assert refused.value.key == "felsenfeuercog.error.auswahl_cap"
 
 
 def test_the_words_of_both_languages_read_as_notation() -> None:

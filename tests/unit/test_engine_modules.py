@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ENGINES = ("armageddon", "essence", "w6", "telperinquar")
+ENGINES = ("armageddon", "essence", "felsenfeuer", "w6", "telperinquar")
 
 
 def _modules(engine: str) -> dict[str, Path]:
@@ -82,7 +82,7 @@ def test_the_modules_import_each_other_without_a_circle(engine: str) -> None:
 
 
 def test_each_engine_keeps_its_layers() -> None:
-    armageddon, essence, w6, telperinquar = (_graph(engine) for engine in ENGINES)
+    armageddon, essence, felsenfeuer, w6, telperinquar = (_graph(engine) for engine in ENGINES)
     assert armageddon["engine"] >= {
         "setup_phase", "movement", "acting", "gamemaster", "flow", "view"
     }  # fmt: skip
@@ -92,3 +92,9 @@ def test_each_engine_keeps_its_layers() -> None:
     assert w6["combat"] >= {"steps"}
     assert telperinquar["engine"] >= {"state", "flow", "offers", "resolve", "moves", "setup"}
     assert "engine" not in set().union(*(telperinquar[n] for n in ("state", "stats", "resolve")))
+    assert felsenfeuer["engine"] >= {"setup", "turns", "resolution", "view", "ai", "model"}
+    assert felsenfeuer["turns"] >= {"resolution", "actions", "codes"}
+    assert felsenfeuer["resolution"] >= {"verbs"}
+    assert felsenfeuer["verbs"] >= {"selectors", "mechanics", "context", "sentences"}
+    below = ("model", "actions", "sentences", "spells", "work", "context", "selectors", "verbs")
+    assert all("engine" not in felsenfeuer[n] and "turns" not in felsenfeuer[n] for n in below)

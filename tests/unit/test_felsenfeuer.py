@@ -15,10 +15,12 @@ import pytest
 from engines.core import match as m
 from engines.core.errors import IllegalAction
 from engines.felsenfeuer import verbs
-from engines.felsenfeuer.engine import ENGINE, Act, knock_out, legal, situation
+from engines.felsenfeuer.actions import Blut, Ende, Lege, Schwebe
+from engines.felsenfeuer.engine import ENGINE, knock_out, legal, situation
 from engines.felsenfeuer.model import Die, Entry, State
 from engines.felsenfeuer.scenario import BASE, answer, answer_rest, build, cast, run_spell_test
-from engines.felsenfeuer.spells import load_text, spellbook
+from engines.felsenfeuer.sentences import sentence
+from engines.felsenfeuer.spells import VERBS, load_text, spellbook
 from engines.felsenfeuer.work import Work
 
 
@@ -30,7 +32,7 @@ def spell_phase(state: State) -> tuple[State, list[str]]:
     """Every seat passes once: the last passer (the stone holder) gets the initiative."""
     kinds: list[str] = []
     for _ in range(state.settings.players - len(state.out)):
-        state, events = ENGINE.apply(state, Act("ende"), state.stone)
+        state, events = ENGINE.apply(state, Ende(), state.stone)
         kinds += [e.type for e in events]
     return state, kinds
 
@@ -125,32 +127,32 @@ def test_kevin_visir_a_joined_sentence_lapses_whole() -> None:
     w.spell_rune = 4
     ctx = verbs.Ctx(w, Entry("spell", caster=0))
     with pytest.raises(verbs.SkipSentence):
-        verbs.run_step(ctx, step)
+        verbs.run_step(ctx, sentence(step, VERBS))
     # with a green rune to reactivate, the sentence runs whole
     state = duel(["0 rot essence 6", "1 rot essence 6", "0 gruen rune 2", "0 rot rune 3"])
     w = Work(state)
     w.spell_rune = 3
     ctx = verbs.Ctx(w, Entry("spell", caster=0))
-    assert verbs.run_step(ctx, step) is False
+    assert verbs.run_step(ctx, sentence(step, VERBS)) is False
     assert w.dice[2].glyph and w.dice[1].pips == 5
 
 
 def test_tim_may_not_repeat_the_violet_one_after_leere_worte() -> None:
     state = duel(["0 violett essence 6", "1 rot essence 6", "0 violett hand", "1 rot hand"])
     start = situation(state)
-    state, _ = ENGINE.apply(state, Act("lege", ("violett", "1", "m0")), 0)
-    state, _ = ENGINE.apply(state, Act("ende"), 0)
+    state, _ = ENGINE.apply(state, Lege("violett", 1, 0), 0)
+    state, _ = ENGINE.apply(state, Ende(), 0)
     # everyone passes in turn, Tim last: the spell phase begins with Tim's initiative
-    state, _ = ENGINE.apply(state, Act("ende"), 1)
-    state, _ = ENGINE.apply(state, Act("ende"), 0)
+    state, _ = ENGINE.apply(state, Ende(), 1)
+    state, _ = ENGINE.apply(state, Ende(), 0)
     assert state.pending is not None and state.pending.seat == 0
     state = answer(state, "leere-worte")  # seat 1 has no glyph to take back
     assert state.phase == "action" and state.stone == 0 and state.dice[2].zone == "hand"
     assert situation(state) == start  # exactly the situation Tim started from
-    assert Act("lege", ("violett", "1", "m0")) not in legal(state, 0)
-    assert Act("lege", ("violett", "2", "m0")) in legal(state, 0)
+    assert Lege("violett", 1, 0) not in legal(state, 0)
+    assert Lege("violett", 2, 0) in legal(state, 0)
     with pytest.raises(IllegalAction) as error:
-        ENGINE.apply(state, Act("lege", ("violett", "1", "m0")), 0)
+        ENGINE.apply(state, Lege("violett", 1, 0), 0)
     assert error.value.key == "felsenfeuer.error.repetition"
 
 
@@ -206,7 +208,7 @@ def test_temple_rule_simultaneous_destruction_spares_the_shrines() -> None:
         w.spell_rune = 2
         w.stack = [Entry("spell", caster=0, answers=(along,))]
         ctx = verbs.Ctx(w, w.stack[0])
-        verbs.run_step(ctx, step)
+        verbs.run_step(ctx, sentence(step, VERBS))
         assert [w.dice[i].zone for i in (3, 6)] == ["bag", "bag"]
         assert [w.dice[i].zone for i in (4, 5)] == [shrines, shrines]
         assert all(w.dice[i].shrine_of == -1 for i in (4, 5))
@@ -225,7 +227,7 @@ def test_manifest_builds_a_temple_and_shrines_keep_their_pips() -> None:
     ctx = verbs.Ctx(w, Entry("spell", caster=1))
     step = {"text_de": "…", "text_en": "…", "do": "raise_pips",
             "target": {"zone": "matrix", "owner": "any"}}  # fmt: skip
-    verbs.run_step(ctx, step)
+    verbs.run_step(ctx, sentence(step, VERBS))
     assert w.dice[4].pips == 3  # shrines' pips change only by the temple rule
 
 
@@ -283,13 +285,13 @@ def test_nested_spell_sees_counts_as_and_the_interrupted_spell_resumes() -> None
     frame = Entry("spell", caster=0, mods=(verbs.Mod("nohand", (0,), ""),))
     w.stack = [frame]
     with pytest.raises(verbs.SkipSentence):
-        verbs.run_step(verbs.Ctx(w, frame), step)
+        verbs.run_step(verbs.Ctx(w, frame), sentence(step, VERBS))
 
 
 def test_blood_magic_pays_essence_of_the_spell_colour_and_keeps_the_initiative() -> None:
     state = duel(["0 rot essence 6", "0 grau essence 6", "1 rot essence 6", "0 rot hand"])
-    assert Act("blut", ("glutopfer",)) in legal(state, 0)
-    state, kinds = ENGINE.apply(state, Act("blut", ("glutopfer",)), 0)
+    assert Blut("glutopfer") in legal(state, 0)
+    state, kinds = ENGINE.apply(state, Blut("glutopfer"), 0)
     assert "blood_magic" in [e.type for e in kinds]
     assert state.dice[0].pips == 4 and state.dice[1].pips == 6  # paid in red only
     assert essence(state, 1) == 5  # attacked on the start surface (no rune triggered yet)
@@ -520,7 +522,7 @@ def test_weltentor_runes_float_when_essences_are_chosen() -> None:
     match = m.start(ENGINE, {"weltentor": True, "start": 0, "auswahl": "draft"}, 1, 2)
     for turn in range(16):
         match, _ = m.apply(ENGINE, match, "draft rot" if turn < 8 else "draft grau", turn % 2)
-    assert Act("schwebe", ("rot", "3")) in legal(match.state, 0)
+    assert Schwebe("rot", 3) in legal(match.state, 0)
     match, _ = m.apply(ENGINE, match, "schwebe rot 3", 0)
     assert match.state.dice[0].zone == "float" and match.state.dice[0].pips == 3
     assert m.decisions(ENGINE, match)[0].seat == 0  # still choosing an essence
@@ -534,10 +536,10 @@ def test_notation_that_cannot_be_read_is_bad_input_and_changes_nothing() -> None
             ENGINE.parse_action(text)
     state = duel(["0 rot essence 6", "1 rot essence 6", "0 rot hand"])
     with pytest.raises(IllegalAction) as error:
-        ENGINE.apply(state, Act("lege", ("rot", "3", "m0")), 1)
+        ENGINE.apply(state, Lege("rot", 3, 0), 1)
     assert error.value.key == "felsenfeuer.error.not_your_turn"
     with pytest.raises(IllegalAction) as error:
-        ENGINE.apply(state, Act("lege", ("grau", "3", "m0")), 0)
+        ENGINE.apply(state, Lege("grau", 3, 0), 0)
     assert error.value.key == "felsenfeuer.error.illegal"
 
 

@@ -12,13 +12,8 @@ import pytest
 from engines.core.errors import BadInput
 from engines.felsenfeuer.engine import ENGINE, settings_of
 from engines.felsenfeuer.scenario import answer_rest, build, cast
-from engines.felsenfeuer.spells import (
-    MAX_EXTRA_BYTES,
-    book_for,
-    merged,
-    spellbook,
-    spellbook_with,
-)
+from engines.felsenfeuer.spells import MAX_EXTRA_BYTES, book_for, merged, spellbook
+from engines.felsenfeuer.uploads import spellbook_with
 
 # Teil 2 of the rulebook lists the blood-magic spells of the Kompendium Arkanum by name.
 BLOOD = {
@@ -42,8 +37,7 @@ def test_the_kompendium_holds_the_named_spells_and_sixty_in_all() -> None:
     assert {(s.colour, s.pips) for s in book.values() if s.star} == {
         (c, p) for c in ("gruen", "grau", "rot", "schwarz", "violett") for p in range(1, 7)
     }
-    verbs_used = {part["do"] for s in book.values() for step in s.steps
-                  for part in step.get("parts", [step])}  # fmt: skip
+    verbs_used = {part.do for s in book.values() for step in s.steps for part in step.parts}
     assert {"manifest", "cauldron", "second_hand", "freeze", "thaw", "float",
             "new_matrix"} <= verbs_used  # fmt: skip
     allied = [s.name for s in book.values() if "Verbündet" in s.text_de]
@@ -76,8 +70,8 @@ def test_no_two_spells_share_a_text() -> None:
 
 def test_every_term_of_the_rules_is_used_and_walls_of_5s_can_be_broken() -> None:
     book = list(spellbook().values())
-    parts = [p for s in book for step in s.steps for p in step.get("parts", [step])]
-    verbs = {p["do"] for p in parts}
+    parts = [p for s in book for step in s.steps for p in step.parts]
+    verbs = {p.do for p in parts}
     assert {
         "manifest",
         "cauldron",
@@ -93,7 +87,7 @@ def test_every_term_of_the_rules_is_used_and_walls_of_5s_can_be_broken() -> None
     } <= verbs
     assert any(s.ritual for s in book) and any("Verbündet" in s.text_de for s in book)
     assert {"Telekinese", "Bresche"} <= {s.keyword for s in book}
-    assert any(p.get("property") == "named" for p in parts)
+    assert any(getattr(p, "property", None) == "named" for p in parts)
     # ways around a 5 on the Duellplatz: raise, lower, destroy, move, take to hand, "zählt als"
     five = [s.name for s in book if "die eine 5 zeigt" in s.text_de or "zählt als" in s.text_de]
     assert len(five) >= 12
@@ -105,8 +99,8 @@ def test_every_spell_reads_in_both_languages() -> None:
     for spell in spellbook().values():
         assert spell.text_de and spell.text_en and spell.text_de != spell.text_en
         for step in spell.steps:
-            assert step["text_de"] in spell.text_de, spell.name
-            assert step["text_en"] in spell.text_en, spell.name
+            assert step.text_de in spell.text_de, spell.name
+            assert step.text_en in spell.text_en, spell.name
 
 
 # --- a group's own spells ----------------------------------------------------------------------
@@ -155,8 +149,8 @@ def test_a_new_spell_is_added_and_the_shipped_book_stays_as_it_was() -> None:
 def test_an_override_replaces_the_shipped_spell_of_that_name() -> None:
     book = spellbook_with(OVERRIDE)
     assert len(book) == len(spellbook())
-    assert book["funkenschlag"].steps[0]["do"] == "lose_essence"
-    assert spellbook()["funkenschlag"].steps[0]["do"] == "attack"
+    assert book["funkenschlag"].steps[0].parts[0].do == "lose_essence"
+    assert spellbook()["funkenschlag"].steps[0].parts[0].do == "attack"
 
 
 def test_a_duel_configured_with_its_own_spells_casts_them() -> None:

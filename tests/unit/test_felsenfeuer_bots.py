@@ -9,9 +9,10 @@ import random
 from pathlib import Path
 
 from engines.core import match as m
+from engines.felsenfeuer.actions import Blut, Ende, Wahl
 from engines.felsenfeuer.ai import cast_worth, choose, normal, worthy_blood
 from engines.felsenfeuer.ai_worth import StateProbe, TypicalProbe, blood_worth, spell_worth
-from engines.felsenfeuer.engine import ENGINE, Act, legal
+from engines.felsenfeuer.engine import ENGINE, legal
 from engines.felsenfeuer.model import State
 from engines.felsenfeuer.scenario import build
 from engines.felsenfeuer.spells import book_for
@@ -89,7 +90,7 @@ def _cast_offer(spec: list[str]) -> State:
     """Seat 0's red 6 glyph triggered: the cast offer is open."""
     state = build(spec, spells=OWN)
     for _ in range(2):
-        state, _ = ENGINE.apply(state, Act("ende"), state.stone)
+        state, _ = ENGINE.apply(state, Ende(), state.stone)
     assert state.pending is not None and state.pending.prompt == "felsenfeuer.ask.cast"
     return state
 
@@ -105,7 +106,7 @@ def test_normal_takes_a_damage_spell_on_a_tie_of_its_evaluation() -> None:
     assert best >= 1.0  # the opponent's essence loss, whatever else the book offers
     for seed in range(12):
         chosen = normal(state, 0, random.Random(seed))
-        assert chosen != Act("wahl", ("keiner",)), seed
+        assert chosen != Wahl("keiner"), seed
         assert cast_worth(state, 0, chosen.args[0]) == best
 
 
@@ -136,9 +137,9 @@ def test_blood_magic_that_nets_nothing_is_not_a_candidate() -> None:
                    players=3, teams=(0, 1, 0), spells=OWN)  # fmt: skip
     assert blood_worth(blood, StateProbe(alone, 0)) == 0.0
     assert blood_worth(blood, StateProbe(allied, 0)) > 0.5
-    assert Act("blut", ("probeblut",)) in legal(alone, 0)
-    assert Act("blut", ("probeblut",)) not in worthy_blood(alone, 0, legal(alone, 0))
-    assert Act("blut", ("probeblut",)) in worthy_blood(allied, 0, legal(allied, 0))
+    assert Blut("probeblut") in legal(alone, 0)
+    assert Blut("probeblut") not in worthy_blood(alone, 0, legal(alone, 0))
+    assert Blut("probeblut") in worthy_blood(allied, 0, legal(allied, 0))
 
 
 def test_the_auswahl_and_essences_follow_the_spells_worth() -> None:
@@ -210,8 +211,8 @@ def test_normal_works_blood_magic_that_nets_something_instead_of_passing() -> No
     alone = build(["0 gruen essence 5", "1 rot essence 6", "0 gruen rune 2"], spells=OWN)
     allied = build(["0 gruen essence 5", "1 rot essence 6", "2 rot essence 4", "0 gruen rune 2"],
                    players=3, teams=(0, 1, 0), spells=OWN)  # fmt: skip
-    assert Act("blut", ("probeblut",)) in legal(alone, 0)
-    assert normal(alone, 0, random.Random(1)) != Act("blut", ("probeblut",))  # nets nothing
+    assert Blut("probeblut") in legal(alone, 0)
+    assert normal(alone, 0, random.Random(1)) != Blut("probeblut")  # nets nothing
     chosen = normal(allied, 0, random.Random(1))  # probeblut nets a point, or a better one
     assert chosen.verb == "blut" and chosen in worthy_blood(allied, 0, legal(allied, 0))
 

@@ -14,7 +14,8 @@ from bot.i18n import t
 from bot.render import felsenfeuer_text as words
 from engines.core import match as m
 from engines.felsenfeuer import verbs
-from engines.felsenfeuer.engine import ENGINE, Act, knock_out, legal, settle
+from engines.felsenfeuer.actions import Auswahl, Blut, Draft, Ende, Lege, Wahl
+from engines.felsenfeuer.engine import ENGINE, knock_out, legal, settle
 from engines.felsenfeuer.model import Entry, Mod, State
 from engines.felsenfeuer.scenario import answer, answer_rest, build, cast
 from engines.felsenfeuer.spells import load_text, spellbook
@@ -47,7 +48,7 @@ def essence(state: State, seat: int) -> int:
 
 def passes(state: State) -> State:
     for _ in range(state.settings.players - len(state.out)):
-        state, _ = ENGINE.apply(state, Act("ende"), state.stone)
+        state, _ = ENGINE.apply(state, Ende(), state.stone)
     return state
 
 
@@ -60,7 +61,7 @@ def test_a_spruchrune_laid_again_from_the_hand_is_a_fresh_glyph() -> None:
     state = answer_rest(state)
     assert state.dice[0].zone == "hand" and state.spell_rune == -1
     state = replace(state, stone=0)
-    state, _ = ENGINE.apply(state, Act("lege", ("violett", "4", "m0")), 0)
+    state, _ = ENGINE.apply(state, Lege("violett", 4, 0), 0)
     view = ENGINE.view_for(state, None)
     assert not view["dice"][0]["spruchrune"] and view["spell_rune"] is None
     assert view["duellplatz"] == 0  # the last trigger's Duellplatz stands between spells
@@ -84,9 +85,9 @@ def test_after_a_renewal_took_the_spruchrune_blood_magic_attacks_on_its_duellpla
     state = replace(state, spell_rune=0, place=0)
     state = passes(state)  # no glyphs: a renewal
     assert state.dice[0].zone == "hand" and state.phase == "action"
-    assert Act("blut", ("glutopfer",)) in legal(state, state.stone) or state.stone == 1
+    assert Blut("glutopfer") in legal(state, state.stone) or state.stone == 1
     state = replace(state, stone=0)
-    state, _ = ENGINE.apply(state, Act("blut", ("glutopfer",)), 0)
+    state, _ = ENGINE.apply(state, Blut("glutopfer"), 0)
     state = answer_rest(state)
     assert essence(state, 1) == 11
 
@@ -99,9 +100,9 @@ def test_a_blood_spell_that_would_do_nothing_is_not_offered() -> None:
                    "0 grau glyph 3"])  # fmt: skip
     state = replace(state, markers=(0, 1), matrices=2)
     acts = legal(state, 0)
-    assert Act("blut", ("glutopfer",)) not in acts
-    assert Act("blut", ("schattenpakt",)) in acts
-    assert Act("blut", ("glutopfer",)) in legal(replace(state, markers=(0, 0)), 0)
+    assert Blut("glutopfer") not in acts
+    assert Blut("schattenpakt") in acts
+    assert Blut("glutopfer") in legal(replace(state, markers=(0, 0)), 0)
 
 
 def test_a_floating_spruchrune_leaves_no_duellplatz_for_the_rest_of_the_spell() -> None:
@@ -121,10 +122,10 @@ def test_the_steps_are_the_sentences_of_the_text_in_their_order(slug: str) -> No
         text = getattr(spell, f"text_{lang}")
         for meta in getattr(spell, f"meta_{lang}"):
             text = text.replace(meta, "").strip()
-        carried = any("keyword" in step for step in spell.steps)  # "Telekinese: Falls …"
+        carried = any(step.keyword for step in spell.steps)  # "Telekinese: Falls …"
         if spell.keyword and not carried:  # "Schwebe: …" (in English the translation)
             text = text.split(": ", 1)[1]
-        assert " ".join(step[f"text_{lang}"] for step in spell.steps) == text
+        assert " ".join(getattr(step, f"text_{lang}") for step in spell.steps) == text
 
 
 def test_zwiegriff_attacks_then_takes_the_spruchrune_to_the_second_hand() -> None:
@@ -213,13 +214,13 @@ def test_the_loader_refuses_players_it_cannot_play() -> None:
 # --- the Auswahl (Teil 2: "keine Obergrenze" per colour) ---------------------------------------
 def test_the_auswahl_has_no_cap_per_colour_unless_the_group_sets_one() -> None:
     free = ENGINE.initial_state({}, 1, 4)
-    assert Act("auswahl", ("8-0-0-0-0",)) in legal(free, 0)  # eight green dice
+    assert Auswahl.of("8-0-0-0-0") in legal(free, 0)  # eight green dice
     assert len(legal(free, 0)) == 495  # every way to choose 8 dice of 5 colours
     capped = ENGINE.initial_state({"cap": True}, 1, 4)  # 16 per colour, 4 seats: 4 each
-    assert Act("auswahl", ("8-0-0-0-0",)) not in legal(capped, 0)
-    assert Act("auswahl", ("4-4-0-0-0",)) in legal(capped, 0)
+    assert Auswahl.of("8-0-0-0-0") not in legal(capped, 0)
+    assert Auswahl.of("4-4-0-0-0") in legal(capped, 0)
     supply = ENGINE.initial_state({"supply": 8}, 1, 2)  # a physical supply: the cap by default
-    assert Act("auswahl", ("5-3-0-0-0",)) not in legal(supply, 0)
+    assert Auswahl.of("5-3-0-0-0") not in legal(supply, 0)
     assert ENGINE.state_from_json(ENGINE.state_to_json(free)).settings.cap is False
 
 
@@ -228,7 +229,7 @@ def setup_to_roll(config: dict[str, object]) -> State:
     state = ENGINE.initial_state({"start": 0, "auswahl": "draft", **config}, 3, 2)
     for colour in ("rot", "grau") * 8:
         seat = ENGINE.decisions(state)[0].seat
-        state, _ = ENGINE.apply(state, Act("draft", (colour,)), seat)
+        state, _ = ENGINE.apply(state, Draft(colour), seat)
     for _ in range(4):
         seat = ENGINE.decisions(state)[0].seat
         state, _ = ENGINE.apply(state, legal(state, seat)[0], seat)
@@ -298,7 +299,7 @@ def cast_events(state: State, slug: str, rune: int, answers: list[str]) -> tuple
     state, events = w.freeze(), list(w.events)
     for token in answers:
         assert state.pending is not None
-        state, more = ENGINE.apply(state, Act("wahl", (token,)), state.pending.seat)
+        state, more = ENGINE.apply(state, Wahl(token), state.pending.seat)
         events += more
     return state, events
 
@@ -319,7 +320,7 @@ def test_dice_are_told_as_they_were_when_the_sentence_happened() -> None:
     state, events = cast_events(state, "hexenkessel", 0, [])
     assert state.pending is not None
     view = ENGINE.view_for(state, None)
-    state, more = ENGINE.apply(state, Act("wahl", ("d3",)), 0)
+    state, more = ENGINE.apply(state, Wahl("d3"), 0)
     chose = next(e for e in more if e.type == "chose")  # as the choice's own batch tells it
     assert words.narrate("chose", chose.data, ENGINE.view_for(state, None), "de", NAMES) == (
         "Alrik wählt grau 4 (Glyphe, Matrix 0)."
@@ -355,7 +356,7 @@ def test_no_spell_is_said_once() -> None:
     state = build(["0 rot essence 6", "1 rot essence 6", "0 rot glyph 2", "0 grau hand"])
     state = passes(state)
     assert state.pending is not None and "keiner" in state.pending.options
-    state, events = ENGINE.apply(state, Act("wahl", ("keiner",)), state.pending.seat)
+    state, events = ENGINE.apply(state, Wahl("keiner"), state.pending.seat)
     lines = sentences(state, events)
     assert sum("Zauber" in line for line in lines) == 1, lines
     assert "Alrik spricht keinen Zauber mit rot 2." in lines

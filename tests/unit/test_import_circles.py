@@ -123,21 +123,9 @@ def engine_circles() -> list[list[str]]:
 PACKAGES = sorted(
     path.name for path in (ROOT / "engines").iterdir() if (path / "__init__.py").is_file()
 )
-# Their engines are being ported on other branches (issue 20); the circles go with the port.
-PENDING = {
-    "felsenfeuer": "engine -> ai, spells <-> scenario and work -> spells inside functions",
-}
 
 
-@pytest.mark.parametrize(
-    "package",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=PENDING[p]))
-        if p in PENDING
-        else p
-        for p in PACKAGES
-    ],
-)
+@pytest.mark.parametrize("package", PACKAGES)
 def test_no_import_circle_in_an_engine(package: str) -> None:
     prefix = f"engines.{package}"
     found = [

@@ -12,8 +12,6 @@ ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 800
 PENDING = {
     "bot/render/telperinquar.py": "one text layout helper, Telperinquár's renderer split",
-    "engines/felsenfeuer/engine.py": "Felsenfeuer's port to the value model (issue 20)",
-    "engines/felsenfeuer/verbs.py": "Felsenfeuer's port to the value model (issue 20)",
 }
 MODULES = sorted(
     str(path.relative_to(ROOT)) for folder in ("bot", "cogs", "engines")
