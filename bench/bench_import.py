@@ -11,8 +11,8 @@ from pathlib import Path
 
 from bench.common import Figure
 from bot.limits import MAX_CHARACTERS_PER_CAMPAIGN, MAX_IMPORT_BYTES, MAX_LOG_ENTRIES_IMPORT
+from bot.services.campaigns import EXPORT_SCHEMA, EXPORT_VERSION, parse_import
 from bot.store import SqliteStore
-from cogs.w6_campaign import EXPORT_SCHEMA, EXPORT_VERSION, parse_import
 
 TARGET_S = 3.0  # "finishes in seconds": check and write together
 SHEET = {

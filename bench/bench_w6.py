@@ -146,11 +146,11 @@ def _side(state: Any, fighter_id: str) -> bool:
     return state.fighter(fighter_id).owner is None
 
 
-async def scripted_phase(fake: FakeDiscord, bot: Any, attacks: int, gm: str = GM) -> dict[str, int]:
+async def scripted_phase(fake: FakeDiscord, bot: Any, attacks: int, gm: str = GM) -> dict[str, Any]:
     """One combat phase played by clicks on the tracker as a table would (the GM clicks for
-    everyone): ``attacks`` plain attacks across the sides (attack button → target → combat
-    dice in the private prompt; the defender's answer on the tracker), then every fighter is
-    done. Returns the clicks and what the bot sent (``tally``) during the phase."""
+    everyone): ``attacks`` plain attacks across the sides (the target chosen on the tracker →
+    combat dice in the private prompt; the defender's answer on the tracker), then every
+    fighter is done. Returns the clicks and what the bot sent (``tally``) during the phase."""
     from bot.combat import active_combat, unpack
     from engines.w6 import to_act
 
@@ -161,6 +161,7 @@ async def scripted_phase(fake: FakeDiscord, bot: Any, attacks: int, gm: str = GM
 
     state, board = await now()
     phase, start, clicks, made = state.phase, len(fake.requests), 0, 0
+    attack_clicks = 0
     while state.phase == phase:
         pending = state.pending
         if pending is not None:
@@ -184,22 +185,24 @@ async def scripted_phase(fake: FakeDiscord, bot: Any, attacks: int, gm: str = GM
                 for f in state.fighters
                 if f.able and _side(state, f.id) != _side(state, attacker)
             )
-            menu = await (
-                await fake.click(board, _button(board, "atk", attacker), user=gm)
-            ).message()
-            pick = next(c for c in menu.custom_ids if c.split(":")[3] == "ziel")
-            step = await fake.select(menu, pick, [target], user=gm)
-            await step.callback()
+            pick = _button(board, "zatk", attacker)  # the target, on the tracker
+            menu = await (await fake.select(board, pick, [target], user=gm)).message()
             kw = next(c for c in menu.custom_ids if c.split(":")[3] == "kwatk")
-            ex = await fake.select(menu, kw, ["3"], user=gm)
-            clicks, made = clicks + 3, made + 1
+            ex = await fake.select(menu, kw, ["3"], user=gm)  # the dice, privately
+            clicks, made, attack_clicks = clicks + 2, made + 1, attack_clicks + 2
+            await ex.settle(quiet=0.02)
+            state, board = await now()
+            assert state.pending is not None, "the attack took more than its clicks"
+            continue
         else:
             fid = state.current or sorted(to_act(state))[0]
             ex = await fake.click(board, _button(board, "fertig", fid), user=gm)
             clicks += 1
         await ex.settle(quiet=0.02)
         state, board = await now()
-    return {"clicks": clicks, "attacks": made, **tally(fake.requests[start:])}
+    per_attack = attack_clicks / made if made else 0.0
+    return {"clicks": clicks, "attacks": made, "attack_clicks": per_attack,
+            **tally(fake.requests[start:])}  # fmt: skip
 
 
 async def _form_redraws(fake: FakeDiscord, bot: Any) -> list[float]:
@@ -230,6 +233,7 @@ def _render_samples() -> list[float]:
     return time_ms(lambda: render_sheet(view), RENDER_RUNS, warmup=3)
 
 
+CLICKS_PER_STEP_TARGET = 2  # issue #19: at most two clicks for a common step
 PHASE_FIGHTERS = 6
 PHASE_ATTACKS = 4
 PUBLIC_PER_CLICK_TARGET = 0.1  # issue #19: the channel is never flooded
@@ -268,6 +272,8 @@ async def _phase_figures() -> list[Figure]:
         Figure("W6 combat: new private messages per click", counts["private"] / clicks, "msg"),
         Figure("W6 combat: images per click", counts["images"] / clicks, "img",
                IMAGES_PER_CLICK_TARGET),
+        Figure("W6 combat: clicks per plain attack", counts["attack_clicks"], "clicks",
+               CLICKS_PER_STEP_TARGET),
     ]  # fmt: skip
 
 

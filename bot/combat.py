@@ -21,8 +21,10 @@ from typing import Any
 from bot.games import ACTIVE, GameService, StepWrites, Turn, engine_of, load
 from bot.i18n import t
 from bot.narration.combat_text import log_entries
+from bot.replies import LANGUAGE_PREF
 from bot.store import LogRow, Store
-from bot.store.base import AlreadyExists, CampaignRecord, GameRecord
+from bot.store.base import AlreadyExists, CampaignRecord, CharacterRecord
+from bot.store.base import GameRecord as GameRecord  # the record a cog reads
 from engines.core import BadInput, Event, IllegalAction, StaleAction, registry
 from engines.core import match as m
 from engines.w6 import (
@@ -35,13 +37,18 @@ from engines.w6 import (
     set_field,
     sheet_to_json,
     to_act,
+    usable_weapons,
     verbs_for,
 )
-from engines.w6.actions import PAYLOAD_VERBS
+from engines.w6.actions import PAYLOAD_VERBS as PAYLOAD_VERBS  # the cog's rules too
+from engines.w6.actions import SET_FIELDS as SET_FIELDS
 from engines.w6.codec import encode
 from engines.w6.engine import lp_state
 from engines.w6.sheet_io import sheet_from_stored
 from engines.w6.state import OPTIONAL_RULES, Fighter, seat_of_owner
+from engines.w6.state import WeaponStats as WeaponStats  # what the forms read of a weapon
+from engines.w6.tables import sizes as sizes  # the Waffentabelle's sizes and zones
+from engines.w6.tables import zones as zones
 
 KIND = "w6combat"
 TOKEN = re.compile(r"(\d+)([a-z][0-9a-z]*)")
@@ -62,6 +69,11 @@ class Loaded:
     def campaign_id(self) -> int | None:
         campaign = self.record.display.get("campaign")
         return campaign if isinstance(campaign, int) else None
+
+
+def public_rows(record: GameRecord, state: CombatState) -> dict[str, dict[str, Any]]:
+    """The fighters' rows of what everyone sees (``view_for(None)``: no NPC values), by id."""
+    return {row["id"]: row for row in engine_of(record).view_for(state, None)["fighters"]}
 
 
 def unpack(record: GameRecord) -> Loaded:
@@ -277,6 +289,51 @@ def opponents_first(attacker: Fighter, fighters: list[Fighter]) -> list[Fighter]
     return sorted(fighters, key=lambda f: (f.owner is None) == (attacker.owner is None))
 
 
+# ----------------------------------------------------------------------------- attacks
+
+MAX_TARGETS = {"rundum": 6, "beidhaendig": 2}  # targets a technique's form may name
+# the weapon technique a form's weapon must carry (Waffentabelle: "Techniken")
+WEAPON_TECHNIQUE = {
+    "zweihaendig": "zweihaendig",
+    "serie": "angriffsserie",
+    "rundum": "rundumschlag",
+    "ausrichten": "ausrichten",
+}
+
+
+def eligible_weapons(fighter: Fighter, technique: str) -> list[int]:
+    """Positions (in ``fighter.waffen``) of the weapons that can carry the technique."""
+    usable = {w.name for w in usable_weapons(fighter)}
+    needed = WEAPON_TECHNIQUE.get(technique)
+    return [
+        i
+        for i, w in enumerate(fighter.waffen)
+        if w.name in usable
+        and w.fernkampf == (technique == "fern")
+        and (needed is None or needed in w.techniken)
+    ]
+
+
+def attack_targets(state: CombatState, fighter_id: str) -> list[Fighter]:
+    """Whom a plain attack of ``fighter_id`` may go at: every other conscious participant,
+    the other side first."""
+    others = [f for f in state.fighters if f.id != fighter_id and f.conscious]
+    return opponents_first(state.fighter(fighter_id), others)
+
+
+def plain_weapon(state: CombatState, fighter_id: str, chosen: str) -> str | None:
+    """The weapon of a plain attack: the one chosen (by position), else the first usable melee
+    weapon (the engine's default is the first weapon, which may be a bow).
+    Raises BadInput("w6cog.combat.bad_choice")."""
+    fighter = state.fighter(fighter_id)
+    weapons = eligible_weapons(fighter, "angriff")
+    if chosen:
+        if not chosen.isdecimal() or int(chosen) not in weapons:
+            raise BadInput("w6cog.combat.bad_choice")
+        return fighter.waffen[int(chosen)].name
+    return fighter.waffen[weapons[0]].name if weapons else None
+
+
 def fighter_matches(
     state: CombatState, current: str, lang: str, *, gm: bool
 ) -> list[tuple[str, str]]:
@@ -408,6 +465,18 @@ class CombatService:
     def __init__(self, store: Store, games: GameService | None = None) -> None:
         self.store = store
         self.games = games or GameService(store)
+
+    async def set_display(self, game_id: int, display: dict[str, Any]) -> None:
+        """The tracker's display data (its message, log, pings) stored with the combat."""
+        await self.store.set_game_display(game_id, display)
+
+    async def chosen_language(self, user_id: int) -> str | None:
+        """The language a user chose (``/sprache``), None when they chose none."""
+        return await self.store.get_pref(user_id, LANGUAGE_PREF)
+
+    async def character(self, character_id: int) -> CharacterRecord | None:
+        """A participant's character (its current sheet, for ``/kampf aktualisieren``)."""
+        return await self.store.get_character(character_id)
 
     async def running(self, channel_id: int) -> Loaded:
         """The channel's combat. Raises IllegalAction("w6cog.combat.none")."""

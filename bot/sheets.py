@@ -6,14 +6,17 @@ transaction)."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
+from typing import Any
 
 from bot.i18n import catalog, t
 from bot.limits import MAX_CHARACTERS_PER_CAMPAIGN, MAX_CHARACTERS_PER_PLAYER
 from bot.store import Store
-from bot.store.base import CampaignRecord, CharacterRecord, TooManyCharacters
+from bot.store.base import CampaignRecord, CharacterRecord, Json, TooManyCharacters
 from engines.core import BadInput, IllegalAction, Rng
+from engines.dice.pool import roll_pool
 from engines.dice.w6 import Difficulty, Pool, ProbeResult, ProbeSpec, probe
-from engines.w6.sheet import FIXABLE, Sheet
+from engines.w6.sheet import FIXABLE, Sheet, kraft_dice
 from engines.w6.sheet_io import (
     ARMOUR_KEYS,
     ATTRIBUTE_ALIASES,
@@ -26,8 +29,11 @@ from engines.w6.sheet_io import (
     edit_many,
     set_field,
     sheet_from_json,
+    sheet_from_stored,
     sheet_to_json,
 )
+from engines.w6.sheet_io import MAX_SHEET_BYTES as MAX_SHEET_BYTES  # an upload's cap, for the cog
+from engines.w6.tables import technique
 
 TEXT_FIELDS = ("name", "rasse", "notizen", "handlungen", "be_fertigkeiten")
 DIFFICULTIES = {d.name.lower(): d for d in Difficulty}
@@ -193,6 +199,11 @@ def lp_after(sheet: Sheet, kind: str, change: int) -> int:
     return max(-999, new_lp)
 
 
+def _sheet_entry(event: str, name: str, npc: bool) -> dict[str, Any]:
+    """A sheet's log entry; an NPC's is marked (that it exists is the GMs' to know)."""
+    return {"event": event, "name": name, **({"npc": True} if npc else {})}
+
+
 class Sheets:
     """The store writes of sheets."""
 
@@ -200,20 +211,69 @@ class Sheets:
         self.store = store
 
     async def save(
-        self, campaign: CampaignRecord, record: CharacterRecord, sheet: Sheet
+        self,
+        campaign: CampaignRecord,
+        record: CharacterRecord,
+        sheet: Sheet,
+        log: Sequence[tuple[int | None, str, Json]] = (),
     ) -> CharacterRecord:
+        """The sheet stored (its name one per campaign) with ``log`` entries in the same
+        transaction. Raises StaleRevision when it changed since ``record`` was read."""
         await self.require_free_name(campaign, sheet.name, record.id)
         return await self.store.update_character(
             record.id,
             expected_revision=record.revision,
             name=sheet.name,
             sheet=sheet_to_json(sheet),
+            log=log,
         )
 
-    async def set_lp(
-        self, campaign: CampaignRecord, record: CharacterRecord, sheet: Sheet, lp: int
-    ) -> None:
-        await self.save(campaign, record, set_field(sheet, "lp", str(lp)))
+    async def edit(
+        self, campaign: CampaignRecord, record: CharacterRecord, sheet: Sheet, field: str, user: int
+    ) -> CharacterRecord:
+        """A field edited, with its log entry (an NPC's marked) in the same transaction."""
+        entry = _sheet_entry("edited", sheet.name, record.owner_id is None) | {"field": field}
+        return await self.save(campaign, record, sheet, [(user, "sheet", entry)])
+
+    async def change_lp(
+        self, campaign: CampaignRecord, record: CharacterRecord, kind: str, change: int, user: int
+    ) -> tuple[Sheet, int]:
+        """Damage (``change`` < 0), healing or a rest (``kind``) on the sheet, and its log entry
+        (an NPC's marked: its LP are the GMs'), in one transaction: the sheet before and the
+        LP now."""
+        sheet = sheet_from_stored(record.sheet)
+        new_lp = lp_after(sheet, kind, change)
+        entry: dict[str, Any] = {
+            "name": sheet.name, "amount": abs(new_lp - sheet.lp), "lp": new_lp,
+            "lp_max": sheet.lp_max,
+        }  # fmt: skip
+        if record.owner_id is None:
+            entry["npc"] = True
+        await self.save(
+            campaign, record, set_field(sheet, "lp", str(new_lp)), [(user, kind, entry)]
+        )
+        return sheet, new_lp
+
+    async def kraft_check(
+        self, campaign: CampaignRecord, record: CharacterRecord, user: int, rng: Rng
+    ) -> tuple[str, tuple[int, ...], int]:
+        """The Kraft-Probe after damage below the RLP (SCHADEN: four successes or unconscious),
+        logged (an NPC's for the GMs only): the name, the dice and the successes required."""
+        sheet = sheet_from_stored(record.sheet)
+        roll, _ = roll_pool(kraft_dice(sheet), rng)
+        required = technique("bewusstlosigkeit", "kraft_erfolge")
+        entry: dict[str, Any] = {"name": sheet.name, "what": "kraft_check",
+                                 "successes": roll.successes, "required": required}  # fmt: skip
+        if record.owner_id is None:
+            entry["npc"] = True
+        await self.store.add_log(campaign.id, user, "check", entry)
+        return sheet.name, roll.dice, required
+
+    async def delete(self, campaign: CampaignRecord, record: CharacterRecord, user: int) -> None:
+        """A character deleted, and the log says so."""
+        await self.store.delete_character(record.id)
+        entry = _sheet_entry("deleted", record.name, record.owner_id is None)
+        await self.store.add_log(campaign.id, user, "sheet", entry)
 
     async def require_free_name(
         self, campaign: CampaignRecord, name: str, keep: int | None
@@ -241,7 +301,7 @@ class Sheets:
                 name=sheet.name,
                 sheet=sheet_to_json(sheet),
                 activate=True,
-                log=[(user, "sheet", {"event": "created", "name": sheet.name})],
+                log=[(user, "sheet", _sheet_entry("created", sheet.name, owner_id is None))],
                 max_in_campaign=MAX_CHARACTERS_PER_CAMPAIGN,
                 max_per_owner=MAX_CHARACTERS_PER_PLAYER,
             )

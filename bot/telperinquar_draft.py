@@ -31,16 +31,42 @@ def deck_names(game_id: int) -> list[str]:
     return [base, *(f"{base} ({n})" for n in range(2, ATTEMPTS + 1))]
 
 
+def suggested_decks(
+    record: GameRecord, match: m.Match, bot_id: int
+) -> list[tuple[int, int, tuple[tuple[str, int], ...]]]:
+    """(seat, user, cards) of each person's suggested deck (bots and seats that left get
+    none)."""
+    found = []
+    for seat, user in enumerate(record.players):
+        if user == bot_id or seat in match.eliminated:
+            continue
+        found.append(
+            (seat, user, parse_list(build_draft_deck(picks_of(match.state, seat))).entries)
+        )
+    return found
+
+
+async def saved_draft_decks(
+    store: Any, record: GameRecord, match: m.Match, bot_id: int
+) -> list[SavedDeck]:
+    """The suggested decks already saved (read only: what a board of the finished draft
+    shows; the saving is ``save_draft_decks``' when the draft ends)."""
+    saved = []
+    for seat, user, entries in suggested_decks(record, match, bot_id):
+        for name in deck_names(record.id):
+            existing = await store.get_deck(user, name)
+            if existing is not None and tuple(existing.cards) == entries:
+                saved.append(SavedDeck(seat, user, name, entries))
+                break
+    return saved
+
+
 async def save_draft_decks(
     store: Any, record: GameRecord, match: m.Match, bot_id: int
 ) -> list[SavedDeck]:
     """Save each person's suggested deck (bots and seats that left get none)."""
     saved = []
-    for seat, user in enumerate(record.players):
-        if user == bot_id or seat in match.eliminated:
-            continue
-        text = build_draft_deck(picks_of(match.state, seat))
-        entries = parse_list(text).entries
+    for seat, user, entries in suggested_decks(record, match, bot_id):
         name = await _save(store, user, record.id, entries)
         if name is not None:
             saved.append(SavedDeck(seat, user, name, entries))

@@ -8,7 +8,6 @@ Buttons of the old format (``kampf:…``) are answered as stale.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import replace
 from typing import Any
 
@@ -18,12 +17,16 @@ from discord.ext import commands
 
 from bot.app import SpielleiterBot
 from bot.combat import (
+    PAYLOAD_VERBS,
+    SET_FIELDS,
     CombatService,
     Loaded,
+    attack_targets,
     button_action,
     check_controls,
     check_form,
     copy_name,
+    eligible_weapons,
     fighter_matches,
     fighter_ref,
     joining,
@@ -32,39 +35,28 @@ from bot.combat import (
     notation_with_mention,
     one_number,
     one_value,
-    opponents_first,
     own_fighter,
+    plain_weapon,
     reflex_candidates,
     still_open,
-    to_answer,
-    unpack,
     weapon_matches,
 )
 from bot.components import modal_fields, values_of
-from bot.games import GameService, engine_of
-from bot.i18n import cmd, language_of, options, t
-from bot.narration.combat_text import _cap, narrate, npc_ids
-from bot.narration.combat_tracker import (
-    decision_key,
-    digest,
-    fresh_pings,
-    phase_summaries,
-    running_log,
-)
+from bot.games import GameService
+from bot.i18n import cmd, options, t
 from bot.play.specs.w6 import (
     distance_modal,
     fighter_menu,
-    gm_embed,
-    image_file,
+    gm_view,
     kw_menu,
     target_menu,
     technique_menu,
     tracker_parts,
 )
 from bot.play.ui import in_time
-from bot.replies import LANGUAGE_PREF, fit_reply, lang_for, pinging, send
+from bot.replies import lang_for, send
+from bot.services.campaigns import CampaignRecord
 from bot.sheets import require_edit
-from bot.store.base import CampaignRecord, GameRecord
 from cogs.combat_forms import (
     FIELDS,
     IMMEDIATE,
@@ -72,23 +64,25 @@ from cogs.combat_forms import (
     choice_value,
     decode_form,
     distance_value,
-    eligible_weapons,
     fighter_at,
     form_action,
     form_message,
     missing_key,
     named_params,
 )
+from cogs.combat_tracker import Tracker
 from cogs.w6 import (
     AUTOCOMPLETE_LIMIT,
     campaign_here,
     campaign_rules,
+    campaigns,
+    channel_of,
     character_choices,
     find_character,
     load_sheet,
     require_gm,
 )
-from engines.core import BadInput, EngineError, Event, IllegalAction, StaleAction
+from engines.core import BadInput, EngineError, IllegalAction, StaleAction
 from engines.w6 import (
     CombatAction,
     CombatState,
@@ -99,12 +93,10 @@ from engines.w6 import (
     refresh_action,
     technique_options,
 )
-from engines.w6.actions import PAYLOAD_VERBS, SET_FIELDS
 
 PREFIX = "kf"
 OLD_PREFIX = "kampf"  # buttons of the version that kept combats in their own table
 MAX_FIGHTERS_PER_ADD = 10
-CONTENT_LIMIT = 1900
 FORM_CODES = ("tech", "tsel", "rfx", "fset", "fdst", "fdsv", "fdo")
 
 
@@ -117,6 +109,7 @@ class Combat(commands.Cog):
         self.bot = bot
         # the bot's randomness (seeded in ``spielleiter play --seed N``) seeds every combat
         self.combats = CombatService(bot.store, GameService(bot.store, self._entropy))
+        self.tracker = Tracker(bot, self.combats)
 
     def _entropy(self, bits: int) -> int:
         return self.bot.chance.bits(bits)
@@ -150,7 +143,7 @@ class Combat(commands.Cog):
         if action.verb == "zurueck":
             require_gm(campaign, user)
             record, event = await self.combats.undo(campaign, loaded, user)
-            await self._post(interaction, campaign, record, [event], loaded.state, lang)
+            await self.tracker.post(interaction, campaign, record, [event], loaded.state, lang)
             return
         try:
             actor = self.combats.check(campaign, loaded, action, user)
@@ -158,185 +151,7 @@ class Combat(commands.Cog):
             error.params = named_params(error.params, loaded.state, lang)
             raise
         turn = await self.combats.step(campaign, loaded, action, user, actor, characters)
-        await self._post(interaction, campaign, turn.record, turn.events, loaded.state, lang)
-
-    async def _post(
-        self,
-        interaction: discord.Interaction[Any],
-        campaign: CampaignRecord,
-        record: GameRecord,
-        events: list[Event],
-        before: CombatState,
-        lang: str,
-    ) -> None:
-        """One step on the living tracker (issue #19): a click on the tracker edits it in place,
-        a click in a private prompt updates that prompt and edits the tracker, a command moves
-        the tracker below it (the old one goes). The tracker speaks the combat's language (its
-        GM's at the start), the prompt the clicker's. A phase's end adds one compact line; a
-        decision that opens for another player pings them once."""
-        component = interaction.type == discord.InteractionType.component
-        if not component and not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)  # the new tracker fills it
-        after = unpack(record).state
-        display = dict(record.display)
-        table = str(display.get("lang") or lang)
-        npcs = npc_ids(before, after)  # their values only for the GM (as the status image)
-        public = narrate(events, before, after, table, hidden=npcs)
-        rows = {row["id"]: row for row in engine_of(record).view_for(after, None)["fighters"]}
-        summaries, display["phase_sum"] = phase_summaries(
-            display, events, before, after, rows, table
-        )
-        log = running_log(display, public)
-        pings = await self._pings(interaction, after, campaign, table)
-        key = decision_key(after)
-        waiting = fresh_pings(display, pings, key, interaction.user.id, after.phase)
-        fresh = {u: pings[u] for u in waiting}
-        tracker = dict(display.get("tracker") or {})
-        clicked = interaction.message.id if interaction.message is not None else None
-        embed, png, view = await in_time(
-            interaction, tracker_parts(record, table), thinking=not component
-        )
-        if component and tracker.get("message"):
-            # written before the answer: a click right after it reads this display
-            changed = digest(png) != tracker.get("image")
-            display["tracker"] = tracker | {"log": log, "image": digest(png)}
-            await self.bot.store.set_game_display(record.id, display)
-            content = _cap(log, CONTENT_LIMIT) or None
-            files = [image_file(png)] if changed else discord.utils.MISSING
-            parts = {"content": content, "embed": embed, "attachments": files, "view": view}
-            gm = campaign.is_gm(interaction.user.id)
-            own = (
-                narrate(events, before, after, lang, hidden=frozenset() if gm else npcs)
-                if lang != table or gm
-                else public
-            )
-            edited = await self._edit_tracker(
-                interaction, tracker["message"], clicked, parts, own, lang
-            )
-            if edited:
-                others = {u: line for u, line in fresh.items() if u != interaction.user.id}
-                others.pop(campaign.gm_id, None)  # the GM runs the table: the tracker tells them
-                await self._extra(interaction, record.id, display, summaries, others)
-                return
-        await self._new_tracker(interaction, record.id, display, log, (embed, png, view),
-                                pings, summaries)  # fmt: skip
-
-    async def _new_tracker(
-        self,
-        interaction: discord.Interaction[Any],
-        game_id: int,
-        display: dict[str, Any],
-        log: list[str],
-        parts: tuple[discord.Embed, bytes, discord.ui.View],
-        pings: dict[int, str],
-        summaries: list[str],
-    ) -> None:
-        """Post the tracker as the answer (a command, or the old tracker is gone); the old one
-        goes. Its id is written before the answer is filled, so the next step finds it."""
-        embed, png, view = parts
-        old = (display.get("tracker") or {}).get("message")
-        if not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
-        message = await interaction.original_response()
-        display["tracker"] = {"message": message.id, "image": digest(png), "log": log}
-        await self.bot.store.set_game_display(game_id, display)
-        content = _cap(log + list(pings.values()), CONTENT_LIMIT) or None
-        content, _ = await fit_reply(interaction, content, {"embed": embed})
-        await interaction.edit_original_response(
-            content=content, embed=embed, attachments=[image_file(png)], view=view,
-            allowed_mentions=pinging(*pings),  # only those who must answer; names ping nobody
-        )  # fmt: skip
-        if old and old != message.id:
-            await self._drop(interaction, old)
-        if summaries:
-            await interaction.followup.send(_cap(summaries, CONTENT_LIMIT))
-
-    async def _edit_tracker(
-        self,
-        interaction: discord.Interaction[Any],
-        message_id: int,
-        clicked: int | None,
-        parts: dict[str, Any],
-        own: list[str],
-        lang: str,
-    ) -> bool:
-        """Edit the tracker in place (``parts``: a new image only when the picture changed); a
-        click in a private prompt updates that prompt with what happened. False when the
-        tracker is gone (deleted): then a new one is posted."""
-        # a click whose tracker took long to draw was acknowledged first (in_time): edit then
-        edit = (
-            interaction.edit_original_response
-            if interaction.response.is_done()
-            else interaction.response.edit_message
-        )
-        if clicked == message_id:
-            await edit(**parts)
-            return True
-        try:
-            await self._message(interaction, message_id).edit(**parts)
-        except discord.NotFound:
-            return False
-        prompt = _cap(own, CONTENT_LIMIT) or t("w6cog.tracker.done", lang)
-        await edit(content=prompt, embed=None, view=None)
-        return True
-
-    async def _extra(
-        self,
-        interaction: discord.Interaction[Any],
-        game_id: int,
-        display: dict[str, Any],
-        summaries: list[str],
-        pings: dict[int, str],
-    ) -> None:
-        """The public lines beside the tracker: a phase's summary, a ping for a decision that
-        just opened (the previous ping message goes, so the channel keeps at most one)."""
-        if pings:
-            await self._drop(interaction, display.get("ping_message"))
-        lines = summaries + list(pings.values())
-        if not lines:
-            return
-        sent = await interaction.followup.send(
-            _cap(lines, CONTENT_LIMIT), allowed_mentions=pinging(*pings), wait=True
-        )
-        if pings:
-            display["ping_message"] = sent.id
-            await self.bot.store.set_game_display(game_id, display)
-
-    async def _drop(self, interaction: discord.Interaction[Any], message_id: Any) -> None:
-        """Delete an earlier tracker or ping message (gone already: nothing to do)."""
-        if not message_id:
-            return
-        with contextlib.suppress(discord.HTTPException):
-            await self._message(interaction, message_id).delete()
-
-    def _message(self, interaction: discord.Interaction[Any], message_id: Any) -> Any:
-        """A message of the interaction's channel by id (not fetched)."""
-        channel = self.bot.get_partial_messageable(interaction.channel_id or 0)
-        return channel.get_partial_message(int(message_id))
-
-    async def _pings(
-        self,
-        interaction: discord.Interaction[Any],
-        state: CombatState,
-        campaign: CampaignRecord,
-        lang: str,
-    ) -> dict[int, str]:
-        """One line per user who must answer a pending step, saying what for (``@alice, du
-        bist dran: Abwehr für Thoin ansagen``), in that user's language if they chose one,
-        else in the server's (the acting user's outside a server); keyed by the user."""
-        if state.pending is None:
-            return {}
-        stage = state.pending.stage
-        default = language_of(interaction.guild_locale) if interaction.guild_locale else lang
-        lines = {}
-        for user_id, names in to_answer(state, campaign.gm_id).items():
-            chosen = await self.bot.store.get_pref(user_id, LANGUAGE_PREF)
-            user_lang = chosen or (lang if user_id == interaction.user.id else default)
-            lines[user_id] = t(
-                f"w6cog.combat.ping.{stage}", user_lang,
-                mention=f"<@{user_id}>", names=", ".join(names),
-            )  # fmt: skip
-        return lines
+        await self.tracker.post(interaction, campaign, turn.record, turn.events, loaded.state, lang)
 
     # -- components --------------------------------------------------------------------------
 
@@ -356,10 +171,12 @@ class Combat(commands.Cog):
             raise StaleAction()
         loaded = replace(loaded, token=token)
         values = values_of(interaction)
-        if code in ("slsicht", "wer", "npc", "atk", "ziel") or (code == "waffe" and len(args) >= 5):
+        if code in ("slsicht", "wer", "npc", "atk", "ziel", "zatk") or (
+            code == "waffe" and len(args) >= 5
+        ):
             await self._menu(interaction, campaign, loaded, code, args, values)
         elif code == "kwatk" and len(args) >= 5:
-            weapon = _plain_weapon(loaded.state, fighter_id, args[5] if len(args) > 5 else "")
+            weapon = plain_weapon(loaded.state, fighter_id, args[5] if len(args) > 5 else "")
             action = make("angriff", fighter_id, (args[4],), kw=one_number(values), waffe=weapon)
             await self.step(interaction, campaign, loaded, action)
         elif code in FORM_CODES:
@@ -378,31 +195,36 @@ class Combat(commands.Cog):
     ) -> None:
         """The private menus: the GM view, one fighter's buttons (``wer``, and ``npc``: an
         NPC's answer with its KW left, kept off the public tracker), the plain attack's
-        target (``atk``) and its dice and weapon (``ziel``, ``waffe``)."""
+        target (``atk``) and its dice and weapon (``ziel``, ``waffe``; ``zatk``: the target
+        chosen on the tracker itself, so a plain attack is two clicks: target, dice)."""
         lang = await lang_for(interaction)
         state, user = loaded.state, interaction.user.id
         if code == "slsicht":
             require_gm(campaign, user)
-            await send(interaction, embed=gm_embed(loaded, lang), ephemeral=True)
+            await send(interaction, ephemeral=True, **gm_view(loaded, lang))
             return
-        chosen = one_value(values) if code in ("wer", "ziel") else ""
+        chosen = one_value(values) if code in ("wer", "ziel", "zatk") else ""
         weapon = one_number(values) if code == "waffe" else None
         fighter_id = chosen if code == "wer" else args[3]
         check_controls(campaign, state, fighter_id, user)
         if code in ("wer", "npc"):  # npc: an NPC's answer with its KW, for the GM alone
             await send(interaction, ephemeral=True, **fighter_menu(loaded, fighter_id, lang))
         elif code == "atk":
-            others = [f for f in state.fighters if f.id != fighter_id and f.conscious]
-            targets = opponents_first(state.fighter(fighter_id), others)
+            targets = attack_targets(state, fighter_id)
             if not targets:
                 raise IllegalAction("w6cog.combat.no_targets")
             menu = target_menu(loaded, fighter_id, targets, lang)
             await send(interaction, ephemeral=True, **menu)
         else:
-            target = chosen if code == "ziel" else args[4]
+            target = chosen if code in ("ziel", "zatk") else args[4]
+            if code == "zatk" and target not in {f.id for f in attack_targets(state, fighter_id)}:
+                raise BadInput("w6cog.combat.bad_choice")
             weapons = eligible_weapons(state.fighter(fighter_id), "angriff")
             menu = kw_menu(loaded, fighter_id, target, weapons, weapon, lang)
-            await interaction.response.edit_message(**menu)
+            if code == "zatk":  # chosen on the public tracker: the dice in a private prompt
+                await send(interaction, ephemeral=True, **menu)
+            else:
+                await interaction.response.edit_message(**menu)
 
     # -- technique forms ----------------------------------------------------------------------
 
@@ -502,7 +324,7 @@ class Combat(commands.Cog):
         display = {**record.display, "lang": lang}  # the tracker speaks its GM's language
         parts = await in_time(interaction, tracker_parts(record, lang))
         log = [t("w6cog.combat.started", lang)]
-        await self._new_tracker(interaction, record.id, display, log, parts, {}, [])
+        await self.tracker.new(interaction, record.id, display, log, parts, {}, [])
 
     @kampf.command(
         name=cmd("w6cog.cmd.combat.add.name"), description=cmd("w6cog.cmd.combat.add.desc")
@@ -543,7 +365,7 @@ class Combat(commands.Cog):
         loaded = await self._load(interaction)
         fighter = loaded.state.fighter(fighter_ref(loaded.state, kaempfer))
         char_id = loaded.characters.get(fighter.id)
-        record = await self.bot.store.get_character(char_id) if char_id else None
+        record = await self.combats.character(char_id) if char_id else None
         if record is None:
             raise IllegalAction("w6cog.combat.no_sheet", name=fighter.name)
         sheet = load_sheet(record)
@@ -559,7 +381,7 @@ class Combat(commands.Cog):
         lang = await lang_for(interaction)
         campaign = await campaign_here(interaction)
         loaded = await self._load(interaction)
-        await self._post(interaction, campaign, loaded.record, [], loaded.state, lang)
+        await self.tracker.post(interaction, campaign, loaded.record, [], loaded.state, lang)
 
     @kampf.command(
         name=cmd("w6cog.cmd.combat.attack.name"), description=cmd("w6cog.cmd.combat.attack.desc")
@@ -645,7 +467,7 @@ class Combat(commands.Cog):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         """What the user's participants (all of them for the GM) may do now, as notation."""
-        campaign = await self.bot.store.active_campaign(interaction.channel_id or 0)
+        campaign = await campaigns(interaction).in_channel(channel_of(interaction))
         state = await self.combats.state_here(interaction.channel_id or 0)
         if campaign is None or state is None:
             return []
@@ -724,19 +546,6 @@ class Combat(commands.Cog):
     )
     async def ende(self, interaction: discord.Interaction[Any]) -> None:
         await self._gm_step(interaction, "ende")
-
-
-def _plain_weapon(state: CombatState, fighter_id: str, chosen: str) -> str | None:
-    """The weapon of a plain attack: the one chosen (by position), else the first usable melee
-    weapon (the engine's default is the first weapon, which may be a bow).
-    Raises BadInput("w6cog.combat.bad_choice")."""
-    fighter = state.fighter(fighter_id)
-    weapons = eligible_weapons(fighter, "angriff")
-    if chosen:
-        if not chosen.isdecimal() or int(chosen) not in weapons:
-            raise BadInput("w6cog.combat.bad_choice")
-        return fighter.waffen[int(chosen)].name
-    return fighter.waffen[weapons[0]].name if weapons else None
 
 
 def _with_choice(state: CombatState, form: Form, key: str, values: list[str]) -> Form:

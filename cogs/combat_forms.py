@@ -23,20 +23,25 @@ from typing import Any
 import discord
 
 from bot import fit
-from bot.combat import fighter_label, opponents_first
+from bot.combat import (
+    MAX_TARGETS,
+    WeaponStats,
+    eligible_weapons,
+    fighter_label,
+    opponents_first,
+    sizes,
+    zones,
+)
 from bot.components import custom_id
 from bot.i18n import t
 from bot.narration.w6 import tc
 from bot.play.ui import button, make_view
 from engines.core import BadInput, EngineError
-from engines.w6 import CombatAction, CombatState, make, probe_required, usable_weapons
-from engines.w6.state import Fighter, WeaponStats
-from engines.w6.tables import sizes, zones
+from engines.w6 import CombatAction, CombatState, Fighter, make, probe_required
 
 PREFIX = "kf"
 MAX_OPTIONS = 25
 MAX_SELECT_ROWS = 4
-MAX_TARGETS = {"rundum": 6, "beidhaendig": 2}
 MAX_LEVEL = 5
 MAX_SUCCESSES = 15
 MAX_DISTANCE = 999
@@ -65,12 +70,6 @@ FIELDS: dict[str, tuple[str, ...]] = {
 IMMEDIATE = ("blockade_ende", "serie_ende", "aufsitzen", "absitzen")
 KEYS = frozenset(key for keys in FIELDS.values() for key in keys)
 # The Fertigkeit a weapon needs for the technique (techniques of the weapon table).
-WEAPON_TECHNIQUE = {
-    "zweihaendig": "zweihaendig",
-    "serie": "angriffsserie",
-    "rundum": "rundumschlag",
-    "ausrichten": "ausrichten",
-}
 ZONE_KEYS = {"Kopf": "kopf", "Torso": "torso", "Arme": "arme", "Hände": "haende", "Beine": "beine"}
 DEFAULTS = {"e": "1", "n": "2", "h": "1", "m": "0"}
 NEEDED = "tzpkad"  # choices without a default
@@ -165,19 +164,6 @@ def distance_value(text: str) -> str:
 
 
 # ----------------------------------------------------------------------------- choices
-
-
-def eligible_weapons(fighter: Fighter, technique: str) -> list[int]:
-    """Positions (in ``fighter.waffen``) of the weapons that can carry the technique."""
-    usable = {w.name for w in usable_weapons(fighter)}
-    needed = WEAPON_TECHNIQUE.get(technique)
-    return [
-        i
-        for i, w in enumerate(fighter.waffen)
-        if w.name in usable
-        and w.fernkampf == (technique == "fern")
-        and (needed is None or needed in w.techniken)
-    ]
 
 
 def _weapon(fighter: Fighter, form: Form, key: str, fallback: int) -> WeaponStats | None:

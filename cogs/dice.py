@@ -33,26 +33,34 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import dice_pools as pools
 from bot.app import SpielleiterBot
-from bot.i18n import DEFAULT_LANGUAGE, cmd, options, t
+from bot.i18n import cmd, options, t
 from bot.limits import MAX_SAVED_ROLLS
 from bot.narration import dice as narration
 from bot.render import render_async, render_heavy, run_heavy
 from bot.render.dice import DiceImage, render_dice
-from bot.replies import LANGUAGE_PREF, lang_for, send
-from bot.store.base import CampaignRecord, CharacterRecord
+from bot.replies import lang_for, send
+from bot.services.dice import (
+    CampaignRecord,
+    CharacterRecord,
+    DiceService,
+    character_choices,
+    scopes,
+    sheet_skills,
+)
 from engines.core import BadInput, IllegalAction, Rng
-from engines.dice.notation import check_notation, roll_notation
-from engines.dice.telperinquar import attack_roll, erfolgswurf
-from engines.dice.w6 import (
+from engines.dice import (
     ContestSide,
     Pool,
     ProbeSpec,
+    attack_roll,
+    check_notation,
+    erfolgswurf,
     komplexe_probe,
     konkurrierende_probe,
     parse_komplex,
     probe,
+    roll_notation,
 )
 
 log = logging.getLogger("spielleiter.dice")
@@ -126,6 +134,7 @@ class Dice(commands.Cog):
 
     def __init__(self, bot: SpielleiterBot) -> None:
         self.bot = bot
+        self.dice = DiceService(bot.store)
         self.new_rng: Callable[[], Rng] = bot.chance.rng
 
     async def cog_load(self) -> None:
@@ -186,8 +195,8 @@ class Dice(commands.Cog):
     ) -> str:
         if narration.leading_name(expression) is None:
             return expression
-        mine, theirs = pools.scopes(user_id, campaign)
-        saved = await self.bot.store.saved_rolls([mine] + ([theirs] if theirs else []))
+        mine, theirs = scopes(user_id, campaign)
+        saved = await self.dice.saved([mine] + ([theirs] if theirs else []))
         return narration.with_saved(expression, saved)
 
     async def expression_choices(
@@ -203,11 +212,8 @@ class Dice(commands.Cog):
         self, interaction: discord.Interaction[Any]
     ) -> tuple[dict[str, str], dict[str, str]]:
         campaign = await self._campaign(interaction)
-        mine, theirs = pools.scopes(interaction.user.id, campaign)
-        store = self.bot.store
-        return await store.saved_rolls([mine]), (
-            await store.saved_rolls([theirs]) if theirs else {}
-        )
+        mine, theirs = scopes(interaction.user.id, campaign)
+        return await self.dice.saved([mine]), (await self.dice.saved([theirs]) if theirs else {})
 
     # ---- /würfel speichern | löschen | liste -------------------------------------------------
 
@@ -227,12 +233,7 @@ class Dice(commands.Cog):
         expression = " ".join(ausdruck.split())
         check_notation(expression)
         scope = await self._writable_scope(interaction, kampagne)
-        old = (await self.bot.store.saved_rolls([scope])).get(key)
-        saved = await self.bot.store.save_roll(
-            scope, key, expression, interaction.user.id, limit=MAX_SAVED
-        )
-        if not saved:  # counted inside the write, so concurrent saves cannot pass the limit
-            raise BadInput("roll.saved.too_many", limit=MAX_SAVED)
+        old = await self.dice.save(scope, key, expression, interaction.user.id, MAX_SAVED)
         text = narration.saved_text(lang, key, expression, old, campaign_wide=kampagne)
         await send(interaction, text, ephemeral=True)
 
@@ -244,9 +245,9 @@ class Dice(commands.Cog):
         lang = await lang_for(interaction)
         key = name.strip().lower()
         scope = await self._writable_scope(interaction, kampagne)
-        deleted = await self.bot.store.delete_roll(scope, key)
+        deleted = await self.dice.delete(scope, key)
         if not deleted:
-            nearest = narration.nearest_names(key, await self.bot.store.saved_rolls([scope]))
+            nearest = narration.nearest_names(key, await self.dice.saved([scope]))
             if nearest:
                 raise BadInput(
                     "roll.saved.not_found_near", name=narration.plain(key[:40]), nearest=nearest
@@ -305,8 +306,7 @@ class Dice(commands.Cog):
         geheim: bool = False,
     ) -> None:
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
-        source, pool = await pools.own_pool(
-            self.bot.store,
+        source, pool = await self.dice.own_pool(
             campaign,
             interaction.user,
             charakter,
@@ -341,8 +341,7 @@ class Dice(commands.Cog):
         geheim: bool = False,
     ) -> None:
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
-        source, pool = await pools.own_pool(
-            self.bot.store,
+        source, pool = await self.dice.own_pool(
             campaign,
             interaction.user,
             charakter,
@@ -391,7 +390,7 @@ class Dice(commands.Cog):
         lang, visibility, campaign = await self._context(interaction, privat, geheim)
         if gegner is None and gegner_charakter is None and gegner_wert is None:
             raise BadInput("roll.contest.no_opponent")
-        find = partial(pools.find_source, self.bot.store, campaign, viewer=interaction.user.id)
+        find = partial(self.dice.find_source, campaign, viewer=interaction.user.id)
         first = await find(interaction.user, charakter, eigenschaft, wert, fallback="")
         opponent = t("roll.contest.opponent", lang)
         attribute = gegner_eigenschaft or eigenschaft
@@ -452,7 +451,7 @@ class Dice(commands.Cog):
         if character is None:
             return []
         try:
-            return _choices(narration.name_choices(pools.sheet_skills(character), current))
+            return _choices(narration.name_choices(sheet_skills(character), current))
         except BadInput:  # a stored sheet that no longer validates offers nothing
             return []
 
@@ -469,8 +468,8 @@ class Dice(commands.Cog):
         if campaign is None:
             return None
         person = user if isinstance(user, discord.abc.User) else None
-        return await pools.choice_character(
-            self.bot.store, campaign, interaction.user.id, person, character_name, opponent
+        return await self.dice.choice_character(
+            campaign, interaction.user.id, person, character_name, opponent
         )
 
     @probe_command.autocomplete("charakter")
@@ -495,9 +494,9 @@ class Dice(commands.Cog):
         campaign = await self._campaign(interaction)
         if campaign is None:
             return []
-        everyone = await self.bot.store.characters(campaign.id)
+        everyone = await self.dice.characters(campaign)
         viewer = interaction.user.id
-        return _choices(pools.character_choices(everyone, campaign, viewer, current, opponent))
+        return _choices(character_choices(everyone, campaign, viewer, current, opponent))
 
     @probe_command.autocomplete("erschwernis")
     @probe_komplex.autocomplete("erschwernis")
@@ -573,9 +572,7 @@ class Dice(commands.Cog):
         return lang, campaign
 
     async def _campaign(self, interaction: discord.Interaction[Any]) -> CampaignRecord | None:
-        if interaction.channel_id is None:
-            return None
-        return await self.bot.store.active_campaign(interaction.channel_id)
+        return await self.dice.campaign_in(interaction.channel_id)
 
     @staticmethod
     def _check_secret(visibility: Visibility, campaign: CampaignRecord | None) -> None:
@@ -585,8 +582,7 @@ class Dice(commands.Cog):
     async def _log(
         self, campaign: CampaignRecord | None, user_id: int, kind: str, data: dict[str, Any]
     ) -> None:
-        if campaign is not None:
-            await self.bot.store.add_log(campaign.id, user_id, kind, data)
+        await self.dice.log(campaign, user_id, kind, data)
 
     @staticmethod
     async def _defer(interaction: discord.Interaction[Any], visibility: Visibility) -> None:
@@ -667,7 +663,7 @@ class Dice(commands.Cog):
         shown: narration.Shown,
         png: bytes | None,
     ) -> bool:
-        lang = await self.bot.store.get_pref(user_id, LANGUAGE_PREF) or DEFAULT_LANGUAGE
+        lang = await self.dice.language(user_id)
         who, channel = narration.display(interaction.user), f"<#{interaction.channel_id}>"
         header = narration.secret_header(lang, who, channel, campaign.name)
         extras: dict[str, Any] = {}

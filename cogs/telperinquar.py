@@ -33,9 +33,8 @@ from bot.play.table import distinct_names
 from bot.play.ui import button, make_view
 from bot.replies import lang_for, send
 from bot.server_content import managed_guild
+from bot.services.decks import CLASSES, DeckService
 from engines.core import BadInput, IllegalAction
-from engines.telperinquar.cards import CLASSES
-from engines.telperinquar.engine import catalogue_for
 
 MODAL_PREFIX = "tqdeck"
 CARDS_PREFIX = "tqcards"  # the confirmation of deleting the server's card file
@@ -66,7 +65,7 @@ class Telperinquar(TableCog):
 
     def __init__(self, bot: SpielleiterBot) -> None:
         super().__init__(bot)
-        self.store = bot.store
+        self.decks = DeckService(bot.store)
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -108,8 +107,8 @@ class Telperinquar(TableCog):
         runden: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
     ) -> None:
         lang = await lang_for(interaction)
-        cards = await tq.server_cards(self.store, interaction.guild_id)
-        own = await tq.seat_deck(self.store, interaction.user.id, deck, catalogue_for(cards))
+        cards = await self.decks.server_cards(interaction.guild_id)
+        own = await self.decks.seat_deck(interaction.user.id, deck, self.decks.catalogue_of(cards))
         four = modus == "2v2" or partner is not None or gegner2 is not None
         guests = [gegner, partner, gegner2] if four else [gegner]
         seats = tq.Seats(self.table.bot_id(), bot or DEFAULT_LEVEL, cards=cards)
@@ -158,7 +157,7 @@ class Telperinquar(TableCog):
     @options("tqcog.opt", karte="card")
     async def karte(self, interaction: discord.Interaction[Any], karte: str) -> None:
         lang = await lang_for(interaction)
-        cat = await tq.server_catalogue(self.store, interaction.guild_id)
+        cat = await self.decks.server_catalogue(interaction.guild_id)
         name = tq.resolve_card(karte, cat)
         title, text = tq.card_text(name, lang, cat)
         embed = discord.Embed(title=title, description=text)
@@ -174,7 +173,7 @@ class Telperinquar(TableCog):
     @options("tqcog.opt", name="deck_name")
     async def deck_neu(self, interaction: discord.Interaction[Any], name: str) -> None:
         lang = await lang_for(interaction)
-        record = await tq.new_deck(self.store, interaction.user.id, name)
+        record = await self.decks.new_deck(interaction.user.id, name)
         await send(interaction, t("tqcog.deck.created", lang, name=record.name), ephemeral=True)
 
     @deck.command(
@@ -187,7 +186,7 @@ class Telperinquar(TableCog):
     ) -> None:
         lang = await lang_for(interaction)
         title = name or t("tqcog.deck.starter", lang, cls=tq.class_name(klasse, lang))
-        record = await tq.new_deck(self.store, interaction.user.id, title, tq.starter_cards(klasse))
+        record = await self.decks.new_deck(interaction.user.id, title, tq.starter_cards(klasse))
         await self._show(interaction, record, lang, created=True)
 
     @deck.command(
@@ -198,7 +197,7 @@ class Telperinquar(TableCog):
         self, interaction: discord.Interaction[Any], name: str, neu: str
     ) -> None:
         lang = await lang_for(interaction)
-        record = await tq.renamed(self.store, interaction.user.id, name, neu, copy=False)
+        record = await self.decks.renamed(interaction.user.id, name, neu, copy=False)
         text = t("tqcog.deck.renamed", lang, old=name, name=record.name)
         await send(interaction, text, ephemeral=True)
 
@@ -208,7 +207,7 @@ class Telperinquar(TableCog):
         self, interaction: discord.Interaction[Any], name: str, neu: str
     ) -> None:
         lang = await lang_for(interaction)
-        record = await tq.renamed(self.store, interaction.user.id, name, neu, copy=True)
+        record = await self.decks.renamed(interaction.user.id, name, neu, copy=True)
         text = t("tqcog.deck.copied", lang, old=name, name=record.name)
         await send(interaction, text, ephemeral=True)
 
@@ -218,8 +217,7 @@ class Telperinquar(TableCog):
     @options("tqcog.opt", name="deck_name")
     async def deck_loeschen(self, interaction: discord.Interaction[Any], name: str) -> None:
         lang = await lang_for(interaction)
-        record = await tq.find_deck(self.store, interaction.user.id, name)
-        await self.store.delete_deck(interaction.user.id, record.name)
+        record = await self.decks.delete(interaction.user.id, name)
         await send(interaction, t("tqcog.deck.deleted", lang, name=record.name), ephemeral=True)
 
     @deck.command(name=cmd("tqcog.cmd.deck.add.name"), description=cmd("tqcog.cmd.deck.add.desc"))
@@ -250,9 +248,9 @@ class Telperinquar(TableCog):
         self, interaction: discord.Interaction[Any], name: str, karte: str, delta: int
     ) -> None:
         lang = await lang_for(interaction)
-        cat = await tq.server_catalogue(self.store, interaction.guild_id)
-        record, text = await tq.change_card(
-            self.store, interaction.user.id, name, karte, delta, lang, cat
+        cat = await self.decks.server_catalogue(interaction.guild_id)
+        record, text = await self.decks.change_card(
+            interaction.user.id, name, karte, delta, lang, cat
         )
         verdict = tq.verdict_line(record, lang, cat)
         await send(interaction, f"{text}\n{verdict}", ephemeral=True)
@@ -288,10 +286,8 @@ class Telperinquar(TableCog):
     async def _import(
         self, interaction: discord.Interaction[Any], name: str, text: str, lang: str
     ) -> None:
-        cat = await tq.server_catalogue(self.store, interaction.guild_id)
-        record, reasons = await tq.import_deck(
-            self.store, interaction.user.id, name, text, lang, cat
-        )
+        cat = await self.decks.server_catalogue(interaction.guild_id)
+        record, reasons = await self.decks.import_deck(interaction.user.id, name, text, lang, cat)
         if record is None:
             embed = discord.Embed(
                 title=t("tqcog.deck.import_failed", lang),
@@ -308,7 +304,7 @@ class Telperinquar(TableCog):
     @options("tqcog.opt", name="deck_name")
     async def deck_export(self, interaction: discord.Interaction[Any], name: str) -> None:
         lang = await lang_for(interaction)
-        record = await tq.find_deck(self.store, interaction.user.id, name)
+        record = await self.decks.find_deck(interaction.user.id, name)
         body = tq.deck_text(record)
         file = discord.File(io.BytesIO(body.encode()), filename=tq.file_name(record.name))
         text = t("tqcog.deck.exported", lang, name=record.name, count=record.size)
@@ -318,7 +314,7 @@ class Telperinquar(TableCog):
     @options("tqcog.opt", name="deck_name")
     async def deck_zeigen(self, interaction: discord.Interaction[Any], name: str) -> None:
         lang = await lang_for(interaction)
-        record = await tq.find_deck(self.store, interaction.user.id, name)
+        record = await self.decks.find_deck(interaction.user.id, name)
         await self._show(interaction, record, lang)
 
     @deck.command(
@@ -327,8 +323,8 @@ class Telperinquar(TableCog):
     @options("tqcog.opt", name="deck_name")
     async def deck_pruefen(self, interaction: discord.Interaction[Any], name: str) -> None:
         lang = await lang_for(interaction)
-        cat = await tq.server_catalogue(self.store, interaction.guild_id)
-        record = await tq.find_deck(self.store, interaction.user.id, name)
+        cat = await self.decks.server_catalogue(interaction.guild_id)
+        record = await self.decks.find_deck(interaction.user.id, name)
         legal, text = tq.check_text(record, lang, cat)
         embed = discord.Embed(
             title=t("tqcog.deck.check_title", lang, name=record.name, count=record.size),
@@ -340,8 +336,8 @@ class Telperinquar(TableCog):
     @deck.command(name=cmd("tqcog.cmd.deck.list.name"), description=cmd("tqcog.cmd.deck.list.desc"))
     async def deck_liste(self, interaction: discord.Interaction[Any]) -> None:
         lang = await lang_for(interaction)
-        cat = await tq.server_catalogue(self.store, interaction.guild_id)
-        lines = tq.deck_lines(await self.store.decks(interaction.user.id), lang, cat)
+        cat = await self.decks.server_catalogue(interaction.guild_id)
+        lines = tq.deck_lines(await self.decks.decks(interaction.user.id), lang, cat)
         embed = discord.Embed(title=t("tqcog.deck.list_title", lang), description="\n".join(lines))
         await send(interaction, embed=embed, ephemeral=True)
 
@@ -354,7 +350,7 @@ class Telperinquar(TableCog):
         created: bool = False,
         imported: bool = False,
     ) -> None:
-        cat = await tq.server_catalogue(self.store, interaction.guild_id)
+        cat = await self.decks.server_catalogue(interaction.guild_id)
         title, fields, footer, legal = tq.deck_summary(record, lang, cat)
         embed = discord.Embed(title=title, colour=discord.Colour(tq.GOOD if legal else tq.BAD))
         for field_name, value in fields:
@@ -385,7 +381,7 @@ class Telperinquar(TableCog):
     async def _complete_deck(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        decks = await self.store.decks(interaction.user.id)
+        decks = await self.decks.decks(interaction.user.id)
         starters = await lang_for(interaction) if interaction.command is self.start else None
         found = tq.deck_choices(decks, current, starters)
         return [app_commands.Choice(name=label[:100], value=value) for label, value in found]
@@ -396,9 +392,9 @@ class Telperinquar(TableCog):
     ) -> list[app_commands.Choice[str]]:
         """Only the chosen deck's cards (typos forgiven)."""
         lang = await lang_for(interaction)
-        cat = await tq.server_catalogue(self.store, interaction.guild_id)
+        cat = await self.decks.server_catalogue(interaction.guild_id)
         name = str(getattr(interaction.namespace, "name", "") or "")
-        deck = await self.store.get_deck(interaction.user.id, name) if name else None
+        deck = await self.decks.deck(interaction.user.id, name) if name else None
         only = [card for card, _count in deck.cards] if deck is not None else None
         found = tq.card_choices(current, lang, cat, only)
         return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in found]
@@ -409,7 +405,7 @@ class Telperinquar(TableCog):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         lang = await lang_for(interaction)
-        cat = await tq.server_catalogue(self.store, interaction.guild_id)
+        cat = await self.decks.server_catalogue(interaction.guild_id)
         found = tq.card_choices(current, lang, cat)
         return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in found]
 
@@ -436,7 +432,7 @@ class Telperinquar(TableCog):
             )
             await send(interaction, embed=embed, ephemeral=True)
             return
-        replaced = await self.store.put_content(guild, tq.CARDS_KIND, text, interaction.user.id)
+        replaced = await self.decks.put_cards(guild, text, interaction.user.id)
         key = "tqcog.cards.replaced" if replaced else "tqcog.cards.uploaded"
         await send(interaction, t(key, lang, count=len(cards)), ephemeral=True)
 
@@ -445,7 +441,7 @@ class Telperinquar(TableCog):
     )
     async def karten_zeigen(self, interaction: discord.Interaction[Any]) -> None:
         lang = await lang_for(interaction)
-        lines = await tq.server_card_lines(self.store, interaction.guild_id, lang)
+        lines = await self.decks.server_card_lines(interaction.guild_id, lang)
         if not lines:
             await send(interaction, t("tqcog.cards.none", lang), ephemeral=True)
             return
@@ -461,7 +457,7 @@ class Telperinquar(TableCog):
         """Asks first: decks with these cards stop being playable."""
         lang = await lang_for(interaction)
         guild = managed_guild(interaction, "tqcog")
-        count = len(await tq.server_card_lines(self.store, guild, lang))
+        count = len(await self.decks.server_card_lines(guild, lang))
         if not count:
             await send(interaction, t("tqcog.cards.none", lang), ephemeral=True)
             return
@@ -491,7 +487,7 @@ class Telperinquar(TableCog):
         if what == "keep":
             text = t("tqcog.cards.delete_kept", lang)
         else:
-            gone = await self.store.delete_content(guild, tq.CARDS_KIND)
+            gone = await self.decks.delete_cards(guild)
             text = t("tqcog.cards.deleted" if gone else "tqcog.cards.none", lang)
         await interaction.response.edit_message(content=text, view=None)
 

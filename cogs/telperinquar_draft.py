@@ -20,15 +20,14 @@ from discord import app_commands
 from bot.app import SpielleiterBot
 from bot.components import custom_id
 from bot.fit import EMBED_DESCRIPTION, shorten
-from bot.games import ACTIVE
+from bot.games import ACTIVE, load
 from bot.i18n import cmd, options
 from bot.play.commands import TableCog, add_table_commands
 from bot.play.specs.telperinquar_draft import DEFAULT_LEVEL, LEVELS, SPEC
 from bot.play.table import ROW_BUTTONS, GameTable
 from bot.play.ui import Screen, button, make_view
 from bot.replies import lang_for
-from bot.store import GameRecord
-from bot.telperinquar_draft import save_draft_decks
+from bot.services.decks import DeckService, GameRecord, SavedDeck
 from engines.core import BadInput
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
@@ -64,12 +63,21 @@ class DraftTable(GameTable):
             page=page,
             notes=notes,
         )
-        if m.outcome(self.spec.engine, match) is None or match.ended is not None:
-            return screen
-        saved = await save_draft_decks(self.bot.store, record, match, self.bot_id())
-        text = "\n".join([screen.embed.description or "", *SPEC.closing_lines(saved, lang)])
-        screen.embed.description = shorten(text, EMBED_DESCRIPTION, lang)
+        if _draft_over(self, match):  # drawing reads what the draft's end saved
+            saved = await DeckService(self.bot.store).draft_decks(record, match, self.bot_id())
+            _with_closing(screen, saved, lang)
         return screen
+
+    async def show(
+        self, record: GameRecord, screen: Screen, *, via: discord.Interaction[Any] | None = None
+    ) -> None:
+        """A board of the finished draft: each person's deck is saved first (once: saving
+        again finds it), then the board says where."""
+        match = load(record)
+        if _draft_over(self, match):
+            saved = await DeckService(self.bot.store).save_draft(record, match, self.bot_id())
+            _with_closing(screen, saved, await self.board_lang(record))
+        await super().show(record, screen, via=via)
 
     def meta_row(self, ctx: Any, seat: int, cid: Callable[..., str]) -> list[discord.ui.Item[Any]]:
         """Only resigning: a draft has no draw to offer (nobody wins it)."""
@@ -97,6 +105,23 @@ class DraftTable(GameTable):
         meta = self.meta_row(ctx, open_[0].seat, lambda *p: self._meta_id(ctx.record, *p))
         rows = [asks[i : i + ROW_BUTTONS] for i in range(0, len(asks), ROW_BUTTONS)]
         return make_view([*rows, meta])
+
+
+def _draft_over(table: GameTable, match: m.Match) -> bool:
+    """The draft ended by its last pick (not by a resign or forfeit)."""
+    return m.outcome(table.spec.engine, match) is not None and match.ended is None
+
+
+def _with_closing(screen: Screen, saved: Sequence[SavedDeck], lang: str) -> None:
+    """The board's text with the saved decks it does not name yet and how to play them."""
+    text = screen.embed.description or ""
+    missing = [deck for deck in saved if SPEC.closing_lines([deck], lang)[1] not in text]
+    if not missing:
+        return
+    lines = SPEC.closing_lines(missing, lang)
+    if lines[-1] in text:  # how to play is said already
+        lines = lines[:-1]
+    screen.embed.description = shorten("\n".join([text, *lines]), EMBED_DESCRIPTION, lang)
 
 
 class TelperinquarDraft(TableCog):

@@ -32,21 +32,23 @@ from bot.play.specs.w6_sheet import (
     sheet_image,
 )
 from bot.replies import lang_for, send
+from bot.services.campaigns import CampaignRecord, CharacterRecord
 from bot.sheets import (
     DIFFICULTIES,
+    MAX_SHEET_BYTES,
     Sheets,
     blank_sheet,
     field_paths,
     fingerprint,
-    lp_after,
     require_edit,
     roll_check,
     sheet_from_modal,
 )
-from bot.store.base import CampaignRecord, CharacterRecord
 from cogs.w6 import (
     AUTOCOMPLETE_LIMIT,
     campaign_here,
+    campaigns,
+    channel_of,
     character_choices,
     character_option,
     find_character,
@@ -56,16 +58,7 @@ from cogs.w6 import (
 )
 from engines.core import BadInput, IllegalAction
 from engines.core.content import data_dir
-from engines.dice.pool import roll_pool
-from engines.w6.sheet import kraft_dice
-from engines.w6.sheet_io import (
-    MAX_SHEET_BYTES,
-    npc_from_text,
-    set_field,
-    sheet_from_text,
-    sheet_to_text,
-)
-from engines.w6.tables import technique
+from engines.w6 import npc_from_text, set_field, sheet_from_text, sheet_to_text
 
 TEMPLATE_FILE = data_dir("w6") / "vorlage.json"  # documented in data/w6/SHEET.md
 
@@ -165,8 +158,7 @@ class W6Sheets(commands.Cog):
         campaign, record = await self._editable(interaction, charakter)
         before = load_sheet(record)
         sheet = set_field(before, feld, wert)
-        record = await self.sheets.save(campaign, record, sheet)
-        await log(interaction, campaign, "sheet", event="edited", name=sheet.name, field=feld)
+        record = await self.sheets.edit(campaign, record, sheet, feld, interaction.user.id)
         # a sheet is built field by field: each answer is the editor's alone, with what changed
         # (the field and the values derived from it); the whole sheet on a button
         answer = field_set(record, before, sheet, feld, wert, interaction.user.id, lang)
@@ -176,7 +168,7 @@ class W6Sheets(commands.Cog):
     async def feld_paths(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        campaign = await self.bot.store.active_campaign(interaction.channel_id or 0)
+        campaign = await campaigns(interaction).in_channel(channel_of(interaction))
         if campaign is None:
             return []
         chosen = (interaction.namespace.charakter or None) if interaction.namespace else None
@@ -222,7 +214,7 @@ class W6Sheets(commands.Cog):
     async def aktiv(self, interaction: discord.Interaction[Any], charakter: str) -> None:
         lang = await lang_for(interaction)
         campaign, record = await self._editable(interaction, charakter)
-        await self.bot.store.set_active_character(campaign.id, interaction.user.id, record.id)
+        await campaigns(interaction).activate(campaign, interaction.user.id, record.id)
         await send(interaction, t("w6cog.sheet.active", lang, name=record.name), ephemeral=True)
 
     @charakter.command(
@@ -258,8 +250,8 @@ class W6Sheets(commands.Cog):
     async def liste(self, interaction: discord.Interaction[Any]) -> None:
         lang = await lang_for(interaction)
         campaign = await campaign_here(interaction)
-        records = await self.bot.store.characters(campaign.id)
-        active = await self.bot.store.active_character(campaign.id, interaction.user.id)
+        records = await campaigns(interaction).characters(campaign)
+        active = await campaigns(interaction).active_character(campaign, interaction.user.id)
         text = character_list(records, active, campaign.is_gm(interaction.user.id), lang)
         await send(interaction, text, ephemeral=True)
 
@@ -283,7 +275,7 @@ class W6Sheets(commands.Cog):
         what, char_id, asker = args[0], int(args[1]), int(args[2])
         if asker != interaction.user.id:
             raise IllegalAction("w6cog.sheet.not_your_button")
-        record = await self.bot.store.get_character(char_id)
+        record = await campaigns(interaction).character(char_id)
         if what == "abbrechen":
             name = record.name if record else "–"
             text = t("w6cog.sheet.delete_cancelled", lang, name=name)
@@ -298,18 +290,13 @@ class W6Sheets(commands.Cog):
             await send(interaction, embed=sheet_embed(record, sheet, lang), ephemeral=True)
             return
         if what == "kraft":  # rolled once: the button goes with the result
-            sheet = load_sheet(record)
-            roll, _ = roll_pool(kraft_dice(sheet), self.bot.chance.rng())
-            required = technique("bewusstlosigkeit", "kraft_erfolge")
-            result = kraft_result(sheet.name, roll.dice, required, lang)
+            user, rng = interaction.user.id, self.bot.chance.rng()
+            name, dice, required = await self.sheets.kraft_check(campaign, record, user, rng)
+            result = kraft_result(name, dice, required, lang)
             content = interaction.message.content if interaction.message else ""
             await interaction.response.edit_message(
                 content=f"{content}\n{result}".strip(), view=None
             )
-            await log(
-                interaction, campaign, "check", name=sheet.name, what="kraft_check",
-                successes=roll.successes, required=required,
-            )  # fmt: skip
             return
         if what != "loeschen" or len(args) != 5:
             raise BadInput("error.unknown_component")
@@ -317,8 +304,7 @@ class W6Sheets(commands.Cog):
             raise BadInput("w6cog.sheet.gone")
         if record.revision != int(args[3]):
             raise BadInput("w6cog.sheet.changed_since", name=record.name)
-        await self.bot.store.delete_character(record.id)
-        await log(interaction, campaign, "sheet", event="deleted", name=record.name)
+        await self.sheets.delete(campaign, record, interaction.user.id)
         text = t("w6cog.sheet.deleted", lang, name=record.name)
         await interaction.response.edit_message(content=text, view=None)
 
@@ -383,7 +369,7 @@ class W6Sheets(commands.Cog):
     async def _names(
         self, interaction: discord.Interaction[Any], current: str, which: str
     ) -> list[app_commands.Choice[str]]:
-        campaign = await self.bot.store.active_campaign(interaction.channel_id or 0)
+        campaign = await campaigns(interaction).in_channel(channel_of(interaction))
         if campaign is None:
             return []
         chosen = getattr(interaction.namespace, "charakter", None)
@@ -433,14 +419,11 @@ class W6Sheets(commands.Cog):
         campaign = await campaign_here(interaction)
         require_gm(campaign, interaction.user.id)
         record = await find_character(interaction, campaign, charakter)
-        sheet = load_sheet(record)
-        new_lp = lp_after(sheet, kind, change)
-        await self.sheets.set_lp(campaign, record, sheet, new_lp)
-        npc = record.owner_id is None  # an NPC's LP: for the GMs only (log and answer)
-        await log(
-            interaction, campaign, kind, name=sheet.name, amount=abs(new_lp - sheet.lp),
-            lp=new_lp, lp_max=sheet.lp_max, **({"npc": True} if npc else {}),
-        )  # fmt: skip
+        # the LP and their log entry in one write (an NPC's: for the GMs only, as the answer)
+        sheet, new_lp = await self.sheets.change_lp(
+            campaign, record, kind, change, interaction.user.id
+        )
+        npc = record.owner_id is None
         text = lp_text(kind, sheet, new_lp, lang)
         if kind == "damage" and new_lp < sheet.rlp:  # SCHADEN: a Kraft-Probe decides
             view = kraft_button(record, interaction.user.id, lang)

@@ -131,8 +131,11 @@ def narrate(
         if event.data.get("dice") == [] and f"{key}.none" in catalog():
             key = f"{key}.none"  # a roll of no dice says so (not "Kraft-Probe ab: –")
         secret = str(event.data.get("fighter", ""))
-        if secret in hidden and f"{key}.npc" in catalog():
-            key = f"{key}.npc"
+        npc_key = next(
+            (k for k in (f"{key}.npc", f"w6cog.ev.{event.type}.npc") if k in catalog()), None
+        )  # a roll of an NPC says nothing of its dice (how many is an NPC's value)
+        if secret in hidden and npc_key is not None:
+            key = npc_key
             fighter = after.find(secret) or before.find(secret)
             if fighter is not None:
                 params["state"] = t(f"w6cog.lp_state.{lp_state(fighter)}", lang)
@@ -193,6 +196,9 @@ def log_entries(
                 "successes": data.get("successes", 0),
                 "required": data.get("required", 0),
             }
+            rolled = state.find(str(data.get("fighter")))
+            if rolled is not None and rolled.owner is None:
+                entry["npc"] = True  # an NPC's roll tells of its dice: for the GMs' eyes
             entries.append((user_id, "check", entry))
     return entries
 

@@ -3,7 +3,7 @@
 reader's language, the dice images (:mod:`bot.render.dice`), what each roll shows and writes to
 the campaign log (:class:`Shown`), the names of saved rolls and their expansion, a W6 pool's
 difficulty, and the autocomplete choices as (label, value) pairs. No Discord objects and no
-store: the cog parses, calls these (and ``bot.dice_pools`` for the character a pool comes
+store: the cog parses, calls these (and ``bot.services.dice`` for the character a pool comes
 from) and replies (Discord's markdown is escaped here for echoed names).
 """
 

@@ -19,7 +19,7 @@ from bot.i18n import catalog, t
 from bot.play.spec import BoardContext
 from bot.render import render_async
 from bot.render.telperinquar import deck_png, named_card_png
-from bot.store import AlreadyExists, DeckRecord
+from bot.store import DeckRecord
 from engines.core import BadInput
 from engines.effects import LoadError
 from engines.telperinquar.cards import (
@@ -152,39 +152,6 @@ def deck_name(text: str) -> str:
     return name
 
 
-async def find_deck(store: Any, owner: int, name: str) -> DeckRecord:
-    deck: DeckRecord | None = await store.get_deck(owner, name)
-    if deck is None:
-        raise BadInput("tq.deck.not_found", name=name[:MAX_DECK_NAME])
-    return deck
-
-
-async def new_deck(
-    store: Any, owner: int, name: str, cards: Sequence[tuple[str, int]] = ()
-) -> DeckRecord:
-    """Raises BadInput when the owner has a deck of that name."""
-    try:
-        deck: DeckRecord = await store.create_deck(owner, deck_name(name), cards)
-    except AlreadyExists:
-        raise BadInput("tq.deck.exists", name=name[:MAX_DECK_NAME]) from None
-    return deck
-
-
-async def renamed(store: Any, owner: int, name: str, new_name: str, *, copy: bool) -> DeckRecord:
-    new_name = deck_name(new_name)
-    try:
-        if copy:
-            deck = await store.copy_deck(owner, name, new_name)
-        else:
-            deck = await store.rename_deck(owner, name, new_name)
-    except AlreadyExists:
-        raise BadInput("tq.deck.exists", name=new_name) from None
-    if deck is None:
-        raise BadInput("tq.deck.not_found", name=name[:MAX_DECK_NAME])
-    result: DeckRecord = deck
-    return result
-
-
 def resolve_card(name: str, cat: Catalogue | None = None) -> str:
     """The German name of a card named in either language. Raises BadInput with the
     nearest names for an unknown one."""
@@ -301,60 +268,7 @@ def _cut(text: str, limit: int = 1024) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-async def import_deck(
-    store: Any, owner: int, name: str, text: str, lang: str, cat: Catalogue | None = None
-) -> tuple[DeckRecord | None, list[str]]:
-    """Store an imported list as the deck ``name`` (replacing its cards, or a new deck).
-    (None, reasons) when the list cannot be read: nothing is changed then."""
-    name = deck_name(name)
-    deck, reasons = read_list(text, lang, cat)
-    if reasons:
-        return None, reasons
-    if await store.get_deck(owner, name) is not None:
-        record: DeckRecord | None = await store.set_deck_cards(owner, name, deck.entries)
-        if record is not None:
-            return record, []
-    return await new_deck(store, owner, name, deck.entries), []
-
-
-async def change_card(
-    store: Any, owner: int, name: str, card: str, delta: int, lang: str, cat: Catalogue
-) -> tuple[DeckRecord, str]:
-    """Add or remove copies of a card (named in either language); the deck and a line
-    saying how many are in it now."""
-    deck = await find_deck(store, owner, name)
-    german = resolve_card(card, cat)
-    if delta < 0 and german not in dict(deck.cards):
-        raise BadInput("tq.deck.not_in_deck", name=card_name(german, lang, cat))
-    changed: DeckRecord | None = await store.change_deck_card(owner, deck.name, german, delta)
-    if changed is None:
-        raise BadInput("tq.deck.not_found", name=name[:MAX_DECK_NAME])
-    count = dict(changed.cards).get(german, 0)
-    text = phrase(
-        "deck.changed", lang, card=card_name(german, lang, cat), count=count, deck=deck.name
-    )
-    return changed, text
-
-
-async def seat_deck(store: Any, owner: int, value: str | None, cat: Catalogue) -> str:
-    """What the host plays with: a starter deck (``*<class>``), one of their decks by name
-    (it must be legal), or without a choice their first legal deck, else a starter deck."""
-    if value and value.startswith(STARTER) and value[1:] in CLASSES:
-        return value[1:]
-    if value:
-        starter_class = _starter_named(value)
-        if starter_class and await store.get_deck(owner, value) is None:
-            return starter_class  # a starter deck typed by its name
-        deck = await find_deck(store, owner, value)
-        info = validate(dict(deck.cards), cat)
-        if not info.legal:
-            raise BadInput(info.problems[0].key, **info.problems[0].kwargs)
-        return deck_choice(deck, cat)
-    legal = [d for d in await store.decks(owner) if deck_is_legal(d, cat)]
-    return deck_choice(legal[0], cat) if legal else CLASSES[0]
-
-
-def _starter_named(text: str) -> str | None:
+def starter_named(text: str) -> str | None:
     """The class whose starter deck (or class) is named ``text`` in either language."""
     folded = text.strip().casefold()
     for cls in CLASSES:
@@ -363,24 +277,6 @@ def _starter_named(text: str) -> str | None:
         if folded in {name.casefold() for name in names}:
             return cls
     return None
-
-
-async def server_cards(store: Any, guild_id: int | None) -> str:
-    """The server's own card file (checked before it was stored; "" when there is none)."""
-    if guild_id is None:
-        return ""
-    record = await store.get_content(guild_id, CARDS_KIND)
-    return str(record.text) if record is not None else ""
-
-
-async def server_catalogue(store: Any, guild_id: int | None) -> Catalogue:
-    """The built-in cards plus the server's own card file (checked before it was stored)."""
-    if guild_id is None:
-        return catalogue()
-    record = await store.get_content(guild_id, CARDS_KIND)
-    if record is None:
-        return catalogue()
-    return file_catalogue(record.text)
 
 
 @lru_cache(maxsize=32)
@@ -392,23 +288,6 @@ def file_catalogue(text: str) -> Catalogue:
         return catalogue()
     clashes = set(check_extra(cards))
     return catalogue([c for c in cards if c.name not in clashes])
-
-
-async def server_card_lines(store: Any, guild_id: int | None, lang: str) -> list[str]:
-    """One line per own card of the server: name, kind, costs."""
-    if guild_id is None:
-        return []
-    base = set(catalogue().cards)
-    cat = await server_catalogue(store, guild_id)
-    lines = []
-    for name, card in cat.cards.items():
-        if name not in base:
-            kind = t(f"tqrender.type.{card.type}", lang)  # one card: the singular
-            shown = card_name(name, lang, cat)
-            lines.append(
-                f"{TYPE_ICONS.get(card.type, '')} **{shown}** · {kind} · {card.play}/{card.use}"
-            )
-    return lines[:50]
 
 
 _STEP_PATTERNS = (

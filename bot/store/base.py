@@ -351,8 +351,19 @@ class Store(Protocol):
     async def get_character(self, character_id: int) -> CharacterRecord | None: ...
     async def characters(self, campaign_id: int) -> list[CharacterRecord]: ...
     async def update_character(
-        self, character_id: int, *, expected_revision: int, name: str, sheet: Json
-    ) -> CharacterRecord: ...
+        self,
+        character_id: int,
+        *,
+        expected_revision: int,
+        name: str,
+        sheet: Json,
+        log: Sequence[tuple[int | None, str, Json]] = (),
+    ) -> CharacterRecord:
+        """Raises StaleRevision when the sheet changed since it was read. ``log`` entries
+        (``actor_id``, ``kind``, ``data``) are written to the character's campaign log in the
+        same transaction (an LP change and its entry: both or neither)."""
+        ...
+
     async def delete_character(self, character_id: int) -> None: ...
     async def set_active_character(
         self, campaign_id: int, user_id: int, character_id: int

@@ -227,21 +227,32 @@ class SqlStore(SqlGames):
         )
 
     async def update_character(
-        self, character_id: int, *, expected_revision: int, name: str, sheet: Json
+        self,
+        character_id: int,
+        *,
+        expected_revision: int,
+        name: str,
+        sheet: Json,
+        log: Sequence[tuple[int | None, str, Json]] = (),
     ) -> CharacterRecord:
-        """Raises StaleRevision when the sheet changed since it was read."""
-        row = await self._write_one(
-            "UPDATE characters SET name = ?, sheet = ?, revision = revision + 1,"
-            f" updated_at = ? WHERE id = ? AND revision = ? RETURNING {CHARACTER_COLUMNS}",
-            name,
-            _dump(sheet),
-            time.time(),
-            character_id,
-            expected_revision,
-        )
-        if row is None:
-            raise StaleRevision()
-        return _character(row)
+        """Raises StaleRevision when the sheet changed since it was read. ``log`` entries go
+        to the character's campaign log in the same transaction (both or neither)."""
+        now = time.time()
+        async with self._transaction() as tx:
+            row = await tx.one(
+                "UPDATE characters SET name = ?, sheet = ?, revision = revision + 1,"
+                f" updated_at = ? WHERE id = ? AND revision = ? RETURNING {CHARACTER_COLUMNS}",
+                name,
+                _dump(sheet),
+                now,
+                character_id,
+                expected_revision,
+            )
+            if row is None:
+                raise StaleRevision()
+            record = _character(row)
+            await insert_log(tx, record.campaign_id, now, log)
+        return record
 
     async def delete_character(self, character_id: int) -> None:
         await self._write("DELETE FROM characters WHERE id = ?", character_id)

@@ -21,6 +21,7 @@ from bot.limits import MAX_CONTENT_BYTES
 from bot.narration import telperinquar as tq
 from bot.render.base import render_async
 from bot.render.telperinquar import deck_png
+from bot.services.decks import DeckService
 from bot.store.base import DeckRecord
 from bot.web.auth import WebUser
 from bot.web.html import attr, csrf_field, esc, message, options, page, plain, upload_note
@@ -52,7 +53,7 @@ def _name_param(request: web.Request, form: Mapping[str, str] | None = None) -> 
 
 
 async def _catalogue(user: WebUser, request: web.Request) -> Catalogue:
-    return await tq.server_catalogue(context(request).store, user.guild_id)
+    return await DeckService(context(request).store).server_catalogue(user.guild_id)
 
 
 # ----------------------------------------------------------------------------- cards
@@ -236,7 +237,9 @@ async def create_deck(request: web.Request) -> web.Response:
     user = user_of(request)
     form = await form_of(request)
     try:
-        record = await tq.new_deck(context(request).store, user.user_id, form.get("name", ""))
+        record = await DeckService(context(request).store).new_deck(
+            user.user_id, form.get("name", "")
+        )
     except EngineError as error:
         return await _decks_page(
             request, message(t(error.key, user.lang, **error.params), bad=True), 400
@@ -388,8 +391,7 @@ async def change_card(request: web.Request) -> web.Response:
     if delta == 0 or abs(delta) > MAX_DELTA:
         raise WebError(400, "web.error.bad_form")
     cat = await _catalogue(user, request)
-    await tq.change_card(
-        context(request).store,
+    await DeckService(context(request).store).change_card(
         user.user_id,
         name,
         form.get("card", "")[:100],
@@ -409,8 +411,8 @@ async def import_list(request: web.Request) -> web.Response:
         raise WebError(413, "web.error.too_big", max=tq.MAX_IMPORT_BYTES // 1024)
     await _deck(request, name)
     cat = await _catalogue(user, request)
-    record, reasons = await tq.import_deck(
-        context(request).store, user.user_id, name, text, user.lang, cat
+    record, reasons = await DeckService(context(request).store).import_deck(
+        user.user_id, name, text, user.lang, cat
     )
     if record is None:
         items = "".join(f"<li>{esc(plain(r))}</li>" for r in reasons)
@@ -426,8 +428,7 @@ async def rename_deck(request: web.Request) -> web.Response:
     form = await form_of(request)
     name = _name_param(request, form)
     try:
-        record = await tq.renamed(
-            context(request).store,
+        record = await DeckService(context(request).store).renamed(
             user.user_id,
             name,
             form.get("new", ""),
@@ -480,7 +481,7 @@ async def card_file_page(request: web.Request) -> web.Response:
     it is uploaded with ``/telperinquar karten``."""
     user = user_of(request)
     lang = user.lang
-    stored = await tq.server_cards(context(request).store, user.guild_id)
+    stored = await DeckService(context(request).store).server_cards(user.guild_id)
     return _card_file(user, lang, stored, "", stored_text=stored)
 
 
@@ -514,7 +515,7 @@ async def check_card_file(request: web.Request) -> web.Response:
         note = f'<div class="msg bad" role="alert"><ul>{items}</ul></div>'
     else:
         note = message(t("web.tq.file_ok", lang, count=len(cards)))
-    stored = await tq.server_cards(context(request).store, user.guild_id)
+    stored = await DeckService(context(request).store).server_cards(user.guild_id)
     return _card_file(user, lang, text, note, stored_text=stored)
 
 

@@ -68,19 +68,15 @@ async def test_attack_defence_damage_phase_undo_end(fake: FakeDiscord, bot: Any)
     ).message()
 
     # Bob does not control Thoin.
-    (attack,) = ids_with(forced, "atk")
-    refused = await (await fake.click(forced, attack, user=BOB)).callback()
+    (attack,) = ids_with(forced, "zatk")
+    refused = await (await fake.select(forced, attack, ["ork"], user=BOB)).callback()
     assert_ephemeral(refused)
     assert refused.content == t("w6cog.combat.not_yours", "de", name="Thoin")
 
-    # Alice: attack → target → KW, through an ephemeral select flow.
-    chooser = await (await fake.click(forced, attack, user=ALICE)).message()
+    # Alice: the target on the tracker, then the KW in an ephemeral prompt: two clicks.
+    chooser = await (await fake.select(forced, attack, ["ork"], user=ALICE)).message()
     assert_ephemeral(chooser)
-    (target_select,) = ids_with(chooser, "ziel")
-    kw_step = await fake.select(chooser, target_select, ["ork"], user=ALICE)
-    kw_reply = await kw_step.callback()
-    assert kw_reply.type == 7
-    kw_menu = kw_reply.components[0]["components"][0]["custom_id"]
+    (kw_menu,) = ids_with(chooser, "kwatk")
     announced = await fake.select(chooser, kw_menu, ["4"], user=ALICE)
     prompt = await announced.message()  # the private prompt, updated in place
     assert_ephemeral(prompt) and not prompt.custom_ids
@@ -196,7 +192,7 @@ async def test_held_action_is_offered_after_someone_else_acted(fake: FakeDiscord
     (ork_done,) = [c for c in ids_with(held, "fertig") if c.endswith(":ork")]
     after = await (await fake.click(held, ork_done, user=GM)).message()
     assert "✋ **Thoin**" in embed_text(after)
-    assert any(c.endswith(":thoin") for c in ids_with(after, "atk"))
+    assert any(c.endswith(":thoin") for c in ids_with(after, "zatk"))
 
 
 async def test_campaign_rules_reach_the_combat_and_a_character_joins_once(

@@ -46,9 +46,8 @@ async def test_an_npc_holding_is_told_without_its_handlungen(fake: FakeDiscord, 
 async def test_a_players_target_lists_name_an_npcs_lp_in_words(fake: FakeDiscord, bot: Any) -> None:
     status = await techniques_set_up(fake)
     unhurt = t("w6cog.lp_state.unverletzt", "de")
-    # the plain attack's target menu
-    menu = await (await fake.click(status, mine(status, "atk"), user=BOB)).message()
-    labels = [o["label"] for o in menu.selects[0]["options"]]
+    # the plain attack's targets on the public tracker
+    labels = [o["label"] for o in status.component(mine(status, "zatk"))["options"]]
     assert f"Ork (ork, {unhurt})" in labels and "Thoin (thoin, LP 30)" in labels
     assert not any("LP 20" in label for label in labels)
     # a technique's form
@@ -123,3 +122,83 @@ async def test_gm_damage_on_an_npc_answers_only_the_gm(fake: FakeDiscord, bot: A
         await fake.slash("sl schaden", {"charakter": "Thoin", "punkte": 5}, user=GM)
     ).callback()
     assert_public(thoin)
+
+
+async def test_an_npcs_reflex_is_offered_in_the_gm_view_not_on_the_tracker(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """The tracker showed "Ork: Reflex" on the NPC's turn: that it has Reflexwürfel is the
+    GM's to know. The GM view offers its reflex instead."""
+    status = await _combat(fake, thoin_json() | {"reflex": 0}, "Ork lp=20 kw=8 ab=9 reflex=2")
+    labels = [b["label"] for b in status.buttons]
+    assert f"Ork: {t('w6cog.btn.reflex', 'de')}" not in labels
+    assert not [c for c in ids_with(status, "reflex") if c.endswith(":ork")]
+    assert ids_with(status, "rfx") == []  # no player's fighter has reflex dice
+    (gm_view,) = ids_with(status, "slsicht")
+    view = await (await fake.click(status, gm_view, user=GM)).message()
+    assert view.flags & 64
+    (rfx,) = ids_with(view, "rfx")
+    form = await (await fake.click(view, rfx, user=GM)).message()
+    assert form.flags & 64 and ids_with(form, "fdo")
+
+
+async def test_an_npcs_strength_check_names_no_dice(fake: FakeDiscord, bot: Any) -> None:
+    """The Kraft-Probe line told the players how many Kraft-Würfel an NPC has ("… legt eine
+    Kraft-Probe ab: 6 5 1 → …"); for them it says only how it went, and the campaign log keeps
+    the roll to the GM."""
+    await _combat(fake, thoin_json(), "Ork lp=6 kw=8 ab=5 rlp=5 kraft=3")
+    await _force(fake, "6 6 6 6 1 1 1 1 1 1 1 1 1 1 1 1")
+    attack = {"ziel": "ork", "kw": 4}
+    attacked = await (await fake.slash("kampf angriff", attack, user=ALICE)).message()
+    (no_defence,) = ids_with(attacked, "keine")
+    await (await fake.click(attacked, no_defence, user=GM)).message()
+    public = (await tracker(fake)).text
+    failed = t("w6cog.ev.not_ok", "de")
+    assert t("w6cog.ev.kraft_check.npc", "de", fighter="Ork", ok=failed) in public
+    assert "1 1 1" not in public
+    what = t("w6cog.log.what.kraft_check", "de")
+    player = await (await fake.slash("kampagne log", user=ALICE)).message()
+    assert f"Ork: {what}" not in player.text and what not in player.text
+    gm = await (await fake.slash("kampagne log", user=GM)).message()
+    assert what in gm.text
+
+
+async def test_old_log_entries_with_an_npcs_lp_are_kept_from_players(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Entries written before NPC entries were marked (no ``npc``) still held an NPC's LP:
+    a player reads LP and combat rolls only of the players' characters."""
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    old = {"name": "Ork", "amount": 2, "lp": 18, "lp_max": 20}
+    await bot.store.add_log(campaign.id, 1, "damage", old)
+    await bot.store.add_log(campaign.id, 1, "check", {"name": "Ork", "what": "reflex",
+                                                     "successes": 3, "required": 2})  # fmt: skip
+    await bot.store.add_log(campaign.id, 1, "damage", old | {"name": "Thoin", "lp": 28,
+                                                            "lp_max": 30})  # fmt: skip
+    lost = t("w6cog.log.damage", "de", name="Ork", amount=2, lp=18, lp_max=20)
+    player = await (await fake.slash("kampagne log", user=ALICE)).message()
+    assert lost not in player.text and "18/20" not in player.text and "3/2" not in player.text
+    assert "28/30" in player.text
+    as_file = await (await fake.slash("kampagne log", {"datei": True}, user=ALICE)).message()
+    assert b'"lp": 18' not in as_file.attachments[0].data
+    gm = await (await fake.slash("kampagne log", user=GM)).message()
+    assert lost in gm.text
+
+
+async def test_an_npcs_sheet_is_not_told_in_the_players_log(fake: FakeDiscord, bot: Any) -> None:
+    """'@gm legt Ork an' told the players an NPC exists (and an edit its field): an NPC's
+    sheet entries are the GMs', also older unmarked ones."""
+    await start_campaign(fake)
+    await import_sheet(fake, ALICE, thoin_json())
+    await (await fake.slash("sl nsc", {"werte": "Ork lp=20 kw=8 ab=5"}, user=GM)).callback()
+    edit = {"charakter": "Ork", "feld": "kw", "wert": "9"}
+    await (await fake.slash("charakter feld", edit, user=GM)).callback()
+    campaign = await bot.store.active_campaign(fake.channel().id)
+    await bot.store.add_log(campaign.id, 1, "sheet", {"event": "created", "name": "Troll"})
+    player = await (await fake.slash("kampagne log", user=ALICE)).message()
+    assert "Thoin" in player.text
+    assert "Ork" not in player.text and "Troll" not in player.text
+    gm = await (await fake.slash("kampagne log", user=GM)).message()
+    assert t("w6cog.log.sheet.created", "de", name="Ork") in gm.text and "`kw`" in gm.text

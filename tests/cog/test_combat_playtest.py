@@ -29,11 +29,8 @@ async def _ork_attacks_thoin_without_kw(fake: FakeDiscord, thoin: dict[str, Any]
     (done,) = [c for c in ids_with(status, "fertig") if c.endswith(":thoin")]
     await (await fake.click(status, done, user=ALICE)).message()
     status = await tracker(fake)
-    (attack_button,) = ids_with(status, "atk")
-    menu = await (await fake.click(status, attack_button, user=GM)).message()
-    (target,) = ids_with(menu, "ziel")
-    chosen = await fake.select(menu, target, ["thoin"], user=GM)
-    await chosen.message()
+    (attack,) = ids_with(status, "zatk")
+    menu = await (await fake.select(status, attack, ["thoin"], user=GM)).message()
     (dice,) = ids_with(menu, "kwatk")
     await (await fake.select(menu, dice, ["4"], user=GM)).settle()
     return await tracker(fake)
@@ -78,8 +75,7 @@ async def test_a_big_fight_offers_the_other_side_first_in_the_target_menus(
         await (await fake.slash("kampf dazu", options, user=GM)).message()
     added = await (await fake.slash("kampf dazu", user=ALICE)).message()
     status = await (await fake.click(added, ids_with(added, "beginnen")[0], user=GM)).message()
-    menu = await (await fake.click(status, ids_with(status, "atk")[0], user=GM)).message()
-    values = [o["value"] for o in menu.selects[0]["options"]]
+    values = [o["value"] for o in status.component(ids_with(status, "zatk")[0])["options"]]
     assert len(values) == 25 and values[0] == "thoin"
     state = unpack(await active_combat(bot.store, fake.channel().id)).state
     goblin = state.fighter("goblin")

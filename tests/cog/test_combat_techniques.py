@@ -295,9 +295,7 @@ async def test_attack_series_and_weapon_choice(fake: FakeDiscord, bot: Any) -> N
     missed = await (await fake.click(attacked, no_defence, user=GM)).message()
     assert t("w6cog.ev.attack_failed", "de", fighter="Lyra") in missed.text
     # A failed roll ends the series; the next plain attack picks its weapon.
-    chooser = await (await fake.click(missed, mine(missed, "atk"), user=BOB)).message()
-    (target,) = ids_with(chooser, "ziel")
-    await (await fake.select(chooser, target, ["ork2"], user=BOB)).callback()
+    chooser = await (await fake.select(missed, mine(missed, "zatk"), ["ork2"], user=BOB)).message()
     (weapon,) = ids_with(chooser, "waffe")
     assert list(option_values(chooser, weapon)) == ["Schwert", "Dolch"]  # melee only
     await (await fake.select(chooser, weapon, ["1"], user=BOB)).callback()
@@ -337,8 +335,11 @@ async def test_reflex_outside_the_own_turn(fake: FakeDiscord, bot: Any) -> None:
     state = await state_of(fake, bot)
     assert state.fighter("thoin").reflex_used and state.fighter("thoin").kw_left == 0
     assert state.current == "lyra"  # still Lyra's turn
-    again = await (await fake.click(rolled, ids_with(rolled, "rfx")[0], user=ALICE)).callback()
-    assert again.content == t("w6cog.combat.no_reflex", "de")
+    # only the Orks could roll one now: their Reflexwürfel are the GM's, not the tracker's
+    assert ids_with(rolled, "rfx") == []
+    again = await (await fake.slash("kampf reflex", user=ALICE)).callback()
+    assert_ephemeral(again)
+    assert again.content == t("w6.combat.reflex_used", "de", fighter="Thoin")
 
     # During a pending attack a fighter who is not asked rolls with /kampf reflex.
     attack = await (
@@ -353,8 +354,9 @@ async def test_reflex_outside_the_own_turn(fake: FakeDiscord, bot: Any) -> None:
     assert t("w6cog.ev.reflex", "de", fighter="Lyra", dice="6 6 6 1", successes=3, required=3,
              ok=t("w6cog.ev.ok", "de")) in reflex.text  # fmt: skip
     assert (await state_of(fake, bot)).pending is not None  # the attack still waits
-    # The GM's reflex form switches between fighters.
-    gm_form = await (await fake.click(reflex, ids_with(reflex, "rfx")[0], user=GM)).message()
+    # The GM's reflex form (in the GM view: the Orks' dice) switches between fighters.
+    gm_view = await (await fake.click(reflex, ids_with(reflex, "slsicht")[0], user=GM)).message()
+    gm_form = await (await fake.click(gm_view, ids_with(gm_view, "rfx")[0], user=GM)).message()
     names = option_values(gm_form, field(gm_form, "r"))
     assert list(names) == ["Ork 2 (ork2)"]  # Ork must answer the attack, the others rolled
     choice = [names["Ork 2 (ork2)"]]

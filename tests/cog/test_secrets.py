@@ -131,12 +131,10 @@ async def test_combat_narration_pings_only_the_one_who_must_answer(
     added = await (await fake.slash("kampf dazu", {"charakter": "<@123>"}, user=GM)).message()
     (begin,) = ids_with(added, "beginnen")
     status = await (await fake.click(added, begin, user=GM)).message()
-    (attack,) = ids_with(status, "atk")
-    chooser = await (await fake.click(status, attack, user=ALICE)).message()
-    (target_select,) = ids_with(chooser, "ziel")
-    target = chooser.component(target_select)["options"][0]["value"]
-    kw_reply = await (await fake.select(chooser, target_select, [target], user=ALICE)).callback()
-    kw_menu = kw_reply.components[0]["components"][0]["custom_id"]
+    (attack,) = ids_with(status, "zatk")
+    target = status.component(attack)["options"][0]["value"]
+    chooser = await (await fake.select(status, attack, [target], user=ALICE)).message()
+    (kw_menu,) = ids_with(chooser, "kwatk")
     exchange = await fake.select(chooser, kw_menu, ["4"], user=ALICE)
     await exchange.settle()
     attacked = next(m for m in fake.channel_messages() if m.id == status.id)  # edited in place

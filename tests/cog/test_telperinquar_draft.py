@@ -147,7 +147,9 @@ async def test_two_people_and_a_bot_draft_to_their_saved_decks(fake: FakeDiscord
     # Each seat's picks stayed its own: no public message named what a person took.
     public = [msg for msg in fake.channel_messages() if not msg.ephemeral]
     assert not any("Du nimmst" in msg.text or "You take" in msg.text for msg in public)
-    # The decks are saved: Alice's under the draft's name, Bob's beside his own deck
+    # The decks are saved when the draft's end is shown (not while a board is drawn): Alice's
+    # under the draft's name, Bob's beside his own deck
+    await closing_board(fake, bot, game_id)
     alice = await bot.store.get_deck(stable_user_id(ALICE), f"Draft {game_id}")
     bob = await bot.store.get_deck(stable_user_id(BOB), f"Draft {game_id} (2)")
     assert alice is not None and bob is not None
@@ -170,6 +172,14 @@ async def test_two_people_and_a_bot_draft_to_their_saved_decks(fake: FakeDiscord
     assert_public(await again.message())
     names = [d.name for d in await bot.store.decks(stable_user_id(ALICE))]
     assert names.count(f"Draft {game_id}") == 1 and f"Draft {game_id} (2)" not in names
+    # drawing a board of the finished draft writes nothing (its end saved the decks)
+    assert await bot.store.delete_deck(stable_user_id(ALICE), f"Draft {game_id}")
+    table = bot.get_cog("TelperinquarDraft").table
+    record = await GameService(bot.store).get(game_id)
+    drawn = await table.screen(record, load(record), "de")
+    closing = drawn.embed.description or ""  # it reads what is saved: Bob's deck only
+    assert f"„Draft {game_id} (2)“" in closing and f"„Draft {game_id}“" not in closing
+    assert await bot.store.get_deck(stable_user_id(ALICE), f"Draft {game_id}") is None
 
 
 async def test_a_forged_or_old_pick_is_refused_and_changes_nothing(

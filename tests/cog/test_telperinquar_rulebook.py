@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games import load
-from bot.narration import telperinquar as tq
 from bot.sandbox.fake_discord import FakeDiscord, stable_user_id
+from bot.services.decks import DeckService
 from engines.telperinquar.cards import DRAFT
 from engines.telperinquar.decks import parse_list, validate
 from tests.cog.test_telperinquar import fixed_seed, game_of, open_decision
@@ -56,7 +56,9 @@ async def test_a_drafted_deck_plays_against_the_bot(fake: FakeDiscord, bot: Any)
     """The bot gets a draft deck of its own (three boosters opened, built as a drafter's), so
     a drafted deck meets the bot instead of being refused beside a starter deck."""
     fixed_seed(bot, 7)
-    await tq.new_deck(bot.store, stable_user_id("alice"), "Mein Draft", parse_list(DRAFTED).entries)
+    await DeckService(bot.store).new_deck(
+        stable_user_id("alice"), "Mein Draft", parse_list(DRAFTED).entries
+    )
     board = await (await fake.slash("telperinquar start", {"deck": "Mein Draft"})).message()
     record = await bot.store.get_game(game_of(board))
     assert record.status == "active"

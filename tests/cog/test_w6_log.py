@@ -9,7 +9,7 @@ from typing import Any
 from bot.i18n import t
 from bot.narration.w6 import readable
 from bot.sandbox.fake_discord import FakeDiscord
-from cogs.w6_campaign import may_see
+from bot.services.campaigns import may_see
 from tests.cog.test_w6 import ALICE, BOB, GM, import_sheet, start_campaign, thoin_json
 from tests.harness import assert_ephemeral, embed_text
 

@@ -580,3 +580,26 @@ async def test_a_servers_games_newest_first_by_status(store: Store) -> None:
     assert [g.id for g in await store.games_in_guild(1, statuses=("finished",))] == [finished.id]
     assert [g.id for g in await store.games_in_guild(1, limit=1)] == [second.id]
     assert await store.games_in_guild(3) == []
+
+
+async def test_a_character_change_writes_its_log_entry_in_the_same_transaction(
+    store: Store,
+) -> None:
+    """An LP change and its campaign-log entry: both or neither (a stale one writes none)."""
+    campaign = await store.create_campaign(
+        guild_id=1, channel_id=6, name="Mine", gm_id=42, settings={}
+    )
+    hero = await store.create_character(
+        campaign_id=campaign.id, owner_id=7, name="Thoin", sheet={"lp": 20}
+    )
+    entry = (42, "damage", {"name": "Thoin", "amount": 5, "lp": 15, "lp_max": 20})
+    hurt = await store.update_character(
+        hero.id, expected_revision=0, name="Thoin", sheet={"lp": 15}, log=[entry]
+    )
+    assert hurt.sheet == {"lp": 15} and hurt.revision == 1
+    with pytest.raises(StaleRevision):
+        await store.update_character(
+            hero.id, expected_revision=0, name="Thoin", sheet={"lp": 1}, log=[entry]
+        )
+    log = await store.campaign_log(campaign.id)
+    assert [(e["actor_id"], e["kind"], e["data"]) for e in log] == [entry]

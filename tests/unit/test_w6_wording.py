@@ -76,7 +76,7 @@ def test_a_check_takes_the_english_attribute_names_the_sheet_field_takes() -> No
 
 def test_probe_takes_the_english_attribute_names_too() -> None:
     """/check attribute:Dexterity with a character: 'Lyra has no attribute “Dexterity”'."""
-    from bot.dice_pools import sheet_attribute
+    from bot.services.dice import sheet_attribute
     from bot.store.base import CharacterRecord
 
     sheet = {"schema": "w6.sheet", "version": 1, "name": "Lyra", "eigenschaften": {"Geschick": 4}}

@@ -18,6 +18,7 @@ import discord
 from bot.combat import (
     Loaded,
     acting,
+    attack_targets,
     decision_token,
     fighter_label,
     fighter_token,
@@ -34,7 +35,7 @@ from bot.render.combat import render_combat
 from bot.store.base import GameRecord
 from engines.core import BadInput
 from engines.core import match as m
-from engines.w6 import CombatState, technique_options
+from engines.w6 import CombatState, technique_options, verbs_for
 from engines.w6.combat import kw_defence_allowed
 from engines.w6.state import Fighter
 
@@ -60,6 +61,26 @@ def status_embed(view: dict[str, Any], lang: str) -> discord.Embed:
 def gm_embed(loaded: Loaded, lang: str) -> discord.Embed:
     """The status with the NPCs' values, for the GM."""
     return status_embed(engine_of(loaded.record).view_for(loaded.state, 0), lang)
+
+
+def gm_view(loaded: Loaded, lang: str) -> dict[str, Any]:
+    """The GM view (``send`` arguments): the status with the NPCs' values and, while an NPC
+    may roll its Reflex, the reflex button, which the public tracker keeps for players'
+    fighters (an NPC's Reflexwürfel are the GM's)."""
+    state, match = loaded.state, load(loaded.record)
+    ready = [
+        f
+        for f in state.fighters
+        if f.owner is None and f.reflex > 0 and "reflex" in verbs_for(state, f.id)
+    ]
+    rows: Rows = []
+    token = decision_token(match, 0, None, "r") or (
+        fighter_token(match, ready[0].id) if ready else ""
+    )
+    if ready and token:
+        rfx = custom_id(PREFIX, loaded.record.id, token, "rfx", "alle")
+        rows.append([button(t("w6cog.btn.reflex_any", lang), rfx)])
+    return {"embed": gm_embed(loaded, lang), "view": make_view(rows)}
 
 
 async def status_image(record: GameRecord, lang: str) -> discord.File:
@@ -140,15 +161,26 @@ def fighter_rows(
 
     reflex_dice = fighter.reflex > 0 and not fighter.reflex_used
     if pending is None:
-        row = [on("atk", t("w6cog.btn.attack", lang, name=name), "danger")]
+        # the plain attack's target is chosen right here (the dice follow privately): two
+        # clicks; a player's view of an NPC target names its LP in words
+        targets = attack_targets(state, fighter_id)
+        gm = private and fighter.owner is None
+        options = [
+            discord.SelectOption(label=fighter_label(f, lang, gm=gm)[:100], value=f.id)
+            for f in targets[:MAX_SELECT]
+        ]
+        attack = t("w6cog.btn.attack", lang, name=name)
+        rows: Rows = [[_select(cid("zatk", fighter_id), attack, options)]] if options else []
+        row = [] if options else [on("atk", attack, "danger")]
         if technique_options(state, fighter_id):
             row.append(on("tech", named("w6cog.btn.technique"), "primary"))
         if state.current == fighter_id:  # only the fighter whose turn it is holds (weiter)
             row.append(on("weiter", named("w6cog.btn.hold")))
         row.append(on("fertig", named("w6cog.btn.done")))
-        if reflex_dice:
+        if reflex_dice and (private or fighter.owner is not None):
+            # an NPC's Reflexwürfel are the GM's: its reflex is in the GM view, not public
             row.append(on("reflex", named("w6cog.btn.reflex")))
-        return [row]
+        return [*rows, row]
     if pending.stage == "abwehr":
         answers = [on("keine", t("w6cog.btn.no_defence", lang, name=name))]
         if reflex_dice:
@@ -194,7 +226,7 @@ def status_components(record: GameRecord, lang: str) -> discord.ui.View:
         return make_view([])
     cid = _fighter_cid(record, match)
     pending = state.pending
-    need = STAGE_ROWS.get(pending.stage, 1) if pending else 1
+    need = STAGE_ROWS.get(pending.stage, 1) if pending else 2  # a turn: targets, buttons
     now = acting(state)
     room = MAX_ROWS - 1  # the last row is the GM's
     shown = now if len(now) * need <= room else now[: (room - 1) // need]
@@ -227,7 +259,7 @@ def gm_row(record: GameRecord, match: m.Match, lang: str) -> list[discord.ui.Ite
     elif state.pending is None:
         row.append(button(t("w6cog.btn.next_phase", lang), gm_cid("phase")))
     reflex = decision_token(match, 0, None, "r")
-    if reflex and any(f.reflex > 0 for f in reflex_ready(state)):
+    if reflex and any(f.reflex > 0 and f.owner is not None for f in reflex_ready(state)):
         rfx = custom_id(PREFIX, record.id, reflex, "rfx", "alle")
         row.append(button(t("w6cog.btn.reflex_any", lang), rfx))
     if state.log:

@@ -6,6 +6,7 @@ the buttons answered by ``cogs.w6_sheets``' router. The words are ``bot.narratio
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -171,7 +172,7 @@ def json_file(text: str, name: str) -> discord.File:
 
 
 def character_list(
-    records: list[CharacterRecord], active: CharacterRecord | None, gm: bool, lang: str
+    records: Sequence[CharacterRecord], active: CharacterRecord | None, gm: bool, lang: str
 ) -> str:
     """The campaign's characters, the user's active one starred (NPCs for the GM only)."""
     lines = []
