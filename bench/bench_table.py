@@ -1,7 +1,7 @@
 """The table in a real channel, per game: a game against the bot (Armageddon: a game master
 and two people, it has no bot) started in a text channel with threads on and played by
-clicks as a player would (a seeded random player clicks the board or opens its private
-prompt and clicks it through), counting what the channel sees:
+clicks as a player would (seeded games, so a run repeats; a seeded random player clicks the
+board or opens its private prompt and clicks it through), counting what the channel sees:
 
 - new public messages per click (the board is one living message; target <= 0.1),
 - new private messages per decision (one prompt per decision, edited through its clicks;
@@ -35,7 +35,7 @@ async def _measure(
 
     tally = Tally()
     rng = random.Random(11)
-    async with bot_on_fake(game_threads=True) as (fake, bot):
+    async with bot_on_fake(game_threads=True, seed=11) as (fake, bot):  # reproducible games
         engine = registry()[engine_name]  # registered once the bot loaded the games
         for number in range(GAMES):  # games one after the other until enough clicks
             if tally.clicks >= CLICKS:
