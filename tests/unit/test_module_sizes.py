@@ -11,7 +11,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 800
 PENDING = {
-    "bot/render/telperinquar.py": "one text layout helper, Telperinquár's renderer split",
     "engines/felsenfeuer/engine.py": "Felsenfeuer's port to the value model (issue 20)",
     "engines/felsenfeuer/verbs.py": "Felsenfeuer's port to the value model (issue 20)",
 }
