@@ -31,7 +31,10 @@ ABILITIES = tuple(KEYWORDS)  # a Wesen's keywords: engines/telperinquar/keywords
 RARITIES = ("common", "uncommon", "rare")
 SOURCES = ("feuer", "eis", "blitz", "gift", "heilig", "schatten")
 MAX_LEVEL = 10
+# a level card is named after its hero: "Stufenkarte Kämpfer", "Fighter Level Card"; lists
+# written with the old English word order ("Level Card Fighter") are still read
 LEVEL_PREFIX = ("Stufenkarte ", "Level Card ")
+LEVEL_SUFFIX_EN = " Level Card"
 
 _TARGET = Param(
     "str",
@@ -303,7 +306,11 @@ def check_card(entry: Mapping[str, Any]) -> list[Mistake]:
         if isinstance(value, str) and value and not value.isprintable():
             bad(key, "one_line", "one line of printable text (no line breaks)")
     name = str(entry.get("name", ""))
-    if name.startswith(LEVEL_PREFIX) or name.casefold() in {c.casefold() for c in _hero_names()}:
+    if (
+        name.startswith(LEVEL_PREFIX)
+        or name.casefold().endswith(LEVEL_SUFFIX_EN.casefold())
+        or name.casefold() in {c.casefold() for c in _hero_names()}
+    ):
         bad("name", "name_taken", "taken by a hero or level card")
     for key in ("play", "use"):
         value = entry.get(key, 0)
@@ -503,7 +510,14 @@ _LEVEL_KEYS = tuple(f.name for f in fields(Level) if f.name != "cls")
 
 def level_card_name(cls: str, lang: str = "de") -> str:
     hero = hero_of(cls)
-    return f"{LEVEL_PREFIX[0]}{hero.name}" if lang == "de" else f"{LEVEL_PREFIX[1]}{hero.name_en}"
+    return f"{LEVEL_PREFIX[0]}{hero.name}" if lang == "de" else f"{hero.name_en}{LEVEL_SUFFIX_EN}"
+
+
+def _level_card_names(cls: str) -> tuple[str, ...]:
+    """Every name a list may give the level card of ``cls``, casefolded (the old English
+    word order too)."""
+    old_en = f"{LEVEL_PREFIX[1]}{hero_of(cls).name_en}"
+    return tuple(n.casefold() for n in (level_card_name(cls), level_card_name(cls, "en"), old_en))
 
 
 @cache
@@ -541,7 +555,7 @@ class Catalogue:
         for cls, hero in [*heroes().items(), (DRAFT, draft_hero())]:
             if folded in (hero.name.casefold(), hero.name_en.casefold()):
                 return "hero", cls, hero.name
-            if folded in (level_card_name(cls).casefold(), level_card_name(cls, "en").casefold()):
+            if folded in _level_card_names(cls):
                 return "level", cls, level_card_name(cls)
         for card in self.cards.values():
             if folded in (card.name.casefold(), card.name_en.casefold()):

@@ -18,7 +18,12 @@ from PIL import Image, ImageDraw
 
 import bot.render.telperinquar as tq
 from bot.i18n import catalog, t
-from bot.render.base import fit_block, wrap_text
+from bot.render.base import draw_text, fit_block, font, wrap_text
+from bot.render.telperinquar import cards as tq_cards
+from bot.render.telperinquar import common as tq_common
+from bot.render.telperinquar import deck as tq_deck
+from bot.render.telperinquar import field as tq_field
+from bot.render.telperinquar import hand as tq_hand
 from engines.telperinquar.cards import (
     ABILITIES,
     ATTACKS,
@@ -38,6 +43,7 @@ from engines.telperinquar.cards import (
 from engines.telperinquar.decks import parse_list, starter
 from engines.telperinquar.engine import ENGINE, TqState
 
+PARTS = (tq_common, tq_cards, tq_hand, tq_field, tq_deck)  # the renderer's modules
 NAMES = ["Alrik", "Borbarad von Sternenfall", "Cassia", "Dschinn"]
 TRAPS = (
     "1 Schurke\n10 Stufenkarte Schurke\n4 Fallgrube\n4 Bärenfalle\n4 Schattenkatze\n4 Dieb\n"
@@ -56,20 +62,25 @@ def _image(png: bytes) -> Image.Image:
 def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every text the renderer draws, in order."""
     texts: list[str] = []
-    original = tq.draw_text
 
     def capture(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
         texts.append(text)
-        original(draw, xy, text, *args, **kwargs)
+        draw_text(draw, xy, text, *args, **kwargs)
 
-    monkeypatch.setattr(tq, "draw_text", capture)
-    monkeypatch.setattr(tq, "_FACES", OrderedDict())  # every card drawn again, not pasted
+    users = [part for part in PARTS if getattr(part, "draw_text", None) is draw_text]
+    assert users  # the modules that draw text take it from the base
+    for part in users:
+        monkeypatch.setattr(part, "draw_text", capture)
+    monkeypatch.setattr(tq_hand, "_FACES", OrderedDict())  # every card drawn again, not pasted
     yield texts
     assert not [text for text in texts if "tqrender." in text or "tq.deck." in text]  # a key
 
 
 def test_every_message_key_the_renderer_names_exists() -> None:
-    source = Path(tq.__file__).read_text(encoding="utf-8")
+    source = "\n".join(Path(part.__file__).read_text(encoding="utf-8") for part in PARTS)
+    assert {Path(part.__file__).name for part in PARTS} | {"__init__.py"} == {
+        path.name for path in Path(tq.__file__).parent.glob("*.py")
+    }  # no module of the renderer left out
     static = set(re.findall(r'_tr\(\s*"([a-z_.0-9]+)"', source))
     static |= set(re.findall(r'_tr\(\s*"[a-z_.0-9]+" if .*? else "([a-z_.0-9]+)"', source))
     keys = catalog()
@@ -147,7 +158,7 @@ def test_card_words_follow_the_language(drawn: list[str]) -> None:
 
 
 def test_long_words_are_split_with_a_hyphen_and_long_texts_shrink() -> None:
-    face = tq.font(12)
+    face = font(12)
     lines = wrap_text("Ein Donaudampfschifffahrtsgesellschaftskapitän kommt", face, 80)
     assert all(face.getlength(line) <= 80 for line in lines)
     assert lines[0] == "Ein" and lines[1].endswith("-") and len(lines) >= 4
@@ -385,7 +396,7 @@ def test_a_drafted_deck_is_summed_up_with_its_hero(lang: str, drawn: list[str]) 
 def test_the_marks_of_every_card_stay_inside_the_card_in_a_hand(lang: str) -> None:
     """The row of requirements, Defensiv, InAktion and charges wraps where a hand's narrow
     card has no room: no chip reaches into the frame (the InAktion chip of Parade did)."""
-    _per_row, width = tq._hand_layout(8)
+    _per_row, width = tq_hand._hand_layout(8)
     u = width / tq.CARD_W
     inner_right = round(width - 7 * u)
     chip_colours = {(0x8A, 0x3B, 0x3B), (0x4A, 0x4A, 0x4A), *(
@@ -405,7 +416,7 @@ def test_a_card_image_explains_its_ability_words(lang: str, drawn: list[str]) ->
     cat = catalogue()
     cat_card = cat.support("Schattenkatze")
     assert cat_card is not None
-    for width in (tq.CARD_W, tq._hand_layout(8)[1]):
+    for width in (tq.CARD_W, tq_hand._hand_layout(8)[1]):
         drawn.clear()
         image = Image.new("RGB", (width, round(width * tq.CARD_RATIO)))
         tq.draw_card(ImageDraw.Draw(image), 0, 0, width, cat_card, lang)
@@ -415,9 +426,9 @@ def test_a_card_image_explains_its_ability_words(lang: str, drawn: list[str]) ->
                 f"{t(f'tqrender.ability.{ability}', lang)}: {t(f'tqrender.legend.{ability}', lang)}"
             )
             assert said in text, (width, said)
-    assert tq._legend(cat.cards["Langschwert"], lang) == []  # nothing to explain
-    assert len(tq._legend(cat.cards["Oger"], lang)) == 1
-    said = tq._legend(cat.cards["Kampfschrei"], lang)  # the EW, a word of the card text
+    assert tq_cards._legend(cat.cards["Langschwert"], lang) == []  # nothing to explain
+    assert len(tq_cards._legend(cat.cards["Oger"], lang)) == 1
+    said = tq_cards._legend(cat.cards["Kampfschrei"], lang)  # the EW, a word of the card text
     assert said == [f"{t('tqrender.flag.ew', lang)}: {t('tqrender.legend.ew', lang)}"]
 
 
@@ -431,11 +442,11 @@ def test_a_hero_out_of_the_reach_of_its_wesen_shows_as_exposed() -> None:
     give(d, 0, "Wolf", "row")
     give(d, 0, "Wolf", "row")
     view = ENGINE.view_for(ENGINE.state_from_json(d), None)
-    assert not tq._exposed(view, 1, catalogue())  # both Wolves reach the enemy Wolf
+    assert not tq_field._exposed(view, 1, catalogue())  # both Wolves reach the enemy Wolf
     give(d, 0, "Wolf", "row")
     view = ENGINE.view_for(ENGINE.state_from_json(d), None)
-    assert tq._exposed(view, 1, catalogue())
-    assert not tq._exposed(view, 0, catalogue())  # the lone Wolf reaches places 1-2
+    assert tq_field._exposed(view, 1, catalogue())
+    assert not tq_field._exposed(view, 0, catalogue())  # the lone Wolf reaches places 1-2
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])

@@ -18,6 +18,7 @@ from engines.telperinquar.cards import (
     ABILITIES,
     ATTRIBUTES,
     CLASSES,
+    DRAFT,
     SOURCES,
     builtin_cards,
     catalogue,
@@ -100,6 +101,34 @@ def test_english_names_and_3x_are_read() -> None:
     deck = parse_list("1 Fighter\n3x Long Sword\n2 level card fighter\n")
     assert not deck.problems
     assert dict(deck.entries) == {"Kämpfer": 1, "Langschwert": 3, level_card_name("kaempfer"): 2}
+
+
+def test_an_english_level_card_names_its_hero_first() -> None:
+    """English word order: "Draft Hero Level Card", not the German order carried into English
+    ("Level Card Draft Hero"); a list written in the old order is still read, and no upload
+    may take a level card's name in either order."""
+    assert level_card_name(DRAFT, "en") == "Draft Hero Level Card"
+    assert [level_card_name(c, "en") for c in CLASSES] == [
+        "Fighter Level Card",
+        "Rogue Level Card",
+        "Wizard Level Card",
+        "Cleric Level Card",
+    ]
+    cat = catalogue()
+    for name in ("Draft Hero Level Card", "level card draft hero", "Stufenkarte Draft-Held"):
+        assert cat.resolve(name) == ("level", DRAFT, "Stufenkarte Draft-Held")
+    assert "Level Card Fighter" not in cat.all_names()  # suggestions offer the new order
+    deck = parse_list("1 Fighter\n2 fighter level card\n")
+    assert not deck.problems and dict(deck.entries) == {"Kämpfer": 1, "Stufenkarte Kämpfer": 2}
+    card = (
+        '[[card]]\nname = "Drachen Level Card"\nname_en = "Dragon"\ntype = "weapon"\nplay = 2\n'
+        'use = 1\nsize = "m"\nbonus = 2\nattack = "melee"\ntext_de = "W."\ntext_en = "W."\n'
+        '[[card.step]]\ntext_de = "A."\ntext_en = "A."\ndo = "strike"\nkind = "physical"\n'
+        'range = "melee"\n'
+    )
+    assert load_cards_text(card.replace("Drachen Level Card", "Drache"))[1] == []
+    cards, errors = load_cards_text(card)
+    assert not cards and any("taken by a hero or level card" in str(e) for e in errors), errors
 
 
 def test_each_problem_has_its_reason() -> None:

@@ -51,7 +51,7 @@ DRAWS = (
     "both_fell",
     "round_limit",
     "turn_limit",
-)  # the engine's reasons of a draw  # bot/render/telperinquar.py TEAM_COLOURS
+)  # the engine's reasons of a draw  # bot/render/telperinquar/common.py TEAM_COLOURS
 
 
 class TelperinquarSpec(GameSpec):
