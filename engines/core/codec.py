@@ -153,9 +153,17 @@ def _encoder(kind: object) -> _Encoder | None:
             item = _encoder(args[0])
             if item is None:
                 return list
-            return lambda value: [item(x) for x in value]
+            return lambda value: list(map(item, value))
         items = [_encoder(arg) for arg in args]
-        return lambda value: [x if e is None else e(x) for e, x in zip(items, value, strict=True)]
+        if all(e is None for e in items):
+            return list  # a pair of plain values (a situation and its action)
+        env: dict[str, object] = {f"_e{i}": e for i, e in enumerate(items) if e is not None}
+        parts = ", ".join(
+            f"value[{i}]" if e is None else f"_e{i}(value[{i}])" for i, e in enumerate(items)
+        )
+        return typing.cast(
+            _Encoder, _compile("pair", f"def pair(value):\n    return [{parts}]\n", env)
+        )
     if origin is frozenset:
         member = _encoder(typing.get_args(kind)[0])
         if member is None:
@@ -333,12 +341,17 @@ def _tuple_decoder(kind: object) -> _Decoder:
         item, plain = _decoder(args[0]), _plain(args[0])
 
         def many(data: object) -> object:
+            if plain is None and type(data) is list:
+                try:  # the usual case: every item good, read without keeping its index
+                    return tuple(map(item, data))
+                except _Mismatch:
+                    pass  # read again item by item to name the damaged one
             return tuple(_items(item, plain, data))
 
         return many
     items = [_decoder(arg) for arg in args]
 
-    def fixed(data: object) -> object:
+    def checked(data: object) -> object:
         if type(data) is not list or len(data) != len(items):
             raise _Mismatch()
         out = []
@@ -349,7 +362,37 @@ def _tuple_decoder(kind: object) -> _Decoder:
                 raise _at(mismatch, f"[{i}]") from None
         return tuple(out)
 
-    return fixed
+    return _fast_tuple_decoder(args, checked)
+
+
+def _fast_tuple_decoder(args: tuple[object, ...], checked: _Decoder) -> _Decoder:
+    """A fixed tuple read in one generated function (plain items checked by exact type);
+    anything unusual goes to ``checked``, which names the damaged item."""
+    env: dict[str, object] = {"_checked": checked, "_Mismatch": _Mismatch}
+    reads, checks = [], []
+    for i, arg in enumerate(args):
+        plain = _plain(arg)
+        if plain is not None:
+            env[f"_t{i}"] = plain
+            reads.append(f"v{i} = data[{i}]")
+            checks.append(f"type(v{i}) is _t{i}")
+        else:
+            env[f"_d{i}"] = _decoder(arg)
+            reads.append(f"v{i} = _d{i}(data[{i}])")
+    body = "\n        ".join(reads)
+    check = " and ".join(checks) if checks else "True"
+    values = "".join(f"v{i}, " for i in range(len(args)))
+    source = (
+        "def fixed(data):\n"
+        f"    if type(data) is not list or len(data) != {len(args)}:\n"
+        "        return _checked(data)\n"
+        "    try:\n"
+        f"        {body}\n"
+        "    except _Mismatch:\n"
+        "        return _checked(data)\n"
+        f"    return ({values}) if {check} else _checked(data)\n"
+    )
+    return typing.cast(_Decoder, _compile("fixed", source, env))
 
 
 def _set_decoder(kind: object) -> _Decoder:
