@@ -464,44 +464,81 @@ def _class_decoder(kind: type) -> _Decoder:
 
 
 def _fast_class_decoder(kind: type, hints: dict[str, Any], checked: _Decoder) -> _Decoder:
-    """The usual case of a dataclass read in one generated function: every key present and
-    nothing else (a dict with as many keys as the class has fields), plain fields checked by
-    their exact type, StrEnum fields read by a dict lookup of their value, the others by
-    their decoder. Anything else (a missing default, a stray key, damaged data) goes to
+    """A dataclass read in one generated function: plain fields checked by their exact type,
+    StrEnum fields read by a dict lookup of their value, the others by their decoder. Every
+    key present is the usual case; a value stored without its defaults (Telperinquár's cards)
+    takes a second branch that fills them in and counts the keys it found, so a stray key is
+    still refused. Anything unusual (a stray or missing key, damaged data) goes to
     ``checked``, which reads it field by field and names the path of what is wrong."""
     every = dataclasses.fields(kind)
     if not all(f.init for f in every):
         return checked
-    env: dict[str, object] = {"_kind": kind, "_checked": checked, "_Mismatch": _Mismatch}
-    reads, checks, positional, named = [], [], [], []
+    env: dict[str, object] = {
+        "_kind": kind,
+        "_checked": checked,
+        "_Mismatch": _Mismatch,
+        "_missing": dataclasses.MISSING,
+    }
+    full, sparse, checks, positional, named = [], [], [], [], []
+    required = 0
     for i, f in enumerate(every):
-        hint, item = hints[f.name], f"data[{f.name!r}]"
+        hint = hints[f.name]
         plain = _plain(hint)
         if plain is not None:
             env[f"_t{i}"] = plain
-            reads.append(f"v{i} = {item}")
             checks.append(f"type(v{i}) is _t{i}")
+            read = "{}"
         elif isinstance(hint, type) and issubclass(hint, enum.StrEnum):
             env[f"_m{i}"] = {member.value: member for member in hint}  # str keys only
-            reads.append(f"v{i} = _m{i}[{item}]")
+            read = f"_m{i}[{{}}]"
         else:
             env[f"_d{i}"] = _decoder(hint)
-            reads.append(f"v{i} = _d{i}({item})")
+            read = f"_d{i}({{}})"
+        full.append(f"v{i} = {read.format(f'data[{f.name!r}]')}")
+        if f.default is not dataclasses.MISSING:
+            env[f"_v{i}"] = f.default
+            default = f"_v{i}"
+        elif f.default_factory is not dataclasses.MISSING:
+            env[f"_f{i}"] = f.default_factory
+            default = f"_f{i}()"
+        else:
+            required += 1
+            sparse.append(full[-1])
+            default = ""
+        if default:
+            sparse += [
+                f"v{i} = data.get({f.name!r}, _missing)",
+                f"if v{i} is _missing:",
+                f"    v{i} = {default}",
+                "else:",
+                "    found += 1",
+                f"    v{i} = {read.format(f'v{i}')}",
+            ]
         if f.kw_only:
             named.append(f"{f.name}=v{i}")
         else:
             positional.append(f"v{i}")
-    body = "\n        ".join(reads)
-    check = f"    if not ({' and '.join(checks)}):\n        return _checked(data)\n"
-    source = (
-        "def fast(data):\n"
-        f"    if type(data) is not dict or len(data) != {len(every)}:\n"
-        "        return _checked(data)\n"
-        "    try:\n"
-        f"        {body}\n"
-        "    except (KeyError, TypeError, _Mismatch):\n"  # a key missing, a value unknown
-        "        return _checked(data)\n"
-        + (check if checks else "")
-        + f"    return _kind({', '.join(positional + named)})\n"
-    )
+    full.append("pass")  # a class without fields
+    sparse.append("pass")
+    check = " and ".join(checks) if checks else "True"
+    make = f"_kind({', '.join(positional + named)})"
+    indent = "\n            "
+    source = f"""def fast(data):
+    if type(data) is not dict:
+        return _checked(data)
+    if len(data) == {len(every)}:
+        try:
+            {indent.join(full)}
+        except (KeyError, TypeError, _Mismatch):  # a key missing, a value unknown
+            return _checked(data)
+        return {make} if {check} else _checked(data)
+    found = 0
+    try:
+        {indent[:-4].join(sparse)}
+    except (KeyError, TypeError, _Mismatch):
+        return _checked(data)
+    if len(data) != {required} + found or not ({check}):
+        return _checked(data)
+    return {make}
+"""
     return typing.cast(_Decoder, _compile("fast", source, env))
