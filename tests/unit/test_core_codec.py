@@ -147,3 +147,47 @@ def test_a_value_of_plain_fields_is_checked_field_by_field(data: object, field: 
     with pytest.raises(BadInput) as raised:
         CODEC.decode(Flat, data, "")
     assert raised.value.params == {"field": field}
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    colour: Colour
+    count: int
+    owner: Colour | None = None
+    tag: str = ""
+    marks: tuple[Colour, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Named:
+    first: int
+    token: Token
+
+
+def test_enum_fields_dump_as_plain_strings_and_read_back_as_members() -> None:
+    token = Token(Colour.BLUE, 2, Colour.RED, marks=(Colour.RED,))
+    data = encode_object(token)
+    assert data == {"colour": "blau", "count": 2, "owner": "rot", "tag": "", "marks": ["rot"]}
+    assert type(data["colour"]) is str and type(data["owner"]) is str
+    back = CODEC.decode(Token, json.loads(json.dumps(data)))
+    assert back == token and type(back.colour) is Colour and type(back.marks[0]) is Colour
+    named = Named(first=1, token=token)
+    assert CODEC.decode(Named, encode(named)) == named
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"colour": "gruen", "count": 1, "owner": None, "tag": "", "marks": []}, ".colour"),
+        ({"colour": True, "count": 1, "owner": None, "tag": "", "marks": []}, ".colour"),
+        ({"colour": ["rot"], "count": 1, "owner": None, "tag": "", "marks": []}, ".colour"),
+        ({"colour": "rot", "count": 1, "owner": 3, "tag": "", "marks": []}, ".owner"),
+        ({"colour": "rot", "count": 1, "owner": None, "tag": "", "marks": ["x"]}, ".marks[0]"),
+        ({"colour": "rot", "count": 1, "owner": None, "tag": 0, "marks": []}, ".tag"),
+        ({"colour": "rot", "count": 1, "owner": None, "tag": "", "other": []}, ""),
+    ],
+)
+def test_a_damaged_enum_field_is_named_by_its_path(data: object, field: str) -> None:
+    with pytest.raises(BadInput) as raised:
+        CODEC.decode(Named, {"first": 1, "token": data})
+    assert raised.value.params == {"field": ".token" + field}  # a stray key: the value
