@@ -189,6 +189,7 @@ __all__: Sequence[str] = (
     "SEED_BITS",
     "SERVICE_KEYS",
     "TIMED_OUT",
+    "GameRecord",
     "GameService",
     "IdleGame",
     "Lobby",

@@ -2,11 +2,7 @@
 internals (only ``engines.core``, the contract every game shares, and an engine package's own
 public names, ``engines.w6``, ``engines.dice`` …). Every import is seen, also one inside a
 function or under ``TYPE_CHECKING``. (That a renderer imports neither narration nor the store is
-``tests/unit/test_layers.py``'s.)
-
-What still breaks a rule outside this change is listed below as allowed for now, naming the
-module and whose it is; the list may only shrink (a listed import that is gone fails too, so
-the list stays true)."""
+``tests/unit/test_layers.py``'s.) No cog is excepted."""
 
 from __future__ import annotations
 
@@ -16,13 +12,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-
-# (module, imported module) → why it is still allowed
-COG_ALLOWED_FOR_NOW: dict[tuple[str, str], str] = {
-    ("cogs/felsenfeuer.py", "bot.store"): "Felsenfeuer's cog (its own helper): ContentRecord",
-    ("cogs/felsenfeuer.py", "engines.felsenfeuer.engine"): "Felsenfeuer's cog: settings_of",
-    ("cogs/felsenfeuer.py", "engines.felsenfeuer.spells"): "Felsenfeuer's cog: its spell book",
-}
 
 
 def imports_of(path: Path) -> set[str]:
@@ -94,9 +83,7 @@ def test_the_walk_sees_every_kind_of_import(tmp_path: Path) -> None:
 
 
 def test_cogs_import_neither_the_store_nor_engine_internals() -> None:
-    found = violations("cogs", cog_breaks)
-    assert found - set(COG_ALLOWED_FOR_NOW) == set(), "a cog calls a service instead"
-    assert set(COG_ALLOWED_FOR_NOW) - found == set(), "fixed: take it off the list"
+    assert violations("cogs", cog_breaks) == set(), "a cog calls a service instead"
 
 
 async def test_an_lp_change_and_its_log_entry_are_one_write(tmp_path: Path) -> None:
