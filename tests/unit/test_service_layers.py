@@ -113,3 +113,40 @@ async def test_an_lp_change_and_its_log_entry_are_one_write(tmp_path: Path) -> N
         assert stored is not None and stored.sheet["lp"] == 15
     finally:
         await store.close()
+
+
+async def test_the_campaign_service_holds_the_main_gm_and_npc_rules(tmp_path: Path) -> None:
+    """Handing a campaign over and choosing co-GMs are the main GM's alone (a co-GM is
+    refused, nothing changes); an NPC's sheet is readable only for the GMs."""
+    from bot.services.campaigns import CampaignService, may_read_sheet
+    from bot.sheets import Sheets
+    from bot.store import SqliteStore
+    from engines.core import IllegalAction
+    from engines.w6 import npc_from_text
+
+    store = SqliteStore(tmp_path / "gm.db")
+    await store.open()
+    try:
+        service = CampaignService(store)
+        campaign = await service.start(1, 2, "Mine", gm_id=3)
+        await service.set_co_gm(campaign, 3, 4, remove=False)
+        campaign = await service.here(2)
+        assert campaign.co_gm_ids == [4] and campaign.is_gm(4)
+        for attempt in (
+            service.hand_over(campaign, 4, 5),
+            service.set_co_gm(campaign, 4, 5, remove=False),
+        ):
+            with pytest.raises(IllegalAction) as refused:
+                await attempt
+            assert refused.value.key == "w6cog.error.main_gm_only"
+        unchanged = await service.here(2)
+        assert (unchanged.gm_id, unchanged.co_gm_ids) == (3, [4])
+        ork = await Sheets(store).create(campaign, npc_from_text("Ork lp=20 kw=8 ab=5"), None, 3)
+        assert may_read_sheet(campaign, ork, 3) and may_read_sheet(campaign, ork, 4)
+        assert not may_read_sheet(campaign, ork, 5)
+        await service.hand_over(campaign, 3, 5)
+        moved = await service.here(2)
+        assert moved.gm_id == 5 and may_read_sheet(moved, ork, 5)
+        assert not may_read_sheet(moved, ork, 3)
+    finally:
+        await store.close()
