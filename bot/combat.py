@@ -465,6 +465,15 @@ class CombatService:
     def __init__(self, store: Store, games: GameService | None = None) -> None:
         self.store = store
         self.games = games or GameService(store)
+        self.games.on_finished(self._ended, kind=KIND)
+
+    async def _ended(self, turn: Turn) -> None:
+        """A combat's end-of-game work (``GameService.on_finished``): once the GM ended it,
+        the players' LP written back to their sheets, by the fighter → character map stored
+        with the finishing step."""
+        if turn.match.state.ended:
+            characters = turn.record.display.get("characters", {})
+            await self.write_back(turn.match.state, dict(characters))
 
     async def set_display(self, game_id: int, display: dict[str, Any]) -> None:
         """The tracker's display data (its message, log, pings) stored with the combat."""
@@ -555,7 +564,8 @@ class CombatService:
         characters: dict[str, int] | None = None,
     ) -> Turn:
         """Apply a checked step (the campaign-log entries and the fighter → character map in
-        the same transaction); a finished combat writes the players' LP back."""
+        the same transaction); a step that ends the combat writes the players' LP back
+        (``_ended``, the game service's end-of-game hook)."""
         chars = characters if characters is not None else loaded.characters
         campaign_id = loaded.campaign_id or campaign.id
 
@@ -567,7 +577,7 @@ class CombatService:
             return [match.state.gm, *match.state.seats]
 
         writes = StepWrites(log=log, display=_display(loaded, chars), players=players)
-        turn = await self.games.act(
+        return await self.games.act(
             loaded.record.id,
             user,
             action.text(),
@@ -575,9 +585,6 @@ class CombatService:
             seat=self.seat(loaded.state, action, actor),
             writes=writes,
         )
-        if turn.match.state.ended:
-            await self.write_back(turn.match.state, chars)
-        return turn
 
     async def undo(
         self, campaign: CampaignRecord, loaded: Loaded, user: int

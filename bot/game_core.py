@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +51,10 @@ class Turn:
     @property
     def outcome(self) -> Outcome | None:
         return m.outcome(engine_of(self.record), self.match)
+
+
+# End-of-game work (``ServiceCore.on_finished``): called with the step that finished the game.
+FinishedHook = Callable[[Turn], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,16 @@ class ServiceCore:
         """``entropy(bits)`` seeds new games (the bot's :class:`bot.chance.Chance` in play)."""
         self.store = store
         self.entropy = entropy
+        self._finished: list[tuple[str | None, FinishedHook]] = []
+
+    def on_finished(self, hook: FinishedHook, *, kind: str | None = None) -> None:
+        """Register end-of-game work: ``hook(turn)`` runs once for every game (of ``kind``;
+        None: every kind) that a stored step finishes — a move, a resignation, a forfeit for
+        idleness, a draw agreed, a reaction timed out, a bot's move — after the step's write,
+        in the order registered. Exactly once: only the write that moves the game from
+        running to finished runs it (the revision guard lets one writer through). An error in
+        a hook reaches the step's caller (the step is stored)."""
+        self._finished.append((kind, hook))
 
     async def get(self, game_id: int) -> GameRecord:
         """Raises IllegalAction when there is no such game."""
@@ -324,7 +338,12 @@ class ServiceCore:
             display=writes.display,
             log=() if writes.log is None else writes.log(match, events),
         )
-        return Turn(stored, match, events, seat)
+        turn = Turn(stored, match, events, seat)
+        if finished and record.status != FINISHED:
+            for kind, hook in self._finished:
+                if kind is None or kind == record.kind:
+                    await hook(turn)
+        return turn
 
     # ------------------------------------------------------------------ bot seats
 

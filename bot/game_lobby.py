@@ -60,6 +60,13 @@ class Lobbies(ServiceCore):
 
     # ------------------------------------------------------------------ creating, inviting
 
+    @staticmethod
+    def check_config(kind: str, config: dict[str, Any], players: int) -> None:
+        """Raises the engine's own BadInput for a config it does not accept with ``players``
+        seats — the same error ``create`` would refuse it with — before anything is asked of
+        Discord or the store (the engine's first state from a fixed seed, thrown away)."""
+        registry()[kind].initial_state(engine_config(config), 0, players)
+
     async def create(
         self,
         kind: str,

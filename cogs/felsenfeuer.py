@@ -18,10 +18,10 @@ from discord import app_commands
 
 from bot.app import SpielleiterBot
 from bot.components import custom_id, values_of
+from bot.games import GameRecord
 from bot.i18n import cmd, options, t
 from bot.narration.felsenfeuer import (
     SERVER_MARK,
-    SPELLS_KIND,
     book_sections,
     find_spell,
     read_spell_file,
@@ -51,13 +51,11 @@ from bot.play.ui import MAX_ROWS
 from bot.render import run_heavy
 from bot.replies import lang_for, send
 from bot.server_content import managed_guild
-from bot.store import ContentRecord, GameRecord
+from bot.services.spellbooks import ContentRecord, SpellbookService
 from engines.core import BadInput
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
 from engines.core.contract import Decision
-from engines.felsenfeuer.engine import settings_of
-from engines.felsenfeuer.spells import MAX_EXTRA_BYTES, book_for
 
 
 def _teams(text: str | None) -> list[int]:
@@ -148,6 +146,11 @@ class Felsenfeuer(TableCog):
     table_class = FelsenfeuerTable
     table: FelsenfeuerTable
 
+    @property
+    def spellbooks(self) -> SpellbookService:
+        """The server's own spell file, through the store the bot runs on."""
+        return SpellbookService(self.bot.store)
+
     # ---------------------------------------------------------------------- commands
 
     @felsenfeuer.command(
@@ -228,7 +231,8 @@ class Felsenfeuer(TableCog):
         config.update(duel_options(auswahl, startspieler, weltentor, zufallsrunen, erdbeben))
         if startspieler is not None and startspieler > len(players):
             raise BadInput("felsenfeuercog.error.start", seat=startspieler, count=len(players))
-        settings_of(config, 0, len(players))  # a mode, rules or teams that cannot be: now
+        # a mode, rules or teams that cannot be: now, before anything is stored or deferred
+        self.table.games.check_config(self.spec.kind, config, len(players))
         spells = await self._server_spells(interaction)
         if spells:  # the server's own spell file, as it is now, for the whole duel
             config["spells"] = spells
@@ -272,7 +276,7 @@ class Felsenfeuer(TableCog):
     async def buch(self, interaction: discord.Interaction[Any]) -> None:
         lang = await lang_for(interaction)
         spells = await self._server_spells(interaction)
-        title = t("felsenfeuercog.book.title", lang, count=len(book_for(spells)))
+        title = t("felsenfeuercog.book.title", lang, count=self.spellbooks.book_size(spells))
         embed = discord.Embed(title=title)
         for heading, lines in book_sections(lang, spells):
             embed.add_field(name=heading, value="\n".join(lines), inline=False)
@@ -299,13 +303,10 @@ class Felsenfeuer(TableCog):
         self, interaction: discord.Interaction[Any], datei: discord.Attachment
     ) -> None:
         lang, guild_id = await lang_for(interaction), managed_guild(interaction, "felsenfeuercog")
-        if datei.size > MAX_EXTRA_BYTES:
-            raise BadInput("felsenfeuercog.error.file_too_big", max=MAX_EXTRA_BYTES // 1000)
+        self.spellbooks.check_size(datei.size)
         await interaction.response.defer(ephemeral=True, thinking=True)
         text = await run_heavy(read_spell_file, await datei.read())  # every spell's test
-        replaced = await self.bot.store.put_content(
-            guild_id, SPELLS_KIND, text, interaction.user.id
-        )
+        replaced = await self.spellbooks.put(guild_id, text, interaction.user.id)
         lines = server_book_lines(text, lang)
         key = "replaced" if replaced else "stored"
         head = t(f"felsenfeuercog.server.{key}", lang, count=len(lines))
@@ -336,7 +337,7 @@ class Felsenfeuer(TableCog):
     )
     async def loeschen(self, interaction: discord.Interaction[Any]) -> None:
         lang, guild_id = await lang_for(interaction), managed_guild(interaction, "felsenfeuercog")
-        gone = await self.bot.store.delete_content(guild_id, SPELLS_KIND)
+        gone = await self.spellbooks.delete(guild_id)
         key = "deleted" if gone else "none"
         await send(interaction, t(f"felsenfeuercog.server.{key}", lang), ephemeral=True)
 
@@ -353,14 +354,11 @@ class Felsenfeuer(TableCog):
         await send(interaction, t(f"felsenfeuercog.server.{key}", lang), file=file, ephemeral=True)
 
     async def _server_file(self, interaction: discord.Interaction[Any]) -> ContentRecord | None:
-        if interaction.guild_id is None:
-            return None
-        return await self.bot.store.get_content(interaction.guild_id, SPELLS_KIND)
+        return await self.spellbooks.file(interaction.guild_id)
 
     async def _server_spells(self, interaction: discord.Interaction[Any]) -> str:
         """The server's own spell file ("" in a DM or without one)."""
-        record = await self._server_file(interaction)
-        return record.text if record is not None else ""
+        return await self.spellbooks.text(interaction.guild_id)
 
     add_table_commands(
         felsenfeuer, "felsenfeuercog", "zug", "aufgeben", "liste", "export", "brett", "replay"

@@ -19,7 +19,7 @@ from bot.i18n import cmd, options, t
 from bot.limits import DEFER_IMPORT_BYTES, MAX_IMPORT_BYTES
 from bot.narration.w6 import EMBED_COLOUR, entry_line
 from bot.replies import lang_for, pinging, send
-from bot.services.campaigns import MAX_NAME, CampaignRecord, parse_import
+from bot.services.campaigns import MAX_NAME, CampaignRecord, parse_import, require_main_gm
 from cogs.w6 import (
     BOOL_RULES,
     campaign_here,
@@ -28,7 +28,7 @@ from cogs.w6 import (
     channel_of,
     require_gm,
 )
-from engines.core import BadInput, IllegalAction
+from engines.core import BadInput
 
 logger = logging.getLogger(__name__)
 
@@ -267,8 +267,7 @@ async def _main_gm_here(
     Raises IllegalAction("w6cog.error.main_gm_only") / BadInput("w6cog.error.no_bots")."""
     lang = await lang_for(interaction)
     campaign = await campaign_here(interaction)
-    if interaction.user.id != campaign.gm_id:
-        raise IllegalAction("w6cog.error.main_gm_only")
+    require_main_gm(campaign, interaction.user.id)
     if nutzer.bot:
         raise BadInput("w6cog.error.no_bots")
     return lang, campaign

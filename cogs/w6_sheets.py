@@ -32,7 +32,7 @@ from bot.play.specs.w6_sheet import (
     sheet_image,
 )
 from bot.replies import lang_for, send
-from bot.services.campaigns import CampaignRecord, CharacterRecord
+from bot.services.campaigns import CampaignRecord, CharacterRecord, may_read_sheet
 from bot.sheets import (
     DIFFICULTIES,
     MAX_SHEET_BYTES,
@@ -175,9 +175,9 @@ class W6Sheets(commands.Cog):
         blank = blank_sheet()
         try:
             record = await find_character(interaction, campaign, chosen)
-            npc_hidden = record.owner_id is None and not campaign.is_gm(interaction.user.id)
+            readable = may_read_sheet(campaign, record, interaction.user.id)
             # an NPC's paths would name its sheet's entries (eigenschaften.Feuerodem)
-            paths = field_paths(blank if npc_hidden else load_sheet(record))
+            paths = field_paths(load_sheet(record) if readable else blank)
         except BadInput:
             paths = field_paths(blank)
         needle = current.casefold()
@@ -378,7 +378,7 @@ class W6Sheets(commands.Cog):
             sheet = load_sheet(record)
         except BadInput:
             return []
-        if record.owner_id is None and not campaign.is_gm(interaction.user.id):
+        if not may_read_sheet(campaign, record, interaction.user.id):
             return []  # an NPC's sheet is the GM's: not even its names for a player
         pairs = sheet.eigenschaften + sheet.pm if which == "eigenschaften" else sheet.fertigkeiten
         needle = current.casefold()

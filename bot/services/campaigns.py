@@ -57,6 +57,19 @@ def require_gm(campaign: CampaignRecord, user_id: int) -> None:
         raise IllegalAction("w6cog.error.gm_only")
 
 
+def require_main_gm(campaign: CampaignRecord, user_id: int) -> None:
+    """Raises IllegalAction("w6cog.error.main_gm_only") unless ``user_id`` is the campaign's
+    main GM (handing the campaign over and choosing co-GMs are theirs alone)."""
+    if user_id != campaign.gm_id:
+        raise IllegalAction("w6cog.error.main_gm_only")
+
+
+def may_read_sheet(campaign: CampaignRecord, record: CharacterRecord, user_id: int) -> bool:
+    """Whether ``user_id`` may read ``record``'s sheet, even its names in an autocomplete: an
+    NPC's sheet is the GMs' alone."""
+    return record.owner_id is not None or campaign.is_gm(user_id)
+
+
 def player_names(characters: list[CharacterRecord]) -> frozenset[str]:
     """The casefolded names of the players' characters (``may_see``: what is no NPC)."""
     return frozenset(c.name.strip().casefold() for c in characters if c.owner_id is not None)
@@ -369,6 +382,8 @@ class CampaignService:
         await self.store.update_campaign(campaign.id, status="archived")
 
     async def hand_over(self, campaign: CampaignRecord, user_id: int, new_gm: int) -> None:
+        """Raises IllegalAction("w6cog.error.main_gm_only") for anyone but the main GM."""
+        require_main_gm(campaign, user_id)
         co = [u for u in campaign.co_gm_ids if u != new_gm]
         await self.store.update_campaign(campaign.id, gm_id=new_gm, co_gm_ids=co)
         await self.log(campaign, user_id, "campaign", event="handover", name=str(new_gm))
@@ -376,7 +391,9 @@ class CampaignService:
     async def set_co_gm(
         self, campaign: CampaignRecord, user_id: int, co_gm: int, *, remove: bool
     ) -> None:
-        """Raises BadInput("w6cog.error.already_gm" / "not_cogm")."""
+        """Raises IllegalAction("w6cog.error.main_gm_only") for anyone but the main GM,
+        BadInput("w6cog.error.already_gm" / "not_cogm")."""
+        require_main_gm(campaign, user_id)
         if co_gm == campaign.gm_id:
             raise BadInput("w6cog.error.already_gm", user=f"<@{co_gm}>")
         if remove and co_gm not in campaign.co_gm_ids:

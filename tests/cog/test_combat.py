@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.combat import active_combat, unpack
+from bot.games import load
 from bot.i18n import t
 from bot.sandbox.fake_discord import FakeDiscord, StoredMessage
 from engines.w6.sheet_io import sheet_from_json
@@ -123,12 +124,21 @@ async def test_attack_defence_damage_phase_undo_end(fake: FakeDiscord, bot: Any)
     undone = await (await fake.slash("kampf zurück", user=GM)).message()
     assert undone.embeds[0]["title"] == t("w6cog.combat.title", "de", phase=1)
 
+    worn = {"kaempfer": "thoin", "feld": "lp", "wert": 11}
+    await (await fake.slash("kampf setzen", worn, user=GM)).message()
     ended = await (await fake.slash("kampf ende", user=GM)).message()
     assert ended.embeds[0]["title"] == t("w6cog.combat.title_ended", "de")
     assert ended.components == []
     campaign = await bot.store.active_campaign(fake.channel().id)
     ork = next(r for r in await bot.store.characters(campaign.id) if r.name == "Ork")
     assert sheet_from_json(ork.sheet).lp == 20  # an NPC is a template: the fight leaves it
+    # the end-of-game hook wrote the player's LP back: Thoin keeps what the fight left him
+    (record,) = await bot.store.games_in_channel(
+        fake.channel().id, kind="w6combat", statuses=("finished",)
+    )
+    (fighter,) = [f for f in load(record).state.fighters if f.name == "Thoin"]
+    thoin = next(r for r in await bot.store.characters(campaign.id) if r.name == "Thoin")
+    assert sheet_from_json(thoin.sheet).lp == fighter.lp == 11
     kinds = [e["kind"] for e in await bot.store.campaign_log(campaign.id, limit=0)]
     assert "damage" in kinds and kinds.count("combat") >= 8
 

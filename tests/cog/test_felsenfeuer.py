@@ -16,6 +16,7 @@ import pytest
 from bot.games import GameService, load
 from bot.i18n import t
 from bot.sandbox.fake_discord import BOT_ID, FakeDiscord, StoredMessage, stable_user_id
+from engines.core import BadInput
 from engines.core import match as m
 from engines.core.content import data_dir
 from engines.felsenfeuer import ENGINE, FelsenfeuerEngine
@@ -191,6 +192,23 @@ async def test_start_refuses_a_mode_for_the_wrong_number_of_seats(
     bad = await (await fake.slash("felsenfeuer start", {"teams": "a,b"}, user=ALICE)).callback()
     assert_ephemeral(bad)
     assert bad.content == t("felsenfeuercog.error.bad_teams", "de")
+    assert await bot.store.game_actions(1) == []
+
+
+async def test_a_config_the_engine_refuses_is_the_first_error_named(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """The game service checks the config before the table asks anything else (the
+    challenge against oneself, the deferral): the engine's own words, ephemeral, nothing
+    stored."""
+    options: dict[str, Any] = {"spieler2": ALICE, "modus": "pentagramm"}
+    reply = await (await fake.slash("felsenfeuer start", options, user=ALICE)).callback()
+    assert_ephemeral(reply)
+    assert reply.content == t("felsenfeuer.error.mode_players", "de", mode="pentagramm", players=5)
+    games = bot.cogs["Felsenfeuer"].games
+    with pytest.raises(BadInput) as refused:
+        games.check_config("felsenfeuer", {"rules": "adept", "mode": "gilde"}, 2)
+    assert refused.value.key == "felsenfeuer.error.mode_players"
     assert await bot.store.game_actions(1) == []
 
 

@@ -684,3 +684,78 @@ async def test_a_step_writes_its_campaign_log_seats_and_display_with_it(
     with pytest.raises(StaleRevision):
         await service.act(combat.id, BOB, join, combat.revision, seat=0, writes=writes)
     assert len(await store.campaign_log(campaign.id)) == 1
+
+
+async def test_every_way_a_game_ends_runs_the_end_of_game_hook_once(
+    service: GameService,
+) -> None:
+    """``on_finished``: a move, a click, a resignation, a forfeit for idleness, a draw agreed,
+    a reaction timed out and a bot's move each finish a game and run the hook once, with the
+    finishing step; a step that does not finish, another kind's hook and a step refused
+    after the end run nothing."""
+    ended: list[tuple[int, int, str]] = []
+    nim_only: list[int] = []
+
+    async def hook(turn: Any) -> None:
+        assert turn.record.status == FINISHED and turn.outcome is not None
+        ended.append((turn.record.id, turn.actor, turn.outcome.reason))
+
+    async def nim_hook(turn: Any) -> None:
+        nim_only.append(turn.record.id)
+
+    service.on_finished(hook)
+    service.on_finished(nim_hook, kind="nim-test")
+
+    async def nim(heap: int = 4) -> GameRecord:
+        return await service.create(
+            "nim-test", {"heap": heap}, channel_id=9, guild_id=None, players=[ALICE, BOB],
+            invited=False,
+        )  # fmt: skip
+
+    moved = await nim()  # a typed move
+    await service.act(moved.id, ALICE, "3")
+    assert ended == []
+    await service.act(moved.id, BOB, "1")
+    with pytest.raises(IllegalAction):
+        await service.act(moved.id, ALICE, "1")  # over: nothing runs again
+    clicked = await nim(2)  # a click
+    at = service.seated(clicked, ALICE, "h2")
+    await service.click(at, ALICE, "h2", 2)
+    resigned = await nim()
+    await service.act(resigned.id, BOB, "!resign")
+    idle = await nim()
+    await service.forfeit(idle, 0)
+    drawn = await nim()
+    await service.act(drawn.id, ALICE, "!draw-offer")
+    await service.act(drawn.id, BOB, "!draw-accept")
+    nim_games = [moved.id, clicked.id, resigned.id, idle.id, drawn.id]
+    assert [game for game, _actor, _reason in ended] == nim_games
+    assert [actor for _game, actor, _reason in ended] == [1, 0, 1, 0, 1]
+    assert nim_only == nim_games
+
+    # the party engine: a reaction passed when its time is up ends the game
+    timed = await service.create(
+        "party-test", {"hand": 1}, channel_id=9, guild_id=None, players=[ALICE, BOB],
+        invited=False, seed=7,
+    )  # fmt: skip
+    await _alice_plays(service, timed)
+    (late,) = await service.reactions_due(time.time() + REACTION_S + 30, REACTION_S)
+    await service.time_out(late.record, late.seat, late.decision)  # Bob passes: his turn
+    card = _party(await service.get(timed.id)).hands[1][0]
+    await service.act(timed.id, BOB, f"play {card}")
+    (late,) = await service.reactions_due(time.time() + REACTION_S + 30, REACTION_S)
+    assert ended[-1][0] != timed.id
+    last = await service.time_out(late.record, late.seat, late.decision)
+    assert last.record.status == FINISHED and ended[-1][:2] == (timed.id, 0)
+
+    # a bot's move that ends the game (seed 4: the bot lays its only card down, none is left)
+    botted = await service.create(
+        "party-test", {"hand": 1, "ai_levels": {"1": "random"}}, channel_id=9, guild_id=None,
+        players=[ALICE, BOT_USER], invited=False, seed=4,
+    )  # fmt: skip
+    await _alice_plays(service, botted)
+    record, turns = await service.play_bots(await service.get(botted.id))
+    assert record.status == FINISHED and turns[-1].actor == 1
+    assert ended[-1][:2] == (botted.id, 1)
+    assert len(ended) == len(nim_games) + 2 and len(set(ended)) == len(ended)
+    assert nim_only == nim_games  # the nim hook saw no party game
