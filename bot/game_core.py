@@ -117,6 +117,12 @@ class ServiceCore:
         a hook reaches the step's caller (the step is stored)."""
         self._finished.append((kind, hook))
 
+    @staticmethod
+    def match_of(record: GameRecord) -> m.Match:
+        """The match ``record`` stores, read from its snapshot: the table asks for it to draw a
+        board outside a click (a click's turn carries the match it loaded once)."""
+        return load(record)
+
     async def get(self, game_id: int) -> GameRecord:
         """Raises IllegalAction when there is no such game."""
         record = await self.store.get_game(game_id)

@@ -22,7 +22,7 @@ from typing import Any
 import discord
 
 from bot.components import SEPARATOR
-from bot.games import ACCEPTED, ACTIVE, BOT, HOST, GameService, bot_seats, load, lobby_of
+from bot.games import ACCEPTED, ACTIVE, BOT, HOST, GameService, bot_seats, lobby_of
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.play.spec import GameSpec
 from bot.play.ui import Screen
@@ -211,7 +211,7 @@ class TableBase:
     def user_to_act(self, record: GameRecord, user: int) -> bool:
         if record.status != ACTIVE:
             return False
-        seats = m.to_act(self.spec.engine, load(record))
+        seats = m.to_act(self.spec.engine, self.games.match_of(record))
         return any(record.players[s] == user for s in seats)
 
     async def complete_game(self, interaction: discord.Interaction[Any]) -> list[tuple[str, int]]:
@@ -233,7 +233,7 @@ class TableBase:
             return
         lines = []
         for record in records:
-            match = load(record) if record.status == ACTIVE else None
+            match = self.games.match_of(record) if record.status == ACTIVE else None
             names = self.info(record, lang).names
             lines.append(self.spec.list_line(record, match, names, lang))
         embed = discord.Embed(
@@ -265,7 +265,7 @@ class TableBase:
             record = await self.game_for(interaction, game_id)
             if record.status != ACTIVE:
                 return None
-            return load(record), GameService.seat_for(record, interaction.user.id)
+            return self.games.match_of(record), GameService.seat_for(record, interaction.user.id)
         except (IllegalAction, BadInput):
             return None
 

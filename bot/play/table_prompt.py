@@ -21,7 +21,6 @@ from bot.games import (
     PENDING,
     GameService,
     Seated,
-    load,
     lobby_of,
     reaction_limit_s,
 )
@@ -72,7 +71,9 @@ class TablePrompt(TableStart):
     async def _behind(self, record: GameRecord, board: int, lang: str) -> Screen | None:
         """The game's board as it should stand, when the board message ``board`` shows none of
         the game's open decisions (it is behind the game); None when it is current."""
-        screen = await self.screen(record, load(record), lang, thinking=self.games.bot_due(record))
+        screen = await self.screen(
+            record, self.games.match_of(record), lang, thinking=self.games.bot_due(record)
+        )
         channel = self.bot.get_partial_messageable(record.channel_id)
         shown = await channel.fetch_message(board)  # what Discord shows, not a client
         items = screen.view.children if screen.view is not None else []
@@ -199,7 +200,7 @@ class TablePrompt(TableStart):
         """The clicker's private view (their hand), only to them."""
         seat = GameService.seat_for(record, interaction.user.id)
         lang = await lang_for(interaction)
-        match = load(record)
+        match = self.games.match_of(record)
         view = self.spec.engine.view_for(match.state, seat)
         text = self.spec.private_text(view, lang) or self.text("private.none", lang)
         drawing = self.private_file(record, match, seat, lang)

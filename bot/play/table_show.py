@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.games import FINISHED, FORFEIT, bot_seats, load
+from bot.games import FINISHED, FORFEIT, bot_seats
 from bot.play.spec import Steps
 from bot.play.table_base import BOT_GRACE_SECONDS, image_digest, on_message, step_summary
 from bot.play.table_board import TableBoard
@@ -38,7 +38,7 @@ class TableShow(TableBoard):
         for turn in turns:
             steps.add(turn)
         match = turns[-1].match if turns and turns[-1].record.revision == record.revision else None
-        screen = await self.screen(record, match or load(record), lang, steps=steps)
+        screen = await self.screen(record, match or self.games.match_of(record), lang, steps=steps)
         await self.show(record, screen)
 
     # ------------------------------------------------------------------ idle games

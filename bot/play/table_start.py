@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.components import custom_id, values_of
-from bot.games import ACTIVE, BOT, INVITED, PENDING, READY, REFUSED, load, lobby_of
+from bot.games import ACTIVE, BOT, INVITED, PENDING, READY, REFUSED, lobby_of
 from bot.i18n import t
 from bot.play.table_base import (
     ROW_BUTTONS,
@@ -399,7 +399,7 @@ class TableStart(TableShow):
             # the board answers here: acknowledged before it is drawn (Discord's 3 s)
             component = interaction.type == discord.InteractionType.component
             await interaction.response.defer(thinking=not component)
-        screen = await self.screen(record, load(record), lang, thinking=bot_due)
+        screen = await self.screen(record, self.games.match_of(record), lang, thinking=bot_due)
         if elsewhere:
             parent = self.bot.get_partial_messageable(info.home["parent"])
             if invitation is not None:
@@ -438,7 +438,7 @@ class TableStart(TableShow):
         elsewhere = channel_of(interaction) != record.channel_id  # asked in its parent channel
         await interaction.response.defer(thinking=True, ephemeral=elsewhere)
         steps = None if self.info(record).log else await self.last_steps(record)
-        screen = await self.screen(record, load(record), lang, steps=steps)
+        screen = await self.screen(record, self.games.match_of(record), lang, steps=steps)
         if elsewhere:  # only to the asker: the channel keeps the invitation alone
             await interaction.followup.send(**send_kwargs(screen), ephemeral=True)
             return
