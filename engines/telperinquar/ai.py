@@ -10,7 +10,8 @@ action, a laid card too, may be answered), and otherwise ends the phase.
 
 ``hard`` looks one action ahead: it tries each legal action on a copy of the game with dice of
 its own (three samples, the game's own dice stay unseen; the others are taken to let it
-pass unanswered) and values what its own view then shows (its hero's LP against the
+pass unanswered), then takes its own next step as ``normal`` would (so a buff is valued by
+the blow that follows it), and values what its own view then shows (its hero's LP against the
 enemies', Wesen, cards in play, levels, hand). On top of that it keeps the Aktionen its
 defensive cards in play need to answer in the others' turns (it spends below that reserve
 only on a blow that can fell the enemy hero), and it plays a "next attack +N" card just
@@ -175,7 +176,7 @@ def _worth(view: dict[str, Any], player: int, cat: Catalogue) -> float:
     return total
 
 
-FOLLOW = 0  # own follow-up steps after the tried action
+FOLLOW = 1  # own follow-up steps after the tried action (the normal heuristic's pick)
 
 
 def _others_pass(engine: Any, after: Any, player: int, passing: Any) -> Any:
