@@ -14,10 +14,10 @@ events, the view and the decisions after it). Today's engine must read the old s
 the same, and know each situation by the hash it had (the Wiederholungsregel remembers the
 situations of a duel by that hash).
 
-Two entries were re-recorded when the Kompendium changed (issue 22's balance, after the port had
-passed all of them): 27 sits inside Strom der Zeit, whose sentences changed, so its views and
-next step are today's; 31's next step reaches a changed spell. Their states, decisions and
-legal actions are still the old engine's.
+Three entries were re-recorded when the Kompendium changed (issue 22's balance, after the port
+had passed all of them): 27 sits inside Strom der Zeit and 32 inside Schandmaske, whose
+sentences changed, so their views and next steps are today's; 31's view after its next step
+shows a changed spell. Their states, decisions and legal actions are still the old engine's.
 """
 
 from __future__ import annotations
