@@ -30,6 +30,8 @@ class Tally:
     private: int = 0
     images: int = 0
     per_step: list[int] = field(default_factory=list)
+    turns: int = 0  # changes of the person whose decision is played (the first one counts)
+    last_seat: int | None = None
 
 
 def user_of(fake: Any, user_id: int) -> str:
@@ -96,6 +98,8 @@ async def play(
             record = await settled(fake, bot, game_id)
             continue
         decision = mine[0]
+        if decision.seat != tally.last_seat:
+            tally.turns, tally.last_seat = tally.turns + 1, decision.seat
         user = user_of(fake, record.players[decision.seat])
         board = fake.messages[record.display["board"]]
         before = len(await bot.store.game_actions(game_id))
