@@ -15,12 +15,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store import GameRecord, LogRow, StaleRevision, Store
+from bot.store.base import GameStatus
 from engines.core import Engine, Event, IllegalAction, Outcome, registry
 from engines.core import match as m
 from engines.core.contract import BotPlayer
 from engines.core.record import last_events
 
-INVITED, ACTIVE, FINISHED, DECLINED = "invited", "active", "finished", "declined"
+INVITED, ACTIVE, FINISHED, DECLINED = (
+    GameStatus.INVITED,
+    GameStatus.ACTIVE,
+    GameStatus.FINISHED,
+    GameStatus.DECLINED,
+)
 BOT_BUDGET_S = 2.0  # CPU seconds a bot may think per decision
 RETRIES = 8  # re-reads after a concurrent write before a click is given up as stale
 REACTION_KEY = "reaction_minutes"  # a game's own reaction limit (the service's config key)

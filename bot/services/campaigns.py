@@ -20,7 +20,7 @@ from bot.limits import (
 )
 from bot.narration.w6 import COMBAT_CHECKS
 from bot.store import Store
-from bot.store.base import AlreadyExists
+from bot.store.base import AlreadyExists, CampaignStatus
 from bot.store.base import CampaignRecord as CampaignRecord  # the records a cog reads
 from bot.store.base import CharacterRecord as CharacterRecord
 from engines.core import BadInput, IllegalAction
@@ -379,7 +379,7 @@ class CampaignService:
 
     async def archive(self, campaign: CampaignRecord, user_id: int) -> None:
         await self.log(campaign, user_id, "campaign", event="archive", name=campaign.name)
-        await self.store.update_campaign(campaign.id, status="archived")
+        await self.store.update_campaign(campaign.id, status=CampaignStatus.ARCHIVED)
 
     async def hand_over(self, campaign: CampaignRecord, user_id: int, new_gm: int) -> None:
         """Raises IllegalAction("w6cog.error.main_gm_only") for anyone but the main GM."""

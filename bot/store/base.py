@@ -10,6 +10,7 @@ import errno
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol
 
 from engines.core import EngineError, IllegalAction, StaleAction
@@ -105,6 +106,22 @@ class StoreUnavailable(Exception):
         self.reason = reason
 
 
+class GameStatus(StrEnum):
+    """Where a stored game stands: its invitation open, being played, over, or declined."""
+
+    INVITED = "invited"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    DECLINED = "declined"
+
+
+class CampaignStatus(StrEnum):
+    """A W6 campaign being played in its channel, or put away."""
+
+    ACTIVE = "active"
+    ARCHIVED = "archived"
+
+
 @dataclass(frozen=True)
 class GameRecord:
     id: int
@@ -115,7 +132,7 @@ class GameRecord:
     guild_id: int | None
     channel_id: int
     players: list[int]
-    status: str  # "invited", "active", "finished", "declined"
+    status: GameStatus
     snapshot: Json
     revision: int
     message_id: int | None
@@ -138,7 +155,7 @@ class CampaignRecord:
     gm_id: int
     co_gm_ids: list[int]
     settings: Json
-    status: str  # "active", "archived"
+    status: CampaignStatus
     created_at: float
 
     def is_gm(self, user_id: int) -> bool:

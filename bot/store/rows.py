@@ -8,10 +8,12 @@ from typing import Any
 
 from bot.store.base import (
     CampaignRecord,
+    CampaignStatus,
     CharacterRecord,
     ContentRecord,
     DeckRecord,
     GameRecord,
+    GameStatus,
     WebTokenRecord,
 )
 
@@ -41,7 +43,7 @@ def _game(row: Row) -> GameRecord:
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
         players=json.loads(row["players"]),
-        status=row["status"],
+        status=GameStatus(row["status"]),
         snapshot=json.loads(row["snapshot"]),
         revision=row["revision"],
         message_id=row["message_id"],
@@ -60,7 +62,7 @@ def _campaign(row: Row) -> CampaignRecord:
         gm_id=row["gm_id"],
         co_gm_ids=json.loads(row["co_gm_ids"]),
         settings=json.loads(row["settings"]),
-        status=row["status"],
+        status=CampaignStatus(row["status"]),
         created_at=row["created_at"],
     )
 
