@@ -270,8 +270,8 @@ class ServiceCore:
                 engine_of(record), match, judged, decision
             ):
                 raise StaleRevision()
-            typed_for = None
-            if decision is None and not text.startswith(m.META_PREFIX):
+            typed_for = None  # a typed step (no button's decision or revision) and not a meta one
+            if decision is None and revision is None and not text.startswith(m.META_PREFIX):
                 typed_for = _open_decision(engine_of(record), match, judged)
             try:  # never as the referee
                 return await self.apply_for_seat(record, acting, text, writes=writes, match=match)
