@@ -50,8 +50,9 @@ class Tracker:
         """One step on the living tracker (issue #19): a click on the tracker edits it in place,
         a click in a private prompt updates that prompt and edits the tracker, a command moves
         the tracker below it (the old one goes). The tracker speaks the combat's language (its
-        GM's at the start), the prompt the clicker's. A phase's end adds one compact line; a
-        decision that opens for another player pings them once."""
+        GM's at the start), the prompt the clicker's. A phase's end leaves one compact line (its
+        served ping turned into it, or a new one); a decision that opens for another player
+        pings them once."""
         component = interaction.type == discord.InteractionType.component
         if not component and not interaction.response.is_done():
             await interaction.response.defer(thinking=True)  # the new tracker fills it
@@ -126,7 +127,9 @@ class Tracker:
         )  # fmt: skip
         if old and old != message.id:
             await self._drop(interaction, old)
-        if summaries:
+        if await self._fold_summary(interaction, display, summaries):
+            await self.combats.set_display(game_id, display)
+        elif summaries:
             await interaction.followup.send(_cap(summaries, CONTENT_LIMIT))
 
     async def _edit_tracker(
@@ -167,18 +170,40 @@ class Tracker:
         pings: dict[int, str],
     ) -> None:
         """The public lines beside the tracker: a phase's summary, a ping for a decision that
-        just opened (the previous ping message goes, so the channel keeps at most one)."""
-        if pings:
+        just opened (the previous ping message goes, so the channel keeps at most one). A
+        summary takes the place of its phase's ping, once that is served (edited, no new
+        message): the channel keeps one line per phase."""
+        folded = await self._fold_summary(interaction, display, summaries)
+        if pings and not folded:
             await self._drop(interaction, display.get("ping_message"))
-        lines = summaries + list(pings.values())
-        if not lines:
-            return
-        sent = await interaction.followup.send(
-            _cap(lines, CONTENT_LIMIT), allowed_mentions=pinging(*pings), wait=True
-        )
-        if pings:
-            display["ping_message"] = sent.id
+        lines = ([] if folded else summaries) + list(pings.values())
+        if lines:
+            sent = await interaction.followup.send(
+                _cap(lines, CONTENT_LIMIT), allowed_mentions=pinging(*pings), wait=True
+            )
+            if pings:
+                display["ping_message"] = sent.id
+        if folded or pings:
             await self.combats.set_display(game_id, display)
+
+    async def _fold_summary(
+        self, interaction: discord.Interaction[Any], display: dict[str, Any], summaries: list[str]
+    ) -> bool:
+        """Turn the phase's last ping message into the phase's summary line (an edit notifies
+        nobody; the ping was answered, the channel gets no new message for the summary).
+        False when the phase pinged nobody or its ping message is gone."""
+        message_id = display.get("ping_message")
+        if not summaries or not message_id:
+            return False
+        display.pop("ping_message")
+        try:
+            await self._message(interaction, message_id).edit(
+                content=_cap(summaries, CONTENT_LIMIT),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            return False
+        return True
 
     async def _drop(self, interaction: discord.Interaction[Any], message_id: Any) -> None:
         """Delete an earlier tracker or ping message (gone already: nothing to do)."""

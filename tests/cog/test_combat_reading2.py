@@ -253,9 +253,9 @@ async def test_a_phase_with_six_fighters_and_four_attacks_posts_a_few_messages(
     fake: FakeDiscord, bot: Any
 ) -> None:
     """Issue 19: one phase of 6 fighters (2 players, 4 NPCs) and 4 attacks, played by clicks,
-    edits the tracker in place: at most a few new public messages (the phase's summary line
-    and pings for players), never an image per step; the private prompts are one per
-    attack."""
+    edits the tracker in place: at most a few new public messages (pings for players; the
+    phase's summary line takes the place of its last ping, edited, so the phase leaves one
+    line), never an image per step; the private prompts are one per attack."""
     from bench.bench_w6 import _sheet, scripted_phase
 
     await (await fake.slash("kampagne start", {"name": "Mine"}, user=GM)).callback()
@@ -280,6 +280,7 @@ async def test_a_phase_with_six_fighters_and_four_attacks_posts_a_few_messages(
     public = [m for m in fake.channel_messages() if not m.flags & 64]
     summary = [m for m in public if m.content.startswith("📜 Phase 1")]
     assert len(summary) == 1 and "Angriffe: 4" in summary[0].content
+    assert summary[0].edited_at is not None and "<@" not in summary[0].content  # the ping, served
     live = [m for m in public if m.custom_ids]
     assert len(live) == 1  # only the tracker keeps live buttons
     assert len([m for m in public if m.id not in before]) <= 3  # pings replace each other
@@ -301,3 +302,21 @@ async def test_a_deleted_tracker_is_posted_again_by_the_next_step(
     assert again.id != status.id and ids_with(again, "npc")  # the Ork's defence
     record = await active_combat(bot.store, fake.channel().id)
     assert record.display["tracker"]["message"] == again.id
+
+
+async def test_a_phase_that_pinged_nobody_ends_with_a_new_summary_line(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Issue 19: a phase's summary takes the place of its served ping; a phase in which nobody
+    was pinged (no attack: both are done) still leaves its one line, as a new message."""
+    from tests.cog.test_combat import ids_with, set_up, tracker
+    from tests.cog.test_w6 import ALICE
+
+    status = await set_up(fake)
+    (done,) = [c for c in ids_with(status, "fertig") if c.endswith(":thoin")]
+    status = await tracker(fake, await fake.click(status, done, user=ALICE))
+    (done,) = [c for c in ids_with(status, "fertig") if c.endswith(":ork")]
+    await tracker(fake, await fake.click(status, done, user=GM))
+    public = [m for m in fake.channel_messages() if not m.flags & 64]
+    (summary,) = [m for m in public if m.content.startswith("📜 Phase 1")]
+    assert summary.edited_at is None and "Angriffe: 0" in summary.content
