@@ -21,12 +21,12 @@ from discord.ext import commands
 from bot.chance import Chance
 from bot.components import ComponentRouter
 from bot.i18n import CatalogTranslator
-from bot.render.base import stop_render_processes, use_render_processes
 from bot.replies import handle_error
 from bot.settings import Settings
 from bot.store import Store, StoreBusy, is_postgres, store_for
 from bot.store.base import storage_failure
 from bot.web.server import WebServer
+from bot.workers import stop_worker_processes, use_worker_processes
 
 log = logging.getLogger("spielleiter")
 
@@ -102,7 +102,7 @@ class SpielleiterBot(commands.AutoShardedBot):
             )
         await self.store.open()
         if self.settings.render_processes:
-            await asyncio.to_thread(use_render_processes, self.settings.render_processes)
+            await asyncio.to_thread(use_worker_processes, self.settings.render_processes)
         await self.load_cogs()
         if self.settings.web_port is not None:
             await self.start_web()
@@ -144,7 +144,7 @@ class SpielleiterBot(commands.AutoShardedBot):
         await super().close()
         await self.store.close()
         if self.settings.render_processes:
-            stop_render_processes()
+            stop_worker_processes()
 
     async def finish_interactions(self, timeout: float = 30.0) -> None:
         """Wait (at most ``timeout`` seconds) for the interactions still being handled (a bot

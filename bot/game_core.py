@@ -7,7 +7,6 @@ service together (see its docstring for the life cycle).
 
 from __future__ import annotations
 
-import asyncio
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -16,6 +15,7 @@ from typing import Any
 
 from bot.store import GameRecord, LogRow, StaleRevision, Store
 from bot.store.base import GameStatus
+from bot.workers import run_apart
 from engines.core import Engine, Event, IllegalAction, Outcome, registry
 from engines.core import match as m
 from engines.core.contract import BotPlayer
@@ -214,7 +214,7 @@ class ServiceCore:
         if not actions:
             return None
         engine = engine_of(record)
-        events = await asyncio.to_thread(
+        events = await run_apart(
             last_events,
             engine,
             engine_config(record.config),
@@ -383,7 +383,8 @@ class ServiceCore:
                 assert isinstance(engine, BotPlayer)
                 level = bot_seats(record)[seat]
                 rng = random.Random(record.seed + record.revision)
-                action = await asyncio.to_thread(
+                # in a worker process: a bot thinking takes no time from the event loop
+                action = await run_apart(
                     engine.choose_action, match.state, seat, level, BOT_BUDGET_S, rng
                 )
                 text = engine_of(record).action_text(action)

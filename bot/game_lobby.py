@@ -22,6 +22,7 @@ from bot.game_core import (
     engine_of,
 )
 from bot.store import GameRecord, StaleRevision
+from bot.workers import run_apart
 from engines.core import BadInput, IllegalAction, registry
 from engines.core import match as m
 from engines.core.contract import BotPlayer
@@ -53,6 +54,16 @@ def lobby_of(record: GameRecord) -> Lobby:
         seats = [HOST] + [PENDING] * (len(record.players) - 1)
         return Lobby(tuple(seats), (None,) * len(record.players))
     return Lobby(tuple(data["seats"]), tuple(data["choices"]))
+
+
+def first_snapshot(kind: str, config: dict[str, Any], seed: int, players: int) -> dict[str, Any]:
+    """The stored snapshot of a new game: its engine's first state. Worked out in a worker
+    process (``bot.workers.run_apart``; a Telperinquár start deals and shuffles two decks).
+    Raises the engine's BadInput for a config it does not accept."""
+    import engines.all  # noqa: F401  (a worker process registers every engine)
+
+    engine = registry()[kind]
+    return m.to_json(engine, m.start(engine, config, seed, players))
 
 
 class Lobbies(ServiceCore):
@@ -91,8 +102,7 @@ class Lobbies(ServiceCore):
         """
         engine = registry()[kind]
         seed = self.entropy(SEED_BITS) if seed is None else seed
-        match = m.start(engine, engine_config(config), seed, len(players))
-        snapshot = m.to_json(engine, match)
+        snapshot = await run_apart(first_snapshot, kind, engine_config(config), seed, len(players))
         status = ACTIVE
         if invited:
             bots = bot_seats_of(config)
@@ -242,15 +252,16 @@ class Lobbies(ServiceCore):
         """Start an invited game whose lobby is in ``record`` (every seat ready), with the
         seats' setup choices. Raises BadInput for a choice the engine refuses."""
         lobby = lobby_of(record)
-        engine = engine_of(record)
         config = dict(record.config)
         if any(choice is not None for choice in lobby.choices):
             config["seat_choices"] = list(lobby.choices)
-        match = m.start(engine, engine_config(config), record.seed, len(record.players))
+        snapshot = await run_apart(
+            first_snapshot, record.kind, engine_config(config), record.seed, len(record.players)
+        )
         return await self.store.update_game(
             record.id,
             expected_revision=record.revision,
-            snapshot=m.to_json(engine, match),
+            snapshot=snapshot,
             status=ACTIVE,
             players=record.players,
             config=config,

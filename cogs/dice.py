@@ -37,7 +37,6 @@ from bot.app import SpielleiterBot
 from bot.i18n import cmd, options, t
 from bot.limits import MAX_SAVED_ROLLS
 from bot.narration import dice as narration
-from bot.render import render_async, render_heavy, run_heavy
 from bot.render.dice import DiceImage, render_dice
 from bot.replies import lang_for, send
 from bot.services.dice import (
@@ -45,9 +44,11 @@ from bot.services.dice import (
     CharacterRecord,
     DiceService,
     character_choices,
+    heavy_roll,
     scopes,
     sheet_skills,
 )
+from bot.workers import render_async, run_apart
 from engines.core import BadInput, IllegalAction, Rng
 from engines.dice import (
     ContestSide,
@@ -181,14 +182,15 @@ class Dice(commands.Cog):
         expression = " ".join(text.split())
         if expand:
             expression = await self._expand_saved(expression, interaction.user.id, campaign)
+        image, png = None, None
         if check_notation(expression).dice_count >= HEAVY_DICE:  # bad input is told at once
             await self._defer(interaction, visibility)
-            result, _ = await run_heavy(roll_notation, expression, self.new_rng())
+            result, image, png = await run_apart(heavy_roll, expression, self.new_rng())
         else:
             result, _ = roll_notation(expression, self.new_rng())
         who, again = narration.display(interaction.user), reroll_id(visibility, expression)
-        shown = narration.roll_shown(who, expression, result, visibility, again)
-        await self._deliver(interaction, lang, shown, visibility, campaign)
+        shown = narration.roll_shown(who, expression, result, visibility, again, image)
+        await self._deliver(interaction, lang, shown, visibility, campaign, png)
 
     async def _expand_saved(
         self, expression: str, user_id: int, campaign: CampaignRecord | None
@@ -617,15 +619,17 @@ class Dice(commands.Cog):
         shown: narration.Shown,
         visibility: Visibility,
         campaign: CampaignRecord | None,
+        png: bytes | None = None,
     ) -> None:
+        """Log, then answer with ``shown`` (its picture drawn here unless ``png`` is it)."""
         if shown.log is not None:  # written before the reply
             await self._log(campaign, interaction.user.id, *shown.log)
-        png = None
-        if shown.image is not None and shown.image.dice_count >= HEAVY_DICE:
-            await self._defer(interaction, visibility)
-            png = await render_heavy(render_dice, shown.image)
-        elif shown.image is not None:
-            png = await render_async(render_dice, shown.image)
+        if png is None and shown.image is not None:
+            if shown.image.dice_count >= HEAVY_DICE:
+                await self._defer(interaction, visibility)
+                png = await run_apart(render_dice, shown.image)
+            else:
+                png = await render_async(render_dice, shown.image)
         text = narration.fit_message(shown.text(lang))
         extras = self._extras(lang, shown, png)
         quiet = discord.AllowedMentions.none()

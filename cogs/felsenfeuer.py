@@ -48,10 +48,10 @@ from bot.play.specs.felsenfeuer import (
 )
 from bot.play.table import GameTable, distinct_names
 from bot.play.ui import MAX_ROWS
-from bot.render import run_heavy
 from bot.replies import lang_for, send
 from bot.server_content import managed_guild
 from bot.services.spellbooks import ContentRecord, SpellbookService
+from bot.workers import run_heavy
 from engines.core import BadInput
 from engines.core import match as m
 from engines.core.choices import ChoiceTree

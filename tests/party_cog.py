@@ -19,7 +19,8 @@ from PIL import ImageDraw
 
 from bot.play.spec import BoardContext, GameSpec, Option, Steps
 from bot.play.table import GameTable
-from bot.render.base import draw_text, font, new_canvas, png_bytes, render_async
+from bot.render.base import draw_text, font, new_canvas, png_bytes
+from bot.workers import render_async
 from engines.core import Outcome
 from tests.party import COLOURS, PARTY
 

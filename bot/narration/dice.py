@@ -424,10 +424,18 @@ def erfolgswurf_text(lang: str, who: str, result: ErfolgswurfResult) -> str:
 # ---- what each roll shows (and logs) ---------------------------------------------------------
 
 
-def roll_shown(who: str, expression: str, result: DiceRoll, visibility: str, reroll: str) -> Shown:
+def roll_shown(
+    who: str,
+    expression: str,
+    result: DiceRoll,
+    visibility: str,
+    reroll: str,
+    image: DiceImage | None = None,
+) -> Shown:
+    """What a /roll shows; ``image``: its picture when it was drawn already (a heavy roll)."""
     return Shown(
         text=lambda lg: roll_text(lg, who, expression, result),
-        image=roll_image(result),
+        image=image or roll_image(result),
         reroll=reroll,
         log=(
             "roll",

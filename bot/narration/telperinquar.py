@@ -17,9 +17,9 @@ from typing import Any
 
 from bot.i18n import catalog, t
 from bot.play.spec import BoardContext
-from bot.render import render_async
 from bot.render.telperinquar import deck_png, named_card_png
 from bot.store import DeckRecord
+from bot.workers import render_async
 from engines.core import BadInput
 from engines.effects import LoadError
 from engines.telperinquar.cards import (

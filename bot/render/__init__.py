@@ -11,9 +11,6 @@ from bot.render.base import (
     grid_board,
     new_canvas,
     png_bytes,
-    render_async,
-    render_heavy,
-    run_heavy,
     text_center,
     text_length,
 )
@@ -28,9 +25,6 @@ __all__ = [
     "grid_board",
     "new_canvas",
     "png_bytes",
-    "render_async",
-    "render_heavy",
-    "run_heavy",
     "text_center",
     "text_length",
 ]

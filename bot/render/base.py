@@ -1,23 +1,13 @@
 """Fonts from ``assets/fonts`` (DejaVu, free licence, full German glyphs), a palette, a
-coordinate grid and PNG encoding. Rendering runs in a worker thread (``render_async``) so a
-slow image never blocks other channels; heavy work (``run_heavy``) in a bounded pool of its own."""
+coordinate grid and PNG encoding. Renderers are synchronous; ``bot.workers`` runs them away from
+the event loop (``render_async``)."""
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import io
 import logging
-import multiprocessing
-import os
-import pickle
 import re
-import threading
-import time
 import unicodedata
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ParamSpec, TypeVar
@@ -353,98 +343,3 @@ def palette_png(image: Image.Image, colours: int) -> bytes:
     buffer = io.BytesIO()
     palette.save(buffer, format="PNG", compress_level=3)
     return buffer.getvalue()
-
-
-async def render_async(fn: Callable[P, bytes], *args: P.args, **kwargs: P.kwargs) -> bytes:
-    """Run a renderer off the event loop and return its PNG bytes: in the render processes
-    when there are some (``use_render_processes``: a renderer then takes no time from the
-    interpreter that answers every other command), else in a worker thread. A renderer
-    whose arguments cannot be sent to another process runs in a thread."""
-    call = functools.partial(fn, *args, **kwargs)
-    if _PROCESSES is not None:
-        try:
-            return await asyncio.get_running_loop().run_in_executor(_PROCESSES, call)
-        except (pickle.PicklingError, AttributeError, TypeError, BrokenProcessPool) as error:
-            # cannot be sent (a local function, an open handle) or the pool broke: a thread
-            # (a renderer's own AttributeError or TypeError then shows again from there)
-            log.warning("rendering %s in a thread: %r", getattr(fn, "__name__", fn), error)
-    return await asyncio.to_thread(call)
-
-
-async def render_heavy(fn: Callable[P, bytes], *args: P.args, **kwargs: P.kwargs) -> bytes:
-    """A picture heavy to draw (hundreds of dice): in the render processes when there are
-    some, else in the small heavy pool (``run_heavy``), never fifty threads at once."""
-    if _PROCESSES is not None:
-        return await render_async(fn, *args, **kwargs)
-    return await run_heavy(fn, *args, **kwargs)
-
-
-_PROCESSES: ProcessPoolExecutor | None = None
-# imported once by the render processes' parent (forkserver), so each worker starts warm
-RENDER_MODULES = (
-    "bot.render.armageddon",
-    "bot.render.combat",
-    "bot.render.dice",
-    "bot.render.essence",
-    "bot.render.felsenfeuer",
-    "bot.render.sheet",
-    "bot.render.telperinquar",
-)
-
-
-def use_render_processes(count: int) -> None:
-    """Render in ``count`` worker processes from now on (0: in threads, as in tests). The
-    workers are started here, fonts loaded, so the first board after start-up is not slow."""
-    global _PROCESSES
-    stop_render_processes()
-    if count <= 0:
-        return
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(list(RENDER_MODULES))
-    _PROCESSES = ProcessPoolExecutor(
-        max_workers=count, mp_context=context, initializer=_follow, initargs=(os.getpid(),)
-    )
-    for started in [_PROCESSES.submit(_warm) for _ in range(count)]:
-        started.result()
-
-
-def _follow(bot_pid: int) -> None:
-    """In a render process: end with the bot. A bot killed outright (SIGKILL, a crash) cannot
-    stop its workers, and they are not its children (a forkserver started them)."""
-
-    def watch() -> None:
-        while True:
-            time.sleep(1.0)
-            try:
-                os.kill(bot_pid, 0)
-            except ProcessLookupError:
-                os._exit(0)
-            except PermissionError:  # the pid was taken by another user's process
-                os._exit(0)
-
-    threading.Thread(target=watch, name="follow-bot", daemon=True).start()
-
-
-def _warm() -> bool:
-    """In a render process: load the fonts once."""
-    return bool(font(16, "regular") and font(16, "bold"))
-
-
-def stop_render_processes() -> None:
-    global _PROCESSES
-    if _PROCESSES is not None:
-        _PROCESSES.shutdown(wait=False, cancel_futures=True)
-        _PROCESSES = None
-
-
-HEAVY_WORKERS = 2  # the machine's cores; more threads would only fight over the GIL
-_HEAVY = ThreadPoolExecutor(max_workers=HEAVY_WORKERS, thread_name_prefix="heavy")
-
-
-async def run_heavy(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """Run CPU-heavy work (a picture of hundreds of dice, a roll of a thousand) in a small
-    pool of its own: fifty such commands at once wait their turn there instead of taking
-    the interpreter from the event loop, so light commands and other channels stay quick.
-    The caller defers the interaction first (Discord wants an answer within 3 s)."""
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_HEAVY, functools.partial(fn, *args, **kwargs))

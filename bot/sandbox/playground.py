@@ -213,6 +213,7 @@ class Playground:
             web_port=self.web_port,
         )
         self.bot = create_bot(settings)
+        self.fake.in_process_work = self.bot.finish_interactions  # a step waits on the bot
         self.bot._connection.guild_ready_timeout = 0.05
         task = asyncio.create_task(self.bot.start(settings.token))
         ready = asyncio.create_task(self.bot.wait_until_ready())

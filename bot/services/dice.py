@@ -10,12 +10,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import DEFAULT_LANGUAGE
-from bot.narration.dice import CHOICE_LIMIT, Person, Source, difficulty_of, display
+from bot.narration.dice import (
+    CHOICE_LIMIT,
+    Person,
+    Source,
+    difficulty_of,
+    display,
+    roll_image,
+)
+from bot.render.dice import DiceImage, render_dice
 from bot.replies import LANGUAGE_PREF
 from bot.store import Store
 from bot.store.base import CampaignRecord as CampaignRecord  # the records a cog reads
 from bot.store.base import CharacterRecord as CharacterRecord
 from engines.core import BadInput
+from engines.core.rng import Rng
+from engines.dice import DiceRoll, roll_notation
 from engines.dice.w6 import Pool
 from engines.w6.sheet_io import ATTRIBUTE_ALIASES, sheet_from_stored
 
@@ -266,3 +276,12 @@ class DiceService:
         )
         penalty, difficulty = difficulty_of(erschwernis)
         return source, Pool(source.value, bonus + source.skill_value, penalty, difficulty)
+
+
+def heavy_roll(expression: str, rng: Rng) -> tuple[DiceRoll, DiceImage | None, bytes | None]:
+    """A roll of hundreds of dice, its picture and the picture's PNG in one go: the dice
+    command sends it to a worker process (``bot.workers.run_apart``), so neither the dice
+    nor their drawing take time from the event loop. Raises BadInput as ``roll_notation``."""
+    result, _ = roll_notation(expression, rng)
+    image = roll_image(result)
+    return result, image, render_dice(image) if image is not None else None

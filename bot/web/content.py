@@ -19,10 +19,10 @@ from aiohttp import web
 from bot.i18n import t
 from bot.narration import felsenfeuer as ff
 from bot.play.specs import armageddon as arm
-from bot.render.base import run_heavy
 from bot.render.felsenfeuer_text import colour_name
 from bot.web.html import attr, csrf_field, esc, message, options, page, plain, upload_note
 from bot.web.request import WebError, context, form_of, html_response, user_of
+from bot.workers import run_heavy
 from engines.armageddon import ENGINE as ARMAGEDDON
 from engines.armageddon.engine import preview
 from engines.armageddon.scenario import load, parse, scenario_names

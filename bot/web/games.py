@@ -11,11 +11,11 @@ from aiohttp import web
 
 from bot.games import ACTIVE, FINISHED, GameService
 from bot.i18n import t
-from bot.render.base import run_heavy
 from bot.store.base import GameRecord
 from bot.web import replay as rp
 from bot.web.html import attr, esc, page, plain
 from bot.web.request import WebContext, WebError, context, html_response, not_found, user_of
+from bot.workers import run_heavy
 from engines.core import IllegalAction
 
 CACHE_SIZE = 16  # replays kept (a page, its images and its GIF replay the game once)

@@ -165,7 +165,7 @@ async def gif_for(
     replay``, after :func:`check_replay`)."""
     seat = viewer_seat(record, user_id)
     log = await store.game_actions(record.id)
-    from bot.render.base import run_heavy
+    from bot.workers import run_heavy
 
     replay = await run_heavy(build, record, log, seat)
     data = await gif(replay, lang, bot_id)
@@ -190,7 +190,7 @@ async def gif(replay: Replay, lang: str, bot_id: int = 0) -> bytes | None:
         if shown.image is None:
             return None
         images.append(shown.image)
-    from bot.render.base import run_heavy
+    from bot.workers import run_heavy
 
     return await run_heavy(animate, images)
 

@@ -19,13 +19,13 @@ from aiohttp import web
 from bot.i18n import t
 from bot.limits import MAX_CONTENT_BYTES
 from bot.narration import telperinquar as tq
-from bot.render.base import render_async
 from bot.render.telperinquar import deck_png
 from bot.services.decks import DeckService
 from bot.store.base import DeckRecord
 from bot.web.auth import WebUser
 from bot.web.html import attr, csrf_field, esc, message, options, page, plain, upload_note
 from bot.web.request import WebError, context, form_of, html_response, redirect, user_of
+from bot.workers import render_async
 from engines.core import EngineError
 from engines.telperinquar.cards import (
     ATTRIBUTES,

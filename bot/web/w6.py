@@ -22,7 +22,6 @@ from aiohttp import web
 from bot.i18n import t
 from bot.narration.w6 import entry_line
 from bot.play.specs.w6_sheet import sheet_embed, sheet_view
-from bot.render.base import render_async
 from bot.render.sheet import render_sheet
 from bot.sheets import Sheets, may_edit
 from bot.store import StaleRevision
@@ -39,6 +38,7 @@ from bot.web.request import (
     user_of,
 )
 from bot.web.sheet_form import form_fields, form_to_json, mark_invalid
+from bot.workers import render_async
 from engines.core import EngineError
 from engines.core.jsontext import load_json
 from engines.w6.sheet import Sheet

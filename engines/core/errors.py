@@ -14,6 +14,18 @@ class EngineError(Exception):
         self.key = key
         self.params: dict[str, Any] = params
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its class, key and parameters (a bot's move or a game's start worked out
+        in a worker process raises it back here), whatever its own ``__init__`` takes; its
+        other attributes as they were."""
+        return (_rebuilt, (type(self), self.key, self.params), dict(vars(self)))
+
+
+def _rebuilt(kind: type[EngineError], key: str, params: dict[str, Any]) -> EngineError:
+    error = kind.__new__(kind)
+    EngineError.__init__(error, key, **params)
+    return error
+
 
 class IllegalAction(EngineError):
     """The action is not legal in this state (wrong turn, wrong target, rule violation)."""

@@ -291,8 +291,10 @@ def test_a_seeded_script_is_the_same_every_time(tmp_path: Path) -> None:
 def test_a_script_that_ends_while_the_bot_thinks_shows_its_move(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The last line makes the bot think about its move: the playground waits for it and closes
-    the database only then (it used to print 'no active connection' tracebacks)."""
+    """The last line makes the bot think about its move: the playground waits for it (each step
+    waits until the bot has handled it, not for a quiet moment) and closes the database only
+    then (it used to print 'no active connection' tracebacks). The thinking is patched here, so
+    it cannot be sent to a worker process: the lane does it."""
     from engines.essence.engine import EssenceEngine
 
     thinking = EssenceEngine.choose_action
@@ -305,7 +307,8 @@ def test_a_script_that_ends_while_the_bot_thinks_shows_its_move(
     errors = io.StringIO()
     with contextlib.redirect_stderr(errors):
         text = _seeded(tmp_path, "a", SEEDED, 3)
-    last_board = text.rsplit("[Spielleiter]", 1)[1]
+    boards = [part for part in text.split("[Spielleiter]") if "  ┃ " in part]
+    last_board = boards[-1]
     bot_name = f"Spielleiter ({t('essenzcog.choice.level.hard', 'de')})"
     assert f"› {bot_name}" in last_board, last_board  # the bot's own steps, narrated
     assert t("essenzcog.bot.thinking", "de") not in last_board

@@ -6,7 +6,8 @@ import io
 
 from PIL import Image
 
-from bot.render import font, grid_board, new_canvas, png_bytes, render_async
+from bot.render import font, grid_board, new_canvas, png_bytes
+from bot.workers import render_async
 
 
 def test_font_has_german_glyphs() -> None:
@@ -166,53 +167,3 @@ def test_fit_text_leaves_out_what_the_font_cannot_draw() -> None:
     assert fit_text("✨ Luna ✨", 400, 17, style="bold") == (["Luna"], 17)
     assert drawable("Zwerg Äß ★ ◆") == "Zwerg Äß ★ ◆"  # German letters and marks stay
     assert drawable("✨✨") == "✨✨"  # nothing else to draw: left as it is
-
-
-def _pid_png() -> bytes:
-    import os
-
-    return str(os.getpid()).encode()
-
-
-async def test_render_processes_draw_beside_the_bot_and_threads_take_the_rest() -> None:
-    """Issue 18: fifty boards drawn in threads took the interpreter from every other command;
-    with render processes a renderer runs in another process (a renderer whose arguments
-    cannot be sent there, here a local function, still runs, in a thread)."""
-    import os
-
-    from bot.render.base import stop_render_processes, use_render_processes
-
-    use_render_processes(1)
-    try:
-        elsewhere = await render_async(_pid_png)
-        assert elsewhere.isdigit() and int(elsewhere) != os.getpid()
-
-        def local() -> bytes:
-            return b"here"
-
-        assert await render_async(local) == b"here"
-    finally:
-        stop_render_processes()
-    assert await render_async(_pid_png) == str(os.getpid()).encode()
-
-
-def _where_png() -> bytes:
-    import os
-    import threading
-
-    return f"{os.getpid()} {threading.current_thread().name}".encode()
-
-
-async def test_a_heavy_picture_goes_to_the_render_processes_else_the_heavy_pool() -> None:
-    import os
-
-    from bot.render.base import render_heavy, stop_render_processes, use_render_processes
-
-    pid, thread = (await render_heavy(_where_png)).decode().split(" ", 1)
-    assert int(pid) == os.getpid() and thread.startswith("heavy")  # the small bounded pool
-    use_render_processes(1)
-    try:
-        pid, _thread = (await render_heavy(_where_png)).decode().split(" ", 1)
-        assert int(pid) != os.getpid()
-    finally:
-        stop_render_processes()

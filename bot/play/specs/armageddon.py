@@ -30,8 +30,8 @@ from bot.narration.armageddon import (
     round_line,
 )
 from bot.play.spec import Board, BoardContext, GameSpec, Option, Steps
-from bot.render import render_async
 from bot.render.armageddon import render_map
+from bot.workers import render_async
 from engines.armageddon import ENGINE
 from engines.armageddon.actions import GERMAN
 from engines.armageddon.engine import path_next, preview

@@ -21,8 +21,8 @@ from bot.narration.essence import (
     variants_text,
 )
 from bot.play.spec import Board, BoardContext, GameSpec, Option, Steps
-from bot.render import render_async
 from bot.render.essence import Selection, render_board
+from bot.workers import render_async
 from engines.core import match as m
 from engines.core.choices import ChoiceTree
 from engines.core.record import walk

@@ -22,8 +22,8 @@ from bot.narration.felsenfeuer import (
 )
 from bot.play.spec import BoardContext, GameSpec, Option, Steps, fold_umlauts
 from bot.render import felsenfeuer_text as words
-from bot.render import render_async
 from bot.render.felsenfeuer import render_board
+from bot.workers import render_async
 from engines.core import BadInput, Outcome
 from engines.core import match as m
 from engines.felsenfeuer import ENGINE

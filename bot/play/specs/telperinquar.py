@@ -36,8 +36,8 @@ from bot.narration.telperinquar import (
 )
 from bot.play.spec import BoardContext, GameSpec, Option, Steps
 from bot.play.ui import WHOLE, whole_steps
-from bot.render import render_async
 from bot.render.telperinquar import field_png, hand_png
+from bot.workers import render_async
 from engines.core import BadInput, Outcome
 from engines.telperinquar import ENGINE
 from engines.telperinquar.cards import CLASSES

@@ -14,8 +14,8 @@ from typing import Any
 from bot.i18n import t
 from bot.narration.telperinquar import shorten
 from bot.play.spec import Board, BoardContext, GameSpec, Option, Steps
-from bot.render import render_async
 from bot.render.telperinquar import pack_png
+from bot.workers import render_async
 from engines.core import Outcome
 from engines.telperinquar.cards import Card, catalogue, hero_of, level_card_name
 from engines.telperinquar.draft import DRAFT_ENGINE

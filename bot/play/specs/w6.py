@@ -30,9 +30,9 @@ from bot.i18n import t
 from bot.narration.combat_text import image_text, status_text
 from bot.narration.w6 import EMBED_COLOUR, tc
 from bot.play.ui import MAX_ROWS, button, make_view
-from bot.render import render_async
 from bot.render.combat import render_combat
 from bot.store.base import GameRecord
+from bot.workers import render_async
 from engines.core import BadInput
 from engines.core import match as m
 from engines.w6 import CombatState, technique_options, verbs_for

@@ -17,9 +17,9 @@ from bot.i18n import t
 from bot.narration.dice import Source, probe_text
 from bot.narration.w6 import EMBED_COLOUR, pm_in_order, schwelle_text
 from bot.play.ui import button, make_view
-from bot.render.base import render_async
 from bot.render.sheet import Row, Section, SheetView, render_sheet
 from bot.store.base import CharacterRecord
+from bot.workers import render_async
 from engines.dice.w6 import ProbeResult
 from engines.w6.sheet import Sheet, derive
 
