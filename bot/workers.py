@@ -16,6 +16,7 @@ The caller acknowledges the interaction first (Discord wants an answer within 3 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import multiprocessing
@@ -44,6 +45,7 @@ WORKER_MODULES = (
     "engines.all",
     "engines.dice",
 )
+WORKER_NICENESS = 10  # below the bot's process: answers first, pictures and bots after
 HEAVY_LANE_THREADS = 1
 _LANE = ThreadPoolExecutor(max_workers=HEAVY_LANE_THREADS, thread_name_prefix="heavy")
 _PROCESSES: ProcessPoolExecutor | None = None
@@ -118,7 +120,7 @@ def use_worker_processes(count: int) -> None:
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(list(WORKER_MODULES))
     _PROCESSES = ProcessPoolExecutor(
-        max_workers=count, mp_context=context, initializer=_follow, initargs=(os.getpid(),)
+        max_workers=count, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
     )
     for started in [_PROCESSES.submit(_warm) for _ in range(count)]:
         started.result()
@@ -131,9 +133,13 @@ def stop_worker_processes() -> None:
         _PROCESSES = None
 
 
-def _follow(bot_pid: int) -> None:
-    """In a worker process: end with the bot. A bot killed outright (SIGKILL, a crash) cannot
-    stop its workers, and they are not its children (a forkserver started them)."""
+def _start_worker(bot_pid: int) -> None:
+    """In a worker process: yield the processor to the bot's event loop and its database
+    (heavy work is what may wait: its command was acknowledged first), and end with the bot.
+    A bot killed outright (SIGKILL, a crash) cannot stop its workers, and they are not its
+    children (a forkserver started them)."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
 
     def watch() -> None:
         while True:

@@ -7,7 +7,7 @@ import asyncio
 import threading
 import time
 
-from bot.workers import render_async, run_heavy
+from bot.workers import WORKER_NICENESS, render_async, run_heavy
 
 
 def _pid_png() -> bytes:
@@ -56,6 +56,8 @@ async def test_heavy_work_goes_to_the_worker_processes_else_the_heavy_lane() -> 
     try:
         pid, _thread = (await run_apart(_where_png)).decode().split(" ", 1)
         assert int(pid) != os.getpid()
+        # and it yields the processor to the event loop and the database: answers come first
+        assert await run_apart(os.nice, 0) == min(19, os.nice(0) + WORKER_NICENESS)
     finally:
         stop_worker_processes()
 
