@@ -297,8 +297,11 @@ def _why(state: State, act: Action, player: PlayerId) -> str:
         return "felsenfeuer.error.out"
     if not raw_actions(state, player):
         return "felsenfeuer.error.not_your_turn"
-    if act in raw_actions(state, player):
+    legal = raw_actions(state, player)
+    if act in legal:
         return "felsenfeuer.error.repetition"
+    if type(act) not in {type(one) for one in legal}:  # a step of another phase: say which
+        return f"felsenfeuer.error.illegal.{state.phase.value}"
     return "felsenfeuer.error.illegal"
 
 

@@ -543,6 +543,19 @@ def test_notation_that_cannot_be_read_is_bad_input_and_changes_nothing() -> None
     assert error.value.key == "felsenfeuer.error.illegal"
 
 
+def test_a_step_of_another_phase_is_refused_naming_the_phase() -> None:
+    """Issue 19: a refused typed move says why: a glyph typed while the Auswahl is chosen is
+    told that the Auswahl is made now (the table lists the legal moves after it)."""
+    from bot.i18n import t
+
+    state = ENGINE.initial_state({}, 3, 2)
+    assert state.phase == "auswahl"
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, Lege("gruen", 2, 0), 0)
+    assert error.value.key == "felsenfeuer.error.illegal.auswahl"
+    assert "Auswahl" in t(error.value.key, "de") and "selection" in t(error.value.key, "en")
+
+
 def test_the_view_gives_the_renderer_every_area_and_keeps_the_sealed_auswahl_secret() -> None:
     state, _ = cast(build([line.format(colour="rot", pips=5) for line in BASE]),
                     "vogelaspekt", 0, 0)  # fmt: skip
