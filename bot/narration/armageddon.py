@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.i18n import catalog, t
-from bot.render.armageddon import MapText
+from bot.render.armageddon import EDGE_MARKS, MapText
 from engines.armageddon.hexmap import DIRECTIONS
 from engines.armageddon.scenario import COLOURS
 from engines.core import Event
@@ -347,7 +347,10 @@ def map_text(view: Mapping[str, Any], names: Sequence[str], lang: str, game_id: 
     legend = phrase("map.legend", lang)
     terrain = tuple(w.terrain(code) for code in TERRAIN_CODES)
     terrain = tuple(name[:1].upper() + name[1:] for name in terrain)
-    return MapText(title, round_line(view, lang), parties, " · ".join(notes), legend, terrain)
+    edges = tuple(phrase(f"map.edge.{mark}", lang) for mark in EDGE_MARKS)
+    return MapText(
+        title, round_line(view, lang), parties, " · ".join(notes), legend, terrain, edges
+    )
 
 
 def round_line(view: Mapping[str, Any], lang: str) -> str:

@@ -9,7 +9,9 @@ hex shows its room (``used/capacity``, red when overcrowded) and is outlined in 
 the side holding the majority there; the steps of the current turn are arrows.
 
 ``render_map(view, text, region=("c3", "h8"))`` draws only that rectangle of fields, larger,
-for big maps. Everything is drawn at twice the size and reduced once.
+for big maps: each of them whole, in a dimmed ring of their neighbours. Everything is drawn
+at twice the size and reduced once. The legend names the terrain colours, shows a sample of
+each edge (river, moat, bridge, wall, gates) and says what the marks mean.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ HEADER = 86
 FOOTER = 52  # the notes, then the legend
 ZOOM_WIDTH = 1100  # a zoomed region is scaled up to about this width
 ZOOM_SIZE = 110.0  # … with hexes at most this large
+ZOOM_RING = 1  # a zoom shows this many fields around the region, dimmed, so its edge is whole
+VEIL = 150  # how far those fields fade into the background (of 255)
 MARGIN = 24
 MAX_WIDTH = 1500  # the whole map at most this wide (zoom into a region for detail)
 MIN_WIDTH = 460  # a narrow map still gets room for its header and legend
@@ -73,6 +77,8 @@ LEGEND = (
     "◯ violetter Ring: verzaubert"
 )
 TERRAIN_NAMES = ("Tiefland", "Hochland", "Bergland", "Wald", "Sumpf", "Wasser")
+EDGE_MARKS = ("river", "moat", "bridge", "wall", "gate", "open")  # drawn on the edges
+EDGE_NAMES = ("Fluss", "Graben", "Brücke", "Mauer", "Tor (zu)", "Tor (offen)")
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,7 @@ class MapText:
     notes: str | None = None  # the line under the map (None: German words from the view)
     legend: str = LEGEND  # what the marks mean, in the reader's language (items: " · ")
     terrain: tuple[str, ...] = TERRAIN_NAMES  # the names of T, H, B, W, S, ~ (the colours)
+    edges: tuple[str, ...] = EDGE_NAMES  # the names of the EDGE_MARKS (a sample line each)
 
 
 def default_text(view: Mapping[str, Any]) -> MapText:
@@ -195,21 +202,40 @@ def render_map(
     return palette_png(image, 128)
 
 
-def draw_map(
-    view: Mapping[str, Any], text: MapText, region: tuple[str, str] | None = None
-) -> Image.Image:
+Box = tuple[int, int, int, int]  # first column, first row, last column, last row (0-based)
+
+
+def zoom_box(
+    view: Mapping[str, Any], region: tuple[str, str] | None
+) -> tuple[Box, Box, float, int]:
+    """The fields drawn, the fields asked for, the hex size and the image width: the whole map,
+    or a zoom's fields, each whole, in a ring of their neighbours (dimmed, for context)."""
     cols, rows = int(view["size"][0]), int(view["size"][1])
-    col0, row0, col1, row1 = 0, 0, cols - 1, rows - 1
+    box = asked = (0, 0, cols - 1, rows - 1)
     if region is not None:
         (ca, ra), (cb, rb) = _parse(region[0]), _parse(region[1])
-        col0, col1 = max(0, min(ca, cb)), min(cols - 1, max(ca, cb))
-        row0, row1 = max(0, min(ra, rb)), min(rows - 1, max(ra, rb))
-    ncols, nrows = col1 - col0 + 1, row1 - row0 + 1
+        asked = (min(ca, cb), min(ra, rb), max(ca, cb), max(ra, rb))
+        box = (
+            max(0, asked[0] - ZOOM_RING),
+            max(0, asked[1] - ZOOM_RING),
+            min(cols - 1, asked[2] + ZOOM_RING),
+            min(rows - 1, asked[3] + ZOOM_RING),
+        )
+    ncols = box[2] - box[0] + 1
     size = min(54.0, (MAX_WIDTH - 2 * MARGIN) / (math.sqrt(3) * (ncols + 0.5)))
     if region is not None:  # a zoom scales its fields up to a legible size
         size = min(ZOOM_SIZE, (ZOOM_WIDTH - 2 * MARGIN) / (math.sqrt(3) * (ncols + 0.5)))
     size = max(size, 14.0)
     width = max(MIN_WIDTH, round(2 * MARGIN + math.sqrt(3) * size * (ncols + 0.5)))
+    return box, asked, size, width
+
+
+def draw_map(
+    view: Mapping[str, Any], text: MapText, region: tuple[str, str] | None = None
+) -> Image.Image:
+    box, asked, size, width = zoom_box(view, region)
+    col0, row0, col1, row1 = box
+    nrows = row1 - row0 + 1
     labels = _party_rows(text, width)
     head = HEADER + 20 * (len(labels) - 1)
     grid = _Grid(size, col0, row0, MARGIN, head + MARGIN / 2)
@@ -237,8 +263,12 @@ def draw_map(
                 if inside(name):
                     c, r = _parse(name)
                     pen.poly(grid.corners(c, r), None, OVER, 2)
-    for e in view["edges"]:
-        if inside(str(e["a"])) or inside(str(e["b"])):
+    for e in view["edges"]:  # a zoom's ring: not what lies beyond it (it would stick out)
+        if (
+            region is None
+            or any(_within_name(str(e[k]), asked) for k in ("a", "b"))
+            or (inside(str(e["a"])) and inside(str(e["b"])))
+        ):
             _edge(pen, grid, e, inside)
     for f in fields:
         _majority(pen, grid, f, colours, block_of)
@@ -251,10 +281,37 @@ def draw_map(
     for move in view.get("last", []):
         if inside(str(move["from"])) and inside(str(move["to"])):
             _arrow(pen, grid, str(move["from"]), str(move["to"]))
+    if region is not None:
+        image = _veil(image, grid, [f for f in fields if not _within(f, asked)])
+        pen = _Pen(image)
+        for e in view["edges"]:  # the border of the fields asked for stays sharp
+            if any(_within_name(str(e[k]), asked) for k in ("a", "b")):
+                _edge(pen, grid, e, inside)
     _header(pen, text, labels, view)
     _footer(pen, view, height - foot, text.notes)
     _legend(pen, legend, height)
     return image.reduce(SCALE)
+
+
+def _within_name(name: str, box: Box) -> bool:
+    c, r = _parse(name)
+    return box[0] <= c <= box[2] and box[1] <= r <= box[3]
+
+
+def _within(f: Mapping[str, Any], box: Box) -> bool:
+    return box[0] <= int(f["col"]) <= box[2] and box[1] <= int(f["row"]) <= box[3]
+
+
+def _veil(image: Image.Image, grid: _Grid, fields: Sequence[Mapping[str, Any]]) -> Image.Image:
+    """``image`` with ``fields`` (the ring around a zoom) faded towards the background."""
+    if not fields:
+        return image
+    mask = Image.new("L", image.size, 0)
+    draw = ImageDraw.Draw(mask)
+    for f in fields:
+        pts = [(x * SCALE, y * SCALE) for x, y in grid.corners(int(f["col"]), int(f["row"]))]
+        draw.polygon(pts, fill=VEIL)
+    return Image.composite(Image.new("RGB", image.size, PALETTE.background), image, mask)
 
 
 @lru_cache(maxsize=8)
@@ -310,28 +367,36 @@ def _edge_points(
 
 def _edge(pen: _Pen, grid: _Grid, e: Mapping[str, Any], inside: Any) -> None:
     pts = _edge_points(grid, e)
-    if pts is None:
-        return
-    (ax, ay), (bx, by) = pts
-    s = grid.size
-    if e["river"]:
+    if pts is not None:
+        _edge_marks(pen, pts[0], pts[1], e, grid.size)
+
+
+def _edge_marks(
+    pen: _Pen, a: tuple[float, float], b: tuple[float, float], e: Mapping[str, Any], s: float
+) -> None:
+    """What lies on the edge from ``a`` to ``b`` (hexes of size ``s``); the legend's samples
+    are drawn by the same hand."""
+    (ax, ay), (bx, by) = a, b
+    if e.get("river"):
         pen.line([(ax, ay), (bx, by)], RIVER, s * 0.2)
-    if e["moat"]:
+    if e.get("moat"):
         pen.line([(ax, ay), (bx, by)], MOAT, s * 0.16)
-    if e["bridge"]:
+    if e.get("bridge"):
         mx, my = (ax + bx) / 2, (ay + by) / 2
         nx, ny = -(by - ay), bx - ax
         norm = math.hypot(nx, ny) or 1
         nx, ny = nx / norm * s * 0.3, ny / norm * s * 0.3
         pen.line([(mx - nx, my - ny), (mx + nx, my + ny)], BRIDGE, s * 0.22)
-    if e["wall"]:
-        if e["gate"]:
+    if e.get("wall"):
+        if e.get("gate"):
             t1 = (ax + (bx - ax) * 0.3, ay + (by - ay) * 0.3)
             t2 = (ax + (bx - ax) * 0.7, ay + (by - ay) * 0.7)
             pen.line([(ax, ay), t1], WALL, s * 0.16)
             pen.line([t2, (bx, by)], WALL, s * 0.16)
             pen.line(
-                [t1, t2], GATE_OPEN if e["open"] else GATE_CLOSED, s * (0.06 if e["open"] else 0.14)
+                [t1, t2],
+                GATE_OPEN if e.get("open") else GATE_CLOSED,
+                s * (0.06 if e.get("open") else 0.14),
             )
         else:
             pen.line([(ax, ay), (bx, by)], WALL, s * 0.16)
@@ -630,19 +695,39 @@ def _footer(pen: _Pen, view: Mapping[str, Any], top: int, notes: str | None = No
         pen.text((MARGIN, line), " · ".join(parts), 14, OVER, "bold", "lm")
 
 
+_SAMPLE = 22.0  # the length of an edge's sample line in the legend
+_SAMPLE_EDGE = {  # the edge each legend sample stands for
+    "river": {"river": True},
+    "moat": {"moat": True},
+    "bridge": {"river": True, "bridge": True},
+    "wall": {"wall": True},
+    "gate": {"wall": True, "gate": True},
+    "open": {"wall": True, "gate": True, "open": True},
+}
+
+
+def _mark_width(mark: str) -> float:
+    """The room a legend item's mark takes before its words: a terrain swatch ('#…'), an
+    edge's sample line ('=wall'), or nothing."""
+    return 14.0 if mark.startswith("#") else _SAMPLE + 5 if mark.startswith("=") else 0.0
+
+
 def _legend_lines(text: MapText, width: int) -> list[list[tuple[str, str]]]:
-    """The legend in lines that fit the width: first the terrain colours (a swatch each),
-    then what the marks mean; an item is never cut. Each entry: (swatch colour or '', words)."""
+    """The legend in lines that fit the width: first the terrain colours (a swatch each), then
+    what lies on the edges (a sample line each: rivers, walls, gates), then what the marks
+    mean; an item is never cut. Each entry: (swatch colour, '=' edge mark or '', words)."""
     items: list[tuple[str, str]] = list(zip(TERRAIN.values(), text.terrain, strict=False))
+    items += [("=" + mark, name) for mark, name in zip(EDGE_MARKS, text.edges, strict=False)]
     items += [("", item.strip()) for item in text.legend.split(" · ") if item.strip()]
     lines: list[list[tuple[str, str]]] = [[]]
     x = float(MARGIN)
-    for swatch, words in items:
-        wide = _width(words, LEGEND_SIZE) + (14 if swatch else 0) + 12
-        if lines[-1] and (x + wide > width - MARGIN or (swatch == "") != (lines[-1][-1][0] == "")):
+    for mark, words in items:
+        wide = _width(words, LEGEND_SIZE) + _mark_width(mark) + 12
+        group = mark[:1]
+        if lines[-1] and (x + wide > width - MARGIN or group != lines[-1][-1][0][:1]):
             lines.append([])
             x = float(MARGIN)
-        lines[-1].append((swatch, words))
+        lines[-1].append((mark, words))
         x += wide
     return lines
 
@@ -652,9 +737,13 @@ def _legend(pen: _Pen, lines: list[list[tuple[str, str]]], height: int) -> None:
     top = height - 12 - LEGEND_STEP * (len(lines) - 1)
     for n, line in enumerate(lines):
         y, x = top + LEGEND_STEP * n, float(MARGIN)
-        for swatch, words in line:
-            if swatch:
-                pen.poly([(x, y - 5), (x + 10, y - 5), (x + 10, y + 5), (x, y + 5)], swatch, GRID)
-                x += 14
+        for mark, words in line:
+            if mark.startswith("#"):
+                pen.poly([(x, y - 5), (x + 10, y - 5), (x + 10, y + 5), (x, y + 5)], mark, GRID)
+            elif mark.startswith("="):  # on a patch of lowland, as on the map
+                patch = [(x, y - 6), (x + _SAMPLE, y - 6), (x + _SAMPLE, y + 6), (x, y + 6)]
+                pen.poly(patch, TERRAIN["T"])
+                _edge_marks(pen, (x, y), (x + _SAMPLE, y), _SAMPLE_EDGE[mark[1:]], 24.0)
+            x += _mark_width(mark)
             pen.text((x, y), words, LEGEND_SIZE, PALETTE.muted, "regular", "lm")
             x += _width(words, LEGEND_SIZE) + 12
