@@ -5,9 +5,10 @@ one band per seat (up to six): essences as large dice with their pips and the es
 the hand (a second hand beside it), the bag and a cauldron, the stone. Then one panel per
 matrix: the Duellplatz marked, each owner's glyph row (glyphs stand at the edge; runes that are
 no glyph lie a little forward, paler), frozen glyphs turned on a corner (as the rulebook turns
-them), temples as a rune on its shrines, floating runes over the matrix's middle, the markers
-and cauldrons lying there. The Spruchrune has a gold ring. Last: the spell being resolved and
-the sentence about to run, the open decision, and the spheres in force.
+them), temples as a rune on its shrines, floating runes over the matrix's middle (a wave under
+each, in its owner's colour), the markers and cauldrons lying there. The Spruchrune has a gold
+ring. Last: the spell being resolved and the sentence about to run, the open decision, the
+spheres in force and the legend of the marks.
 
 Dice are coloured dice with pips: grün, grau, rot, schwarz, violett. The image's size is
 bounded: at most ``MAX_MATRICES`` matrix panels (the rest summed up in one line), every row of
@@ -16,6 +17,7 @@ a seat holds at most its eight dice.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -45,6 +47,7 @@ NAME_RIGHT = POINTS_X - 70
 ROW_X = 204.0  # where a matrix's glyph rows begin
 ROW_NAME_RIGHT = ROW_X - 10  # a glyph row's owner is named before its row
 PALETTE_COLOURS = 128
+LEGEND_STEP = 26  # between two lines of the legend
 
 DIE = {  # fill, pip, edge
     "gruen": ("#3f9b4f", "#ffffff", "#1f5a2a"),
@@ -206,7 +209,8 @@ def draw_board(
     stack_rows += sum(1 for kind, _, _ in stack if kind == "spell")
     decision = view.get("decision")
     spheres = view.get("spheres") or []
-    footer = 36 + 22 * (stack_rows + (1 if decision else 0) + len(spheres) + (1 if hidden else 0))
+    footer = 36 + LEGEND_STEP * (len(_legend_lines(lang)) - 1)
+    footer += 22 * (stack_rows + (1 if decision else 0) + len(spheres) + (1 if hidden else 0))
     height = (HEADER + len(seats) * SEAT_ROW + 12
               + sum(_matrix_height(view, m) + 8 for m in shown) + footer + MARGIN)  # fmt: skip
     image = Image.new("RGB", (WIDTH, height), PALETTE.background)
@@ -246,25 +250,59 @@ def draw_board(
     return image
 
 
-def _legend(draw: ImageDraw.ImageDraw, y: float, lang: str) -> None:
-    """What the marks mean: the edge with glyphs, a rune, a frozen glyph, the Spruchrune."""
+_LEGEND = ("glyph", "rune", "frozen", "spruchrune", "float", "effect")
+_LEGEND_MARK = {"glyph": 40, "rune": 32, "frozen": 36, "spruchrune": 36, "float": 36, "effect": 26}
+
+
+def _legend_lines(lang: str) -> list[list[tuple[str, float]]]:
+    """The legend's items (key, x) in lines that fit the width; an item is never cut."""
+    lines: list[list[tuple[str, float]]] = [[]]
     x = float(MARGIN)
-    cy = y + 12
-    draw.rounded_rectangle((x, cy - 11, x + 24, cy + 11), radius=4, fill=EDGE, outline=GOLD_DIM)
-    draw_die(draw, (x + 12, cy), 16, "grau", 3)
-    _text(draw, (x + 30, cy), _tr("legend.glyph", lang), 12, PALETTE.muted)
-    x += 40 + text_length(_tr("legend.glyph", lang), font(12)) + 14
-    draw_die(draw, (x + 8, cy), 16, "grau", 3, pale=True)
-    _text(draw, (x + 22, cy), _tr("legend.rune", lang), 12, PALETTE.muted)
-    x += 32 + text_length(_tr("legend.rune", lang), font(12)) + 14
-    draw_die(draw, (x + 10, cy), 13, "grau", 3, frozen=True)
-    _text(draw, (x + 26, cy), _tr("legend.frozen", lang), 12, PALETTE.muted)
-    x += 36 + text_length(_tr("legend.frozen", lang), font(12)) + 14
-    draw_die(draw, (x + 10, cy), 14, "grau", 3, ring=GOLD)
-    _text(draw, (x + 26, cy), _tr("legend.spruchrune", lang), 12, PALETTE.muted)
-    x += 36 + text_length(_tr("legend.spruchrune", lang), font(12)) + 14
-    draw.ellipse((x + 2, cy - 4, x + 10, cy + 4), fill=ICE, outline="#111111")
-    _text(draw, (x + 16, cy), _tr("legend.effect", lang), 12, PALETTE.muted)
+    for key in _LEGEND:
+        wide = _LEGEND_MARK[key] + text_length(_tr(f"legend.{key}", lang), font(12)) + 14
+        if lines[-1] and x + wide > WIDTH - MARGIN:
+            lines.append([])
+            x = float(MARGIN)
+        lines[-1].append((key, x))
+        x += wide
+    return lines
+
+
+def _legend(draw: ImageDraw.ImageDraw, y: float, lang: str) -> None:
+    """What the marks mean: the edge with glyphs, a rune, a frozen glyph, the Spruchrune (a
+    gold ring), a floating rune (a wave under it: no ring, not to be taken for the
+    Spruchrune), a die that counts otherwise."""
+    for n, line in enumerate(_legend_lines(lang)):
+        cy = y + 12 + LEGEND_STEP * n
+        for key, x in line:
+            if key == "glyph":
+                draw.rounded_rectangle((x, cy - 11, x + 24, cy + 11), radius=4, fill=EDGE,
+                                       outline=GOLD_DIM)  # fmt: skip
+                draw_die(draw, (x + 12, cy), 16, "grau", 3)
+            elif key == "rune":
+                draw_die(draw, (x + 8, cy), 16, "grau", 3, pale=True)
+            elif key == "frozen":
+                draw_die(draw, (x + 10, cy), 13, "grau", 3, frozen=True)
+            elif key == "spruchrune":
+                draw_die(draw, (x + 10, cy), 14, "grau", 3, ring=GOLD)
+            elif key == "float":
+                draw_die(draw, (x + 11, cy - 4), 13, "grau", 3)
+                float_mark(draw, x + 11, cy + 8, 10, PALETTE.muted)
+            else:
+                draw.ellipse((x + 2, cy - 4, x + 10, cy + 4), fill=ICE, outline="#111111")
+            _text(draw, (x + _LEGEND_MARK[key] - 10, cy), _tr(f"legend.{key}", lang), 12,
+                  PALETTE.muted)  # fmt: skip
+
+
+def float_mark(draw: ImageDraw.ImageDraw, x: float, y: float, half: float, colour: str) -> None:
+    """The mark of a floating rune: a wave under the die (in its owner's colour), where the
+    Spruchrune has its gold ring."""
+    steps = 24
+    points = [
+        (x - half + 2 * half * k / steps, y + 0.3 * half * math.sin(2 * math.pi * 2 * k / steps))
+        for k in range(steps + 1)
+    ]
+    draw.line(points, fill=colour, width=2, joint="curve")
 
 
 def title_parts(view: Mapping[str, Any], lang: str) -> list[str]:
@@ -421,9 +459,9 @@ def _matrix_panel(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
             die = dice[i]
             cx = x + 16
             owner_colour = SEAT_COLOURS[int(die["owner"]) % 6]  # whose rune floats
-            draw.ellipse((cx - 21, row_y - 8, cx + 21, row_y + 16), outline=owner_colour, width=2)
-            draw_die(draw, (cx, row_y - 2), 28, die["colour"], die["pips"],
+            draw_die(draw, (cx, row_y - 4), 26, die["colour"], die["pips"],
                      ring=GOLD if die["spruchrune"] else None)  # fmt: skip
+            float_mark(draw, cx, row_y + 16, 17, owner_colour)  # a wave, not a ring
             x += 44
     return y + height
 

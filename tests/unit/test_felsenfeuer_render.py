@@ -276,3 +276,48 @@ def test_the_end_line_gives_its_reason_in_parentheses_in_lower_case() -> None:
     assert SPEC.outcome_text(outcome, ctx).endswith("(a spell has declared the winners).")  # type: ignore[arg-type]
     ctx = SimpleNamespace(lang="de", names=["Alice", "Bob"])
     assert "(ein Zauber hat die Sieger bestimmt)" in SPEC.outcome_text(outcome, ctx)  # type: ignore[arg-type]
+
+
+def test_a_floating_rune_has_a_wave_not_a_ring_like_the_spruchrune(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Play-test: a floating rune's ring (in its owner's colour; orange for the first seat)
+    was taken for the Spruchrune's gold ring. Now only the Spruchrune is ringed; each floating
+    rune gets a wave under it in its owner's colour, and the legend shows that wave."""
+    from dataclasses import replace
+
+    from PIL import ImageDraw
+
+    import bot.render.felsenfeuer as board
+    from bot.render.felsenfeuer import GOLD, SEAT_COLOURS
+
+    state = build(["0 rot rune 4", "0 rot essence 6", "1 grau essence 3", "0 grau float 5",
+                   "1 violett float 2"])  # fmt: skip
+    view = ENGINE.view_for(replace(state, spell_rune=0), 0)
+    rings: list[str] = []
+    waves: list[str] = []
+    ellipse = ImageDraw.ImageDraw.ellipse
+
+    def spy_ellipse(self: ImageDraw.ImageDraw, xy: Any, *args: Any, **kw: Any) -> None:
+        if kw.get("outline") and kw.get("fill") is None:
+            rings.append(str(kw["outline"]))
+        ellipse(self, xy, *args, **kw)
+
+    mark = getattr(board, "float_mark", None)  # (before the wave: no such mark at all)
+
+    def spy_mark(draw: Any, x: float, y: float, half: float, colour: str) -> None:
+        waves.append(colour)
+        if mark is not None:
+            mark(draw, x, y, half, colour)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "ellipse", spy_ellipse)
+    monkeypatch.setattr(board, "float_mark", spy_mark, raising=False)
+    for lang in ("de", "en"):
+        rings.clear()
+        waves.clear()
+        draw_board(view, lang, ["Anna", "Bert"])
+        assert set(rings) == {GOLD}  # the Spruchrune (and its legend sample), nothing else
+        assert waves[:2] == [SEAT_COLOURS[0], SEAT_COLOURS[1]] and len(waves) == 3  # + legend
+        label = {"de": "schwebende Rune", "en": "floating rune"}[lang]
+        keys = [key for line in board._legend_lines(lang) for key, _x in line]
+        assert "float" in keys and catalog()["felsenfeuer.render.legend.float"][lang] == label
