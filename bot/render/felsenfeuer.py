@@ -2,7 +2,8 @@
 
 Top: the phase, the spell-phase counter, who holds the wizard stone and the initiative. Then
 one band per seat (up to six): essences as large dice with their pips and the essence points,
-the hand (a second hand beside it), the bag and a cauldron, the stone. Then one panel per
+the hand (a second hand beside it), the bag and a cauldron, the stone. In the Würfeldraft the
+middle: the dice of each colour still there to take. Then one panel per
 matrix: the Duellplatz marked, each owner's glyph row (glyphs stand at the edge; runes that are
 no glyph lie a little forward, paler), frozen glyphs turned on a corner (as the rulebook turns
 them), temples as a rune on its shrines, floating runes over the matrix's middle (a wave under
@@ -34,6 +35,7 @@ from bot.render.base import (
     text_length,
     wrap_text,
 )
+from bot.render.felsenfeuer_text import middle
 
 WIDTH = 1000
 MARGIN = 16
@@ -48,6 +50,7 @@ ROW_X = 204.0  # where a matrix's glyph rows begin
 ROW_NAME_RIGHT = ROW_X - 10  # a glyph row's owner is named before its row
 PALETTE_COLOURS = 128
 LEGEND_STEP = 26  # between two lines of the legend
+MIDDLE_ROW = 48  # the Würfeldraft's middle, under the seats
 
 DIE = {  # fill, pip, edge
     "gruen": ("#3f9b4f", "#ffffff", "#1f5a2a"),
@@ -211,7 +214,8 @@ def draw_board(
     spheres = view.get("spheres") or []
     footer = 36 + LEGEND_STEP * (len(_legend_lines(lang)) - 1)
     footer += 22 * (stack_rows + (1 if decision else 0) + len(spheres) + (1 if hidden else 0))
-    height = (HEADER + len(seats) * SEAT_ROW + 12
+    drafting = view.get("phase") == "draft"
+    height = (HEADER + len(seats) * SEAT_ROW + 12 + (MIDDLE_ROW if drafting else 0)
               + sum(_matrix_height(view, m) + 8 for m in shown) + footer + MARGIN)  # fmt: skip
     image = Image.new("RGB", (WIDTH, height), PALETTE.background)
     draw = ImageDraw.Draw(image)
@@ -221,6 +225,9 @@ def draw_board(
         _seat_band(draw, view, seat, y, lang, names)
         y += SEAT_ROW
     y += 12
+    if drafting:
+        _middle_band(draw, view, y, lang)
+        y += MIDDLE_ROW
     for matrix in shown:
         y = _matrix_panel(draw, view, matrix, y, lang, names) + 8
     y += 6
@@ -408,6 +415,25 @@ def _seat_band(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: Mapping
         if view["phase"] == "auswahl":
             done = _tr("chosen" if seat.get("auswahl_done") else "choosing", lang)
             _text(draw, (WIDTH - MARGIN - 12, y + 14), done, 12, PALETTE.muted, anchor="rm")
+
+
+def _middle_band(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int, lang: str) -> None:
+    """The Würfeldraft's middle: how many dice of each colour are still there to take."""
+    left = middle(view)
+    draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + MIDDLE_ROW - 8), radius=8, fill=PANEL)
+    cy = y + (MIDDLE_ROW - 8) / 2
+    _text(draw, (MARGIN + 12, cy), _tr("middle", lang, count=sum(left.values())), 14, GOLD,
+          "bold", limit=ROW_X - MARGIN - 24)  # fmt: skip
+    x = ROW_X
+    for colour, count in left.items():
+        if count:
+            draw_die(draw, (x + 12, cy), 24, colour, None)
+        else:  # none left: an empty outline
+            draw.rounded_rectangle((x, cy - 12, x + 24, cy + 12), radius=4,
+                                   outline=PALETTE.muted, width=1)  # fmt: skip
+        _text(draw, (x + 30, cy), f"×{count}", 15, PALETTE.text if count else PALETTE.muted,
+              "bold")  # fmt: skip
+        x += 84
 
 
 def _matrix_panel(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],

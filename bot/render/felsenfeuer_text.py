@@ -248,7 +248,8 @@ def action_label(text: str, view: Mapping[str, Any], lang: str,
 
 
 def prompt(view: Mapping[str, Any], lang: str, names: Sequence[str] | None = None) -> str:
-    """The open decision's question (for the seat that decides), or whose turn it is."""
+    """The open decision's question (for the seat that decides), or whose turn it is; in the
+    Würfeldraft with the dice still in the middle."""
     decision = view.get("decision")
     if decision:
         params = dict(decision.get("params") or {})
@@ -258,9 +259,29 @@ def prompt(view: Mapping[str, Any], lang: str, names: Sequence[str] | None = Non
     phase = view.get("phase")
     if phase == "action" and view.get("stone") is not None:
         return t("felsenfeuer.ask.turn", lang)
-    if phase in ("auswahl", "draft", "essence", "roll"):
+    if phase == "draft":
+        return f"{t('felsenfeuer.ask.draft', lang)} {middle_text(view, lang)}"
+    if phase in ("auswahl", "essence", "roll"):
         return t(f"felsenfeuer.ask.{phase}", lang)
     return ""
+
+
+def middle(view: Mapping[str, Any]) -> dict[str, int]:
+    """The dice still in the middle in the Würfeldraft, per colour: the supply less every die
+    of that colour taken (as the engine counts what may still be drafted)."""
+    supply = list(view.get("supply") or [])
+    left = {c: (int(supply[i]) if i < len(supply) else 0) for i, c in enumerate(COLOURS)}
+    for die in view.get("dice") or []:
+        if die["colour"] in left:
+            left[die["colour"]] -= 1
+    return {c: max(0, n) for c, n in left.items()}
+
+
+def middle_text(view: Mapping[str, Any], lang: str) -> str:
+    """The middle in words: "In der Mitte: 8 grün, 7 grau, … (38 Würfel)." (none left: unsaid)"""
+    left = middle(view)
+    dice = ", ".join(f"{n} {colour_name(c, lang)}" for c, n in left.items() if n)
+    return _k("middle", lang, dice=dice or "–", count=sum(left.values()))
 
 
 def spell_context(view: Mapping[str, Any], lang: str) -> str:

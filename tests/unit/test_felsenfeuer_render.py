@@ -321,3 +321,45 @@ def test_a_floating_rune_has_a_wave_not_a_ring_like_the_spruchrune(
         label = {"de": "schwebende Rune", "en": "floating rune"}[lang]
         keys = [key for line in board._legend_lines(lang) for key, _x in line]
         assert "float" in keys and catalog()["felsenfeuer.render.legend.float"][lang] == label
+
+
+def test_the_wuerfeldraft_shows_the_dice_left_in_the_middle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Play-test: in the Würfeldraft neither the board nor the drafting player's prompt said
+    what is still in the middle. Now the board has a 'Mitte' band (a die and a count per
+    colour), the question names the middle, and each colour's button says how many are left."""
+    from types import SimpleNamespace
+
+    import bot.render.felsenfeuer as board
+    from bot.play.specs.felsenfeuer import _token_label
+    from bot.render.felsenfeuer_text import prompt
+
+    match = m.start(ENGINE, {"start": 0, "auswahl": "draft"}, 1, 2)
+    for turn, colour in enumerate(("rot", "rot", "grau")):
+        match, _ = m.apply(ENGINE, match, f"draft {colour}", turn % 2)
+    view = ENGINE.view_for(match.state, 1)
+    supply = dict(zip(("gruen", "grau", "rot", "schwarz", "violett"), view["supply"], strict=True))
+    total = sum(supply.values()) - 3
+    de, en = prompt(view, "de"), prompt(view, "en")
+    assert de.startswith("Nimm einen Würfel aus der Mitte")
+    assert f"In der Mitte: {supply['gruen']} grün, {supply['grau'] - 1} grau, " in de
+    assert de.endswith(f" ({total} Würfel).")
+    assert f"{supply['rot'] - 2} red" in en and en.endswith(f" ({total} dice).")
+    for lang, red in (("de", f"Rot (noch {supply['rot'] - 2})"),
+                      ("en", f"Red ({supply['rot'] - 2} left)")):  # fmt: skip
+        assert _token_label("rot", ("draft",), view, SimpleNamespace(lang=lang)) == red  # type: ignore[arg-type]
+    drawn: list[str] = []
+    text = board._text
+
+    def spy(draw: Any, xy: Any, value: str, *args: Any, **kw: Any) -> None:
+        drawn.append(value)
+        text(draw, xy, value, *args, **kw)
+
+    monkeypatch.setattr(board, "_text", spy)
+    draw_board(view, "de", ["Anna", "Bert"])
+    assert f"Mitte: {total} Würfel" in drawn and f"×{supply['rot'] - 2}" in drawn
+    drawn.clear()
+    later = next(random_duel(2, {"rules": "adept"}, 1))[0]  # not drafting: no middle
+    draw_board(ENGINE.view_for(later, 0), "de")
+    assert not any(value.startswith("Mitte") for value in drawn)

@@ -391,6 +391,9 @@ def _token_label(
         if colour:
             name = words.colour_name(colour, lang)
             return phrase("count", lang, count=int(token[len(colour) :]), colour=name)
+    if token in COLOURS and verb == "draft":  # how many of that colour the middle still has
+        name = words.colour_name(token, lang).capitalize()
+        return phrase("draft_left", lang, colour=name, count=words.middle(view)[token])
     if token in COLOURS:
         return words.colour_name(token, lang).capitalize()
     if token.startswith("m") and token[1:].isdigit():
