@@ -35,9 +35,10 @@ def start_spell_phase(w: Work) -> None:
     give_initiative(w, w.stone)
     total = sum(w.essence_points(s) for s in range(w.players))
     w.stack = [Entry(EntryKind.END, die=total), Entry(EntryKind.PHASE)]
-    w.emit(EventType.SPELL_PHASE, player=w.stone)
-    if w.base.settings.quake:  # the action phase ends with the Erdbeben
-        w.stack.append(Entry(EntryKind.QUAKE))
+    if w.base.settings.quake:  # the action phase ends with the Erdbeben: the spell phase is
+        w.stack.append(Entry(EntryKind.QUAKE))  # announced once it has shaken (``_run_entry``)
+    else:
+        w.emit(EventType.SPELL_PHASE, player=w.stone)
 
 
 def quake(ctx: verbs.Ctx) -> None:
@@ -120,8 +121,9 @@ def _run_entry(ctx: verbs.Ctx) -> Entry | None:
                 w.set(replace(die, pips=die.pips - 1))
         w.emit(EventType.BLOOD_MAGIC, player=entry.caster, spell=entry.spell)
         return Entry(EntryKind.SPELL, spell=entry.spell, caster=entry.caster, blood=True)
-    if entry.kind == "quake":
+    if entry.kind == "quake":  # the end of the action phase, told before the spell phase
         quake(ctx)
+        w.emit(EventType.SPELL_PHASE, player=w.stone)
         return None
     if entry.kind == "next":  # a blood spell ended its caster's turn
         w.passes, w.laid = 0, False

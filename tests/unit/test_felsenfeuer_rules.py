@@ -274,6 +274,34 @@ def test_the_erdbeben_destroys_the_lowest_dice_at_the_end_of_every_action_phase(
     assert with_.quake and with_.roll == "runen"
 
 
+def test_the_erdbeben_is_told_before_the_spell_phase_it_ends_the_action_phase() -> None:
+    """The Erdbeben shakes at the end of the action phase (Teil 3), so its events come before
+    "Alle haben gepasst: Zauberphase …" (play-test: it was told after it), then the lowest
+    glyph is triggered; without the Erdbeben the spell phase follows the passes at once. The
+    state after the passes is the same as before this order (only the events moved)."""
+    lines = ["0 rot essence 6", "1 rot essence 6", "0 grau glyph 2", "1 gruen glyph 2",
+             "0 rot glyph 4", "1 grau rune 3"]  # fmt: skip
+    for quake, expected in (
+        (True, ["turn_ended", "turn_ended", "quake", "destroyed", "destroyed", "spell_phase",
+                "triggered"]),
+        (False, ["turn_ended", "turn_ended", "spell_phase", "triggered"]),
+    ):  # fmt: skip
+        state = build(lines)
+        state = replace(state, settings=replace(state.settings, quake=quake))
+        events: list[Any] = []
+        for _ in range(2):
+            state, more = ENGINE.apply(state, Ende(), state.stone)
+            events += more
+        assert [e.type for e in events][: len(expected)] == expected, quake
+        phase = next(e for e in events if e.type == "spell_phase")
+        assert phase.data == {"player": state.stone}
+        view = ENGINE.view_for(state, None)
+        told = [words.narrate(e.type, e.data, view, "de", NAMES) for e in events]
+        spell_phase = told.index(next(x for x in told if x.startswith("Alle haben gepasst")))
+        assert spell_phase == (5 if quake else 2) and told[2].startswith("Erdbeben" if quake
+                                                                         else "Alle")  # fmt: skip
+
+
 def test_the_erdbeben_spares_the_essences() -> None:
     """With no rune lying out (as after a renewal) the Erdbeben destroys nothing: the essences
     at 6 would otherwise all go at once and end the duel in a draw."""
