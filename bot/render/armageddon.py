@@ -143,6 +143,10 @@ def _parse(name: str) -> tuple[int, int]:
 class _Pen:
     def __init__(self, image: Image.Image) -> None:
         self.draw = ImageDraw.Draw(image)
+        self.fade = False  # a zoom's ring: every colour faded towards the background
+
+    def ink(self, colour: str | None) -> str | None:
+        return _faded(colour) if self.fade and colour is not None else colour
 
     def poly(
         self,
@@ -153,13 +157,15 @@ class _Pen:
     ) -> None:
         pts = [(x * SCALE, y * SCALE) for x, y in points]
         # Pillow draws a wide outline through a full-size mask: lines are far faster
-        self.draw.polygon(pts, fill=fill)
+        self.draw.polygon(pts, fill=self.ink(fill))
         if outline is not None:
-            self.draw.line([*pts, pts[0]], fill=outline, width=max(1, round(width * SCALE)))
+            self.draw.line(
+                [*pts, pts[0]], fill=self.ink(outline), width=max(1, round(width * SCALE))
+            )
 
     def line(self, points: Sequence[tuple[float, float]], fill: str, width: float) -> None:
         pts = [(x * SCALE, y * SCALE) for x, y in points]
-        self.draw.line(pts, fill=fill, width=max(1, round(width * SCALE)), joint="curve")
+        self.draw.line(pts, fill=self.ink(fill), width=max(1, round(width * SCALE)), joint="curve")
 
     def circle(
         self,
@@ -171,7 +177,9 @@ class _Pen:
     ) -> None:
         x, y = c
         box = [(x - r) * SCALE, (y - r) * SCALE, (x + r) * SCALE, (y + r) * SCALE]
-        self.draw.ellipse(box, fill=fill, outline=outline, width=max(1, round(width * SCALE)))
+        self.draw.ellipse(
+            box, fill=self.ink(fill), outline=self.ink(outline), width=max(1, round(width * SCALE))
+        )
 
     def text(
         self,
@@ -187,7 +195,7 @@ class _Pen:
             (at[0] * SCALE, at[1] * SCALE),
             value,
             font(max(6, round(size * SCALE)), style),
-            fill,
+            self.ink(fill) or fill,
             anchor=anchor,
         )
 
@@ -247,7 +255,7 @@ def draw_map(
          int(f["room"][0]["capacity"]))
         for f in view["fields"]
     )  # fmt: skip
-    image = _background(key, grid, (col0, row0, col1, row1), width, height).copy()
+    image = _background(key, grid, box, asked, width, height).copy()
     pen = _Pen(image)
     colours = {int(p["seat"]): str(p["colour"]) for p in view["parties"]}
     block_of = {int(p["seat"]): int(p["block"]) for p in view["parties"]}
@@ -261,32 +269,32 @@ def draw_map(
         if st["hunger"]:
             for name in st["fields"]:
                 if inside(name):
-                    c, r = _parse(name)
-                    pen.poly(grid.corners(c, r), None, OVER, 2)
-    for e in view["edges"]:  # a zoom's ring: not what lies beyond it (it would stick out)
-        if (
-            region is None
-            or any(_within_name(str(e[k]), asked) for k in ("a", "b"))
-            or (inside(str(e["a"])) and inside(str(e["b"])))
-        ):
-            _edge(pen, grid, e, inside)
+                    pen.fade = not _within_name(name, asked)
+                    pen.poly(grid.corners(*_parse(name)), None, OVER, 2)
+    # a zoom's ring fades into the background (first, under the sharp border of the fields
+    # asked for); what lies beyond the ring is left out (it would stick out of the image)
+    edges = [
+        (_touches(e, asked), e)
+        for e in view["edges"]
+        if (inside(str(e["a"])) and inside(str(e["b"]))) or (region is None or _touches(e, asked))
+    ]
+    for sharp, e in sorted(edges, key=lambda pair: pair[0]):
+        pen.fade = not sharp
+        _edge(pen, grid, e, inside)
     for f in fields:
+        pen.fade = not _within(f, asked)
         _majority(pen, grid, f, colours, block_of)
     figures_by_field: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for fig in view["figures"]:
         if inside(str(fig["field"])):
             figures_by_field[str(fig["field"])].append(fig)
     for f in fields:
+        pen.fade = not _within(f, asked)
         _contents(pen, grid, f, figures_by_field.get(str(f["name"]), []), colours)
+    pen.fade = False
     for move in view.get("last", []):
         if inside(str(move["from"])) and inside(str(move["to"])):
             _arrow(pen, grid, str(move["from"]), str(move["to"]))
-    if region is not None:
-        image = _veil(image, grid, [f for f in fields if not _within(f, asked)])
-        pen = _Pen(image)
-        for e in view["edges"]:  # the border of the fields asked for stays sharp
-            if any(_within_name(str(e[k]), asked) for k in ("a", "b")):
-                _edge(pen, grid, e, inside)
     _header(pen, text, labels, view)
     _footer(pen, view, height - foot, text.notes)
     _legend(pen, legend, height)
@@ -302,32 +310,27 @@ def _within(f: Mapping[str, Any], box: Box) -> bool:
     return box[0] <= int(f["col"]) <= box[2] and box[1] <= int(f["row"]) <= box[3]
 
 
-def _veil(image: Image.Image, grid: _Grid, fields: Sequence[Mapping[str, Any]]) -> Image.Image:
-    """``image`` with ``fields`` (the ring around a zoom) faded towards the background."""
-    if not fields:
-        return image
-    mask = Image.new("L", image.size, 0)
-    draw = ImageDraw.Draw(mask)
-    for f in fields:
-        pts = [(x * SCALE, y * SCALE) for x, y in grid.corners(int(f["col"]), int(f["row"]))]
-        draw.polygon(pts, fill=VEIL)
-    return Image.composite(Image.new("RGB", image.size, PALETTE.background), image, mask)
+def _touches(e: Mapping[str, Any], box: Box) -> bool:
+    return any(_within_name(str(e[k]), box) for k in ("a", "b"))
 
 
 @lru_cache(maxsize=8)
 def _background(
     fields: tuple[tuple[str, int, int, str, int, int], ...],
     grid: _Grid,
-    box: tuple[int, int, int, int],
+    box: Box,
+    asked: Box,
     width: int,
     height: int,
 ) -> Image.Image:
-    """The terrain of the map (the same in every image of that scenario and region)."""
+    """The terrain of the map (the same in every image of that scenario and region; a zoom's
+    ring faded)."""
     image = Image.new("RGB", (width * SCALE, height * SCALE), PALETTE.background)
     pen = _Pen(image)
     col0, row0, col1, row1 = box
     for name, c, r, terrain, height_level, capacity in fields:
         if col0 <= c <= col1 and row0 <= r <= row1:
+            pen.fade = not (asked[0] <= c <= asked[2] and asked[1] <= r <= asked[3])
             _hex(pen, grid, name, c, r, terrain, height_level, capacity)
     return image
 
@@ -346,6 +349,17 @@ def _hex(
         pen.text((x - 0.62 * s, y - 0.3 * s), f"▲{height}", s * 0.2, "#1e1f22")
     if capacity:  # an empty field: its room, quietly
         pen.text((x, y + 0.7 * s), f"0/{capacity}", s * 0.17, "#55624a")
+
+
+@lru_cache(maxsize=256)
+def _faded(colour: str) -> str:
+    """``colour`` faded towards the background by VEIL (of 255): a zoom's ring."""
+    a, b = colour.lstrip("#"), PALETTE.background.lstrip("#")
+    if len(a) != 6:
+        return colour
+    k = VEIL / 255
+    mix = (round(int(a[i : i + 2], 16) * (1 - k) + int(b[i : i + 2], 16) * k) for i in (0, 2, 4))
+    return "#" + "".join(f"{v:02x}" for v in mix)
 
 
 def _darker(colour: str, amount: float) -> str:
