@@ -511,6 +511,27 @@ async def test_a_pentagramm_of_five_is_clicked_in_english(fake: FakeDiscord, bot
     assert [seat for seat, text in actions if text.startswith("essenz ")].count(0) >= 2
 
 
+async def test_the_drafting_player_sees_the_dice_left_in_the_middle(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    """Play-test: in the Würfeldraft the prompt only asked for a colour. The drafting player's
+    private prompt says what is still in the middle, and each colour's button how many."""
+    options = {"bot": "random", "auswahl": "draft", "startspieler": 2}
+    started = await (await fake.slash("felsenfeuer start", options, user=ALICE)).message()
+    found = await open_decision(fake, bot, game_of(started), 0)  # the bot drafted first
+    assert found is not None
+    board, wanted = found
+    answer = await fake.click(board, wanted, user=ALICE)
+    await answer.callback()
+    prompt = await answer.message()
+    taken = next(d.colour for d in load(await bot.store.get_game(game_of(started))).state.dice)
+    assert "In der Mitte: " in prompt.content and "(39 Würfel)." in prompt.content
+    labels = [str(b.get("label")) for b in prompt.buttons]
+    for colour in ("Grün", "Grau", "Rot", "Schwarz", "Violett"):
+        left = 7 if colour.lower().replace("ü", "ue") == taken else 8
+        assert f"{colour} (noch {left})" in labels, labels
+
+
 async def test_the_duel_options_of_teil_3_are_options_of_start(fake: FakeDiscord, bot: Any) -> None:
     """The Würfeldraft, the start player, Weltentor's floating runes, the scenario of random
     runes and the house event Erdbeben: chosen at the start, kept in the duel's config, said in
