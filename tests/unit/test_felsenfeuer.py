@@ -298,6 +298,25 @@ def test_blood_magic_pays_essence_of_the_spell_colour_and_keeps_the_initiative()
     assert state.stone == 1 and state.phase == "action"  # the turn passed, no spell phase
 
 
+@pytest.mark.parametrize(
+    ("caster", "after"),
+    [
+        (["0 rot essence 6"], (5, 4)),  # eight red dice, four points left: one back
+        (["0 rot essence 6", "0 grau hand"], (4, 4)),  # a die of another colour: none
+        (["0 rot essence 6", "0 rot essence 3"], (7, 4)),  # seven points left: none
+    ],
+)
+def test_puls_pays_one_point_back_to_a_red_caster_low_on_essence(
+    caster: list[str], after: tuple[int, int]
+) -> None:
+    """Puls {rot2} (issue 22's one-colour balance): a caster with no die of another colour
+    than red and at most five essence points after paying gains one; two attacks either way."""
+    state = duel([*caster, "1 grau essence 6"])
+    state, _ = ENGINE.apply(state, Blut("puls"), 0)
+    state = answer_all(state)
+    assert (essence(state, 0), essence(state, 1)) == after
+
+
 def test_frozen_glyphs_trigger_only_when_nothing_else_is_left() -> None:
     state = duel(["0 rot essence 6", "1 rot essence 6", "0 grau glyph 1", "1 rot glyph 6"])
     dice = list(state.dice)
