@@ -3,7 +3,9 @@ written from the public engine contract only): each bot level's win rate with it
 interval (Wilson; draws count half), and the CPU time of one bot step (mean and max).
 
 Duels with the starter decks, every pair of classes in turn, sides alternating, fixed seeds.
-``TELPERINQUAR_GREEDY_GAMES`` sets the duels per level (default 24)."""
+``TELPERINQUAR_GREEDY_GAMES`` sets the duels per level (default 24),
+``TELPERINQUAR_GREEDY_SEED`` the first seed (default 1: seeds 1 … GAMES; e.g. 101 for a
+second, independent set)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from engines.telperinquar.cards import CLASSES
 from engines.telperinquar.engine import ENGINE
 
 GAMES = int(os.environ.get("TELPERINQUAR_GREEDY_GAMES", "24"))
+SEED = int(os.environ.get("TELPERINQUAR_GREEDY_SEED", "1"))
 PAIRS = list(permutations(CLASSES, 2))
 
 
@@ -48,7 +51,9 @@ def duel(level: str, seed: int) -> tuple[float, list[float]]:
     return (1.0 if bot_seat in result.winners else 0.0), steps
 
 
-def against_greedy(level: str, games: int = GAMES, seed: int = 1) -> tuple[float, int, list[float]]:
+def against_greedy(
+    level: str, games: int = GAMES, seed: int = SEED
+) -> tuple[float, int, list[float]]:
     """(score, games, step times) of ``level`` against the greedy player."""
     score = 0.0
     steps: list[float] = []
@@ -65,7 +70,7 @@ def run() -> list[Figure]:
         score, games, steps = against_greedy(level)
         low, high = wilson(score, games)
         figures += [
-            Figure(f"telperinquar {level} vs greedy: win share ({games} duels)",
+            Figure(f"telperinquar {level} vs greedy: win share ({games} duels from seed {SEED})",
                    100 * score / games, "%", target, higher_is_better=True),
             Figure(f"telperinquar {level} vs greedy: 95% interval low", 100 * low, "%"),
             Figure(f"telperinquar {level} vs greedy: 95% interval high", 100 * high, "%"),

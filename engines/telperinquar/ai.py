@@ -15,8 +15,9 @@ the blow that follows it), and values what its own view then shows (its hero's L
 enemies', Wesen, cards in play, levels, hand). On top of that it keeps the Aktionen its
 defensive cards in play need to answer in the others' turns (it spends below that reserve
 only on a blow that can fell the enemy hero), and it plays a "next attack +N" card just
-before a weapon attack it can still pay (never after its last attack, where the bonus is
-lost).
+before a weapon attack it can still pay beside that reserve (never after its last attack,
+where the bonus is lost), and attacks next while such a bonus waits (a second bonus only
+when the look ahead likes it).
 """
 
 from __future__ import annotations
@@ -213,9 +214,16 @@ def _ahead(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -
 
 
 def _hard(
-    view: dict[str, Any], player: int, act: Any, cat: Catalogue, base: float, acts: list[Any]
+    view: dict[str, Any],
+    player: int,
+    act: Any,
+    cat: Catalogue,
+    base: float,
+    acts: list[Any],
+    pending: int = 0,
 ) -> float:
-    """``hard``'s own terms for ``act`` beside the look ahead (see the module's note)."""
+    """``hard``'s own terms for ``act`` beside the look ahead (see the module's note);
+    ``pending``: the "next attack +N" bonus its hero already holds."""
     verb, *args = act.words
     if view.get("ask") is not None or verb in ("level", "go", "next", "end", "pass", "take"):
         return 0.0
@@ -231,18 +239,22 @@ def _hard(
         and cat.cards[known[a.words[1]]["name"]].type == "weapon"
     ]
     card = cat.cards[known[args[0]]["name"]] if args and args[0] in known else None
+    reserve = _reserve(view, player, cat)
     if verb == "use" and card is not None and _is_attack_buff(card):
         cheapest = min((_cost(a, known, cat) for a in weapon_attacks), default=None)
-        if cheapest is None or pool - cost < cheapest:
-            return -30.0  # the bonus would be lost: no attack follows
+        if cheapest is None or pool - cost - reserve < cheapest:
+            return -30.0  # the bonus would be lost: no attack follows (the reserve stays)
+        if pending > 0:
+            return 0.0  # a bonus already waits: a second one only as the look ahead likes it
         return 12.0  # before the attack it helps
     if base > 150:  # its hero falls unless healed now
         return 0.0
+    if pending > 0 and act in weapon_attacks:
+        return 12.0  # a waiting bonus is spent by the next attack, not lost at the turn's end
     lethal = False
     if verb in ("use", "dual") and len(args) >= 2 and is_hero(args[-1]):
         enemy = view["players"][hero_seat(args[-1])]
         lethal = int(enemy["life"]) <= 8
-    reserve = _reserve(view, player, cat)
     if reserve and pool - cost < reserve and not lethal:
         return -15.0  # the Aktionen stay for the answer in the others' turn
     return 0.0
@@ -261,8 +273,18 @@ def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random)
     cat = catalogue_for(state.extra)
     scored = [(_score(view, player, a, cat), a) for a in actions]
     if level == "hard":
+        # its own hero's waiting attack bonus: what it played itself, no secret of another
+        pending = sum(
+            m.amount
+            for m in state.players[player].mods
+            if m.stat == "bonus" and m.until == "attack"
+        )
         scored = [
-            (_ahead(engine, state, player, a, rng) + _hard(view, player, a, cat, s, actions), a)
+            (
+                _ahead(engine, state, player, a, rng)
+                + _hard(view, player, a, cat, s, actions, pending),
+                a,
+            )
             for s, a in scored
             if a.words[0] not in ("swap", "fly", "take", "move") or len(actions) == 1
         ]

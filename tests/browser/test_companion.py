@@ -97,13 +97,13 @@ async def test_build_and_save_a_legal_deck_and_see_it_in_the_bot(
     await page.fill("#list", starter_text("kaempfer"))
     await page.click("#import")
     await page.wait_for_selector("#verdict", state="detached")  # legal: no reasons left
-    await page.click('table.deck button[aria-label="− Langbogen"]')
+    await page.click('table.deck button[aria-label="− Streitkolben"]')
     verdict = await page.text_content("#verdict")
     assert verdict is not None and "39" in verdict
     await page.select_option('select[name="type"]', "weapon")
-    await page.fill('input[name="q"]', "bogen")
+    await page.fill('input[name="q"]', "kolben")
     await page.click(f"text={t('web.log.filter', 'de')}")
-    await page.click('table.cards button[aria-label="+ Langbogen"]')
+    await page.click('table.cards button[aria-label="+ Streitkolben"]')
     await page.wait_for_selector("#verdict", state="detached")
     size = await page.text_content("#size")
     assert size is not None and "40" in size
