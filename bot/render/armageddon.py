@@ -25,7 +25,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.render.base import PALETTE, draw_text, font, palette_png, text_length
+from bot.render.base import PALETTE, draw_text, flow, font, palette_png, text_length
 
 SCALE = 2
 HEADER = 86
@@ -660,16 +660,8 @@ def _width(value: str, size: float, style: str = "regular") -> float:
 
 def _party_rows(text: MapText, width: int) -> list[list[tuple[int, float]]]:
     """The party labels (index, x) in rows that fit the width: a narrow map wraps them."""
-    rows: list[list[tuple[int, float]]] = [[]]
-    x = float(MARGIN)
-    for i, label in enumerate(text.parties):
-        wide = 20 + _width(label, 14, "bold") + 24
-        if rows[-1] and x + wide > width - MARGIN:
-            rows.append([])
-            x = float(MARGIN)
-        rows[-1].append((i, x))
-        x += wide
-    return rows
+    widths = [20 + _width(label, 14, "bold") + 24 for label in text.parties]
+    return flow(widths, MARGIN, width - MARGIN)
 
 
 def _header(

@@ -8,9 +8,10 @@ import io
 import logging
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -23,8 +24,6 @@ FONT_FILES = {
     "bold": "DejaVuSans-Bold.ttf",
     "mono": "DejaVuSansMono.ttf",
 }
-P = ParamSpec("P")
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -343,3 +342,17 @@ def palette_png(image: Image.Image, colours: int) -> bytes:
     buffer = io.BytesIO()
     palette.save(buffer, format="PNG", compress_level=3)
     return buffer.getvalue()
+
+
+def flow(widths: Sequence[float], left: float, right: float) -> list[list[tuple[int, float]]]:
+    """Items of ``widths`` laid out in rows between ``left`` and ``right``: each row the items
+    (index, x) that fit, an item never cut (one too wide for any row gets a row of its own)."""
+    rows: list[list[tuple[int, float]]] = [[]]
+    x = left
+    for index, wide in enumerate(widths):
+        if rows[-1] and x + wide > right:
+            rows.append([])
+            x = left
+        rows[-1].append((index, x))
+        x += wide
+    return rows

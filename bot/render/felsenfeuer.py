@@ -29,6 +29,7 @@ from bot.render.base import (
     PALETTE,
     draw_text,
     fit_text,
+    flow,
     font,
     line_step,
     palette_png,
@@ -263,16 +264,12 @@ _LEGEND_MARK = {"glyph": 40, "rune": 32, "frozen": 36, "spruchrune": 36, "float"
 
 def _legend_lines(lang: str) -> list[list[tuple[str, float]]]:
     """The legend's items (key, x) in lines that fit the width; an item is never cut."""
-    lines: list[list[tuple[str, float]]] = [[]]
-    x = float(MARGIN)
-    for key in _LEGEND:
-        wide = _LEGEND_MARK[key] + text_length(_tr(f"legend.{key}", lang), font(12)) + 14
-        if lines[-1] and x + wide > WIDTH - MARGIN:
-            lines.append([])
-            x = float(MARGIN)
-        lines[-1].append((key, x))
-        x += wide
-    return lines
+    widths = [
+        _LEGEND_MARK[key] + text_length(_tr(f"legend.{key}", lang), font(12)) + 14
+        for key in _LEGEND
+    ]
+    rows = flow(widths, MARGIN, WIDTH - MARGIN)
+    return [[(_LEGEND[index], x) for index, x in row] for row in rows]
 
 
 def _legend(draw: ImageDraw.ImageDraw, y: float, lang: str) -> None:

@@ -167,3 +167,11 @@ def test_fit_text_leaves_out_what_the_font_cannot_draw() -> None:
     assert fit_text("✨ Luna ✨", 400, 17, style="bold") == (["Luna"], 17)
     assert drawable("Zwerg Äß ★ ◆") == "Zwerg Äß ★ ◆"  # German letters and marks stay
     assert drawable("✨✨") == "✨✨"  # nothing else to draw: left as it is
+
+
+def test_flow_lays_items_in_rows_that_fit_and_never_cuts_one() -> None:
+    from bot.render.base import flow
+
+    assert flow([40, 40, 40], 10, 100) == [[(0, 10), (1, 50)], [(2, 10)]]
+    assert flow([200, 30], 10, 100) == [[(0, 10)], [(1, 10)]]  # too wide: a row of its own
+    assert flow([], 10, 100) == [[]]
