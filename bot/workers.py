@@ -57,23 +57,25 @@ async def run_apart(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """``fn(*args, **kwargs)`` in the worker processes when there are some, else in the heavy
     lane. Work whose arguments cannot be sent to another process (a local function, an open
     handle), or a broken pool, falls back to the lane; ``fn``'s own errors are raised."""
-    if _PROCESSES is not None:
+    pool = _PROCESSES
+    if pool is not None:
         try:
-            return await _in_processes(functools.partial(fn, *args, **kwargs))
+            call = functools.partial(fn, *args, **kwargs)
+            return await asyncio.get_running_loop().run_in_executor(pool, call)
         except BrokenProcessPool as error:  # a worker died (killed, out of memory): new ones
             log.warning("running %s in the lane: %r", getattr(fn, "__name__", fn), error)
-            _replace_broken_pool()
+            _replace_broken_pool(pool)
         except (pickle.PicklingError, AttributeError, TypeError) as error:
             # a renderer's or engine's own AttributeError or TypeError shows again from there
             log.warning("running %s in the lane: %r", getattr(fn, "__name__", fn), error)
     return await run_heavy(fn, *args, **kwargs)
 
 
-def _replace_broken_pool() -> None:
-    """Start as many fresh worker processes as the broken pool had, in the background (the
-    lane takes the work meanwhile); one replacement at a time."""
-    global _PROCESSES, _REPLACING
-    if _PROCESSES is None or _REPLACING is not None:
+def _replace_broken_pool(broken: ProcessPoolExecutor) -> None:
+    """Start as many fresh worker processes as the ``broken`` pool had, in the background
+    (the lane takes the work meanwhile); once per broken pool, never a healthy one."""
+    global _REPLACING
+    if _PROCESSES is not broken or _REPLACING is not None:
         return
     stop_worker_processes()
     _REPLACING = asyncio.get_running_loop().create_task(_replace(_WORKERS))
@@ -101,11 +103,6 @@ async def run_heavy(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """``fn(*args, **kwargs)`` in the heavy lane (this process, one thread)."""
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_LANE, functools.partial(fn, *args, **kwargs))
-
-
-async def _in_processes(call: Callable[[], T]) -> T:
-    assert _PROCESSES is not None
-    return await asyncio.get_running_loop().run_in_executor(_PROCESSES, call)
 
 
 def use_worker_processes(count: int) -> None:
