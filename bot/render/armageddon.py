@@ -301,13 +301,16 @@ def draw_map(
     return image.reduce(SCALE)
 
 
-def _within_name(name: str, box: Box) -> bool:
-    c, r = _parse(name)
+def _in_box(c: int, r: int, box: Box) -> bool:
     return box[0] <= c <= box[2] and box[1] <= r <= box[3]
 
 
+def _within_name(name: str, box: Box) -> bool:
+    return _in_box(*_parse(name), box)
+
+
 def _within(f: Mapping[str, Any], box: Box) -> bool:
-    return box[0] <= int(f["col"]) <= box[2] and box[1] <= int(f["row"]) <= box[3]
+    return _in_box(int(f["col"]), int(f["row"]), box)
 
 
 def _touches(e: Mapping[str, Any], box: Box) -> bool:
@@ -330,7 +333,7 @@ def _background(
     col0, row0, col1, row1 = box
     for name, c, r, terrain, height_level, capacity in fields:
         if col0 <= c <= col1 and row0 <= r <= row1:
-            pen.fade = not (asked[0] <= c <= asked[2] and asked[1] <= r <= asked[3])
+            pen.fade = not _in_box(c, r, asked)
             _hex(pen, grid, name, c, r, terrain, height_level, capacity)
     return image
 
