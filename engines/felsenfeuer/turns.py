@@ -295,9 +295,9 @@ def _reveal(w: Work, chosen: list[str]) -> None:
 def _why(state: State, act: Action, player: PlayerId) -> str:
     if player in state.out:
         return "felsenfeuer.error.out"
-    if not raw_actions(state, player):
-        return "felsenfeuer.error.not_your_turn"
     legal = raw_actions(state, player)
+    if not legal:
+        return "felsenfeuer.error.not_your_turn"
     if act in legal:
         return "felsenfeuer.error.repetition"
     if type(act) not in {type(one) for one in legal}:  # a step of another phase: say which
