@@ -537,6 +537,32 @@ def test_a_sphere_is_in_force_while_its_rune_floats() -> None:
     assert state.pending is not None and "funkenschlag" in state.pending.options
 
 
+def test_the_remembered_sphere_effects_follow_the_dice() -> None:
+    """The spheres' effects are remembered for the last dice asked about: a die set to
+    another pips (the Sphäre der Schwere's glyph 1 raised to 3) or a rune that stops floating
+    is seen at once, and the same dice give the same effects back."""
+    lines = ["0 rot essence 6", "1 rot essence 6", "0 gruen glyph 1", "1 rot glyph 2",
+             "1 grau float 1"]  # fmt: skip
+    w = Work(duel(lines))
+    assert w.pips_of(w.dice[2]) == 2 and w.sphere_mods() == w.sphere_mods()
+    w.set(replace(w.dice[2], pips=3))
+    assert w.pips_of(w.dice[2]) == 3
+    w.set(replace(w.dice[2], pips=1))
+    assert w.pips_of(w.dice[2]) == 2
+    w.send_to_bag(w.dice[4])
+    assert w.pips_of(w.dice[2]) == 1 and w.sphere_mods() == []
+
+
+def test_a_work_copy_holds_every_field_and_its_own_lists() -> None:
+    w = Work(duel(["0 rot essence 6", "1 rot essence 6", "0 gruen glyph 1"]))
+    other = w.copy()
+    assert all(getattr(other, name) == getattr(w, name) for name in Work.__slots__)
+    other.dice.pop()
+    other.stack.append(Entry("end"))
+    other.out.append(1)
+    assert len(w.dice) == 3 and not w.stack and not w.out
+
+
 def test_weltentor_runes_float_when_essences_are_chosen() -> None:
     match = m.start(ENGINE, {"weltentor": True, "start": 0, "auswahl": "draft"}, 1, 2)
     for turn in range(16):
