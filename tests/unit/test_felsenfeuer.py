@@ -317,6 +317,27 @@ def test_puls_pays_one_point_back_to_a_red_caster_low_on_essence(
     assert (essence(state, 0), essence(state, 1)) == after
 
 
+@pytest.mark.parametrize(
+    ("caster", "after"),
+    [
+        (["0 gruen essence 3", "0 gruen essence 3"], 7),  # eight green dice, six points: one
+        (["0 gruen essence 6", "0 gruen essence 3"], 9),  # eight green dice, nine: none
+        (["0 gruen essence 6", "0 gruen essence 3", "0 rot hand"], 10),  # another colour: one
+        (["0 gruen essence 6", "0 gruen essence 6", "0 rot hand"], 12),  # not behind: none
+    ],
+)
+def test_lebenskraft_catches_up_with_eight_green_dice_only_when_low(
+    caster: list[str], after: int
+) -> None:
+    """Lebenskraft {gruen1} (issue 22's one-colour balance): the point more when an opponent
+    has more essence points goes to a caster with a die of another colour than green, or
+    with eight green dice once at most six points are left (paid one, gained one first)."""
+    state = duel([*caster, "1 grau essence 6", "1 grau essence 6"])
+    state, _ = ENGINE.apply(state, Blut("lebenskraft"), 0)
+    state = answer_all(state)
+    assert (essence(state, 0), essence(state, 1)) == (after, 12)
+
+
 def test_frozen_glyphs_trigger_only_when_nothing_else_is_left() -> None:
     state = duel(["0 rot essence 6", "1 rot essence 6", "0 grau glyph 1", "1 rot glyph 6"])
     dice = list(state.dice)
