@@ -3,7 +3,8 @@ counts of the others' hands and piles) and the legal actions.
 
 ``random`` picks any legal action (ending the phase less often, so that games move);
 ``normal`` levels up whenever it can, plays the most expensive card it can afford, attacks
-the target with the least life (a hero when it can, a wounded Wesen first), heals when hurt
+the target with the least life (a hero when it can, a wounded Wesen first; a poison, which
+armour does not stop, counts as an attack), heals when hurt
 (first of all when its hero is at 0 LP or below, then it walks into no counter-attack),
 answers an attack with a parry, a buff or a trap (a healing answer only when hurt: every
 action, a laid card too, may be answered), and otherwise ends the phase.
@@ -31,7 +32,7 @@ from engines.core.contract import DecisionKind
 from engines.telperinquar.cards import Card, Catalogue
 from engines.telperinquar.state import hero_seat, is_hero
 from engines.telperinquar.stats import catalogue_for
-from engines.telperinquar.verbs import Buff, GainActions, Heal, Strike
+from engines.telperinquar.verbs import Buff, GainActions, Heal, OverTimeStep, Strike
 
 
 def _known(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -88,6 +89,8 @@ def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float
             life = int(view["players"][hero_seat(target)]["life"])
             return 30 + max(0, 40 - life) / 4
         return 25 + (5 if known.get(target, {}).get("wounded") else 0)
+    if target and any(isinstance(s, OverTimeStep) and s.effect == "damage" for s in card.effects):
+        return 28 if is_hero(target) else 22  # a poison: armour does not stop it
     if any(isinstance(s, Heal) for s in card.effects):
         if target and is_hero(target):
             seat = view["players"][hero_seat(target)]

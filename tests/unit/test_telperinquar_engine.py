@@ -554,6 +554,24 @@ def test_bot_at_zero_life_heals_or_stops_instead_of_walking_into_a_counter() -> 
     assert pick.startswith(f"use {potion}")  # and it heals when it can
 
 
+def test_normal_bot_poisons_the_enemy_hero_past_its_armour() -> None:
+    """Issue 22: ``normal`` used a poison (Giftklinge) only when nothing else was left; armour
+    does not stop it, so it is an attack like a blow: before laying a card, after a blow
+    that lands in full."""
+    import random as stdlib_random
+
+    d = main_phase(fresh(("schurke", "geistlicher")))
+    levels_to(d, 0, 5)
+    d["players"][0]["hand"] = []
+    for p in d["players"]:
+        p["row"] = []
+    poison = give(d, 0, "Giftklinge", "field", charges=3)
+    give(d, 0, "Turmwache", "hand")
+    d["players"][0]["actions"] = 9
+    pick = str(ENGINE.choose_action(st(d), 0, "normal", 1.0, stdlib_random.Random(5)))
+    assert pick == f"use {poison} h1"
+
+
 def _hard_scene(pool: int) -> tuple[dict[str, Any], str]:
     d = main_phase(fresh())
     levels_to(d, 0, 3)
