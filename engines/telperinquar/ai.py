@@ -8,20 +8,16 @@ the target with the least life (a hero when it can, a wounded Wesen first), heal
 answers an attack with a parry, a buff or a trap (a healing answer only when hurt: every
 action, a laid card too, may be answered), and otherwise ends the phase.
 
-``hard`` searches: it first ranks the legal actions by a one-step look ahead (each tried on a
-copy of the game with dice of its own, three samples, the others taken to pass, then its own
-next step as ``normal`` would pick it, valued by what its own view shows: its hero's LP
-against the enemies', Wesen, cards in play, levels, hand), then plays the best ``WIDTH`` of
-them out ``ROLLOUTS`` times each on a copy without what it cannot know (dice of its own, its
-own draw pile shuffled by its own generator, the others' hands and draw piles empty and their
-hidden cards gone): the rest of its own turn and the others' next turn (their answers too)
-as ``normal`` would play them, valued at the start of its own next turn (a won or lost game
-at +-1000). Its own rules hold in the search and in its own play-out steps: it keeps the
-Aktionen its defensive cards in play need to answer in the others' turns (it spends below
-that reserve only on a blow that can fell the enemy hero), it plays a "next attack +N" card
-only when a weapon attack it can still pay beside that reserve follows (never after its last
-attack, where the bonus is lost), it attacks next while such a bonus waits, and it strikes
-no enemy hero already at 0 LP or below (that hero falls at the end of the turn anyway).
+``hard`` looks one action ahead: it tries each legal action on a copy of the game with dice of
+its own (three samples, the game's own dice stay unseen; the others are taken to let it
+pass unanswered), then takes its own next step as ``normal`` would (so a buff is valued by
+the blow that follows it), and values what its own view then shows (its hero's LP against the
+enemies', Wesen, cards in play, levels, hand). On top of that it keeps the Aktionen its
+defensive cards in play need to answer in the others' turns (it spends below that reserve
+only on a blow that can fell the enemy hero), and it plays a "next attack +N" card just
+before a weapon attack it can still pay beside that reserve (never after its last attack,
+where the bonus is lost), and attacks next while such a bonus waits (a second bonus only
+when the look ahead likes it).
 """
 
 from __future__ import annotations
@@ -34,7 +30,7 @@ from engines.core import IllegalAction, Rng
 from engines.core.contract import DecisionKind
 from engines.telperinquar.cards import Card, Catalogue
 from engines.telperinquar.state import hero_seat, is_hero
-from engines.telperinquar.stats import catalogue_for, mover
+from engines.telperinquar.stats import catalogue_for
 from engines.telperinquar.verbs import Buff, GainActions, Heal, Strike
 
 
@@ -48,14 +44,7 @@ def _known(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return cards
 
 
-def _score(
-    view: dict[str, Any],
-    player: int,
-    act: Any,
-    cat: Catalogue,
-    known: dict[str, dict[str, Any]] | None = None,
-) -> float:
-    """``normal``'s score of ``act`` (``known``: :func:`_known` of ``view``, if at hand)."""
+def _score(view: dict[str, Any], player: int, act: Any, cat: Catalogue) -> float:
     verb, *args = act.words
     if verb == "level":
         return 100
@@ -69,8 +58,7 @@ def _score(
         return -5
     if verb in ("reveal", "intercept"):
         return 50
-    if known is None:
-        known = _known(view)
+    known = _known(view)
     card: Card = cat.cards[known[args[0]]["name"]]
     if verb == "react":  # a healing answer only when the hero needs it (any action is asked)
         if any(isinstance(s, Heal) for s in card.effects):
@@ -266,91 +254,10 @@ def _hard(
     lethal = False
     if verb in ("use", "dual") and len(args) >= 2 and is_hero(args[-1]):
         enemy = view["players"][hero_seat(args[-1])]
-        if int(enemy["life"]) <= 0 and hero_seat(args[-1]) != player:
-            return -30.0  # it falls at the end of the turn anyway: no blow that draws a counter
         lethal = int(enemy["life"]) <= 8
     if reserve and pool - cost < reserve and not lethal:
         return -15.0  # the Aktionen stay for the answer in the others' turn
     return 0.0
-
-
-WIDTH = 4  # the candidates (best by the one-step look ahead) that ``hard`` plays out
-ROLLOUTS = 2  # the play-outs of each of them
-ROLLOUT_STEPS = 120  # a safety net for one play-out
-
-
-def _unseen(state: Any, player: int, rng: random.Random) -> Any:
-    """A copy of the game without what ``player`` cannot know: dice of its own, its own draw
-    pile in an order of its own, the others' hands and draw piles empty and their hidden cards
-    in play gone (so in a play-out they use only what lies open)."""
-    players = []
-    for seat, p in enumerate(state.players):
-        if seat == player:
-            deck = list(p.deck)
-            rng.shuffle(deck)
-            players.append(replace(p, deck=tuple(deck)))
-        else:
-            row = tuple(c for c in p.row if not state.cards[c].hidden)
-            players.append(replace(p, hand=(), deck=(), row=row))
-    return replace(state, players=tuple(players), rng=Rng(rng.randrange(1 << 30)), forced=())
-
-
-def _pending(state: Any, seat: int) -> int:
-    """The "next attack +N" bonus the seat's hero holds (what it played itself)."""
-    return sum(
-        m.amount for m in state.players[seat].mods if m.stat == "bonus" and m.until == "attack"
-    )
-
-
-def _quick_step(engine: Any, state: Any, seat: int, cat: Catalogue, own: bool) -> Any:
-    """A play-out's step: ``normal``'s pick, for the bot's own seat (``own``) with
-    ``hard``'s own terms (:func:`_hard`) on top."""
-    legal = list(engine.legal_actions(state, seat))
-    seen = engine.view_for(state, seat)
-    known = _known(seen)
-    pending = _pending(state, seat) if own else 0
-    best = legal[0]
-    top = -1e9
-    for a in legal:
-        value = _score(seen, seat, a, cat, known)
-        if own:
-            value += _hard(seen, seat, a, cat, value, legal, pending)
-        if value > top:
-            best, top = a, value
-    return best
-
-
-def _play_out(
-    engine: Any, state: Any, player: int, act: Any, rng: random.Random, cat: Catalogue
-) -> float:
-    """The worth of ``act`` on one copy of the game (:func:`_unseen`): the rest of the own
-    turn and the others' next turn as ``normal`` would play them, valued at the start of the
-    own next turn (or the end of the game)."""
-    after, _ = engine.apply(_unseen(state, player, rng), act, player)
-    others = mover(state) != player
-    for _ in range(ROLLOUT_STEPS):
-        result = engine.outcome(after)
-        if result is not None:
-            mine = state.teams[player]
-            if not result.winners:
-                return 0.0
-            won = any(state.teams[s] == mine for s in result.winners)
-            return 1000.0 if won else -1000.0
-        turn = mover(after)
-        if turn != player:
-            others = True
-        elif others:
-            break
-        (asked,) = engine.decisions(after)
-        step = _quick_step(engine, after, asked.seat, cat, asked.seat == player)
-        after, _ = engine.apply(after, step, asked.seat)
-    return _worth(engine.view_for(after, player), player, cat)
-
-
-def _mean_play_out(
-    engine: Any, state: Any, player: int, act: Any, rng: random.Random, cat: Catalogue
-) -> float:
-    return sum(_play_out(engine, state, player, act, rng, cat) for _ in range(ROLLOUTS)) / ROLLOUTS
 
 
 def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random) -> Any:
@@ -367,24 +274,20 @@ def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random)
     scored = [(_score(view, player, a, cat), a) for a in actions]
     if level == "hard":
         # its own hero's waiting attack bonus: what it played itself, no secret of another
-        pending = _pending(state, player)
-        terms = [
-            (_hard(view, player, a, cat, s, actions, pending), a)
+        pending = sum(
+            m.amount
+            for m in state.players[player].mods
+            if m.stat == "bonus" and m.until == "attack"
+        )
+        scored = [
+            (
+                _ahead(engine, state, player, a, rng)
+                + _hard(view, player, a, cat, s, actions, pending),
+                a,
+            )
             for s, a in scored
             if a.words[0] not in ("swap", "fly", "take", "move") or len(actions) == 1
         ]
-        if any(term >= 0 for term, _ in terms):  # its rules: no lost bonus, the reserve kept
-            terms = [(term, a) for term, a in terms if term >= 0]
-        if len(terms) == 1:
-            scored = terms
-        else:  # the best few by the one-step look ahead, then played out
-            ranked = sorted(
-                terms, key=lambda ta: -(_ahead(engine, state, player, ta[1], rng) + ta[0])
-            )
-            scored = [
-                (term + _mean_play_out(engine, state, player, a, rng, cat), a)
-                for term, a in ranked[:WIDTH]
-            ]
     scored = [(s + rng.random() * 0.1, a) for s, a in scored]
     best = max(s for s, _ in scored)
     return next(a for s, a in scored if s == best)
