@@ -18,7 +18,7 @@ from functools import cache
 
 from engines.core.errors import BadInput, IllegalAction
 from engines.felsenfeuer.actions import Action, Auswahl, Ende
-from engines.felsenfeuer.ai_worth import Probe, StateProbe, TypicalProbe, blood_worth, spell_worth
+from engines.felsenfeuer.ai_worth import StateProbe, TypicalProbe, spell_worth
 from engines.felsenfeuer.codes import VORSTEHER
 from engines.felsenfeuer.model import COLOURS, State
 from engines.felsenfeuer.spells import Spell, book_for
@@ -86,8 +86,35 @@ def choose_essence(state: State, seat: int, acts: list[Action]) -> Action:
     return min(essences, key=lambda a: (values[a.args[0]], COLOURS.index(a.args[0])))
 
 
-def best_worth(state: State, probe: Probe, colour: str, pips: int) -> float:
-    return max((spell_worth(s, probe) for s in castable_spells(state, colour, pips)),
+_LAST_WORTHS: tuple[State | None, dict[int, tuple[StateProbe, dict[str, float]]]] = (None, {})
+
+
+def _worths(state: State, seat: int) -> tuple[StateProbe, dict[str, float]]:
+    """The probe of ``seat`` on ``state`` and the worths read with it so far. The last state's
+    are remembered: a bot weighs the same spells for its glyphs, its blood magic and a cast
+    offer on one state (states are frozen, so the answers hold)."""
+    global _LAST_WORTHS
+    last, seats = _LAST_WORTHS
+    if last is not state:
+        seats = {}
+        _LAST_WORTHS = (state, seats)
+    found = seats.get(seat)
+    if found is None:
+        found = seats[seat] = (StateProbe(state, seat), {})
+    return found
+
+
+def worth_now(state: State, seat: int, spell: Spell) -> float:
+    """``spell_worth`` of ``spell`` cast by ``seat`` on the table as it stands."""
+    probe, known = _worths(state, seat)
+    value = known.get(spell.slug)
+    if value is None:
+        value = known[spell.slug] = spell_worth(spell, probe)
+    return value
+
+
+def best_worth(state: State, seat: int, colour: str, pips: int) -> float:
+    return max((worth_now(state, seat, s) for s in castable_spells(state, colour, pips)),
                default=0.0)  # fmt: skip
 
 
@@ -114,12 +141,11 @@ def glyph_balance(state: State, seat: int) -> float:
     if not glyphs:
         return 0.0
     mine = w.team(seat)
-    probes: dict[int, StateProbe] = {}
     own = foe = 0.0
     for die in glyphs:
-        probe = probes.get(die.owner) or probes.setdefault(die.owner, StateProbe(state, die.owner))
         pips = w.pips_of(die)
-        worth = max((best_worth(state, probe, c, pips) for c in w.colours_of(die)), default=0.0)
+        worth = max((best_worth(state, die.owner, c, pips) for c in w.colours_of(die)),
+                    default=0.0)  # fmt: skip
         if w.team(die.owner) == mine:
             own += worth
         else:
@@ -174,7 +200,7 @@ def ranked_lays(state: State, seat: int, acts: list[Action]) -> list[Action]:
     own_glyphs = [d for d in state.dice if d.owner == seat and d.zone == "matrix" and d.glyph]
     if not lays or len(own_glyphs) >= MAX_GLYPHS:
         return []
-    probe = StateProbe(state, seat)
+    own_warded = _worths(state, seat)[0].own_warded
     worth: dict[tuple[str, int], float] = {}
     scored: list[tuple[float, int, Action]] = []
     for index, act in enumerate(lays):
@@ -182,9 +208,9 @@ def ranked_lays(state: State, seat: int, acts: list[Action]) -> list[Action]:
         if matrix != state.markers[seat]:
             continue
         if (colour, pips) not in worth:
-            worth[colour, pips] = best_worth(state, probe, colour, pips)
+            worth[colour, pips] = best_worth(state, seat, colour, pips)
         score = worth[colour, pips] - 0.02 * pips  # a lower glyph is cast sooner
-        if pips == 5 and not probe.own_warded:
+        if pips == 5 and not own_warded:
             score += 1.0
         if score >= LAY_AT_LEAST:
             scored.append((score, -index, act))
@@ -194,7 +220,7 @@ def ranked_lays(state: State, seat: int, acts: list[Action]) -> list[Action]:
 def cast_worth(state: State, seat: int, slug: str) -> float:
     """What casting ``slug`` now is worth to ``seat`` ("keiner": nothing)."""
     book = book_for(state.settings.spells)
-    return spell_worth(book[slug], StateProbe(state, seat)) if slug in book else 0.0
+    return worth_now(state, seat, book[slug]) if slug in book else 0.0
 
 
 def _greedy(state: State, seat: int, acts: list[Action], rng: random.Random) -> Action:
@@ -249,8 +275,10 @@ def blood_options(state: State, seat: int, acts: list[Action]) -> list[tuple[flo
     bloods = [a for a in acts if a.verb == "blut" and a.args[0] in book]
     if not bloods:
         return []
-    probe = StateProbe(state, seat)
-    scored = [(blood_worth(book[a.args[0]], probe), a.args[0], a) for a in bloods]
+    scored = [
+        (worth_now(state, seat, book[a.args[0]]) - book[a.args[0]].pips, a.args[0], a)
+        for a in bloods
+    ]  # blood magic costs its pips (ai_worth.blood_worth)
     return [(worth, a) for worth, _slug, a in sorted(scored, reverse=True)]
 
 

@@ -127,12 +127,14 @@ def raw_actions(state: State, player: PlayerId) -> list[Action]:
     acts.append(Ende())
     if state.settings.rules == "magister":
         base: Work | None = None
+        paid = dict.fromkeys(COLOURS, 0)  # the essence points of each colour
+        for d in state.dice:
+            if d.owner == player and d.zone == "essence":
+                paid[d.colour] += d.pips
         for spell in book_for(state.settings.spells).values():
             if not spell.blood:
                 continue
-            paid = sum(d.pips for d in state.dice if d.owner == player and d.zone == "essence"
-                       and d.colour == spell.colour)  # fmt: skip
-            if paid < spell.pips:
+            if paid.get(spell.colour, 0) < spell.pips:
                 continue
             base = base or Work(state)
             if _blood_would_act(base, spell, player):
@@ -157,7 +159,22 @@ def _blood_would_act(base: Work, spell: Spell, player: int) -> bool:
     return verbs.could_act(w, spell, player)
 
 
+_LAST_LEGAL: tuple[State | None, int, tuple[Action, ...]] = (None, -1, ())
+
+
 def legal(state: State, player: PlayerId) -> list[Action]:
+    """The seat's legal actions. The last answer is remembered: a bot asks before it chooses
+    and ``play`` asks again for the same state (states are frozen, so the answer holds)."""
+    global _LAST_LEGAL
+    last, seat, known = _LAST_LEGAL
+    if last is state and seat == player:
+        return list(known)
+    acts = _legal(state, player)
+    _LAST_LEGAL = (state, player, tuple(acts))
+    return acts
+
+
+def _legal(state: State, player: PlayerId) -> list[Action]:
     acts = raw_actions(state, player)
     if len(acts) > 1 and state.phase in ("action", "spell") and state.seen:
         last = dict(state.seen).get(situation(state))

@@ -10,6 +10,8 @@ from engines.felsenfeuer.events import EventType
 from engines.felsenfeuer.model import Die, Entry, Mod, ModKind, Pending, State, Zone
 from engines.felsenfeuer.spells import spheres
 
+_LAST_SPHERE_MODS: tuple[int, list[Die], tuple[Mod, ...]] = (-1, [], ())
+
 
 class Work:
     """State fields as lists; ``freeze`` gives the State back. A unit of resolution runs on a
@@ -65,10 +67,30 @@ class Work:
         self.floating = sum(1 for d in self.dice if d.zone == "float")
 
     def copy(self) -> Work:
+        """Every field, the lists copied (one unit of resolution runs on a copy)."""
         other = Work.__new__(Work)
-        for name in Work.__slots__:
-            value = getattr(self, name)
-            setattr(other, name, list(value) if isinstance(value, list) else value)
+        other.base = self.base
+        other.cauldrons = list(self.cauldrons)
+        other.dice = list(self.dice)
+        other.events = list(self.events)
+        other.floating = self.floating
+        other.laid = self.laid
+        other.lost = self.lost
+        other.markers = list(self.markers)
+        other.matrices = self.matrices
+        other.no_place = self.no_place
+        other.out = list(self.out)
+        other.passes = self.passes
+        other.pending = self.pending
+        other.phase = self.phase
+        other.phases = self.phases
+        other.place = self.place
+        other.quiet = self.quiet
+        other.result = self.result
+        other.spell_rune = self.spell_rune
+        other.stack = list(self.stack)
+        other.stone = self.stone
+        other.winners = list(self.winners)
         return other
 
     def freeze(self) -> State:
@@ -133,7 +155,18 @@ class Work:
 
     def sphere_mods(self) -> list[Mod]:
         """The "zählt als" effects of the spheres in force; their dice are named by the
-        dice's own properties (never by another effect)."""
+        dice's own properties (never by another effect), so they follow from the dice and the
+        seats alone: the last answer is remembered (a rule query asks for it per die, and a
+        list of the same frozen dice compares equal by identity at once)."""
+        global _LAST_SPHERE_MODS
+        players, dice, known = _LAST_SPHERE_MODS
+        if players == self.players and dice == self.dice:
+            return list(known)
+        found = self._sphere_mods()
+        _LAST_SPHERE_MODS = (self.players, list(self.dice), tuple(found))
+        return found
+
+    def _sphere_mods(self) -> list[Mod]:
         mods = []
         for slug in self.active_spheres():
             for effect in spheres()[slug].effects:

@@ -56,7 +56,8 @@ _WANTED = {
 # attack spells it beat the Geistlicher 70% on seed 1); the Kämpfer and the Schurke trade a
 # weapon for a sixth striking Wesen (the Kämpfer won 30% of its built duels with the Schurke)
 _CLASS_WANTED = {
-    "zauberer": {"wesen": 4, "attack": 3},
+    "zauberer": {"wesen": 3, "attack": 3},
+    "geistlicher": {"attack": 3, "spell": 1},
     "kaempfer": {"weapon": 2, "wesen": 6},
     "schurke": {"weapon": 2, "wesen": 6},
 }

@@ -317,6 +317,27 @@ def test_puls_pays_one_point_back_to_a_red_caster_low_on_essence(
     assert (essence(state, 0), essence(state, 1)) == after
 
 
+@pytest.mark.parametrize(
+    ("caster", "after"),
+    [
+        (["0 gruen essence 3", "0 gruen essence 3"], 7),  # eight green dice, six points: one
+        (["0 gruen essence 6", "0 gruen essence 3"], 9),  # eight green dice, nine: none
+        (["0 gruen essence 6", "0 gruen essence 3", "0 rot hand"], 10),  # another colour: one
+        (["0 gruen essence 6", "0 gruen essence 6", "0 rot hand"], 12),  # not behind: none
+    ],
+)
+def test_lebenskraft_catches_up_with_eight_green_dice_only_when_low(
+    caster: list[str], after: int
+) -> None:
+    """Lebenskraft {gruen1} (issue 22's one-colour balance): the point more when an opponent
+    has more essence points goes to a caster with a die of another colour than green, or
+    with eight green dice once at most six points are left (paid one, gained one first)."""
+    state = duel([*caster, "1 grau essence 6", "1 grau essence 6"])
+    state, _ = ENGINE.apply(state, Blut("lebenskraft"), 0)
+    state = answer_all(state)
+    assert (essence(state, 0), essence(state, 1)) == (after, 12)
+
+
 def test_frozen_glyphs_trigger_only_when_nothing_else_is_left() -> None:
     state = duel(["0 rot essence 6", "1 rot essence 6", "0 grau glyph 1", "1 rot glyph 6"])
     dice = list(state.dice)
@@ -535,6 +556,32 @@ def test_a_sphere_is_in_force_while_its_rune_floats() -> None:
     assert w.colours_of(state.dice[2]) == {"rot"} and w.pips_of(state.dice[2]) == 1
     state, _ = spell_phase(state)
     assert state.pending is not None and "funkenschlag" in state.pending.options
+
+
+def test_the_remembered_sphere_effects_follow_the_dice() -> None:
+    """The spheres' effects are remembered for the last dice asked about: a die set to
+    another pips (the Sphäre der Schwere's glyph 1 raised to 3) or a rune that stops floating
+    is seen at once, and the same dice give the same effects back."""
+    lines = ["0 rot essence 6", "1 rot essence 6", "0 gruen glyph 1", "1 rot glyph 2",
+             "1 grau float 1"]  # fmt: skip
+    w = Work(duel(lines))
+    assert w.pips_of(w.dice[2]) == 2 and w.sphere_mods() == w.sphere_mods()
+    w.set(replace(w.dice[2], pips=3))
+    assert w.pips_of(w.dice[2]) == 3
+    w.set(replace(w.dice[2], pips=1))
+    assert w.pips_of(w.dice[2]) == 2
+    w.send_to_bag(w.dice[4])
+    assert w.pips_of(w.dice[2]) == 1 and w.sphere_mods() == []
+
+
+def test_a_work_copy_holds_every_field_and_its_own_lists() -> None:
+    w = Work(duel(["0 rot essence 6", "1 rot essence 6", "0 gruen glyph 1"]))
+    other = w.copy()
+    assert all(getattr(other, name) == getattr(w, name) for name in Work.__slots__)
+    other.dice.pop()
+    other.stack.append(Entry("end"))
+    other.out.append(1)
+    assert len(w.dice) == 3 and not w.stack and not w.out
 
 
 def test_weltentor_runes_float_when_essences_are_chosen() -> None:

@@ -505,7 +505,7 @@ def test_long_term_effects_resolve_in_the_supply_phase_and_inaktion_resets() -> 
     ambush = give(d, 0, "Hinterhalt", "field")
     d, _ = do(d, 0, f"use {poison} h1")
     d, _ = do(d, 0, f"use {ambush}")
-    assert d["players"][1]["life"] == 18 and d["cards"][ambush]["inaktion"] is True
+    assert d["players"][1]["life"] == 17 and d["cards"][ambush]["inaktion"] is True
     for seat in (1, 0):  # the other player's turn, then ours again
         p = d["players"][seat]
         p["hand"] = [c for c in p["hand"] if "level" not in d["cards"][c]]
@@ -513,7 +513,7 @@ def test_long_term_effects_resolve_in_the_supply_phase_and_inaktion_resets() -> 
     d, _ = do(d, 0, "next")
     d, _ = do(d, d["order"][d["cur"]], "next")
     assert d["order"][d["cur"]] == 0 and d["phase"] == "main"
-    assert d["players"][1]["life"] == 16  # the poison again, in our Versorgungsphase
+    assert d["players"][1]["life"] == 14  # the poison again, in our Versorgungsphase
     assert "inaktion" not in d["cards"][ambush]
 
 
