@@ -338,6 +338,27 @@ def test_lebenskraft_catches_up_with_eight_green_dice_only_when_low(
     assert (essence(state, 0), essence(state, 1)) == (after, 12)
 
 
+@pytest.mark.parametrize(
+    ("caster", "after"),
+    [
+        (["0 violett essence 4", "0 violett essence 4"], (6, 3)),  # eight violet, six: twice
+        (["0 violett essence 6", "0 violett essence 3"], (7, 4)),  # eight violet, seven: once
+        (["0 violett essence 6", "0 violett essence 3", "0 rot hand"], (7, 3)),  # other: twice
+        (["0 violett essence 3", "0 violett essence 1"], (2, 3)),  # behind: twice
+    ],
+)
+def test_schandmaske_strikes_twice_with_eight_violet_dice_when_low(
+    caster: list[str], after: tuple[int, int]
+) -> None:
+    """Schandmaske {violett2} (issue 22's one-colour balance): the second attack goes to a
+    caster with a die of another colour than violet, or at most six essence points after
+    paying, or behind an opponent on essence points."""
+    state = duel([*caster, "1 grau essence 3", "1 grau essence 2"])
+    state, _ = ENGINE.apply(state, Blut("schandmaske"), 0)
+    state = answer_all(state)
+    assert (essence(state, 0), essence(state, 1)) == after
+
+
 def test_frozen_glyphs_trigger_only_when_nothing_else_is_left() -> None:
     state = duel(["0 rot essence 6", "1 rot essence 6", "0 grau glyph 1", "1 rot glyph 6"])
     dice = list(state.dice)

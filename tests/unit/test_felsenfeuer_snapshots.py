@@ -18,7 +18,8 @@ Three entries were re-recorded when the Kompendium changed (issue 22's balance, 
 had passed all of them): 27 sits inside Strom der Zeit and 32 inside Schandmaske, whose
 sentences changed, so their views and next steps are today's; 31's view after its next step
 shows a changed spell (Djinn's choice of the 2-pip spells; re-recorded again when Puls gained
-its one-colour sentence). Their states, decisions and legal actions are still the old engine's.
+its one-colour sentence and when Schandmaske's second attack gained its one-colour condition).
+Their states, decisions and legal actions are still the old engine's.
 """
 
 from __future__ import annotations
