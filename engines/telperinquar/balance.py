@@ -52,9 +52,10 @@ _WANTED = {
     "trap": 1,
 }
 # a class's own wants: the Zauberer's deck is built around its spells, not borrowed Wesen
-# (with five striking Wesen and two staves it won 65% of its built duels; with 3 Wesen and 4
-# attack spells it beat the Geistlicher 70% on seed 1); the Kämpfer and the Schurke trade a
-# weapon for a sixth striking Wesen (the Kämpfer won 30% of its built duels with the Schurke)
+# (with five striking Wesen and two staves it won 65% of its built duels, with 4 and 3 attack
+# spells 69% on seed 1001); the Geistlicher strikes with spells where its heals got smaller
+# (with 2 attack and 2 other spells it won 36% on seed 1001); the Kämpfer and the Schurke trade
+# a weapon for a sixth striking Wesen (the Kämpfer won 30% of its built duels with the Schurke)
 _CLASS_WANTED = {
     "zauberer": {"wesen": 3, "attack": 3},
     "geistlicher": {"attack": 3, "spell": 1},
