@@ -105,6 +105,8 @@ def equip_problem(d: Board, seat: int, card: Card, moving: str = "") -> str:
             return "weapon_size"
         if not weapons and not shields:
             return ""
+        if shields and not weapons:  # the shield is the second piece ("Die Ausrüstung des Helden")
+            return "shield_beside_large" if card.size == "g" else ""
         if shields or len(weapons) >= 2 or card.size == "g" or large:
             return "hands_full"
         return "" if any("weapon" in h.second for h in heroes_) else "no_second_weapon"

@@ -498,6 +498,21 @@ def test_equipment_limits_follow_the_hero_card() -> None:
     assert f"play {dagger}" not in {str(a) for a in ENGINE.legal_actions(st(d), 0)}
 
 
+def test_a_shield_worn_first_leaves_the_weapon_hand_free() -> None:
+    """The shield is the second piece ("eine zweite Waffe oder ein Schild"): a hero who put on
+    a shield first may still take up a weapon, but no large one and no second one."""
+    d = main_phase(fresh(("kaempfer", "schurke")))
+    levels_to(d, 0, 10)
+    give(d, 0, "Holzschild", "equip")
+    mace = give(d, 0, "Streitkolben")
+    sword = give(d, 0, "Zweihänder")
+    acts = {str(a) for a in ENGINE.legal_actions(st(d), 0)}
+    assert f"play {mace}" in acts and f"play {sword}" not in acts
+    d, _ = do(d, 0, f"play {mace}")
+    dagger = give(d, 0, "Dolch")
+    assert f"play {dagger}" not in {str(a) for a in ENGINE.legal_actions(st(d), 0)}
+
+
 def test_long_term_effects_resolve_in_the_supply_phase_and_inaktion_resets() -> None:
     d = main_phase(fresh(("schurke", "kaempfer")))
     levels_to(d, 0, 10)
