@@ -18,7 +18,9 @@ defensive cards in play need to answer in the others' turns (it spends below tha
 only on a blow that can fell the enemy hero), and it plays a "next attack +N" card just
 before a weapon attack it can still pay beside that reserve (never after its last attack,
 where the bonus is lost), and attacks next while such a bonus waits (a second bonus only
-when the look ahead likes it).
+when the look ahead likes it). A shield worn without a weapon comes off when a large weapon
+waits in the hand, and a shield is not laid before such a weapon (a large weapon takes both
+hands).
 """
 
 from __future__ import annotations
@@ -150,6 +152,40 @@ def _reserve(view: dict[str, Any], player: int, cat: Catalogue) -> int:
     return max(uses, default=0)
 
 
+def _weapons_and_held(
+    view: dict[str, Any], player: int, cat: Catalogue
+) -> tuple[list[tuple[str, Card]], list[Card]]:
+    """(the pieces its hero wears with their ids, the cards in its hand)."""
+    me = view["players"][player]
+    worn = [
+        (c["id"], cat.cards[c["name"]]) for c in me.get("equip", []) if c.get("name") in cat.cards
+    ]
+    held = [cat.cards[c["name"]] for c in me.get("hand", []) if c.get("name") in cat.cards]
+    return worn, held
+
+
+def _shield_in_the_way(view: dict[str, Any], player: int, cat: Catalogue) -> str:
+    """The id of the shield its hero wears without a weapon while a large weapon waits in the
+    hand (a large weapon takes both hands: the shield comes off first), or ""."""
+    worn, held = _weapons_and_held(view, player, cat)
+    if any(card.type == "weapon" for _, card in worn):
+        return ""
+    if not any(card.type == "weapon" and card.size == "g" for card in held):
+        return ""
+    return next((cid for cid, card in worn if card.type == "shield"), "")
+
+
+def _shuts_out_large_weapon(view: dict[str, Any], player: int, card: Card, cat: Catalogue) -> bool:
+    """Whether laying ``card``, a shield, before any weapon would keep out a large weapon
+    the hand holds."""
+    if card.type != "shield":
+        return False
+    worn, held = _weapons_and_held(view, player, cat)
+    if any(piece.type == "weapon" for _, piece in worn):
+        return False
+    return any(h.type == "weapon" and h.size == "g" for h in held)
+
+
 def _is_attack_buff(card: Card) -> bool:
     return any(isinstance(s, Buff) and s.stat == "bonus" for s in card.effects)
 
@@ -228,7 +264,7 @@ def _hard(
     """``hard``'s own terms for ``act`` beside the look ahead (see the module's note);
     ``pending``: the "next attack +N" bonus its hero already holds."""
     verb, *args = act.words
-    if view.get("ask") is not None or verb in ("level", "go", "next", "end", "pass", "take"):
+    if view.get("ask") is not None or verb in ("level", "go", "next", "end", "pass"):
         return 0.0
     known = _known(view)
     me = view["players"][player]
@@ -242,6 +278,10 @@ def _hard(
         and cat.cards[known[a.words[1]]["name"]].type == "weapon"
     ]
     card = cat.cards[known[args[0]]["name"]] if args and args[0] in known else None
+    if verb == "take":  # only a shield before a large weapon is a candidate (see choose)
+        return 20.0
+    if verb == "play" and card is not None and _shuts_out_large_weapon(view, player, card, cat):
+        return -20.0  # the large weapon first: the shield would keep it out
     reserve = _reserve(view, player, cat)
     if verb == "use" and card is not None and _is_attack_buff(card):
         cheapest = min((_cost(a, known, cat) for a in weapon_attacks), default=None)
@@ -282,6 +322,7 @@ def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random)
             for m in state.players[player].mods
             if m.stat == "bonus" and m.until == "attack"
         )
+        shield = _shield_in_the_way(view, player, cat)  # taken off for a large weapon
         scored = [
             (
                 _ahead(engine, state, player, a, rng)
@@ -289,7 +330,9 @@ def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random)
                 a,
             )
             for s, a in scored
-            if a.words[0] not in ("swap", "fly", "take", "move") or len(actions) == 1
+            if a.words[0] not in ("swap", "fly", "take", "move")
+            or len(actions) == 1
+            or (a.words[0] == "take" and a.words[1:] == (shield,))
         ]
     scored = [(s + rng.random() * 0.1, a) for s, a in scored]
     best = max(s for s, _ in scored)

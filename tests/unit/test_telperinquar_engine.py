@@ -626,6 +626,27 @@ def test_hard_bot_keeps_actions_for_its_defensive_card() -> None:
     assert pick == f"use {dagger} h1"
 
 
+def test_hard_bot_takes_off_a_shield_for_its_large_weapon() -> None:
+    """A Kämpfer who wears only a Holzschild while a Zweihänder waits in the hand: ``hard``
+    takes the shield off (the Zweihänder takes both hands), and with no weapon worn it does
+    not lay a shield that would keep the Zweihänder out."""
+    import random as stdlib_random
+
+    d = main_phase(fresh(("kaempfer", "schurke")))
+    levels_to(d, 0, 10)
+    d["players"][0]["hand"] = []
+    for p in d["players"]:
+        p["row"] = []
+    shield = give(d, 0, "Holzschild", "equip")
+    give(d, 0, "Zweihänder")
+    d["players"][0]["actions"] = 12
+    pick = str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5)))
+    assert pick == f"take {shield}"
+    d, _ = do(d, 0, pick)
+    pick = str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5)))
+    assert pick != f"play {shield}"
+
+
 def test_hard_bot_does_not_read_the_hidden_hands() -> None:
     import random as stdlib_random
 
