@@ -10,10 +10,11 @@ answers an attack with a parry, a buff or a trap (a healing answer only when hur
 action, a laid card too, may be answered), and otherwise ends the phase.
 
 ``hard`` looks one action ahead: it tries each legal action on a copy of the game with dice of
-its own (three samples, the game's own dice stay unseen; the others are taken to let it
-pass unanswered), then takes its own next step as ``normal`` would (so a buff is valued by
-the blow that follows it), and values what its own view then shows (its hero's LP against the
-enemies', Wesen, cards in play, levels, hand). On top of that it keeps the Aktionen its
+its own (every die rolled 5, then every die rolled 6, the mean of a W10; the game's own dice
+stay unseen; the others are taken to let it pass unanswered), then takes its own next step
+as ``normal`` would (so a buff is valued by the blow that follows it), and values what its
+own view then shows (its hero's LP against the enemies', Wesen, cards in play, levels,
+hand). On top of that it keeps the Aktionen its
 defensive cards in play need to answer in the others' turns (it spends below that reserve
 only on a blow that can fell the enemy hero), and it plays a "next attack +N" card just
 before a weapon attack it can still pay beside that reserve (never after its last attack,
@@ -190,7 +191,11 @@ def _is_attack_buff(card: Card) -> bool:
     return any(isinstance(s, Buff) and s.stat == "bonus" for s in card.effects)
 
 
-SAMPLES = 3  # the hard bot's dice samples per action
+# The hard bot's look ahead rolls every die as 5, then every die as 6 (a W10's mean is 5.5),
+# and takes the mean: random samples (three of them) let the same action score up to 17 apart
+# and drowned the differences between actions.
+LOOK_AHEAD_ROLLS = (5, 6)
+ROLLS_PER_LOOK = 200  # more dice than one action and its follow-up step ever roll
 
 
 def _worth(view: dict[str, Any], player: int, cat: Catalogue) -> float:
@@ -229,12 +234,14 @@ def _others_pass(engine: Any, after: Any, player: int, passing: Any) -> Any:
 
 
 def _ahead(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -> float:
-    """The mean worth after ``act`` over dice samples of its own (the others pass)."""
+    """The mean worth after ``act`` with its own dice (every die 5, then every die 6; the
+    game's own next rolls stay unseen; the others pass)."""
     cat = catalogue_for(state.extra)
     passing = engine.parse_action("pass")
     total = 0.0
-    for _ in range(SAMPLES):
-        own = replace(state, rng=Rng(rng.randrange(1 << 30)), forced=())
+    for roll in LOOK_AHEAD_ROLLS:
+        dice = (roll,) * ROLLS_PER_LOOK
+        own = replace(state, rng=Rng(rng.randrange(1 << 30)), forced=dice)
         after, _ = engine.apply(own, act, player)
         after = _others_pass(engine, after, player, passing)
         for _ in range(FOLLOW):  # its own next steps as the normal heuristic would take them
@@ -249,7 +256,7 @@ def _ahead(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -
             after, _ = engine.apply(after, nxt, player)
             after = _others_pass(engine, after, player, passing)
         total += _worth(engine.view_for(after, player), player, cat)
-    return total / SAMPLES
+    return total / len(LOOK_AHEAD_ROLLS)
 
 
 def _hard(
