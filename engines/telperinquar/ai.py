@@ -19,9 +19,9 @@ defensive cards in play need to answer in the others' turns (it spends below tha
 only on a blow that can fell the enemy hero), and it plays a "next attack +N" card just
 before a weapon attack it can still pay beside that reserve (never after its last attack,
 where the bonus is lost), and attacks next while such a bonus waits (a second bonus only
-when the look ahead likes it). A shield worn without a weapon comes off when a large weapon
-waits in the hand, and a shield is not laid before such a weapon (a large weapon takes both
-hands).
+when the look ahead likes it). Weapons and a shield come off when a large weapon in the hand
+strikes 2 harder than what its hero wields, and neither is laid before such a weapon (a
+large weapon takes both hands).
 """
 
 from __future__ import annotations
@@ -165,26 +165,41 @@ def _weapons_and_held(
     return worn, held
 
 
-def _shield_in_the_way(view: dict[str, Any], player: int, cat: Catalogue) -> str:
-    """The id of the shield its hero wears without a weapon while a large weapon waits in the
-    hand (a large weapon takes both hands: the shield comes off first), or ""."""
+def _large_upgrade(worn: list[tuple[str, Card]], held: list[Card]) -> int:
+    """The bonus of the best large weapon in the hand when it beats what the hero wields by
+    2 or more (a shield's Rüstung +1 is given up for it), else 0."""
+    large = max((h.bonus for h in held if h.type == "weapon" and h.size == "g"), default=0)
+    wielded = [card for _, card in worn if card.type == "weapon"]
+    if not large or any(w.size == "g" for w in wielded):
+        return 0
+    return large if large - sum(w.bonus for w in wielded) >= 2 else 0
+
+
+def _in_the_way(view: dict[str, Any], player: int, cat: Catalogue) -> frozenset[str]:
+    """The worn weapons and shields that keep a better large weapon in the hand out (a large
+    weapon takes both hands) while the pool pays for laying it: they come off first, before
+    any blow, as the better weapon pays for itself over the game."""
     worn, held = _weapons_and_held(view, player, cat)
-    if any(card.type == "weapon" for _, card in worn):
-        return ""
-    if not any(card.type == "weapon" and card.size == "g" for card in held):
-        return ""
-    return next((cid for cid, card in worn if card.type == "shield"), "")
+    best = _large_upgrade(worn, held)
+    cost = min((h.play for h in held if h.type == "weapon" and h.bonus == best), default=0)
+    if not best or int(view["players"][player]["actions"]) < cost:
+        return frozenset()
+    return frozenset(cid for cid, card in worn if card.type in ("weapon", "shield"))
 
 
 def _shuts_out_large_weapon(view: dict[str, Any], player: int, card: Card, cat: Catalogue) -> bool:
-    """Whether laying ``card``, a shield, before any weapon would keep out a large weapon
-    the hand holds."""
-    if card.type != "shield":
+    """Whether laying ``card`` (a shield, or a weapon that is not large) would keep out a
+    better large weapon the hand holds."""
+    if card.type not in ("weapon", "shield") or card.size == "g":
         return False
     worn, held = _weapons_and_held(view, player, cat)
-    if any(piece.type == "weapon" for _, piece in worn):
+    best = _large_upgrade(worn, held)
+    if not best:
         return False
-    return any(h.type == "weapon" and h.size == "g" for h in held)
+    return (
+        card.type == "shield"
+        or sum(w.bonus for _, w in worn if w.type == "weapon") + card.bonus <= best - 2
+    )
 
 
 def _is_attack_buff(card: Card) -> bool:
@@ -285,8 +300,8 @@ def _hard(
         and cat.cards[known[a.words[1]]["name"]].type == "weapon"
     ]
     card = cat.cards[known[args[0]]["name"]] if args and args[0] in known else None
-    if verb == "take":  # only a shield before a large weapon is a candidate (see choose)
-        return 20.0
+    if verb == "take":
+        return 60.0 if args and args[0] in _in_the_way(view, player, cat) else -20.0
     if verb == "play" and card is not None and _shuts_out_large_weapon(view, player, card, cat):
         return -20.0  # the large weapon first: the shield would keep it out
     reserve = _reserve(view, player, cat)
@@ -329,7 +344,7 @@ def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random)
             for m in state.players[player].mods
             if m.stat == "bonus" and m.until == "attack"
         )
-        shield = _shield_in_the_way(view, player, cat)  # taken off for a large weapon
+        blocking = _in_the_way(view, player, cat)  # taken off for a better large weapon
         scored = [
             (
                 _ahead(engine, state, player, a, rng)
@@ -339,7 +354,7 @@ def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random)
             for s, a in scored
             if a.words[0] not in ("swap", "fly", "take", "move")
             or len(actions) == 1
-            or (a.words[0] == "take" and a.words[1:] == (shield,))
+            or (a.words[0] == "take" and a.words[1] in blocking)
         ]
     scored = [(s + rng.random() * 0.1, a) for s, a in scored]
     best = max(s for s, _ in scored)

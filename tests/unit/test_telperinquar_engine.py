@@ -647,6 +647,28 @@ def test_hard_bot_takes_off_a_shield_for_its_large_weapon() -> None:
     assert pick != f"play {shield}"
 
 
+def test_hard_bot_changes_mace_and_shield_for_a_greatsword() -> None:
+    """Streitkolben (+2) and Holzschild worn, a Zweihänder (+5) in the hand and the Aktionen
+    to lay it: both come off and the Zweihänder goes on (before any blow); neither is laid
+    again."""
+    import random as stdlib_random
+
+    d = main_phase(fresh(("kaempfer", "schurke")))
+    levels_to(d, 0, 10)
+    d["players"][0]["hand"] = []
+    for p in d["players"]:
+        p["row"] = []
+    mace, shield = give(d, 0, "Streitkolben", "equip"), give(d, 0, "Holzschild", "equip")
+    sword = give(d, 0, "Zweihänder")
+    d["players"][0]["actions"] = 12
+    picks: list[str] = []
+    while f"play {sword}" not in picks and len(picks) < 8:
+        picks.append(str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5))))
+        d, _ = do(d, 0, picks[-1])
+    assert {f"take {mace}", f"take {shield}", f"play {sword}"} <= set(picks)
+    assert f"play {mace}" not in picks and f"play {shield}" not in picks
+
+
 def test_hard_bot_does_not_read_the_hidden_hands() -> None:
     import random as stdlib_random
 
