@@ -12,14 +12,14 @@ action, a laid card too, may be answered), and otherwise ends the phase.
 ``hard`` looks one action ahead: it tries each legal action on a copy of the game with dice of
 its own (every die rolled 5, then every die rolled 6, the mean of a W10; the game's own dice
 stay unseen; the others are taken to let it pass unanswered), then takes its own next step
-as ``normal`` would (so a buff is valued by the blow that follows it), and values what its
-own view then shows (its hero's LP against the enemies', Wesen, cards in play, levels,
-hand). On top of that it keeps the Aktionen its
-defensive cards in play need to answer in the others' turns (it spends below that reserve
-only on a blow that can fell the enemy hero), and it plays a "next attack +N" card just
-before a weapon attack it can still pay beside that reserve (never after its last attack,
-where the bonus is lost), and attacks next while such a bonus waits (a second bonus only
-when the look ahead likes it). Weapons and a shield come off when a large weapon in the hand
+as ``normal`` would when that step pays (so a buff is valued by the blow that follows it),
+and values what its own view then shows (its hero's LP against the enemies', Wesen, cards
+in play, levels, hand). On top of that it keeps the Aktionen its defensive cards in play
+need to answer in the others' turns (it spends below that reserve only on a blow that can
+fell the enemy hero), and it plays a "next attack +N" card just before a weapon attack it
+can still pay beside that reserve (never after its last attack, where the bonus is lost),
+and attacks next while such a bonus waits (a second bonus only when the look ahead likes
+it). Weapons and a shield come off when a large weapon in the hand
 strikes 2 harder than what its hero wields, and neither is laid before such a weapon (a
 large weapon takes both hands).
 """
@@ -259,7 +259,10 @@ def _ahead(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -
         own = replace(state, rng=Rng(rng.randrange(1 << 30)), forced=dice)
         after, _ = engine.apply(own, act, player)
         after = _others_pass(engine, after, player, passing)
-        for _ in range(FOLLOW):  # its own next steps as the normal heuristic would take them
+        best = _worth(engine.view_for(after, player), player, cat)
+        # its own next steps as the normal heuristic would take them, each only if it pays:
+        # "next" has none, and a poor pick of normal's must not sink every other action below it
+        for _ in range(FOLLOW):
             asked = engine.decisions(after)
             if not asked or asked[0].seat != player or asked[0].kind == DecisionKind.REACTION:
                 break
@@ -270,7 +273,8 @@ def _ahead(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -
                 break
             after, _ = engine.apply(after, nxt, player)
             after = _others_pass(engine, after, player, passing)
-        total += _worth(engine.view_for(after, player), player, cat)
+            best = max(best, _worth(engine.view_for(after, player), player, cat))
+        total += best
     return total / len(LOOK_AHEAD_ROLLS)
 
 

@@ -669,6 +669,26 @@ def test_hard_bot_changes_mace_and_shield_for_a_greatsword() -> None:
     assert f"play {mace}" not in picks and f"play {shield}" not in picks
 
 
+def test_hard_bot_lays_its_cards_when_the_obvious_blow_would_cost_it() -> None:
+    """Seen in a duel: a hard Schurke at 12 Aktionen ended turn after turn with 20 cards in the
+    hand, because every card it could lay was valued with ``normal``'s next pick after it (a
+    dagger blow into a Tempelwächter's counter-attack) while ending the phase had none. The
+    follow-up step now counts only when it pays."""
+    import random as stdlib_random
+
+    d = main_phase(fresh(("schurke", "geistlicher")))
+    levels_to(d, 0, 10)
+    d["players"][0]["hand"] = []
+    for p in d["players"]:
+        p["row"] = []
+    give(d, 0, "Schattendolch", "equip")
+    give(d, 1, "Tempelwächter", "row")
+    guard = give(d, 0, "Leibwache")
+    d["players"][0]["actions"] = 6  # the Leibwache (2), then the dagger (2) would follow
+    pick = str(ENGINE.choose_action(st(d), 0, "hard", 1.0, stdlib_random.Random(5)))
+    assert pick == f"play {guard}"
+
+
 def test_hard_bot_does_not_read_the_hidden_hands() -> None:
     import random as stdlib_random
 
