@@ -19,9 +19,9 @@ need to answer in the others' turns (it spends below that reserve only on a blow
 fell the enemy hero), and it plays a "next attack +N" card just before a weapon attack it
 can still pay beside that reserve (never after its last attack, where the bonus is lost),
 and attacks next while such a bonus waits (a second bonus only when the look ahead likes
-it). Weapons and a shield come off when a large weapon in the hand
-strikes 2 harder than what its hero wields, and neither is laid before such a weapon (a
-large weapon takes both hands).
+it). Weapons and a shield come off when a large weapon in the hand strikes 2 harder than
+what its hero wields, and neither is laid before such a weapon (a large weapon takes both
+hands).
 """
 
 from __future__ import annotations
@@ -307,7 +307,7 @@ def _hard(
     if verb == "take":
         return 60.0 if args and args[0] in _in_the_way(view, player, cat) else -20.0
     if verb == "play" and card is not None and _shuts_out_large_weapon(view, player, card, cat):
-        return -20.0  # the large weapon first: the shield would keep it out
+        return -20.0  # the large weapon first: this piece would keep it out
     reserve = _reserve(view, player, cat)
     if verb == "use" and card is not None and _is_attack_buff(card):
         cheapest = min((_cost(a, known, cat) for a in weapon_attacks), default=None)
