@@ -193,13 +193,8 @@ def _shuts_out_large_weapon(view: dict[str, Any], player: int, card: Card, cat: 
     if card.type not in ("weapon", "shield") or card.size == "g":
         return False
     worn, held = _weapons_and_held(view, player, cat)
-    best = _large_upgrade(worn, held)
-    if not best:
-        return False
-    return (
-        card.type == "shield"
-        or sum(w.bonus for _, w in worn if w.type == "weapon") + card.bonus <= best - 2
-    )
+    laid = [*worn, ("", card)] if card.type == "weapon" else worn
+    return _large_upgrade(laid, held) > 0  # the large weapon still strikes 2 harder
 
 
 def _is_attack_buff(card: Card) -> bool:
@@ -211,6 +206,7 @@ def _is_attack_buff(card: Card) -> bool:
 # and drowned the differences between actions.
 LOOK_AHEAD_ROLLS = (5, 6)
 ROLLS_PER_LOOK = 200  # more dice than one action and its follow-up step ever roll
+_LOOK_AHEAD_DICE = tuple((roll,) * ROLLS_PER_LOOK for roll in LOOK_AHEAD_ROLLS)
 
 
 def _worth(view: dict[str, Any], player: int, cat: Catalogue) -> float:
@@ -254,8 +250,7 @@ def _ahead(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -
     cat = catalogue_for(state.extra)
     passing = engine.parse_action("pass")
     total = 0.0
-    for roll in LOOK_AHEAD_ROLLS:
-        dice = (roll,) * ROLLS_PER_LOOK
+    for dice in _LOOK_AHEAD_DICE:
         own = replace(state, rng=Rng(rng.randrange(1 << 30)), forced=dice)
         after, _ = engine.apply(own, act, player)
         after = _others_pass(engine, after, player, passing)
@@ -275,7 +270,7 @@ def _ahead(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -
             after = _others_pass(engine, after, player, passing)
             best = max(best, _worth(engine.view_for(after, player), player, cat))
         total += best
-    return total / len(LOOK_AHEAD_ROLLS)
+    return total / len(_LOOK_AHEAD_DICE)
 
 
 def _hard(
@@ -286,9 +281,11 @@ def _hard(
     base: float,
     acts: list[Any],
     pending: int = 0,
+    blocking: frozenset[str] = frozenset(),
 ) -> float:
     """``hard``'s own terms for ``act`` beside the look ahead (see the module's note);
-    ``pending``: the "next attack +N" bonus its hero already holds."""
+    ``pending``: the "next attack +N" bonus its hero already holds; ``blocking``: what its
+    hero wears that keeps a better large weapon out (``_in_the_way``)."""
     verb, *args = act.words
     if view.get("ask") is not None or verb in ("level", "go", "next", "end", "pass"):
         return 0.0
@@ -305,7 +302,7 @@ def _hard(
     ]
     card = cat.cards[known[args[0]]["name"]] if args and args[0] in known else None
     if verb == "take":
-        return 60.0 if args and args[0] in _in_the_way(view, player, cat) else -20.0
+        return 60.0 if args and args[0] in blocking else -20.0
     if verb == "play" and card is not None and _shuts_out_large_weapon(view, player, card, cat):
         return -20.0  # the large weapon first: this piece would keep it out
     reserve = _reserve(view, player, cat)
@@ -352,7 +349,7 @@ def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random)
         scored = [
             (
                 _ahead(engine, state, player, a, rng)
-                + _hard(view, player, a, cat, s, actions, pending),
+                + _hard(view, player, a, cat, s, actions, pending, blocking),
                 a,
             )
             for s, a in scored
