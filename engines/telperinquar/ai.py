@@ -22,6 +22,11 @@ and attacks next while such a bonus waits (a second bonus only when the look ahe
 it). Weapons and a shield come off when a large weapon in the hand strikes 2 harder than
 what its hero wields, and neither is laid before such a weapon (a large weapon takes both
 hands).
+
+In its own Hauptphase ``hard`` then plays its three best actions out (those its own rules do
+not bar): each one, then the rest of its turn by the one-step look ahead (one set of dice, 5
+and 6 in turn), then the end of the turn (a Wesen's damage that heals, the next draw, what
+comes over time); it takes the best of the mean of that worth and the look ahead's score.
 """
 
 from __future__ import annotations
@@ -273,6 +278,78 @@ def _ahead(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -
     return total / len(_LOOK_AHEAD_DICE)
 
 
+def _close_turn(engine: Any, after: Any, player: int, passing: Any) -> Any:
+    """``after`` with its own turn ended (the Hauptphase and the Positionierungsphase closed,
+    the others passing), up to the first decision of another player."""
+    for _ in range(6):
+        asked = engine.decisions(after)
+        if not asked or asked[0].seat != player or asked[0].kind == DecisionKind.REACTION:
+            break
+        offered = {a.words[0]: a for a in engine.legal_actions(after, player)}
+        closing = offered.get("next") or offered.get("end")
+        if closing is None:
+            break
+        after, _ = engine.apply(after, closing, player)
+        after = _others_pass(engine, after, player, passing)
+    return after
+
+
+PLAN_CANDIDATES = 3  # the look ahead's best actions that are played out to the turn's end
+PLAN_STEPS = 8  # at most so many own steps after the candidate
+PLAN_WEIGHT = 0.5  # the played-out worth's share of the final score (the look ahead's: the rest)
+_PLAN_DICE = (5, 6) * (ROLLS_PER_LOOK // 2)
+_FREE_STEPS = ("swap", "fly", "take", "move")  # free and repeatable: never a candidate
+_MAIN_PROMPT = "tq.prompt.main"  # its own Hauptphase
+
+
+def _played_out(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -> float:
+    """The worth at the start of the others' turn after ``act``, the rest of its own
+    Hauptphase played by the one-step look ahead (with its own rules) and the turn ended."""
+    cat = catalogue_for(state.extra)
+    passing = engine.parse_action("pass")
+    own = replace(state, rng=Rng(rng.randrange(1 << 30)), forced=_PLAN_DICE)
+    after, _ = engine.apply(own, act, player)
+    after = _others_pass(engine, after, player, passing)
+    for _ in range(PLAN_STEPS):
+        asked = engine.decisions(after)
+        if not asked or asked[0].seat != player or asked[0].prompt != _MAIN_PROMPT:
+            break
+        step = _one_step_pick(engine, after, player, cat, passing)
+        if step.words[0] in ("next", "end"):
+            break
+        after, _ = engine.apply(after, step, player)
+        after = _others_pass(engine, after, player, passing)
+    after = _close_turn(engine, after, player, passing)
+    return _worth(engine.view_for(after, player), player, cat)
+
+
+def _one_step_pick(engine: Any, state: Any, player: int, cat: Catalogue, passing: Any) -> Any:
+    """The play-out's step: the action whose worth right after it, with ``hard``'s own
+    terms, is best (ending the phase: the worth as it stands)."""
+    view = engine.view_for(state, player)
+    offered = [a for a in engine.legal_actions(state, player) if a.words[0] not in _FREE_STEPS]
+    pending = _pending_bonus(state, player)
+    best: tuple[float, Any] | None = None
+    for act in offered:
+        after = state
+        if act.words[0] not in ("next", "end"):
+            after, _ = engine.apply(state, act, player)
+            after = _others_pass(engine, after, player, passing)
+        value = _worth(engine.view_for(after, player), player, cat)
+        value += _hard(view, player, act, cat, _score(view, player, act, cat), offered, pending)
+        if best is None or value > best[0]:
+            best = (value, act)
+    assert best is not None  # the Hauptphase always offers "next"
+    return best[1]
+
+
+def _pending_bonus(state: Any, player: int) -> int:
+    """Its own hero's waiting attack bonus: what it played itself, no secret of another."""
+    return sum(
+        m.amount for m in state.players[player].mods if m.stat == "bonus" and m.until == "attack"
+    )
+
+
 def _hard(
     view: dict[str, Any],
     player: int,
@@ -339,12 +416,7 @@ def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random)
     cat = catalogue_for(state.extra)
     scored = [(_score(view, player, a, cat), a) for a in actions]
     if level == "hard":
-        # its own hero's waiting attack bonus: what it played itself, no secret of another
-        pending = sum(
-            m.amount
-            for m in state.players[player].mods
-            if m.stat == "bonus" and m.until == "attack"
-        )
+        pending = _pending_bonus(state, player)
         blocking = _in_the_way(view, player, cat)  # taken off for a better large weapon
         scored = [
             (
@@ -353,10 +425,33 @@ def choose(engine: Any, state: Any, player: int, level: str, rng: random.Random)
                 a,
             )
             for s, a in scored
-            if a.words[0] not in ("swap", "fly", "take", "move")
+            if a.words[0] not in _FREE_STEPS
             or len(actions) == 1
             or (a.words[0] == "take" and a.words[1] in blocking)
         ]
     scored = [(s + rng.random() * 0.1, a) for s, a in scored]
+    if level == "hard" and engine.decisions(state)[0].prompt == _MAIN_PROMPT:
+        scored = _plan(engine, state, player, scored, rng)
     best = max(s for s, _ in scored)
     return next(a for s, a in scored if s == best)
+
+
+def _plan(
+    engine: Any, state: Any, player: int, scored: list[tuple[float, Any]], rng: random.Random
+) -> list[tuple[float, Any]]:
+    """``hard``'s best actions by the look ahead, scored again with their turn played out
+    (``PLAN_WEIGHT`` of the played-out worth, the rest the look ahead's score). Actions its
+    own rules bar (scored -10 or less) are not played out; when all are barred the look
+    ahead's order stands."""
+    top = sorted(scored, key=lambda pair: -pair[0])[:PLAN_CANDIDATES]
+    planned = [
+        (
+            PLAN_WEIGHT * _played_out(engine, state, player, act, rng)
+            + (1 - PLAN_WEIGHT) * score
+            + rng.random() * 0.1,
+            act,
+        )
+        for score, act in top
+        if score > -10
+    ]
+    return planned or top

@@ -689,6 +689,29 @@ def test_hard_bot_lays_its_cards_when_the_obvious_blow_would_cost_it() -> None:
     assert pick == f"play {guard}"
 
 
+def test_hard_bot_plays_its_turn_out_to_see_a_guards_damage_heal() -> None:
+    """The look ahead values a blow on a Turmwache that leaves it above half its life (it
+    heals at the end of the turn); played out to the end of the turn the blow is worth what
+    ending the phase is. ``hard`` weighs both in its own Hauptphase."""
+    import random as stdlib_random
+
+    from engines.telperinquar import ai
+
+    d = main_phase(fresh(("schurke", "geistlicher")))
+    levels_to(d, 0, 6)
+    d["players"][0]["hand"] = []
+    for p in d["players"]:
+        p["row"] = []
+    dagger = give(d, 0, "Schattendolch", "equip")
+    guard = give(d, 1, "Turmwache", "row")
+    d["players"][0]["actions"] = 2  # one blow: 5 or 6 + 1 - 2 does not wound a Life-16 guard
+    blow, done = ENGINE.parse_action(f"use {dagger} {guard}"), ENGINE.parse_action("next")
+    ahead = {a: ai._ahead(ENGINE, st(d), 0, a, stdlib_random.Random(1)) for a in (blow, done)}
+    played = {a: ai._played_out(ENGINE, st(d), 0, a, stdlib_random.Random(1)) for a in (blow, done)}
+    assert ahead[blow] > ahead[done]
+    assert played[blow] == played[done]
+
+
 def test_hard_bot_does_not_read_the_hidden_hands() -> None:
     import random as stdlib_random
 
