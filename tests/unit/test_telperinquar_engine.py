@@ -704,7 +704,7 @@ def test_hard_bot_plays_its_turn_out_to_see_a_guards_damage_heal() -> None:
         p["row"] = []
     dagger = give(d, 0, "Schattendolch", "equip")
     guard = give(d, 1, "Turmwache", "row")
-    d["players"][0]["actions"] = 2  # one blow: 5 or 6 + 1 - 2 does not wound a Life-16 guard
+    d["players"][0]["actions"] = 2  # one blow: 5 or 6, +2, -2 Rüstung: 5-6 of a Life-16 guard
     blow, done = ENGINE.parse_action(f"use {dagger} {guard}"), ENGINE.parse_action("next")
     ahead = {a: ai._ahead(ENGINE, st(d), 0, a, stdlib_random.Random(1)) for a in (blow, done)}
     played = {a: ai._played_out(ENGINE, st(d), 0, a, stdlib_random.Random(1)) for a in (blow, done)}
