@@ -240,8 +240,10 @@ def _worth(view: dict[str, Any], player: int, cat: Catalogue) -> float:
 FOLLOW = 1  # own follow-up steps after the tried action (the normal heuristic's pick)
 
 
-def _others_pass(engine: Any, after: Any, player: int, passing: Any) -> Any:
-    for _ in range(8):  # the others' answers: taken to pass
+def _step(engine: Any, state: Any, act: Any, player: int, passing: Any) -> Any:
+    """``state`` after ``player``'s ``act`` and the others' answers to it, taken to pass."""
+    after, _ = engine.apply(state, act, player)
+    for _ in range(8):
         asked = engine.decisions(after)
         if not asked or asked[0].seat == player or asked[0].kind != DecisionKind.REACTION:
             break
@@ -257,8 +259,7 @@ def _ahead(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -
     total = 0.0
     for dice in _LOOK_AHEAD_DICE:
         own = replace(state, rng=Rng(rng.randrange(1 << 30)), forced=dice)
-        after, _ = engine.apply(own, act, player)
-        after = _others_pass(engine, after, player, passing)
+        after = _step(engine, own, act, player, passing)
         best = _worth(engine.view_for(after, player), player, cat)
         # its own next steps as the normal heuristic would take them, each only if it pays:
         # "next" has none, and a poor pick of normal's must not sink every other action below it
@@ -271,8 +272,7 @@ def _ahead(engine: Any, state: Any, player: int, act: Any, rng: random.Random) -
             nxt = max(legal, key=lambda a: _score(seen, player, a, cat))
             if nxt.words[0] in ("next", "end", "go"):
                 break
-            after, _ = engine.apply(after, nxt, player)
-            after = _others_pass(engine, after, player, passing)
+            after = _step(engine, after, nxt, player, passing)
             best = max(best, _worth(engine.view_for(after, player), player, cat))
         total += best
     return total / len(_LOOK_AHEAD_DICE)
@@ -289,8 +289,7 @@ def _close_turn(engine: Any, after: Any, player: int, passing: Any) -> Any:
         closing = offered.get("next") or offered.get("end")
         if closing is None:
             break
-        after, _ = engine.apply(after, closing, player)
-        after = _others_pass(engine, after, player, passing)
+        after = _step(engine, after, closing, player, passing)
     return after
 
 
@@ -308,8 +307,7 @@ def _played_out(engine: Any, state: Any, player: int, act: Any, rng: random.Rand
     cat = catalogue_for(state.extra)
     passing = engine.parse_action("pass")
     own = replace(state, rng=Rng(rng.randrange(1 << 30)), forced=_PLAN_DICE)
-    after, _ = engine.apply(own, act, player)
-    after = _others_pass(engine, after, player, passing)
+    after = _step(engine, own, act, player, passing)
     for _ in range(PLAN_STEPS):
         asked = engine.decisions(after)
         if not asked or asked[0].seat != player or asked[0].prompt != _MAIN_PROMPT:
@@ -317,8 +315,7 @@ def _played_out(engine: Any, state: Any, player: int, act: Any, rng: random.Rand
         step = _one_step_pick(engine, after, player, cat, passing)
         if step.words[0] in ("next", "end"):
             break
-        after, _ = engine.apply(after, step, player)
-        after = _others_pass(engine, after, player, passing)
+        after = _step(engine, after, step, player, passing)
     after = _close_turn(engine, after, player, passing)
     return _worth(engine.view_for(after, player), player, cat)
 
@@ -333,8 +330,7 @@ def _one_step_pick(engine: Any, state: Any, player: int, cat: Catalogue, passing
     for act in offered:
         after = state
         if act.words[0] not in ("next", "end"):
-            after, _ = engine.apply(state, act, player)
-            after = _others_pass(engine, after, player, passing)
+            after = _step(engine, state, act, player, passing)
         value = _worth(engine.view_for(after, player), player, cat)
         value += _hard(view, player, act, cat, _score(view, player, act, cat), offered, pending)
         if best is None or value > best[0]:

@@ -549,14 +549,21 @@ def test_bot_choice_does_not_depend_on_hidden_cards() -> None:
     assert len(picks) == 1
 
 
-def test_bot_at_zero_life_heals_or_stops_instead_of_walking_into_a_counter() -> None:
-    import random as stdlib_random
-
-    d = main_phase(fresh())
-    levels_to(d, 0, 3)
+def bare_main_phase(level: int, decks: tuple[str, ...] = ("kaempfer", "schurke")) -> dict[str, Any]:
+    """A duel in seat 0's Hauptphase (``main_phase``) with its hero at ``level``, its hand
+    empty and no Wesen in either row: a clean table for one bot decision."""
+    d = main_phase(fresh(decks))
+    levels_to(d, 0, level)
     d["players"][0]["hand"] = []
     for p in d["players"]:
         p["row"] = []
+    return d
+
+
+def test_bot_at_zero_life_heals_or_stops_instead_of_walking_into_a_counter() -> None:
+    import random as stdlib_random
+
+    d = bare_main_phase(3)
     dagger = give(d, 0, "Dolch", "equip")
     d["players"][0]["life"] = 10
     pick = str(ENGINE.choose_action(st(d), 0, "normal", 1.0, stdlib_random.Random(5)))
@@ -575,11 +582,7 @@ def test_normal_bot_poisons_the_enemy_hero_past_its_armour() -> None:
     that lands in full."""
     import random as stdlib_random
 
-    d = main_phase(fresh(("schurke", "geistlicher")))
-    levels_to(d, 0, 5)
-    d["players"][0]["hand"] = []
-    for p in d["players"]:
-        p["row"] = []
+    d = bare_main_phase(5, ("schurke", "geistlicher"))
     poison = give(d, 0, "Giftklinge", "field", charges=3)
     give(d, 0, "Turmwache", "hand")
     d["players"][0]["actions"] = 9
@@ -588,11 +591,7 @@ def test_normal_bot_poisons_the_enemy_hero_past_its_armour() -> None:
 
 
 def _hard_scene(pool: int) -> tuple[dict[str, Any], str]:
-    d = main_phase(fresh())
-    levels_to(d, 0, 3)
-    d["players"][0]["hand"] = []
-    for p in d["players"]:
-        p["row"] = []
+    d = bare_main_phase(3)
     dagger = give(d, 0, "Dolch", "equip")
     d["players"][0]["actions"] = pool
     return d, dagger
@@ -632,11 +631,7 @@ def test_hard_bot_takes_off_a_shield_for_its_large_weapon() -> None:
     not lay a shield that would keep the Zweihänder out."""
     import random as stdlib_random
 
-    d = main_phase(fresh(("kaempfer", "schurke")))
-    levels_to(d, 0, 10)
-    d["players"][0]["hand"] = []
-    for p in d["players"]:
-        p["row"] = []
+    d = bare_main_phase(10, ("kaempfer", "schurke"))
     shield = give(d, 0, "Holzschild", "equip")
     give(d, 0, "Zweihänder")
     d["players"][0]["actions"] = 12
@@ -653,11 +648,7 @@ def test_hard_bot_changes_mace_and_shield_for_a_greatsword() -> None:
     again."""
     import random as stdlib_random
 
-    d = main_phase(fresh(("kaempfer", "schurke")))
-    levels_to(d, 0, 10)
-    d["players"][0]["hand"] = []
-    for p in d["players"]:
-        p["row"] = []
+    d = bare_main_phase(10, ("kaempfer", "schurke"))
     mace, shield = give(d, 0, "Streitkolben", "equip"), give(d, 0, "Holzschild", "equip")
     sword = give(d, 0, "Zweihänder")
     d["players"][0]["actions"] = 12
@@ -676,11 +667,7 @@ def test_hard_bot_lays_its_cards_when_the_obvious_blow_would_cost_it() -> None:
     follow-up step now counts only when it pays."""
     import random as stdlib_random
 
-    d = main_phase(fresh(("schurke", "geistlicher")))
-    levels_to(d, 0, 10)
-    d["players"][0]["hand"] = []
-    for p in d["players"]:
-        p["row"] = []
+    d = bare_main_phase(10, ("schurke", "geistlicher"))
     give(d, 0, "Schattendolch", "equip")
     give(d, 1, "Tempelwächter", "row")
     guard = give(d, 0, "Leibwache")
@@ -697,11 +684,7 @@ def test_hard_bot_plays_its_turn_out_to_see_a_guards_damage_heal() -> None:
 
     from engines.telperinquar import ai
 
-    d = main_phase(fresh(("schurke", "geistlicher")))
-    levels_to(d, 0, 6)
-    d["players"][0]["hand"] = []
-    for p in d["players"]:
-        p["row"] = []
+    d = bare_main_phase(6, ("schurke", "geistlicher"))
     dagger = give(d, 0, "Schattendolch", "equip")
     guard = give(d, 1, "Turmwache", "row")
     d["players"][0]["actions"] = 2  # one blow: 5 or 6, +2, -2 Rüstung: 5-6 of a Life-16 guard
